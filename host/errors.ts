@@ -1,0 +1,43 @@
+/**
+ * Host errors: something the embedding application or its configuration got
+ * wrong (a bad option, a plugin that cannot be loaded). Failures *inside* a
+ * plugin call are data (`PluginFailure`), never thrown past the loop.
+ */
+export type WasmhooksErrorCode =
+  | 'INVALID_OPTIONS'
+  | 'INVALID_CONFIG'
+  | 'INVALID_WASM'
+  | 'MISSING_EXPORT'
+  | 'PROTOCOL_MISMATCH'
+  | 'BAD_OUTPUT'
+  | 'LOAD_FAILED'
+  | 'INTEGRITY'
+  | 'GRANT_DENIED'
+  | 'UNKNOWN_HOOK_EVENT'
+  | 'SESSION_BUSY'
+  | 'NOT_FOUND'
+  | 'MODEL_ERROR';
+
+/**
+ * An error raised by the host, with a stable `code` to branch on and a
+ * message that says what to do.
+ *
+ * @example
+ * try { await loadPlugin({ path: 'guard.wasm' }) }
+ * catch (e) { if (e instanceof WasmhooksError && e.code === 'PROTOCOL_MISMATCH') … }
+ */
+export class WasmhooksError extends Error {
+  override readonly name = 'WasmhooksError';
+  constructor(
+    readonly code: WasmhooksErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The message of any thrown value, for building error text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,90 @@
+/**
+ * The sandbox contract: run one export of an untrusted wasm module with a
+ * deadline, a fuel budget, a memory cap and an abort signal, on the caller's
+ * thread or in a worker, and report the outcome as data.
+ */
+
+/** Limits applied to every call. Defaults: see `DEFAULT_LIMITS`. */
+export interface Limits {
+  /** Wall-clock deadline of one call, including instantiation. */
+  timeoutMs: number;
+  /** Fuel units one call may burn (roughly: wasm instructions executed). */
+  fuel: number;
+  /** Cap on the plugin's linear memory, in 64 KiB pages. */
+  maxMemoryPages: number;
+  /** Largest input accepted for one call. */
+  maxInputBytes: number;
+  /** Largest output accepted from one call. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  timeoutMs: 100,
+  fuel: 50_000_000,
+  maxMemoryPages: 256, // 16 MiB
+  maxInputBytes: 1 << 20,
+  maxOutputBytes: 1 << 20,
+});
+
+/** Why a plugin call produced no usable output. Never a decision by itself. */
+export type FailureCode =
+  | 'TIMEOUT'
+  | 'FUEL_EXHAUSTED'
+  | 'MEMORY_LIMIT'
+  | 'TRAP'
+  | 'STACK_OVERFLOW'
+  | 'BAD_OUTPUT'
+  | 'OUTPUT_TOO_LARGE'
+  | 'INPUT_TOO_LARGE'
+  | 'ABORTED'
+  | 'PROTOCOL_MISMATCH'
+  | 'LOAD_FAILED'
+  | 'QUARANTINED';
+
+export interface PluginFailure {
+  code: FailureCode;
+  /** What happened, for a person (the wasm trap message for TRAP). */
+  message: string;
+}
+
+export type CallOutcome =
+  | { ok: true; output: Uint8Array; fuelUsed: number; durationMs: number }
+  | { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number };
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides of the module's limits for this call (a binding's own timeout, say). */
+  limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
+}
+
+/** Host functions a plugin may import, beyond Extism's own. */
+export interface HostFunctions {
+  /** `wasmhooks:host/progress`: a tool reports progress (UTF-8 JSON or text). */
+  onProgress?: (message: string) => void;
+  /** Plugin log lines (Extism `log_*`). */
+  onLog?: (level: string, message: string) => void;
+}
+
+export interface SandboxOptions {
+  limits?: Partial<Limits>;
+  /** Run in our own worker instead of on the caller's thread. */
+  isolation?: 'in-thread' | 'worker';
+  /** Extism config map handed to the plugin (only granted keys). */
+  config?: Record<string, string>;
+  allowedHosts?: string[];
+  allowedPaths?: Record<string, string>;
+  host?: HostFunctions;
+  /** Name used in messages. */
+  name?: string;
+}
+
+/**
+ * A loaded, instrumented module. Calls are serialised: a module runs one call
+ * at a time. Contract: `call` never throws; every failure is a `CallOutcome`.
+ */
+export interface SandboxedModule {
+  readonly exports: readonly string[];
+  readonly limits: Readonly<Limits>;
+  call(fn: string, input: Uint8Array, options?: CallOptions): Promise<CallOutcome>;
+  close(): Promise<void>;
+}
