@@ -1,0 +1,5 @@
+// The public API of wasmhooks. Each area adds its exports here, hand-picked.
+export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
+export type * from './sandbox/types.js';
+export { DEFAULT_LIMITS } from './sandbox/types.js';
+export type * from './models/types.js';
