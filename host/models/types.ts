@@ -56,7 +56,14 @@ export type ModelEvent =
   /** A piece of a tool call's JSON arguments, as streamed (not parseable alone). */
   | { type: 'tool.input.delta'; index: number; id: string; name: string; partialJson: string }
   | { type: 'tool.call'; id: string; name: string; input: unknown }
-  | { type: 'message.end'; stopReason: StopReason; usage: Usage }
+  /**
+   * `content`, when present, is the whole assistant message as the provider
+   * assembled it, including what deltas cannot carry (thinking signatures,
+   * block boundaries). Keep it in history so providers that need signed
+   * thinking blocks sent back (Anthropic) get them; fall back to the deltas
+   * when it is absent.
+   */
+  | { type: 'message.end'; stopReason: StopReason; usage: Usage; content?: AssistantPart[] }
   | { type: 'error'; error: ModelFailure };
 
 export interface ModelRequest {
