@@ -1,0 +1,127 @@
+/**
+ * Every event the host emits: ONE discriminated union on `type`. Each member
+ * carries `seq` (per session, strictly increasing), `sessionId` and `time`
+ * (ms since epoch), plus `agentId`/`parentToolUseId` inside sub-agents.
+ *
+ * Vocabulary: a *prompt* is one `session.stream()` call (agent.start …
+ * agent.end); a *turn* here is one model call plus its tool batch
+ * (turn.start … turn.end, numbered by `iteration`).
+ */
+import type { PluginFailure } from '../sandbox/types.js';
+import type { AssistantPart, StopReason, Usage } from '../models/types.js';
+import type { FailurePolicy, HookDecision, HookEventName, HookKind } from '../hooks/types.js';
+import type { PermissionSource } from '../permissions/types.js';
+
+export type AgentState = 'idle' | 'thinking' | 'executing' | 'compacting' | 'aborting';
+
+export type AgentResultSubtype = 'success' | 'error_max_turns' | 'aborted' | 'error_during_execution';
+
+/** Which hook ended the prompt early, when one did. */
+export interface StoppedBy {
+  event: HookEventName;
+  hookId: string;
+  hookName: string;
+  decision: HookDecision;
+  reason?: string;
+}
+
+/** The outcome of one prompt. */
+export interface AgentResult {
+  subtype: AgentResultSubtype;
+  /** The last assistant text. */
+  text: string;
+  /** Model calls made for this prompt. */
+  turns: number;
+  usage: Usage;
+  durationMs: number;
+  /** Set when a hook refused the prompt or stopped the turn. */
+  stoppedBy?: StoppedBy;
+  /** Set for `error_during_execution` (and for a model error). */
+  error?: { code: string; message: string };
+}
+
+/** Why a tool call did not happen. */
+export type DenialSource = PermissionSource | 'stopped' | 'aborted';
+
+interface HookRef {
+  hookId: string;
+  hookName: string;
+  kind: HookKind;
+  plugin?: string;
+  event: HookEventName;
+  toolUseId?: string;
+}
+
+/** The payload of each event type (the union below adds the common fields). */
+export interface HostEventPayloads {
+  'agent.start': { prompt: string; model: string; turn: number };
+  'agent.end': { result: AgentResult };
+  'turn.start': { iteration: number };
+  'turn.end': { iteration: number; stopReason: StopReason | 'error' | 'aborted'; toolCalls: number };
+  'message.start': { model: string };
+  'message.end': { content: AssistantPart[]; stopReason: StopReason; usage: Usage };
+  'text.delta': { text: string };
+  'thinking.delta': { text: string };
+  /** A piece of a tool call's JSON arguments, as streamed (not parseable alone). */
+  'tool.input.delta': { index: number; toolUseId: string; name: string; partialJson: string };
+  /** The model asked for a tool call (input as the model sent it). */
+  'tool.call': { toolUseId: string; name: string; input: unknown };
+  'tool.progress': { toolUseId: string; name: string; progress: string };
+  'tool.output': { toolUseId: string; name: string; content: string; isError: boolean; durationMs: number };
+  /** The call did not happen; `reason` went to the model as an error result. */
+  'tool.denied': { toolUseId: string; name: string; reason: string; source: DenialSource; hookName?: string };
+  'hook.start': HookRef;
+  'hook.end': HookRef & {
+    /** The effective decision, after the failure policy and legality check. */
+    decision: HookDecision;
+    reason?: string;
+    durationMs: number;
+    fuelUsed?: number;
+    failure?: PluginFailure;
+    /** Set when `failure` was turned into `decision`. */
+    failurePolicy?: FailurePolicy;
+    systemMessage?: string;
+    additionalContext?: string;
+    inputUpdated?: boolean;
+  };
+  'permission.request': { toolUseId: string; name: string; input: Record<string, unknown>; reason: string };
+  'permission.resolved': {
+    toolUseId: string;
+    name: string;
+    behavior: 'allow' | 'deny';
+    source: PermissionSource;
+    message?: string;
+    always?: boolean;
+  };
+  'state.change': { from: AgentState; to: AgentState };
+  'plugin.health': { plugin: string; status: 'ok' | 'degraded' | 'quarantined'; failures: number; message?: string };
+  /** This subscriber's queue was full; `count` events were dropped for it alone. */
+  'events.dropped': { count: number };
+  error: { code: string; message: string };
+}
+
+export type HostEventType = keyof HostEventPayloads;
+
+/** Fields every event carries. */
+export interface HostEventBase {
+  seq: number;
+  sessionId: string;
+  time: number;
+  agentId?: string;
+  parentToolUseId?: string;
+}
+
+/** One event, discriminated on `type`. */
+export type HostEvent = {
+  [K in HostEventType]: HostEventBase & { type: K } & HostEventPayloads[K];
+}[HostEventType];
+
+export type HostEventOf<K extends HostEventType> = Extract<HostEvent, { type: K }>;
+
+/** What the loop hands to `emit`: an event without the common fields. */
+export type EmittedEvent = {
+  [K in HostEventType]: { type: K } & HostEventPayloads[K];
+}[HostEventType];
+
+/** The loop's output channel. Contract: must not throw, must not block. */
+export type Emit = (event: EmittedEvent) => void;

@@ -1,0 +1,233 @@
+/**
+ * Hook contracts shared by every kind of hook (JS, WASM, shell) and by tools.
+ *
+ * - `HookInput` is what a hook receives: one member per event, snake_case
+ *   fields as users of the Claude Agent SDK expect.
+ * - `HookOutput` is what a hook answers; `HookDecision` is the one union of
+ *   decisions. Which decision is legal for which event lives in
+ *   `./decisions.ts` (data, not prose).
+ * - `HookHandler` is what the registry stores, whatever the kind. Adapters
+ *   (JS wrapper here, WASM in host/plugins, shell later) produce it.
+ */
+import type { PluginFailure } from '../sandbox/types.js';
+import type { PermissionMode } from '../permissions/types.js';
+
+/** The lifecycle points, in the order of the protocol's `HookEvent` enum (1…18). */
+export const HOOK_EVENT_NAMES = [
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'IterationStart',
+  'PreToolBatch',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
+  'Error',
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/** Fields common to every hook input (the protocol's `HookContext`). */
+export interface HookCommon {
+  session_id: string;
+  /** Absolute working directory of the session. */
+  cwd: string;
+  /** Prompt number in the session, 1-based (0 outside a prompt). */
+  turn: number;
+  /** Model call number within the current prompt, 1-based (0 before the first). */
+  iteration: number;
+  permission_mode: PermissionMode;
+  /** Set only inside a sub-agent. */
+  agent_id?: string;
+}
+
+/** One call of a batch, as the batch hooks see it. */
+export interface HookToolCall {
+  tool_use_id: string;
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+}
+
+/**
+ * Tool fields of PreToolUse, PermissionRequest, PostToolUse(Failure).
+ * `tool_input` has path-like fields (`file_path`, `path`) resolved against `cwd`.
+ */
+interface ToolFields {
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  /** Correlates PreToolUse, PermissionRequest and PostToolUse of one call. */
+  tool_use_id: string;
+}
+
+/** The input of a hook: one member per event. */
+export type HookInput = HookCommon &
+  (
+    | { hook_event_name: 'SessionStart'; reason: string }
+    | { hook_event_name: 'SessionEnd'; reason: string }
+    | { hook_event_name: 'UserPromptSubmit'; prompt: string }
+    | { hook_event_name: 'IterationStart' }
+    | { hook_event_name: 'PreToolBatch'; tool_calls: HookToolCall[] }
+    | ({ hook_event_name: 'PreToolUse' } & ToolFields)
+    | ({ hook_event_name: 'PermissionRequest' } & ToolFields)
+    | ({ hook_event_name: 'PostToolUse'; tool_response: string } & ToolFields)
+    | ({ hook_event_name: 'PostToolUseFailure'; error: string; tool_response?: string } & ToolFields)
+    | { hook_event_name: 'PostToolBatch'; tool_calls: HookToolCall[] }
+    | { hook_event_name: 'Stop'; stop_hook_active: boolean; last_assistant_message: string }
+    | { hook_event_name: 'StopFailure'; stop_hook_active: boolean; last_assistant_message: string; error: string }
+    | { hook_event_name: 'SubagentStart'; agent_type: string; prompt: string }
+    | { hook_event_name: 'SubagentStop'; agent_type: string; prompt: string; result: string }
+    | { hook_event_name: 'PreCompact'; trigger: 'auto' | 'manual'; tokens_before: number }
+    | { hook_event_name: 'PostCompact'; trigger: 'auto' | 'manual'; tokens_before: number; tokens_after: number }
+    | { hook_event_name: 'Notification'; message: string; level: string }
+    | { hook_event_name: 'Error'; code: string; message: string }
+  );
+
+/** The input of one event's hooks. */
+export type HookInputOf<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
+
+/**
+ * A hook's decision (the protocol's `Decision`):
+ * - `continue`: no opinion; the next hook runs.
+ * - `allow`: run the tool call without the permission question.
+ * - `deny`: refuse the call or the prompt; the reason goes to the model.
+ * - `ask`: ask the permission question even if a rule would allow.
+ * - `stop`: end the turn.
+ * - `block`: Stop hooks only: do not stop yet; the reason is added to the conversation.
+ */
+export type HookDecision = 'continue' | 'allow' | 'deny' | 'ask' | 'stop' | 'block';
+
+/** What a hook answers. An empty object means `continue`. */
+export interface HookOutput {
+  /** Default `continue`. */
+  decision?: HookDecision;
+  reason?: string;
+  /** PreToolUse / PermissionRequest: the tool input to use instead. */
+  updatedInput?: Record<string, unknown>;
+  /** PostToolUse: the tool output to use instead (text for the model). */
+  updatedOutput?: string;
+  /** Text added to the model's context for its next turn. */
+  additionalContext?: string;
+  /** A message shown to the user, not the model (carried by hook.end). */
+  systemMessage?: string;
+}
+
+/** The outcome of one hook call. A failure is data, never a throw. */
+export type HookResult =
+  | { ok: true; output: HookOutput; fuelUsed?: number }
+  | { ok: false; failure: PluginFailure; fuelUsed?: number };
+
+export type HookKind = 'js' | 'wasm' | 'shell';
+
+/**
+ * What a failure turns into: `fail-closed` denies (or stops) where the event
+ * allows it; `fail-open` acts as `continue`. Default: closed for the guards
+ * (PreToolUse, PermissionRequest, UserPromptSubmit), open for the rest.
+ */
+export type FailurePolicy = 'fail-closed' | 'fail-open';
+
+export interface HookRunContext {
+  /** Fires on session abort and when the hook's timeout expires. */
+  signal: AbortSignal;
+}
+
+/**
+ * One registered hook, whatever its kind.
+ *
+ * Contract: `run` must not throw; every failure (timeout, trap, bad output,
+ * thrown error) is returned as `{ ok: false, failure }`. The dispatcher still
+ * enforces `timeoutMs` and catches throws as a backstop.
+ */
+export interface HookHandler {
+  readonly id: string;
+  /** Shown in hook.start/hook.end, e.g. `guard` or `my-js-hook#0`. */
+  readonly name: string;
+  readonly kind: HookKind;
+  readonly event: HookEventName;
+  /** Plugin that contributed the hook, if any. */
+  readonly plugin?: string;
+  /** Matched against the whole tool name (tool events only); absent matches all. */
+  readonly matcher?: RegExp;
+  readonly failurePolicy: FailurePolicy;
+  readonly timeoutMs: number;
+  run(input: HookInput, ctx: HookRunContext): Promise<HookResult>;
+}
+
+/**
+ * A JS hook callback, as in the Claude Agent SDK.
+ *
+ * @example
+ * const guard: HookCallback = async (input) =>
+ *   input.hook_event_name === 'PreToolUse' && input.tool_name === 'Bash'
+ *     ? { decision: 'deny', reason: 'no shell' } : {};
+ */
+export type HookCallback = (
+  input: HookInput,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookOutput>;
+
+/** JS hooks grouped under one matcher and one timeout. */
+export interface HookCallbackMatcher {
+  /** Regex source (or RegExp) matched against the whole tool name; absent matches every tool. */
+  matcher?: string | RegExp;
+  hooks: HookCallback[];
+  /** Per-call timeout; its expiry aborts the hook's signal. Default 60 000. */
+  timeoutMs?: number;
+  failurePolicy?: FailurePolicy;
+  /** Name prefix used in events (default `js`). */
+  name?: string;
+}
+
+/** JS hooks by event, the shape of the `hooks` option. */
+export type HooksConfig = Partial<Record<HookEventName, HookCallbackMatcher[]>>;
+
+/** What a tool call returns to the model. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+export interface ToolRunContext {
+  signal: AbortSignal;
+  toolUseId: string;
+  /** Session/turn fields for plugins (the protocol's `HookContext`). */
+  context: HookCommon;
+  /** Report progress; becomes a tool.progress event. Never throws. */
+  onProgress(progress: string): void;
+}
+
+/**
+ * One tool, whatever its kind. The host validates input against
+ * `inputSchema` (JS tools: against their zod schema) before `run`.
+ *
+ * Contract: `run` should not throw; a throw is caught and becomes an error
+ * result (`isError: true`), which fires PostToolUseFailure.
+ */
+export interface ToolHandler {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input (an object schema). */
+  readonly inputSchema: Record<string, unknown>;
+  readonly kind: 'js' | 'wasm';
+  readonly plugin?: string;
+  run(input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome>;
+}
+
+/**
+ * What a plugin gives the host. Implemented by host/plugins' `LoadedPlugin`.
+ * The host calls `hooks()` and `tools()` once, when the plugin is added.
+ */
+export interface PluginContribution {
+  readonly name: string;
+  hooks(): HookHandler[];
+  tools(): ToolHandler[];
+}
