@@ -1,0 +1,237 @@
+/**
+ * The host side of protocol v1: typed encode/decode around the generated
+ * protobufjs code, with validation of everything a plugin sends back.
+ * Plugin output is untrusted: decoding never throws, it returns a failure.
+ */
+import { wasmhooks } from './gen/hooks.js';
+import type { PluginFailure } from '../sandbox/types.js';
+
+const v1 = wasmhooks.v1;
+
+/** The protocol major this host speaks. */
+export const PROTOCOL_VERSION = 1;
+
+/** Every lifecycle event of the protocol, in enum order (value = index + 1). */
+export const HOOK_EVENT_NAMES = [
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'IterationStart',
+  'PreToolBatch',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
+  'Error',
+] as const;
+export type ProtocolEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+export const DECISIONS = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'] as const;
+export type ProtocolDecision = (typeof DECISIONS)[number];
+
+export type FailurePolicyName = 'fail-closed' | 'fail-open';
+
+export function eventToWire(name: ProtocolEventName): number {
+  return HOOK_EVENT_NAMES.indexOf(name) + 1;
+}
+
+export function eventFromWire(value: number): ProtocolEventName | undefined {
+  return HOOK_EVENT_NAMES[value - 1];
+}
+
+export type WireHookRequest = wasmhooks.v1.HookRequest.$Properties;
+export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;
+
+export interface PluginBinding {
+  event: ProtocolEventName;
+  /** Source of the tool-name regex; empty matches every tool. */
+  matcher: string;
+  /** Undefined: the host's default for the event. */
+  failurePolicy?: FailurePolicyName;
+}
+
+export interface PluginToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface PluginGrants {
+  networkHosts: string[];
+  filePaths: string[];
+  configKeys: string[];
+}
+
+/** A validated `describe` answer. */
+export interface PluginInfo {
+  name: string;
+  version: string;
+  description: string;
+  protocolVersion: number;
+  hooks: PluginBinding[];
+  tools: PluginToolSpec[];
+  grants: PluginGrants;
+}
+
+export interface HookResponse {
+  decision: ProtocolDecision;
+  reason?: string;
+  updatedInput?: Record<string, unknown>;
+  updatedOutput?: unknown;
+  additionalContext?: string;
+  systemMessage?: string;
+}
+
+export interface ToolResponse {
+  content: string;
+  isError: boolean;
+}
+
+type Decoded<T> = { ok: true; value: T } | { ok: false; failure: PluginFailure };
+
+const bad = (message: string): { ok: false; failure: PluginFailure } => ({
+  ok: false,
+  failure: { code: 'BAD_OUTPUT', message },
+});
+
+function decodeWith<T>(what: string, bytes: Uint8Array, decode: (b: Uint8Array) => T): Decoded<T> {
+  try {
+    return { ok: true, value: decode(bytes) };
+  } catch (error) {
+    return bad(`${what} is not valid protobuf (${bytes.length} bytes): ${(error as Error).message}`);
+  }
+}
+
+function parseJson(what: string, text: string): Decoded<unknown> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return bad(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Decodes and validates a `describe` answer. A protocol major other than
+ * ours yields PROTOCOL_MISMATCH; anything malformed yields BAD_OUTPUT.
+ */
+export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
+  const decoded = decodeWith('describe output', bytes, (b) => v1.PluginInfo.decode(b));
+  if (!decoded.ok) return decoded;
+  const raw = decoded.value;
+  if (raw.protocolVersion !== PROTOCOL_VERSION) {
+    return {
+      ok: false,
+      failure: {
+        code: 'PROTOCOL_MISMATCH',
+        message:
+          raw.protocolVersion === 0
+            ? `describe output has no protocol_version (this host speaks v${PROTOCOL_VERSION}); is this a wasmhooks plugin?`
+            : `plugin speaks protocol v${raw.protocolVersion}, this host speaks v${PROTOCOL_VERSION}: use a build of the plugin for v${PROTOCOL_VERSION} or a host that supports v${raw.protocolVersion}`,
+      },
+    };
+  }
+  if (!raw.name) return bad('describe output has an empty plugin name');
+
+  const hooks: PluginBinding[] = [];
+  for (const [i, b] of raw.hooks.entries()) {
+    const event = eventFromWire(b.event ?? 0);
+    if (!event) return bad(`hooks[${i}] has an unknown event ${b.event}`);
+    const matcher = b.matcher ?? '';
+    try {
+      new RegExp(matcher);
+    } catch (error) {
+      return bad(`hooks[${i}] (${event}) has an invalid matcher /${matcher}/: ${(error as Error).message}`);
+    }
+    const policy = b.failurePolicy ?? 0;
+    if (policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
+    hooks.push({
+      event,
+      matcher,
+      ...(policy === 0 ? {} : { failurePolicy: policy === 1 ? 'fail-closed' : 'fail-open' }),
+    });
+  }
+
+  const tools: PluginToolSpec[] = [];
+  for (const [i, t] of raw.tools.entries()) {
+    if (!t.name) return bad(`tools[${i}] has an empty name`);
+    if (tools.some((o) => o.name === t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
+    const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
+    if (!schema.ok) return schema;
+    if (!isObject(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
+    tools.push({ name: t.name, description: t.description ?? '', inputSchema: schema.value });
+  }
+
+  const g = raw.grants;
+  return {
+    ok: true,
+    value: {
+      name: raw.name,
+      version: raw.version ?? '',
+      description: raw.description ?? '',
+      protocolVersion: raw.protocolVersion,
+      hooks,
+      tools,
+      grants: {
+        networkHosts: [...(g?.networkHosts ?? [])],
+        filePaths: [...(g?.filePaths ?? [])],
+        configKeys: [...(g?.configKeys ?? [])],
+      },
+    },
+  };
+}
+
+export function encodeHookRequest(request: WireHookRequest): Uint8Array {
+  return v1.HookRequest.encode(request).finish();
+}
+
+/** Decodes a `hook` answer; the decision must be a known one. */
+export function decodeHookResponse(bytes: Uint8Array): Decoded<HookResponse> {
+  const decoded = decodeWith('hook output', bytes, (b) => v1.HookResponse.decode(b));
+  if (!decoded.ok) return decoded;
+  const raw = decoded.value;
+  const d = raw.decision ?? 0;
+  const decision = d === 0 ? 'continue' : DECISIONS[d - 1];
+  if (!decision) return bad(`hook output has an unknown decision ${d}`);
+  const response: HookResponse = { decision };
+  if (raw.reason) response.reason = raw.reason;
+  if (raw.additionalContext) response.additionalContext = raw.additionalContext;
+  if (raw.systemMessage) response.systemMessage = raw.systemMessage;
+  if (raw.updatedInputJson) {
+    const input = parseJson('hook output updated_input_json', raw.updatedInputJson);
+    if (!input.ok) return input;
+    if (!isObject(input.value)) return bad('hook output updated_input_json must be a JSON object');
+    response.updatedInput = input.value;
+  }
+  if (raw.updatedOutputJson) {
+    const output = parseJson('hook output updated_output_json', raw.updatedOutputJson);
+    if (!output.ok) return output;
+    response.updatedOutput = output.value;
+  }
+  return { ok: true, value: response };
+}
+
+export function encodeToolRequest(request: WireToolRequest): Uint8Array {
+  return v1.ToolRequest.encode(request).finish();
+}
+
+export function decodeToolResponse(bytes: Uint8Array): Decoded<ToolResponse> {
+  const decoded = decodeWith('tool output', bytes, (b) => v1.ToolResponse.decode(b));
+  if (!decoded.ok) return decoded;
+  return { ok: true, value: { content: decoded.value.content ?? '', isError: decoded.value.isError ?? false } };
+}
+
+/** Encodes a PluginInfo (test fixtures and tooling; plugins use the guest SDK). */
+export function encodePluginInfo(info: wasmhooks.v1.PluginInfo.$Properties): Uint8Array {
+  return v1.PluginInfo.encode(info).finish();
+}

@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { wasmhooks } from '../../host/protocol/gen/hooks.js';
+import {
+  decodeHookResponse,
+  decodePluginInfo,
+  decodeToolResponse,
+  encodePluginInfo,
+  eventFromWire,
+  eventToWire,
+  HOOK_EVENT_NAMES,
+} from '../../host/protocol/codec.js';
+
+const v1 = wasmhooks.v1;
+const info = (over: wasmhooks.v1.PluginInfo.$Properties = {}) =>
+  encodePluginInfo({ name: 'guard', version: '1.0.0', protocolVersion: 1, ...over });
+const response = (r: wasmhooks.v1.HookResponse.$Properties) => v1.HookResponse.encode(r).finish();
+
+describe('protocol codec', () => {
+  it('generated code is up to date with proto/', () => {
+    expect(() => execFileSync('node', ['scripts/gen-proto.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('maps every proto HookEvent to a name and back', () => {
+    const wire = Object.entries(v1.HookEvent).filter(([k]) => k !== 'HOOK_EVENT_UNSPECIFIED');
+    expect(wire).toHaveLength(HOOK_EVENT_NAMES.length);
+    for (const [key, value] of wire) {
+      const name = eventFromWire(value as number)!;
+      expect(key).toBe(`HOOK_EVENT_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`);
+      expect(eventToWire(name)).toBe(value);
+    }
+  });
+
+  it('decodes a describe answer with bindings, tools and grants', () => {
+    const bytes = info({
+      hooks: [
+        { event: v1.HookEvent.HOOK_EVENT_PRE_TOOL_USE, matcher: 'Bash|Shell' },
+        { event: v1.HookEvent.HOOK_EVENT_STOP, failurePolicy: v1.FailurePolicy.FAILURE_POLICY_FAIL_OPEN },
+      ],
+      tools: [{ name: 'calc', description: 'adds', inputSchemaJson: '{"type":"object"}' }],
+      grants: { configKeys: ['limit'] },
+    });
+    const decoded = decodePluginInfo(bytes);
+    expect(decoded).toEqual({
+      ok: true,
+      value: {
+        name: 'guard',
+        version: '1.0.0',
+        description: '',
+        protocolVersion: 1,
+        hooks: [
+          { event: 'PreToolUse', matcher: 'Bash|Shell' },
+          { event: 'Stop', matcher: '', failurePolicy: 'fail-open' },
+        ],
+        tools: [{ name: 'calc', description: 'adds', inputSchema: { type: 'object' } }],
+        grants: { networkHosts: [], filePaths: [], configKeys: ['limit'] },
+      },
+    });
+  });
+
+  it('refuses an unknown protocol major with a message that says what to do', () => {
+    const decoded = decodePluginInfo(info({ protocolVersion: 2 }));
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) {
+      expect(decoded.failure.code).toBe('PROTOCOL_MISMATCH');
+      expect(decoded.failure.message).toMatch(/speaks protocol v2, this host speaks v1/);
+    }
+  });
+
+  it.each([
+    ['garbage bytes', new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]), /not valid protobuf|protocol_version/],
+    ['an invalid matcher', info({ hooks: [{ event: 6, matcher: '(' }] }), /invalid matcher/],
+    ['an unknown event', info({ hooks: [{ event: 99 }] }), /unknown event 99/],
+    ['a non-JSON schema', info({ tools: [{ name: 't', inputSchemaJson: '{' }] }), /not valid JSON/],
+    ['duplicate tools', info({ tools: [{ name: 't' }, { name: 't' }] }), /duplicate tool name/],
+    ['no name', info({ name: '' }), /empty plugin name/],
+  ])('rejects a describe answer with %s', (_, bytes, message) => {
+    const decoded = decodePluginInfo(bytes);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.failure.message).toMatch(message);
+  });
+
+  it('decodes hook responses and validates their JSON fields', () => {
+    expect(decodeHookResponse(new Uint8Array())).toEqual({ ok: true, value: { decision: 'continue' } });
+    expect(
+      decodeHookResponse(response({ decision: v1.Decision.DECISION_DENY, reason: 'no', updatedInputJson: '{"a":1}' })),
+    ).toEqual({ ok: true, value: { decision: 'deny', reason: 'no', updatedInput: { a: 1 } } });
+    const notObject = decodeHookResponse(response({ updatedInputJson: '[1]' }));
+    expect(notObject.ok || notObject.failure).toMatchObject({ code: 'BAD_OUTPUT', message: /JSON object/ });
+    const unknown = decodeHookResponse(response({ decision: 42 }));
+    expect(unknown.ok || unknown.failure).toMatchObject({ code: 'BAD_OUTPUT', message: /unknown decision 42/ });
+    const truncated = decodeHookResponse(response({ reason: 'a long reason' }).subarray(0, 5));
+    expect(truncated.ok || truncated.failure).toMatchObject({ code: 'BAD_OUTPUT' });
+  });
+
+  it('decodes tool responses', () => {
+    const bytes = v1.ToolResponse.encode({ content: '42', isError: true }).finish();
+    expect(decodeToolResponse(bytes)).toEqual({ ok: true, value: { content: '42', isError: true } });
+  });
+});
