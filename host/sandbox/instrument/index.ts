@@ -1,0 +1,228 @@
+/**
+ * The wasm instrumenter: rewrites a module so that it meters its own work
+ * (fuel) and cannot grow its memory past a cap. See
+ * docs/sandbox-instrumentation.md for the contract with the sandbox runtime.
+ */
+import { rewriteNames } from './names.js';
+import { Reader, invalid } from './reader.js';
+import {
+  rewriteCode,
+  rewriteElements,
+  rewriteExports,
+  rewriteGlobals,
+  rewriteImports,
+  rewriteMemories,
+  rewriteStart,
+  rewriteTables,
+  rewriteTypes,
+  writeFuelExport,
+  writeFuelGlobal,
+  writeRefuelImport,
+  writeRefuelType,
+  type RewriteInfo,
+} from './sections.js';
+import { Writer } from './writer.js';
+
+export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './sections.js';
+
+export interface InstrumentOptions {
+  /** Cap on every memory's maximum, in 64 KiB pages. */
+  maxMemoryPages: number;
+}
+
+export interface InstrumentResult {
+  bytes: Uint8Array;
+  functionsInstrumented: number;
+  checksInserted: number;
+}
+
+// Canonical order of the non-custom section ids (tags, 13, sit between memory and global; data count, 12, before code).
+const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
+const RANK = new Int8Array(14).fill(-1);
+ORDER.forEach((id, rank) => (RANK[id] = rank));
+const TYPE = 1, IMPORT = 2, GLOBAL = 6, EXPORT = 7;
+
+interface Section {
+  id: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Instruments a wasm module: imports `wasmhooks:sandbox` `refuel: () -> i64`
+ * as the last function import (defined functions shift by one), adds the
+ * exported mutable i64 global `__wasmhooks_fuel` (starting at 0), inserts a
+ * fuel check at every function entry and loop header, and caps every memory's
+ * maximum at `maxMemoryPages`.
+ *
+ * Throws `WasmhooksError('INVALID_WASM')` on malformed input, naming the
+ * section or function and the byte offset.
+ *
+ * @example
+ * const { bytes } = instrument(wasm, { maxMemoryPages: 256 });
+ * const fuel = { refuel: () => 1_000_000n };
+ * await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': fuel });
+ */
+export function instrument(wasm: Uint8Array, options: InstrumentOptions): InstrumentResult {
+  const cap = options.maxMemoryPages;
+  if (!Number.isInteger(cap) || cap < 0 || cap > 65536)
+    invalid(`maxMemoryPages must be an integer in 0..65536, got ${cap}`);
+  const sections = scanSections(wasm);
+  const m = readInfo(wasm, sections, cap);
+  const present = new Set(sections.map((s) => s.id));
+  const pending = [TYPE, IMPORT, GLOBAL, EXPORT].filter((id) => !present.has(id));
+
+  const w = new Writer(wasm.length + (wasm.length >> 3) + 256);
+  w.copy(wasm, 0, 8);
+  const emit = (id: number, body: () => void): void => {
+    w.u8(id);
+    const start = w.openSize();
+    body();
+    w.closeSize(start);
+  };
+  const flushPending = (beforeRank: number): void => {
+    while (pending.length > 0 && RANK[pending[0]!]! < beforeRank) emitSynthetic(pending.shift()!, m, emit, w);
+  };
+
+  for (const s of sections) {
+    const r = new Reader(wasm, s.start, s.end);
+    r.where = `section ${s.id}`;
+    if (s.id === 0) {
+      copyCustom(m, r, w, s);
+      continue;
+    }
+    flushPending(RANK[s.id]!);
+    emit(s.id, () => {
+      rewriteSection(s.id, m, r, w);
+      if (r.pos !== s.end) r.fail('section size does not match its contents');
+    });
+  }
+  flushPending(ORDER.length);
+  return { bytes: w.result(), functionsInstrumented: m.functionsInstrumented, checksInserted: m.checksInserted };
+}
+
+function rewriteSection(id: number, m: RewriteInfo, r: Reader, w: Writer): void {
+  switch (id) {
+    case 1: return rewriteTypes(r, w);
+    case 2: return rewriteImports(m, r, w);
+    case 4: return rewriteTables(m, r, w);
+    case 5: return rewriteMemories(m, r, w);
+    case 6: return rewriteGlobals(m, r, w);
+    case 7: return rewriteExports(m, r, w);
+    case 8: return rewriteStart(m, r, w);
+    case 9: return rewriteElements(m, r, w);
+    case 10: return rewriteCode(m, r, w);
+    default: // function, tag, data count, data: nothing to change
+      w.copy(r.buf, r.pos, r.limit);
+      r.pos = r.limit;
+  }
+}
+
+function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () => void) => void, w: Writer): void {
+  emit(id, () => {
+    w.u8(1);
+    if (id === TYPE) writeRefuelType(w);
+    else if (id === IMPORT) writeRefuelImport(m, w);
+    else if (id === GLOBAL) writeFuelGlobal(w);
+    else writeFuelExport(m, w);
+  });
+}
+
+function copyCustom(m: RewriteInfo, r: Reader, w: Writer, s: Section): void {
+  const name = r.name();
+  const isName = s.end - s.start >= 0 && name[1] - name[0] === 4 && String.fromCharCode(...r.buf.subarray(name[0], name[1])) === 'name';
+  if (!isName) {
+    w.u8(0);
+    w.uleb(s.end - s.start);
+    w.copy(r.buf, s.start, s.end);
+    return;
+  }
+  const mark = w.pos;
+  w.u8(0);
+  const start = w.openSize();
+  w.copy(r.buf, s.start, r.pos);
+  if (rewriteNames(m, r, w)) w.closeSize(start);
+  else w.pos = mark; // malformed names: dropped, as engines would ignore them
+}
+
+/** Section boundaries, checked for size and order before anything is written. */
+function scanSections(wasm: Uint8Array): Section[] {
+  if (wasm.length < 8) invalid(`module is ${wasm.length} bytes, shorter than the 8-byte header`);
+  if (wasm[0] !== 0 || wasm[1] !== 0x61 || wasm[2] !== 0x73 || wasm[3] !== 0x6d) invalid('bad magic number (not a wasm module)');
+  if (wasm[4] !== 1 || wasm[5] !== 0 || wasm[6] !== 0 || wasm[7] !== 0)
+    invalid(`unsupported wasm version or layer ${Array.from(wasm.subarray(4, 8)).join(',')} (components are not supported)`);
+  const r = new Reader(wasm, 8, wasm.length);
+  const out: Section[] = [];
+  let lastRank = -1;
+  while (!r.eof()) {
+    const at = r.pos;
+    const id = r.u8();
+    r.where = `section ${id}`;
+    const size = r.u32();
+    if (size > r.limit - r.pos) r.fail(`size ${size} runs past the end of the module (${r.limit - r.pos} bytes left)`, at);
+    if (id !== 0) {
+      const rank = RANK[id] ?? -1;
+      if (rank < 0) r.fail('unknown section id', at);
+      if (rank <= lastRank) r.fail('section out of order or repeated', at);
+      lastRank = rank;
+    } else if (size === 0) r.fail('custom section without a name', at);
+    out.push({ id, start: r.pos, end: r.pos + size });
+    r.pos += size;
+  }
+  return out;
+}
+
+/** Counts needed before rewriting: function imports, globals, types. */
+function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: number): RewriteInfo {
+  let funcImports = 0, globals = 0, types = 0;
+  for (const s of sections) {
+    const r = new Reader(wasm, s.start, s.end);
+    r.where = `section ${s.id}`;
+    if (s.id === TYPE) types = r.u32();
+    else if (s.id === GLOBAL) globals += r.u32();
+    else if (s.id === IMPORT) {
+      const n = r.u32();
+      for (let i = 0; i < n; i++) {
+        r.name();
+        r.name();
+        const kind = r.u8();
+        if (kind === 0x00) funcImports++, r.skipLeb();
+        else if (kind === 0x01) r.skipValType(), r.limits();
+        else if (kind === 0x02) r.limits();
+        else if (kind === 0x03) globals++, r.skipValType(), r.u8();
+        else if (kind === 0x04) r.u8(), r.skipLeb();
+        else r.fail(`unknown import kind ${kind}`);
+      }
+    }
+  }
+  return {
+    funcImports,
+    globals,
+    refuelType: types,
+    maxMemoryPages,
+    memories: 0,
+    functionsInstrumented: 0,
+    checksInserted: 0,
+    ...checkTemplate(globals, funcImports),
+  };
+}
+
+/**
+ * `global.get f; i64.const c; i64.sub; global.set f; global.get f; i64.const 0;
+ * i64.lt_s; if; call $refuel; global.set f; end`, with c a padded 5-byte LEB128.
+ */
+function checkTemplate(fuel: number, refuel: number): { check: Uint8Array; checkPatch: number } {
+  const w = new Writer(32);
+  w.u8(0x23), w.uleb(fuel);
+  w.u8(0x42);
+  const checkPatch = w.pos;
+  w.bytes(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x00]));
+  w.u8(0x7d);
+  w.u8(0x24), w.uleb(fuel);
+  w.u8(0x23), w.uleb(fuel);
+  w.bytes(new Uint8Array([0x42, 0x00, 0x53, 0x04, 0x40]));
+  w.u8(0x10), w.uleb(refuel);
+  w.u8(0x24), w.uleb(fuel);
+  w.u8(0x0b);
+  return { check: w.result(), checkPatch };
+}

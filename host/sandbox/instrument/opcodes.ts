@@ -1,0 +1,106 @@
+/**
+ * What follows each opcode, as data. The walker in `code.ts` switches on
+ * these kinds; adding an opcode is one table entry.
+ */
+export const enum Imm {
+  Invalid = 0,
+  None,
+  Block, // block, if, try: block type, opens a control frame
+  Loop, // loop: block type, opens a control frame and a fuel region
+  End, // end: closes a frame (or the body)
+  Leb, // one LEB128 index or value
+  Leb2, // two LEB128s
+  Func, // function index: renumbered
+  Global, // global index: checked against the original count
+  MemArg, // align (bit 6: memory index follows), offset
+  BrTable,
+  Bytes4,
+  Bytes8,
+  SelectT, // vec of value types
+  HeapType,
+  TryTable,
+  Delegate, // legacy EH: label index, closes a try frame
+  PrefixFC,
+  PrefixFD,
+  PrefixFE,
+}
+
+/** Immediate kind per single-byte opcode. */
+export const OP_IMM = new Uint8Array(256);
+/** Fuel weight per single-byte opcode. */
+export const OP_WEIGHT = new Uint8Array(256).fill(1);
+
+/** Heavier weights: calls leave the region's accounting to the callee's entry check only in part. */
+export const WEIGHT_CALL = 5;
+export const WEIGHT_MEMORY_GROW = 100;
+export const WEIGHT_BULK = 50;
+
+function set(imm: Imm, ...ops: number[]): void {
+  for (const op of ops) OP_IMM[op] = imm;
+}
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+set(Imm.None, 0x00, 0x01, 0x05, 0x0a, 0x0f, 0x19, 0x1a, 0x1b, 0xd1, 0xd3, 0xd4);
+set(Imm.Block, 0x02, 0x04, 0x06);
+set(Imm.Loop, 0x03);
+set(Imm.End, 0x0b);
+// throw, rethrow, catch, br, br_if, local.*, table.get/set, memory.size/grow,
+// call_ref, return_call_ref, br_on_null, br_on_non_null
+set(Imm.Leb, 0x07, 0x08, 0x09, 0x0c, 0x0d, 0x14, 0x15, 0x20, 0x21, 0x22, 0x25, 0x26, 0x3f, 0x40, 0xd5, 0xd6);
+set(Imm.Leb2, 0x11, 0x13); // call_indirect, return_call_indirect: type, table
+set(Imm.Func, 0x10, 0x12, 0xd2); // call, return_call, ref.func
+set(Imm.Global, 0x23, 0x24);
+set(Imm.MemArg, ...range(0x28, 0x3e));
+set(Imm.BrTable, 0x0e);
+set(Imm.Leb, 0x41, 0x42); // i32.const, i64.const
+set(Imm.Bytes4, 0x43);
+set(Imm.Bytes8, 0x44);
+set(Imm.None, ...range(0x45, 0xc4)); // numeric, conversions, sign extension
+set(Imm.SelectT, 0x1c);
+set(Imm.HeapType, 0xd0);
+set(Imm.TryTable, 0x1f);
+set(Imm.Delegate, 0x18);
+set(Imm.PrefixFC, 0xfc);
+set(Imm.PrefixFD, 0xfd);
+set(Imm.PrefixFE, 0xfe);
+
+for (const op of [0x10, 0x11, 0x12, 0x13, 0x14, 0x15]) OP_WEIGHT[op] = WEIGHT_CALL;
+OP_WEIGHT[0x40] = WEIGHT_MEMORY_GROW;
+// Structure markers are free: they compile to nothing.
+for (const op of [0x02, 0x03, 0x05, 0x0b]) OP_WEIGHT[op] = 0;
+
+/** 0xFC sub-opcodes: number of LEB128 immediates, or -1 if unknown. */
+export const FC_LEBS = [0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1];
+export function fcWeight(sub: number): number {
+  if (sub === 15) return WEIGHT_MEMORY_GROW; // table.grow
+  return sub >= 8 && sub !== 9 && sub !== 13 && sub !== 16 ? WEIGHT_BULK : 1;
+}
+
+export const enum Simd {
+  None = 1,
+  MemArg,
+  MemArgLane,
+  Bytes16,
+  Lane,
+}
+
+/** 0xFD sub-opcodes up to the relaxed-SIMD range (0x113); 0 = unknown. */
+export const SIMD_IMM = new Uint8Array(0x114).fill(Simd.None);
+for (let i = 0; i <= 11; i++) SIMD_IMM[i] = Simd.MemArg;
+SIMD_IMM[12] = Simd.Bytes16; // v128.const
+SIMD_IMM[13] = Simd.Bytes16; // i8x16.shuffle
+for (let i = 21; i <= 34; i++) SIMD_IMM[i] = Simd.Lane;
+for (let i = 84; i <= 91; i++) SIMD_IMM[i] = Simd.MemArgLane;
+SIMD_IMM[92] = Simd.MemArg;
+SIMD_IMM[93] = Simd.MemArg;
+// Holes in the opcode space.
+for (const i of [0x9a, 0xa2, 0xa5, 0xa6, 0xaf, 0xb0, 0xb2, 0xb3, 0xb4, 0xbb, 0xc2, 0xc5, 0xc6, 0xcf, 0xd0, 0xd2, 0xd3, 0xd4, 0xe2, 0xee])
+  SIMD_IMM[i] = 0;
+for (let i = 0x100; i <= 0x113; i++) SIMD_IMM[i] = Simd.None;
+
+/** 0xFE (threads): 0x03 is atomic.fence with one 0x00 byte; 0x00–0x02, 0x10–0x4E take a memarg. */
+export function atomicHasMemArg(sub: number): boolean {
+  return sub <= 0x02 || (sub >= 0x10 && sub <= 0x4e);
+}

@@ -1,0 +1,250 @@
+import { rewriteExpr, type ModuleInfo } from './code.js';
+import { Reader, invalid } from './reader.js';
+import type { Writer } from './writer.js';
+
+/** Names of the things we add; the sandbox runtime binds to exactly these. */
+export const REFUEL_MODULE = 'wasmhooks:sandbox';
+export const REFUEL_NAME = 'refuel';
+export const FUEL_EXPORT = '__wasmhooks_fuel';
+
+const utf8 = new TextEncoder();
+const utf8d = new TextDecoder('utf-8', { fatal: false });
+
+export interface RewriteInfo extends ModuleInfo {
+  /** Type index of our `() -> i64`. */
+  refuelType: number;
+  maxMemoryPages: number;
+  /** Memories seen so far (imported, then defined), for messages. */
+  memories: number;
+  functionsInstrumented: number;
+}
+
+function writeName(w: Writer, s: string): void {
+  const b = utf8.encode(s);
+  w.uleb(b.length);
+  w.bytes(b);
+}
+
+function nameAt(r: Reader, range: [number, number]): string {
+  return utf8d.decode(r.buf.subarray(range[0], range[1]));
+}
+
+/** Copies `count` then the rest of a vector section, appending `extra` entries written by `append`. */
+function appendToVector(r: Reader, w: Writer, extra: number, body: (count: number) => void, append: () => void): void {
+  const count = r.u32();
+  w.uleb(count + extra);
+  body(count);
+  append();
+}
+
+export function writeRefuelType(w: Writer): void {
+  w.bytes(new Uint8Array([0x60, 0x00, 0x01, 0x7e]));
+}
+
+export function writeRefuelImport(m: RewriteInfo, w: Writer): void {
+  writeName(w, REFUEL_MODULE);
+  writeName(w, REFUEL_NAME);
+  w.u8(0x00);
+  w.uleb(m.refuelType);
+}
+
+export function writeFuelGlobal(w: Writer): void {
+  w.bytes(new Uint8Array([0x7e, 0x01, 0x42, 0x00, 0x0b])); // mut i64 = 0
+}
+
+export function writeFuelExport(m: RewriteInfo, w: Writer): void {
+  writeName(w, FUEL_EXPORT);
+  w.u8(0x03);
+  w.uleb(m.globals);
+}
+
+export function rewriteTypes(r: Reader, w: Writer): void {
+  appendToVector(
+    r,
+    w,
+    1,
+    () => {
+      w.copy(r.buf, r.pos, r.limit);
+      r.pos = r.limit;
+    },
+    () => writeRefuelType(w),
+  );
+}
+
+/** Writes memory limits with the maximum capped; throws if the minimum is already above the cap. */
+function capLimits(m: RewriteInfo, r: Reader, w: Writer, what: string): void {
+  const { flags, min, max } = r.limits();
+  const index = m.memories++;
+  if (min > m.maxMemoryPages)
+    invalid(
+      `memory ${index}${what} starts at ${min} pages, above the cap of ${m.maxMemoryPages} pages (raise limits.maxMemoryPages)`,
+    );
+  w.u8(flags | 1);
+  w.uleb(min);
+  w.uleb(Math.min(max ?? Infinity, m.maxMemoryPages));
+}
+
+function skipTableType(r: Reader): void {
+  r.skipValType();
+  r.limits();
+}
+
+export function rewriteImports(m: RewriteInfo, r: Reader, w: Writer): void {
+  appendToVector(
+    r,
+    w,
+    1,
+    (count) => {
+      for (let i = 0; i < count; i++) {
+        const start = r.pos;
+        const mod = r.name();
+        const field = r.name();
+        if (nameAt(r, mod) === REFUEL_MODULE)
+          r.fail(`import ${i} uses the reserved module "${REFUEL_MODULE}"; is this module already instrumented?`, start);
+        const kind = r.u8();
+        if (kind === 0x02) {
+          w.copy(r.buf, start, r.pos);
+          capLimits(m, r, w, ` (imported as "${nameAt(r, mod)}" "${nameAt(r, field)}")`);
+          continue;
+        }
+        if (kind === 0x00 || kind === 0x04) {
+          if (kind === 0x04) r.u8();
+          r.skipLeb();
+        } else if (kind === 0x01) skipTableType(r);
+        else if (kind === 0x03) {
+          r.skipValType();
+          r.u8();
+        } else r.fail(`unknown import kind ${kind}`);
+        w.copy(r.buf, start, r.pos);
+      }
+    },
+    () => writeRefuelImport(m, w),
+  );
+}
+
+export function rewriteTables(m: RewriteInfo, r: Reader, w: Writer): void {
+  const count = r.u32();
+  w.uleb(count);
+  for (let i = 0; i < count; i++) {
+    const start = r.pos;
+    const withInit = r.buf[r.pos] === 0x40;
+    if (withInit) r.skip(2);
+    skipTableType(r);
+    w.copy(r.buf, start, r.pos);
+    if (withInit) rewriteExpr(m, r, w, false);
+  }
+}
+
+export function rewriteMemories(m: RewriteInfo, r: Reader, w: Writer): void {
+  const count = r.u32();
+  w.uleb(count);
+  for (let i = 0; i < count; i++) capLimits(m, r, w, '');
+}
+
+export function rewriteGlobals(m: RewriteInfo, r: Reader, w: Writer): void {
+  appendToVector(
+    r,
+    w,
+    1,
+    (count) => {
+      for (let i = 0; i < count; i++) {
+        const start = r.pos;
+        r.skipValType();
+        r.u8();
+        w.copy(r.buf, start, r.pos);
+        rewriteExpr(m, r, w, false);
+      }
+    },
+    () => writeFuelGlobal(w),
+  );
+}
+
+export function rewriteExports(m: RewriteInfo, r: Reader, w: Writer): void {
+  appendToVector(
+    r,
+    w,
+    1,
+    (count) => {
+      for (let i = 0; i < count; i++) {
+        const start = r.pos;
+        const name = r.name();
+        if (nameAt(r, name) === FUEL_EXPORT) r.fail(`export "${FUEL_EXPORT}" is reserved; is this module already instrumented?`, start);
+        const kind = r.u8();
+        const idx = r.u32();
+        if (kind === 0x03 && idx >= m.globals) r.fail('exported global index out of range', start);
+        w.copy(r.buf, start, name[1] + 1);
+        w.uleb(kind === 0x00 && idx >= m.funcImports ? idx + 1 : idx);
+      }
+    },
+    () => writeFuelExport(m, w),
+  );
+}
+
+export function rewriteStart(m: RewriteInfo, r: Reader, w: Writer): void {
+  const idx = r.u32();
+  w.uleb(idx >= m.funcImports ? idx + 1 : idx);
+}
+
+function rewriteFuncVec(m: RewriteInfo, r: Reader, w: Writer): void {
+  const n = r.u32();
+  w.uleb(n);
+  for (let i = 0; i < n; i++) {
+    const idx = r.u32();
+    w.uleb(idx >= m.funcImports ? idx + 1 : idx);
+  }
+}
+
+function rewriteExprVec(m: RewriteInfo, r: Reader, w: Writer): void {
+  const n = r.u32();
+  w.uleb(n);
+  for (let i = 0; i < n; i++) rewriteExpr(m, r, w, false);
+}
+
+/** Element segments, all eight encodings (flags bit 0: passive/declarative, bit 1: explicit table or kind, bit 2: expressions). */
+export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
+  const count = r.u32();
+  w.uleb(count);
+  for (let i = 0; i < count; i++) {
+    const flags = r.u32();
+    if (flags > 7) r.fail(`unknown element segment flags ${flags}`);
+    w.uleb(flags);
+    const active = (flags & 1) === 0;
+    if (active && flags & 2) w.uleb(r.u32()); // table index
+    if (active) rewriteExpr(m, r, w, false); // offset
+    if (flags & 3) {
+      const start = r.pos;
+      if (flags & 4) r.skipValType();
+      else if (r.u8() !== 0x00) r.fail('unknown element kind');
+      w.copy(r.buf, start, r.pos);
+    }
+    if (flags & 4) rewriteExprVec(m, r, w);
+    else rewriteFuncVec(m, r, w);
+  }
+}
+
+export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
+  const count = r.u32();
+  w.uleb(count);
+  const sectionEnd = r.limit;
+  for (let i = 0; i < count; i++) {
+    r.where = `function ${m.funcImports + i} (code entry ${i})`;
+    const size = r.u32();
+    if (size > sectionEnd - r.pos) r.fail(`body size ${size} runs past the code section`);
+    const bodyEnd = r.pos + size;
+    r.limit = bodyEnd;
+    const contentStart = w.openSize();
+    const localsStart = r.pos;
+    const groups = r.u32();
+    for (let g = 0; g < groups; g++) {
+      r.skipLeb();
+      r.skipValType();
+    }
+    w.copy(r.buf, localsStart, r.pos);
+    rewriteExpr(m, r, w, true);
+    if (r.pos !== bodyEnd) r.fail(`${bodyEnd - r.pos} bytes after the body's final end`);
+    w.closeSize(contentStart);
+    r.limit = sectionEnd;
+    m.functionsInstrumented++;
+  }
+  r.where = 'code section';
+}
