@@ -5,39 +5,21 @@
  */
 import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
+import { HOOK_EVENT_NAMES, type FailurePolicy, type HookEventName } from '../hooks/types.js';
 
 const v1 = wasmhooks.v1;
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
 
-/** Every lifecycle event of the protocol, in enum order (value = index + 1). */
-export const HOOK_EVENT_NAMES = [
-  'SessionStart',
-  'SessionEnd',
-  'UserPromptSubmit',
-  'IterationStart',
-  'PreToolBatch',
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'Stop',
-  'StopFailure',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'PostCompact',
-  'Notification',
-  'Error',
-] as const;
-export type ProtocolEventName = (typeof HOOK_EVENT_NAMES)[number];
+export { HOOK_EVENT_NAMES };
+/** The protocol's events are the host's hook events (one list, in enum order: value = index + 1). */
+export type ProtocolEventName = HookEventName;
 
 export const DECISIONS = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'] as const;
 export type ProtocolDecision = (typeof DECISIONS)[number];
 
-export type FailurePolicyName = 'fail-closed' | 'fail-open';
+export type FailurePolicyName = FailurePolicy;
 
 export function eventToWire(name: ProtocolEventName): number {
   return HOOK_EVENT_NAMES.indexOf(name) + 1;

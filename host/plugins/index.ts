@@ -1,0 +1,6 @@
+export { loadPlugin } from './load.js';
+export { WasmPlugin, defaultFailurePolicy } from './plugin.js';
+export type { PluginOptions } from './options.js';
+export type { PluginSource } from './source.js';
+export type { Grants } from './grants.js';
+export { sha256 } from './source.js';

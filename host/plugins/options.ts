@@ -1,0 +1,50 @@
+/** Options of `loadPlugin`, validated with zod at the edge. */
+import { z } from 'zod';
+import { WasmhooksError } from '../errors.js';
+import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { grantsSchema } from './grants.js';
+
+const positiveInt = z.number().int().positive();
+
+export const limitsSchema = z
+  .object({
+    timeoutMs: positiveInt,
+    fuel: positiveInt,
+    maxMemoryPages: positiveInt.max(65536),
+    maxInputBytes: positiveInt,
+    maxOutputBytes: positiveInt,
+  })
+  .partial()
+  .strict();
+
+const failurePolicySchema = z.enum(['fail-closed', 'fail-open']);
+
+export const pluginOptionsSchema = z
+  .object({
+    /** Per-call limits; see DEFAULT_LIMITS. */
+    limits: limitsSchema.default({}),
+    /** `worker` runs the plugin off the caller's thread (slower, never blocks the app). */
+    isolation: z.enum(['in-thread', 'worker']).default('in-thread'),
+    /** What the plugin may reach. Nothing by default. */
+    grants: grantsSchema.default({ networkHosts: [], filePaths: [], configKeys: [] }),
+    /** Config values; the plugin sees only the keys in `grants.configKeys`. */
+    config: z.record(z.string(), z.string()).default({}),
+    /** Override the failure policy of the plugin's bindings, per event. */
+    failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), failurePolicySchema).default({}),
+  })
+  .strict();
+
+/**
+ * @example
+ * await loadPlugin({ path: 'guard.wasm' }, { limits: { timeoutMs: 50 }, grants: { configKeys: ['mode'] }, config: { mode: 'strict' } })
+ */
+export type PluginOptions = z.input<typeof pluginOptionsSchema>;
+export type ResolvedPluginOptions = z.output<typeof pluginOptionsSchema>;
+
+export function parsePluginOptions(origin: string, options: unknown): ResolvedPluginOptions {
+  const parsed = pluginOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) {
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid options for plugin ${origin}: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,143 @@
+/**
+ * A loaded WASM plugin: its validated `describe` answer, its sandbox, and
+ * the hook and tool handlers it contributes to a host.
+ */
+import type {
+  FailurePolicy,
+  HookEventName,
+  HookHandler,
+  HookInput,
+  HookResult,
+  PluginContribution,
+  ToolHandler,
+  ToolOutcome,
+  ToolRunContext,
+} from '../hooks/types.js';
+import {
+  decodeHookResponse,
+  decodeToolResponse,
+  encodeHookRequest,
+  encodeToolRequest,
+  type PluginBinding,
+  type PluginInfo,
+} from '../protocol/codec.js';
+import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import type { ResolvedPluginOptions } from './options.js';
+import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
+
+/** Guards fail closed unless told otherwise; observers fail open. */
+const GUARD_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit']);
+
+export function defaultFailurePolicy(event: HookEventName): FailurePolicy {
+  return GUARD_EVENTS.has(event) ? 'fail-closed' : 'fail-open';
+}
+
+export interface WasmPluginParts {
+  info: PluginInfo;
+  sandbox: SandboxedModule;
+  sha256: string;
+  origin: string;
+  options: ResolvedPluginOptions;
+  /** Where the sandbox's progress host function reports, per running tool call. */
+  progress: { current: ((message: string) => void) | undefined };
+}
+
+export class WasmPlugin implements PluginContribution {
+  readonly name: string;
+  readonly info: PluginInfo;
+  readonly sha256: string;
+  readonly origin: string;
+  readonly #sandbox: SandboxedModule;
+  readonly #options: ResolvedPluginOptions;
+  readonly #progress: WasmPluginParts['progress'];
+
+  constructor(parts: WasmPluginParts) {
+    this.info = parts.info;
+    this.name = parts.info.name;
+    this.sha256 = parts.sha256;
+    this.origin = parts.origin;
+    this.#sandbox = parts.sandbox;
+    this.#options = parts.options;
+    this.#progress = parts.progress;
+  }
+
+  /** The limits every call of this plugin runs under. */
+  get limits(): Readonly<Limits> {
+    return this.#sandbox.limits;
+  }
+
+  /** The sandbox, for health and low-level calls (tests, tooling). */
+  get sandbox(): SandboxedModule {
+    return this.#sandbox;
+  }
+
+  /** One handler per binding of `describe`, in the plugin's order. */
+  hooks(): HookHandler[] {
+    return this.info.hooks.map((binding, index) => this.#handler(binding, index));
+  }
+
+  tools(): ToolHandler[] {
+    return this.info.tools.map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      inputSchema: spec.inputSchema,
+      kind: 'wasm',
+      plugin: this.name,
+      run: (input, ctx) => this.callTool(spec.name, input, ctx),
+    }));
+  }
+
+  /** Calls the plugin's `hook` export. Never throws: failures are data. */
+  async callHook(input: HookInput, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HookResult> {
+    const outcome = await this.#sandbox.call('hook', encodeHookRequest(toWireRequest(input)), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
+    });
+    if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
+    const decoded = decodeHookResponse(outcome.output);
+    if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
+    return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
+  }
+
+  /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
+  async callTool(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
+    const request = encodeToolRequest({
+      name,
+      inputJson: JSON.stringify(input),
+      context: wireContext(ctx.context, ctx.toolUseId),
+    });
+    this.#progress.current = ctx.onProgress;
+    try {
+      const outcome = await this.#sandbox.call('tool', request, { signal: ctx.signal });
+      if (!outcome.ok) {
+        return { content: `tool ${name} (plugin ${this.name}) failed: ${outcome.failure.code}: ${outcome.failure.message}`, isError: true };
+      }
+      const decoded = decodeToolResponse(outcome.output);
+      if (!decoded.ok) {
+        return { content: `tool ${name} (plugin ${this.name}) failed: ${decoded.failure.code}: ${decoded.failure.message}`, isError: true };
+      }
+      return decoded.value;
+    } finally {
+      this.#progress.current = undefined;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#sandbox.close();
+  }
+
+  #handler(binding: PluginBinding, index: number): HookHandler {
+    const event = binding.event;
+    return {
+      id: `${this.name}#${index}`,
+      name: this.name,
+      kind: 'wasm',
+      event,
+      plugin: this.name,
+      ...(binding.matcher ? { matcher: new RegExp(`^(?:${binding.matcher})$`) } : {}),
+      failurePolicy: this.#options.failurePolicy[event] ?? binding.failurePolicy ?? defaultFailurePolicy(event),
+      timeoutMs: this.#sandbox.limits.timeoutMs,
+      run: (input, ctx) => this.callHook(input, { signal: ctx.signal }),
+    };
+  }
+}

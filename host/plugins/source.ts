@@ -1,0 +1,107 @@
+/**
+ * Where plugin bytes come from, normalised into one typed spec, with the
+ * integrity pin checked before anything compiles them.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { WasmhooksError, messageOf } from '../errors.js';
+
+const sha256Hex = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (a sha256 digest)')
+  .transform((s) => s.toLowerCase());
+
+/**
+ * A plugin source: a file path, a URL (which must carry a sha256 pin) or
+ * bytes already in memory.
+ *
+ * @example
+ * { path: './plugins/guard-shell/build/guard-shell.wasm' }
+ * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…' }
+ */
+export const pluginSourceSchema = z.union([
+  z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
+  z.object({ url: z.union([z.string().url(), z.instanceof(URL)]), sha256: sha256Hex }).strict(),
+  z.object({ bytes: z.instanceof(Uint8Array), sha256: sha256Hex.optional() }).strict(),
+]);
+export type PluginSource = z.input<typeof pluginSourceSchema>;
+
+export interface ResolvedSource {
+  bytes: Uint8Array;
+  sha256: string;
+  /** The path, the URL or `<bytes>`, for messages. */
+  origin: string;
+}
+
+/** Remote plugins larger than this are refused while downloading. */
+const MAX_DOWNLOAD_BYTES = 64 << 20;
+
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function describeSource(source: unknown): string {
+  if (source && typeof source === 'object') {
+    if ('path' in source) return String(source.path);
+    if ('url' in source) return String(source.url);
+    if ('bytes' in source) return '<bytes>';
+  }
+  return '<unknown source>';
+}
+
+/** Validates a source, reads its bytes and checks the pin. */
+export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
+  const parsed = pluginSourceSchema.safeParse(input);
+  if (!parsed.success) {
+    const hint =
+      input && typeof input === 'object' && 'url' in input && !('sha256' in input)
+        ? ': a plugin loaded from a URL needs a sha256 pin ({ url, sha256 })'
+        : '';
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `invalid plugin source ${describeSource(input)}${hint}: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  const source = parsed.data;
+  const origin = describeSource(source);
+  const bytes = await readBytes(source, origin);
+  const actual = await sha256(bytes);
+  if (source.sha256 && source.sha256 !== actual) {
+    throw new WasmhooksError(
+      'INTEGRITY',
+      `plugin ${origin} does not match its pin: expected sha256 ${source.sha256}, got ${actual}. Refusing to load it; update the pin only if you trust the new build.`,
+    );
+  }
+  return { bytes, sha256: actual, origin };
+}
+
+async function readBytes(source: z.output<typeof pluginSourceSchema>, origin: string): Promise<Uint8Array> {
+  if ('bytes' in source) return source.bytes;
+  if ('path' in source) {
+    try {
+      // node:fs/promises is implemented by Node, Deno and Bun alike.
+      return new Uint8Array(await readFile(source.path));
+    } catch (error) {
+      throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
+    }
+  }
+  let response: Response;
+  try {
+    response = await fetch(source.url);
+  } catch (error) {
+    throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: ${messageOf(error)}`, { cause: error });
+  }
+  if (!response.ok) {
+    throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: HTTP ${response.status}`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_DOWNLOAD_BYTES) {
+    throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is ${declared} bytes, above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length > MAX_DOWNLOAD_BYTES) {
+    throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+  }
+  return bytes;
+}

@@ -1,0 +1,123 @@
+/**
+ * Mapping between the host's hook types and protocol v1 messages. The host
+ * speaks snake_case `HookInput`; plugins speak `wasmhooks.v1.HookRequest`.
+ */
+import type { HookCommon, HookInput, HookOutput } from '../hooks/types.js';
+import { eventToWire, type HookResponse, type WireHookRequest } from '../protocol/codec.js';
+
+type WireContext = NonNullable<WireHookRequest['context']>;
+
+export function wireContext(common: HookCommon, toolUseId?: string): WireContext {
+  return {
+    sessionId: common.session_id,
+    turn: common.turn,
+    iteration: common.iteration,
+    agentId: common.agent_id ?? '',
+    cwd: common.cwd,
+    toolUseId: toolUseId ?? '',
+    permissionMode: common.permission_mode,
+  };
+}
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+
+/** The protocol message for one hook input (exhaustive over events). */
+export function toWireRequest(input: HookInput): WireHookRequest {
+  const event = eventToWire(input.hook_event_name);
+  switch (input.hook_event_name) {
+    case 'SessionStart':
+    case 'SessionEnd':
+      return { event, context: wireContext(input), session: { reason: input.reason } };
+    case 'UserPromptSubmit':
+      return { event, context: wireContext(input), prompt: { prompt: input.prompt } };
+    case 'IterationStart':
+      return { event, context: wireContext(input) };
+    case 'PreToolBatch':
+    case 'PostToolBatch':
+      return {
+        event,
+        context: wireContext(input),
+        toolBatch: {
+          calls: input.tool_calls.map((c) => ({ id: c.tool_use_id, name: c.tool_name, inputJson: json(c.tool_input) })),
+        },
+      };
+    case 'PreToolUse':
+    case 'PermissionRequest':
+      return {
+        event,
+        context: wireContext(input, input.tool_use_id),
+        toolUse: { toolName: input.tool_name, toolInputJson: json(input.tool_input) },
+      };
+    case 'PostToolUse':
+      return {
+        event,
+        context: wireContext(input, input.tool_use_id),
+        toolResult: { toolName: input.tool_name, toolInputJson: json(input.tool_input), toolOutputJson: json(input.tool_response) },
+      };
+    case 'PostToolUseFailure':
+      return {
+        event,
+        context: wireContext(input, input.tool_use_id),
+        toolResult: {
+          toolName: input.tool_name,
+          toolInputJson: json(input.tool_input),
+          toolOutputJson: input.tool_response === undefined ? '' : json(input.tool_response),
+          error: input.error,
+        },
+      };
+    case 'Stop':
+      return {
+        event,
+        context: wireContext(input),
+        stop: { stopHookActive: input.stop_hook_active, lastAssistantMessage: input.last_assistant_message },
+      };
+    case 'StopFailure':
+      return {
+        event,
+        context: wireContext(input),
+        stop: { stopHookActive: input.stop_hook_active, lastAssistantMessage: input.last_assistant_message, error: input.error },
+      };
+    case 'SubagentStart':
+      return {
+        event,
+        context: wireContext(input),
+        subagent: { agentId: input.agent_id ?? '', agentType: input.agent_type, prompt: input.prompt },
+      };
+    case 'SubagentStop':
+      return {
+        event,
+        context: wireContext(input),
+        subagent: { agentId: input.agent_id ?? '', agentType: input.agent_type, prompt: input.prompt, result: input.result },
+      };
+    case 'PreCompact':
+      return { event, context: wireContext(input), compact: { trigger: input.trigger, tokensBefore: input.tokens_before } };
+    case 'PostCompact':
+      return {
+        event,
+        context: wireContext(input),
+        compact: { trigger: input.trigger, tokensBefore: input.tokens_before, tokensAfter: input.tokens_after },
+      };
+    case 'Notification':
+      return { event, context: wireContext(input), notification: { message: input.message, level: input.level } };
+    case 'Error':
+      return { event, context: wireContext(input), error: { code: input.code, message: input.message } };
+    default: {
+      const unreachable: never = input;
+      throw new Error(`unhandled hook event ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** A decoded protocol answer as the host's `HookOutput`. */
+export function fromWireResponse(response: HookResponse): HookOutput {
+  const output: HookOutput = { decision: response.decision };
+  if (response.reason) output.reason = response.reason;
+  if (response.updatedInput) output.updatedInput = response.updatedInput;
+  if (response.updatedOutput !== undefined) {
+    output.updatedOutput =
+      typeof response.updatedOutput === 'string' ? response.updatedOutput : JSON.stringify(response.updatedOutput);
+  }
+  if (response.additionalContext) output.additionalContext = response.additionalContext;
+  if (response.systemMessage) output.systemMessage = response.systemMessage;
+  return output;
+}
