@@ -1,0 +1,155 @@
+/**
+ * One streaming POST to a provider, with bounded retries before any byte of
+ * a successful body is read, and HTTP failures turned into `ModelFailure`s
+ * that carry the provider's own message.
+ */
+import { z } from 'zod';
+import { messageOf } from '../errors.js';
+import type { ModelErrorCode, ModelFailure } from './types.js';
+import { backoffMs, type ResolvedRetry, retryAfterMs } from './retry.js';
+
+export interface PostRequest {
+  /** Who we talk to, for messages: `OpenAI-compatible server at http://…`. */
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  retry: ResolvedRetry;
+  fetch: typeof fetch;
+  /** Appended to AUTH failures, e.g. `Check OPENAI_API_KEY.` */
+  authHint: string;
+}
+
+export type PostResult =
+  | { kind: 'response'; response: Response & { body: ReadableStream<Uint8Array> } }
+  | { kind: 'failure'; failure: ModelFailure }
+  | { kind: 'aborted' };
+
+type Attempt =
+  | { kind: 'response'; response: Response & { body: ReadableStream<Uint8Array> } }
+  | { kind: 'failure'; failure: ModelFailure; retryable: boolean; retryAfter?: number }
+  | { kind: 'aborted' };
+
+/** POSTs `request`, retrying 408/429/5xx and network errors per `request.retry`. */
+export async function postWithRetry(request: PostRequest): Promise<PostResult> {
+  const { retry, signal } = request;
+  for (let attempt = 0; ; attempt++) {
+    const result = await attemptOnce(request);
+    if (result.kind !== 'failure') return result;
+    if (!result.retryable || attempt >= retry.maxRetries) return result;
+    if (result.retryAfter !== undefined && result.retryAfter > retry.maxRetryAfterMs) {
+      const seconds = Math.ceil(result.retryAfter / 1000);
+      const failure = {
+        code: result.failure.code,
+        message: `${result.failure.message} (the server asked to retry after ${seconds}s, longer than the ${retry.maxRetryAfterMs} ms cap)`,
+      };
+      return { kind: 'failure', failure };
+    }
+    await retry.sleep(result.retryAfter ?? backoffMs(attempt, retry), signal);
+    if (signal.aborted) return { kind: 'aborted' };
+  }
+}
+
+async function attemptOnce(request: PostRequest): Promise<Attempt> {
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+    });
+  } catch (error) {
+    if (request.signal.aborted) return { kind: 'aborted' };
+    const message = `Could not reach ${request.label}: ${describeNetworkError(error)}`;
+    return { kind: 'failure', failure: { code: 'NETWORK', message }, retryable: true };
+  }
+  if (response.ok) return checkStreamResponse(request, response);
+
+  const text = await readText(response, request.signal);
+  if (request.signal.aborted) return { kind: 'aborted' };
+  const code = codeForStatus(response.status);
+  const detail = providerMessage(text) ?? (response.statusText || 'no error message');
+  const hint = code === 'AUTH' ? ` ${request.authHint}` : '';
+  const failure = { code, message: `${request.label} answered HTTP ${response.status}: ${detail}.${hint}` };
+  const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+  return { kind: 'failure', failure, retryable, retryAfter: retryAfterMs(response.headers) };
+}
+
+/** A 2xx that is not an event stream (a server ignoring `stream: true`, or a JSON error) is no stream. */
+async function checkStreamResponse(request: PostRequest, response: Response): Promise<Attempt> {
+  const type = response.headers.get('content-type') ?? '';
+  if (response.body !== null && !type.includes('application/json')) {
+    return { kind: 'response', response: response as Response & { body: ReadableStream<Uint8Array> } };
+  }
+  const text = await readText(response, request.signal);
+  if (request.signal.aborted) return { kind: 'aborted' };
+  const detail = providerMessage(text) ?? `expected an event stream, got ${type || 'no body'}`;
+  const message = `${request.label} answered HTTP ${response.status} without a stream: ${detail}`;
+  return { kind: 'failure', failure: { code: 'BAD_STREAM', message }, retryable: false };
+}
+
+export function codeForStatus(status: number): ModelErrorCode {
+  if (status === 401 || status === 403) return 'AUTH';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 408) return 'NETWORK';
+  if (status >= 500) return 'OVERLOADED';
+  return 'BAD_REQUEST';
+}
+
+// OpenAI: { error: { message, type, code } }; Anthropic: { type: 'error', error: { type, message } };
+// Ollama and some proxies: { error: "text" }; FastAPI-based servers: { detail: "text" }.
+const errorBody = z.union([
+  z.object({ error: z.object({ message: z.string(), type: z.string().nullish() }) }),
+  z.object({ error: z.string() }),
+  z.object({ message: z.string() }),
+  z.object({ detail: z.string() }),
+]);
+
+/** The provider's own error text from a JSON error body, with its type when given. */
+export function providerMessage(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const trimmed = text.trim();
+    return trimmed === '' ? undefined : trimmed.slice(0, 500);
+  }
+  const parsed = errorBody.safeParse(json);
+  if (!parsed.success) return text.trim().slice(0, 500) || undefined;
+  const body = parsed.data;
+  if ('error' in body) {
+    if (typeof body.error === 'string') return body.error;
+    return body.error.type ? `${body.error.message} (${body.error.type})` : body.error.message;
+  }
+  return 'message' in body ? body.message : body.detail;
+}
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** Reads at most 64 KiB of an error body; a broken read yields what arrived. */
+async function readText(response: Response, signal: AbortSignal): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < MAX_ERROR_BODY && !signal.aborted) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // What arrived is still the best description we have.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text + decoder.decode();
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const causeText = cause === undefined ? '' : ` (${messageOf(cause)})`;
+  return `${messageOf(error)}${causeText}`;
+}

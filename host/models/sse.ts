@@ -1,0 +1,73 @@
+/**
+ * Server-sent events off a fetch body: bytes decoded as UTF-8 across chunk
+ * boundaries, framed by `eventsource-parser`, with abort and an idle timeout.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { messageOf } from '../errors.js';
+
+/** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
+export type SseEnd =
+  | { reason: 'eof' }
+  | { reason: 'aborted' }
+  | { reason: 'broken'; message: string };
+
+export type SseItem = { kind: 'event'; event: EventSourceMessage } | { kind: 'end'; end: SseEnd };
+
+/**
+ * Yields each SSE event of `body`, then exactly one `end` item. Never throws.
+ * Stopping the iteration early (or aborting) cancels the body, which closes
+ * the connection.
+ */
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+): AsyncGenerator<SseItem, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  const queue: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => queue.push(event) });
+  // Some runtimes leave a pending read() hanging after the fetch signal aborts; cancel wakes it.
+  const onAbort = (): void => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    while (true) {
+      if (signal.aborted) return yield { kind: 'end', end: { reason: 'aborted' } };
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await readWithin(reader, idleTimeoutMs);
+      } catch (error) {
+        if (signal.aborted) return yield { kind: 'end', end: { reason: 'aborted' } };
+        return yield { kind: 'end', end: { reason: 'broken', message: messageOf(error) } };
+      }
+      if (signal.aborted) return yield { kind: 'end', end: { reason: 'aborted' } };
+      if (chunk.done) {
+        parser.feed(decoder.decode());
+      } else {
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+      }
+      while (queue.length > 0) yield { kind: 'event', event: queue.shift() as EventSourceMessage };
+      if (chunk.done) return yield { kind: 'end', end: { reason: 'eof' } };
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => {});
+  }
+}
+
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ms: number,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`no data for ${ms} ms; the connection looks stalled`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
