@@ -3,6 +3,7 @@
  * (fuel) and cannot grow its memory past a cap. See
  * docs/sandbox-instrumentation.md for the contract with the sandbox runtime.
  */
+import { WasmhooksError } from '../../errors.js';
 import { rewriteNames } from './names.js';
 import { Reader, invalid } from './reader.js';
 import {
@@ -66,7 +67,7 @@ interface Section {
 export function instrument(wasm: Uint8Array, options: InstrumentOptions): InstrumentResult {
   const cap = options.maxMemoryPages;
   if (!Number.isInteger(cap) || cap < 0 || cap > 65536)
-    invalid(`maxMemoryPages must be an integer in 0..65536, got ${cap}`);
+    throw new WasmhooksError('INVALID_OPTIONS', `maxMemoryPages must be an integer in 0..65536, got ${cap}`);
   const sections = scanSections(wasm);
   const m = readInfo(wasm, sections, cap);
   const present = new Set(sections.map((s) => s.id));

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { instrument } from '../../host/sandbox/instrument/index.js';
+import { fixture, fuelUsed, meter } from './instrument-helpers.js';
+
+async function load(name: string, slice: bigint, limit = Infinity) {
+  const { bytes, checksInserted } = instrument(await fixture(name), { maxMemoryPages: 16 });
+  const fuel = meter(slice, limit);
+  const { instance } = await WebAssembly.instantiate(bytes, fuel.imports);
+  return { instance, fuel: fuel.state, checksInserted, call: (n: string, ...a: number[]) => (instance.exports[n] as (...a: number[]) => number)(...a) };
+}
+
+describe('fuel', () => {
+  it('an infinite loop keeps calling refuel until refuel throws, which traps the call', async () => {
+    const { call, fuel } = await load('fuel', 1000n, 25);
+    expect(() => call('spin')).toThrow('out of fuel');
+    expect(fuel.calls).toBe(26);
+  });
+
+  it('the first check refuels at once (the global starts at 0), even in a start function', async () => {
+    const { bytes } = instrument(await fixture('start-loop'), { maxMemoryPages: 16 });
+    const fuel = meter(10_000n, 3);
+    await expect(WebAssembly.instantiate(bytes, fuel.imports)).rejects.toThrow('out of fuel');
+    expect(fuel.state.calls).toBe(4);
+  });
+
+  it('fuel burnt scales with the work done', async () => {
+    const used = async (n: number) => {
+      const { instance, call, fuel } = await load('fuel', 1_000_000_000n);
+      expect(call('count', n)).toBe(n);
+      return Number(fuelUsed(instance, fuel.handedOut));
+    };
+    const [u100, u1000, u10000] = [await used(100), await used(1000), await used(10_000)];
+    expect(u1000 / u100).toBeGreaterThan(9);
+    expect(u1000 / u100).toBeLessThan(11);
+    expect(u10000 / u1000).toBeGreaterThan(9.5);
+    expect(u10000 / u1000).toBeLessThan(10.5);
+    // Each iteration is charged for the 8 instructions of the loop body.
+    expect(u10000 - u1000).toBe(9000 * 8);
+  });
+
+  it('recursion is charged at every function entry', async () => {
+    const { instance, call, fuel } = await load('fuel', 1_000_000_000n);
+    call('down', 10);
+    const ten = fuelUsed(instance, fuel.handedOut);
+    call('down', 1000);
+    const thousand = fuelUsed(instance, fuel.handedOut) - ten;
+    expect(Number(thousand) / Number(ten)).toBeGreaterThan(80);
+  });
+
+  it('small slices give the same result, with one refuel per slice spent', async () => {
+    const { instance, call, fuel } = await load('fuel', 7n);
+    expect(call('count', 5000)).toBe(5000);
+    const used = fuelUsed(instance, fuel.handedOut);
+    expect(Math.abs(fuel.calls - Number(used) / 7)).toBeLessThan(2);
+  });
+
+  it('the host can read and set the fuel global between calls', async () => {
+    const { instance, call, fuel } = await load('fuel', 1_000_000n);
+    const g = instance.exports.__wasmhooks_fuel as WebAssembly.Global;
+    expect(g.value).toBe(0n);
+    call('count', 10);
+    expect(fuel.calls).toBe(1);
+    expect(g.value).toBeLessThan(1_000_000n);
+    g.value = 1n;
+    call('count', 10);
+    expect(fuel.calls).toBe(2);
+    g.value = 10n ** 15n;
+    call('count', 10);
+    expect(fuel.calls).toBe(2);
+  });
+
+  it('inserts one check per function entry and loop header', async () => {
+    // fuel.wat: 3 functions, 2 loops.
+    expect((await load('fuel', 1n)).checksInserted).toBe(5);
+  });
+});
