@@ -70,7 +70,7 @@ describe('protocol codec', () => {
   it.each([
     ['garbage bytes', new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]), /not valid protobuf|protocol_version/],
     ['an invalid matcher', info({ hooks: [{ event: 6, matcher: '(' }] }), /invalid matcher/],
-    ['an unknown event', info({ hooks: [{ event: 99 }] }), /unknown event 99/],
+    ['an unknown event', info({ hooks: [{ event: 99 as wasmhooks.v1.HookEvent }] }), /unknown event 99/],
     ['a non-JSON schema', info({ tools: [{ name: 't', inputSchemaJson: '{' }] }), /not valid JSON/],
     ['duplicate tools', info({ tools: [{ name: 't' }, { name: 't' }] }), /duplicate tool name/],
     ['no name', info({ name: '' }), /empty plugin name/],
@@ -87,7 +87,7 @@ describe('protocol codec', () => {
     ).toEqual({ ok: true, value: { decision: 'deny', reason: 'no', updatedInput: { a: 1 } } });
     const notObject = decodeHookResponse(response({ updatedInputJson: '[1]' }));
     expect(notObject.ok || notObject.failure).toMatchObject({ code: 'BAD_OUTPUT', message: /JSON object/ });
-    const unknown = decodeHookResponse(response({ decision: 42 }));
+    const unknown = decodeHookResponse(response({ decision: 42 as wasmhooks.v1.Decision }));
     expect(unknown.ok || unknown.failure).toMatchObject({ code: 'BAD_OUTPUT', message: /unknown decision 42/ });
     const truncated = decodeHookResponse(response({ reason: 'a long reason' }).subarray(0, 5));
     expect(truncated.ok || truncated.failure).toMatchObject({ code: 'BAD_OUTPUT' });
