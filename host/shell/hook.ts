@@ -1,0 +1,84 @@
+/**
+ * The shell-hook adapter: a `ShellHookSpec` becomes a `HookHandler` of kind
+ * `shell`, so the registry, the dispatcher and the events treat it like any
+ * JS or WASM hook.
+ */
+import { resolve } from 'node:path';
+import process from 'node:process';
+import { z } from 'zod';
+import { WasmhooksError } from '../errors.js';
+import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
+import { defaultFailurePolicy } from '../plugins/plugin.js';
+import { shellResult } from './output.js';
+import { runShell } from './run.js';
+import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
+
+let counter = 0;
+
+export interface ShellHookOptions {
+  /** Working directory when the spec has no `cwd` (and the base of a relative one). Default: the process's. */
+  baseDir?: string;
+}
+
+function anchored(matcher: string | undefined): RegExp | undefined {
+  if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
+  return new RegExp(`^(?:${matcher})$`);
+}
+
+function workingDir(base: string | undefined, dir: string | undefined): string | undefined {
+  if (dir === undefined) return base;
+  return base === undefined ? dir : resolve(base, dir);
+}
+
+/**
+ * A shell hook as a `HookHandler`. The hook input is written to the
+ * command's stdin as JSON; see `./output.ts` for how exit codes and stdout
+ * become decisions.
+ *
+ * @example
+ * const guard = createShellHook({ event: 'PreToolUse', matcher: 'Bash', command: './no-rm.sh' });
+ * const host = createHost({ plugins: [shellHooks([guard])] });
+ */
+export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions = {}): HookHandler {
+  const parsed = shellHookSpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid shell hook: ${z.prettifyError(parsed.error)}`);
+  }
+  const s = parsed.data;
+  const label = `shell hook "${s.name ?? s.command}"`;
+  const timeoutMs = s.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const cwd = workingDir(options.baseDir, s.cwd);
+  const matcher = anchored(s.matcher);
+  const run = async (input: HookInput, ctx: HookRunContext): Promise<HookResult> => {
+    const outcome = await runShell(s.command, {
+      stdin: JSON.stringify(input),
+      timeoutMs,
+      signal: ctx.signal,
+      ...(cwd ? { cwd } : {}),
+      env: { ...process.env, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
+    });
+    return shellResult(outcome, input.hook_event_name, label);
+  };
+  return {
+    id: `shell-${++counter}`,
+    name: s.name ?? `shell:${s.command.length > 40 ? `${s.command.slice(0, 39)}…` : s.command}`,
+    kind: 'shell',
+    event: s.event,
+    ...(matcher ? { matcher } : {}),
+    failurePolicy: s.failurePolicy ?? defaultFailurePolicy(s.event),
+    timeoutMs,
+    run,
+  };
+}
+
+/**
+ * Groups shell hooks as a plugin contribution, the shape `createHost`'s
+ * `plugins` option takes.
+ *
+ * @example
+ * createHost({ plugins: [shellHooks([{ event: 'Stop', command: 'npm test --silent' }])] })
+ */
+export function shellHooks(hooks: ReadonlyArray<HookHandler | ShellHookSpec>, options: ShellHookOptions = {}): PluginContribution {
+  const handlers = hooks.map((h) => ('run' in h ? h : createShellHook(h, options)));
+  return { name: 'shell', hooks: () => handlers, tools: () => [] };
+}

@@ -1,0 +1,122 @@
+/**
+ * Runs one shell command with input on stdin, a deadline and an abort
+ * signal, and reports how it ended as data. Uses `node:child_process`, which
+ * Node, Deno and Bun all implement.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import process from 'node:process';
+
+/** How a command ended. Contract: `runShell` never throws; every outcome is one of these. */
+export type ShellOutcome =
+  | { kind: 'exited'; code: number; stdout: string; stderr: string; durationMs: number }
+  /** Killed by a signal it did not get from us (a crash, an outside kill). */
+  | { kind: 'signaled'; signal: string; stderr: string; durationMs: number }
+  | { kind: 'spawn-failed'; message: string; durationMs: number }
+  | { kind: 'timeout'; timeoutMs: number; stderr: string; durationMs: number }
+  | { kind: 'aborted'; reason: unknown; durationMs: number };
+
+export interface ShellRunOptions {
+  /** Written to stdin, then stdin is closed. */
+  stdin: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Output kept per stream; the rest is dropped. Default 1 MiB. */
+  maxOutputBytes?: number;
+}
+
+const DEFAULT_MAX_OUTPUT = 1 << 20;
+
+/** Kills the whole process group (the shell and whatever it started), falling back to the child alone. */
+function killTree(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+function collector(max: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(chunk: Buffer) {
+      if (size >= max) return;
+      const part = chunk.subarray(0, max - size);
+      chunks.push(part);
+      size += part.length;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+/**
+ * Spawns `sh -c command` in its own process group. A timeout or an abort
+ * kills the group, so a hook's children do not outlive it.
+ *
+ * @example
+ * const out = await runShell('jq .tool_name', { stdin: JSON.stringify(input), timeoutMs: 5000 });
+ * if (out.kind === 'exited' && out.code === 0) console.log(out.stdout);
+ */
+export function runShell(command: string, options: ShellRunOptions): Promise<ShellOutcome> {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  if (options.signal?.aborted) {
+    return Promise.resolve({ kind: 'aborted', reason: options.signal.reason, durationMs: 0 });
+  }
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn('sh', ['-c', command], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (error) {
+      resolve({ kind: 'spawn-failed', message: error instanceof Error ? error.message : String(error), durationMs: elapsed() });
+      return;
+    }
+    const stdout = collector(max);
+    const stderr = collector(max);
+    let ended: 'timeout' | 'aborted' | undefined;
+    let settled = false;
+    const finish = (outcome: ShellOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => {
+      ended ??= 'aborted';
+      killTree(child);
+    };
+    const timer = setTimeout(() => {
+      ended ??= 'timeout';
+      killTree(child);
+    }, options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout?.on('data', (c: Buffer) => stdout.push(c));
+    child.stderr?.on('data', (c: Buffer) => stderr.push(c));
+    // A hook that never reads stdin closes the pipe early; that is not a failure.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.stdin);
+
+    child.on('error', (error) => {
+      finish({ kind: 'spawn-failed', message: error.message, durationMs: elapsed() });
+    });
+    // 'close' (not 'exit') so that stdout and stderr are complete.
+    child.on('close', (code, signal) => {
+      const durationMs = elapsed();
+      if (ended === 'timeout') finish({ kind: 'timeout', timeoutMs: options.timeoutMs, stderr: stderr.text(), durationMs });
+      else if (ended === 'aborted') finish({ kind: 'aborted', reason: options.signal?.reason, durationMs });
+      else if (code !== null) finish({ kind: 'exited', code, stdout: stdout.text(), stderr: stderr.text(), durationMs });
+      else finish({ kind: 'signaled', signal: signal ?? 'unknown', stderr: stderr.text(), durationMs });
+    });
+  });
+}
