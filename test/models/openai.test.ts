@@ -1,0 +1,290 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WasmhooksError } from '../../host/errors.js';
+import { openaiModel } from '../../host/models/openai.js';
+import type { ModelEvent } from '../../host/models/types.js';
+import { collect, last, recordingRetry, request, text } from './helpers.js';
+import { fixture, type Reply, type ReplayServer, replayServer } from './replay-server.js';
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function run(replies: Reply[], extra: Partial<Parameters<typeof openaiModel>[0]> = {}) {
+  server = await replayServer(replies);
+  const { waits, retry } = recordingRetry();
+  const model = openaiModel({ model: 'gpt-4o-mini', baseURL: `${server.url}/v1`, apiKey: 'sk-test', retry, ...extra });
+  const events = await collect(model.stream(request(extra.model ? {} : {})));
+  return { events, waits, seen: server.seen };
+}
+
+const ERROR_401 = JSON.stringify({
+  error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+});
+const ERROR_429 = JSON.stringify({
+  error: { message: 'Rate limit reached for gpt-4o-mini on tokens per min (TPM).', type: 'tokens', code: 'rate_limit_exceeded' },
+});
+
+describe('openaiModel streaming', () => {
+  it('streams plain text with multi-byte characters, finish reason and usage', async () => {
+    const { events, seen } = await run([{ fixture: 'openai-text.sse' }]);
+    expect(events[0]).toEqual({ type: 'message.start', model: 'gpt-4o-mini-2024-07-18' });
+    expect(text(events)).toBe('Grüße aus Köln 👋 — 日本語も OK.');
+    expect(last(events)).toEqual({ type: 'message.end', stopReason: 'end_turn', usage: { inputTokens: 19, outputTokens: 11 } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toBe('/v1/chat/completions');
+    expect(seen[0]?.headers.authorization).toBe('Bearer sk-test');
+    expect(seen[0]?.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+    });
+    expect(seen[0]?.body).not.toHaveProperty('tools');
+  });
+
+  it('assembles several parallel tool calls per index from awkwardly split arguments', async () => {
+    const { events } = await run([{ fixture: 'openai-tools.sse' }]);
+    expect(text(events)).toBe('Ich prüfe beides.');
+    const deltas = events.filter((e) => e.type === 'tool.input.delta');
+    const perIndex = (i: number) => deltas.filter((d) => d.index === i).map((d) => d.partialJson).join('');
+    expect(perIndex(0)).toBe('{"path": "/tmp/grüße.txt", "limit": 120}');
+    expect(perIndex(1)).toBe('{"dir": "/var/log", "deep": true}');
+    expect(deltas.every((d) => d.id.startsWith('call_') && d.name !== '')).toBe(true);
+    const calls = events.filter((e) => e.type === 'tool.call');
+    expect(calls).toEqual([
+      { type: 'tool.call', id: 'call_Qx1aB', name: 'read_file', input: { path: '/tmp/grüße.txt', limit: 120 } },
+      { type: 'tool.call', id: 'call_Rz2cD', name: 'list_dir', input: { dir: '/var/log', deep: true } },
+      { type: 'tool.call', id: 'call_Sy3eF', name: 'now', input: {} },
+    ]);
+    expect(last(events)).toEqual({ type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 151, outputTokens: 64 } });
+  });
+
+  it('gives the same events when the body arrives one byte at a time', async () => {
+    const bytes = new TextEncoder().encode(fixture('openai-tools.sse'));
+    const byteFetch: typeof fetch = async () => {
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (i < bytes.length) controller.enqueue(bytes.subarray(i, ++i));
+          else controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const bytewise = await collect(openaiModel({ model: 'm', fetch: byteFetch }).stream(request()));
+    const { events } = await run([{ fixture: 'openai-tools.sse' }]);
+    expect(bytewise.filter((e) => e.type !== 'tool.input.delta')).toEqual(events.filter((e) => e.type !== 'tool.input.delta'));
+    expect(bytewise.filter((e) => e.type === 'tool.call')).toHaveLength(3);
+  });
+
+  it('reports reasoning_content (DeepSeek, vLLM, llama.cpp) as thinking deltas', async () => {
+    const { events } = await run([{ fixture: 'openai-reasoning.sse' }]);
+    const thinking = events.flatMap((e) => (e.type === 'thinking.delta' ? [e.text] : [])).join('');
+    expect(thinking).toBe('The user wants a number.');
+    expect(text(events)).toBe('42');
+  });
+
+  it('sends history, tool results and tool definitions in the Chat Completions shape', async () => {
+    server = await replayServer([{ fixture: 'openai-text.sse' }]);
+    const model = openaiModel({ model: 'llama3.2', baseURL: `${server.url}/v1/`, temperature: 0.2, maxTokens: 300 });
+    await collect(
+      model.stream(
+        request({
+          system: undefined,
+          messages: [
+            { role: 'user', content: 'Read it' },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', text: 'hmm', signature: 'sig' },
+                { type: 'text', text: 'Reading.' },
+                { type: 'tool_call', id: 'call_1', name: 'read_file', input: { path: '/a' } },
+              ],
+            },
+            { role: 'tool', toolUseId: 'call_1', toolName: 'read_file', content: 'no such file', isError: true },
+          ],
+          tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+        }),
+      ),
+    );
+    const sent = server.seen[0];
+    expect(sent?.headers.authorization).toBeUndefined();
+    expect(sent?.body).toEqual({
+      model: 'llama3.2',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      max_tokens: 300,
+      messages: [
+        { role: 'user', content: 'Read it' },
+        {
+          role: 'assistant',
+          content: 'Reading.',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"/a"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'Error: no such file' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+        },
+      ],
+    });
+  });
+});
+
+describe('openaiModel failures', () => {
+  it('waits as retry-after says on 429, then succeeds', async () => {
+    const { events, waits, seen } = await run([
+      { status: 429, headers: { 'retry-after': '1' }, body: ERROR_429 },
+      { fixture: 'openai-text.sse' },
+    ]);
+    expect(waits).toEqual([1000]);
+    expect(seen).toHaveLength(2);
+    expect(last(events)?.type).toBe('message.end');
+  });
+
+  it('backs off with jitter on 500, then succeeds', async () => {
+    const { events, waits } = await run([{ status: 500, body: '{"error":{"message":"boom"}}' }, { fixture: 'openai-text.sse' }]);
+    expect(waits).toEqual([375]); // 500 ms step: half fixed + half × random(0.5)
+    expect(text(events)).toContain('Köln');
+  });
+
+  it('gives up after the bounded retries with RATE_LIMITED and the provider message', async () => {
+    const busy: Reply = { status: 429, body: ERROR_429 };
+    const { events, waits, seen } = await run([busy, busy, busy, { fixture: 'openai-text.sse' }]);
+    expect(seen).toHaveLength(3);
+    expect(waits).toHaveLength(2);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'error', error: { code: 'RATE_LIMITED' } });
+    expect(JSON.stringify(events[0])).toContain('Rate limit reached for gpt-4o-mini');
+  });
+
+  it('does not wait for a retry-after beyond the cap', async () => {
+    const { events, seen } = await run([{ status: 429, headers: { 'retry-after': '3600' }, body: ERROR_429 }]);
+    expect(seen).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'error', error: { code: 'RATE_LIMITED' } });
+    expect(JSON.stringify(events[0])).toMatch(/retry after 3600s/);
+  });
+
+  it('maps 401 to AUTH with the provider message, without retrying', async () => {
+    const { events, seen } = await run([{ status: 401, body: ERROR_401 }]);
+    expect(seen).toHaveLength(1);
+    expect(events).toEqual([
+      {
+        type: 'error',
+        error: {
+          code: 'AUTH',
+          message: expect.stringContaining('HTTP 401: Incorrect API key provided: sk-test. (invalid_request_error). Check the API key (OPENAI_API_KEY'),
+        },
+      },
+    ]);
+  });
+
+  it('maps 404 to BAD_REQUEST with an Ollama-style string error', async () => {
+    const { events } = await run([{ status: 404, body: '{"error":"model \\"llama9\\" not found, try pulling it first"}' }]);
+    expect(events[0]).toMatchObject({ type: 'error', error: { code: 'BAD_REQUEST', message: expect.stringContaining('model "llama9" not found') } });
+  });
+
+  it('retries a dropped connection, and reports NETWORK when nothing answers', async () => {
+    const { events, seen } = await run([{ drop: true }, { fixture: 'openai-text.sse' }]);
+    expect(seen).toHaveLength(2);
+    expect(last(events)?.type).toBe('message.end');
+
+    const { waits, retry } = recordingRetry(1);
+    const closed = await replayServer([]);
+    const url = closed.url;
+    await closed.close();
+    const failed = await collect(openaiModel({ model: 'm', baseURL: url, retry }).stream(request()));
+    expect(waits).toHaveLength(1);
+    expect(failed).toEqual([{ type: 'error', error: { code: 'NETWORK', message: expect.stringContaining(`Could not reach the OpenAI-compatible server at ${url}`) } }]);
+  });
+
+  it('turns a stream that ends early into BAD_STREAM, whether closed cleanly or cut', async () => {
+    for (const after of ['end', 'destroy'] as const) {
+      const { events } = await run([{ fixture: 'openai-cut.sse', after }]);
+      expect(text(events)).toBe('Grüße aus Köln 👋');
+      expect(events.some((e) => e.type === 'tool.call')).toBe(false);
+      expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM' } });
+      await server?.close();
+      server = undefined;
+    }
+  });
+
+  it('turns malformed JSON in a data line into BAD_STREAM that quotes it', async () => {
+    const { events } = await run([{ fixture: 'openai-malformed.sse' }]);
+    const end = last(events);
+    expect(end).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM' } });
+    expect(end?.type === 'error' && end.error.message).toMatch(/Malformed JSON .*"content":"oops"/);
+    expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
+  });
+
+  it('reports an error chunk mid-stream with its message', async () => {
+    const { events } = await run([{ fixture: 'openai-error.sse' }]);
+    expect(text(events)).toBe('Grüße aus Köln 👋');
+    expect(last(events)).toEqual({
+      type: 'error',
+      error: { code: 'OVERLOADED', message: expect.stringContaining('The server had an error while processing your request') },
+    });
+  });
+
+  it('says which field is wrong when a chunk has the wrong shape', async () => {
+    const { events } = await run([{ body: 'data: {"choices":[{"index":0,"delta":{"content":5}}]}\n\n' }]);
+    expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringMatching(/choices\[0\]\.delta\.content/) } });
+  });
+
+  it('turns malformed tool arguments into BAD_STREAM naming the tool', async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body =
+      chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'read_file', arguments: '{"path": ' } }] }) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n';
+    const { events } = await run([{ body }]);
+    expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('(read_file) from') } });
+  });
+
+  it('rejects a JSON answer to a streaming request as BAD_STREAM', async () => {
+    const { events } = await run([{ headers: { 'content-type': 'application/json' }, body: '{"choices":[]}' }]);
+    expect(events[0]).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('without a stream') } });
+  });
+
+  it('abandons a stalled stream after the idle timeout', async () => {
+    const { events } = await run([{ fixture: 'openai-cut.sse', after: 'hang' }], { idleTimeoutMs: 150 });
+    expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('stalled') } });
+  });
+
+  it('stops at once on abort and closes the connection', async () => {
+    server = await replayServer([{ fixture: 'openai-cut.sse', after: 'hang' }]);
+    const controller = new AbortController();
+    const model = openaiModel({ model: 'm', baseURL: server.url });
+    const events: ModelEvent[] = [];
+    let abortedAt = 0;
+    for await (const event of model.stream(request({ signal: controller.signal }))) {
+      events.push(event);
+      if (event.type === 'tool.input.delta' && abortedAt === 0) {
+        // The fixture's last event: abort while the stream waits for bytes that never come.
+        setTimeout(() => {
+          abortedAt = performance.now();
+          controller.abort();
+        }, 50);
+        abortedAt = -1;
+      }
+    }
+    const endedAt = performance.now();
+    expect(endedAt - abortedAt).toBeLessThan(200);
+    expect(events.some((e) => e.type === 'error' || e.type === 'message.end')).toBe(false);
+    await expect.poll(() => server?.closedAt.length, { timeout: 1000 }).toBe(1);
+    expect((server.closedAt[0] as number) - abortedAt).toBeLessThan(500);
+  });
+
+  it('rejects impossible options with INVALID_OPTIONS', () => {
+    expect(() => openaiModel({ model: '' })).toThrow(WasmhooksError);
+    expect(() => openaiModel({ model: 'm', baseURL: 'ftp://x' })).toThrow(/baseURL/);
+    expect(() => openaiModel({ model: 'm', maxTokens: -1 })).toThrow(/maxTokens/);
+  });
+});
