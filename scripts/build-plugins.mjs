@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Builds every first-party plugin (plugins/<name>/) and the test plugins
+// (test/fixtures/<name>/ with an assembly/index.ts) from AssemblyScript source:
+//   <dir>/assembly/index.ts  ->  <dir>/build/<name>.wasm
+// with the compiler options in sdk-guest/asconfig.json (target "release").
+// Usage: node scripts/build-plugins.mjs [name ...]   (no names: build all)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const asc = join(repo, 'node_modules/assemblyscript/bin/asc.js');
+const config = join(repo, 'sdk-guest/asconfig.json');
+
+function sources() {
+  const dirs = [];
+  for (const parent of ['plugins', 'test/fixtures']) {
+    const abs = join(repo, parent);
+    if (!existsSync(abs)) continue;
+    for (const name of readdirSync(abs).sort()) {
+      const dir = join(abs, name);
+      if (existsSync(join(dir, 'assembly/index.ts'))) dirs.push(dir);
+    }
+  }
+  return dirs;
+}
+
+// In-repo plugins import "@wasmhooks/sdk-guest" as a package, exactly as
+// third-party plugins do. asc resolves packages from node_modules folders and
+// --path entries, so we point a --path at a folder holding a link to sdk-guest/.
+function sdkPathDir() {
+  const id = createHash('sha256').update(repo).digest('hex').slice(0, 12);
+  const dir = join(tmpdir(), `wasmhooks-asc-${id}`);
+  const link = join(dir, '@wasmhooks', 'sdk-guest');
+  mkdirSync(join(dir, '@wasmhooks'), { recursive: true });
+  rmSync(link, { force: true, recursive: false });
+  symlinkSync(join(repo, 'sdk-guest'), link, 'dir');
+  return dir;
+}
+
+function build(dir, pathDir) {
+  const name = basename(dir);
+  const out = join(dir, 'build', `${name}.wasm`);
+  mkdirSync(join(dir, 'build'), { recursive: true });
+  const args = [
+    asc, join(dir, 'assembly/index.ts'),
+    '--config', config, '--target', 'release',
+    '--path', pathDir, '--path', join(repo, 'node_modules'),
+    '--outFile', out,
+  ];
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    child.on('close', (code) => {
+      const ok = code === 0 && existsSync(out);
+      resolve({ name, dir, out, ok, log, ms: performance.now() - started, bytes: ok ? statSync(out).size : 0 });
+    });
+  });
+}
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const all = sources();
+  const dirs = wanted.length ? all.filter((d) => wanted.includes(basename(d))) : all;
+  const unknown = wanted.filter((w) => !all.some((d) => basename(d) === w));
+  if (unknown.length) {
+    console.error(`unknown plugin(s): ${unknown.join(', ')}; known: ${all.map((d) => basename(d)).join(', ')}`);
+    process.exit(2);
+  }
+  const pathDir = sdkPathDir();
+  const queue = [...dirs];
+  const results = [];
+  const workers = Array.from({ length: Math.min(availableParallelism(), queue.length) }, async () => {
+    for (let dir = queue.shift(); dir; dir = queue.shift()) results.push(await build(dir, pathDir));
+  });
+  await Promise.all(workers);
+  results.sort((a, b) => a.name.localeCompare(b.name));
+  for (const r of results) {
+    const where = relative(repo, r.out);
+    if (r.ok) console.log(`built ${where}  ${(r.bytes / 1024).toFixed(1)} KiB  ${(r.ms / 1000).toFixed(1)} s`);
+    else console.error(`FAILED ${relative(repo, r.dir)}:\n${r.log}`);
+    if (r.ok && r.log.trim()) console.log(r.log);
+  }
+  if (results.some((r) => !r.ok)) process.exit(1);
+}
+
+await main();

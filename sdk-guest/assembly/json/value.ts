@@ -1,0 +1,125 @@
+// A parsed JSON document as a small tree, with lookups that never trap:
+// a missing key or a value of the wrong kind gives the fallback.
+
+import { JsonWriter } from "./writer";
+
+export enum JsonKind {
+  Null,
+  Bool,
+  Number,
+  String,
+  Array,
+  Object,
+}
+
+/** One JSON value. Objects keep their keys in document order. */
+export class JsonValue {
+  kind: JsonKind = JsonKind.Null;
+  boolValue: bool = false;
+  numberValue: f64 = 0;
+  stringValue: string = "";
+  /** Array elements, or object values (parallel to `keys`). */
+  items: JsonValue[] = [];
+  keys: string[] = [];
+
+  get isNull(): bool { return this.kind == JsonKind.Null; }
+  get isBool(): bool { return this.kind == JsonKind.Bool; }
+  get isNumber(): bool { return this.kind == JsonKind.Number; }
+  get isString(): bool { return this.kind == JsonKind.String; }
+  get isArray(): bool { return this.kind == JsonKind.Array; }
+  get isObject(): bool { return this.kind == JsonKind.Object; }
+
+  /** Number of array elements or object members. */
+  get length(): i32 { return this.items.length; }
+
+  /** The member `key` of an object (the last one if repeated), or null. */
+  get(key: string): JsonValue | null {
+    if (this.kind != JsonKind.Object) return null;
+    for (let i = this.keys.length - 1; i >= 0; i--) {
+      if (this.keys[i] == key) return this.items[i];
+    }
+    return null;
+  }
+
+  has(key: string): bool {
+    return this.get(key) !== null;
+  }
+
+  /** The array element at `index`, or null. */
+  at(index: i32): JsonValue | null {
+    if (this.kind != JsonKind.Array || index < 0 || index >= this.items.length) return null;
+    return this.items[index];
+  }
+
+  /** `input.getString("command")`: the string member, or `fallback` if missing or not a string. */
+  getString(key: string, fallback: string = ""): string {
+    const v = this.get(key);
+    return v !== null && v.kind == JsonKind.String ? v.stringValue : fallback;
+  }
+
+  getNumber(key: string, fallback: f64 = 0): f64 {
+    const v = this.get(key);
+    return v !== null && v.kind == JsonKind.Number ? v.numberValue : fallback;
+  }
+
+  getBool(key: string, fallback: bool = false): bool {
+    const v = this.get(key);
+    return v !== null && v.kind == JsonKind.Bool ? v.boolValue : fallback;
+  }
+
+  /** The object member `key`, or null if missing or not an object. */
+  getObject(key: string): JsonValue | null {
+    const v = this.get(key);
+    return v !== null && v.kind == JsonKind.Object ? v : null;
+  }
+
+  /** The elements of the array member `key`; empty if missing or not an array. */
+  getArray(key: string): JsonValue[] {
+    const v = this.get(key);
+    return v !== null && v.kind == JsonKind.Array ? v.items : [];
+  }
+
+  /** Serialises this value back to compact JSON. */
+  toJson(): string {
+    const w = new JsonWriter();
+    this.writeTo(w);
+    return w.toString();
+  }
+
+  writeTo(w: JsonWriter): void {
+    switch (this.kind) {
+      case JsonKind.Null: w.nullValue(); break;
+      case JsonKind.Bool: w.bool(this.boolValue); break;
+      case JsonKind.Number: w.number(this.numberValue); break;
+      case JsonKind.String: w.string(this.stringValue); break;
+      case JsonKind.Array: {
+        w.beginArray();
+        for (let i = 0; i < this.items.length; i++) this.items[i].writeTo(w);
+        w.endArray();
+        break;
+      }
+      case JsonKind.Object: {
+        w.beginObject();
+        for (let i = 0; i < this.items.length; i++) {
+          w.key(this.keys[i]);
+          this.items[i].writeTo(w);
+        }
+        w.endObject();
+        break;
+      }
+    }
+  }
+
+  static string(s: string): JsonValue {
+    const v = new JsonValue();
+    v.kind = JsonKind.String;
+    v.stringValue = s;
+    return v;
+  }
+
+  static emptyObject(): JsonValue {
+    const v = new JsonValue();
+    v.kind = JsonKind.Object;
+    return v;
+  }
+}
