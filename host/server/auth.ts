@@ -1,0 +1,29 @@
+/**
+ * Bearer-token auth. The comparison takes the same time wherever the tokens
+ * differ, so the token cannot be guessed byte by byte from response times.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from './errors.js';
+
+const encoder = new TextEncoder();
+
+/** Constant-time (for a given expected length) string equality. */
+export function safeEqual(given: string, expected: string): boolean {
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ (b[i] as number);
+  return diff === 0;
+}
+
+/** Requires `Authorization: Bearer <token>` on every route it guards. */
+export function bearerAuth(token: string): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (!match || !safeEqual((match[1] as string).trim(), token)) {
+      throw new ApiError('unauthorized', 'missing or wrong bearer token: send "Authorization: Bearer <token>"');
+    }
+    await next();
+  };
+}

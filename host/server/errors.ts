@@ -1,0 +1,110 @@
+/**
+ * Every error the API returns goes through `errorResponse`: one mapping from
+ * thrown values to `{ error: { code, message, path? } }` and a status.
+ */
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
+
+export type ApiErrorCode =
+  | 'bad_request'
+  | 'invalid_json'
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'not_implemented'
+  | 'internal';
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string; path?: string };
+}
+
+const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  not_implemented: 501,
+  internal: 500,
+};
+
+/** An error meant for the client, thrown from routes. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+  get status(): ContentfulStatusCode {
+    return STATUS[this.code];
+  }
+}
+
+function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
+  switch (code) {
+    case 'NOT_FOUND':
+      return 'not_found';
+    case 'SESSION_BUSY':
+      return 'conflict';
+    case 'INVALID_OPTIONS':
+    case 'INVALID_CONFIG':
+    case 'INVALID_WASM':
+    case 'MISSING_EXPORT':
+    case 'PROTOCOL_MISMATCH':
+    case 'BAD_OUTPUT':
+    case 'INTEGRITY':
+    case 'GRANT_DENIED':
+    case 'UNKNOWN_HOOK_EVENT':
+      return 'bad_request';
+    case 'LOAD_FAILED':
+    case 'MODEL_ERROR':
+      return 'internal';
+    default: {
+      const never: never = code;
+      return never;
+    }
+  }
+}
+
+function fromStatus(status: number): ApiErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status >= 400 && status < 500) return 'bad_request';
+  return 'internal';
+}
+
+/** A zod failure as an API error naming the first bad field. */
+export function validationError(error: z.ZodError, where: string): ApiError {
+  const issue = error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  const at = path ? `${where}.${path}` : where;
+  return new ApiError('validation', `${at}: ${issue?.message ?? 'invalid'}`, at);
+}
+
+/** Maps anything thrown in a route to a JSON response. Unknown errors are 500 without internals. */
+export function errorResponse(error: unknown): Response {
+  let api: ApiError;
+  if (error instanceof ApiError) api = error;
+  else if (error instanceof WasmhooksError) api = new ApiError(fromHostCode(error.code), error.message);
+  else if (error instanceof z.ZodError) api = validationError(error, 'body');
+  else if (error instanceof HTTPException) api = new ApiError(fromStatus(error.status), error.message || `HTTP ${error.status}`);
+  else api = new ApiError('internal', 'internal server error');
+  const body: ApiErrorBody = { error: { code: api.code, message: api.message, ...(api.path ? { path: api.path } : {}) } };
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (api.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  return new Response(JSON.stringify(body), { status: api.status, headers });
+}

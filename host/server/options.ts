@@ -1,0 +1,60 @@
+/**
+ * Server options, validated once with zod. The security rules live here so a
+ * server that would be unsafe never starts: binding beyond loopback needs a
+ * token.
+ */
+import { z } from 'zod';
+import { WasmhooksError } from '../errors.js';
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/** True for names that only this machine can reach. */
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+export const serverOptionsSchema = z
+  .object({
+    /** Bearer token every API request must carry. Required off loopback. */
+    token: z.string().min(16, 'token must be at least 16 characters').optional(),
+    hostname: z.string().min(1).default('127.0.0.1'),
+    /** 0 picks a free port. */
+    port: z.number().int().min(0).max(65535).default(4096),
+    /** Origins allowed by CORS; empty (the default) sends no CORS headers. */
+    corsOrigins: z.array(z.string().min(1)).default([]),
+    /** Largest accepted request body, in bytes. */
+    bodyLimit: z.number().int().positive().default(1024 * 1024),
+    /** Events kept for `Last-Event-ID` replay. */
+    replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
+    /** Interval of SSE comment heartbeats, ms. */
+    heartbeatMs: z.number().int().min(100).default(15_000),
+    /** Whether `POST /plugins` may load plugins from a path or URL. */
+    allowPluginLoading: z.boolean().default(false),
+    /** How long a control request waits for an answer before it is denied, ms. */
+    controlTimeoutMs: z.number().int().positive().default(5 * 60_000),
+    /** Chunks queued for one slow SSE client before it is disconnected (it may reconnect and replay). */
+    clientQueueLimit: z.number().int().positive().default(10_000),
+  })
+  .strict();
+
+export type ServerOptions = z.input<typeof serverOptionsSchema>;
+export type ResolvedServerOptions = z.output<typeof serverOptionsSchema>;
+
+/** Validates options; throws `WasmhooksError('INVALID_OPTIONS')` with the field path. */
+export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
+  const parsed = serverOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join('.') || '(options)';
+    throw new WasmhooksError('INVALID_OPTIONS', `server option ${path}: ${issue?.message ?? 'invalid'}`);
+  }
+  const resolved = parsed.data;
+  if (!resolved.token && !isLoopback(resolved.hostname)) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `refusing to serve on ${resolved.hostname} without a token: anything but loopback (127.0.0.1, ::1, localhost) ` +
+        'requires a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
+    );
+  }
+  return resolved;
+}

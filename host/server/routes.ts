@@ -1,0 +1,91 @@
+/** The JSON routes: sessions, prompts, control requests and plugins. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
+import type { ControlBroker } from './control.js';
+import { ApiError } from './errors.js';
+import { pluginViews } from './plugins.js';
+import type { SessionRegistry } from './sessions.js';
+import type { ServerHost } from './types.js';
+import { jsonBody, param } from './validate.js';
+
+const createSessionSchema = z
+  .object({
+    title: z.string().max(200).optional(),
+    permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']).optional(),
+    systemPrompt: z.string().max(1_000_000).optional(),
+    maxTurns: z.number().int().min(1).max(1000).optional(),
+  })
+  .strict();
+
+const promptSchema = z.object({ prompt: z.string().min(1).max(1_000_000) }).strict();
+
+const loadPluginSchema = z
+  .object({
+    path: z.string().min(1).optional(),
+    url: z.url().optional(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  })
+  .strict()
+  .refine((b) => (b.path === undefined) !== (b.url === undefined), 'give exactly one of path or url');
+
+export interface RouteDeps {
+  host: ServerHost;
+  sessions: SessionRegistry;
+  broker: ControlBroker;
+  allowPluginLoading: boolean;
+}
+
+export function apiRoutes({ host, sessions, broker, allowPluginLoading }: RouteDeps): Hono {
+  const app = new Hono();
+
+  app.post('/session', async (c) => {
+    const body = await jsonBody(c, createSessionSchema, true);
+    return c.json(await sessions.create(body), 201);
+  });
+  app.get('/session', (c) => c.json({ sessions: sessions.list() }));
+  app.get('/session/:id', (c) => c.json(sessions.get(param(c, 'id'))));
+  app.delete('/session/:id', async (c) => {
+    await sessions.delete(param(c, 'id'));
+    return c.json({ deleted: true });
+  });
+
+  app.post('/session/:id/prompt', async (c) => {
+    const id = param(c, 'id');
+    const { prompt } = await jsonBody(c, promptSchema);
+    sessions.prompt(id, prompt);
+    return c.json({ accepted: true, sessionId: id }, 202);
+  });
+  app.post('/session/:id/abort', (c) => c.json({ aborted: sessions.abort(param(c, 'id')) }));
+
+  app.get('/session/:id/control-requests', (c) => {
+    const id = param(c, 'id');
+    sessions.get(id);
+    return c.json({ requests: broker.pending(id) });
+  });
+  app.post('/session/:id/control-response', async (c) => {
+    const id = param(c, 'id');
+    const body = await jsonBody(c, controlResponseBodySchema);
+    sessions.get(id);
+    return c.json(broker.respond(id, body.requestID, body.subtype, body.response));
+  });
+  app.post('/session/:id/control-cancel', async (c) => {
+    const id = param(c, 'id');
+    const body = await jsonBody(c, controlCancelBodySchema, true);
+    sessions.get(id);
+    return c.json({ cancelled: broker.cancel(id, body.requestID) });
+  });
+
+  app.get('/plugins', (c) => c.json({ plugins: pluginViews(host) }));
+  app.post('/plugins', async (c) => {
+    if (!allowPluginLoading) {
+      throw new ApiError('forbidden', 'loading plugins over HTTP is disabled; start the server with allowPluginLoading: true');
+    }
+    const body = await jsonBody(c, loadPluginSchema);
+    if (!host.loadPlugin) throw new ApiError('not_implemented', 'this host cannot load plugins at run time');
+    const plugin = await host.loadPlugin(body);
+    return c.json({ loaded: plugin.name }, 201);
+  });
+
+  return app;
+}

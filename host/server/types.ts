@@ -1,0 +1,47 @@
+/**
+ * What the server needs from the host, as structural types: the real
+ * `createHost()` result satisfies them, and so does a test double.
+ */
+import type { AgentResult, AgentState, HostEvent } from '../events/types.js';
+import type { CanUseTool, PermissionMode } from '../permissions/types.js';
+import type { Limits } from '../sandbox/types.js';
+
+/** Options the server passes when it creates a session for an HTTP client. */
+export interface ServerSessionOptions {
+  canUseTool: CanUseTool;
+  permissionMode?: PermissionMode;
+  systemPrompt?: string;
+  maxTurns?: number;
+}
+
+export interface ServerSession {
+  /** The host's id; the server uses it as the session's URL id when present. */
+  readonly id?: string;
+  readonly state: AgentState;
+  prompt(text: string, options?: { signal?: AbortSignal }): Promise<AgentResult>;
+  subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
+  abort(): void;
+  close?(): void | Promise<void>;
+}
+
+/** A loaded plugin as `GET /plugins` reads it (the host's `WasmPlugin` fits). */
+export interface ServerPlugin {
+  readonly name: string;
+  readonly info?: {
+    version?: string;
+    hooks?: readonly { event: string; matcher?: string; failurePolicy?: string }[];
+    tools?: readonly { name: string }[];
+  };
+  readonly limits?: Readonly<Limits>;
+  readonly sandbox?: { readonly health: string };
+  readonly sha256?: string;
+  readonly origin?: string;
+}
+
+export interface ServerHost {
+  session(options: ServerSessionOptions): ServerSession | Promise<ServerSession>;
+  /** Loaded plugins, as a list or a getter. */
+  readonly plugins?: readonly ServerPlugin[] | (() => readonly ServerPlugin[]);
+  /** Present when the host can load plugins at run time (used only with `allowPluginLoading`). */
+  loadPlugin?(source: { path?: string; url?: string; sha256?: string }): Promise<ServerPlugin>;
+}
