@@ -97,16 +97,25 @@ const usage = z.object({
 });
 export type WireUsage = z.infer<typeof usage>;
 
+type Tagged = z.ZodObject<{ type: z.ZodLiteral<string> }>;
+
 /**
  * The known block kinds, checked strictly, or any other kind (tagged
  * `other`), so a new kind from the API is skipped rather than fatal.
+ * (A plain union would only say "invalid input" for a broken known kind.)
  */
-function openUnion<const T extends readonly [z.ZodObject<{ type: z.ZodLiteral<string> }>, ...z.ZodObject<{ type: z.ZodLiteral<string> }>[]]>(known: T) {
-  const names = new Set(known.map((option) => option.shape.type.value));
-  const other = z
-    .object({ type: z.string().refine((type) => !names.has(type)) })
-    .transform(({ type }) => ({ type: 'other' as const, kind: type }));
-  return z.union([z.discriminatedUnion('type', known), other]);
+function openUnion<const T extends readonly Tagged[]>(known: T) {
+  const byType = new Map<string, Tagged>(known.map((option) => [option.shape.type.value, option]));
+  return z.looseObject({ type: z.string() }).transform((value, ctx) => {
+    const schema = byType.get(value.type);
+    if (schema === undefined) return { type: 'other' as const, kind: value.type };
+    const result = schema.safeParse(value);
+    if (result.success) return result.data as z.output<T[number]>;
+    for (const issue of result.error.issues) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input: value });
+    }
+    return z.NEVER;
+  });
 }
 
 const index = z.number().int().nonnegative();
