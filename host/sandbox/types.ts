@@ -39,7 +39,11 @@ export type FailureCode =
   | 'ABORTED'
   | 'PROTOCOL_MISMATCH'
   | 'LOAD_FAILED'
-  | 'QUARANTINED';
+  | 'QUARANTINED'
+  /** The plugin reported an error itself (Extism `error_set`); the message is its own. */
+  | 'PLUGIN_ERROR'
+  /** The called function is not exported by the module. */
+  | 'MISSING_EXPORT';
 
 export interface PluginFailure {
   code: FailureCode;
@@ -76,6 +80,37 @@ export interface SandboxOptions {
   host?: HostFunctions;
   /** Name used in messages. */
   name?: string;
+  /** When a module is quarantined after repeated failures, and for how long. */
+  quarantine?: Partial<QuarantinePolicy>;
+  /** Called on every health transition. Contract: must not throw. */
+  onHealth?: (event: HealthEvent) => void;
+}
+
+/**
+ * `healthy`: the last call succeeded (or none failed yet). `degraded`: recent
+ * calls failed, fewer than `maxConsecutiveFailures` in a row. `quarantined`:
+ * calls fail fast with QUARANTINED until the backoff ends; then one probe call
+ * is let through, and its outcome decides the next state.
+ */
+export type Health = 'healthy' | 'degraded' | 'quarantined';
+
+export interface QuarantinePolicy {
+  /** Consecutive plugin-caused failures that quarantine the module. Default 3. */
+  maxConsecutiveFailures: number;
+  /** First quarantine length; doubles on each failed probe. Default 1000. */
+  backoffMs: number;
+  /** Cap of the doubling backoff. Default 30000. */
+  maxBackoffMs: number;
+}
+
+export interface HealthEvent {
+  from: Health;
+  to: Health;
+  /** The failure that caused the transition (absent on recovery). */
+  failure?: PluginFailure;
+  consecutiveFailures: number;
+  /** When a quarantine ends (epoch ms), for `to: 'quarantined'`. */
+  retryAt?: number;
 }
 
 /**
@@ -85,6 +120,9 @@ export interface SandboxOptions {
 export interface SandboxedModule {
   readonly exports: readonly string[];
   readonly limits: Readonly<Limits>;
+  readonly health: Health;
+  /** Subscribe to health transitions; returns the unsubscribe function. */
+  onHealth(listener: (event: HealthEvent) => void): () => void;
   call(fn: string, input: Uint8Array, options?: CallOptions): Promise<CallOutcome>;
   close(): Promise<void>;
 }

@@ -1,0 +1,52 @@
+/**
+ * What the sandboxed module needs from a place to run calls: the caller's
+ * thread (`in-thread.ts`) or our own worker (`worker/host.ts`).
+ */
+import { Engine, type EngineOptions } from './engine.js';
+import type { Budget } from './meter.js';
+import type { CallOutcome, PluginFailure } from './types.js';
+
+export interface CallBudget {
+  timeoutMs: number;
+  fuel: number;
+  signal: AbortSignal | undefined;
+}
+
+export interface Backend {
+  /** Run one call. Contract: must not throw. Calls never overlap. */
+  run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome>;
+  close(): Promise<void>;
+}
+
+/** Calls on the caller's thread: fast, bounded by fuel and deadline checks. */
+export class InThreadBackend implements Backend {
+  readonly #engine: Engine;
+
+  constructor(module: WebAssembly.Module, options: EngineOptions) {
+    this.#engine = new Engine(module, options);
+  }
+
+  /** Instantiate now, under the module's own limits. */
+  prepare(timeoutMs: number, fuel: number): Promise<PluginFailure | null> {
+    return this.#engine.prepare({ timeoutMs, fuel });
+  }
+
+  run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome> {
+    return this.#engine.run(fn, input, budgetOf(budget));
+  }
+
+  close(): Promise<void> {
+    return this.#engine.discard();
+  }
+}
+
+function budgetOf({ timeoutMs, fuel, signal }: CallBudget): Budget {
+  return {
+    deadline: performance.now() + timeoutMs,
+    timeoutMs,
+    fuel,
+    // On this thread only a host callback made by the plugin itself can abort
+    // mid-call; the check is still cheap enough to make at every refuel.
+    isAborted: () => signal?.aborted === true,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * `createSandbox`: instrument a plugin's wasm once, compile it once, and run
+ * its exports with a deadline, a fuel budget, a memory cap and an abort
+ * signal, on the caller's thread or in our own worker.
+ */
+import { WasmhooksError, messageOf } from '../errors.js';
+import { InThreadBackend, type Backend } from './backend.js';
+import type { EngineOptions } from './engine.js';
+import { loadFailed } from './failures.js';
+import { HealthTracker } from './health.js';
+import { instrument } from './instrument/index.js';
+import { Sandboxed } from './module.js';
+import { resolveOptions } from './options.js';
+import type { SandboxOptions, SandboxedModule } from './types.js';
+import { WorkerBackend } from './worker/host.js';
+
+/**
+ * Load a plugin into a sandbox: instrument, compile and instantiate it (its
+ * start function runs under the module's limits). Throws `WasmhooksError`:
+ * `INVALID_OPTIONS`, `INVALID_WASM` for unusable options or bytes,
+ * `LOAD_FAILED` when the first instance cannot be built (an unknown import, a
+ * start function that traps or loops; the `PluginFailure` is the `cause`).
+ * Everything that goes wrong later, including rebuilding an instance after a
+ * failure, is a `CallOutcome` failure.
+ *
+ * @example
+ * const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 50 } });
+ * const outcome = await sandbox.call('hook', input, { signal });
+ * if (!outcome.ok) console.warn(outcome.failure.code, outcome.failure.message);
+ */
+export async function createSandbox(
+  wasm: Uint8Array | ArrayBuffer,
+  options: SandboxOptions = {},
+): Promise<SandboxedModule> {
+  const resolved = resolveOptions(options);
+  const bytes = toBytes(wasm);
+  let instrumented: Uint8Array;
+  let module: WebAssembly.Module;
+  try {
+    instrumented = instrument(bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  const exports = WebAssembly.Module.exports(module)
+    .filter((e) => e.kind === 'function')
+    .map((e) => e.name);
+  const engine: EngineOptions = { limits: resolved.limits };
+  if (options.config) engine.config = options.config;
+  if (options.host?.onLog) engine.onLog = options.host.onLog;
+  if (options.host?.onProgress) engine.onProgress = options.host.onProgress;
+  let backend: Backend;
+  if (resolved.isolation === 'worker') {
+    backend = await WorkerBackend.start(instrumented, engine, resolved.name);
+  } else {
+    const inThread = new InThreadBackend(module, engine);
+    const failed = await inThread.prepare(resolved.limits.timeoutMs, resolved.limits.fuel);
+    if (failed) throw loadFailed(resolved.name, failed);
+    backend = inThread;
+  }
+  const tracker = new HealthTracker(resolved.quarantine);
+  if (options.onHealth) tracker.subscribe(options.onHealth);
+  return new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name);
+}
+
+function toBytes(wasm: unknown): Uint8Array {
+  if (wasm instanceof Uint8Array) return wasm;
+  if (wasm instanceof ArrayBuffer) return new Uint8Array(wasm);
+  if (wasm instanceof WebAssembly.Module) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      'createSandbox needs the wasm bytes, not a compiled WebAssembly.Module: the bytes are instrumented before compiling',
+    );
+  }
+  throw new WasmhooksError('INVALID_OPTIONS', 'createSandbox needs the wasm bytes (a Uint8Array or an ArrayBuffer)');
+}

@@ -1,0 +1,91 @@
+/**
+ * The `SandboxedModule` every backend sits behind: a queue (one call at a
+ * time), the checks made before a call enters the plugin (abort, input size,
+ * export, quarantine), and the health bookkeeping after it.
+ */
+import type { Backend } from './backend.js';
+import { failure } from './failures.js';
+import type { HealthTracker } from './health.js';
+import type {
+  CallOptions,
+  CallOutcome,
+  Health,
+  HealthEvent,
+  Limits,
+  PluginFailure,
+  SandboxedModule,
+} from './types.js';
+
+export class Sandboxed implements SandboxedModule {
+  #tail: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  readonly #exportSet: ReadonlySet<string>;
+
+  constructor(
+    readonly exports: readonly string[],
+    readonly limits: Readonly<Limits>,
+    private readonly backend: Backend,
+    private readonly tracker: HealthTracker,
+    private readonly name: string,
+  ) {
+    this.#exportSet = new Set(exports);
+  }
+
+  get health(): Health {
+    return this.tracker.health;
+  }
+
+  onHealth(listener: (event: HealthEvent) => void): () => void {
+    return this.tracker.subscribe(listener);
+  }
+
+  call(fn: string, input: Uint8Array, options: CallOptions = {}): Promise<CallOutcome> {
+    const result = this.#tail.then(() => this.#call(fn, input, options));
+    this.#tail = result;
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#tail;
+    await this.backend.close();
+  }
+
+  async #call(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
+    const refused = this.#refusal(fn, input, options.signal);
+    if (refused) return { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
+    const outcome = await this.backend
+      .run(fn, input, {
+        timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
+        fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
+        signal: options.signal,
+      })
+      .catch((error: unknown): CallOutcome => {
+        // Backends must not throw; if one does, it is still only a failure.
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+      });
+    this.tracker.record(outcome);
+    return outcome;
+  }
+
+  #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {
+    if (this.#closed) return failure('ABORTED', `the sandbox of ${this.name} is closed`);
+    if (signal?.aborted) return failure('ABORTED', 'the call was aborted before it started');
+    if (input.byteLength > this.limits.maxInputBytes) {
+      return failure(
+        'INPUT_TOO_LARGE',
+        `the input is ${input.byteLength} bytes, more than maxInputBytes (${this.limits.maxInputBytes})`,
+      );
+    }
+    if (!this.#exportSet.has(fn)) {
+      return failure('MISSING_EXPORT', `${this.name} exports no function "${fn}" (it exports: ${this.exports.join(', ') || 'nothing'})`);
+    }
+    return this.tracker.gate();
+  }
+}
+
+/** A per-call override is used only when it is a positive number. */
+function positive(value: number | undefined): number | undefined {
+  return typeof value === 'number' && value > 0 ? value : undefined;
+}

@@ -1,0 +1,34 @@
+// Assembling the hostile WAT fixtures of test/fixtures/hostile/ for sandbox tests.
+import { readFile } from 'node:fs/promises';
+import wabtInit from 'wabt';
+
+let wabt: ReturnType<typeof wabtInit> | undefined;
+
+/** The wasm bytes of `test/fixtures/hostile/<name>.wat`. */
+export async function hostile(name: string): Promise<Uint8Array> {
+  const url = new URL(`../fixtures/hostile/${name}.wat`, import.meta.url);
+  const source = await readFile(url, 'utf8');
+  const w = await (wabt ??= wabtInit());
+  const mod = w.parseWat(`${name}.wat`, source);
+  try {
+    mod.validate();
+    return mod.toBinary({}).buffer;
+  } finally {
+    mod.destroy();
+  }
+}
+
+/** A corpus plugin from ../shared/corpus (a sibling of the repository). */
+export async function corpus(name: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(new URL(`../../../shared/corpus/${name}`, import.meta.url)));
+}
+
+export const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+export const str = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+/** An 8-byte little-endian u64, as slow-legal.wat reads its iteration count. */
+export function u64(n: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
+  return bytes;
+}
