@@ -4,3 +4,4 @@ export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export type * from './models/types.js';
 export { createShellHook, shellHooks, type ShellHookSpec, type ShellHookOptions } from './shell/index.js';
+export { createSandbox } from './sandbox/index.js';
