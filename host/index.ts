@@ -10,3 +10,4 @@ export { anthropicModel, type AnthropicModelOptions } from './models/anthropic.j
 export { resolveModel, parseModelSpec, type ModelSpec, type ResolveModelOptions } from './models/resolve.js';
 export type { HttpModelOptions } from './models/options.js';
 export type { RetryOptions } from './models/retry.js';
+export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';

@@ -1,0 +1,68 @@
+/**
+ * Turns zod issues into lines a person can act on:
+ * `wasmhooks.json: plugins[0].limits.timeoutMs: expected a positive integer, got -1`.
+ */
+import type { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+type Key = PropertyKey;
+
+/** `plugins[0].limits.timeoutMs`; the top level is `(top level)`. */
+export function formatPath(path: readonly Key[]): string {
+  if (path.length === 0) return '(top level)';
+  return path
+    .map((key, i) => {
+      if (typeof key === 'number') return `[${key}]`;
+      const name = String(key);
+      const plain = /^[A-Za-z_$][\w$]*$/.test(name);
+      return plain ? (i === 0 ? name : `.${name}`) : `[${JSON.stringify(name)}]`;
+    })
+    .join('');
+}
+
+function valueAt(root: unknown, path: readonly Key[]): { found: boolean; value?: unknown } {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !(key in current)) return { found: false };
+    current = (current as Record<Key, unknown>)[key];
+  }
+  return { found: true, value: current };
+}
+
+function show(value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) return String(value);
+  return json.length > 60 ? `${json.slice(0, 59)}…` : json;
+}
+
+/**
+ * A union reports every branch's issues; when exactly one branch got past the
+ * type check (the user clearly meant it), report that branch's issues instead.
+ */
+function flatten(issue: Issue, prefix: readonly Key[]): Array<{ path: Key[]; issue: Issue }> {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const meant = issue.errors.filter(
+      (branch) => !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0),
+    );
+    if (meant.length === 1) return meant[0]!.flatMap((i) => flatten(i, path));
+  }
+  return [{ path, issue }];
+}
+
+/** One line per issue, without the file name. */
+export function issueLines(issues: readonly Issue[], input: unknown): string[] {
+  const lines = issues.flatMap((i) => flatten(i, [])).map(({ path, issue }) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys
+        .map((key) => `${formatPath([...path, key])}: unknown field (check its spelling, or remove it)`)
+        .join('\n');
+    }
+    const at = valueAt(input, path);
+    const got = at.found ? `, got ${show(at.value)}` : ', but it is missing';
+    // Refinements on a whole object carry their own wording; the value would only be noise.
+    const tail = issue.code === 'custom' && at.found && typeof at.value === 'object' ? '' : got;
+    return `${formatPath(path)}: ${issue.message}${tail}`;
+  });
+  return [...new Set(lines)];
+}

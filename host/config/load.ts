@@ -1,0 +1,101 @@
+/**
+ * Reading `wasmhooks.json`: parse, validate, and resolve every relative path
+ * against the file's folder, so the rest of the host sees absolute paths only.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { WasmhooksError, messageOf } from '../errors.js';
+import { issueLines } from './issues.js';
+import { configSchema, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
+
+export const CONFIG_FILE_NAME = 'wasmhooks.json';
+
+/** A validated config with absolute paths, and where it came from. */
+export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schema'> {
+  /** Absolute path of the file (or `<inline>`). */
+  file: string;
+  /** Folder that relative paths were resolved against. */
+  dir: string;
+  /** Normalised to `{ module, export? }` with an absolute module path. */
+  hookModules?: Array<{ module: string; export?: string }>;
+}
+
+const abs = (dir: string, path: string) => (isAbsolute(path) ? path : resolve(dir, path));
+
+function resolvePlugin(dir: string, entry: PluginEntry): PluginEntry {
+  const out: PluginEntry = { ...entry };
+  if (entry.path !== undefined) out.path = abs(dir, entry.path);
+  const paths = entry.grants?.filePaths;
+  if (paths !== undefined) {
+    // Host-side paths resolve; the plugin-visible side of a mapping stays as written.
+    out.grants = {
+      ...entry.grants,
+      filePaths: Array.isArray(paths)
+        ? paths.map((p) => abs(dir, p))
+        : Object.fromEntries(Object.entries(paths).map(([host, guest]) => [abs(dir, host), guest])),
+    };
+  }
+  return out;
+}
+
+const resolveModule = (dir: string, entry: HookModuleEntry) =>
+  typeof entry === 'string'
+    ? { module: abs(dir, entry) }
+    : { module: abs(dir, entry.module), ...(entry.export ? { export: entry.export } : {}) };
+
+/**
+ * Validates a parsed config. `file` names it in errors; `dir` is the base of
+ * relative paths.
+ *
+ * @example
+ * const config = parseConfig(JSON.parse(text), { file: 'wasmhooks.json', dir: process.cwd() });
+ */
+export function parseConfig(raw: unknown, where: { file: string; dir: string }): ResolvedConfig {
+  const parsed = configSchema.safeParse(raw);
+  const label = where.file === '<inline>' ? 'config' : basename(where.file);
+  if (!parsed.success) {
+    const lines = issueLines(parsed.error.issues, raw).map((line) => `${label}: ${line}`);
+    throw new WasmhooksError(
+      'INVALID_CONFIG',
+      lines.length === 1 ? lines[0]! : `${where.file} has ${lines.length} errors:\n  ${lines.join('\n  ')}`,
+    );
+  }
+  const { $schema: _schema, hookModules, plugins, shellHooks, ...rest } = parsed.data;
+  const dir = where.dir;
+  return {
+    ...rest,
+    file: where.file,
+    dir,
+    ...(plugins ? { plugins: plugins.map((p) => resolvePlugin(dir, p)) } : {}),
+    ...(hookModules ? { hookModules: hookModules.map((m) => resolveModule(dir, m)) } : {}),
+    ...(shellHooks ? { shellHooks: shellHooks.map((h) => ({ ...h, cwd: h.cwd === undefined ? dir : abs(dir, h.cwd) })) } : {}),
+  };
+}
+
+/** Reads and validates a config file. Errors name the file, the path inside it and what was expected. */
+export async function loadConfig(path: string): Promise<ResolvedConfig> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new WasmhooksError('INVALID_CONFIG', `${basename(file)}: not valid JSON: ${messageOf(error)}`, { cause: error });
+  }
+  return parseConfig(raw, { file, dir: dirname(file) });
+}
+
+/** `dir/wasmhooks.json` when it exists. */
+export async function findConfig(dir: string): Promise<string | undefined> {
+  const candidate = resolve(dir, CONFIG_FILE_NAME);
+  try {
+    return (await stat(candidate)).isFile() ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}

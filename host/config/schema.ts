@@ -1,0 +1,128 @@
+/**
+ * The `wasmhooks.json` schema. Error messages are written for people: each
+ * says what was expected, and the loader adds the file, the path inside it
+ * and the value it got. `schema/wasmhooks.schema.json` is generated from
+ * this (see `npm run gen:schema`).
+ */
+import { z } from 'zod';
+import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { shellHookSpecSchema } from '../shell/spec.js';
+
+const positiveInt = () =>
+  z
+    .number({ error: 'expected a positive integer' })
+    .int({ error: 'expected a positive integer' })
+    .positive({ error: 'expected a positive integer' });
+const text = (what = 'a string') => z.string({ error: `expected ${what}` });
+const nonEmpty = (what: string) => text(what).min(1, { error: `expected ${what}` });
+const stringList = (what: string) => z.array(nonEmpty(what), { error: `expected an array of ${what}s` });
+
+const failurePolicy = z.enum(['fail-closed', 'fail-open'], { error: 'expected "fail-closed" or "fail-open"' });
+const eventName = z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` });
+const sha256 = text('a sha256 digest').regex(/^[0-9a-fA-F]{64}$/, { error: 'expected a sha256 digest (64 hex characters)' });
+
+/** Per-call limits; absent fields take the host's defaults. */
+export const configLimitsSchema = z
+  .object({
+    timeoutMs: positiveInt().describe('Wall-clock deadline of one call, in ms.'),
+    fuel: positiveInt().describe('Fuel units one call may burn (roughly: wasm instructions).'),
+    maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
+    maxInputBytes: positiveInt(),
+    maxOutputBytes: positiveInt(),
+  })
+  .partial()
+  .strict();
+
+const grants = z
+  .object({
+    networkHosts: stringList('host name').describe('Hosts the plugin may reach; `*.example.com` matches subdomains.'),
+    filePaths: z
+      .union([stringList('path'), z.record(z.string(), text('a path'))], {
+        error: 'expected an array of paths or an object mapping host paths to plugin paths',
+      })
+      .describe('Host paths the plugin may read (relative paths resolve against this file\'s folder).'),
+    configKeys: stringList('config key').describe('Config keys the plugin may read.'),
+  })
+  .partial()
+  .strict();
+
+const pluginCommon = {
+  sha256: sha256.optional().describe('Pin: the plugin is refused if its bytes hash differently. Required for a url.'),
+  limits: configLimitsSchema.optional(),
+  grants: grants.optional(),
+  config: z.record(z.string(), text('a string value')).optional().describe('Values the plugin may read (only granted keys).'),
+  failurePolicy: z
+    .partialRecord(eventName, failurePolicy)
+    .optional()
+    .describe('Failure policy per event, overriding the plugin\'s own.'),
+  isolation: z.enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' }).optional(),
+};
+
+/** One plugin: exactly one of `path` and `url`; a `url` needs a `sha256` pin. */
+export const pluginEntrySchema = z
+  .object({
+    path: nonEmpty('a path to a .wasm file').optional().describe('A .wasm file; relative paths resolve against this file\'s folder.'),
+    url: text('a URL').url({ error: 'expected an http(s) URL' }).optional().describe('A remote .wasm file; needs `sha256`.'),
+    ...pluginCommon,
+  }, { error: 'expected a plugin object ({ "path": … } or { "url": …, "sha256": … })' })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.path === undefined && entry.url === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'expected "path" or "url"', input: entry });
+    } else if (entry.path !== undefined && entry.url !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'expected "path" or "url", not both', input: entry });
+    } else if (entry.url !== undefined && entry.sha256 === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'a plugin loaded from a URL needs a sha256 pin', input: entry });
+    }
+  });
+
+const hookModule = z.union(
+  [
+    nonEmpty('a path to an ES module'),
+    z.object({ module: nonEmpty('a path to an ES module'), export: nonEmpty('an export name').optional() }).strict(),
+  ],
+  { error: 'expected a module path or { "module": …, "export": … }' },
+);
+
+const permissionRule = z
+  .object({
+    tool: text('a tool-name regex').describe('Regex matched against the whole tool name.'),
+    behavior: z.enum(['allow', 'deny', 'ask'], { error: 'expected "allow", "deny" or "ask"' }),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    model: nonEmpty('a model id').optional().describe('`scripted`, `openai:<model>` or `anthropic:<model>`.'),
+    systemPrompt: text().optional(),
+    maxTurns: positiveInt().optional().describe('Model calls per prompt before the run ends with error_max_turns.'),
+    permissionMode: z
+      .enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk'], {
+        error: 'expected "default", "acceptEdits", "bypassPermissions" or "dontAsk"',
+      })
+      .optional(),
+    permissionRules: z.array(permissionRule, { error: 'expected an array of rules' }).optional(),
+    plugins: z.array(pluginEntrySchema, { error: 'expected an array of plugins' }).optional(),
+    hookModules: z
+      .array(hookModule, { error: 'expected an array of module paths' })
+      .optional()
+      .describe('ES modules exporting JS hooks (`export default { PreToolUse: [{ matcher, hooks: [fn] }] }`).'),
+    shellHooks: z.array(shellHookSpecSchema, { error: 'expected an array of shell hooks' }).optional(),
+  })
+  .strict();
+
+/** `wasmhooks.json`, as written. */
+export type WasmhooksConfigFile = z.input<typeof configSchema>;
+export type ConfigFile = z.output<typeof configSchema>;
+export type PluginEntry = z.output<typeof pluginEntrySchema>;
+export type HookModuleEntry = z.output<typeof hookModule>;
+
+/** The JSON schema published for editors. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'wasmhooks.json',
+    description: 'Configuration of the wasmhooks host: plugins, hooks, model and permissions.',
+  };
+}
