@@ -7,6 +7,8 @@
 import { HEARTBEAT, frame, type ServerEvent, type ServerEventPayloads, type StreamEvent } from './events.js';
 import { Ring, type Entry } from './ring.js';
 
+const encoder = new TextEncoder();
+
 export interface StreamRequest {
   /** Only events of this session (plus server-wide ones). */
   session?: string;
@@ -29,6 +31,7 @@ export interface HubOptions {
   replayBufferSize: number;
   heartbeatMs: number;
   clientQueueLimit: number;
+  retryMs: number;
 }
 
 export class EventHub {
@@ -74,6 +77,7 @@ export class EventHub {
           lastEventId: resumeFrom,
           replayBufferSize: this.#ring.capacity,
         };
+        controller.enqueue(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
         controller.enqueue(frame(resumeFrom, wrap(connected)));
         const c: Client = {
           controller,

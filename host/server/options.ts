@@ -26,6 +26,8 @@ export const serverOptionsSchema = z
     bodyLimit: z.number().int().positive().default(1024 * 1024),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
+    /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */
+    retryMs: z.number().int().min(0).max(600_000).default(1000),
     /** Interval of SSE comment heartbeats, ms. */
     heartbeatMs: z.number().int().min(100).default(15_000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */

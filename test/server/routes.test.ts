@@ -114,7 +114,7 @@ describe('session routes', () => {
     let text = '';
     while (!text.includes(': heartbeat')) text += (await reader.read()).value;
     await reader.cancel();
-    expect(text).toMatch(/^id: \d+\ndata: \{"type":"server.connected"/);
+    expect(text).toMatch(/^retry: 1000\n\nid: \d+\ndata: \{"type":"server.connected"/);
     await until(() => server.hub.clientCount === 0);
   });
 

@@ -1,0 +1,90 @@
+import { EventSource } from 'eventsource';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type WasmhooksServer } from '../../host/server/app.js';
+import { Ring } from '../../host/server/ring.js';
+import type { ServerEvent } from '../../host/server/events.js';
+import { FakeHost } from './fake-host.js';
+import { readSse, until } from './helpers.js';
+
+let server: WasmhooksServer;
+afterEach(() => server?.close());
+
+const ev = (n: number): ServerEvent => ({ type: 'session.created', time: n, sessionId: `s${n}` });
+
+describe('replay ring', () => {
+  it('returns what came after an id, and reports a gap when it is gone', () => {
+    const ring = new Ring(4);
+    expect(ring.since(0)).toEqual({ kind: 'ok', entries: [] });
+    for (let i = 1; i <= 10; i++) ring.push(ev(i));
+    expect(ring.lastId).toBe(10);
+    expect(ring.oldestId).toBe(7);
+    const ok = ring.since(7);
+    expect(ok.kind).toBe('ok');
+    expect(ok.entries.map((e) => e.id)).toEqual([8, 9, 10]);
+    expect(ring.since(6)).toMatchObject({ kind: 'ok' });
+    const gap = ring.since(3);
+    expect(gap).toMatchObject({ kind: 'gap', oldest: 7, missed: 3 });
+    expect(gap.entries.map((e) => e.id)).toEqual([7, 8, 9, 10]);
+    expect(ring.since(10).entries).toEqual([]);
+    expect(ring.since(99)).toMatchObject({ kind: 'gap', missed: null });
+  });
+});
+
+describe('SSE replay', () => {
+  it('sends replay.gap first when the gap is larger than the buffer', async () => {
+    server = createServer(new FakeHost(), { replayBufferSize: 5 });
+    for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
+    const res = await server.app.request('/event', { headers: { 'last-event-id': '2' } });
+    const got = await readSse(res.body!, (m) => m.length >= 7);
+    const data = got.map((m) => JSON.parse(m.data));
+    expect(data[0]).toMatchObject({ type: 'server.connected', lastEventId: 2 });
+    expect(data[1]).toMatchObject({ type: 'replay.gap', requestedAfter: 2, oldestAvailable: 16, missed: 13, reason: 'evicted' });
+    expect(got.slice(2).map((m) => Number(m.id))).toEqual([16, 17, 18, 19, 20]);
+  });
+
+  it('replays exactly the missed events when they are still held', async () => {
+    server = createServer(new FakeHost(), { replayBufferSize: 100 });
+    for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
+    const res = await server.app.request('/global/event', { headers: { 'last-event-id': '17' } });
+    const got = await readSse(res.body!, (m) => m.length >= 4);
+    expect(got.map((m) => JSON.parse(m.data).event.type)).toEqual(['server.connected', 'session.created', 'session.created', 'session.created']);
+    expect(got.slice(1).map((m) => Number(m.id))).toEqual([18, 19, 20]);
+  });
+
+  it('a real EventSource client reconnects with Last-Event-ID and receives what it missed', async () => {
+    server = createServer(new FakeHost(), { retryMs: 50 });
+    const { url } = await server.listen();
+    const sentIds: (string | null)[] = [];
+    let cut: (() => void) | undefined;
+    // A fetch that can drop the connection, as a flaky network would.
+    const fetchLike = async (input: string | URL, init?: RequestInit) => {
+      sentIds.push(new Headers(init?.headers).get('last-event-id'));
+      const res = await fetch(input, init);
+      const drop = new AbortController();
+      const pipe = new TransformStream<Uint8Array, Uint8Array>();
+      void res.body!.pipeTo(pipe.writable, { signal: drop.signal }).catch(() => {});
+      cut = () => drop.abort(new TypeError('network connection lost'));
+      return new Response(pipe.readable, { status: res.status, headers: res.headers });
+    };
+    const es = new EventSource(`${url}/event`, { fetch: fetchLike });
+    const received: { id: number; type: string }[] = [];
+    es.onmessage = (m) => received.push({ id: Number(m.lastEventId), type: JSON.parse(m.data).type });
+    try {
+      await until(() => received.length === 1 && server.hub.clientCount === 1);
+      for (let i = 1; i <= 5; i++) server.hub.publish(ev(i));
+      await until(() => received.length === 6);
+      cut!();
+      await until(() => server.hub.clientCount === 0);
+      for (let i = 6; i <= 12; i++) server.hub.publish(ev(i)); // published while the client is away
+      await until(() => received.filter((r) => r.type === 'session.created').length === 12);
+      server.hub.publish(ev(13));
+      await until(() => received.filter((r) => r.type === 'session.created').length === 13);
+    } finally {
+      es.close();
+    }
+    expect(sentIds).toEqual([null, '5']);
+    const created = received.filter((r) => r.type === 'session.created').map((r) => r.id);
+    expect(created).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(received.filter((r) => r.type === 'server.connected')).toHaveLength(2);
+  });
+});
