@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 
-type Wabt = Awaited<ReturnType<(typeof import('wabt'))['default']>>;
+type Wabt = Awaited<ReturnType<typeof import('wabt')>>;
 let wabtPromise: Promise<Wabt> | undefined;
 
 export const FEATURES = {
@@ -13,7 +13,7 @@ export const FEATURES = {
   sat_float_to_int: true,
   sign_extension: true,
   mutable_globals: true,
-  multi_memory: true,
+  exceptions: true,
 };
 
 export function wabt(): Promise<Wabt> {
@@ -22,20 +22,20 @@ export function wabt(): Promise<Wabt> {
 }
 
 /** Assembles a WAT source (with debug names) into wasm bytes. */
-export async function assemble(source: string, name = 'inline.wat'): Promise<Uint8Array> {
+export async function assemble(source: string, name = 'inline.wat'): Promise<Uint8Array<ArrayBuffer>> {
   const w = await wabt();
   const mod = w.parseWat(name, source, FEATURES);
   try {
     mod.resolveNames();
     mod.validate();
-    return mod.toBinary({ write_debug_names: true }).buffer;
+    return new Uint8Array(mod.toBinary({ write_debug_names: true }).buffer);
   } finally {
     mod.destroy();
   }
 }
 
 /** Assembles `test/fixtures/wat/<name>.wat`. */
-export async function fixture(name: string): Promise<Uint8Array> {
+export async function fixture(name: string): Promise<Uint8Array<ArrayBuffer>> {
   const text = await readFile(new URL(`../fixtures/wat/${name}.wat`, import.meta.url), 'utf8');
   return assemble(text, `${name}.wat`);
 }
@@ -53,7 +53,7 @@ export function meter(slice: bigint, limit = Infinity) {
 }
 
 /** Instantiates original and instrumented modules side by side. */
-export async function pair(wasm: Uint8Array, imports: WebAssembly.Imports = {}, maxMemoryPages = 256) {
+export async function pair(wasm: Uint8Array<ArrayBuffer>, imports: WebAssembly.Imports = {}, maxMemoryPages = 256) {
   const result = instrument(wasm, { maxMemoryPages });
   const fuel = meter(1_000_000_000n);
   const original = await WebAssembly.instantiate(wasm, imports);

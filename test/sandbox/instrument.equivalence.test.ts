@@ -39,6 +39,7 @@ const cases: Record<string, { imports?: WebAssembly.Imports; calls: Call[] }> = 
       ['size'], ['grow', 2], ['size'], ['grow', 100], ['size'],
     ],
   },
+  exceptions: { calls: [['caught', 4], ['rethrown', 4], ['delegated', 50]] },
   fuel: { calls: [['count', 1], ['count', 5000], ['down', 100]] },
   hash: { calls: [['fill', 4096], ['hash', 4096, 3], ['hash', 1, 1]] },
 };

@@ -6,7 +6,7 @@ import { fixture } from './instrument-helpers.js';
 const opts = { maxMemoryPages: 64 };
 
 /** Runs the instrumenter; returns its output, or the INVALID_WASM error. Anything else fails the test. */
-function attempt(bytes: Uint8Array): Uint8Array | WasmhooksError {
+function attempt(bytes: Uint8Array): Uint8Array<ArrayBuffer> | WasmhooksError {
   try {
     return instrument(bytes, opts).bytes;
   } catch (e) {
@@ -22,7 +22,7 @@ function errorOf(bytes: Uint8Array): string {
 }
 
 /** header + type () -> () + one function whose body is `body` (without the locals count). */
-function oneFunction(body: number[]): Uint8Array {
+function oneFunction(body: number[]): Uint8Array<ArrayBuffer> {
   const code = [0x00, ...body];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,

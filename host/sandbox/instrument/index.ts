@@ -32,7 +32,7 @@ export interface InstrumentOptions {
 }
 
 export interface InstrumentResult {
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   functionsInstrumented: number;
   checksInserted: number;
 }

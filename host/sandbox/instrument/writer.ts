@@ -1,6 +1,6 @@
 /** A growable output buffer: one allocation per doubling, none per byte. */
 export class Writer {
-  buf: Uint8Array;
+  buf: Uint8Array<ArrayBuffer>;
   pos = 0;
 
   constructor(capacity: number) {
@@ -83,7 +83,7 @@ export class Writer {
     }
   }
 
-  result(): Uint8Array {
+  result(): Uint8Array<ArrayBuffer> {
     return this.buf.slice(0, this.pos);
   }
 }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { instrument } from '../../host/sandbox/instrument/index.js';
+
+/** header + type () -> () + one function with `body` (after a zero locals count); no imports, no globals. */
+function module(body: number[]): Uint8Array {
+  const code = [0x00, ...body];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x01, 0x04, 0x01, 0x60, 0x00, 0x00,
+    0x03, 0x02, 0x01, 0x00,
+    0x0a, code.length + 2, 0x01, code.length, ...code,
+  ]);
+}
+
+// global.get 0; i64.const c (5 bytes); i64.sub; global.set 0; global.get 0; i64.const 0; i64.lt_s; if; call 0; global.set 0; end
+const CHECK_LENGTH = 23;
+
+/** The instrumented body of the single function, split into the entry check and the rest. */
+function rewrittenBody(wasm: Uint8Array): { check: number[]; rest: number[] } {
+  const out = instrument(wasm, { maxMemoryPages: 1 }).bytes;
+  let p = 8;
+  for (;;) {
+    const id = out[p++]!;
+    const size = out[p++]!; // small test modules: one-byte sizes only
+    if (id === 10) {
+      const body = [...out.subarray(p + 2, p + size)].slice(1); // skip count, body size, locals
+      return { check: body.slice(0, CHECK_LENGTH), rest: body.slice(CHECK_LENGTH) };
+    }
+    p += size;
+  }
+}
+
+describe('opcode decoding beyond what this Node can run', () => {
+  it('walks multi-memory memargs, try_table, atomics, relaxed SIMD and v128.const without losing its place', () => {
+    const body = [
+      0x41, 0x00, 0x28, 0x42, 0x01, 0x00, 0x1a, // i32.load (memory 1)
+      0x1f, 0x40, 0x02, 0x00, 0x00, 0x00, 0x02, 0x01, 0x0b, // try_table (catch 0 0) (catch_all 1) end
+      0xfe, 0x03, 0x00, // atomic.fence
+      0x41, 0x00, 0xfe, 0x10, 0x02, 0x00, 0x1a, // i32.atomic.load
+      0xfd, 0x80, 0x02, // i8x16.relaxed_swizzle
+      0xfd, 0x0c, ...Array.from({ length: 16 }, (_, i) => (i === 3 ? 0x10 : 0x0b)), 0x1a, // v128.const whose bytes look like opcodes
+      0x3f, 0x01, 0x1a, // memory.size 1
+      0xfd, 0x56, 0x42, 0x01, 0x80, 0x01, 0x03, // v128.load32_lane (memory 1) offset=128 lane 3
+      0x10, 0x00, // call 0: becomes call 1
+      0xd2, 0x00, 0x1a, // ref.func 0: becomes ref.func 1
+      0x0b,
+    ];
+    const { check, rest } = rewrittenBody(module(body));
+    expect(check.slice(0, 3)).toEqual([0x23, 0x00, 0x42]); // global.get 0; i64.const …
+    expect(check.slice(-7)).toEqual([0x04, 0x40, 0x10, 0x00, 0x24, 0x00, 0x0b]); // if; call $refuel; global.set; end
+    const expected = [...body];
+    expected[expected.length - 5] = 0x01;
+    expected[expected.length - 3] = 0x01;
+    expect(rest).toEqual(expected);
+  });
+
+  it('charges the weighted size of the guarded code', () => {
+    // const, const, add, drop, call (5), const, memory.grow (100), drop, memory.fill (50) on 3 consts; the final end is free.
+    const body = [0x41, 0x00, 0x41, 0x00, 0x6a, 0x1a, 0x10, 0x00, 0x41, 0x00, 0x40, 0x00, 0x1a, 0x41, 0x00, 0x41, 0x00, 0x41, 0x00, 0xfc, 0x0b, 0x00, 0x0b];
+    const { check } = rewrittenBody(module(body));
+    const cost = check.slice(3, 8).reduce((acc, b, i) => acc + (b & 0x7f) * 2 ** (7 * i), 0);
+    expect(cost).toBe(4 + 5 + 1 + 100 + 1 + 3 + 50);
+  });
+});
