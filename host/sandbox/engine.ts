@@ -13,8 +13,6 @@ import type { CallOutcome, Limits, PluginFailure } from './types.js';
 const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export const MAX_LOG_LINES_PER_CALL = 1_000;
-/** Extism's var store cap (bytes) for one instance. */
-const MAX_VAR_BYTES = 1 << 20;
 
 export interface EngineOptions {
   limits: Readonly<Limits>;
@@ -117,7 +115,7 @@ export class Engine {
           useWasi: false,
           functions: this.#hostFunctions(),
           config: this.options.config ?? {},
-          memory: { maxPages: this.options.limits.maxMemoryPages, maxVarBytes: MAX_VAR_BYTES },
+          memory: { maxPages: this.options.limits.maxMemoryPages, maxVarBytes: this.options.limits.maxVarBytes },
           logger: this.#logger(),
           logLevel: this.options.onLog ? 'trace' : 'silent',
         },

@@ -18,6 +18,7 @@ const schema = z.object({
       maxMemoryPages: count.max(65_536),
       maxInputBytes: count,
       maxOutputBytes: count,
+      maxVarBytes: count,
     })
     .partial()
     .optional(),

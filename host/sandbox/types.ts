@@ -16,6 +16,8 @@ export interface Limits {
   maxInputBytes: number;
   /** Largest output accepted from one call. */
   maxOutputBytes: number;
+  /** Cap on the plugin's Extism variables (`var_set`), in bytes, per instance. */
+  maxVarBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -24,6 +26,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxMemoryPages: 256, // 16 MiB
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
+  maxVarBytes: 1 << 20,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */

@@ -13,7 +13,12 @@ import { Channel, META_BYTES, Slot, State, outcomeOf, type RequestMeta, type Res
 import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from './thread.js';
 
 /** Past the deadline, how long the in-worker checks get before the worker is killed. */
-export const GRACE_MS = 50;
+let graceMs = 50;
+
+/** Tests only: a negative grace kills a worker before its own deadline fires. */
+export function setWorkerGraceMs(ms: number): void {
+  graceMs = ms;
+}
 /** How long a new worker may take to come up (it compiles the module). */
 const START_TIMEOUT_MS = 10_000;
 
@@ -61,7 +66,7 @@ export class WorkerBackend implements Backend {
     budget.signal?.addEventListener('abort', onAbort);
     channel.signal(State.REQUEST);
     try {
-      const state = await waitWhile(channel, State.REQUEST, budget.timeoutMs + GRACE_MS);
+      const state = await waitWhile(channel, State.REQUEST, budget.timeoutMs + graceMs);
       if (state === State.RESPONSE) {
         const { meta, data } = channel.read<ResponseMeta>();
         channel.signal(State.IDLE);
@@ -73,7 +78,7 @@ export class WorkerBackend implements Backend {
         return fail(failure('TRAP', `the sandbox worker died during the call: ${live.death ?? 'unknown reason'}`));
       }
       return fail(
-        failure('TIMEOUT', `the call did not return within ${budget.timeoutMs} ms (+${GRACE_MS} ms grace); its worker was terminated`),
+        failure('TIMEOUT', `the call did not return within ${budget.timeoutMs} ms (+${graceMs} ms grace); its worker was terminated`),
       );
     } finally {
       budget.signal?.removeEventListener('abort', onAbort);
