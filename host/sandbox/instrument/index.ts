@@ -131,7 +131,7 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
 
 function copyCustom(m: RewriteInfo, r: Reader, w: Writer, s: Section): void {
   const name = r.name();
-  const isName = s.end - s.start >= 0 && name[1] - name[0] === 4 && String.fromCharCode(...r.buf.subarray(name[0], name[1])) === 'name';
+  const isName = name[1] - name[0] === 4 && String.fromCharCode(...r.buf.subarray(name[0], name[1])) === 'name';
   if (!isName) {
     w.u8(0);
     w.uleb(s.end - s.start);
