@@ -118,7 +118,7 @@ ${o.fieldsArray.map((x) => `    this.${x.name} = null;`).join('\n')}
       encode.push(`    w.enumValue(${f.id}, this.${name});`);
       decode.push(`        case ${f.id}: if (r.expect(wt, WIRE_VARINT, ${f.id})) m.${name} = r.int32(); break;`);
       const fn = E[0].toLowerCase() + E.slice(1) + 'Name';
-      json.push(`    if (this.${name} != 0) {\n      const ${name}Name = ${fn}(this.${name});\n      w.key("${name}");\n      if (${name}Name.length > 0) w.string(${name}Name);\n      else w.number(<f64>this.${name});\n    }`);
+      json.push(`    if (this.${name} != 0) {\n      const ${name}Label = ${fn}(this.${name});\n      w.key("${name}");\n      if (${name}Label.length > 0) w.string(${name}Label);\n      else w.number(<f64>this.${name});\n    }`);
     } else {
       const s = SCALARS[f.type];
       decls.push(`${c}  ${name}: ${s.ts} = ${s.init};`);
@@ -142,6 +142,13 @@ ${encode.join('\n') || '    // no fields'}
   /** Decodes from \`r\`; on malformed input \`r.failed\` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ${m.name} {
     const m = new ${m.name}();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from \`r\` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -151,7 +158,6 @@ ${decode.join('\n')}
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */

@@ -141,6 +141,13 @@ export class HookBinding {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): HookBinding {
     const m = new HookBinding();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -152,23 +159,22 @@ export class HookBinding {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
   toJson(w: JsonWriter): void {
     w.beginObject();
     if (this.event != 0) {
-      const eventName = hookEventName(this.event);
+      const eventLabel = hookEventName(this.event);
       w.key("event");
-      if (eventName.length > 0) w.string(eventName);
+      if (eventLabel.length > 0) w.string(eventLabel);
       else w.number(<f64>this.event);
     }
     if (this.matcher.length > 0) w.key("matcher").string(this.matcher);
     if (this.failurePolicy != 0) {
-      const failurePolicyName = failurePolicyName(this.failurePolicy);
+      const failurePolicyLabel = failurePolicyName(this.failurePolicy);
       w.key("failurePolicy");
-      if (failurePolicyName.length > 0) w.string(failurePolicyName);
+      if (failurePolicyLabel.length > 0) w.string(failurePolicyLabel);
       else w.number(<f64>this.failurePolicy);
     }
     w.endObject();
@@ -194,6 +200,13 @@ export class ToolSpec {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolSpec {
     const m = new ToolSpec();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -205,7 +218,6 @@ export class ToolSpec {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -236,6 +248,13 @@ export class Grants {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): Grants {
     const m = new Grants();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -247,7 +266,6 @@ export class Grants {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -300,6 +318,13 @@ export class PluginInfo {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): PluginInfo {
     const m = new PluginInfo();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -315,7 +340,6 @@ export class PluginInfo {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -372,6 +396,13 @@ export class HookContext {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): HookContext {
     const m = new HookContext();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -387,7 +418,6 @@ export class HookContext {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -419,6 +449,13 @@ export class SessionPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): SessionPayload {
     const m = new SessionPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -428,7 +465,6 @@ export class SessionPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -453,6 +489,13 @@ export class PromptPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): PromptPayload {
     const m = new PromptPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -462,7 +505,6 @@ export class PromptPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -489,6 +531,13 @@ export class ToolUsePayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolUsePayload {
     const m = new ToolUsePayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -499,7 +548,6 @@ export class ToolUsePayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -533,6 +581,13 @@ export class ToolResultPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolResultPayload {
     const m = new ToolResultPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -545,7 +600,6 @@ export class ToolResultPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -577,6 +631,13 @@ export class ToolCall {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolCall {
     const m = new ToolCall();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -588,7 +649,6 @@ export class ToolCall {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -615,6 +675,13 @@ export class ToolBatchPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolBatchPayload {
     const m = new ToolBatchPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -624,7 +691,6 @@ export class ToolBatchPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -659,6 +725,13 @@ export class StopPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): StopPayload {
     const m = new StopPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -670,7 +743,6 @@ export class StopPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -704,6 +776,13 @@ export class SubagentPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): SubagentPayload {
     const m = new SubagentPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -716,7 +795,6 @@ export class SubagentPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -749,6 +827,13 @@ export class CompactPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): CompactPayload {
     const m = new CompactPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -760,7 +845,6 @@ export class CompactPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -789,6 +873,13 @@ export class NotificationPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): NotificationPayload {
     const m = new NotificationPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -799,7 +890,6 @@ export class NotificationPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -827,6 +917,13 @@ export class ErrorPayload {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ErrorPayload {
     const m = new ErrorPayload();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -837,7 +934,6 @@ export class ErrorPayload {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -993,6 +1089,13 @@ export class HookRequest {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): HookRequest {
     const m = new HookRequest();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -1013,16 +1116,15 @@ export class HookRequest {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
   toJson(w: JsonWriter): void {
     w.beginObject();
     if (this.event != 0) {
-      const eventName = hookEventName(this.event);
+      const eventLabel = hookEventName(this.event);
       w.key("event");
-      if (eventName.length > 0) w.string(eventName);
+      if (eventLabel.length > 0) w.string(eventLabel);
       else w.number(<f64>this.event);
     }
     const contextJson = this.context;
@@ -1112,6 +1214,13 @@ export class HookResponse {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): HookResponse {
     const m = new HookResponse();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -1126,16 +1235,15 @@ export class HookResponse {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
   toJson(w: JsonWriter): void {
     w.beginObject();
     if (this.decision != 0) {
-      const decisionName = decisionName(this.decision);
+      const decisionLabel = decisionName(this.decision);
       w.key("decision");
-      if (decisionName.length > 0) w.string(decisionName);
+      if (decisionLabel.length > 0) w.string(decisionLabel);
       else w.number(<f64>this.decision);
     }
     if (this.reason.length > 0) w.key("reason").string(this.reason);
@@ -1166,6 +1274,13 @@ export class ToolRequest {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolRequest {
     const m = new ToolRequest();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -1177,7 +1292,6 @@ export class ToolRequest {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
@@ -1211,6 +1325,13 @@ export class ToolResponse {
   /** Decodes from `r`; on malformed input `r.failed` is set and the result is partial. Unknown fields are skipped. */
   static decode(r: Reader): ToolResponse {
     const m = new ToolResponse();
+    m.mergeFrom(r);
+    return m;
+  }
+
+  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  mergeFrom(r: Reader): void {
+    const m = this;
     while (!r.done) {
       const tag = r.uint32();
       const wt = tag & 7;
@@ -1221,7 +1342,6 @@ export class ToolResponse {
         default: r.skip(wt);
       }
     }
-    return m;
   }
 
   /** Writes proto3 JSON (camelCase names, enum names, defaults omitted). */
