@@ -11,3 +11,18 @@ export { resolveModel, parseModelSpec, type ModelSpec, type ResolveModelOptions 
 export type { HttpModelOptions } from './models/options.js';
 export type { RetryOptions } from './models/retry.js';
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';
+// Agent loop: host, sessions, hooks, tools, events, permissions, scripted model.
+export { createHost, type Host, type HostOptions, type SessionOptions } from './host.js';
+export { Session, type PromptOptions, type StreamOptions } from './agent/session.js';
+export type { CompactResult } from './agent/compact.js';
+export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptedReply, type ScriptedRule, type ScriptedToolCall } from './models/scripted.js';
+export { tool, type JsToolContext, type JsToolReturn } from './tools/define.js';
+export { ToolRegistry } from './tools/registry.js';
+export { HookRegistry } from './hooks/registry.js';
+export { jsHookHandlers, hookOutputSchema } from './hooks/js.js';
+export { HOOK_EVENT_RULES, type HookEventRule } from './hooks/decisions.js';
+export { HOOK_EVENT_NAMES } from './hooks/types.js';
+export type * from './hooks/types.js';
+export type * from './events/types.js';
+export { EventBus, DEFAULT_SUBSCRIBER_BUFFER, type Subscriber, type SubscribeOptions } from './events/bus.js';
+export type * from './permissions/types.js';

@@ -196,6 +196,8 @@ export interface ToolOutcome {
   isError: boolean;
 }
 
+export type ToolInputCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
 export interface ToolRunContext {
   signal: AbortSignal;
   toolUseId: string;
@@ -219,6 +221,11 @@ export interface ToolHandler {
   readonly inputSchema: Record<string, unknown>;
   readonly kind: 'js' | 'wasm';
   readonly plugin?: string;
+  /**
+   * Optional own validation (JS tools: their zod schema). Without it the host
+   * validates against `inputSchema`. Contract: must not throw.
+   */
+  validate?(input: unknown): ToolInputCheck;
   run(input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome>;
 }
 

@@ -1,0 +1,150 @@
+/**
+ * The agent loop for one prompt: a plain function of (config, emit, signal)
+ * that returns the result and emits everything that happens. See DESIGN.md
+ * "Data flow of one prompt". Never throws: an internal error becomes an
+ * `error_during_execution` result.
+ */
+import { messageOf } from '../errors.js';
+import type { AgentResult, AgentResultSubtype, Emit, StoppedBy } from '../events/types.js';
+import { dispatch, type ChainOutcome } from '../hooks/dispatch.js';
+import type { AssistantPart, Usage } from '../models/types.js';
+import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
+import { streamModelTurn } from './model-turn.js';
+import { runToolBatch } from './tool-batch.js';
+
+const textOf = (parts: AssistantPart[]) =>
+  parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+
+function hookStop(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
+  return {
+    event,
+    hookId: out.decidedBy?.hookId ?? '',
+    hookName: out.decidedBy?.hookName ?? '',
+    decision: out.decision,
+    ...(out.reason !== undefined ? { reason: out.reason } : {}),
+  };
+}
+
+/**
+ * @example
+ * const result = await runLoop(config, (e) => bus.publish(stamp(e)), controller.signal);
+ */
+export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSignal): Promise<AgentResult> {
+  const started = performance.now();
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const ctx = dispatchContext(config, emit, signal);
+  let turns = 0;
+  let text = '';
+
+  const finish = (subtype: AgentResultSubtype, extra: Partial<AgentResult> = {}): AgentResult => {
+    const result: AgentResult = {
+      subtype: signal.aborted ? 'aborted' : subtype,
+      text,
+      turns,
+      usage,
+      durationMs: performance.now() - started,
+      ...(signal.aborted ? {} : extra),
+    };
+    if (signal.aborted) config.setState('aborting');
+    config.setState('idle');
+    emit({ type: 'agent.end', result });
+    return result;
+  };
+  const fail = async (code: string, message: string, iteration: number, lastMessage = text) => {
+    emit({ type: 'error', code, message });
+    const common = hookCommon(config, iteration);
+    await dispatch(ctx, { ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: lastMessage, error: message });
+    await dispatch(ctx, { ...common, hook_event_name: 'Error', code, message });
+    return finish('error_during_execution', { error: { code, message } });
+  };
+
+  emit({ type: 'agent.start', prompt: config.prompt, model: config.model.id, turn: config.turn });
+  config.setState('thinking');
+  try {
+    if (config.sessionStart) {
+      const s = await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'SessionStart', reason: 'startup' });
+      config.pendingContext.push(...s.additionalContext);
+    }
+    const submit = await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt });
+    if (signal.aborted) return finish('aborted');
+    if (submit.decision === 'deny' || submit.decision === 'stop') {
+      // A refused prompt never enters the conversation.
+      return finish('success', { stoppedBy: hookStop('UserPromptSubmit', submit) });
+    }
+    config.messages.push({ role: 'user', content: config.prompt });
+    config.pendingContext.push(...submit.additionalContext);
+
+    let stopBlocks = 0;
+    for (;;) {
+      if (signal.aborted) return finish('aborted');
+      if (turns >= config.maxTurns) return finish('error_max_turns');
+      const iteration = ++turns;
+      config.setState('thinking');
+      emit({ type: 'turn.start', iteration });
+      const common = hookCommon(config, iteration);
+      const start = await dispatch(ctx, { ...common, hook_event_name: 'IterationStart' });
+      config.pendingContext.push(...start.additionalContext);
+      if (signal.aborted) return finish('aborted');
+      if (start.decision === 'stop') {
+        emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
+        return finish('success', { stoppedBy: hookStop('IterationStart', start) });
+      }
+      flushContext(config);
+
+      const model = await streamModelTurn(
+        config.model,
+        {
+          ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
+          messages: config.messages,
+          tools: config.tools.definitions(),
+          signal,
+        },
+        emit,
+      );
+      usage.inputTokens += model.usage.inputTokens;
+      usage.outputTokens += model.usage.outputTokens;
+      if (model.kind === 'aborted' || signal.aborted) {
+        emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
+        return finish('aborted');
+      }
+      if (model.kind === 'error') {
+        emit({ type: 'turn.end', iteration, stopReason: 'error', toolCalls: 0 });
+        return await fail(model.error.code, model.error.message, iteration);
+      }
+      if (model.content.length > 0) config.messages.push({ role: 'assistant', content: model.content });
+      const said = textOf(model.content);
+      if (said) text = said;
+
+      if (model.toolCalls.length === 0) {
+        const stop = await dispatch(ctx, {
+          ...common,
+          hook_event_name: 'Stop',
+          stop_hook_active: stopBlocks > 0,
+          last_assistant_message: said,
+        });
+        config.pendingContext.push(...stop.additionalContext);
+        emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
+        if (signal.aborted) return finish('aborted');
+        if (stop.decision !== 'block') return finish('success');
+        if (stopBlocks >= config.stopHookCap) {
+          const message = `Stop hooks blocked ${stopBlocks} times in this prompt; ending the prompt (raise stopHookCap to allow more)`;
+          return await fail('STOP_HOOK_CAP', message, iteration);
+        }
+        stopBlocks++;
+        const by = stop.decidedBy?.hookName ?? 'a Stop hook';
+        config.messages.push({ role: 'user', content: `Stop hook "${by}": ${stop.reason ?? 'keep going'}` });
+        continue;
+      }
+
+      config.setState('executing');
+      const batch = await runToolBatch(config, emit, signal, model.toolCalls, iteration);
+      emit({ type: 'turn.end', iteration, stopReason: signal.aborted ? 'aborted' : model.stopReason, toolCalls: model.toolCalls.length });
+      if (signal.aborted) return finish('aborted');
+      if (batch.stoppedBy) return finish('success', { stoppedBy: batch.stoppedBy });
+    }
+  } catch (e) {
+    return await fail('INTERNAL', `internal error in the agent loop: ${messageOf(e)}`, turns).catch(() =>
+      finish('error_during_execution', { error: { code: 'INTERNAL', message: messageOf(e) } }),
+    );
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * One model call: streams the model, re-emits its deltas as host events and
+ * assembles the assistant message. Never throws: a provider failure, a thrown
+ * stream or a stream without an end is an `error`; an abort is `aborted`.
+ */
+import { messageOf } from '../errors.js';
+import type { Emit } from '../events/types.js';
+import type { AssistantPart, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from '../models/types.js';
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export type ModelTurn =
+  | { kind: 'done'; content: AssistantPart[]; toolCalls: ToolCallRequest[]; stopReason: StopReason; usage: Usage }
+  | { kind: 'error'; error: ModelFailure; usage: Usage }
+  | { kind: 'aborted'; usage: Usage };
+
+const ZERO: Usage = { inputTokens: 0, outputTokens: 0 };
+
+/** Appends a delta to the last part when it is of the same kind, else starts a part. */
+function appendText(parts: AssistantPart[], type: 'text' | 'thinking', text: string): void {
+  const last = parts[parts.length - 1];
+  if (last && last.type === type) last.text += text;
+  else parts.push({ type, text });
+}
+
+/** `next()` raced with the abort, so a stream that hangs cannot hold the loop. */
+function nextOrAbort(it: AsyncIterator<ModelEvent>, signal: AbortSignal): Promise<IteratorResult<ModelEvent> | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  let onAbort = () => {};
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([it.next(), aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
+  const { signal } = request;
+  const parts: AssistantPart[] = [];
+  const toolCalls: ToolCallRequest[] = [];
+  let it: AsyncIterator<ModelEvent> | undefined;
+  try {
+    it = model.stream(request)[Symbol.asyncIterator]();
+    for (;;) {
+      const r = await nextOrAbort(it, signal);
+      if (r === 'aborted') return { kind: 'aborted', usage: ZERO };
+      if (r.done) {
+        if (signal.aborted) return { kind: 'aborted', usage: ZERO };
+        return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id}: the stream ended without message.end` } };
+      }
+      const ev = r.value;
+      switch (ev.type) {
+        case 'message.start':
+          emit({ type: 'message.start', model: ev.model });
+          break;
+        case 'text.delta':
+          appendText(parts, 'text', ev.text);
+          emit({ type: 'text.delta', text: ev.text });
+          break;
+        case 'thinking.delta':
+          appendText(parts, 'thinking', ev.text);
+          emit({ type: 'thinking.delta', text: ev.text });
+          break;
+        case 'tool.input.delta':
+          emit({ type: 'tool.input.delta', index: ev.index, toolUseId: ev.id, name: ev.name, partialJson: ev.partialJson });
+          break;
+        case 'tool.call':
+          parts.push({ type: 'tool_call', id: ev.id, name: ev.name, input: ev.input });
+          toolCalls.push({ id: ev.id, name: ev.name, input: ev.input });
+          emit({ type: 'tool.call', toolUseId: ev.id, name: ev.name, input: ev.input });
+          break;
+        case 'message.end': {
+          const content = ev.content ?? parts;
+          emit({ type: 'message.end', content, stopReason: ev.stopReason, usage: ev.usage });
+          return { kind: 'done', content, toolCalls, stopReason: ev.stopReason, usage: ev.usage };
+        }
+        case 'error':
+          return { kind: 'error', error: ev.error, usage: ZERO };
+        default: {
+          const never: never = ev;
+          return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `unknown model event ${JSON.stringify(never)}` } };
+        }
+      }
+    }
+  } catch (e) {
+    if (signal.aborted) return { kind: 'aborted', usage: ZERO };
+    return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
+  } finally {
+    // Tell the provider to stop (closes the HTTP stream); ignore its answer.
+    void Promise.resolve(it?.return?.()).catch(() => {});
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * A session: one conversation, one prompt at a time. A thin stateful shell
+ * around `runLoop`: it owns the history, the state machine, the event bus
+ * and the abort controller of the running prompt.
+ */
+import { WasmhooksError } from '../errors.js';
+import { EventBus, type SubscribeOptions, type Subscriber } from '../events/bus.js';
+import { channel } from '../events/stream.js';
+import type { AgentResult, AgentState, Emit, HostEvent } from '../events/types.js';
+import { dispatch } from '../hooks/dispatch.js';
+import type { HookRegistry } from '../hooks/registry.js';
+import type { Message, Model } from '../models/types.js';
+import type { PermissionConfig } from '../permissions/resolve.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { compactConversation, type CompactResult } from './compact.js';
+import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
+import { runLoop } from './loop.js';
+import { StateMachine } from './state.js';
+
+/** Everything a session needs, resolved from host and session options. */
+export interface SessionSettings {
+  id: string;
+  agentId?: string;
+  parentToolUseId?: string;
+  cwd: string;
+  model: Model;
+  systemPrompt?: string;
+  tools: ToolRegistry;
+  hooks: HookRegistry;
+  permissions: PermissionConfig;
+  maxTurns: number;
+  stopHookCap: number;
+}
+
+export interface PromptOptions {
+  /** Aborting it aborts this prompt (same as `session.abort()`). */
+  signal?: AbortSignal;
+}
+
+export interface StreamOptions extends PromptOptions {
+  /** Queue size of the stream's own subscription. Default: unbounded (the stream never drops). */
+  buffer?: number;
+}
+
+interface Run {
+  controller: AbortController;
+  done: Promise<AgentResult>;
+  finished: boolean;
+}
+
+/**
+ * @example
+ * const session = host.session();
+ * for await (const ev of session.stream('List the files')) {
+ *   if (ev.type === 'text.delta') process.stdout.write(ev.text);
+ * }
+ * const again = await session.prompt('And now the tests?'); // same conversation
+ */
+export class Session {
+  readonly id: string;
+  private readonly bus = new EventBus();
+  private readonly machine: StateMachine;
+  private readonly history: Message[] = [];
+  private readonly pendingContext: string[] = [];
+  private seq = 0;
+  private turn = 0;
+  private started = false;
+  private closed = false;
+  private run: Run | undefined;
+  /** Stamps and publishes one event; the loop's `emit`. */
+  private readonly emit: Emit;
+
+  constructor(private readonly settings: SessionSettings) {
+    this.id = settings.id;
+    const extra = {
+      ...(settings.agentId !== undefined ? { agentId: settings.agentId } : {}),
+      ...(settings.parentToolUseId !== undefined ? { parentToolUseId: settings.parentToolUseId } : {}),
+    };
+    const hasExtra = Object.keys(extra).length > 0;
+    this.emit = (event) => {
+      const stamped = { ...event, seq: ++this.seq, sessionId: this.id, time: Date.now() } as HostEvent;
+      this.bus.publish(hasExtra ? ({ ...stamped, ...extra } as HostEvent) : stamped);
+    };
+    this.machine = new StateMachine(this.emit);
+  }
+
+  get state(): AgentState {
+    return this.machine.state;
+  }
+
+  /** The conversation so far (read-only view). */
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  /** Every event of every prompt of this session. Returns the unsubscribe function. */
+  subscribe(fn: Subscriber, options?: SubscribeOptions): () => void {
+    return this.bus.subscribe(fn, options);
+  }
+
+  /** Runs a prompt; resolves with its result (never rejects for agent failures). */
+  prompt(prompt: string, options: PromptOptions = {}): Promise<AgentResult> {
+    return this.start(prompt, options).done;
+  }
+
+  /**
+   * Runs a prompt and yields its events, ending with `agent.end`. Stopping
+   * the iteration early (break) aborts the prompt.
+   */
+  stream(prompt: string, options: StreamOptions = {}): AsyncIterable<HostEvent> {
+    let run: Run | undefined;
+    const ch = channel<HostEvent>(() => {
+      off();
+      if (run && !run.finished) run.controller.abort(new DOMException('the stream consumer stopped', 'AbortError'));
+    });
+    const off = this.bus.subscribe(
+      (event) => {
+        ch.push(event);
+        if (event.type === 'agent.end') {
+          ch.end();
+          off();
+        }
+      },
+      { buffer: options.buffer ?? Infinity },
+    );
+    try {
+      run = this.start(prompt, options);
+    } catch (e) {
+      off();
+      throw e;
+    }
+    return ch;
+  }
+
+  /** Aborts the running prompt, if any: model stream cancelled, hooks' signals fired, no tool starts. */
+  abort(reason?: unknown): void {
+    if (this.run && !this.run.finished) this.run.controller.abort(reason ?? new DOMException('session.abort()', 'AbortError'));
+  }
+
+  /** Resolves when the session is (back to) idle. */
+  idle(): Promise<void> {
+    return this.machine.idle();
+  }
+
+  /** Summarises the conversation to free context (PreCompact may skip it). */
+  async compact(options: PromptOptions = {}): Promise<CompactResult> {
+    this.assertReady();
+    const controller = new AbortController();
+    const unlink = link(options.signal, controller);
+    this.machine.to('compacting');
+    try {
+      const config = this.loopConfig('', controller.signal);
+      return await compactConversation(config, this.emit, controller.signal, 'manual');
+    } finally {
+      unlink();
+      if (controller.signal.aborted) this.machine.to('aborting');
+      this.machine.to('idle');
+    }
+  }
+
+  /** Aborts what runs, fires SessionEnd, and refuses further prompts. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.abort(new DOMException('session closed', 'AbortError'));
+    await this.run?.done;
+    this.closed = true;
+    if (this.started) {
+      const config = this.loopConfig('', new AbortController().signal);
+      const ctx = dispatchContext(config, this.emit, new AbortController().signal);
+      await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'SessionEnd', reason: 'closed' });
+    }
+  }
+
+  private assertReady(): void {
+    if (this.closed) throw new WasmhooksError('SESSION_BUSY', `session ${this.id} is closed; create a new one with host.session()`);
+    if (this.machine.state !== 'idle') {
+      throw new WasmhooksError('SESSION_BUSY', `session ${this.id} is ${this.machine.state}; await session.idle() (or abort()) before the next prompt`);
+    }
+  }
+
+  private loopConfig(prompt: string, signal: AbortSignal): LoopConfig {
+    const s = this.settings;
+    return {
+      sessionId: this.id,
+      ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
+      cwd: s.cwd,
+      turn: this.turn,
+      prompt,
+      model: s.model,
+      ...(s.systemPrompt !== undefined ? { systemPrompt: s.systemPrompt } : {}),
+      messages: this.history,
+      tools: s.tools,
+      hooks: s.hooks,
+      permissions: s.permissions,
+      maxTurns: s.maxTurns,
+      stopHookCap: s.stopHookCap,
+      sessionStart: false,
+      pendingContext: this.pendingContext,
+      setState: (to) => {
+        // After an abort every move but the last one (to idle) lands on aborting.
+        if (signal.aborted && to !== 'idle') {
+          if (this.machine.state === 'idle') this.machine.to(to);
+          this.machine.to('aborting');
+        } else this.machine.to(to);
+      },
+    };
+  }
+
+  private start(prompt: string, options: PromptOptions): Run {
+    if (typeof prompt !== 'string') throw new WasmhooksError('INVALID_OPTIONS', 'the prompt must be a string');
+    this.assertReady();
+    const controller = new AbortController();
+    this.turn++;
+    const config = { ...this.loopConfig(prompt, controller.signal), sessionStart: !this.started };
+    this.started = true;
+    const onAbort = () => {
+      if (this.machine.state !== 'idle') this.machine.to('aborting');
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = link(options.signal, controller);
+    const run: Run = { controller, finished: false, done: Promise.resolve() as unknown as Promise<AgentResult> };
+    run.done = runLoop(config, this.emit, controller.signal).finally(() => {
+      run.finished = true;
+      unlink();
+      controller.signal.removeEventListener('abort', onAbort);
+    });
+    this.run = run;
+    return run;
+  }
+}
+
+/** Forwards an outside signal's abort to `controller`; returns the unlink function. */
+function link(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => {};
+  const forward = () => controller.abort(signal.reason);
+  if (signal.aborted) {
+    forward();
+    return () => {};
+  }
+  signal.addEventListener('abort', forward, { once: true });
+  return () => signal.removeEventListener('abort', forward);
+}

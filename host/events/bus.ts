@@ -1,0 +1,126 @@
+/**
+ * The event bus: any number of subscribers, each with its own bounded queue.
+ * `publish` never blocks or awaits a subscriber: it appends to each queue and
+ * schedules a drain. A full queue drops the event for that subscriber alone
+ * and counts it; once there is room again the subscriber first receives one
+ * `events.dropped` event with the count. A throwing (or rejecting) subscriber
+ * is isolated: it affects neither the others nor the publisher.
+ */
+import type { HostEvent, HostEventOf } from './types.js';
+
+/** Contract: may be sync or async; a returned promise is awaited before the next event (that is the back-pressure that fills the queue). */
+export type Subscriber = (event: HostEvent) => void | Promise<void>;
+
+export interface SubscribeOptions {
+  /** Queue capacity for this subscriber. Default 4096; `Infinity` never drops. */
+  buffer?: number;
+  /** Called with whatever a subscriber throws; default: ignored. */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_SUBSCRIBER_BUFFER = 4096;
+
+class SubscriberQueue {
+  private items: HostEvent[] = [];
+  private head = 0;
+  private dropped = 0;
+  private lastDropped: HostEvent | undefined;
+  private draining = false;
+  closed = false;
+
+  constructor(
+    private readonly fn: Subscriber,
+    private readonly capacity: number,
+    private readonly onError: ((error: unknown) => void) | undefined,
+  ) {}
+
+  push(event: HostEvent): void {
+    if (this.closed) return;
+    if (this.items.length - this.head >= this.capacity) {
+      this.dropped++;
+      this.lastDropped = event;
+      return;
+    }
+    if (this.dropped > 0) this.flushDropped();
+    this.items.push(event);
+    if (!this.draining) {
+      this.draining = true;
+      queueMicrotask(() => void this.drain());
+    }
+  }
+
+  /** The notice goes in ahead of the next event, even if that exceeds capacity by one. */
+  private flushDropped(): void {
+    const last = this.lastDropped as HostEvent;
+    const notice: HostEventOf<'events.dropped'> = {
+      type: 'events.dropped',
+      count: this.dropped,
+      seq: last.seq,
+      sessionId: last.sessionId,
+      time: Date.now(),
+    };
+    this.dropped = 0;
+    this.lastDropped = undefined;
+    this.items.push(notice);
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.closed && this.head < this.items.length) {
+      const event = this.items[this.head] as HostEvent;
+      this.items[this.head++] = undefined as unknown as HostEvent;
+      if (this.head > 1024 && this.head * 2 > this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      try {
+        const r = this.fn(event);
+        if (r && typeof (r as Promise<void>).then === 'function') await r;
+      } catch (error) {
+        this.report(error);
+      }
+      if (this.head >= this.items.length && this.dropped > 0) this.flushDropped();
+    }
+    this.draining = false;
+  }
+
+  private report(error: unknown): void {
+    try {
+      this.onError?.(error);
+    } catch {
+      // An error handler that throws is as isolated as the subscriber.
+    }
+  }
+}
+
+/**
+ * @example
+ * const bus = new EventBus();
+ * const off = bus.subscribe((e) => console.log(e.type));
+ * bus.publish(event); // returns at once
+ * off();
+ */
+export class EventBus {
+  private queues: SubscriberQueue[] = [];
+
+  get subscriberCount(): number {
+    return this.queues.length;
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(fn: Subscriber, options: SubscribeOptions = {}): () => void {
+    const buffer = options.buffer ?? DEFAULT_SUBSCRIBER_BUFFER;
+    if (!(buffer >= 1)) throw new RangeError(`subscribe: buffer must be >= 1, got ${buffer}`);
+    const queue = new SubscriberQueue(fn, buffer, options.onError);
+    this.queues = [...this.queues, queue];
+    return () => {
+      queue.closed = true;
+      this.queues = this.queues.filter((q) => q !== queue);
+    };
+  }
+
+  /** Never throws, never awaits. */
+  publish(event: HostEvent): void {
+    const queues = this.queues;
+    for (let i = 0; i < queues.length; i++) (queues[i] as SubscriberQueue).push(event);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * What each hook event allows, as data. docs/hooks.md is the prose version of
+ * this table; keep the two together.
+ */
+import type { FailurePolicy, HookDecision, HookEventName, HookOutput } from './types.js';
+
+export interface HookEventRule {
+  /** Decisions a hook may return; anything else is a protocol violation (a failure). */
+  decisions: readonly HookDecision[];
+  /** Default failure policy of handlers that do not set one. */
+  defaultPolicy: FailurePolicy;
+  /** What a failure becomes under fail-closed; `undefined`: the event cannot be refused, so closed acts as open. */
+  closedDecision?: HookDecision;
+  /** Matchers are tested against the tool name. */
+  toolScoped: boolean;
+  updatedInput: boolean;
+  updatedOutput: boolean;
+  /** The host fires this event today; registering a hook for one it does not is an error. */
+  emitted: boolean;
+}
+
+const observe = (emitted: boolean): HookEventRule => ({
+  decisions: ['continue'],
+  defaultPolicy: 'fail-open',
+  toolScoped: false,
+  updatedInput: false,
+  updatedOutput: false,
+  emitted,
+});
+
+export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = {
+  SessionStart: observe(true),
+  SessionEnd: observe(true),
+  UserPromptSubmit: {
+    decisions: ['continue', 'deny', 'stop'],
+    defaultPolicy: 'fail-closed',
+    closedDecision: 'deny',
+    toolScoped: false,
+    updatedInput: false,
+    updatedOutput: false,
+    emitted: true,
+  },
+  IterationStart: {
+    decisions: ['continue', 'stop'],
+    defaultPolicy: 'fail-open',
+    closedDecision: 'stop',
+    toolScoped: false,
+    updatedInput: false,
+    updatedOutput: false,
+    emitted: true,
+  },
+  PreToolBatch: {
+    decisions: ['continue', 'stop'],
+    defaultPolicy: 'fail-open',
+    closedDecision: 'stop',
+    toolScoped: false,
+    updatedInput: false,
+    updatedOutput: false,
+    emitted: true,
+  },
+  PreToolUse: {
+    decisions: ['continue', 'allow', 'deny', 'ask', 'stop'],
+    defaultPolicy: 'fail-closed',
+    closedDecision: 'deny',
+    toolScoped: true,
+    updatedInput: true,
+    updatedOutput: false,
+    emitted: true,
+  },
+  PermissionRequest: {
+    decisions: ['continue', 'allow', 'deny'],
+    defaultPolicy: 'fail-closed',
+    closedDecision: 'deny',
+    toolScoped: true,
+    updatedInput: true,
+    updatedOutput: false,
+    emitted: true,
+  },
+  PostToolUse: {
+    decisions: ['continue', 'stop'],
+    defaultPolicy: 'fail-open',
+    closedDecision: 'stop',
+    toolScoped: true,
+    updatedInput: false,
+    updatedOutput: true,
+    emitted: true,
+  },
+  PostToolUseFailure: { ...observe(true), toolScoped: true },
+  PostToolBatch: observe(true),
+  Stop: {
+    decisions: ['continue', 'block'],
+    defaultPolicy: 'fail-open',
+    // A broken stop-handler lets the agent stop: the safe side is not looping.
+    closedDecision: 'continue',
+    toolScoped: false,
+    updatedInput: false,
+    updatedOutput: false,
+    emitted: true,
+  },
+  StopFailure: observe(true),
+  SubagentStart: observe(false),
+  SubagentStop: observe(false),
+  PreCompact: {
+    decisions: ['continue', 'stop'],
+    defaultPolicy: 'fail-open',
+    closedDecision: 'stop',
+    toolScoped: false,
+    updatedInput: false,
+    updatedOutput: false,
+    emitted: true,
+  },
+  PostCompact: observe(true),
+  Notification: observe(true),
+  Error: observe(true),
+};
+
+/** Decisions that end the chain of hooks for one event. */
+export const TERMINAL_DECISIONS: ReadonlySet<HookDecision> = new Set(['deny', 'stop', 'block']);
+
+/** Higher wins when several hooks in a chain answer (deny/stop/block end the chain anyway). */
+export const DECISION_RANK: Readonly<Record<HookDecision, number>> = {
+  continue: 0,
+  allow: 1,
+  ask: 2,
+  deny: 3,
+  stop: 3,
+  block: 3,
+};
+
+/** Why `output` is not legal for `event`, or undefined when it is. */
+export function violation(event: HookEventName, output: HookOutput): string | undefined {
+  const rule = HOOK_EVENT_RULES[event];
+  const decision = output.decision ?? 'continue';
+  if (!rule.decisions.includes(decision)) {
+    return `decision "${decision}" is not legal for ${event} (legal: ${rule.decisions.join(', ')})`;
+  }
+  if (output.updatedInput !== undefined && !rule.updatedInput) return `updatedInput is not legal for ${event}`;
+  if (output.updatedOutput !== undefined && !rule.updatedOutput) return `updatedOutput is not legal for ${event}`;
+  return undefined;
+}

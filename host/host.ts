@@ -1,0 +1,163 @@
+/**
+ * `createHost(options)`: the one factory. Holds the model, the tool and hook
+ * registries and the defaults; `host.session()` starts conversations.
+ */
+import { z } from 'zod';
+import { Session, type SessionSettings } from './agent/session.js';
+import { defaultCwd } from './agent/paths.js';
+import { WasmhooksError } from './errors.js';
+import { compileMatcher } from './hooks/js.js';
+import { HookRegistry } from './hooks/registry.js';
+import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
+import { scriptedModel } from './models/scripted.js';
+import type { Model } from './models/types.js';
+import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
+import type { CanUseTool, PermissionMode } from './permissions/types.js';
+import { ToolRegistry } from './tools/registry.js';
+
+const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${what} must be a function`);
+const permissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
+const toolPattern = z.union([z.string(), z.instanceof(RegExp)]);
+
+const matcherGroup = z.object({
+  matcher: toolPattern.optional(),
+  hooks: z.array(fn('each hook')),
+  timeoutMs: z.number().positive().optional(),
+  failurePolicy: z.enum(['fail-closed', 'fail-open']).optional(),
+  name: z.string().optional(),
+});
+
+/** Options that a session may override. */
+const sessionFields = {
+  cwd: z.string().min(1).optional(),
+  systemPrompt: z.string().optional(),
+  permissionMode: permissionMode.optional(),
+  canUseTool: fn<CanUseTool>('canUseTool').optional(),
+  /** Model calls allowed per prompt. Default 100. */
+  maxTurns: z.number().int().positive().optional(),
+  /** Stop-hook blocks allowed per prompt. Default 8. */
+  stopHookCap: z.number().int().nonnegative().optional(),
+  /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */
+  permissionTimeoutMs: z.number().positive().optional(),
+};
+
+const hostOptionsSchema = z
+  .object({
+    model: z.custom<Model>((m) => typeof (m as Model | undefined)?.stream === 'function', 'model must implement Model (an object with stream())').optional(),
+    tools: z.array(z.custom<ToolHandler>((t) => typeof (t as ToolHandler | undefined)?.run === 'function', 'each tool must be a ToolHandler (see tool())')).optional(),
+    hooks: z.record(z.string(), z.array(matcherGroup)).optional(),
+    plugins: z.array(z.custom<PluginContribution>((p) => typeof (p as PluginContribution | undefined)?.hooks === 'function', 'each plugin must have hooks() and tools()')).optional(),
+    /** Tool names (regex on the whole name) that run without asking. */
+    allowedTools: z.array(toolPattern).optional(),
+    /** Tool names (regex on the whole name) that never run, whatever a hook says. */
+    disallowedTools: z.array(toolPattern).optional(),
+    ...sessionFields,
+  })
+  .strict();
+
+const sessionOptionsSchema = z
+  .object({ sessionId: z.string().min(1).optional(), agentId: z.string().optional(), ...sessionFields })
+  .strict();
+
+export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks'> & { hooks?: HooksConfig };
+export type SessionOptions = z.input<typeof sessionOptionsSchema>;
+
+export interface Host {
+  readonly model: Model;
+  readonly hooks: HookRegistry;
+  readonly tools: ToolRegistry;
+  /** Starts a conversation. */
+  session(options?: SessionOptions): Session;
+  /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say). */
+  use(plugin: PluginContribution): void;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw new WasmhooksError('INVALID_OPTIONS', `invalid ${what}: ${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+const rulesOf = (patterns: ReadonlyArray<string | RegExp> | undefined) =>
+  (patterns ?? []).map((p) => compileMatcher(p) ?? /^/);
+
+/**
+ * @example
+ * const host = createHost({
+ *   model: scriptedModel([{ text: 'Hello!' }]),
+ *   tools: [tool('Echo', 'Echo text', z.object({ text: z.string() }), ({ text }) => text)],
+ *   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async () => ({ decision: 'deny', reason: 'no shell' })] }] },
+ * });
+ * const result = await host.session().prompt('hi');
+ */
+export function createHost(options: HostOptions = {}): Host {
+  const o = parse(hostOptionsSchema, options, 'createHost options');
+  const model = o.model ?? scriptedModel();
+  const hooks = new HookRegistry();
+  const tools = new ToolRegistry();
+  for (const t of o.tools ?? []) tools.add(t);
+  if (o.hooks) hooks.addConfig(o.hooks as HooksConfig);
+  const allow = rulesOf(o.allowedTools);
+  const deny = rulesOf(o.disallowedTools);
+  let sessions = 0;
+
+  const host: Host = {
+    model,
+    hooks,
+    tools,
+    use(plugin) {
+      const contributed = plugin.tools();
+      const handlers = plugin.hooks();
+      // Tools first, all-or-nothing: a name clash leaves the host unchanged.
+      const added: string[] = [];
+      try {
+        for (const t of contributed) {
+          tools.add(t);
+          added.push(t.name);
+        }
+        const ids: string[] = [];
+        try {
+          for (const h of handlers) ids.push(hooks.addHandler(h));
+        } catch (e) {
+          for (const id of ids) hooks.remove(id);
+          throw e;
+        }
+      } catch (e) {
+        for (const name of added) tools.remove(name);
+        throw e;
+      }
+    },
+    session(sessionOptions = {}) {
+      const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
+      const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
+      const canUseTool = s.canUseTool ?? o.canUseTool;
+      const settings: SessionSettings = {
+        id: s.sessionId ?? newSessionId(++sessions),
+        ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
+        cwd: s.cwd ?? o.cwd ?? defaultCwd(),
+        model,
+        ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),
+        tools,
+        hooks,
+        permissions: {
+          mode,
+          allow,
+          deny,
+          ...(canUseTool ? { canUseTool } : {}),
+          timeoutMs: s.permissionTimeoutMs ?? o.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+          alwaysAllowed: new Set(),
+        },
+        maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
+        stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+      };
+      return new Session(settings);
+    },
+  };
+  for (const p of o.plugins ?? []) host.use(p);
+  return host;
+}
+
+function newSessionId(n: number): string {
+  const c = globalThis.crypto as Crypto | undefined;
+  return c?.randomUUID ? c.randomUUID() : `session-${Date.now().toString(36)}-${n}`;
+}

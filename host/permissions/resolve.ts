@@ -1,0 +1,172 @@
+/**
+ * Answers the permission question for one tool call that no PreToolUse hook
+ * allowed or denied. Order: deny rules → bypassPermissions → allowed for the
+ * session ("allow always") → allow rules → acceptEdits for edit tools →
+ * dontAsk denies → the question: PermissionRequest hooks, then `canUseTool`.
+ * Deny rules win even over a hook's `allow`; a hook `ask` skips everything
+ * but deny rules and goes to the question.
+ * No callback, a throw, a timeout or an unknown answer is a denial.
+ */
+import { z } from 'zod';
+import { messageOf } from '../errors.js';
+import type { Emit } from '../events/types.js';
+import type { ChainOutcome } from '../hooks/dispatch.js';
+import type { HookInputOf } from '../hooks/types.js';
+import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionSource } from './types.js';
+
+/** Tools acceptEdits lets through without asking. */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
+
+export interface PermissionConfig {
+  mode: PermissionMode;
+  allow: readonly RegExp[];
+  deny: readonly RegExp[];
+  canUseTool?: CanUseTool;
+  timeoutMs: number;
+  /** Tool names allowed for the rest of the session (mutated by allow_always). */
+  alwaysAllowed: Set<string>;
+}
+
+export type PermissionOutcome =
+  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown> }
+  | { behavior: 'deny'; source: PermissionSource; message: string; hookName?: string };
+
+export interface PermissionCall {
+  toolName: string;
+  toolUseId: string;
+  input: Record<string, unknown>;
+  /** The PreToolUse chain's decision (`allow` still yields to deny rules). */
+  hookDecision: 'continue' | 'ask' | 'allow';
+  signal: AbortSignal;
+  emit: Emit;
+  /** Runs the PermissionRequest hooks on the (possibly rewritten) input. */
+  runHooks(input: Record<string, unknown>): Promise<ChainOutcome<HookInputOf<'PermissionRequest'>>>;
+  /** Fires the Notification hooks ("permission needed"). */
+  notify(message: string): Promise<void>;
+}
+
+const answerSchema = z.discriminatedUnion('behavior', [
+  z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+  z.object({ behavior: z.literal('allow_always'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+  z.object({ behavior: z.literal('deny'), message: z.string() }),
+  z.object({ behavior: z.literal('cancelled') }),
+]);
+
+const matches = (rules: readonly RegExp[], name: string) => rules.some((r) => r.test(name));
+
+function staticOutcome(cfg: PermissionConfig, call: PermissionCall): PermissionOutcome | string {
+  const { toolName: name, input } = call;
+  if (matches(cfg.deny, name)) return { behavior: 'deny', source: 'rule', message: `${name} is denied by a rule` };
+  if (call.hookDecision === 'allow') return { behavior: 'allow', source: 'hook', input };
+  if (call.hookDecision === 'ask') return 'hook:ask';
+  if (cfg.mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode', input };
+  if (cfg.alwaysAllowed.has(name)) return { behavior: 'allow', source: 'session', input };
+  if (matches(cfg.allow, name)) return { behavior: 'allow', source: 'rule', input };
+  if (cfg.mode === 'acceptEdits' && EDIT_TOOLS.has(name)) return { behavior: 'allow', source: 'mode', input };
+  if (cfg.mode === 'dontAsk') {
+    return { behavior: 'deny', source: 'mode', message: `${name} is not allowed (permission mode dontAsk never asks)` };
+  }
+  return 'mode';
+}
+
+/** Calls the app's callback with a timeout; every non-answer is a denial. */
+async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record<string, unknown>, reason: string): Promise<PermissionOutcome> {
+  const { toolName: name } = call;
+  if (!cfg.canUseTool) {
+    return { behavior: 'deny', source: 'no-callback', message: `${name} needs permission and no canUseTool callback is set` };
+  }
+  const controller = new AbortController();
+  let onAbort = () => {};
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => {
+      controller.abort(call.signal.reason);
+      resolve('aborted');
+    };
+  });
+  if (call.signal.aborted) onAbort();
+  else call.signal.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException('permission timed out', 'TimeoutError'));
+      resolve('timeout');
+    }, cfg.timeoutMs);
+  });
+  try {
+    const info = { toolUseId: call.toolUseId, toolName: name, input, signal: controller.signal, reason };
+    const answer = await Promise.race([
+      Promise.resolve().then(() => (cfg.canUseTool as CanUseTool)(name, input, info)),
+      timeout,
+      aborted,
+    ]);
+    if (answer === 'timeout') {
+      return { behavior: 'deny', source: 'callback-failed', message: `no permission answer for ${name} within ${cfg.timeoutMs} ms` };
+    }
+    if (answer === 'aborted') return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
+    return fromAnswer(cfg, name, input, answer);
+  } catch (e) {
+    return { behavior: 'deny', source: 'callback-failed', message: `the permission callback failed: ${messageOf(e)}` };
+  } finally {
+    clearTimeout(timer);
+    call.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
+  const parsed = answerSchema.safeParse(raw);
+  if (!parsed.success) {
+    return { behavior: 'deny', source: 'callback-failed', message: `the permission callback gave an invalid answer: ${z.prettifyError(parsed.error)}` };
+  }
+  const answer = parsed.data;
+  switch (answer.behavior) {
+    case 'allow':
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input };
+    case 'allow_always':
+      cfg.alwaysAllowed.add(name);
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input };
+    case 'deny':
+      return { behavior: 'deny', source: 'callback', message: answer.message || `the user denied ${name}` };
+    case 'cancelled':
+      return { behavior: 'deny', source: 'callback', message: `the user cancelled the permission question for ${name}` };
+    default: {
+      const never: never = answer;
+      return never;
+    }
+  }
+}
+
+/** Resolves one call and emits permission.request (when asking) and permission.resolved. */
+export async function resolvePermission(cfg: PermissionConfig, call: PermissionCall): Promise<PermissionOutcome> {
+  const first = staticOutcome(cfg, call);
+  const outcome = typeof first === 'string' ? await ask(cfg, call, first) : first;
+  call.emit({
+    type: 'permission.resolved',
+    toolUseId: call.toolUseId,
+    name: call.toolName,
+    behavior: outcome.behavior,
+    source: outcome.source,
+    ...(outcome.behavior === 'deny' ? { message: outcome.message } : {}),
+    ...(outcome.behavior === 'allow' && outcome.source === 'callback' && cfg.alwaysAllowed.has(call.toolName) ? { always: true } : {}),
+  });
+  return outcome;
+}
+
+async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string): Promise<PermissionOutcome> {
+  call.emit({ type: 'permission.request', toolUseId: call.toolUseId, name: call.toolName, input: call.input, reason });
+  const hooks = await call.runHooks(call.input);
+  const input = hooks.input.tool_input;
+  if (call.signal.aborted) return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
+  if (hooks.decision === 'allow') return { behavior: 'allow', source: 'permission-hook', input };
+  if (hooks.decision === 'deny') {
+    return {
+      behavior: 'deny',
+      source: 'permission-hook',
+      message: hooks.reason ?? `${call.toolName} was denied by a PermissionRequest hook`,
+      ...(hooks.decidedBy ? { hookName: hooks.decidedBy.hookName } : {}),
+    };
+  }
+  await call.notify(`${call.toolName} needs permission`);
+  return askApp(cfg, call, input, reason);
+}

@@ -1,0 +1,87 @@
+/**
+ * JS tools: a name, a description, a zod object schema and an async function.
+ * The input is validated before the call; a bad input goes back to the model
+ * as an error result (and fires PostToolUseFailure), the function never runs.
+ */
+import { z } from 'zod';
+import { WasmhooksError, messageOf } from '../errors.js';
+import type { ToolHandler, ToolInputCheck, ToolRunContext } from '../hooks/types.js';
+
+/** What a JS tool function may return: text, or text with an error flag. */
+export type JsToolReturn = string | { content: string; isError?: boolean };
+
+export interface JsToolContext {
+  signal: AbortSignal;
+  toolUseId: string;
+  cwd: string;
+  sessionId: string;
+  /** Report progress (text); shows up as a tool.progress event. */
+  onProgress(progress: string): void;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * @example
+ * const read = tool('Read', 'Read a file', z.object({ file_path: z.string() }),
+ *   async ({ file_path }) => await fs.readFile(file_path, 'utf8'));
+ */
+export function tool<S extends z.ZodObject>(
+  name: string,
+  description: string,
+  schema: S,
+  run: (input: z.infer<S>, ctx: JsToolContext) => Promise<JsToolReturn> | JsToolReturn,
+): ToolHandler {
+  if (!TOOL_NAME.test(name)) {
+    throw new WasmhooksError('INVALID_OPTIONS', `tool name ${JSON.stringify(name)} must match ${TOOL_NAME.source}`);
+  }
+  if (!(schema instanceof z.ZodObject)) {
+    throw new WasmhooksError('INVALID_OPTIONS', `tool ${name}: the schema must be a z.object(...)`);
+  }
+  const inputSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete inputSchema.$schema;
+  return {
+    name,
+    description,
+    inputSchema,
+    kind: 'js',
+    validate: (input) => check(schema, input),
+    async run(input, ctx: ToolRunContext) {
+      try {
+        const out = await run(input as z.infer<S>, {
+          signal: ctx.signal,
+          toolUseId: ctx.toolUseId,
+          cwd: ctx.context.cwd,
+          sessionId: ctx.context.session_id,
+          onProgress: ctx.onProgress,
+        });
+        if (typeof out === 'string') return { content: out, isError: false };
+        return { content: String(out.content), isError: out.isError === true };
+      } catch (e) {
+        return { content: `tool ${name} failed: ${messageOf(e)}`, isError: true };
+      }
+    },
+  };
+}
+
+function check(schema: z.ZodType, input: unknown): ToolInputCheck {
+  const r = schema.safeParse(input);
+  if (r.success) return { ok: true, value: r.data as Record<string, unknown> };
+  return { ok: false, message: z.prettifyError(r.error) };
+}
+
+/** A checker for a JSON-schema-only tool (WASM). A schema zod cannot read is not checked beyond "an object". */
+export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unknown) => ToolInputCheck {
+  let compiled: z.ZodType | undefined;
+  try {
+    compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    compiled = undefined;
+  }
+  return (input) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return { ok: false, message: 'the tool input must be a JSON object' };
+    }
+    return compiled ? check(compiled, input) : { ok: true, value: input as Record<string, unknown> };
+  };
+}
