@@ -73,7 +73,8 @@ export class WorkerBackend implements Backend {
         this.#deliver(meta);
         return outcomeOf(meta, data);
       }
-      await this.#kill();
+      // Not awaited: the caller need not wait for the old worker to wind down.
+      void this.#kill();
       if (state === State.DEAD) {
         return fail(failure('TRAP', `the sandbox worker died during the call: ${live.death ?? 'unknown reason'}`));
       }

@@ -5,8 +5,14 @@ import type { ThreadAdapter } from './thread.js';
 
 export const adapter: ThreadAdapter = {
   spawn(url, init, onDeath) {
-    // Extism imports node:wasi, which warns once per worker otherwise.
-    const options = { workerData: init, execArgv: ['--disable-warning=ExperimentalWarning'] };
+    const options = {
+      workerData: init,
+      // Extism imports node:wasi, which warns once per worker otherwise.
+      execArgv: ['--disable-warning=ExperimentalWarning'],
+      // The main thread's stack size, not the worker default of 4 MB: runaway
+      // recursion then overflows as soon (and as cheaply) as it does in-thread.
+      resourceLimits: { stackSizeMb: 1 },
+    };
     const worker = url.pathname.endsWith('.ts')
       ? new Worker(fromSource(url), { ...options, eval: true })
       : new Worker(url, options);

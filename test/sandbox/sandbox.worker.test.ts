@@ -1,0 +1,100 @@
+// Worker isolation (`isolation: 'worker'`) on Node: the same engine in our own
+// worker, a shared-memory channel, abort delivered mid-call, and a hard kill
+// plus respawn when a call overruns its deadline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WasmhooksError } from '../../host/errors.js';
+import { createSandbox } from '../../host/sandbox/index.js';
+import type { SandboxedModule } from '../../host/sandbox/types.js';
+import { setWorkerGraceMs } from '../../host/sandbox/worker/host.js';
+import { hostile, str, text } from './sandbox-helpers.js';
+
+let echo: SandboxedModule;
+const logs: string[] = [];
+beforeAll(async () => {
+  echo = await createSandbox(await hostile('echo'), {
+    isolation: 'worker',
+    limits: { timeoutMs: 50, fuel: 1e15 },
+    host: { onLog: (_level, line) => logs.push(line) },
+    // This module fails on purpose many times here; quarantine is tested in-thread.
+    quarantine: { maxConsecutiveFailures: 1_000 },
+  });
+}, 30_000);
+afterAll(() => echo.close());
+
+describe('worker isolation', () => {
+  it('runs calls in the worker, in order', async () => {
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((s) => echo.call('run', text(s))));
+    expect(outcomes.map((o) => (o.ok ? str(o.output) : o.failure.code))).toEqual(['a', 'b', 'c']);
+    expect(outcomes[0]!.fuelUsed).toBeGreaterThan(0);
+  });
+
+  it('stops an infinite loop at its deadline without blocking the event loop', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    const outcome = await echo.call('spin', new Uint8Array(0));
+    clearInterval(ticker);
+    expect(!outcome.ok && outcome.failure.code).toBe('TIMEOUT');
+    expect(outcome.durationMs).toBeLessThan(200);
+    expect(ticks).toBeGreaterThan(2); // our thread kept running meanwhile
+    const after = await echo.call('run', text('after'));
+    expect(after.ok && str(after.output)).toBe('after');
+  });
+
+  it('delivers an abort mid-call through shared memory', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const started = performance.now();
+    const outcome = await echo.call('spin', new Uint8Array(0), { signal: controller.signal, limits: { timeoutMs: 5_000 } });
+    expect(!outcome.ok && outcome.failure.code).toBe('ABORTED');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((await echo.call('run', text('x'))).ok).toBe(true);
+  });
+
+  it('maps traps, stack overflows and memory caps as in-thread', async () => {
+    const trap = await echo.call('trap', new Uint8Array(0));
+    expect(!trap.ok && trap.failure).toMatchObject({ code: 'TRAP', message: /unreachable/ });
+    const deep = await echo.call('recurse', new Uint8Array(0));
+    expect(!deep.ok && deep.failure.code).toBe('STACK_OVERFLOW');
+    const bomb = await createSandbox(await hostile('memory-grow-bomb'), { isolation: 'worker', limits: { maxMemoryPages: 8 } });
+    const grown = await bomb.call('run', new Uint8Array(0));
+    expect(!grown.ok && grown.failure).toMatchObject({ code: 'MEMORY_LIMIT', message: /cap of 8 pages/ });
+    await bomb.close();
+  });
+
+  it('hands plugin log lines over after the call', async () => {
+    const flood = await createSandbox(await hostile('log-then-spin'), {
+      isolation: 'worker',
+      limits: { timeoutMs: 30, fuel: 1e15 },
+      host: { onLog: (_level, line) => logs.push(line) },
+    });
+    logs.length = 0;
+    const outcome = await flood.call('run', new Uint8Array(0));
+    expect(!outcome.ok && outcome.failure.code).toBe('TIMEOUT');
+    expect(logs).toEqual(['!']);
+    await flood.close();
+  });
+
+  it('terminates a worker that overruns its deadline, and respawns one for the next call', async () => {
+    // A negative grace makes the host give up before the worker's own check
+    // fires: the path taken when a worker is stuck where no check runs.
+    setWorkerGraceMs(-40);
+    try {
+      const started = performance.now();
+      const outcome = await echo.call('spin', new Uint8Array(0));
+      expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /worker was terminated/ });
+      expect(performance.now() - started).toBeLessThan(45);
+    } finally {
+      setWorkerGraceMs(50);
+    }
+    const next = await echo.call('run', text('respawned'));
+    expect(next.ok && str(next.output)).toBe('respawned');
+    expect(await echo.call('calls', new Uint8Array(0))).toMatchObject({ ok: true, output: text('1') });
+  });
+
+  it('refuses at load a module whose start function spins, stopped inside the worker', async () => {
+    const error = await createSandbox(await hostile('start-loop'), { isolation: 'worker', limits: { timeoutMs: 50 } }).catch(
+      (e: unknown) => e as WasmhooksError,
+    );
+    expect(error).toMatchObject({ code: 'LOAD_FAILED', cause: { code: 'TIMEOUT' } });
+  });
+});
