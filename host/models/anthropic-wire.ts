@@ -9,6 +9,7 @@ import type { AssistantPart, Message, ModelRequest, ToolDefinition } from './typ
 type WireBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
 
@@ -76,6 +77,7 @@ function toWireBlock(part: AssistantPart): WireBlock[] {
     case 'text':
       return part.text === '' ? [] : [{ type: 'text', text: part.text }];
     case 'thinking':
+      if (part.redacted !== undefined) return [{ type: 'redacted_thinking', data: part.redacted }];
       // The API rejects thinking it cannot verify; unsigned thinking (from another provider) is dropped.
       return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
     case 'tool_call':
@@ -125,11 +127,12 @@ export const eventSchemas = {
   message_start: z.object({ message: z.object({ model: z.string(), usage: usage.nullish() }) }),
   content_block_start: z.object({
     index,
-    // redacted_thinking, server_tool_use, web_search_tool_result, … are kept out of our model.
+    // server_tool_use, web_search_tool_result, … are kept out of our model.
     content_block: openUnion([
       z.object({ type: z.literal('text'), text: z.string().nullish() }),
       z.object({ type: z.literal('thinking'), thinking: z.string().nullish(), signature: z.string().nullish() }),
       z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() }),
+      z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
     ]),
   }),
   content_block_delta: z.object({

@@ -95,6 +95,7 @@ const STOP_REASONS: Record<string, StopReason> = {
 type Block =
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'redacted'; data: string }
   | { kind: 'tool'; ordinal: number; id: string; name: string; json: string; preset: unknown; input?: unknown; done?: true }
   | { kind: 'other' };
 
@@ -147,6 +148,9 @@ class MessagesDecoder implements WireDecoder {
             break;
           case 'tool_use':
             this.blocks.set(ev.value.index, { kind: 'tool', ordinal: this.tools++, id: block.id, name: block.name, json: '', preset: block.input });
+            break;
+          case 'redacted_thinking':
+            this.blocks.set(ev.value.index, { kind: 'redacted', data: block.data });
             break;
           case 'other':
             this.blocks.set(ev.value.index, { kind: 'other' });
@@ -263,6 +267,9 @@ class MessagesDecoder implements WireDecoder {
           break;
         case 'thinking':
           parts.push(block.signature ? { type: 'thinking', text: block.text, signature: block.signature } : { type: 'thinking', text: block.text });
+          break;
+        case 'redacted':
+          parts.push({ type: 'thinking', text: '', redacted: block.data });
           break;
         case 'tool':
           parts.push({ type: 'tool_call', id: block.id, name: block.name, input: block.input });

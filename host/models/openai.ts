@@ -4,6 +4,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
+import { providerMessage } from './http.js';
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
 import { type Chunk, chunkSchema, toRequestBody } from './openai-wire.js';
 import { badStream, midStreamError, parseData, streamTurn, type WireDecoder } from './provider-stream.js';
@@ -96,9 +97,15 @@ class ChatCompletionsDecoder implements WireDecoder {
   push(message: EventSourceMessage): ModelEvent[] {
     if (message.data.trim() === '[DONE]') return [...this.start(undefined), ...this.end()];
     const parsed = parseData(chunkSchema, message, this.label);
+    if (parsed.ok && parsed.value.error) {
+      return [midStreamError(this.label, parsed.value.error.message, parsed.value.error.type)];
+    }
+    // Some servers name the SSE event `error` with a body of their own shape.
+    if (message.event === 'error') {
+      return [midStreamError(this.label, providerMessage(message.data) ?? 'no message', undefined)];
+    }
     if (!parsed.ok) return [{ type: 'error', error: parsed.failure }];
     const chunk = parsed.value;
-    if (chunk.error) return [midStreamError(this.label, chunk.error.message, chunk.error.type)];
     const events = this.start(chunk.model);
     if (chunk.usage) {
       this.usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };

@@ -7,7 +7,12 @@
 /** One block of an assistant message. */
 export type AssistantPart =
   | { type: 'text'; text: string }
-  | { type: 'thinking'; text: string; signature?: string }
+  /**
+   * `signature` proves the thinking to the provider that produced it.
+   * `redacted` holds Anthropic's encrypted `redacted_thinking` data (then
+   * `text` is empty); both must be sent back unchanged.
+   */
+  | { type: 'thinking'; text: string; signature?: string; redacted?: string }
   | { type: 'tool_call'; id: string; name: string; input: unknown };
 
 /** The conversation as the model sees it. The system prompt travels apart. */

@@ -88,6 +88,35 @@ describe('anthropicModel streaming', () => {
     expect(seen[0]?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4096 + 2048 });
   });
 
+  it('keeps redacted thinking opaque in the assembled message and sends it back unchanged', async () => {
+    const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    const body =
+      ev('message_start', { message: { model: 'm', usage: { input_tokens: 3 } } }) +
+      ev('content_block_start', { index: 0, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3p' } }) +
+      ev('content_block_stop', { index: 0 }) +
+      ev('content_block_start', { index: 1, content_block: { type: 'text', text: 'Done' } }) +
+      ev('content_block_stop', { index: 1 }) +
+      ev('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }) +
+      ev('message_stop', {});
+    const first = await run([{ body }]);
+    expect(text(first.events)).toBe('Done');
+    const end = last(first.events);
+    expect(end?.type === 'message.end' && end.content).toEqual([
+      { type: 'thinking', text: '', redacted: 'EmwKAhgBEgy3va3p' },
+      { type: 'text', text: 'Done' },
+    ]);
+    await server?.close();
+    const history = request({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: end?.type === 'message.end' ? (end.content ?? []) : [] }, { role: 'user', content: 'More' }] });
+    const second = await run([{ fixture: 'anthropic-text.sse' }], {}, history);
+    expect((second.seen[0]?.body.messages as unknown[])[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3p' },
+        { type: 'text', text: 'Done' },
+      ],
+    });
+  });
+
   it('sends tool results as user tool_result blocks and signed thinking back in history', async () => {
     const messages = request({
       system: undefined,

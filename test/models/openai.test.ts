@@ -234,6 +234,12 @@ describe('openaiModel failures', () => {
     });
   });
 
+  it('reports an SSE event named error, whatever its body shape', async () => {
+    const { events } = await run([{ body: 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\nevent: error\ndata: {"message":"upstream provider timed out"}\n\n' }]);
+    expect(text(events)).toBe('Hi');
+    expect(last(events)).toEqual({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('mid-stream: upstream provider timed out') } });
+  });
+
   it('says which field is wrong when a chunk has the wrong shape', async () => {
     const { events } = await run([{ body: 'data: {"choices":[{"index":0,"delta":{"content":5}}]}\n\n' }]);
     expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringMatching(/choices\[0\]\.delta\.content/) } });
