@@ -48,7 +48,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     },
     resolved.controlTimeoutMs,
   );
-  const sessions = new SessionRegistry(host, hub, broker);
+  const sessions = new SessionRegistry(host, hub, broker, resolved.controlTimeoutMs);
 
   const app = new Hono();
   app.onError((error) => errorResponse(error));

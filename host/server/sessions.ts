@@ -48,6 +48,7 @@ export class SessionRegistry {
     private readonly host: ServerHost,
     private readonly hub: EventHub,
     private readonly broker: ControlBroker,
+    private readonly controlTimeoutMs: number,
   ) {}
 
   async create(input: CreateSessionInput): Promise<SessionView> {
@@ -55,6 +56,8 @@ export class SessionRegistry {
     const provisional = crypto.randomUUID();
     let id: string = provisional;
     const session = await this.host.session({
+      sessionId: provisional,
+      permissionTimeoutMs: this.controlTimeoutMs + 1000,
       canUseTool: (name, toolInput, info) => remoteCanUseTool(this.broker, id)(name, toolInput, info),
       ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}),
       ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),

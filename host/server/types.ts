@@ -8,7 +8,11 @@ import type { Limits } from '../sandbox/types.js';
 
 /** Options the server passes when it creates a session for an HTTP client. */
 export interface ServerSessionOptions {
+  /** The id the server picked; the host should use it (the server falls back to `session.id`). */
+  sessionId: string;
   canUseTool: CanUseTool;
+  /** Longer than the control timeout, so the control request times out (and says so) first. */
+  permissionTimeoutMs: number;
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   maxTurns?: number;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { ControlBroker, remoteCanUseTool } from '../../host/server/control.js';
 import type { ControlRequest } from '../../host/server/control-types.js';
-import { FakeHost } from './fake-host.js';
+import { realHost } from './real-host.js';
 import { call, readSse, types, until } from './helpers.js';
 
 let server: WasmhooksServer;
@@ -83,7 +83,7 @@ describe('control broker', () => {
 
 describe('control routes', () => {
   async function pendingToolCall(options = {}) {
-    server = createServer(new FakeHost(), options);
+    server = createServer(realHost(), options);
     const { json: s } = await call(server, 'POST', '/session', {});
     const res = await server.app.request(`/event?session=${s.id}`);
     const events = readSse(res.body!, (m) => types(m).includes('agent.end'));

@@ -27,7 +27,7 @@ export async function readSse(
 ): Promise<EventSourceMessage[]> {
   const messages: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (m) => messages.push(m) });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   const timer = setTimeout(() => void reader.cancel(new Error('timeout')), timeoutMs);
   try {
     while (!until(messages)) {

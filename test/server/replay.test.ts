@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { Ring } from '../../host/server/ring.js';
 import type { ServerEvent } from '../../host/server/events.js';
-import { FakeHost } from './fake-host.js';
+import { realHost } from './real-host.js';
 import { readSse, until } from './helpers.js';
 
 let server: WasmhooksServer;
@@ -32,7 +32,7 @@ describe('replay ring', () => {
 
 describe('SSE replay', () => {
   it('sends replay.gap first when the gap is larger than the buffer', async () => {
-    server = createServer(new FakeHost(), { replayBufferSize: 5 });
+    server = createServer(realHost(), { replayBufferSize: 5 });
     for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
     const res = await server.app.request('/event', { headers: { 'last-event-id': '2' } });
     const got = await readSse(res.body!, (m) => m.length >= 7);
@@ -43,7 +43,7 @@ describe('SSE replay', () => {
   });
 
   it('replays exactly the missed events when they are still held', async () => {
-    server = createServer(new FakeHost(), { replayBufferSize: 100 });
+    server = createServer(realHost(), { replayBufferSize: 100 });
     for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
     const res = await server.app.request('/global/event', { headers: { 'last-event-id': '17' } });
     const got = await readSse(res.body!, (m) => m.length >= 4);
@@ -52,7 +52,7 @@ describe('SSE replay', () => {
   });
 
   it('a real EventSource client reconnects with Last-Event-ID and receives what it missed', async () => {
-    server = createServer(new FakeHost(), { retryMs: 50 });
+    server = createServer(realHost(), { retryMs: 50 });
     const { url } = await server.listen();
     const sentIds: (string | null)[] = [];
     let cut: (() => void) | undefined;

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
-import { FakeHost } from './fake-host.js';
+import { hostWithGuard, realHost } from './real-host.js';
+
+const createServerFor = () => createServer(realHost());
 import { call, readSse, types, until } from './helpers.js';
 
 let server: WasmhooksServer;
@@ -8,7 +10,7 @@ afterEach(() => server?.close());
 
 describe('session routes', () => {
   it('creates, lists, gets and deletes a session', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const created = await call(server, 'POST', '/session', { title: 'demo', permissionMode: 'default' });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ title: 'demo', state: 'idle', running: false, prompts: 0 });
@@ -21,12 +23,12 @@ describe('session routes', () => {
   });
 
   it('creates a session with no body at all', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     expect((await server.app.request('/session', { method: 'POST' })).status).toBe(201);
   });
 
   it('accepts a prompt at once (202) and reports it through events', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
     const res = await server.app.request(`/event?session=${s.id}`);
     const reading = readSse(res.body!, (m) => types(m).includes('agent.end'));
@@ -40,7 +42,7 @@ describe('session routes', () => {
   });
 
   it('refuses a second prompt while one runs (409), and abort ends it', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
     expect((await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'wait' })).status).toBe(202);
     const second = await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'again' });
@@ -53,7 +55,7 @@ describe('session routes', () => {
   });
 
   it('filters /event by session and wraps /global/event in envelopes', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const a = (await call(server, 'POST', '/session', {})).json.id as string;
     const b = (await call(server, 'POST', '/session', {})).json.id as string;
     const only = await server.app.request(`/event?session=${a}`);
@@ -72,7 +74,7 @@ describe('session routes', () => {
   });
 
   it('gives every event a strictly increasing SSE id', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const res = await server.app.request('/event');
     const reading = readSse(res.body!, (m) => types(m).includes('agent.end'));
     const { json: s } = await call(server, 'POST', '/session', {});
@@ -83,32 +85,35 @@ describe('session routes', () => {
   });
 
   it('lists plugins with bindings, limits and health', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(await hostWithGuard());
     const { json } = await call(server, 'GET', '/plugins');
     expect(json.plugins).toEqual([
       expect.objectContaining({
-        name: 'guard',
-        version: '1.0.0',
-        bindings: [{ event: 'PreToolUse', matcher: 'Bash', failurePolicy: null }],
+        name: 'write-guard',
+        version: '0.3.0',
+        bindings: [{ event: 'PreToolUse', matcher: 'Write', failurePolicy: null }],
         health: 'healthy',
         limits: expect.objectContaining({ timeoutMs: 100 }),
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       }),
     ]);
+    expect((await call(server, 'GET', '/plugins')).json.plugins).toHaveLength(1);
+    expect((await call(createServerFor(), 'GET', '/plugins')).json).toEqual({ plugins: [] });
   });
 
   it('refuses plugin loading over HTTP unless enabled', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const refused = await call(server, 'POST', '/plugins', { path: '/tmp/evil.wasm' });
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toMatch(/allowPluginLoading/);
     await server.close();
-    server = createServer(new FakeHost(), { allowPluginLoading: true });
+    server = createServer(realHost(), { allowPluginLoading: true });
     expect((await call(server, 'POST', '/plugins', { path: '/tmp/x.wasm' })).status).toBe(501);
     expect((await call(server, 'POST', '/plugins', { path: '/a', url: 'https://x/y.wasm' })).status).toBe(400);
   });
 
   it('sends heartbeats as SSE comments', async () => {
-    server = createServer(new FakeHost(), { heartbeatMs: 100 });
+    server = createServer(realHost(), { heartbeatMs: 100 });
     const res = await server.app.request('/event');
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
@@ -119,7 +124,7 @@ describe('session routes', () => {
   });
 
   it('serves the console page at /', async () => {
-    server = createServer(new FakeHost(), { token: 'a-token-of-sixteen-chars' });
+    server = createServer(realHost(), { token: 'a-token-of-sixteen-chars' });
     const res = await server.app.request('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);

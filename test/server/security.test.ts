@@ -3,7 +3,7 @@ import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { safeEqual } from '../../host/server/auth.js';
 import { resolveServerOptions } from '../../host/server/options.js';
 import { WasmhooksError } from '../../host/errors.js';
-import { FakeHost } from './fake-host.js';
+import { realHost } from './real-host.js';
 import { call } from './helpers.js';
 
 const TOKEN = 'correct-horse-battery-staple';
@@ -13,12 +13,12 @@ afterEach(() => server?.close());
 describe('options and the loopback rule', () => {
   it('refuses to serve beyond loopback without a token, with a clear error', () => {
     for (const hostname of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) {
-      expect(() => createServer(new FakeHost(), { hostname })).toThrow(/refusing to serve on .* without a token/);
+      expect(() => createServer(realHost(), { hostname })).toThrow(/refusing to serve on .* without a token/);
     }
     for (const hostname of ['127.0.0.1', 'localhost', '::1', '127.1.2.3']) {
-      expect(() => createServer(new FakeHost(), { hostname }).close()).not.toThrow();
+      expect(() => createServer(realHost(), { hostname }).close()).not.toThrow();
     }
-    expect(() => createServer(new FakeHost(), { hostname: '0.0.0.0', token: TOKEN }).close()).not.toThrow();
+    expect(() => createServer(realHost(), { hostname: '0.0.0.0', token: TOKEN }).close()).not.toThrow();
   });
 
   it('rejects bad options with the field path', () => {
@@ -48,7 +48,7 @@ describe('options and the loopback rule', () => {
 
 describe('auth', () => {
   it('answers 401 without the right bearer token on every API route', async () => {
-    server = createServer(new FakeHost(), { token: TOKEN });
+    server = createServer(realHost(), { token: TOKEN });
     const routes: [string, string][] = [
       ['GET', '/session'],
       ['POST', '/session'],
@@ -79,11 +79,11 @@ describe('auth', () => {
 
 describe('CORS', () => {
   it('sends no CORS headers unless origins are configured', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     const res = await server.app.request('/session', { headers: { origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     await server.close();
-    server = createServer(new FakeHost(), { corsOrigins: ['https://ui.example'] });
+    server = createServer(realHost(), { corsOrigins: ['https://ui.example'] });
     const pre = await server.app.request('/session', {
       method: 'OPTIONS',
       headers: { origin: 'https://ui.example', 'access-control-request-method': 'POST' },
@@ -96,7 +96,7 @@ describe('CORS', () => {
 
 describe('malformed input', () => {
   it('answers every malformed request with a 4xx JSON error, never a 5xx', async () => {
-    server = createServer(new FakeHost(), { bodyLimit: 4096 });
+    server = createServer(realHost(), { bodyLimit: 4096 });
     const { json: s } = await call(server, 'POST', '/session', {});
     const big = JSON.stringify({ prompt: 'x'.repeat(10_000) });
     const bodies: unknown[] = [
@@ -150,7 +150,7 @@ describe('malformed input', () => {
   });
 
   it('validates path params, query and Last-Event-ID', async () => {
-    server = createServer(new FakeHost());
+    server = createServer(realHost());
     for (const path of ['/session/%00', '/session/a%20b', `/session/${'x'.repeat(300)}`, '/session/..%2F..']) {
       const res = await call(server, 'GET', path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
