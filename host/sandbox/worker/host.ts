@@ -97,21 +97,22 @@ export class WorkerBackend implements Backend {
     const { limits } = this.options;
     const channel = Channel.create(Math.max(limits.maxInputBytes, limits.maxOutputBytes) + META_BYTES);
     const live: Live = { handle: { terminate: async () => undefined }, channel, death: null };
-    live.handle = this.adapter.spawn(
-      workerUrl(),
-      {
-        wasmhooks: 'sandbox-worker',
-        bytes: this.bytes,
-        buffer: channel.buffer,
-        limits: { ...limits },
-        config: this.options.config ?? {},
-        wantsLogs: this.options.onLog !== undefined,
-      },
-      (reason) => {
+    const init = {
+      wasmhooks: 'sandbox-worker' as const,
+      bytes: this.bytes,
+      buffer: channel.buffer,
+      limits: { ...limits },
+      config: this.options.config ?? {},
+      wantsLogs: this.options.onLog !== undefined,
+    };
+    try {
+      live.handle = await this.adapter.spawn(workerUrl(), init, (reason) => {
         live.death ??= reason;
         channel.signal(State.DEAD);
-      },
-    );
+      });
+    } catch (error) {
+      return failure('LOAD_FAILED', `the sandbox worker could not be spawned: ${String(error)}`);
+    }
     const state = await waitWhile(channel, State.STARTING, START_TIMEOUT_MS);
     if (state === State.IDLE) {
       this.#live = live;

@@ -1,10 +1,13 @@
-/** Workers on Node: `node:worker_threads`. */
-import { Worker, workerData } from 'node:worker_threads';
+/**
+ * Workers on Node: `node:worker_threads`, imported only when used so the core
+ * bundle has no static Node-only import.
+ */
 import type { WorkerInit } from './channel.js';
 import type { ThreadAdapter } from './thread.js';
 
 export const adapter: ThreadAdapter = {
-  spawn(url, init, onDeath) {
+  async spawn(url, init, onDeath) {
+    const { Worker } = await import('node:worker_threads');
     const options = {
       workerData: init,
       // Extism imports node:wasi, which warns once per worker otherwise.
@@ -25,7 +28,10 @@ export const adapter: ThreadAdapter = {
       },
     };
   },
-  receive: async () => workerData as WorkerInit,
+  async receive() {
+    const { workerData } = await import('node:worker_threads');
+    return workerData as WorkerInit;
+  },
 };
 
 /**

@@ -12,7 +12,7 @@ export interface WorkerHandle {
 
 export interface ThreadAdapter {
   /** Host side: start `url` and hand it `init`; `onDeath` fires if it errors or exits. */
-  spawn(url: URL, init: WorkerInit, onDeath: (reason: string) => void): WorkerHandle;
+  spawn(url: URL, init: WorkerInit, onDeath: (reason: string) => void): Promise<WorkerHandle>;
   /** Worker side: the `init` the host sent. */
   receive(): Promise<WorkerInit>;
 }

@@ -7,7 +7,7 @@ interface WorkerScope {
 }
 
 export const adapter: ThreadAdapter = {
-  spawn(url, init, onDeath) {
+  async spawn(url, init, onDeath) {
     const worker = new Worker(url, { type: 'module' });
     worker.addEventListener('error', (event) => {
       event.preventDefault();

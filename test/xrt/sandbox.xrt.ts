@@ -1,0 +1,113 @@
+// The sandbox on Node, Deno and Bun, against the ESM build: deadlines, fuel,
+// memory caps, abort and recovery, in-thread and in our own worker.
+// Hostile plugins are WAT assembled with wabt, as in test/sandbox.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import wabtInit from 'wabt';
+import { createSandbox, type CallOutcome, type SandboxOptions } from '../../dist/index.js';
+
+const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
+let wabt: ReturnType<typeof wabtInit> | undefined;
+
+async function hostile(name: string): Promise<Uint8Array> {
+  const source = await readFile(new URL(`../fixtures/hostile/${name}.wat`, import.meta.url), 'utf8');
+  const mod = (await (wabt ??= wabtInit())).parseWat(`${name}.wat`, source);
+  try {
+    return mod.toBinary({}).buffer;
+  } finally {
+    mod.destroy();
+  }
+}
+
+const text = (s: string) => new TextEncoder().encode(s);
+const str = (b: Uint8Array) => new TextDecoder().decode(b);
+const codeOf = (o: CallOutcome) => (o.ok ? 'ok' : o.failure.code);
+const SPIN: SandboxOptions = { limits: { timeoutMs: 50, fuel: 1e15 }, quarantine: { maxConsecutiveFailures: 100 } };
+
+/** An infinite loop with a 50 ms deadline: stopped, and when (printed for the report). */
+async function deadline(options: SandboxOptions, label: string): Promise<void> {
+  const sandbox = await createSandbox(await hostile('echo'), { ...SPIN, ...options });
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const outcome = await sandbox.call('spin', new Uint8Array(0));
+    times.push(performance.now() - started);
+    assert.equal(codeOf(outcome), 'TIMEOUT');
+  }
+  const ok = await sandbox.call('run', text('after'));
+  assert.equal(ok.ok && str(ok.output), 'after');
+  await sandbox.close();
+  times.sort((a, b) => a - b);
+  console.log(`    [${runtime}] ${label}: timeoutMs 50 stopped in ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+  assert.ok(times[2]! < 200, `median ${times[2]} ms`);
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'in-thread: an infinite loop stops at its deadline, and the module recovers': () => deadline({}, 'in-thread'),
+
+  'in-thread: fuel exhaustion, memory cap, trap, stack overflow': async () => {
+    const echo = await createSandbox(await hostile('echo'), SPIN);
+    const frugal = await echo.call('spin', new Uint8Array(0), { limits: { fuel: 1_000_000, timeoutMs: 10_000 } });
+    assert.equal(codeOf(frugal), 'FUEL_EXHAUSTED');
+    assert.equal(codeOf(await echo.call('trap', new Uint8Array(0))), 'TRAP');
+    assert.equal(codeOf(await echo.call('recurse', new Uint8Array(0))), 'STACK_OVERFLOW');
+    const bomb = await createSandbox(await hostile('memory-grow-bomb'), { limits: { maxMemoryPages: 8 } });
+    const grown = await bomb.call('run', new Uint8Array(0));
+    assert.equal(codeOf(grown), 'MEMORY_LIMIT');
+    const allocs = await createSandbox(await hostile('alloc-bomb'), { limits: { maxMemoryPages: 8, timeoutMs: 2_000 } });
+    assert.equal(codeOf(await allocs.call('run', new Uint8Array(0))), 'MEMORY_LIMIT');
+    const back = await echo.call('run', text('fine'));
+    assert.equal(back.ok && str(back.output), 'fine');
+  },
+
+  'in-thread: abort before and during a call': async () => {
+    const echo = await createSandbox(await hostile('echo'), SPIN);
+    const before = new AbortController();
+    before.abort();
+    const refused = await echo.call('run', text('x'), { signal: before.signal });
+    assert.equal(codeOf(refused), 'ABORTED');
+    assert.equal(refused.fuelUsed, 0);
+    const during = new AbortController();
+    const spinner = await createSandbox(await hostile('log-then-spin'), {
+      limits: { timeoutMs: 5_000, fuel: 1e15 },
+      host: { onLog: () => during.abort() },
+    });
+    const started = performance.now();
+    assert.equal(codeOf(await spinner.call('run', new Uint8Array(0), { signal: during.signal })), 'ABORTED');
+    assert.ok(performance.now() - started < 1_000);
+  },
+
+  'in-thread: quarantine after repeated failures, then a probe': async () => {
+    const echo = await createSandbox(await hostile('echo'), { quarantine: { backoffMs: 50 } });
+    for (let i = 0; i < 3; i++) await echo.call('trap', new Uint8Array(0));
+    assert.equal(echo.health, 'quarantined');
+    assert.equal(codeOf(await echo.call('run', text('x'))), 'QUARANTINED');
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(codeOf(await echo.call('run', text('x'))), 'ok');
+    assert.equal(echo.health, 'healthy');
+  },
+
+  'worker: an infinite loop stops at its deadline without blocking this thread': async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    try {
+      await deadline({ isolation: 'worker' }, 'worker');
+    } finally {
+      clearInterval(ticker);
+    }
+    assert.ok(ticks > 5, `the event loop ticked ${ticks} times`);
+  },
+
+  'worker: abort mid-call, traps and recovery': async () => {
+    const echo = await createSandbox(await hostile('echo'), { ...SPIN, isolation: 'worker' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const aborted = await echo.call('spin', new Uint8Array(0), { signal: controller.signal, limits: { timeoutMs: 5_000 } });
+    assert.equal(codeOf(aborted), 'ABORTED');
+    assert.equal(codeOf(await echo.call('trap', new Uint8Array(0))), 'TRAP');
+    assert.equal(codeOf(await echo.call('spin', new Uint8Array(0), { limits: { fuel: 1_000_000 } })), 'FUEL_EXHAUSTED');
+    const back = await echo.call('run', text('back'));
+    assert.equal(back.ok && str(back.output), 'back');
+    await echo.close();
+  },
+};
