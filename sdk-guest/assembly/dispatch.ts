@@ -31,40 +31,47 @@ function toolNameOf(request: HookRequest): string {
   return "";
 }
 
-function hasContent(r: HookResponse): bool {
-  return r.reason.length > 0 || r.updatedInputJson.length > 0 || r.additionalContext.length > 0
-    || r.systemMessage.length > 0 || r.updatedOutputJson.length > 0;
-}
-
 function decided(r: HookResponse): bool {
   return r.decision != Decision.UNSPECIFIED && r.decision != Decision.CONTINUE;
 }
 
+function joined(a: string, b: string): string {
+  if (a.length == 0) return b;
+  if (b.length == 0) return a;
+  return a + "\n" + b;
+}
+
+/** Folds one handler's answer into the plugin's answer so far. */
+function merge(acc: HookResponse, r: HookResponse): void {
+  if (r.updatedInputJson.length > 0) acc.updatedInputJson = r.updatedInputJson;
+  if (r.updatedOutputJson.length > 0) acc.updatedOutputJson = r.updatedOutputJson;
+  if (r.reason.length > 0) acc.reason = r.reason;
+  acc.additionalContext = joined(acc.additionalContext, r.additionalContext);
+  acc.systemMessage = joined(acc.systemMessage, r.systemMessage);
+  if (decided(r)) acc.decision = r.decision;
+}
+
 /**
  * Runs the handlers bound to the request's event whose matcher accepts the tool,
- * in registration order. The first that decides (anything but continue) answers;
- * otherwise the first non-empty continue (a rewrite, context) does; otherwise continue.
+ * in registration order, until one decides (anything but continue). A rewrite
+ * feeds the handlers after it; context and system messages accumulate.
  */
 export function dispatchHook(p: Plugin, request: HookRequest): Outcome<HookResponse> {
   const toolName = toolNameOf(request);
-  let fallback: HookResponse | null = null;
+  const acc = new HookResponse();
+  acc.decision = Decision.CONTINUE;
   for (let i = 0; i < p.handlers.length; i++) {
     const h = p.handlers[i];
     if (h.binding.event != request.event || !matcherAccepts(h.binding.matcher, toolName)) continue;
-    const out = runHandler(h, request);
+    const out = runHandler(h, request, acc.updatedInputJson);
     if (out.error.length > 0) return out;
-    const r = out.value!;
-    if (decided(r)) return out;
-    if (fallback === null && hasContent(r)) fallback = r;
+    merge(acc, out.value!);
+    if (decided(acc)) break;
   }
-  if (fallback === null) {
-    fallback = new HookResponse();
-    fallback.decision = Decision.CONTINUE;
-  }
-  return new Outcome<HookResponse>(fallback, "");
+  return new Outcome<HookResponse>(acc, "");
 }
 
-function runHandler(h: Handler, request: HookRequest): Outcome<HookResponse> {
+function runHandler(h: Handler, request: HookRequest, rewrittenInput: string): Outcome<HookResponse> {
   const out = new Outcome<HookResponse>(null, "");
   if (h.handlesToolUse) {
     const use = request.toolUse;
@@ -72,10 +79,11 @@ function runHandler(h: Handler, request: HookRequest): Outcome<HookResponse> {
       out.error = "a " + eventLabel(request.event) + " request without a tool_use payload";
       return out;
     }
+    const inputJson = rewrittenInput.length > 0 ? rewrittenInput : use.toolInputJson;
     const input = new Outcome<JsonValue>(null, "");
-    parseInput(use.toolInputJson, "tool_input_json", input);
+    parseInput(inputJson, "tool_input_json", input);
     if (input.error.length > 0) return new Outcome<HookResponse>(null, input.error);
-    out.value = h.onToolUse!(new ToolUse(request, use.toolName, input.value!, use.toolInputJson));
+    out.value = h.onToolUse!(new ToolUse(request, use.toolName, input.value!, inputJson));
   } else if (h.handlesToolResult) {
     const res = request.toolResult;
     if (res === null) {
