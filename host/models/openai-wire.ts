@@ -18,6 +18,7 @@ export interface BodySettings {
   temperature?: number;
   maxTokens?: number;
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  includeUsage: boolean;
 }
 
 export function toRequestBody(settings: BodySettings, request: ModelRequest): Record<string, unknown> {
@@ -30,8 +31,8 @@ export function toRequestBody(settings: BodySettings, request: ModelRequest): Re
     model: settings.model,
     messages,
     stream: true,
-    stream_options: { include_usage: true },
   };
+  if (settings.includeUsage) body.stream_options = { include_usage: true };
   if (request.tools.length > 0) body.tools = request.tools.map(toWireTool);
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.maxTokens !== undefined) body[settings.maxTokensField] = settings.maxTokens;

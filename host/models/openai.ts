@@ -19,10 +19,17 @@ export interface OpenAIModelOptions extends HttpModelOptions {
    * (the default).
    */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Ask for token usage in the last chunk (`stream_options.include_usage`,
+   * default true). Turn off for servers that reject `stream_options`; usage
+   * is then reported as zero unless the server sends it anyway.
+   */
+  includeUsage?: boolean;
 }
 
 const optionsSchema = httpOptionsSchema.extend({
   maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  includeUsage: z.boolean().optional(),
 });
 
 /**
@@ -48,6 +55,7 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     temperature: options.temperature,
     maxTokens: options.maxTokens,
     maxTokensField: options.maxTokensField ?? 'max_tokens',
+    includeUsage: options.includeUsage ?? true,
   };
   return {
     id: `openai:${options.model}`,

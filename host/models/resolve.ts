@@ -5,6 +5,7 @@
 import { WasmhooksError } from '../errors.js';
 import { ANTHROPIC_BASE_URL, type AnthropicModelOptions, anthropicModel } from './anthropic.js';
 import { OPENAI_BASE_URL, type OpenAIModelOptions, openaiModel } from './openai.js';
+import { scriptedModel } from './scripted.js';
 import type { Model } from './types.js';
 
 export type ModelSpec =
@@ -19,7 +20,7 @@ export interface ResolveModelOptions {
   apiKey?: string;
   /** Where keys and base URLs are read from (default: `process.env` when there is one). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Builds the offline model used for `scripted` and for an empty spec. */
+  /** Builds the offline model used for `scripted` and for an empty spec (default: an empty `scriptedModel()`). */
   scripted?: () => Model;
   /** Further options for the provider (retry, headers, temperature, thinking, …). */
   openai?: Partial<OpenAIModelOptions>;
@@ -60,10 +61,7 @@ export function resolveModel(spec: string | undefined, options: ResolveModelOpti
   const parsed = parseModelSpec(spec ?? '');
   switch (parsed.provider) {
     case 'scripted':
-      if (options.scripted === undefined) {
-        throw new WasmhooksError('INVALID_CONFIG', 'No scripted model was supplied; pass a model spec such as openai:gpt-4o-mini.');
-      }
-      return options.scripted();
+      return options.scripted?.() ?? scriptedModel();
     case 'openai': {
       const baseURL = options.baseURL ?? nonEmpty(env.OPENAI_BASE_URL) ?? options.openai?.baseURL;
       const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY) ?? options.openai?.apiKey;

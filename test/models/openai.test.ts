@@ -91,7 +91,7 @@ describe('openaiModel streaming', () => {
 
   it('sends history, tool results and tool definitions in the Chat Completions shape', async () => {
     server = await replayServer([{ fixture: 'openai-text.sse' }]);
-    const model = openaiModel({ model: 'llama3.2', baseURL: `${server.url}/v1/`, temperature: 0.2, maxTokens: 300 });
+    const model = openaiModel({ model: 'llama3.2', baseURL: `${server.url}/v1/`, temperature: 0.2, maxTokens: 300, maxTokensField: 'max_completion_tokens', includeUsage: false });
     await collect(
       model.stream(
         request({
@@ -117,9 +117,8 @@ describe('openaiModel streaming', () => {
     expect(sent?.body).toEqual({
       model: 'llama3.2',
       stream: true,
-      stream_options: { include_usage: true },
       temperature: 0.2,
-      max_tokens: 300,
+      max_completion_tokens: 300,
       messages: [
         { role: 'user', content: 'Read it' },
         {

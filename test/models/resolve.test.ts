@@ -26,7 +26,7 @@ describe('parseModelSpec', () => {
 describe('resolveModel', () => {
   it('defaults to the scripted model', () => {
     expect(resolveModel(undefined, { scripted: () => scripted, env: {} })).toBe(scripted);
-    expect(() => resolveModel('scripted', { env: {} })).toThrow(/No scripted model/);
+    expect(resolveModel('scripted', { env: {} }).id).toBe('scripted');
   });
 
   it('requires a key for the hosted APIs but not for a local server', () => {
