@@ -27,7 +27,28 @@ export const hookOutputSchema = z.object({
   updatedOutput: z.string().optional(),
   additionalContext: z.string().optional(),
   systemMessage: z.string().optional(),
+  /** Claude Agent SDK compatibility: `continue: false` means stop (see `fromClaudeContinue`). */
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
 });
+
+type RawOutput = z.output<typeof hookOutputSchema>;
+
+/**
+ * Maps the Claude-style `{ continue: false, stopReason }` onto our one
+ * decision union: `stop` where the event allows it, else `deny` where that is
+ * legal; on Stop it means "let the agent stop" (`continue`). On observe-only
+ * events it stays `stop`, which the dispatcher reports as a violation.
+ */
+function normalize(event: HookEventName, raw: RawOutput): HookOutput {
+  const { continue: cont, stopReason, ...rest } = raw;
+  const out = stripUndefined(rest);
+  if (cont !== false) return out;
+  const legal = HOOK_EVENT_RULES[event].decisions;
+  out.decision = event === 'Stop' ? 'continue' : legal.includes('stop') ? 'stop' : legal.includes('deny') ? 'deny' : 'stop';
+  if (stopReason !== undefined) out.reason = stopReason;
+  return out;
+}
 
 /** Throws UNKNOWN_HOOK_EVENT for a name that is not an event, or one the host never fires. */
 export function assertEmittedEvent(event: string): asserts event is HookEventName {
@@ -63,7 +84,7 @@ export function nextHookId(prefix: string): string {
 }
 
 /** Runs one callback; never throws. */
-async function runCallback(cb: HookCallback, ...args: Parameters<HookCallback>): Promise<HookResult> {
+async function runCallback(event: HookEventName, cb: HookCallback, ...args: Parameters<HookCallback>): Promise<HookResult> {
   const signal = args[2].signal;
   try {
     const raw: unknown = await cb(...args);
@@ -72,7 +93,7 @@ async function runCallback(cb: HookCallback, ...args: Parameters<HookCallback>):
     if (!parsed.success) {
       return { ok: false, failure: { code: 'BAD_OUTPUT', message: `hook returned an invalid output: ${z.prettifyError(parsed.error)}` } };
     }
-    return { ok: true, output: stripUndefined(parsed.data) };
+    return { ok: true, output: normalize(event, parsed.data) };
   } catch (e) {
     if (signal.aborted) return abortedResult(signal);
     return { ok: false, failure: { code: 'TRAP', message: `hook threw: ${messageOf(e)}` } };
@@ -86,7 +107,7 @@ function abortedResult(signal: AbortSignal): HookResult {
     : { ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } };
 }
 
-function stripUndefined(o: HookOutput): HookOutput {
+function stripUndefined(o: Omit<RawOutput, 'continue' | 'stopReason'>): HookOutput {
   const out: HookOutput = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   return out;
@@ -119,7 +140,7 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
       timeoutMs,
       ...(matcher ? { matcher } : {}),
       run: (input, ctx) =>
-        runCallback(cb, input, 'tool_use_id' in input ? input.tool_use_id : undefined, { signal: ctx.signal }),
+        runCallback(event, cb, input, 'tool_use_id' in input ? input.tool_use_id : undefined, { signal: ctx.signal }),
     };
     return handler;
   });
