@@ -30,165 +30,230 @@ function grow<T extends Uint8Array | Float64Array>(a: T, need: number): T {
   return next;
 }
 
+/** End offset of the last `readLeb`, to avoid allocating a pair. */
+let lebEnd = 0;
+
+/** Unsigned LEB128 at `p` (u32 range); sets `lebEnd`. Past the buffer's end, reads stop at `undefined`. */
+function readLeb(buf: Uint8Array, p: number): number {
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < 5; i++) {
+    const b = buf[p++] ?? 0;
+    v += (b & 0x7f) * mul;
+    if ((b & 0x80) === 0) break;
+    mul *= 128;
+  }
+  lebEnd = p;
+  return v;
+}
+
 /**
  * Copies one expression (a function body after its locals, or a constant
  * expression) from `r` to `w` up to and including its final `end`,
  * renumbering function indices and, if `instrument`, inserting a fuel check
  * at the start and after every `loop` header. The region's cost is patched
  * into its check when the region closes.
+ *
+ * The hot path keeps the position in a local and skips LEB128s inline (this
+ * runs once per plugin load, mostly before the JIT has warmed up); rare
+ * immediates go through the bounds-checked `Reader`. Reads past `end` are
+ * caught at the top of the loop, so a truncated body fails, never hangs.
  */
 export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boolean): void {
   const buf = r.buf;
   const end = r.limit;
-  let from = r.pos;
+  let p = r.pos;
+  let from = p;
   let depth = 0;
   let regions = 0;
   let cost = 0;
-  if (instrument) {
-    w.copy(buf, from, r.pos);
-    from = r.pos;
-    regions = openRegion(m, w, regions, cost);
-  }
+  if (instrument) regions = openRegion(m, w, regions, cost);
 
   for (;;) {
-    if (r.pos >= end) r.fail('expression has no final end');
-    const at = r.pos;
-    const op = buf[r.pos++]!;
+    if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));
+    const at = p;
+    const op = buf[p++]!;
     cost += OP_WEIGHT[op]!;
     switch (OP_IMM[op] as Imm) {
       case Imm.None:
         break;
+      case Imm.Leb:
+        p = skip(buf, p, end);
+        break;
+      case Imm.MemArg: {
+        let align = buf[p++]!;
+        if (align & 0x80) {
+          align = readLeb(buf, p - 1);
+          p = lebEnd;
+        }
+        if (align & 0x40) p = skip(buf, p, end); // memory index (multi-memory)
+        p = skip(buf, p, end); // offset
+        break;
+      }
+      case Imm.Global: {
+        let idx = buf[p++]!;
+        if (idx & 0x80) {
+          idx = readLeb(buf, p - 1);
+          p = lebEnd;
+        }
+        if (idx >= m.globals) r.fail('global index out of range', at);
+        break;
+      }
       case Imm.End:
         if (depth === 0) {
-          w.copy(buf, from, r.pos);
+          w.copy(buf, from, p);
           if (instrument) closeRegion(w, --regions, cost);
+          r.pos = p;
           return;
         }
         depth--;
         if (frames[depth] === 1 && instrument) cost = closeRegion(w, --regions, cost);
         break;
       case Imm.Block:
-        r.skipBlockType();
+        p = blockType(r, p);
         frames = grow(frames, depth);
         frames[depth++] = 0;
         break;
       case Imm.Loop:
-        r.skipBlockType();
+        p = blockType(r, p);
         frames = grow(frames, depth);
         frames[depth++] = 1;
         if (instrument) {
-          w.copy(buf, from, r.pos);
-          from = r.pos;
+          w.copy(buf, from, p);
+          from = p;
           regions = openRegion(m, w, regions, cost);
           cost = 0;
         }
         break;
-      case Imm.Leb:
-        r.skipLeb();
-        break;
       case Imm.Leb2:
-        r.skipLeb();
-        r.skipLeb();
+        p = skip(buf, skip(buf, p, end), end);
         break;
       case Imm.Func: {
-        const idxAt = r.pos;
-        const idx = r.u32();
+        const idx = readLeb(buf, p);
         if (idx >= m.funcImports) {
-          w.copy(buf, from, idxAt);
+          w.copy(buf, from, p);
           w.uleb(idx + 1);
-          from = r.pos;
+          from = lebEnd;
         }
-        break;
-      }
-      case Imm.Global:
-        if (r.u32() >= m.globals) r.fail('global index out of range', at);
-        break;
-      case Imm.MemArg:
-        if (r.u32() & 0x40) r.skipLeb();
-        r.skipLeb();
-        break;
-      case Imm.BrTable: {
-        const n = r.u32();
-        for (let i = 0; i <= n; i++) r.skipLeb();
+        p = lebEnd;
         break;
       }
       case Imm.Bytes4:
-        r.skip(4);
+        p += 4;
         break;
       case Imm.Bytes8:
-        r.skip(8);
+        p += 8;
         break;
-      case Imm.SelectT: {
-        const n = r.u32();
-        for (let i = 0; i < n; i++) r.skipValType();
-        break;
-      }
-      case Imm.HeapType:
-        r.skipLeb();
-        break;
-      case Imm.TryTable: {
-        r.skipBlockType();
-        const n = r.u32();
-        for (let i = 0; i < n; i++) {
-          const kind = r.u8();
-          if (kind > 3) r.fail(`unknown catch kind ${kind}`);
-          if (kind < 2) r.skipLeb(); // tag
-          r.skipLeb(); // label
-        }
-        frames = grow(frames, depth);
-        frames[depth++] = 0;
-        break;
-      }
-      case Imm.Delegate:
-        r.skipLeb();
-        if (depth === 0) r.fail('delegate outside a try', at);
-        depth--;
-        break;
-      case Imm.PrefixFC: {
-        const sub = r.u32();
-        const lebs = FC_LEBS[sub];
-        if (lebs === undefined) r.fail(`unknown opcode 0xfc ${sub}`, at);
-        for (let i = 0; i < lebs; i++) r.skipLeb();
-        cost += fcWeight(sub) - 1;
-        break;
-      }
-      case Imm.PrefixFD: {
-        const sub = r.u32();
-        switch ((SIMD_IMM[sub] ?? 0) as Simd | 0) {
-          case Simd.None:
-            break;
-          case Simd.MemArg:
-            if (r.u32() & 0x40) r.skipLeb();
-            r.skipLeb();
-            break;
-          case Simd.MemArgLane:
-            if (r.u32() & 0x40) r.skipLeb();
-            r.skipLeb();
-            r.skip(1);
-            break;
-          case Simd.Bytes16:
-            r.skip(16);
-            break;
-          case Simd.Lane:
-            r.skip(1);
-            break;
-          default:
-            r.fail(`unknown opcode 0xfd ${sub}`, at);
-        }
-        break;
-      }
-      case Imm.PrefixFE: {
-        const sub = r.u32();
-        if (sub === 0x03) r.skip(1);
-        else if (atomicHasMemArg(sub)) {
-          if (r.u32() & 0x40) r.skipLeb();
-          r.skipLeb();
-        } else r.fail(`unknown opcode 0xfe ${sub}`, at);
-        break;
-      }
-      case Imm.Invalid:
-        r.fail(`unknown opcode 0x${op.toString(16).padStart(2, '0')}`, at);
+      default:
+        r.pos = p;
+        rareImmediates(r, op, at);
+        p = r.pos;
+        if (op === 0x1f) {
+          frames = grow(frames, depth);
+          frames[depth++] = 0;
+        } else if (op === 0x18) {
+          if (depth === 0) r.fail('delegate outside a try', at);
+          depth--;
+        } else if (op === 0xfc) cost += fcWeight(readLeb(buf, at + 1)) - 1;
     }
+  }
+}
+
+function skip(buf: Uint8Array, p: number, end: number): number {
+  while (buf[p++]! & 0x80 && p < end);
+  return p;
+}
+
+function blockType(r: Reader, p: number): number {
+  const b = r.buf[p]!;
+  if (b === 0x40 || (b >= 0x6f && b <= 0x7f)) return p + 1; // the common forms
+  r.pos = p;
+  r.skipBlockType();
+  return r.pos;
+}
+
+/** Immediates of the rarer opcodes, through the bounds-checked reader. */
+function rareImmediates(r: Reader, op: number, at: number): void {
+  switch (OP_IMM[op] as Imm) {
+    case Imm.BrTable: {
+      const n = r.u32();
+      for (let i = 0; i <= n; i++) r.skipLeb();
+      return;
+    }
+    case Imm.SelectT: {
+      const n = r.u32();
+      for (let i = 0; i < n; i++) r.skipValType();
+      return;
+    }
+    case Imm.HeapType:
+      return r.skipLeb();
+    case Imm.TryTable: {
+      r.skipBlockType();
+      const n = r.u32();
+      for (let i = 0; i < n; i++) {
+        const kind = r.u8();
+        if (kind > 3) r.fail(`unknown catch kind ${kind}`);
+        if (kind < 2) r.skipLeb(); // tag
+        r.skipLeb(); // label
+      }
+      return;
+    }
+    case Imm.Delegate:
+      return r.skipLeb();
+    case Imm.PrefixFC: {
+      const sub = r.u32();
+      const lebs = FC_LEBS[sub];
+      if (lebs === undefined) r.fail(`unknown opcode 0xfc ${sub}`, at);
+      for (let i = 0; i < lebs; i++) r.skipLeb();
+      return;
+    }
+    case Imm.PrefixFD:
+      return simd(r, at);
+    case Imm.PrefixFE: {
+      const sub = r.u32();
+      if (sub === 0x03) r.skip(1);
+      else if (atomicHasMemArg(sub)) memArg(r);
+      else r.fail(`unknown opcode 0xfe ${sub}`, at);
+      return;
+    }
+    case Imm.Invalid:
+      return r.fail(`unknown opcode 0x${op.toString(16).padStart(2, '0')}`, at);
+    case Imm.None:
+    case Imm.Block:
+    case Imm.Loop:
+    case Imm.End:
+    case Imm.Leb:
+    case Imm.Leb2:
+    case Imm.Func:
+    case Imm.Global:
+    case Imm.MemArg:
+    case Imm.Bytes4:
+    case Imm.Bytes8:
+      return r.fail(`opcode 0x${op.toString(16)} reached the slow path`, at); // handled inline
+  }
+}
+
+function memArg(r: Reader): void {
+  if (r.u32() & 0x40) r.skipLeb();
+  r.skipLeb();
+}
+
+function simd(r: Reader, at: number): void {
+  const sub = r.u32();
+  switch ((SIMD_IMM[sub] ?? 0) as Simd | 0) {
+    case Simd.None:
+      return;
+    case Simd.MemArg:
+      return memArg(r);
+    case Simd.MemArgLane:
+      memArg(r);
+      return r.skip(1);
+    case Simd.Bytes16:
+      return r.skip(16);
+    case Simd.Lane:
+      return r.skip(1);
+    default:
+      r.fail(`unknown opcode 0xfd ${sub}`, at);
   }
 }
 

@@ -73,7 +73,7 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   const present = new Set(sections.map((s) => s.id));
   const pending = [TYPE, IMPORT, GLOBAL, EXPORT].filter((id) => !present.has(id));
 
-  const w = new Writer(wasm.length + (wasm.length >> 3) + 256);
+  const w = scratchWriter(wasm.length + (wasm.length >> 3) + 256);
   w.copy(wasm, 0, 8);
   const emit = (id: number, body: () => void): void => {
     w.u8(id);
@@ -100,6 +100,22 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   }
   flushPending(ORDER.length);
   return { bytes: w.result(), functionsInstrumented: m.functionsInstrumented, checksInserted: m.checksInserted };
+}
+
+/**
+ * One output buffer reused across calls: fresh pages are expensive (a 2 MB
+ * allocation costs more than instrumenting 2 MB on some VMs), so only the
+ * exact-size result is allocated per call. Extism reads `data.buffer`, so the
+ * result must own its whole buffer; a view into this one would not do.
+ */
+let scratch: Writer | undefined;
+const SCRATCH_KEEP = 32 << 20;
+
+function scratchWriter(capacity: number): Writer {
+  if (!scratch || scratch.buf.length > SCRATCH_KEEP) scratch = new Writer(capacity);
+  scratch.pos = 0;
+  scratch.ensure(capacity);
+  return scratch;
 }
 
 function rewriteSection(id: number, m: RewriteInfo, r: Reader, w: Writer): void {
