@@ -26,3 +26,6 @@ export type * from './hooks/types.js';
 export type * from './events/types.js';
 export { EventBus, DEFAULT_SUBSCRIBER_BUFFER, type Subscriber, type SubscribeOptions } from './events/bus.js';
 export type * from './permissions/types.js';
+// Plugins: loading (sources, pins, grants), the WASM hook/tool adapter and the protocol codec.
+export { loadPlugin, WasmPlugin, defaultFailurePolicy, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
+export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolSpec, type PluginGrants } from './protocol/codec.js';

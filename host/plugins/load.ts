@@ -47,8 +47,8 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     limits: opts.limits,
     isolation: opts.isolation,
     config,
-    allowedHosts: opts.grants.networkHosts,
-    allowedPaths: grantedPaths(opts.grants),
+    ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
+    ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
     host: { onProgress: (message) => progress.current?.(message) },
   });
 

@@ -47,7 +47,7 @@ describe('loadPlugin', () => {
     expect(handler).toMatchObject({ name: 'canned', kind: 'wasm', event: 'PreToolUse', failurePolicy: 'fail-closed' });
     expect(handler!.matcher!.test('Bash')).toBe(true);
     expect(handler!.matcher!.test('BashX')).toBe(false);
-    const result = await handler!.run(preToolUse, { signal: new AbortSignal() });
+    const result = await handler!.run(preToolUse, { signal: new AbortController().signal });
     expect(result).toMatchObject({ ok: true, output: { decision: 'deny', reason: 'canned says no' } });
     expect(result.fuelUsed).toBeGreaterThan(0);
     await plugin.close();
@@ -93,8 +93,15 @@ describe('loadPlugin', () => {
       'GRANT_DENIED',
       /network host "api.example.com", config key "token"/,
     );
-    const plugin = await loadPlugin({ bytes }, { grants: { networkHosts: ['*.example.com'], configKeys: ['mode', 'token'] } });
-    expect(plugin.info.grants.configKeys).toEqual(['mode', 'token']);
+    // The wildcard covers the host, so only the sandbox's own refusal remains: it cannot do network yet.
+    await rejects(
+      loadPlugin({ bytes }, { grants: { networkHosts: ['*.example.com'], configKeys: ['mode', 'token'] } }),
+      'INVALID_OPTIONS',
+      /network grants are not supported/,
+    );
+    const configOnly = cannedPlugin({ describe: info({ grants: { configKeys: ['mode'] } }) });
+    const plugin = await loadPlugin({ bytes: configOnly }, { grants: { configKeys: ['mode'] }, config: { mode: 'strict', secret: 'x' } });
+    expect(plugin.info.grants.configKeys).toEqual(['mode']);
     await plugin.close();
   });
 
