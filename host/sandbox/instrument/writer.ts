@@ -37,12 +37,12 @@ export class Writer {
     this.pos = p;
   }
 
-  /** Copies src[start, end). Small runs byte by byte: cheaper than a subarray view. */
+  /** Copies src[start, end). Runs under 256 bytes byte by byte: no subarray view to allocate (and collect). */
   copy(src: Uint8Array, start: number, end: number): void {
     const n = end - start;
     if (n <= 0) return;
     this.ensure(n);
-    if (n < 24) {
+    if (n < 256) {
       const buf = this.buf;
       let p = this.pos;
       for (let i = start; i < end; i++) buf[p++] = src[i]!;
