@@ -47,6 +47,6 @@ function budgetOf({ timeoutMs, fuel, signal }: CallBudget): Budget {
     fuel,
     // On this thread only a host callback made by the plugin itself can abort
     // mid-call; the check is still cheap enough to make at every refuel.
-    isAborted: () => signal?.aborted === true,
+    signal,
   };
 }

@@ -40,44 +40,43 @@ export class Engine {
   /** Run `fn` under `budget`. Never throws. */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
     const started = performance.now();
-    const meter = new Meter(budget, this.#slice, () => this.#fuel?.value as bigint | undefined);
+    const meter = new Meter(budget, this.#slice, this.#fuel);
     this.#meter = meter;
     this.#logLines = 0;
-    const done = (result: { output: Uint8Array } | { failure: PluginFailure }): CallOutcome => {
-      const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
-      // Leftover fuel must not carry into the next call: start it at zero, so
-      // its first check refuels under the next call's budget.
-      if (this.#fuel) this.#fuel.value = 0n;
-      const durationMs = performance.now() - started;
-      this.#meter = null;
-      this.#slice = meter.slice;
-      this.#flushDroppedLogs();
-      if ('failure' in result) {
-        if (corruptsInstance(result.failure.code)) void this.discard();
-        return { ok: false, failure: result.failure, fuelUsed, durationMs };
-      }
-      return { ok: true, output: result.output, fuelUsed, durationMs };
-    };
     if (!this.#plugin) {
       const loaded = await this.#instantiate();
-      if (loaded) return done({ failure: loaded });
+      if (loaded) return this.#finish(meter, started, null, loaded);
+      meter.global = this.#fuel;
     }
     const plugin = this.#plugin as Plugin;
+    // Hand out the first slice up front: a short call then never needs refuel.
+    if (this.#fuel) this.#fuel.value = meter.prefill();
     try {
       const out = await plugin.call(fn, input);
       const output = out ? out.bytes() : new Uint8Array(0);
-      if (output.byteLength > this.options.limits.maxOutputBytes) {
-        return done({
-          failure: failure(
-            'OUTPUT_TOO_LARGE',
-            `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${this.options.limits.maxOutputBytes})`,
-          ),
-        });
-      }
-      return done({ output });
+      const max = this.options.limits.maxOutputBytes;
+      if (output.byteLength <= max) return this.#finish(meter, started, output, null);
+      const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
+      return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
     } catch (error) {
-      return done({ failure: this.#explain(classify(error, 'call')) });
+      return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
     }
+  }
+
+  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null): CallOutcome {
+    const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+    // Leftover fuel must not carry into the next call: start it at zero, so
+    // its first check refuels under the next call's budget.
+    if (this.#fuel) this.#fuel.value = 0n;
+    const durationMs = performance.now() - started;
+    this.#meter = null;
+    this.#slice = meter.slice;
+    if (this.#logLines > MAX_LOG_LINES_PER_CALL) this.#flushDroppedLogs();
+    if (failed) {
+      if (corruptsInstance(failed.code)) void this.discard();
+      return { ok: false, failure: failed, fuelUsed, durationMs };
+    }
+    return { ok: true, output: output ?? new Uint8Array(0), fuelUsed, durationMs };
   }
 
   /**
@@ -88,8 +87,8 @@ export class Engine {
   async prepare({ timeoutMs, fuel }: Pick<Limits, 'timeoutMs' | 'fuel'>): Promise<PluginFailure | null> {
     await warmUp();
     if (this.#plugin) return null;
-    const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, isAborted: () => false };
-    const meter = new Meter(budget, this.#slice, () => this.#fuel?.value as bigint | undefined);
+    const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, signal: undefined };
+    const meter = new Meter(budget, this.#slice, null);
     this.#meter = meter;
     const failed = await this.#instantiate();
     this.#meter = null;

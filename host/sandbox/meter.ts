@@ -41,8 +41,8 @@ export interface Budget {
   deadline: number;
   timeoutMs: number;
   fuel: number;
-  /** True once the caller gave up; read at every refuel. */
-  isAborted: () => boolean;
+  /** Read at every refuel: an AbortSignal, or the worker's view of the host's abort flag. */
+  signal: { readonly aborted: boolean } | undefined;
 }
 
 export class Meter {
@@ -52,26 +52,25 @@ export class Meter {
   overshoot = 0;
   /** The next slice's size; the engine keeps it from call to call. */
   slice: number;
+  /** The module's fuel global, once an instance exists (not yet while its start function runs). */
+  global: WebAssembly.Global | null;
   #last = performance.now();
 
-  /**
-   * @param probe reads the module's fuel global, once an instance exists (it
-   * does not yet while the start function runs).
-   */
   constructor(
     readonly budget: Budget,
     slice: number,
-    private readonly probe: () => bigint | undefined,
+    global: WebAssembly.Global | null,
   ) {
     this.slice = slice;
+    this.global = global;
   }
 
   /** The `refuel` import's body: a new slice, or a thrown StopSignal. */
   refuel(): bigint {
     const { budget } = this;
-    const current = this.probe();
+    const current = this.global?.value as bigint | undefined;
     if (current !== undefined && current < 0n) this.overshoot += Number(-current);
-    if (budget.isAborted()) throw new StopSignal('ABORTED', 'the call was aborted');
+    if (budget.signal?.aborted) throw new StopSignal('ABORTED', 'the call was aborted');
     const now = performance.now();
     if (now >= budget.deadline) {
       throw new StopSignal('TIMEOUT', `the call ran past its deadline of ${budget.timeoutMs} ms`);
@@ -85,6 +84,16 @@ export class Meter {
     if (elapsed > 2 * SLICE_PERIOD_MS) this.slice = Math.max(MIN_SLICE, Math.floor(this.slice / 2));
     else if (elapsed < SLICE_PERIOD_MS / 2) this.slice = Math.min(MAX_SLICE, this.slice * 2);
     const slice = left < this.slice ? left : this.slice;
+    this.handedOut += slice;
+    return BigInt(slice);
+  }
+
+  /**
+   * The first slice, handed out as a call starts (its deadline cannot have
+   * passed yet, and the caller checked the signal).
+   */
+  prefill(): bigint {
+    const slice = Math.min(this.slice, this.budget.fuel);
     this.handedOut += slice;
     return BigInt(slice);
   }

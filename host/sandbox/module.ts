@@ -18,6 +18,8 @@ import type {
 
 export class Sandboxed implements SandboxedModule {
   #tail: Promise<unknown> = Promise.resolve();
+  /** Calls started or queued and not yet settled. */
+  #busy = 0;
   #closed = false;
   readonly #exportSet: ReadonlySet<string>;
 
@@ -40,7 +42,9 @@ export class Sandboxed implements SandboxedModule {
   }
 
   call(fn: string, input: Uint8Array, options: CallOptions = {}): Promise<CallOutcome> {
-    const result = this.#tail.then(() => this.#call(fn, input, options));
+    // An idle module starts the call at once; a busy one queues it.
+    const result =
+      this.#busy++ === 0 ? this.#call(fn, input, options) : this.#tail.then(() => this.#call(fn, input, options));
     this.#tail = result;
     return result;
   }
@@ -52,19 +56,28 @@ export class Sandboxed implements SandboxedModule {
   }
 
   async #call(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
+    try {
+      return await this.#enter(fn, input, options);
+    } finally {
+      this.#busy--;
+    }
+  }
+
+  async #enter(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
     const refused = this.#refusal(fn, input, options.signal);
     if (refused) return { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
-    const outcome = await this.backend
-      .run(fn, input, {
+    let outcome: CallOutcome;
+    try {
+      outcome = await this.backend.run(fn, input, {
         timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
         fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
         signal: options.signal,
-      })
-      .catch((error: unknown): CallOutcome => {
-        // Backends must not throw; if one does, it is still only a failure.
-        const message = error instanceof Error ? error.message : String(error);
-        return { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
       });
+    } catch (error) {
+      // Backends must not throw; if one does, it is still only a failure.
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+    }
     this.tracker.record(outcome);
     return outcome;
   }

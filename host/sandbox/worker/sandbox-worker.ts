@@ -41,6 +41,11 @@ async function main(): Promise<void> {
   }
   const failed = await engine.prepare(init.limits);
   if (failed) return refuse(failed);
+  const abortFlag = {
+    get aborted() {
+      return Atomics.load(channel.header, Slot.ABORT) !== 0;
+    },
+  };
   channel.signal(State.IDLE);
   for (;;) {
     Atomics.wait(channel.header, Slot.STATE, State.IDLE);
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
       deadline: performance.now() + meta.timeoutMs,
       timeoutMs: meta.timeoutMs,
       fuel: meta.fuel,
-      isAborted: () => Atomics.load(channel.header, Slot.ABORT) !== 0,
+      signal: abortFlag,
     });
     const response: ResponseMeta = {
       ok: outcome.ok,
