@@ -1,0 +1,48 @@
+// Shared bits of the first-party plugin tests: where the built plugins are
+// (built on demand when missing) and hook inputs with the common fields filled.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { HookCommon, HookInput } from '../../host/index.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The path of `plugins/<name>/build/<name>.wasm`, building it first if it is missing. */
+export function builtPlugin(name: string): string {
+  const path = fileURLToPath(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url));
+  if (!existsSync(path)) {
+    execFileSync(process.execPath, ['scripts/build-plugins.mjs', name], { cwd: repo, stdio: 'inherit' });
+  }
+  return path;
+}
+
+export const common = (over: Partial<HookCommon> = {}): HookCommon => ({
+  session_id: 's1',
+  cwd: '/work/app',
+  turn: 1,
+  iteration: 1,
+  permission_mode: 'default',
+  ...over,
+});
+
+export const preToolUse = (tool_name: string, tool_input: Record<string, unknown>, over: Partial<HookCommon> = {}): HookInput => ({
+  ...common(over),
+  hook_event_name: 'PreToolUse',
+  tool_name,
+  tool_input,
+  tool_use_id: 'toolu_1',
+});
+
+export const postToolUse = (
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  tool_response: string,
+  over: Partial<HookCommon> = {},
+): HookInput => ({
+  ...common(over),
+  hook_event_name: 'PostToolUse',
+  tool_name,
+  tool_input,
+  tool_response,
+  tool_use_id: 'toolu_1',
+});
