@@ -16,15 +16,11 @@ import {
   rewriteStart,
   rewriteTables,
   rewriteTypes,
-  writeFuelExport,
-  writeFuelGlobal,
-  writeRefuelImport,
-  writeRefuelType,
-  type RewriteInfo,
 } from './sections.js';
+import { type RewriteInfo, writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { Writer } from './writer.js';
 
-export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './sections.js';
+export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */

@@ -1,4 +1,4 @@
-import type { RewriteInfo } from './sections.js';
+import type { RewriteInfo } from './additions.js';
 import { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 

@@ -1,68 +1,34 @@
-import { rewriteExpr, type ModuleInfo } from './code.js';
-import { Reader, invalid } from './reader.js';
+import {
+  FUEL_EXPORT,
+  REFUEL_MODULE,
+  type RewriteInfo,
+  writeFuelExport,
+  writeFuelGlobal,
+  writeRefuelImport,
+  writeRefuelType,
+} from './additions.js';
+import { rewriteExpr } from './code.js';
+import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
-/** Names of the things we add; the sandbox runtime binds to exactly these. */
-export const REFUEL_MODULE = 'wasmhooks:sandbox';
-export const REFUEL_NAME = 'refuel';
-export const FUEL_EXPORT = '__wasmhooks_fuel';
-
-const utf8 = new TextEncoder();
 const utf8d = new TextDecoder('utf-8', { fatal: false });
-
-export interface RewriteInfo extends ModuleInfo {
-  /** Type index of our `() -> i64`. */
-  refuelType: number;
-  maxMemoryPages: number;
-  /** Memories seen so far (imported, then defined), for messages. */
-  memories: number;
-  functionsInstrumented: number;
-}
-
-function writeName(w: Writer, s: string): void {
-  const b = utf8.encode(s);
-  w.uleb(b.length);
-  w.bytes(b);
-}
 
 function nameAt(r: Reader, range: [number, number]): string {
   return utf8d.decode(r.buf.subarray(range[0], range[1]));
 }
 
-/** Copies `count` then the rest of a vector section, appending `extra` entries written by `append`. */
-function appendToVector(r: Reader, w: Writer, extra: number, body: (count: number) => void, append: () => void): void {
+/** Copies a vector section's entries through `body`, then appends one entry written by `append`. */
+function appendToVector(r: Reader, w: Writer, body: (count: number) => void, append: () => void): void {
   const count = r.u32();
-  w.uleb(count + extra);
+  w.uleb(count + 1);
   body(count);
   append();
-}
-
-export function writeRefuelType(w: Writer): void {
-  w.bytes(new Uint8Array([0x60, 0x00, 0x01, 0x7e]));
-}
-
-export function writeRefuelImport(m: RewriteInfo, w: Writer): void {
-  writeName(w, REFUEL_MODULE);
-  writeName(w, REFUEL_NAME);
-  w.u8(0x00);
-  w.uleb(m.refuelType);
-}
-
-export function writeFuelGlobal(w: Writer): void {
-  w.bytes(new Uint8Array([0x7e, 0x01, 0x42, 0x00, 0x0b])); // mut i64 = 0
-}
-
-export function writeFuelExport(m: RewriteInfo, w: Writer): void {
-  writeName(w, FUEL_EXPORT);
-  w.u8(0x03);
-  w.uleb(m.globals);
 }
 
 export function rewriteTypes(r: Reader, w: Writer): void {
   appendToVector(
     r,
     w,
-    1,
     () => {
       w.copy(r.buf, r.pos, r.limit);
       r.pos = r.limit;
@@ -93,7 +59,6 @@ export function rewriteImports(m: RewriteInfo, r: Reader, w: Writer): void {
   appendToVector(
     r,
     w,
-    1,
     (count) => {
       for (let i = 0; i < count; i++) {
         const start = r.pos;
@@ -145,7 +110,6 @@ export function rewriteGlobals(m: RewriteInfo, r: Reader, w: Writer): void {
   appendToVector(
     r,
     w,
-    1,
     (count) => {
       for (let i = 0; i < count; i++) {
         const start = r.pos;
@@ -163,7 +127,6 @@ export function rewriteExports(m: RewriteInfo, r: Reader, w: Writer): void {
   appendToVector(
     r,
     w,
-    1,
     (count) => {
       for (let i = 0; i < count; i++) {
         const start = r.pos;
