@@ -42,7 +42,48 @@ async function deadline(options: SandboxOptions, label: string): Promise<void> {
   assert.ok(times[2]! < 200, `median ${times[2]} ms`);
 }
 
+/** fixture → expected failure code, with the limits that provoke it (see test/sandbox for the full set). */
+const HOSTILE: [fixture: string, code: string, limits?: SandboxOptions['limits']][] = [
+  ['infinite-loop', 'TIMEOUT'],
+  ['infinite-loop', 'FUEL_EXHAUSTED', { timeoutMs: 10_000, fuel: 2_000_000 }],
+  ['deep-recursion', 'STACK_OVERFLOW'],
+  ['indirect-recursion', 'STACK_OVERFLOW'],
+  ['memory-grow-bomb', 'MEMORY_LIMIT', { maxMemoryPages: 32 }],
+  ['memory-grow-spin', 'TIMEOUT'],
+  ['alloc-bomb', 'MEMORY_LIMIT', { maxMemoryPages: 16, timeoutMs: 2_000 }],
+  ['huge-alloc', 'MEMORY_LIMIT'],
+  ['huge-output', 'OUTPUT_TOO_LARGE', { timeoutMs: 2_000 }],
+  ['trap-unreachable', 'TRAP'],
+  ['divide-by-zero', 'TRAP'],
+  ['out-of-bounds', 'TRAP'],
+  ['log-flood', 'TIMEOUT'],
+  ['host-call-flood', 'TIMEOUT'],
+  ['plugin-error', 'PLUGIN_ERROR'],
+  ['bad-host-call', 'TRAP'],
+];
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  'in-thread: the hostile corpus fails with the right codes, and a healthy plugin still answers': async () => {
+    const echo = await createSandbox(await hostile('echo'));
+    for (const [fixture, code, limits] of HOSTILE) {
+      const sandbox = await createSandbox(await hostile(fixture), { limits: { ...SPIN.limits, ...limits } });
+      const started = performance.now();
+      const outcome = await sandbox.call('run', new Uint8Array(0));
+      assert.equal(codeOf(outcome), code, `${fixture}: ${outcome.ok ? 'ok' : outcome.failure.message}`);
+      assert.ok(performance.now() - started < 2_000, `${fixture} took ${performance.now() - started} ms`);
+      await sandbox.close();
+      const ok = await echo.call('run', text(fixture));
+      assert.equal(ok.ok && str(ok.output), fixture);
+    }
+    for (const [fixture, cause] of [['start-loop', 'TIMEOUT'], ['start-trap', 'TRAP'], ['unknown-import', 'LOAD_FAILED']]) {
+      await assert.rejects(createSandbox(await hostile(fixture!), SPIN), (e: { code?: string; cause?: { code?: string } }) => {
+        assert.equal(e.code, 'LOAD_FAILED');
+        assert.equal(e.cause?.code, cause);
+        return true;
+      });
+    }
+  },
+
   'in-thread: an infinite loop stops at its deadline, and the module recovers': () => deadline({}, 'in-thread'),
 
   'in-thread: fuel exhaustion, memory cap, trap, stack overflow': async () => {
