@@ -1,6 +1,7 @@
 // Third-party Extism plugins (../shared/corpus, built with Rust's PDK) give the
 // same answers through the sandbox (instrumented) as through raw Extism.
 import createPlugin from '@extism/extism';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { createSandbox } from '../../host/sandbox/index.js';
@@ -81,5 +82,35 @@ describe('corpus equivalence', () => {
     const tight = await createSandbox(await corpus('memory.wasm'), { limits: { ...ROOMY, maxVarBytes: 100 } });
     const over = await tight.call('alloc_var', text(input));
     expect(!over.ok && over.failure).toMatchObject({ code: 'MEMORY_LIMIT', message: /var memory limit exceeded: 1024 bytes requested, 100 allowed/ });
+  });
+});
+
+/** First-party plugins built by `npm run build:plugins` (not committed). */
+async function builtPlugins(): Promise<URL[]> {
+  const root = new URL('../../plugins/', import.meta.url);
+  const names = await readdir(root).catch(() => [] as string[]);
+  const found: URL[] = [];
+  for (const name of names) {
+    const file = new URL(`${name}/build/${name}.wasm`, root);
+    if (await readFile(file).then(() => true, () => false)) found.push(file);
+  }
+  return found;
+}
+
+const firstParty = await builtPlugins();
+
+describe('first-party plugins', () => {
+  it.skipIf(firstParty.length === 0)('describe gives the same bytes raw and sandboxed (build them: npm run build:plugins)', async () => {
+    for (const file of firstParty) {
+      const bytes = new Uint8Array(await readFile(file));
+      const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
+      const expected = (await plugin.call('describe', new Uint8Array(0)))?.bytes() ?? new Uint8Array(0);
+      await plugin.close();
+      const sandbox = await createSandbox(bytes, { limits: ROOMY });
+      const outcome = await sandbox.call('describe', new Uint8Array(0));
+      expect(outcome.ok, file.pathname).toBe(true);
+      expect(outcome.ok && [...outcome.output], file.pathname).toEqual([...expected]);
+      await sandbox.close();
+    }
   });
 });
