@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Entry of the `wasmhooks` command: starts the built CLI (dist/cli.js).
+// The Extism SDK loads node:wasi, for which Node prints an ExperimentalWarning
+// on every start; that is noise for people using the command, other warnings are kept.
+import process from 'node:process';
+
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'ExperimentalWarning') process.stderr.write(`${warning.name}: ${warning.message}\n`);
+});
+
+try {
+  await import('../dist/cli.js');
+} catch (error) {
+  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli.js')) {
+    process.stderr.write('wasmhooks: dist/cli.js is missing; run `npm run build` first (or `npx tsx host/cli/main.ts`).\n');
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,182 @@
+/**
+ * `wasmhooks plugin test <plugin> --events <file.jsonl> [--against <other>]`:
+ * replays recorded hook inputs (from `run --record`) through a plugin and
+ * prints each decision with its time and fuel; with `--against`, runs a
+ * second build too and reports every input on which the two decide differently.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { messageOf } from '../../errors.js';
+import { HOOK_EVENT_NAMES, type HookInput, type HookResult } from '../../hooks/types.js';
+import { loadPlugin } from '../../plugins/load.js';
+import type { WasmPlugin } from '../../plugins/plugin.js';
+import { CliError, EXIT, type ExitCode } from '../exit.js';
+import { count, inputLabel, ms, truncate } from '../format.js';
+import { palette, useColor, type CliIO } from '../io.js';
+import { readPluginBytes } from '../plugin-source.js';
+import { inspectBytes } from './inspect.js';
+
+export interface ReplayFlags {
+  events: string;
+  against?: string;
+  json?: boolean;
+  /** Also list inputs no binding of the plugin(s) matches. */
+  all?: boolean;
+  grantRequested?: boolean;
+  timeoutMs?: number;
+  fuel?: number;
+}
+
+/** One plugin's answer to one input. */
+export type Verdict =
+  | { kind: 'unbound' }
+  | { kind: 'decided'; decision: string; reason?: string; updatedInput?: unknown; updatedOutput?: unknown; durationMs: number; fuelUsed?: number }
+  | { kind: 'failed'; code: string; message: string; durationMs: number; fuelUsed?: number };
+
+const inputSchema = z.looseObject({
+  hook_event_name: z.enum(HOOK_EVENT_NAMES, { error: 'expected a hook input with a known hook_event_name' }),
+  session_id: z.string(),
+  cwd: z.string(),
+});
+
+/** Parses a `run --record` file; line numbers are 1-based. */
+export async function readEvents(path: string): Promise<Array<{ line: number; input: HookInput }>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`--events ${path}: ${messageOf(error)}`, EXIT.USAGE);
+  }
+  const out: Array<{ line: number; input: HookInput }> = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      throw new CliError(`${path}:${i + 1}: not JSON (${messageOf(error)})`, EXIT.USAGE);
+    }
+    const parsed = inputSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new CliError(`${path}:${i + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}; record inputs with wasmhooks run --record`, EXIT.USAGE);
+    }
+    out.push({ line: i + 1, input: parsed.data as unknown as HookInput });
+  }
+  if (out.length === 0) throw new CliError(`--events ${path} holds no hook inputs`, EXIT.USAGE);
+  return out;
+}
+
+async function load(ref: string, flags: ReplayFlags, io: CliIO): Promise<WasmPlugin> {
+  const source = await readPluginBytes(ref, io.cwd);
+  const grants = flags.grantRequested ? await requestedGrants(ref, source.bytes, source.sha256) : undefined;
+  const limits = { ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}), ...(flags.fuel ? { fuel: flags.fuel } : {}) };
+  try {
+    return await loadPlugin(source.path ? { path: source.path } : { bytes: source.bytes as Uint8Array<ArrayBuffer> }, { limits, ...(grants ? { grants } : {}) });
+  } catch (error) {
+    const hint = /asks for more than it was granted/.test(messageOf(error)) ? ' (pass --grant-requested to grant what it asks for during the test)' : '';
+    throw new CliError(`${ref}: ${messageOf(error)}${hint}`);
+  }
+}
+
+async function requestedGrants(ref: string, bytes: Uint8Array, sha256: string) {
+  const report = await inspectBytes(ref, bytes, sha256);
+  return report.describe.ok ? report.describe.info.grants : undefined;
+}
+
+/** What `plugin` decides for `input`, or that none of its bindings matches. */
+export async function verdictOf(plugin: WasmPlugin, input: HookInput): Promise<Verdict> {
+  const tool = 'tool_name' in input ? input.tool_name : undefined;
+  const bound = plugin
+    .hooks()
+    .some((h) => h.event === input.hook_event_name && (!h.matcher || tool === undefined || h.matcher.test(tool)));
+  if (!bound) return { kind: 'unbound' };
+  const started = performance.now();
+  const result: HookResult = await plugin.callHook(input);
+  const durationMs = performance.now() - started;
+  const fuel = result.fuelUsed !== undefined ? { fuelUsed: result.fuelUsed } : {};
+  if (!result.ok) return { kind: 'failed', code: result.failure.code, message: result.failure.message, durationMs, ...fuel };
+  const o = result.output;
+  return {
+    kind: 'decided',
+    decision: o.decision ?? 'continue',
+    ...(o.reason ? { reason: o.reason } : {}),
+    ...(o.updatedInput ? { updatedInput: o.updatedInput } : {}),
+    ...(o.updatedOutput !== undefined ? { updatedOutput: o.updatedOutput } : {}),
+    durationMs,
+    ...fuel,
+  };
+}
+
+/** What must match for two verdicts to count as the same: the decision, rewrites, the failure code. Reasons may differ. */
+function key(v: Verdict): string {
+  switch (v.kind) {
+    case 'unbound':
+      return 'unbound';
+    case 'decided':
+      return JSON.stringify([v.decision, v.updatedInput ?? null, v.updatedOutput ?? null]);
+    case 'failed':
+      return `failed:${v.code}`;
+    default: {
+      const never: never = v;
+      return never;
+    }
+  }
+}
+
+function describeVerdict(v: Verdict): string {
+  switch (v.kind) {
+    case 'unbound':
+      return 'not bound';
+    case 'decided': {
+      const rewrite = v.updatedInput ? ` +rewrite ${truncate(JSON.stringify(v.updatedInput), 40)}` : '';
+      return `${v.decision}${rewrite}${v.reason ? ` ${JSON.stringify(truncate(v.reason, 60))}` : ''}`;
+    }
+    case 'failed':
+      return `FAILED ${v.code}: ${truncate(v.message, 60)}`;
+    default: {
+      const never: never = v;
+      return never;
+    }
+  }
+}
+
+const cost = (v: Verdict) => (v.kind === 'unbound' ? '' : `${ms(v.durationMs)}${v.fuelUsed !== undefined ? `, ${count(v.fuelUsed)} fuel` : ''}`);
+
+export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: CliIO): Promise<ExitCode> {
+  const events = await readEvents(resolve(io.cwd, flags.events));
+  const a = await load(pluginRef, flags, io);
+  const b = flags.against ? await load(flags.against, flags, io).catch(async (e: unknown) => { await a.close(); throw e; }) : undefined;
+  const p = palette(useColor(io.stdout, io.env));
+  let differences = 0;
+  let bound = 0;
+  try {
+    for (const { line, input } of events) {
+      const va = await verdictOf(a, input);
+      const vb = b ? await verdictOf(b, input) : undefined;
+      if (va.kind !== 'unbound' || (vb && vb.kind !== 'unbound')) bound++;
+      const differs = vb !== undefined && key(va) !== key(vb);
+      if (differs) differences++;
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify({ line, event: input.hook_event_name, label: inputLabel(input), verdict: va, ...(vb ? { against: vb, differs } : {}) })}\n`);
+        continue;
+      }
+      if (!differs && !flags.all && va.kind === 'unbound' && (!vb || vb.kind === 'unbound')) continue;
+      const label = `${String(line).padStart(4)}  ${truncate(inputLabel(input), 48).padEnd(48)}`;
+      const show = (v: Verdict) => {
+        const text = describeVerdict(v);
+        const coloured = v.kind === 'failed' ? p.red(text) : v.kind === 'unbound' ? p.dim(text) : v.decision === 'deny' || v.decision === 'stop' ? p.yellow(text) : text;
+        return `${coloured}${v.kind === 'unbound' ? '' : p.dim(` (${cost(v)})`)}`;
+      };
+      if (!vb) io.stdout.write(`${label}  ${show(va)}\n`);
+      else io.stdout.write(`${differs ? p.red('≠') : p.dim('=')}${label}  ${show(va)}${differs ? `  ${p.red('vs')}  ${show(vb)}` : ''}\n`);
+    }
+  } finally {
+    await Promise.all([a.close(), b?.close()]);
+  }
+  const summary = `${events.length} inputs replayed, ${bound} bound${b ? `, ${differences} decided differently` : ''}`;
+  if (flags.json) io.stderr.write(`${summary}\n`);
+  else io.stdout.write(`${p.dim('── ')}${differences ? p.red(summary) : summary}\n`);
+  return differences > 0 ? EXIT.DIFFERENT : EXIT.OK;
+}

@@ -1,0 +1,58 @@
+/** `wasmhooks run "prompt"`: one session, rendered or as JSON lines. */
+import process from 'node:process';
+import { resolve } from 'node:path';
+import type { AgentResult, HostEvent } from '../../events/types.js';
+import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit.js';
+import { useColor, type CliIO } from '../io.js';
+import { createRecorder, isRecorderHook, type Recorder } from '../record.js';
+import { EventRenderer } from '../render.js';
+import { setupHost, type HostFlags } from '../setup.js';
+
+export interface RunFlags extends HostFlags {
+  json?: boolean;
+  record?: string;
+  verbose?: boolean;
+}
+
+const hidden = (e: HostEvent) => (e.type === 'hook.start' || e.type === 'hook.end') && isRecorderHook(e.hookName);
+
+export async function runCommand(prompt: string, flags: RunFlags, io: CliIO): Promise<ExitCode> {
+  if (prompt.trim() === '') throw new CliError('run: the prompt is empty; write what the agent should do, e.g. wasmhooks run "list the files"', EXIT.USAGE);
+  const recorder: Recorder | undefined = flags.record ? createRecorder(resolve(io.cwd, flags.record)) : undefined;
+  const setup = await setupHost(flags, io, recorder?.hooks).catch(async (error: unknown) => {
+    await recorder?.close().catch(() => {});
+    throw error;
+  });
+  const renderer = flags.json
+    ? undefined
+    : new EventRenderer({ out: io.stdout, color: useColor(io.stdout, io.env), spinner: io.stdout.isTTY, verbose: flags.verbose ?? false });
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    // First Ctrl-C aborts the run cleanly; a second one leaves at once.
+    if (++interrupts > 1) process.exit(EXIT.ABORTED);
+    controller.abort(new DOMException('interrupted (SIGINT)', 'AbortError'));
+  };
+  process.on('SIGINT', onSigint);
+
+  let result: AgentResult | undefined;
+  try {
+    const session = setup.host.session();
+    for await (const event of session.stream(prompt, { signal: controller.signal })) {
+      if (hidden(event)) continue;
+      if (renderer) renderer.render(event);
+      else io.stdout.write(`${JSON.stringify(event)}\n`);
+      if (event.type === 'agent.end') result = event.result;
+    }
+    await session.close();
+  } finally {
+    process.off('SIGINT', onSigint);
+    renderer?.close();
+    await setup.close();
+    await recorder?.close();
+  }
+  if (recorder && !flags.json) io.stderr.write(`recorded ${recorder.count} hook inputs to ${flags.record}\n`);
+  if (!result) throw new CliError('the run ended without a result (agent.end never came)');
+  return exitCodeOf(result);
+}

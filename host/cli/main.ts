@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The `wasmhooks` command (built to dist/cli.js; bin/wasmhooks.mjs starts it).
+import process from 'node:process';
+import { processIO } from './io.js';
+import { runCli } from './program.js';
+
+const code = await runCli(process.argv.slice(2), processIO());
+// Plugins, timers or sockets left open must not keep the command alive; let stdout drain first.
+process.stdout.write('', () => process.exit(code));

@@ -1,0 +1,134 @@
+/**
+ * The `wasmhooks` command line, on commander. Each action returns an exit
+ * code; `runCli` maps errors to codes (see ./exit.ts) and never exits itself.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { WasmhooksError, messageOf } from '../errors.js';
+import { buildCommand, type BuildFlags } from './commands/build.js';
+import { inspectCommand } from './commands/inspect.js';
+import { newCommand, type NewFlags } from './commands/new.js';
+import { replayCommand, type ReplayFlags } from './commands/replay.js';
+import { runCommand, type RunFlags } from './commands/run.js';
+import { serveCommand, type ServeFlags } from './commands/serve.js';
+import { CliError, EXIT, type ExitCode } from './exit.js';
+import type { CliIO } from './io.js';
+
+const VERSION = '0.1.0';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`expected a port number 0-65535, got "${value}"`);
+  return n;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function hostOptions(cmd: Command): Command {
+  return cmd
+    .option('-c, --config <file>', 'config file (default: ./wasmhooks.json when present)')
+    .option('-m, --model <spec>', 'scripted | openai:<model> | anthropic:<model> (default: config, else scripted)')
+    .option('--base-url <url>', 'base URL of an OpenAI-compatible or Anthropic API')
+    .option('--script <file.json>', 'turns for the scripted model (offline, deterministic)')
+    .option('-p, --plugin <file.wasm>', 'load a plugin (repeatable), on top of the config\'s', collect)
+    .addOption(
+      new Option('--permission-mode <mode>', 'what happens to a tool call no hook decided').choices([
+        'default',
+        'acceptEdits',
+        'bypassPermissions',
+        'dontAsk',
+      ]),
+    )
+    .option('--max-turns <n>', 'model calls allowed per prompt', positiveInt)
+    .option('--system-prompt <text>', 'system prompt for the model');
+}
+
+/** Builds the program; `exit` receives each action's code. */
+export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
+  const program = new Command('wasmhooks')
+    .description('Run an agent whose hooks, tools and stop-handlers are sandboxed WebAssembly plugins.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(add --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .exitOverride();
+
+  hostOptions(program.command('run').argument('<prompt>', 'what the agent should do').description('run one prompt and show what the agent and its hooks do'))
+    .option('--json', 'print every event as one JSON line instead')
+    .option('--record <file.jsonl>', 'record every hook input, for plugin test --events')
+    .option('--verbose', 'also show thinking, turns and every hook call')
+    .action(async (prompt: string, flags: RunFlags) => exit(await runCommand(prompt, flags, io)));
+
+  hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console'))
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port)
+    .option('--hostname <host>', 'interface to bind (default 127.0.0.1; anything else needs --token)')
+    .option('--token <token>', 'bearer token required on every request (default: $WASMHOOKS_TOKEN)')
+    .option('--cors <origin>', 'allow a browser origin (repeatable)', collect)
+    .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
+    .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
+
+  const plugin = program.command('plugin').description('inspect, create, build and test plugins');
+  plugin
+    .command('inspect')
+    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
+    .option('--json', 'print the report as JSON')
+    .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
+  plugin
+    .command('new')
+    .argument('<name>', 'plugin name (lower-case letters, digits and dashes)')
+    .description('scaffold a plugin project on the guest SDK (builds and passes its test out of the box)')
+    .option('--dir <path>', 'where to create it (default: ./<name>)')
+    .action(async (name: string, flags: NewFlags) => exit(await newCommand(name, flags, io)));
+  plugin
+    .command('build')
+    .argument('[dir]', 'plugin folder holding assembly/index.ts', '.')
+    .description('compile an AssemblyScript plugin to build/<name>.wasm')
+    .option('-o, --out <file.wasm>', 'output file')
+    .option('--debug', 'debug build (names, no optimisation)')
+    .action(async (dir: string, flags: BuildFlags) => exit(await buildCommand(dir, flags, io)));
+  plugin
+    .command('test')
+    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .description('replay recorded hook inputs through a plugin; with --against, diff two builds\' decisions')
+    .requiredOption('-e, --events <file.jsonl>', 'hook inputs recorded with run --record')
+    .option('--against <other>', 'a second build to compare with (exit 5 when they decide differently)')
+    .option('--json', 'print one JSON line per input')
+    .option('--all', 'also list inputs that no binding of the plugin matches')
+    .option('--grant-requested', 'grant the plugin whatever grants it requests (local testing only)')
+    .option('--timeout-ms <n>', 'deadline per call', positiveInt)
+    .option('--fuel <n>', 'fuel per call', positiveInt)
+    .action(async (ref: string, flags: ReplayFlags) => exit(await replayCommand(ref, flags, io)));
+
+  return program;
+}
+
+/** Runs the command line; resolves to the exit code and never calls process.exit. */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let code: number = EXIT.OK;
+  const program = buildProgram(io, (c) => (code = c));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every parse error is a usage error.
+      return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`wasmhooks: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof WasmhooksError) {
+      io.stderr.write(`wasmhooks: ${error.message} [${error.code}]\n`);
+      return error.code === 'INVALID_CONFIG' || error.code === 'INVALID_OPTIONS' ? EXIT.USAGE : EXIT.ERROR;
+    }
+    io.stderr.write(`wasmhooks: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : messageOf(error)}\n`);
+    return EXIT.ERROR;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * From the command line and `wasmhooks.json` to a running host: config
+ * found and validated, plugins loaded, flags applied over the file.
+ */
+import { resolve } from 'node:path';
+import { findConfig, loadConfig, type ResolvedConfig } from '../config/load.js';
+import { loadConfiguredPlugin, materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
+import { WasmhooksError } from '../errors.js';
+import { createHost, type Host, type HostOptions } from '../host.js';
+import type { HooksConfig, PluginContribution } from '../hooks/types.js';
+import { resolveModel } from '../models/resolve.js';
+import type { Model } from '../models/types.js';
+import type { PermissionMode } from '../permissions/types.js';
+import type { WasmPlugin } from '../plugins/plugin.js';
+import { CliError, EXIT } from './exit.js';
+import type { CliIO } from './io.js';
+import { demoModel, loadScript } from './script.js';
+
+/** Flags shared by `run` and `serve`. */
+export interface HostFlags {
+  config?: string;
+  model?: string;
+  baseUrl?: string;
+  script?: string;
+  plugin?: string[];
+  permissionMode?: PermissionMode;
+  maxTurns?: number;
+  systemPrompt?: string;
+}
+
+export interface HostSetup {
+  host: Host;
+  model: Model;
+  config?: ResolvedConfig;
+  plugins: WasmPlugin[];
+  close(): Promise<void>;
+}
+
+/** Config errors are the operator's input, like flags: reported as usage errors. */
+function asCliError(error: unknown): never {
+  if (error instanceof WasmhooksError && error.code === 'INVALID_CONFIG') throw new CliError(error.message, EXIT.USAGE);
+  throw error;
+}
+
+export async function readConfig(flags: HostFlags, io: CliIO): Promise<ResolvedConfig | undefined> {
+  const path = flags.config ? resolve(io.cwd, flags.config) : await findConfig(io.cwd);
+  if (!path) return undefined;
+  return loadConfig(path).catch(asCliError);
+}
+
+async function pickModel(flags: HostFlags, config: ResolvedConfig | undefined, io: CliIO): Promise<Model> {
+  const spec = flags.model ?? config?.model ?? 'scripted';
+  if (flags.script && spec !== 'scripted') throw new CliError(`--script only applies to the scripted model, not ${spec}`, EXIT.USAGE);
+  const script = flags.script ? await loadScript(resolve(io.cwd, flags.script)) : undefined;
+  try {
+    return resolveModel(spec, { env: io.env, scripted: () => script ?? demoModel(), ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}) });
+  } catch (error) {
+    if (error instanceof WasmhooksError && error.code === 'INVALID_CONFIG') {
+      throw new CliError(`${flags.model ? '--model' : 'model'}: ${error.message}`, EXIT.USAGE);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Builds a host. `extraHooks` (the recorder, say) are registered first, so
+ * they see each hook input before any configured hook changes it.
+ */
+export async function setupHost(flags: HostFlags, io: CliIO, extraHooks: HooksConfig = {}): Promise<HostSetup> {
+  const config = await readConfig(flags, io);
+  const model = await pickModel(flags, config, io);
+  const parts: ConfigParts = config
+    ? await materializeConfig(config).catch(asCliError)
+    : { plugins: [], hooks: {}, close: async () => {} };
+  const extra: WasmPlugin[] = [];
+  const closeAll = async () => {
+    await Promise.all([parts.close(), ...extra.map((p) => p.close())]);
+  };
+  try {
+    for (const [i, path] of (flags.plugin ?? []).entries()) {
+      extra.push(await loadConfiguredPlugin({ path: resolve(io.cwd, path) }, `--plugin ${flags.plugin?.[i]}`));
+    }
+    const plugins: PluginContribution[] = [...parts.plugins, ...extra, ...(parts.shell ? [parts.shell] : [])];
+    const options: HostOptions = {
+      model,
+      plugins,
+      hooks: mergeHooks(extraHooks, parts.hooks),
+      cwd: io.cwd,
+      ...pick('permissionMode', flags.permissionMode ?? config?.permissionMode),
+      ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
+      ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
+      ...pick('allowedTools', config?.allowedTools),
+      ...pick('disallowedTools', config?.disallowedTools),
+    };
+    const host = createHost(options);
+    return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...extra], close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function pick<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
