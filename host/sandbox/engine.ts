@@ -40,17 +40,19 @@ export class Engine {
   /** Run `fn` under `budget`. Never throws. */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
     const started = performance.now();
-    const meter = new Meter(budget, this.#slice, this.#fuel);
+    const meter = new Meter(budget, this.#slice, this.#fuel, started);
     this.#meter = meter;
     this.#logLines = 0;
+    let remaining = 0n;
     if (!this.#plugin) {
       const loaded = await this.#instantiate();
       if (loaded) return this.#finish(meter, started, null, loaded);
       meter.global = this.#fuel;
+      remaining = (this.#fuel?.value as bigint | undefined) ?? 0n;
     }
     const plugin = this.#plugin as Plugin;
     // Hand out the first slice up front: a short call then never needs refuel.
-    if (this.#fuel) this.#fuel.value = meter.prefill();
+    if (this.#fuel) this.#fuel.value = meter.prefill(remaining);
     try {
       const out = await plugin.call(fn, input);
       const output = out ? out.bytes() : new Uint8Array(0);
@@ -64,10 +66,9 @@ export class Engine {
   }
 
   #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null): CallOutcome {
+    // What is left stays in the global unused: the next call overwrites it
+    // with its own first slice.
     const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
-    // Leftover fuel must not carry into the next call: start it at zero, so
-    // its first check refuels under the next call's budget.
-    if (this.#fuel) this.#fuel.value = 0n;
     const durationMs = performance.now() - started;
     this.#meter = null;
     this.#slice = meter.slice;

@@ -54,15 +54,17 @@ export class Meter {
   slice: number;
   /** The module's fuel global, once an instance exists (not yet while its start function runs). */
   global: WebAssembly.Global | null;
-  #last = performance.now();
+  #last: number;
 
   constructor(
     readonly budget: Budget,
     slice: number,
     global: WebAssembly.Global | null,
+    started: number = performance.now(),
   ) {
     this.slice = slice;
     this.global = global;
+    this.#last = started;
   }
 
   /** The `refuel` import's body: a new slice, or a thrown StopSignal. */
@@ -90,9 +92,12 @@ export class Meter {
 
   /**
    * The first slice, handed out as a call starts (its deadline cannot have
-   * passed yet, and the caller checked the signal).
+   * passed yet, and the caller checked the signal). `remaining` is what the
+   * fuel global held: zero, unless this call just built the instance.
    */
-  prefill(): bigint {
+  prefill(remaining: bigint): bigint {
+    // Fuel left over from this call's own instantiation is not burnt.
+    if (remaining > 0n) this.handedOut -= Number(remaining);
     const slice = Math.min(this.slice, this.budget.fuel);
     this.handedOut += slice;
     return BigInt(slice);

@@ -57,29 +57,25 @@ export class Sandboxed implements SandboxedModule {
 
   async #call(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
     try {
-      return await this.#enter(fn, input, options);
+      const refused = this.#refusal(fn, input, options.signal);
+      if (refused) return { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
+      let outcome: CallOutcome;
+      try {
+        outcome = await this.backend.run(fn, input, {
+          timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
+          fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
+          signal: options.signal,
+        });
+      } catch (error) {
+        // Backends must not throw; if one does, it is still only a failure.
+        const message = error instanceof Error ? error.message : String(error);
+        outcome = { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+      }
+      this.tracker.record(outcome);
+      return outcome;
     } finally {
       this.#busy--;
     }
-  }
-
-  async #enter(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
-    const refused = this.#refusal(fn, input, options.signal);
-    if (refused) return { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
-    let outcome: CallOutcome;
-    try {
-      outcome = await this.backend.run(fn, input, {
-        timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
-        fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
-        signal: options.signal,
-      });
-    } catch (error) {
-      // Backends must not throw; if one does, it is still only a failure.
-      const message = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
-    }
-    this.tracker.record(outcome);
-    return outcome;
   }
 
   #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {
