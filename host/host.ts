@@ -56,7 +56,14 @@ const hostOptionsSchema = z
   .strict();
 
 const sessionOptionsSchema = z
-  .object({ sessionId: z.string().min(1).optional(), agentId: z.string().optional(), ...sessionFields })
+  .object({
+    sessionId: z.string().min(1).optional(),
+    /** Set for a sub-agent's session: stamped on every event and hook input. */
+    agentId: z.string().min(1).optional(),
+    /** The parent's tool call that started this sub-agent (stamped on events). */
+    parentToolUseId: z.string().min(1).optional(),
+    ...sessionFields,
+  })
   .strict();
 
 export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks'> & { hooks?: HooksConfig };
@@ -134,6 +141,7 @@ export function createHost(options: HostOptions = {}): Host {
       const settings: SessionSettings = {
         id: s.sessionId ?? newSessionId(++sessions),
         ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
+        ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
         cwd: s.cwd ?? o.cwd ?? defaultCwd(),
         model,
         ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),

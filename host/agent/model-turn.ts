@@ -27,15 +27,15 @@ function appendText(parts: AssistantPart[], type: 'text' | 'thinking', text: str
   else parts.push({ type, text });
 }
 
-/** `next()` raced with the abort, so a stream that hangs cannot hold the loop. */
-function nextOrAbort(it: AsyncIterator<ModelEvent>, signal: AbortSignal): Promise<IteratorResult<ModelEvent> | 'aborted'> {
-  if (signal.aborted) return Promise.resolve('aborted');
+/** One promise per stream that settles on abort; each `next()` races it, so a hanging stream cannot hold the loop. */
+function abortPromise(signal: AbortSignal): { aborted: Promise<'aborted'>; dispose(): void } {
   let onAbort = () => {};
   const aborted = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([it.next(), aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { aborted, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
@@ -43,10 +43,11 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
   let it: AsyncIterator<ModelEvent> | undefined;
+  const abort = abortPromise(signal);
   try {
     it = model.stream(request)[Symbol.asyncIterator]();
     for (;;) {
-      const r = await nextOrAbort(it, signal);
+      const r = signal.aborted ? 'aborted' : await Promise.race([it.next(), abort.aborted]);
       if (r === 'aborted') return { kind: 'aborted', usage: ZERO };
       if (r.done) {
         if (signal.aborted) return { kind: 'aborted', usage: ZERO };
@@ -90,6 +91,7 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
     if (signal.aborted) return { kind: 'aborted', usage: ZERO };
     return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
   } finally {
+    abort.dispose();
     // Tell the provider to stop (closes the HTTP stream); ignore its answer.
     void Promise.resolve(it?.return?.()).catch(() => {});
   }

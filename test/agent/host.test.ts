@@ -90,3 +90,13 @@ describe('createHost', () => {
     h.hooks.remove(id as string);
   });
 });
+
+describe('sub-agent stamps', () => {
+  it('agentId and parentToolUseId are on every event and agent_id on hook inputs', async () => {
+    const r = recorder();
+    const h = host({ model: scriptedModel([{ text: 'sub' }]), hooks: { UserPromptSubmit: [{ hooks: [r.fn] }] } });
+    const events = await collect(h.session({ agentId: 'a1', parentToolUseId: 'toolu_9' }), 'x');
+    expect(events.every((e) => e.agentId === 'a1' && e.parentToolUseId === 'toolu_9')).toBe(true);
+    expect(r.calls[0]?.agent_id).toBe('a1');
+  });
+});
