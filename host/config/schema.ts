@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
-import { shellHookSpecSchema } from '../shell/spec.js';
+import { shellHookSpecSchema, validRegex } from '../shell/spec.js';
 
 const positiveInt = () =>
   z
@@ -15,6 +15,7 @@ const positiveInt = () =>
     .positive({ error: 'expected a positive integer' });
 const text = (what = 'a string') => z.string({ error: `expected ${what}` });
 const nonEmpty = (what: string) => text(what).min(1, { error: `expected ${what}` });
+const regex = () => text('a tool-name regex').refine(validRegex, { error: 'expected a valid regular expression' });
 const stringList = (what: string) => z.array(nonEmpty(what), { error: `expected an array of ${what}s` });
 
 const failurePolicy = z.enum(['fail-closed', 'fail-open'], { error: 'expected "fail-closed" or "fail-open"' });
@@ -84,13 +85,6 @@ const hookModule = z.union(
   { error: 'expected a module path or { "module": …, "export": … }' },
 );
 
-const permissionRule = z
-  .object({
-    tool: text('a tool-name regex').describe('Regex matched against the whole tool name.'),
-    behavior: z.enum(['allow', 'deny', 'ask'], { error: 'expected "allow", "deny" or "ask"' }),
-  })
-  .strict();
-
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -102,7 +96,14 @@ export const configSchema = z
         error: 'expected "default", "acceptEdits", "bypassPermissions" or "dontAsk"',
       })
       .optional(),
-    permissionRules: z.array(permissionRule, { error: 'expected an array of rules' }).optional(),
+    allowedTools: z
+      .array(regex(), { error: 'expected an array of tool-name regexes' })
+      .optional()
+      .describe('Tools (regex on the whole name) that run without asking.'),
+    disallowedTools: z
+      .array(regex(), { error: 'expected an array of tool-name regexes' })
+      .optional()
+      .describe('Tools (regex on the whole name) that never run, whatever a hook says.'),
     plugins: z.array(pluginEntrySchema, { error: 'expected an array of plugins' }).optional(),
     hookModules: z
       .array(hookModule, { error: 'expected an array of module paths' })

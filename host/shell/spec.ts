@@ -8,7 +8,7 @@ import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 60_000;
 
-const validRegex = (source: string) => {
+export const validRegex = (source: string): boolean => {
   try {
     new RegExp(source);
     return true;
@@ -19,7 +19,7 @@ const validRegex = (source: string) => {
 
 export const shellHookSpecSchema = z
   .object({
-    event: z.enum(HOOK_EVENT_NAMES, { error: `expected one of ${HOOK_EVENT_NAMES.join(', ')}` }),
+    event: z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` }),
     /** Regex matched against the whole tool name; absent, empty or `*` matches every tool. */
     matcher: z
       .string({ error: 'expected a regular expression as a string' })
