@@ -2,8 +2,16 @@
 import type { WorkerInit } from './channel.js';
 import type { ThreadAdapter } from './thread.js';
 
+/**
+ * A message that reaches a worker before it listens is lost, and the worker
+ * listens only after loading its modules: it says when it is ready, and only
+ * then is `init` sent.
+ */
+const READY = 'wasmhooks:sandbox-worker-ready';
+
 interface WorkerScope {
   onmessage: ((event: MessageEvent<WorkerInit>) => void) | null;
+  postMessage(message: unknown): void;
 }
 
 export const adapter: ThreadAdapter = {
@@ -13,7 +21,12 @@ export const adapter: ThreadAdapter = {
       event.preventDefault();
       onDeath(event.message || 'the worker failed');
     });
-    worker.postMessage(init);
+    const onReady = (event: MessageEvent): void => {
+      if (event.data !== READY) return;
+      worker.removeEventListener('message', onReady);
+      worker.postMessage(init);
+    };
+    worker.addEventListener('message', onReady);
     return {
       terminate: async () => worker.terminate(),
     };
@@ -25,5 +38,6 @@ export const adapter: ThreadAdapter = {
         scope.onmessage = null;
         resolve(event.data);
       };
+      scope.postMessage(READY);
     }),
 };
