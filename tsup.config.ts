@@ -3,11 +3,18 @@ import { defineConfig } from 'tsup';
 // One ESM build that Node, Deno and Bun import unchanged. Dependencies stay
 // external (resolved from node_modules by each runtime).
 export default defineConfig({
-  entry: { index: 'host/index.ts' },
+  entry: {
+    index: 'host/index.ts',
+    // The `wasmhooks` command (bin/wasmhooks.mjs starts it).
+    cli: 'host/cli/main.ts',
+    // Loaded by URL next to index.js when a plugin runs with worker isolation.
+    'sandbox-worker': 'host/sandbox/worker/sandbox-worker.ts',
+  },
   format: ['esm'],
   target: 'es2022',
   platform: 'neutral',
-  dts: true,
+  // Declarations are for publishing; the cross-runtime tests skip them (slow, and no runtime reads them).
+  dts: process.env.WASMHOOKS_NO_DTS ? false : { entry: { index: 'host/index.ts' } },
   sourcemap: true,
   clean: true,
   splitting: false,

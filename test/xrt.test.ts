@@ -15,7 +15,7 @@ const runtimes: Record<string, string[]> = {
 };
 
 beforeAll(() => {
-  if (!process.env.WASMHOOKS_SKIP_BUILD) execFileSync(bin('tsup'), { cwd: root, stdio: 'pipe' });
+  if (!process.env.WASMHOOKS_SKIP_BUILD) execFileSync(bin('tsup'), { cwd: root, stdio: 'pipe', env: { ...process.env, WASMHOOKS_NO_DTS: '1' } });
 }, 120_000);
 
 describe('cross-runtime scenarios', () => {

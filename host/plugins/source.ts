@@ -22,7 +22,7 @@ const sha256Hex = z
 export const pluginSourceSchema = z.union([
   z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
   z.object({ url: z.union([z.string().url(), z.instanceof(URL)]), sha256: sha256Hex }).strict(),
-  z.object({ bytes: z.instanceof(Uint8Array), sha256: sha256Hex.optional() }).strict(),
+  z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
 ]);
 export type PluginSource = z.input<typeof pluginSourceSchema>;
 
