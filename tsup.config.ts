@@ -17,6 +17,6 @@ export default defineConfig({
   dts: process.env.WASMHOOKS_NO_DTS ? false : { entry: { index: 'host/index.ts' } },
   sourcemap: true,
   clean: true,
-  splitting: false,
+  splitting: true,
   outDir: 'dist',
 });
