@@ -48,7 +48,8 @@ export class HealthTracker {
   }
 
   record(outcome: CallOutcome): void {
-    if (outcome.ok) {
+    // A plugin that reports its own error ran to completion: it works.
+    if (outcome.ok || outcome.failure.code === 'PLUGIN_ERROR') {
       this.#consecutive = 0;
       this.#backoffMs = this.policy.backoffMs;
       this.#move('healthy');

@@ -20,10 +20,8 @@ export const FIRST_SLICE = 10_000;
 const MIN_SLICE = 1_000;
 const MAX_SLICE = 4_000_000;
 
-/** The module and field names of the refuel import added by the instrumenter. */
-export const REFUEL_MODULE = 'wasmhooks:sandbox';
-export const REFUEL_NAME = 'refuel';
-export const FUEL_GLOBAL = '__wasmhooks_fuel';
+/** The refuel import and the fuel global's export, as the instrumenter names them. */
+export { FUEL_EXPORT as FUEL_GLOBAL, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 
 /** Thrown out of `refuel` (through the plugin's frames) to stop a call. */
 export class StopSignal extends Error {

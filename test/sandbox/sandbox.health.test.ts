@@ -45,4 +45,16 @@ describe('HealthTracker', () => {
     tracker.record(failed('OUTPUT_TOO_LARGE'));
     expect(tracker.health).toBe('quarantined');
   });
+
+  it('takes a plugin’s own error as proof that it runs', () => {
+    const tracker = new HealthTracker({ maxConsecutiveFailures: 3, backoffMs: 100, maxBackoffMs: 100 });
+    tracker.record(failed('TRAP'));
+    tracker.record(failed('TRAP'));
+    expect(tracker.health).toBe('degraded');
+    tracker.record(failed('PLUGIN_ERROR'));
+    expect(tracker.health).toBe('healthy');
+    tracker.record(failed('TRAP'));
+    tracker.record(failed('TRAP'));
+    expect(tracker.health).toBe('degraded');
+  });
 });
