@@ -29,3 +29,7 @@ export type * from './permissions/types.js';
 // Plugins: loading (sources, pins, grants), the WASM hook/tool adapter and the protocol codec.
 export { loadPlugin, WasmPlugin, defaultFailurePolicy, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
 export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolSpec, type PluginGrants } from './protocol/codec.js';
+export { aiSdkModel, type AiSdkLanguageModel, type AiSdkModelOptions } from './models/ai-sdk.js';
+// HTTP control plane: the hono app, SSE with replay, control requests; the per-runtime serve adapter.
+export * from './server/index.js';
+export { serve, runtimeName, type FetchHandler, type ServeOptions, type Served, type RuntimeName } from './runtime/serve.js';

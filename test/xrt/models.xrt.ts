@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { anthropicModel, type ModelEvent, openaiModel, resolveModel } from '../../dist/index.js';
+import { aiSdkModel, anthropicModel, type ModelEvent, openaiModel, resolveModel } from '../../dist/index.js';
 
 interface Reply {
   status?: number;
@@ -156,4 +156,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(server.closedAt.length, 1, 'server saw the connection close');
       assert.ok((server.closedAt[0] as number) - abortedAt < 1000);
     }),
+
+  'an AI SDK v4 model behind aiSdkModel': async () => {
+    const parts = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-delta', id: 't', delta: 'Grüße' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'now', input: '{}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: { inputTokens: { total: 5 }, outputTokens: { total: 2 } } },
+    ];
+    const fake = {
+      specificationVersion: 'v4' as const,
+      provider: 'fake',
+      modelId: 'f',
+      doStream: async () => ({ stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) }),
+    };
+    const events = await collect(aiSdkModel(fake).stream(ask()));
+    assert.deepEqual(events.map((e) => e.type), ['message.start', 'text.delta', 'tool.call', 'message.end']);
+    assert.deepEqual(events.at(-1), { type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 5, outputTokens: 2 } });
+  },
 };
