@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EmittedEvent, HostEvent } from '../../host/events/types.js';
+import { useColor, type OutStream } from '../../host/cli/io.js';
+import { EventRenderer } from '../../host/cli/render.js';
+
+function sink(isTTY: boolean): OutStream & { text: string } {
+  return {
+    text: '',
+    isTTY,
+    write(s: string) {
+      this.text += s;
+    },
+  };
+}
+
+let seq = 0;
+const ev = (e: EmittedEvent): HostEvent => ({ ...e, seq: ++seq, sessionId: 's', time: 0 }) as HostEvent;
+
+const usage = { inputTokens: 1200, outputTokens: 45 };
+const run: EmittedEvent[] = [
+  { type: 'agent.start', prompt: 'p', model: 'scripted', turn: 1 },
+  { type: 'message.start', model: 'scripted' },
+  { type: 'text.delta', text: 'Checking ' },
+  { type: 'text.delta', text: 'files.' },
+  { type: 'tool.call', toolUseId: 't1', name: 'Bash', input: { command: 'ls' } },
+  { type: 'tool.call', toolUseId: 't2', name: 'Write', input: { file_path: '/a', content: 'x' } },
+  { type: 'message.end', content: [], stopReason: 'tool_use', usage },
+  { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 't1', decision: 'allow', durationMs: 0.25, fuelUsed: 1500 },
+  { type: 'tool.output', toolUseId: 't1', name: 'Bash', content: 'a.txt\nb.txt', isError: false, durationMs: 12 },
+  { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 't2', decision: 'deny', durationMs: 101, failure: { code: 'TIMEOUT', message: 'deadline' }, failurePolicy: 'fail-closed' },
+  { type: 'tool.denied', toolUseId: 't2', name: 'Write', reason: 'guard timed out', source: 'hook', hookName: 'guard' },
+  { type: 'hook.end', hookId: 'o#0', hookName: 'observer', kind: 'js', event: 'PostToolBatch', decision: 'continue', durationMs: 0.1 },
+  { type: 'hook.end', hookId: 's#0', hookName: 'budget', kind: 'shell', event: 'Stop', decision: 'block', reason: 'run the tests', durationMs: 4 },
+  {
+    type: 'agent.end',
+    result: { subtype: 'success', text: 'x', turns: 2, usage, durationMs: 1500 },
+  },
+];
+
+describe('EventRenderer', () => {
+  it('renders text, a line per tool call with its hook decisions, notable hooks and a summary', () => {
+    const out = sink(false);
+    const r = new EventRenderer({ out, color: false, spinner: false });
+    for (const e of run) r.render(ev(e));
+    expect(out.text.split('\n')).toEqual([
+      'Checking files.',
+      '✓ Bash(ls) 12ms → a.txt b.txt · guard allow (0.25ms, 1.5k fuel)',
+      '⊘ Write({"file_path":"/a","content":"x"}) denied by guard (hook): guard timed out · guard deny TIMEOUT→fail-closed (101ms)',
+      '  ↳ Stop budget block (4.0ms): run the tests',
+      '── success · 2 model calls · 2 tool calls (1 denied) · 4 hook calls (105ms, 1.5k fuel) · 1.2k in / 45 out tokens · 1.5s',
+      '',
+    ]);
+  });
+
+  it('colours only when asked', () => {
+    const out = sink(false);
+    const r = new EventRenderer({ out, color: true, spinner: false });
+    for (const e of run) r.render(ev(e));
+    expect(out.text).toMatch(/\x1b\[32m✓\x1b\[39m/);
+  });
+
+  describe('spinner', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+
+    it('spins on a TTY while the model or a tool works, and clears its line before any output', () => {
+      const out = sink(true);
+      const r = new EventRenderer({ out, color: false, spinner: true });
+      r.render(ev(run[1]!)); // message.start
+      vi.advanceTimersByTime(200);
+      expect(out.text).toMatch(/\r\x1b\[2K⠙ thinking…/);
+      r.render(ev(run[2]!)); // text.delta clears the spinner first
+      expect(out.text.endsWith('\r\x1b[2KChecking ')).toBe(true);
+      r.render(ev(run[4]!)); // tool.call: newline, then spin on the tool
+      expect(out.text).toMatch(/Checking \n\r\x1b\[2K\S Bash\(ls\)…$/);
+      r.render(ev(run[8]!)); // tool.output
+      expect(out.text).toMatch(/\r\x1b\[2K✓ Bash\(ls\) 12ms/);
+      r.close();
+    });
+
+    it('never spins off a TTY', () => {
+      const out = sink(false);
+      const r = new EventRenderer({ out, color: false, spinner: false });
+      r.render(ev(run[1]!));
+      vi.advanceTimersByTime(500);
+      expect(out.text).toBe('');
+    });
+  });
+});
+
+describe('useColor', () => {
+  const tty = sink(true);
+  it('honours NO_COLOR and FORCE_COLOR, else colours a TTY only', () => {
+    expect(useColor(tty, {})).toBe(true);
+    expect(useColor(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(useColor(sink(false), {})).toBe(false);
+    expect(useColor(sink(false), { FORCE_COLOR: '1' })).toBe(true);
+    expect(useColor(tty, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(false);
+    expect(useColor(tty, { TERM: 'dumb' })).toBe(false);
+  });
+});
