@@ -69,8 +69,34 @@ describe('fuel', () => {
     expect(fuel.calls).toBe(2);
   });
 
-  it('inserts one check per function entry and loop header', async () => {
-    // fuel.wat: 3 functions, 2 loops.
-    expect((await load('fuel', 1n)).checksInserted).toBe(5);
+  it('inserts one check per function entry and loop header, and one per memory.fill/copy/init', async () => {
+    // fuel.wat: 5 functions, 3 loops, 2 bulk memory ops.
+    expect((await load('fuel', 1n)).checksInserted).toBe(10);
+  });
+
+  it('memory.fill is charged by length (1 per 16 bytes), before it runs', async () => {
+    const { instance, call, fuel } = await load('fuel', 1_000_000_000n);
+    call('fill', 0);
+    const base = fuelUsed(instance, fuel.handedOut);
+    call('fill', 1 << 20);
+    const mib = fuelUsed(instance, fuel.handedOut) - base;
+    expect(Number(mib) - (1 << 20) / 16).toBeGreaterThanOrEqual(0);
+    expect(Number(mib) - (1 << 20) / 16).toBeLessThan(100);
+  });
+
+  it('a loop of large copies overdraws a small slice on every iteration', async () => {
+    const { bytes } = instrument(await fixture('fuel'), { maxMemoryPages: 16 });
+    const seen: bigint[] = [];
+    let fuelGlobal: WebAssembly.Global | undefined;
+    const refuel = (): bigint => {
+      if (fuelGlobal) seen.push(fuelGlobal.value as bigint);
+      if (seen.length > 20) throw new Error('out of fuel');
+      return 10_000n;
+    };
+    const { instance } = await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel } });
+    fuelGlobal = instance.exports.__wasmhooks_fuel as WebAssembly.Global;
+    expect(() => (instance.exports.fill_forever as (n: number) => void)(1 << 19)).toThrow('out of fuel');
+    // Each refuel comes from a copy of 512 KiB (32,768 fuel) on a 10,000 slice.
+    expect(seen.slice(1).every((v) => v <= 10_000n - 32_768n)).toBe(true);
   });
 });

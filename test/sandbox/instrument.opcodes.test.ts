@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
+import { assemble, meter } from './instrument-helpers.js';
 
 /** header + type () -> () + one function with `body` (after a zero locals count); no imports, no globals. */
 function module(body: number[]): Uint8Array {
@@ -23,7 +24,8 @@ function rewrittenBody(wasm: Uint8Array): { check: number[]; rest: number[] } {
     const id = out[p++]!;
     const size = out[p++]!; // small test modules: one-byte sizes only
     if (id === 10) {
-      const body = [...out.subarray(p + 2, p + size)].slice(1); // skip count, body size, locals
+      const entry = [...out.subarray(p + 2, p + size)]; // after count and body size
+      const body = entry.slice(1 + 2 * entry[0]!); // after the locals (one-byte counts only)
       return { check: body.slice(0, CHECK_LENGTH), rest: body.slice(CHECK_LENGTH) };
     }
     p += size;
@@ -60,5 +62,18 @@ describe('opcode decoding beyond what this Node can run', () => {
     const { check } = rewrittenBody(module(body));
     const cost = check.slice(3, 8).reduce((acc, b, i) => acc + (b & 0x7f) * 2 ** (7 * i), 0);
     expect(cost).toBe(4 + 5 + 1 + 100 + 1 + 3 + 50);
+  });
+
+  it('declares the scratch local for bulk lengths even when the locals header grows (127 → 128 groups)', async () => {
+    const locals = Array.from({ length: 127 }, (_, i) => `(local ${i % 2 ? 'i64' : 'i32'})`).join(' ');
+    const wasm = await assemble(`(module (memory 1)
+      (func (export "f") (param $n i32) (result i32) ${locals}
+        (local.set 1 (i32.const 5))
+        (memory.fill (i32.const 0) (local.get 1) (local.get $n))
+        (i32.add (i32.load8_u (i32.const 3)) (local.get 1))))`);
+    const { bytes } = instrument(wasm, { maxMemoryPages: 1 });
+    expect(WebAssembly.validate(bytes)).toBe(true);
+    const { instance } = await WebAssembly.instantiate(bytes, meter(1_000_000n).imports);
+    expect((instance.exports.f as (n: number) => number)(100)).toBe(10);
   });
 });

@@ -1,4 +1,4 @@
-import { FC_LEBS, Imm, OP_IMM, OP_WEIGHT, SIMD_IMM, Simd, atomicHasMemArg, fcWeight } from './opcodes.js';
+import { BULK_BYTES_PER_FUEL_LOG2, FC_LEBS, Imm, OP_IMM, OP_WEIGHT, SIMD_IMM, Simd, atomicHasMemArg, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
 
@@ -12,6 +12,14 @@ export interface ModuleInfo {
   check: Uint8Array;
   checkPatch: number;
   checksInserted: number;
+  /** Parameter count of each defined function. */
+  params: number[];
+  /** Per memory (imported first): 1 if 64-bit, whose bulk lengths are i64 and charged a fixed weight. */
+  memory64: Uint8Array;
+  /** An i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
+  tempLocal: number;
+  /** Set by the walker when it used `tempLocal`; the caller then declares it. */
+  tempUsed: boolean;
 }
 
 // The cost constant is a padded 5-byte LEB128; cap it well inside that range.
@@ -154,9 +162,58 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         } else if (op === 0x18) {
           if (depth === 0) r.fail('delegate outside a try', at);
           depth--;
-        } else if (op === 0xfc) cost += fcWeight(readLeb(buf, at + 1)) - 1;
+        } else if (op === 0xfc) {
+          const sub = readLeb(buf, at + 1);
+          cost += fcWeight(sub) - 1;
+          if (instrument && m.tempLocal >= 0 && bulkLengthIsI32(m, buf, sub, lebEnd)) {
+            w.copy(buf, from, at);
+            from = at;
+            chargeBulkLength(m, w);
+          }
+        }
     }
   }
+}
+
+/**
+ * memory.init (8), memory.copy (10) and memory.fill (11) cost in proportion
+ * to their length, which is on top of the stack: charge it there, when the
+ * length is an i32 (memory.init's always is; memory.copy's is unless both
+ * memories are 64-bit).
+ */
+function bulkLengthIsI32(m: ModuleInfo, buf: Uint8Array, sub: number, p: number): boolean {
+  if (sub === 8) return true;
+  if (sub === 10) {
+    const dst = readLeb(buf, p);
+    return !m.memory64[dst] || !m.memory64[readLeb(buf, lebEnd)];
+  }
+  return sub === 11 && !m.memory64[readLeb(buf, p)];
+}
+
+/**
+ * `local.set $t; fuel -= $t >> 4; if fuel < 0 { fuel = refuel() }; local.get $t`:
+ * the stack is as it was, and the host gets control before a long fill or copy.
+ */
+function chargeBulkLength(m: ModuleInfo, w: Writer): void {
+  const t = m.tempLocal;
+  const fuel = m.globals;
+  w.u8(0x21), w.uleb(t);
+  w.u8(0x23), w.uleb(fuel);
+  w.u8(0x20), w.uleb(t);
+  w.u8(0xad); // i64.extend_i32_u
+  w.u8(0x42), w.u8(BULK_BYTES_PER_FUEL_LOG2);
+  w.u8(0x88); // i64.shr_u
+  w.u8(0x7d); // i64.sub
+  w.u8(0x24), w.uleb(fuel);
+  w.u8(0x23), w.uleb(fuel);
+  w.u8(0x42), w.u8(0x00);
+  w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.lt_s; if
+  w.u8(0x10), w.uleb(m.funcImports); // call $refuel
+  w.u8(0x24), w.uleb(fuel);
+  w.u8(0x0b);
+  w.u8(0x20), w.uleb(t);
+  m.tempUsed = true;
+  m.checksInserted++;
 }
 
 function skip(buf: Uint8Array, p: number, end: number): number {

@@ -5,6 +5,7 @@
  */
 import { WasmhooksError } from '../../errors.js';
 import { rewriteNames } from './names.js';
+import { readInfo, type Section } from './info.js';
 import { Reader, invalid } from './reader.js';
 import {
   rewriteCode,
@@ -37,13 +38,7 @@ export interface InstrumentResult {
 const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 const RANK = new Int8Array(14).fill(-1);
 ORDER.forEach((id, rank) => (RANK[id] = rank));
-const TYPE = 1, IMPORT = 2, GLOBAL = 6, EXPORT = 7;
-
-interface Section {
-  id: number;
-  start: number;
-  end: number;
-}
+const TYPE = 1, IMPORT = 2, GLOBAL = 6, EXPORT = 7; // sections we may have to create
 
 /**
  * Instruments a wasm module: imports `wasmhooks:sandbox` `refuel: () -> i64`
@@ -183,59 +178,4 @@ function scanSections(wasm: Uint8Array): Section[] {
     r.pos += size;
   }
   return out;
-}
-
-/** Counts needed before rewriting: function imports, globals, types. */
-function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: number): RewriteInfo {
-  let funcImports = 0, globals = 0, types = 0;
-  for (const s of sections) {
-    const r = new Reader(wasm, s.start, s.end);
-    r.where = `section ${s.id}`;
-    if (s.id === TYPE) types = r.u32();
-    else if (s.id === GLOBAL) globals += r.u32();
-    else if (s.id === IMPORT) {
-      const n = r.u32();
-      for (let i = 0; i < n; i++) {
-        r.name();
-        r.name();
-        const kind = r.u8();
-        if (kind === 0x00) funcImports++, r.skipLeb();
-        else if (kind === 0x01) r.skipValType(), r.limits();
-        else if (kind === 0x02) r.limits();
-        else if (kind === 0x03) globals++, r.skipValType(), r.u8();
-        else if (kind === 0x04) r.u8(), r.skipLeb();
-        else r.fail(`unknown import kind ${kind}`);
-      }
-    }
-  }
-  return {
-    funcImports,
-    globals,
-    refuelType: types,
-    maxMemoryPages,
-    memories: 0,
-    functionsInstrumented: 0,
-    checksInserted: 0,
-    ...checkTemplate(globals, funcImports),
-  };
-}
-
-/**
- * `global.get f; i64.const c; i64.sub; global.set f; global.get f; i64.const 0;
- * i64.lt_s; if; call $refuel; global.set f; end`, with c a padded 5-byte LEB128.
- */
-function checkTemplate(fuel: number, refuel: number): { check: Uint8Array; checkPatch: number } {
-  const w = new Writer(32);
-  w.u8(0x23), w.uleb(fuel);
-  w.u8(0x42);
-  const checkPatch = w.pos;
-  w.bytes(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x00]));
-  w.u8(0x7d);
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x23), w.uleb(fuel);
-  w.bytes(new Uint8Array([0x42, 0x00, 0x53, 0x04, 0x40]));
-  w.u8(0x10), w.uleb(refuel);
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x0b);
-  return { check: w.result(), checkPatch };
 }

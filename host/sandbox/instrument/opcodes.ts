@@ -34,6 +34,8 @@ export const OP_WEIGHT = new Uint8Array(256).fill(1);
 export const WEIGHT_CALL = 5;
 export const WEIGHT_MEMORY_GROW = 100;
 export const WEIGHT_BULK = 50;
+/** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (code.ts). */
+export const BULK_BYTES_PER_FUEL_LOG2 = 4;
 
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;

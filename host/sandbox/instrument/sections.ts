@@ -198,16 +198,46 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
     const contentStart = w.openSize();
     const localsStart = r.pos;
     const groups = r.u32();
+    let locals = m.params[i] ?? 0;
     for (let g = 0; g < groups; g++) {
-      r.skipLeb();
+      locals += r.u32();
       r.skipValType();
     }
+    const localsOut = w.pos;
     w.copy(r.buf, localsStart, r.pos);
+    const bodyOut = w.pos;
+    // Engines cap locals at 50,000; past that, bulk lengths go uncharged (the module is near-invalid anyway).
+    m.tempLocal = locals < 49_999 ? locals : -1;
+    m.tempUsed = false;
     rewriteExpr(m, r, w, true);
     if (r.pos !== bodyEnd) r.fail(`${bodyEnd - r.pos} bytes after the body's final end`);
+    if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, groups);
     w.closeSize(contentStart);
     r.limit = sectionEnd;
     m.functionsInstrumented++;
   }
   r.where = 'code section';
+}
+
+/** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right. */
+function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups: number): void {
+  const oldCountLen = lebLength(groups);
+  const delta = lebLength(groups + 1) - oldCountLen + 2;
+  w.ensure(delta);
+  const buf = w.buf;
+  buf.copyWithin(bodyOut + delta, bodyOut, w.pos);
+  buf.copyWithin(localsOut + oldCountLen + delta - 2, localsOut + oldCountLen, bodyOut);
+  const end = w.pos + delta;
+  w.pos = localsOut;
+  w.uleb(groups + 1);
+  w.pos = bodyOut + delta - 2;
+  w.u8(0x01);
+  w.u8(0x7f);
+  w.pos = end;
+}
+
+function lebLength(v: number): number {
+  let n = 1;
+  while (v >= 0x80) (v = Math.floor(v / 0x80)), n++;
+  return n;
 }
