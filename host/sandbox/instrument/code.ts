@@ -1,4 +1,7 @@
-import { BULK_BYTES_PER_FUEL_LOG2, FC_LEBS, Imm, OP_IMM, OP_WEIGHT, SIMD_IMM, Simd, atomicHasMemArg, fcWeight } from './opcodes.js';
+import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
+import { rareImmediates } from './immediates.js';
+import { lebEnd, readLeb, skip } from './leb.js';
+import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
 
@@ -36,23 +39,6 @@ function grow<T extends Uint8Array | Float64Array>(a: T, need: number): T {
   const next = new (a.constructor as new (n: number) => T)(Math.max(need + 1, a.length * 2));
   next.set(a);
   return next;
-}
-
-/** End offset of the last `readLeb`, to avoid allocating a pair. */
-let lebEnd = 0;
-
-/** Unsigned LEB128 at `p` (u32 range); sets `lebEnd`. Past the buffer's end, reads stop at `undefined`. */
-function readLeb(buf: Uint8Array, p: number): number {
-  let v = 0;
-  let mul = 1;
-  for (let i = 0; i < 5; i++) {
-    const b = buf[p++] ?? 0;
-    v += (b & 0x7f) * mul;
-    if ((b & 0x80) === 0) break;
-    mul *= 128;
-  }
-  lebEnd = p;
-  return v;
 }
 
 /**
@@ -175,143 +161,12 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   }
 }
 
-/**
- * memory.init (8), memory.copy (10) and memory.fill (11) cost in proportion
- * to their length, which is on top of the stack: charge it there, when the
- * length is an i32 (memory.init's always is; memory.copy's is unless both
- * memories are 64-bit).
- */
-function bulkLengthIsI32(m: ModuleInfo, buf: Uint8Array, sub: number, p: number): boolean {
-  if (sub === 8) return true;
-  if (sub === 10) {
-    const dst = readLeb(buf, p);
-    return !m.memory64[dst] || !m.memory64[readLeb(buf, lebEnd)];
-  }
-  return sub === 11 && !m.memory64[readLeb(buf, p)];
-}
-
-/**
- * `local.set $t; fuel -= $t >> 4; if fuel < 0 { fuel = refuel() }; local.get $t`:
- * the stack is as it was, and the host gets control before a long fill or copy.
- */
-function chargeBulkLength(m: ModuleInfo, w: Writer): void {
-  const t = m.tempLocal;
-  const fuel = m.globals;
-  w.u8(0x21), w.uleb(t);
-  w.u8(0x23), w.uleb(fuel);
-  w.u8(0x20), w.uleb(t);
-  w.u8(0xad); // i64.extend_i32_u
-  w.u8(0x42), w.u8(BULK_BYTES_PER_FUEL_LOG2);
-  w.u8(0x88); // i64.shr_u
-  w.u8(0x7d); // i64.sub
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x23), w.uleb(fuel);
-  w.u8(0x42), w.u8(0x00);
-  w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.lt_s; if
-  w.u8(0x10), w.uleb(m.funcImports); // call $refuel
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x0b);
-  w.u8(0x20), w.uleb(t);
-  m.tempUsed = true;
-  m.checksInserted++;
-}
-
-function skip(buf: Uint8Array, p: number, end: number): number {
-  while (buf[p++]! & 0x80 && p < end);
-  return p;
-}
-
 function blockType(r: Reader, p: number): number {
   const b = r.buf[p]!;
   if (b === 0x40 || (b >= 0x6f && b <= 0x7f)) return p + 1; // the common forms
   r.pos = p;
   r.skipBlockType();
   return r.pos;
-}
-
-/** Immediates of the rarer opcodes, through the bounds-checked reader. */
-function rareImmediates(r: Reader, op: number, at: number): void {
-  switch (OP_IMM[op] as Imm) {
-    case Imm.BrTable: {
-      const n = r.u32();
-      for (let i = 0; i <= n; i++) r.skipLeb();
-      return;
-    }
-    case Imm.SelectT: {
-      const n = r.u32();
-      for (let i = 0; i < n; i++) r.skipValType();
-      return;
-    }
-    case Imm.HeapType:
-      return r.skipLeb();
-    case Imm.TryTable: {
-      r.skipBlockType();
-      const n = r.u32();
-      for (let i = 0; i < n; i++) {
-        const kind = r.u8();
-        if (kind > 3) r.fail(`unknown catch kind ${kind}`);
-        if (kind < 2) r.skipLeb(); // tag
-        r.skipLeb(); // label
-      }
-      return;
-    }
-    case Imm.Delegate:
-      return r.skipLeb();
-    case Imm.PrefixFC: {
-      const sub = r.u32();
-      const lebs = FC_LEBS[sub];
-      if (lebs === undefined) r.fail(`unknown opcode 0xfc ${sub}`, at);
-      for (let i = 0; i < lebs; i++) r.skipLeb();
-      return;
-    }
-    case Imm.PrefixFD:
-      return simd(r, at);
-    case Imm.PrefixFE: {
-      const sub = r.u32();
-      if (sub === 0x03) r.skip(1);
-      else if (atomicHasMemArg(sub)) memArg(r);
-      else r.fail(`unknown opcode 0xfe ${sub}`, at);
-      return;
-    }
-    case Imm.Invalid:
-      return r.fail(`unknown opcode 0x${op.toString(16).padStart(2, '0')}`, at);
-    case Imm.None:
-    case Imm.Block:
-    case Imm.Loop:
-    case Imm.End:
-    case Imm.Leb:
-    case Imm.Leb2:
-    case Imm.Func:
-    case Imm.Global:
-    case Imm.MemArg:
-    case Imm.Bytes4:
-    case Imm.Bytes8:
-      return r.fail(`opcode 0x${op.toString(16)} reached the slow path`, at); // handled inline
-  }
-}
-
-function memArg(r: Reader): void {
-  if (r.u32() & 0x40) r.skipLeb();
-  r.skipLeb();
-}
-
-function simd(r: Reader, at: number): void {
-  const sub = r.u32();
-  switch ((SIMD_IMM[sub] ?? 0) as Simd | 0) {
-    case Simd.None:
-      return;
-    case Simd.MemArg:
-      return memArg(r);
-    case Simd.MemArgLane:
-      memArg(r);
-      return r.skip(1);
-    case Simd.Bytes16:
-      return r.skip(16);
-    case Simd.Lane:
-      return r.skip(1);
-    default:
-      r.fail(`unknown opcode 0xfd ${sub}`, at);
-  }
 }
 
 /** Writes a fuel check and opens its region; returns the new region count. */
