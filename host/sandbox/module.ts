@@ -55,28 +55,38 @@ export class Sandboxed implements SandboxedModule {
     await this.backend.close();
   }
 
-  async #call(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
-    try {
-      const refused = this.#refusal(fn, input, options.signal);
-      if (refused) return { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
-      let outcome: CallOutcome;
-      try {
-        outcome = await this.backend.run(fn, input, {
-          timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
-          fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
-          signal: options.signal,
-        });
-      } catch (error) {
-        // Backends must not throw; if one does, it is still only a failure.
-        const message = error instanceof Error ? error.message : String(error);
-        outcome = { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
-      }
-      this.tracker.record(outcome);
-      return outcome;
-    } finally {
+  // Plain promise chaining rather than an async function: one microtask
+  // fewer on every call, which shows on plugins that answer in ~2 µs.
+  #call(fn: string, input: Uint8Array, options: CallOptions): Promise<CallOutcome> {
+    const refused = this.#refusal(fn, input, options.signal);
+    if (refused) {
       this.#busy--;
+      return Promise.resolve({ ok: false, failure: refused, fuelUsed: 0, durationMs: 0 });
     }
+    let running: Promise<CallOutcome>;
+    try {
+      running = this.backend.run(fn, input, {
+        timeoutMs: positive(options.limits?.timeoutMs) ?? this.limits.timeoutMs,
+        fuel: positive(options.limits?.fuel) ?? this.limits.fuel,
+        signal: options.signal,
+      });
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return running.then(this.#settle, this.#crash);
   }
+
+  readonly #settle = (outcome: CallOutcome): CallOutcome => {
+    this.#busy--;
+    this.tracker.record(outcome);
+    return outcome;
+  };
+
+  /** Backends must not throw; if one does, it is still only a failure. */
+  readonly #crash = (error: unknown): CallOutcome => {
+    const message = error instanceof Error ? error.message : String(error);
+    return this.#settle({ ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 });
+  };
 
   #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {
     if (this.#closed) return failure('ABORTED', `the sandbox of ${this.name} is closed`);

@@ -7,7 +7,9 @@ import type { HealthEvent, SandboxOptions } from '../../host/sandbox/types.js';
 import { hostile, str, text } from './sandbox-helpers.js';
 
 const load = async (options: SandboxOptions = {}) =>
-  createSandbox(await hostile('echo'), { name: 'echo', ...options, limits: { timeoutMs: 50, fuel: 1e15, ...options.limits } });
+  createSandbox(await hostile('echo'), { name: 'echo', ...options, limits: { timeoutMs: 2_000, fuel: 1e15, ...options.limits } });
+/** The deadline of calls meant to time out. */
+const SHORT = { limits: { timeoutMs: 50 } };
 
 /** How many calls the current instance has served (echo.wat counts them). */
 const served = async (sandbox: Awaited<ReturnType<typeof load>>) => {
@@ -26,7 +28,7 @@ describe('recovery', () => {
       ['spin', 'TIMEOUT'],
       ['recurse', 'STACK_OVERFLOW'],
     ] as const) {
-      const failed = await sandbox.call(fn, new Uint8Array(0));
+      const failed = await sandbox.call(fn, new Uint8Array(0), SHORT);
       expect(!failed.ok && failed.failure.code).toBe(code);
       const ok = await sandbox.call('run', text('back'));
       expect(ok.ok && str(ok.output)).toBe('back');
@@ -123,7 +125,7 @@ describe('abort', () => {
   it('drops calls queued behind an aborted one without entering the plugin', async () => {
     const sandbox = await load();
     const controller = new AbortController();
-    const first = sandbox.call('spin', new Uint8Array(0));
+    const first = sandbox.call('spin', new Uint8Array(0), SHORT);
     const second = sandbox.call('run', text('x'), { signal: controller.signal });
     controller.abort();
     expect((await first).ok).toBe(false);
