@@ -62,6 +62,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--json', 'print every event as one JSON line instead')
     .option('--record <file.jsonl>', 'record every hook input, for plugin test --events')
     .option('--verbose', 'also show thinking, turns and every hook call')
+    .option('--no-ask', 'never ask at the terminal whether a tool may run (undecided calls are denied)')
     .action(async (prompt: string, flags: RunFlags) => exit(await runCommand(prompt, flags, io)));
 
   hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console'))

@@ -10,7 +10,7 @@ import { createHost, type Host, type HostOptions } from '../host.js';
 import type { HooksConfig, PluginContribution } from '../hooks/types.js';
 import { resolveModel } from '../models/resolve.js';
 import type { Model } from '../models/types.js';
-import type { PermissionMode } from '../permissions/types.js';
+import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
 import type { CliIO } from './io.js';
@@ -63,28 +63,33 @@ async function pickModel(flags: HostFlags, config: ResolvedConfig | undefined, i
 }
 
 /**
- * Builds a host. `extraHooks` (the recorder, say) are registered first, so
+ * Builds a host. `extra.hooks` (the recorder, say) are registered first, so
  * they see each hook input before any configured hook changes it.
  */
-export async function setupHost(flags: HostFlags, io: CliIO, extraHooks: HooksConfig = {}): Promise<HostSetup> {
+export async function setupHost(
+  flags: HostFlags,
+  io: CliIO,
+  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool } = {},
+): Promise<HostSetup> {
   const config = await readConfig(flags, io);
   const model = await pickModel(flags, config, io);
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)
     : { plugins: [], hooks: {}, close: async () => {} };
-  const extra: WasmPlugin[] = [];
+  const added: WasmPlugin[] = [];
   const closeAll = async () => {
-    await Promise.all([parts.close(), ...extra.map((p) => p.close())]);
+    await Promise.all([parts.close(), ...added.map((p) => p.close())]);
   };
   try {
     for (const [i, path] of (flags.plugin ?? []).entries()) {
-      extra.push(await loadConfiguredPlugin({ path: resolve(io.cwd, path) }, `--plugin ${flags.plugin?.[i]}`));
+      added.push(await loadConfiguredPlugin({ path: resolve(io.cwd, path) }, `--plugin ${flags.plugin?.[i]}`));
     }
-    const plugins: PluginContribution[] = [...parts.plugins, ...extra, ...(parts.shell ? [parts.shell] : [])];
+    const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {
       model,
       plugins,
-      hooks: mergeHooks(extraHooks, parts.hooks),
+      hooks: mergeHooks(extra.hooks ?? {}, parts.hooks),
+      ...pick('canUseTool', extra.canUseTool),
       cwd: io.cwd,
       ...pick('permissionMode', flags.permissionMode ?? config?.permissionMode),
       ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
@@ -93,7 +98,7 @@ export async function setupHost(flags: HostFlags, io: CliIO, extraHooks: HooksCo
       ...pick('disallowedTools', config?.disallowedTools),
     };
     const host = createHost(options);
-    return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...extra], close: closeAll };
+    return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...added], close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

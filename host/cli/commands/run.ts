@@ -6,12 +6,15 @@ import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit.js';
 import { useColor, type CliIO } from '../io.js';
 import { createRecorder, isRecorderHook, type Recorder } from '../record.js';
 import { EventRenderer } from '../render.js';
+import { terminalPermission } from '../ask.js';
 import { setupHost, type HostFlags } from '../setup.js';
 
 export interface RunFlags extends HostFlags {
   json?: boolean;
   record?: string;
   verbose?: boolean;
+  /** `--no-ask`: never ask at the terminal (undecided calls are denied). */
+  ask?: boolean;
 }
 
 const hidden = (e: HostEvent) => (e.type === 'hook.start' || e.type === 'hook.end') && isRecorderHook(e.hookName);
@@ -19,7 +22,14 @@ const hidden = (e: HostEvent) => (e.type === 'hook.start' || e.type === 'hook.en
 export async function runCommand(prompt: string, flags: RunFlags, io: CliIO): Promise<ExitCode> {
   if (prompt.trim() === '') throw new CliError('run: the prompt is empty; write what the agent should do, e.g. wasmhooks run "list the files"', EXIT.USAGE);
   const recorder: Recorder | undefined = flags.record ? createRecorder(resolve(io.cwd, flags.record)) : undefined;
-  const setup = await setupHost(flags, io, recorder?.hooks).catch(async (error: unknown) => {
+  const controller = new AbortController();
+  const interrupt = () => controller.abort(new DOMException('interrupted (SIGINT)', 'AbortError'));
+  // A person at a terminal answers the permission question; elsewhere no answer means no.
+  const ask = !flags.json && flags.ask !== false && process.stdin.isTTY === true && io.stdout.isTTY;
+  const setup = await setupHost(flags, io, {
+    ...(recorder ? { hooks: recorder.hooks } : {}),
+    ...(ask ? { canUseTool: terminalPermission(interrupt) } : {}),
+  }).catch(async (error: unknown) => {
     await recorder?.close().catch(() => {});
     throw error;
   });
@@ -27,12 +37,11 @@ export async function runCommand(prompt: string, flags: RunFlags, io: CliIO): Pr
     ? undefined
     : new EventRenderer({ out: io.stdout, color: useColor(io.stdout, io.env), spinner: io.stdout.isTTY, verbose: flags.verbose ?? false });
 
-  const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     // First Ctrl-C aborts the run cleanly; a second one leaves at once.
     if (++interrupts > 1) process.exit(EXIT.ABORTED);
-    controller.abort(new DOMException('interrupted (SIGINT)', 'AbortError'));
+    interrupt();
   };
   process.on('SIGINT', onSigint);
 
