@@ -19,15 +19,20 @@ export interface PostRequest {
   fetch: typeof fetch;
   /** Appended to AUTH failures, e.g. `Check OPENAI_API_KEY.` */
   authHint: string;
+  /** How long to wait for the response headers of one attempt. */
+  headersTimeoutMs: number;
 }
 
+/** A streaming response; `release()` must be called when done with its body. */
+export type StreamResponse = { response: Response & { body: ReadableStream<Uint8Array> }; release: () => void };
+
 export type PostResult =
-  | { kind: 'response'; response: Response & { body: ReadableStream<Uint8Array> } }
+  | ({ kind: 'response' } & StreamResponse)
   | { kind: 'failure'; failure: ModelFailure }
   | { kind: 'aborted' };
 
 type Attempt =
-  | { kind: 'response'; response: Response & { body: ReadableStream<Uint8Array> } }
+  | ({ kind: 'response' } & StreamResponse)
   | { kind: 'failure'; failure: ModelFailure; retryable: boolean; retryAfter?: number }
   | { kind: 'aborted' };
 
@@ -52,20 +57,38 @@ export async function postWithRetry(request: PostRequest): Promise<PostResult> {
 }
 
 async function attemptOnce(request: PostRequest): Promise<Attempt> {
+  if (request.signal.aborted) return { kind: 'aborted' };
+  // One controller per attempt: the caller's abort and the headers timeout both end the fetch
+  // (and later its body); the caller's listener is removed once the body is done with.
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(request.signal.reason);
+  request.signal.addEventListener('abort', forward, { once: true });
+  const release = (): void => request.signal.removeEventListener('abort', forward);
+  const timer = setTimeout(() => {
+    controller.abort(new Error(`no response headers within ${request.headersTimeoutMs} ms`));
+  }, request.headersTimeoutMs);
   let response: Response;
   try {
     response = await request.fetch(request.url, {
       method: 'POST',
       headers: request.headers,
       body: request.body,
-      signal: request.signal,
+      signal: controller.signal,
     });
   } catch (error) {
+    release();
     if (request.signal.aborted) return { kind: 'aborted' };
-    const message = `Could not reach ${request.label}: ${describeNetworkError(error)}`;
-    return { kind: 'failure', failure: { code: 'NETWORK', message }, retryable: true };
+    const why = controller.signal.aborted ? messageOf(controller.signal.reason) : describeNetworkError(error);
+    return { kind: 'failure', failure: { code: 'NETWORK', message: `Could not reach ${request.label}: ${why}` }, retryable: true };
+  } finally {
+    clearTimeout(timer);
   }
-  if (response.ok) return checkStreamResponse(request, response);
+  const result = response.ok ? await checkStreamResponse(request, response, release) : await failedResponse(request, response);
+  if (result.kind !== 'response') release();
+  return result;
+}
+
+async function failedResponse(request: PostRequest, response: Response): Promise<Attempt> {
 
   const text = await readText(response, request.signal);
   if (request.signal.aborted) return { kind: 'aborted' };
@@ -78,10 +101,10 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
 }
 
 /** A 2xx that is not an event stream (a server ignoring `stream: true`, or a JSON error) is no stream. */
-async function checkStreamResponse(request: PostRequest, response: Response): Promise<Attempt> {
+async function checkStreamResponse(request: PostRequest, response: Response, release: () => void): Promise<Attempt> {
   const type = response.headers.get('content-type') ?? '';
   if (response.body !== null && !type.includes('application/json')) {
-    return { kind: 'response', response: response as Response & { body: ReadableStream<Uint8Array> } };
+    return { kind: 'response', response: response as StreamResponse['response'], release };
   }
   const text = await readText(response, request.signal);
   if (request.signal.aborted) return { kind: 'aborted' };

@@ -20,7 +20,11 @@ export interface HttpModelOptions {
   /** Context window in tokens, reported as `Model.contextWindow`. */
   contextWindow?: number;
   retry?: RetryOptions;
-  /** A stream that sends nothing for this long is abandoned as BAD_STREAM (default 300000). */
+  /**
+   * A server that sends no response headers, or a stream that sends nothing,
+   * for this long is abandoned: NETWORK (retried) before the headers,
+   * BAD_STREAM after (default 300000).
+   */
   idleTimeoutMs?: number;
   /** The fetch to use (default `globalThis.fetch`), for proxies and tests. */
   fetch?: typeof fetch;
@@ -61,6 +65,7 @@ export interface HttpSettings {
   baseURL: string;
   retry: ResolvedRetry;
   idleTimeoutMs: number;
+  headersTimeoutMs: number;
   fetch: typeof fetch;
 }
 
@@ -69,6 +74,7 @@ export function httpSettings(options: HttpModelOptions, defaultBaseURL: string):
     baseURL: (options.baseURL ?? defaultBaseURL).replace(/\/+$/, ''),
     retry: resolveRetry(options.retry),
     idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
+    headersTimeoutMs: options.idleTimeoutMs ?? 300_000,
     // Bound late so a fetch patched after construction (tests, proxies) is honoured.
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };

@@ -19,6 +19,7 @@ export interface WireDecoder {
 }
 
 export interface TurnCall extends PostRequest {
+  /** Longest silence between body chunks. */
   idleTimeoutMs: number;
   decoder: WireDecoder;
 }
@@ -40,7 +41,15 @@ export async function* streamTurn(call: TurnCall): AsyncGenerator<ModelEvent, vo
     default:
       return assertNever(posted);
   }
-  for await (const item of readSse(posted.response.body, call.signal, call.idleTimeoutMs)) {
+  try {
+    yield* decode(call, posted.response.body);
+  } finally {
+    posted.release();
+  }
+}
+
+async function* decode(call: TurnCall, body: ReadableStream<Uint8Array>): AsyncGenerator<ModelEvent, void, undefined> {
+  for await (const item of readSse(body, call.signal, call.idleTimeoutMs)) {
     let events: ModelEvent[];
     if (item.kind === 'event') {
       events = safely(() => call.decoder.push(item.event), call.label);

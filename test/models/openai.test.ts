@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { openaiModel } from '../../host/models/openai.js';
@@ -261,6 +262,23 @@ describe('openaiModel failures', () => {
   it('abandons a stalled stream after the idle timeout', async () => {
     const { events } = await run([{ fixture: 'openai-cut.sse', after: 'hang' }], { idleTimeoutMs: 150 });
     expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('stalled') } });
+  });
+
+  it('gives up on a server that never sends headers, retrying first', async () => {
+    const { events, seen } = await run([{ silent: true }, { silent: true }], { idleTimeoutMs: 150, retry: { maxRetries: 1, baseDelayMs: 1 } });
+    expect(seen).toHaveLength(2);
+    expect(events).toEqual([{ type: 'error', error: { code: 'NETWORK', message: expect.stringContaining('no response headers within 150 ms') } }]);
+  });
+
+  it('leaves no abort listener behind on the caller signal, whatever the outcome', async () => {
+    const signal = new AbortController().signal;
+    for (const reply of [{ fixture: 'openai-text.sse' }, { status: 400, body: '{}' }, { fixture: 'openai-cut.sse' }] satisfies Reply[]) {
+      server = await replayServer([reply]);
+      await collect(openaiModel({ model: 'm', baseURL: server.url }).stream(request({ signal })));
+      await server.close();
+      server = undefined;
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('stops at once on abort and closes the connection', async () => {

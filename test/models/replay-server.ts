@@ -16,6 +16,8 @@ export interface Reply {
   after?: 'end' | 'destroy' | 'hang';
   /** Destroy the connection before sending anything (a network failure). */
   drop?: boolean;
+  /** Never answer (no headers), keeping the connection open. */
+  silent?: boolean;
 }
 
 export interface Seen {
@@ -77,6 +79,7 @@ export async function replayServer(replies: Reply[]): Promise<ReplayServer> {
   });
   async function send(reply: Reply, res: import('node:http').ServerResponse): Promise<void> {
     if (reply.drop) return void res.socket?.destroy();
+    if (reply.silent) return;
     const status = reply.status ?? 200;
     const type = status === 200 ? 'text/event-stream' : 'application/json';
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache', ...reply.headers });
