@@ -16,13 +16,8 @@ interface DenoServe {
 export const serveDeno: ServeAdapter = async (fetch, { hostname, port }) => {
   const deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
   const controller = new AbortController();
-  const server = await new Promise<DenoServer>((resolve, reject) => {
-    try {
-      const s: DenoServer = deno.serve({ hostname, port, signal: controller.signal, onListen: () => resolve(s) }, fetch);
-    } catch (error) {
-      reject(error);
-    }
-  });
+  // Deno.serve binds synchronously (a busy port throws here); onListen only silences its default log line.
+  const server = deno.serve({ hostname, port, signal: controller.signal, onListen: () => {} }, fetch);
   return {
     hostname,
     port: server.addr.port,

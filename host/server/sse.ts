@@ -25,9 +25,10 @@ export function sseHandler(hub: EventHub, envelope: boolean) {
       throw new ApiError('validation', 'session must be a session id', 'query.session');
     }
     const from = lastEventId(c);
+    // Disconnects arrive as the body's cancel on every runtime; request.signal is not used
+    // because Deno's legacy semantics fire it when a response is delivered.
     const body = hub.open({
       envelope,
-      signal: c.req.raw.signal,
       ...(session !== undefined ? { session } : {}),
       ...(from !== undefined ? { lastEventId: from } : {}),
     });

@@ -24,10 +24,13 @@ it(`delivers every event to each of ${CLIENTS} SSE clients (zero lost)`, async (
     });
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body!) {
-        parser.feed(decoder.decode(chunk, { stream: true }));
-        if (received[i]!.length === EVENTS) break;
+      const reader = res.body!.getReader();
+      while (received[i]!.length < EVENTS) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
       }
+      await reader.cancel();
     } catch {
       // aborted at the end
     }

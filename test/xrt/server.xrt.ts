@@ -1,0 +1,136 @@
+// The HTTP control plane on each runtime, through that runtime's serve
+// adapter: a real socket, a session, a prompt, SSE until agent.end, and a
+// control request answered over HTTP.
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import * as wasmhooks from '../../dist/index.js';
+
+const TOKEN = 'xrt-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+function makeHost() {
+  const model = wasmhooks.scriptedModel({
+    rules: [
+      { when: { lastToolName: 'Write' }, reply: { text: 'Written.' } },
+      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
+      { when: () => true, reply: { text: 'Hello from the scripted model.' } },
+    ],
+  });
+  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
+  return wasmhooks.createHost({ model, tools: [write] });
+}
+
+/** Reads SSE data objects until `stop` says so; `onEvent` may act on each. */
+async function readEvents(
+  res: Response,
+  stop: (e: { type: string; [k: string]: unknown }) => boolean,
+  onEvent: (e: { type: string; [k: string]: unknown }) => Promise<void> = async () => {},
+): Promise<{ type: string; [k: string]: unknown }[]> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: { type: string; [k: string]: unknown }[] = [];
+  let buffer = '';
+  const deadline = setTimeout(() => void reader.cancel(), 10_000);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended early after ${events.map((e) => e.type).join(', ')}`);
+      buffer += value;
+      let at: number;
+      while ((at = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (!data) continue;
+        const event = JSON.parse(data.slice(6));
+        events.push(event);
+        await onEvent(event);
+        if (stop(event)) return events;
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+    await reader.cancel().catch(() => {});
+  }
+}
+
+type Server = ReturnType<typeof wasmhooks.createServer>;
+
+async function withServer(run: (url: string, server: Server) => Promise<void>): Promise<void> {
+  const server = wasmhooks.createServer(makeHost(), { port: 0, token: TOKEN });
+  const { url } = await server.listen();
+  try {
+    await run(url, server);
+  } finally {
+    await server.close();
+  }
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json() };
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  [`serves on ${wasmhooks.runtimeName()}: session, prompt, SSE until agent.end`]: () =>
+    withServer(async (url) => {
+      assert.equal((await fetch(`${url}/session`)).status, 401);
+      const session = await post(`${url}/session`, {});
+      assert.equal(session.status, 201);
+      const id = session.json.id as string;
+      const stream = await fetch(`${url}/event?session=${id}`, { headers: auth });
+      assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+      const reading = readEvents(stream, (e) => e.type === 'agent.end');
+      assert.equal((await post(`${url}/session/${id}/prompt`, { prompt: 'hi' })).status, 202);
+      const events = await reading;
+      assert.equal(events[0]?.type, 'server.connected');
+      const text = events.filter((e) => e.type === 'text.delta').map((e) => e.text).join('');
+      assert.equal(text, 'Hello from the scripted model.');
+      assert.equal((events.at(-1) as { result: { subtype: string } }).result.subtype, 'success');
+    }),
+
+  'answers a control request over HTTP and the tool runs': () =>
+    withServer(async (url) => {
+      const id = (await post(`${url}/session`, {})).json.id as string;
+      const stream = await fetch(`${url}/global/event`, { headers: auth });
+      let stale: string | undefined;
+      const reading = readEvents(
+        stream,
+        (e) => (e as { event?: { type: string } }).event?.type === 'agent.end',
+        async (envelope) => {
+          const e = (envelope as { event: { type: string; id?: string; subtype?: string } }).event;
+          if (e.type !== 'control.request') return;
+          const answer = { requestID: e.id, subtype: e.subtype, response: { behavior: 'allow' } };
+          assert.deepEqual((await post(`${url}/session/${id}/control-response`, answer)).json, { resolved: true });
+          stale = e.id;
+        },
+      );
+      assert.equal((await post(`${url}/session/${id}/prompt`, { prompt: 'write it' })).status, 202);
+      const events = (await reading).map((e) => (e as { event: { type: string } }).event);
+      const output = events.find((e) => e.type === 'tool.output') as { content?: string } | undefined;
+      assert.equal(output?.content, 'wrote a.txt');
+      const again = await post(`${url}/session/${id}/control-response`, { requestID: stale, subtype: 'can_use_tool', response: { behavior: 'allow' } });
+      assert.equal(again.json.resolved, false);
+    }),
+
+  'drops an SSE client that disconnects, and close() ends open streams': () =>
+    withServer(async (url, server) => {
+      const first = await fetch(`${url}/event`, { headers: auth });
+      const reader = first.body!.getReader();
+      await reader.read();
+      assert.equal(server.hub.clientCount, 1);
+      await reader.cancel();
+      for (let i = 0; i < 200 && server.hub.clientCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(server.hub.clientCount, 0);
+      const second = await fetch(`${url}/event`, { headers: auth });
+      const open = second.body!.getReader();
+      await open.read();
+      await server.close();
+      const rest = await Promise.race([
+        (async () => {
+          for (;;) if ((await open.read().catch(() => ({ done: true }))).done) return 'ended';
+        })(),
+        new Promise((r) => setTimeout(() => r('still open'), 3000)),
+      ]);
+      assert.equal(rest, 'ended');
+    }),
+};
