@@ -45,7 +45,10 @@ async function echoWasm(): Promise<Uint8Array> {
 
 async function extismWorker(bytes: Uint8Array, fn: string): Promise<number | string> {
   try {
-    const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { runInWorker: true, timeoutMs: 5_000 });
+    // Extism's default worker flags (--disable-warning) make Deno refuse to
+    // start the worker; without them it may start.
+    const nodeWorkerArgs = 'Deno' in globalThis ? { execArgv: [] } : {};
+    const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { runInWorker: true, timeoutMs: 5_000, nodeWorkerArgs });
     try {
       return await perCall(() => plugin.call(fn, INPUT), 30, 5);
     } finally {
