@@ -193,6 +193,18 @@ describe('anthropicModel failures', () => {
     expect(events).toEqual([{ type: 'error', error: { code: 'OVERLOADED', message: expect.stringContaining('HTTP 529: Overloaded (overloaded_error)') } }]);
   });
 
+  it('ends at once, without an error, when aborted during a retry wait', async () => {
+    server = await replayServer([{ status: 529, body: apiError('overloaded_error', 'Overloaded') }, { fixture: 'anthropic-text.sse' }]);
+    const controller = new AbortController();
+    const model = anthropicModel({ model: 'm', baseURL: server.url, apiKey: 'k', retry: { baseDelayMs: 20_000 } });
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const events = await collect(model.stream(request({ signal: controller.signal })));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(events).toEqual([]);
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('maps 401 to AUTH with the provider message', async () => {
     const { events, seen } = await run([{ status: 401, body: apiError('authentication_error', 'invalid x-api-key') }]);
     expect(seen).toHaveLength(1);
