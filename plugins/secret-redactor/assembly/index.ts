@@ -1,0 +1,33 @@
+// secret-redactor: rewrites tool output so API keys, tokens and private keys
+// never reach the model (or the transcript it writes).
+
+import { plugin, continue_, systemMessage, parseJson, ToolResult, HookResponse, FailurePolicy } from "@wasmhooks/sdk-guest";
+import { Redacted, redactJson, redactText } from "./redact";
+import { decodeJsonString, encodeJsonString } from "./jsonstring";
+
+/** The rewritten output JSON, or "" when nothing was redacted. */
+function rewrite(outputJson: string, found: Redacted): string {
+  // The host sends text output as one JSON string: the common, fast path.
+  const text = decodeJsonString(outputJson);
+  if (text !== null) return encodeJsonString(redactText(text, found));
+  const parsed = parseJson(outputJson);
+  if (!parsed.ok) return encodeJsonString(redactText(outputJson, found));
+  redactJson(parsed.value, found);
+  return parsed.value.toJson();
+}
+
+function redactOutput(result: ToolResult): HookResponse {
+  if (result.outputJson.length == 0) return continue_();
+  const found = new Redacted();
+  const rewritten = rewrite(result.outputJson, found);
+  if (found.kinds.length == 0) return continue_();
+  return systemMessage("secret-redactor: redacted " + found.kinds.length.toString() + " secret(s) from " + result.toolName + " output: " + found.kinds.join(", "))
+    .withUpdatedOutput(rewritten);
+}
+
+plugin("secret-redactor", "1.0.0")
+  .description("Replaces API keys, tokens and private keys in tool output with [REDACTED:<kind>]")
+  // Fail closed: if redaction breaks, the turn stops (PostToolUse's closed decision).
+  .onPostToolUse("", redactOutput, FailurePolicy.FAIL_CLOSED);
+
+export { describe, hook, tool } from "@wasmhooks/sdk-guest/exports";
