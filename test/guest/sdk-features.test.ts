@@ -41,6 +41,7 @@ describe('describe', () => {
         { name: 'json_echo', description: 'Echoes its input', inputSchemaJson: '{"type":"object"}' },
         { name: 'count', description: 'Counts, reporting progress', inputSchemaJson: '{"type":"object","properties":{"to":{"type":"integer"}}}' },
         { name: 'fail', description: 'Always fails', inputSchemaJson: '{}' },
+        { name: 'memory_pages', description: 'Linear memory size in 64 KiB pages', inputSchemaJson: '{}' },
       ],
       grants: { networkHosts: ['api.example.com'], filePaths: ['/tmp/cache'], configKeys: ['token'] },
     });
@@ -151,6 +152,16 @@ describe('tools', () => {
 
   it('returns tool errors as data', async () => {
     expect(await p.tool('fail', {})).toEqual({ content: 'this tool always fails (fail)', isError: true });
+  });
+
+  it('collects garbage between calls: memory stops growing under a steady load', async () => {
+    const big = { text: 'x'.repeat(50_000), list: Array.from({ length: 500 }, (_, i) => ({ i, s: `item ${i}` })) };
+    const pages = async () => Number((await p.tool('memory_pages', {})).content);
+    for (let i = 0; i < 50; i++) await p.tool('json_echo', big);
+    const warm = await pages();
+    for (let i = 0; i < 300; i++) await p.tool('json_echo', big);
+    // 300 calls allocate well over 100 MiB in total; without collection memory would grow by that much.
+    expect(await pages()).toBeLessThanOrEqual(warm + 4);
   });
 
   it('fails the call for a tool it does not have', async () => {

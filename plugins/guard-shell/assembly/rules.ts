@@ -93,11 +93,8 @@ function pipeToShell(tokens: Token[]): Hit | null {
 
 /** `:(){ :|:& };:` and the same shape under any name. */
 function forkBomb(command: string): Hit | null {
-  let s = "";
-  for (let i = 0; i < command.length; i++) {
-    const c = command.charAt(i);
-    if (c != " " && c != "\t" && c != "\n") s += c;
-  }
+  if (!command.includes("(") || !command.includes("|")) return null;
+  const s = command.replaceAll(" ", "").replaceAll("\t", "").replaceAll("\n", "");
   let at = s.indexOf("(){");
   while (at > 0) {
     let start = at;

@@ -8,6 +8,7 @@ const SYSTEM_DIRS: string[] = [
 const HOMES: string[] = ["~", "$HOME", "${HOME}"];
 
 function collapseSlashes(path: string): string {
+  if (!path.includes("//")) return path;
   let out = "";
   for (let i = 0; i < path.length; i++) {
     const c = path.charAt(i);

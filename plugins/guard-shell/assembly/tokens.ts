@@ -7,38 +7,47 @@ export class Token {
   constructor(public text: string, public isOperator: bool) {}
 }
 
-// Longest first, so "||" wins over "|".
-const OPERATORS: string[] = ["&&", "||", ">>", "$(", "<(", ";", "&", "|", "(", ")", "`", ">", "<", "\n"];
+// The operator starting at `i`, or "" if the character there belongs to a word.
+// Works on char codes: building strings per character is what makes guards slow.
+function operatorAt(s: string, i: i32): string {
+  const c = s.charCodeAt(i);
+  const next = i + 1 < s.length ? s.charCodeAt(i + 1) : -1;
+  switch (c) {
+    case 0x26: return next == 0x26 ? "&&" : "&"; // &
+    case 0x7c: return next == 0x7c ? "||" : "|"; // |
+    case 0x3e: return next == 0x3e ? ">>" : ">"; // >
+    case 0x3c: return next == 0x28 ? "<(" : "<"; // <
+    case 0x24: return next == 0x28 ? "$(" : ""; // $
+    case 0x3b: return ";";
+    case 0x0a: return ";";
+    case 0x28: return "(";
+    case 0x29: return ")";
+    case 0x60: return "`";
+    default: return "";
+  }
+}
 
 export function tokenize(command: string): Token[] {
   const tokens: Token[] = [];
-  let word = "";
+  const word: i32[] = [];
   let i = 0;
   while (i < command.length) {
-    const c = command.charAt(i);
-    let op = "";
-    for (let k = 0; k < OPERATORS.length; k++) {
-      if (command.startsWith(OPERATORS[k], i)) {
-        op = OPERATORS[k];
-        break;
-      }
+    const op = operatorAt(command, i);
+    const c = command.charCodeAt(i);
+    const blank = c == 0x20 || c == 0x09 || c == 0x0d;
+    if ((op.length > 0 || blank) && word.length > 0) {
+      tokens.push(new Token(String.fromCharCodes(word), false));
+      word.length = 0;
     }
     if (op.length > 0) {
-      if (word.length > 0) tokens.push(new Token(word, false));
-      word = "";
-      tokens.push(new Token(op == "\n" ? ";" : op, true));
-      i += op.length;
+      tokens.push(new Token(op, true));
+      i += c == 0x0a ? 1 : op.length;
       continue;
     }
-    if (c == " " || c == "\t" || c == "\r") {
-      if (word.length > 0) tokens.push(new Token(word, false));
-      word = "";
-    } else if (c != "'" && c != '"' && c != "\\") {
-      word += c;
-    }
+    if (!blank && c != 0x27 && c != 0x22 && c != 0x5c) word.push(c); // drop ' " and \
     i++;
   }
-  if (word.length > 0) tokens.push(new Token(word, false));
+  if (word.length > 0) tokens.push(new Token(String.fromCharCodes(word), false));
   return tokens;
 }
 
