@@ -1,0 +1,162 @@
+/**
+ * Row group 1: one PreToolUse guard, dispatched six ways. The WASM guard is
+ * the real guard-shell plugin; the anchors call the same plugin's `hook`
+ * export with the same protobuf bytes through raw Extism (in-thread, and in
+ * Extism's worker mode), and an equivalent check as a shell hook.
+ * Runs on Node, Deno and Bun (`run.ts --only dispatch`).
+ */
+import createPlugin from '@extism/extism';
+import { readFile } from 'node:fs/promises';
+import { createShellHook, HookRegistry, loadPlugin, type HookInput, type HookOutput } from '../../host/index.js';
+import { dispatch } from '../../host/hooks/dispatch.js';
+import { encodeHookRequest } from '../../host/protocol/codec.js';
+import { toWireRequest } from '../../host/plugins/wire.js';
+import { compare, runtimeName } from '../harness.js';
+import { fig, makeRow, type Row, type RowsFn } from './row.js';
+
+const GUARD = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
+
+const input: HookInput = {
+  session_id: 'bench',
+  cwd: '/tmp',
+  turn: 1,
+  iteration: 1,
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'ls -la src' },
+  tool_use_id: 'toolu_1',
+};
+
+/** The same rule in plain JS: the floor. */
+const jsGuard = async (i: HookInput): Promise<HookOutput> => {
+  const command = 'tool_input' in i ? String(i.tool_input['command'] ?? '') : '';
+  return /\brm\s+-rf\s+\/(\s|$)/.test(command) ? { decision: 'deny', reason: 'rm -rf /' } : { decision: 'allow' };
+};
+
+// The shell anchor reads the JSON on stdin and checks it, as a guard script would.
+const SHELL_COMMAND = `if grep -q 'rm -rf /'; then echo 'denied' >&2; exit 2; fi; exit 0`;
+
+function fail(message: string): never {
+  throw new Error(`dispatch bench: ${message}`);
+}
+
+export const run: RowsFn = async ({ quick }) => {
+  const runtime = runtimeName();
+  const bytes = new Uint8Array(await readFile(GUARD));
+  const limits = { timeoutMs: 1_000 };
+  const ours = await loadPlugin({ bytes }, { limits });
+  const worker = await loadPlugin({ bytes }, { limits, isolation: 'worker' });
+  const raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
+  const request = encodeHookRequest(toWireRequest(input));
+
+  // Sanity: every path answers, and answers the same.
+  const a = await ours.callHook(input);
+  if (!a.ok || a.output.decision !== 'allow') fail(`guard-shell in-thread did not allow: ${JSON.stringify(a)}`);
+  const w = await worker.callHook(input);
+  if (!w.ok || w.output.decision !== 'allow') fail(`guard-shell worker did not allow: ${JSON.stringify(w)}`);
+  const viaSandbox = await ours.sandbox.call('hook', request);
+  const viaRaw = await raw.call('hook', request);
+  if (!viaSandbox.ok || !viaRaw || viaRaw.bytes().join() !== viaSandbox.output.join()) fail('raw Extism and the sandbox answer differently');
+
+  const signal = new AbortController().signal;
+  const emit = () => {};
+  const jsRegistry = new HookRegistry();
+  jsRegistry.add('PreToolUse', { matcher: 'Bash', hooks: [jsGuard] });
+  const wasmRegistry = new HookRegistry();
+  for (const h of ours.hooks()) wasmRegistry.addHandler(h);
+  const build = () => input as Extract<HookInput, { hook_event_name: 'PreToolUse' }>;
+  const d = await dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build);
+  if (d.decision !== 'allow') fail(`dispatch through the registry gave ${d.decision}`);
+
+  const shell = createShellHook({ event: 'PreToolUse', matcher: 'Bash', command: SHELL_COMMAND, timeoutMs: 10_000 });
+  const sh = await shell.run(input, { signal });
+  if (!sh.ok) fail(`shell hook failed: ${JSON.stringify(sh)}`);
+
+  let extismWorker: { call: (fn: string, b: Uint8Array) => Promise<unknown>; close: () => Promise<void> } | undefined;
+  let extismWorkerError: string | undefined;
+  try {
+    const p = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false, runInWorker: true, timeoutMs: 5_000 });
+    await p.call('hook', request);
+    extismWorker = p;
+  } catch (error) {
+    extismWorkerError = error instanceof Error ? error.message : String(error);
+  }
+
+  const n = quick ? 300 : 3000;
+  const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
+  const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
+  const tasks = {
+    js: [() => jsGuard(input), { ...fast, batch: 100 }],
+    jsDispatch: [() => dispatch({ registry: jsRegistry, emit, signal }, 'PreToolUse', build), { ...fast, batch: 10 }],
+    wasmDispatch: [() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build), fast],
+    ours: [() => ours.callHook(input), fast],
+    raw: [() => raw.call('hook', request), fast],
+    worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
+    shell: [() => shell.run(input, { signal }), slow],
+    ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
+  } as const;
+  const r = await compare(tasks as unknown as Record<string, Parameters<typeof compare>[0][string]>, { rounds: 10 });
+  await Promise.all([ours.close(), worker.close(), raw.close(), extismWorker?.close()]);
+
+  const row = (x: Parameters<typeof makeRow>[2]): Row => makeRow('dispatch', runtime, x);
+  const rows: Row[] = [
+    row({ what: 'plain JS hook, direct call (floor)', ours: fig(r.js!) }),
+    row({ what: 'plain JS hook through dispatch', ours: fig(r.jsDispatch!), anchorName: 'JS direct', anchor: fig(r.js!) }),
+    row({
+      what: 'WASM guard-shell through dispatch (registry, events, timeout)',
+      ours: fig(r.wasmDispatch!),
+      anchorName: 'JS through dispatch',
+      anchor: fig(r.jsDispatch!),
+    }),
+    row({
+      what: 'WASM guard-shell callHook in-thread (fuel+deadline+mem cap, protobuf in/out)',
+      ours: fig(r.ours!),
+      anchorName: 'raw Extism in-thread',
+      anchor: fig(r.raw!),
+      target: { op: 'max', value: 1.5 },
+    }),
+    row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
+  ];
+  if (r.extismWorker) {
+    rows.push(
+      row({
+        what: 'in-thread callHook vs Extism runInWorker+timeoutMs',
+        ours: fig(r.ours!),
+        anchorName: 'Extism worker mode',
+        anchor: fig(r.extismWorker),
+        ratioOf: 'anchor/ours',
+        target: { op: 'min', value: 1000 },
+      }),
+      row({
+        what: 'our worker isolation vs Extism runInWorker+timeoutMs',
+        ours: fig(r.worker!),
+        anchorName: 'Extism worker mode',
+        anchor: fig(r.extismWorker),
+        ratioOf: 'anchor/ours',
+      }),
+    );
+  } else {
+    rows.push(
+      row({
+        what: 'in-thread callHook vs Extism runInWorker+timeoutMs',
+        ours: fig(r.ours!),
+        anchorName: 'Extism worker mode',
+        anchor: { value: Number.NaN, unit: 'µs' },
+        target: { op: 'min', value: 1000 },
+        note: `Extism worker mode failed here: ${extismWorkerError?.slice(0, 120)}`,
+      }),
+    );
+  }
+  rows.push(
+    row({
+      what: 'in-thread callHook vs shell hook (sh, JSON on stdin)',
+      ours: fig(r.ours!),
+      anchorName: 'shell hook',
+      anchor: fig(r.shell!),
+      ratioOf: 'anchor/ours',
+      target: { op: 'min', value: 100 },
+    }),
+  );
+  return rows;
+};
