@@ -30,6 +30,7 @@ function renderLog() {
 }
 function renderRequests() {
   const box = $('requests'); box.replaceChildren();
+  if (state.requests.size === 0) box.append(el('div', 'end', 'none'));
   for (const r of state.requests.values()) {
     const d = el('div', 'req'); d.dataset.request = r.id;
     d.append(el('div', '', (r.payload.toolName || r.subtype) + ' · session ' + r.sessionId.slice(0, 8)));
@@ -46,7 +47,7 @@ function renderHooks() {
 }
 async function answer(r, response) {
   const res = await api('POST', '/session/' + r.sessionId + '/control-response', { requestID: r.id, subtype: r.subtype, response });
-  if (!res.resolved) setStatus('request ' + r.id.slice(0, 8) + ' was no longer pending');
+  if (!res.resolved) setStatus('request ' + r.id.slice(0, 8) + ' was no longer pending (' + res.reason + ')');
   state.requests.delete(r.id); renderRequests();
 }
 const partial = new Map();
@@ -70,6 +71,7 @@ function onEvent(sid, e) {
     }
     case 'tool.call': add(sid, 'tool', '⚙ ' + e.name + ' ' + JSON.stringify(e.input)); break;
     case 'tool.output': add(sid, e.isError ? 'tool deny' : 'tool', '← ' + e.name + ': ' + e.content.slice(0, 500)); break;
+    case 'permission.resolved': add(sid, e.behavior === 'allow' ? 'tool' : 'deny', (e.behavior === 'allow' ? '✓ ' : '✗ ') + e.name + ' ' + e.behavior + ' (' + e.source + ')' + (e.message ? ': ' + e.message : '')); break;
     case 'tool.denied': add(sid, 'deny', '✗ ' + e.name + ' denied (' + e.source + '): ' + e.reason); break;
     case 'hook.end': {
       const line = (e.plugin || e.hookName) + ' ' + e.event + ' → ' + e.decision + ' · ' + e.durationMs.toFixed(2) + ' ms' + (e.fuelUsed !== undefined ? ' · fuel ' + e.fuelUsed : '');
