@@ -16,7 +16,10 @@ interface WorkerScope {
 
 export const adapter: ThreadAdapter = {
   async spawn(url, init, onDeath) {
-    const worker = new Worker(url, { type: 'module' });
+    const worker = new Worker(url, { type: 'module' }) as Worker & { unref?: () => void };
+    // An idle sandbox worker must not keep the process alive (Bun has unref;
+    // on Deno, close() the sandbox).
+    worker.unref?.();
     worker.addEventListener('error', (event) => {
       event.preventDefault();
       onDeath(event.message || 'the worker failed');
