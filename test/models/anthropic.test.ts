@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { anthropicModel } from '../../host/models/anthropic.js';
 import type { ModelEvent } from '../../host/models/types.js';
-import { collect, last, recordingRetry, request, text } from './helpers.js';
-import { type Reply, type ReplayServer, replayServer } from './replay-server.js';
+import { byteByByteFetch, collect, last, recordingRetry, request, text } from './helpers.js';
+import { fixture, type Reply, type ReplayServer, replayServer } from './replay-server.js';
 
 let server: ReplayServer | undefined;
 afterEach(async () => {
@@ -115,6 +115,17 @@ describe('anthropicModel streaming', () => {
         { type: 'text', text: 'Done' },
       ],
     });
+  });
+
+  it('gives the same events when the body arrives one byte at a time', async () => {
+    for (const name of ['anthropic-thinking.sse', 'anthropic-tools.sse']) {
+      const bytewise = await collect(anthropicModel({ model: 'm', apiKey: 'k', fetch: byteByByteFetch(fixture(name)) }).stream(request()));
+      const { events } = await run([{ fixture: name }]);
+      expect(bytewise.filter((e) => e.type !== 'tool.input.delta')).toEqual(events.filter((e) => e.type !== 'tool.input.delta'));
+      expect(last(bytewise)?.type).toBe('message.end');
+      await server?.close();
+      server = undefined;
+    }
   });
 
   it('sends tool results as user tool_result blocks and signed thinking back in history', async () => {

@@ -33,3 +33,18 @@ export function text(events: ModelEvent[]): string {
 export function last(events: ModelEvent[]): ModelEvent | undefined {
   return events[events.length - 1];
 }
+
+/** A fetch whose response body arrives one byte per chunk: every UTF-8 sequence and JSON token is split. */
+export function byteByByteFetch(body: string): typeof fetch {
+  return async () => {
+    const bytes = new TextEncoder().encode(body);
+    let i = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (i < bytes.length) controller.enqueue(bytes.subarray(i, ++i));
+        else controller.close();
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+  };
+}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { openaiModel } from '../../host/models/openai.js';
 import type { ModelEvent } from '../../host/models/types.js';
-import { collect, last, recordingRetry, request, text } from './helpers.js';
+import { byteByByteFetch, collect, last, recordingRetry, request, text } from './helpers.js';
 import { fixture, type Reply, type ReplayServer, replayServer } from './replay-server.js';
 
 let server: ReplayServer | undefined;
@@ -66,18 +66,7 @@ describe('openaiModel streaming', () => {
   });
 
   it('gives the same events when the body arrives one byte at a time', async () => {
-    const bytes = new TextEncoder().encode(fixture('openai-tools.sse'));
-    const byteFetch: typeof fetch = async () => {
-      let i = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (i < bytes.length) controller.enqueue(bytes.subarray(i, ++i));
-          else controller.close();
-        },
-      });
-      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    };
-    const bytewise = await collect(openaiModel({ model: 'm', fetch: byteFetch }).stream(request()));
+    const bytewise = await collect(openaiModel({ model: 'm', fetch: byteByByteFetch(fixture('openai-tools.sse')) }).stream(request()));
     const { events } = await run([{ fixture: 'openai-tools.sse' }]);
     expect(bytewise.filter((e) => e.type !== 'tool.input.delta')).toEqual(events.filter((e) => e.type !== 'tool.input.delta'));
     expect(bytewise.filter((e) => e.type === 'tool.call')).toHaveLength(3);
