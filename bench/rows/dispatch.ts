@@ -153,7 +153,7 @@ export const run: RowsFn = async ({ quick }) => {
       what: 'in-thread callHook vs shell hook (sh, JSON on stdin)',
       ours: fig(r.ours!),
       anchorName: 'shell hook',
-      anchor: fig(r.shell!),
+      anchor: fig(r.shell!, 'ms'),
       ratioOf: 'anchor/ours',
       target: { op: 'min', value: 100 },
     }),

@@ -42,13 +42,25 @@ export interface RowInput {
   note?: string;
 }
 
+const TIME: Record<string, number> = { ns: 1e-3, 'µs': 1, ms: 1e3, s: 1e6 };
+
+/** A figure's value in a unit comparable with another's (time units are converted; others must match). */
+function comparable(f: Figure, other: Figure): number {
+  if (f.unit === other.unit) return f.value;
+  const a = TIME[f.unit];
+  if (a === undefined || TIME[other.unit] === undefined) throw new Error(`cannot compare ${f.unit} with ${other.unit}`);
+  return f.value * a;
+}
+
 /** Fills in ratio and pass from the figures. */
 export function makeRow(group: Group, runtime: string, r: RowInput): Row {
   const row: Row = { group, runtime, ...r };
   if (r.anchor && Number.isFinite(r.anchor.value) && Number.isFinite(r.ours.value) && r.anchor.value > 0 && r.ours.value > 0) {
     const of = r.ratioOf ?? 'ours/anchor';
     row.ratioOf = of;
-    row.ratio = of === 'ours/anchor' ? r.ours.value / r.anchor.value : r.anchor.value / r.ours.value;
+    const ours = comparable(r.ours, r.anchor);
+    const anchor = comparable(r.anchor, r.ours);
+    row.ratio = of === 'ours/anchor' ? ours / anchor : anchor / ours;
     if (r.target) row.pass = r.target.op === 'max' ? row.ratio <= r.target.value : row.ratio >= r.target.value;
   } else if (r.target) {
     row.pass = false;
@@ -56,7 +68,10 @@ export function makeRow(group: Group, runtime: string, r: RowInput): Row {
   return row;
 }
 
-/** A figure from harness statistics. */
-export const fig = (s: Stats, unit = 'µs'): Figure => ({ value: s.median, unit, p99: s.p99 });
+/** A figure from harness statistics (which are in µs), in the unit asked for. */
+export const fig = (s: Stats, unit: 'µs' | 'ms' | 'ns' = 'µs'): Figure => {
+  const k = unit === 'ms' ? 1e-3 : unit === 'ns' ? 1e3 : 1;
+  return { value: s.median * k, unit, p99: s.p99 * k };
+};
 
 export type RowsFn = (options: { quick: boolean }) => Promise<Row[]>;
