@@ -98,7 +98,7 @@ export class SessionRegistry {
   /** Starts a prompt in the background; 409 while one runs. */
   prompt(id: string, text: string): void {
     const record = this.#record(id);
-    if (record.running) {
+    if (record.running || record.session.state !== 'idle') {
       throw new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
     }
     record.running = true;
