@@ -83,13 +83,18 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
   } finally {
     clearTimeout(timer);
   }
-  const result = response.ok ? await checkStreamResponse(request, response, release) : await failedResponse(request, response);
-  if (result.kind !== 'response') release();
-  return result;
+  // An error body that never finishes must not hang the turn either.
+  const bodyTimer = setTimeout(() => controller.abort(new Error('error body stalled')), request.headersTimeoutMs);
+  try {
+    const result = response.ok ? await checkStreamResponse(request, response, release) : await failedResponse(request, response);
+    if (result.kind !== 'response') release();
+    return result;
+  } finally {
+    clearTimeout(bodyTimer);
+  }
 }
 
 async function failedResponse(request: PostRequest, response: Response): Promise<Attempt> {
-
   const text = await readText(response, request.signal);
   if (request.signal.aborted) return { kind: 'aborted' };
   const code = codeForStatus(response.status);

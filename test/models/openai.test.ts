@@ -259,6 +259,11 @@ describe('openaiModel failures', () => {
     expect(events).toEqual([{ type: 'error', error: { code: 'NETWORK', message: expect.stringContaining('no response headers within 150 ms') } }]);
   });
 
+  it('does not hang on an error body that never ends', async () => {
+    const { events } = await run([{ status: 503, body: '{"error":{"message":"warming', after: 'hang' }], { idleTimeoutMs: 150, retry: { maxRetries: 0 } });
+    expect(events).toEqual([{ type: 'error', error: { code: 'OVERLOADED', message: expect.stringContaining('HTTP 503: {"error":{"message":"warming') } }]);
+  });
+
   it('leaves no abort listener behind on the caller signal, whatever the outcome', async () => {
     const signal = new AbortController().signal;
     for (const reply of [{ fixture: 'openai-text.sse' }, { status: 400, body: '{}' }, { fixture: 'openai-cut.sse' }] satisfies Reply[]) {

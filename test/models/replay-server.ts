@@ -81,7 +81,7 @@ export async function replayServer(replies: Reply[]): Promise<ReplayServer> {
     if (reply.drop) return void res.socket?.destroy();
     if (reply.silent) return;
     const status = reply.status ?? 200;
-    const type = status === 200 ? 'text/event-stream' : 'application/json';
+    const type = status < 300 ? 'text/event-stream' : 'application/json';
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache', ...reply.headers });
     res.flushHeaders();
     const text = reply.fixture ? fixture(reply.fixture) : (reply.body ?? '');
