@@ -50,6 +50,8 @@ export interface TestPlugin {
   callRaw(fn: string, input: Uint8Array): Promise<Uint8Array>;
   /** Progress messages reported through `progress()` so far. */
   readonly progress: string[];
+  /** Log lines the plugin wrote (`log()`, and the message of an abort), as "level: text". */
+  readonly logs: string[];
   close(): Promise<void>;
 }
 
@@ -65,11 +67,16 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
   const root = protobuf.loadSync(protoPath instanceof URL ? fileURLToPath(protoPath) : protoPath);
   const type = (name: string) => root.lookupType(`wasmhooks.v1.${name}`);
   const progress: string[] = [];
+  const logs: string[] = [];
+  const record = (level: string) => (message: unknown) => logs.push(`${level}: ${String(message)}`);
+  const logger = { trace: record('trace'), debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
   const plugin: Plugin = await createPlugin(
     { wasm: [{ data: bytes }] },
     {
       useWasi: false,
       runInWorker: false,
+      logger: logger as unknown as Console,
+      logLevel: 'trace',
       functions: {
         'wasmhooks:host': {
           progress: (cc: CallContext, address: bigint) => {
@@ -108,6 +115,7 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
 
   return {
     progress,
+    logs,
     callRaw,
     hook,
     describe: async () => decode('PluginInfo', await callRaw('describe', new Uint8Array()), false),

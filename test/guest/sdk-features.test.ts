@@ -41,6 +41,7 @@ describe('describe', () => {
         { name: 'json_echo', description: 'Echoes its input', inputSchemaJson: '{"type":"object"}' },
         { name: 'count', description: 'Counts, reporting progress', inputSchemaJson: '{"type":"object","properties":{"to":{"type":"integer"}}}' },
         { name: 'fail', description: 'Always fails', inputSchemaJson: '{}' },
+        { name: 'crash', description: 'Indexes past the end of an array', inputSchemaJson: '{}' },
         { name: 'memory_pages', description: 'Linear memory size in 64 KiB pages', inputSchemaJson: '{}' },
       ],
       grants: { networkHosts: ['api.example.com'], filePaths: ['/tmp/cache'], configKeys: ['token'] },
@@ -162,6 +163,13 @@ describe('tools', () => {
     for (let i = 0; i < 300; i++) await p.tool('json_echo', big);
     // 300 calls allocate well over 100 MiB in total; without collection memory would grow by that much.
     expect(await pages()).toBeLessThanOrEqual(warm + 4);
+  });
+
+  it('turns a runtime failure in the guest into a trap, with the message and place in the log', async () => {
+    p.logs.length = 0;
+    await expect(p.tool('crash', { items: [1] })).rejects.toThrow(/unreachable/);
+    expect(p.logs).toContain('info: about to index past the end');
+    expect(p.logs.some((l) => /^error: plugin aborted: Index out of range at ~lib\/array\.ts:\d+:\d+$/.test(l))).toBe(true);
   });
 
   it('fails the call for a tool it does not have', async () => {
