@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WasmhooksError } from '../../host/errors.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
-import { setWorkerGraceMs } from '../../host/sandbox/worker/host.js';
+import { DEFAULT_GRACE_MS, setWorkerGraceMs } from '../../host/sandbox/worker/host.js';
 import { hostile, str, text } from './sandbox-helpers.js';
 
 let echo: SandboxedModule;
@@ -85,7 +85,7 @@ describe('worker isolation', () => {
       expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /worker was terminated/ });
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {
-      setWorkerGraceMs(50);
+      setWorkerGraceMs(DEFAULT_GRACE_MS);
     }
     const next = await echo.call('run', text('respawned'));
     expect(next.ok && str(next.output)).toBe('respawned');

@@ -12,8 +12,13 @@ import type { CallOutcome, PluginFailure } from '../types.js';
 import { Channel, META_BYTES, Slot, State, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from './thread.js';
 
-/** Past the deadline, how long the in-worker checks get before the worker is killed. */
-let graceMs = 50;
+/**
+ * Past the deadline, how long the in-worker checks get before the worker is
+ * killed. They answer within about a millisecond; the rest is room for a
+ * busy machine, since a kill costs a respawn (tens to hundreds of ms).
+ */
+export const DEFAULT_GRACE_MS = 100;
+let graceMs = DEFAULT_GRACE_MS;
 
 /** Tests only: a negative grace kills a worker before its own deadline fires. */
 export function setWorkerGraceMs(ms: number): void {
@@ -30,6 +35,8 @@ interface Live {
 
 export class WorkerBackend implements Backend {
   #live: Live | null = null;
+  /** A replacement worker being started (after a kill), for the next call. */
+  #starting: Promise<PluginFailure | null> | null = null;
 
   private constructor(
     private readonly adapter: ThreadAdapter,
@@ -54,7 +61,8 @@ export class WorkerBackend implements Backend {
       durationMs: performance.now() - started,
     });
     if (!this.#live) {
-      const error = await this.#spawn();
+      const error = await (this.#starting ?? this.#spawn());
+      this.#starting = null;
       if (error) return fail(error);
     }
     const live = this.#live as Live;
@@ -73,8 +81,10 @@ export class WorkerBackend implements Backend {
         this.#deliver(meta);
         return outcomeOf(meta, data);
       }
-      // Not awaited: the caller need not wait for the old worker to wind down.
+      // Not awaited: the caller need not wait for the old worker to wind down,
+      // and the next call should not wait for the new one to come up.
       void this.#kill();
+      this.#starting = this.#spawn();
       if (state === State.DEAD) {
         return fail(failure('TRAP', `the sandbox worker died during the call: ${live.death ?? 'unknown reason'}`));
       }
@@ -87,9 +97,9 @@ export class WorkerBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    const live = this.#live;
-    if (!live) return;
-    live.channel.signal(State.SHUTDOWN);
+    await this.#starting;
+    this.#starting = null;
+    this.#live?.channel.signal(State.SHUTDOWN);
     await this.#kill();
   }
 
