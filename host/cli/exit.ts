@@ -14,7 +14,7 @@ export const EXIT = {
   MAX_TURNS: 3,
   /** `run`: a hook refused the prompt or stopped the turn. */
   STOPPED_BY_HOOK: 4,
-  /** `plugin test --against`: the two plugins decided differently. */
+  /** `plugin test`: the two builds (`--against`) decided differently, or an expectation in the events file was not met. */
   DIFFERENT: 5,
   /** Interrupted (Ctrl-C), as shells report SIGINT. */
   ABORTED: 130,

@@ -9,7 +9,7 @@ import process from 'node:process';
 import { basename, join, relative, resolve } from 'node:path';
 import { messageOf } from '../../errors.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
-import { count, ms } from '../format.js';
+import { ms } from '../format.js';
 import type { CliIO } from '../io.js';
 import { sha256 } from '../../plugins/source.js';
 import { findToolchain, sdkLinkDir } from '../toolchain.js';
@@ -71,6 +71,6 @@ export async function buildPlugin(dirArg: string, flags: BuildFlags, cwd: string
 export async function buildCommand(dirArg: string | undefined, flags: BuildFlags, io: CliIO): Promise<ExitCode> {
   const result = await buildPlugin(dirArg ?? '.', flags, io.cwd);
   const digest = await sha256(new Uint8Array(readFileSync(result.out)));
-  io.stdout.write(`built ${relative(io.cwd, result.out) || result.out}  ${count(result.bytes)}B  ${ms(result.durationMs)}\nsha256 ${digest}\n`);
+  io.stdout.write(`built ${relative(io.cwd, result.out) || result.out}  ${(result.bytes / 1024).toFixed(1)} KiB  ${ms(result.durationMs)}\nsha256 ${digest}\n`);
   return EXIT.OK;
 }

@@ -1,13 +1,42 @@
-/** `wasmhooks plugin new <name>` (placeholder until written below). */
-import { CliError, type ExitCode } from '../exit.js';
+/** `wasmhooks plugin new <name>`: scaffolds a plugin project on the guest SDK. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
+import { scaffoldFiles } from '../scaffold.js';
 
 export interface NewFlags {
   dir?: string;
 }
 
+const NAME = /^[a-z][a-z0-9-]{0,62}$/;
+
 export async function newCommand(name: string, flags: NewFlags, io: CliIO): Promise<ExitCode> {
-  void flags;
-  void io;
-  throw new CliError(`plugin new ${name}: not available yet`);
+  if (!NAME.test(name)) {
+    throw new CliError(`plugin name "${name}": use lower-case letters, digits and dashes, starting with a letter (e.g. my-guard)`, EXIT.USAGE);
+  }
+  const dir = resolve(io.cwd, flags.dir ?? name);
+  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
+    throw new CliError(`${relative(io.cwd, dir) || dir} already exists and is not empty; pick another name or --dir`, EXIT.USAGE);
+  }
+  const files = scaffoldFiles(name);
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(dir, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+  }
+  const where = relative(io.cwd, dir) || '.';
+  io.stdout.write(
+    [
+      `created ${where}/ (${Object.keys(files).join(', ')})`,
+      '',
+      'next:',
+      `  cd ${where}`,
+      '  wasmhooks plugin build',
+      `  wasmhooks plugin test build/${name}.wasm --events test/cases.jsonl`,
+      '',
+    ].join('\n'),
+  );
+  return EXIT.OK;
 }

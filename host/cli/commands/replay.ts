@@ -15,6 +15,7 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { count, inputLabel, ms, truncate } from '../format.js';
 import { palette, useColor, type CliIO } from '../io.js';
 import { readPluginBytes } from '../plugin-source.js';
+import { expectationSchema, unmet, type Expectation } from '../expect.js';
 import { inspectBytes } from './inspect.js';
 
 export interface ReplayFlags {
@@ -40,15 +41,23 @@ const inputSchema = z.looseObject({
   cwd: z.string(),
 });
 
-/** Parses a `run --record` file; line numbers are 1-based. */
-export async function readEvents(path: string): Promise<Array<{ line: number; input: HookInput }>> {
+export interface ReplayCase {
+  line: number;
+  input: HookInput;
+  expect?: Expectation;
+}
+
+const caseSchema = z.object({ input: z.unknown(), expect: expectationSchema }).strict();
+
+/** Parses a `run --record` file (or a cases file with expectations); line numbers are 1-based. */
+export async function readEvents(path: string): Promise<ReplayCase[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new CliError(`--events ${path}: ${messageOf(error)}`, EXIT.USAGE);
   }
-  const out: Array<{ line: number; input: HookInput }> = [];
+  const out: ReplayCase[] = [];
   for (const [i, raw] of text.split('\n').entries()) {
     if (raw.trim() === '') continue;
     let json: unknown;
@@ -57,15 +66,21 @@ export async function readEvents(path: string): Promise<Array<{ line: number; in
     } catch (error) {
       throw new CliError(`${path}:${i + 1}: not JSON (${messageOf(error)})`, EXIT.USAGE);
     }
-    const parsed = inputSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new CliError(`${path}:${i + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}; record inputs with wasmhooks run --record`, EXIT.USAGE);
-    }
-    out.push({ line: i + 1, input: parsed.data as unknown as HookInput });
+    const wrapped = json !== null && typeof json === 'object' && 'input' in json;
+    const parsed = wrapped ? caseSchema.safeParse(json) : undefined;
+    if (parsed && !parsed.success) throw lineError(path, i + 1, parsed.error);
+    const input = inputSchema.safeParse(parsed?.success ? parsed.data.input : json);
+    if (!input.success) throw lineError(path, i + 1, input.error, parsed ? ['input'] : []);
+    out.push({ line: i + 1, input: input.data as unknown as HookInput, ...(parsed?.success ? { expect: parsed.data.expect } : {}) });
   }
   if (out.length === 0) throw new CliError(`--events ${path} holds no hook inputs`, EXIT.USAGE);
   return out;
+}
+
+function lineError(path: string, line: number, error: z.ZodError, prefix: PropertyKey[] = []): CliError {
+  const issue = error.issues[0]!;
+  const at = [...prefix, ...issue.path].join('.') || 'line';
+  return new CliError(`${path}:${line}: ${at}: ${issue.message}; record inputs with wasmhooks run --record`, EXIT.USAGE);
 }
 
 async function load(ref: string, flags: ReplayFlags, io: CliIO): Promise<WasmPlugin> {
@@ -151,32 +166,44 @@ export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: C
   const p = palette(useColor(io.stdout, io.env));
   let differences = 0;
   let bound = 0;
+  let expectations = 0;
+  let failedExpectations = 0;
   try {
-    for (const { line, input } of events) {
+    for (const { line, input, expect } of events) {
       const va = await verdictOf(a, input);
       const vb = b ? await verdictOf(b, input) : undefined;
       if (va.kind !== 'unbound' || (vb && vb.kind !== 'unbound')) bound++;
       const differs = vb !== undefined && key(va) !== key(vb);
       if (differs) differences++;
+      const problems = expect ? unmet(expect, va) : [];
+      if (expect) expectations++;
+      if (problems.length > 0) failedExpectations++;
       if (flags.json) {
-        io.stdout.write(`${JSON.stringify({ line, event: input.hook_event_name, label: inputLabel(input), verdict: va, ...(vb ? { against: vb, differs } : {}) })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ line, event: input.hook_event_name, label: inputLabel(input), verdict: va, ...(vb ? { against: vb, differs } : {}), ...(expect ? { expect, unmet: problems } : {}) })}\n`,
+        );
         continue;
       }
-      if (!differs && !flags.all && va.kind === 'unbound' && (!vb || vb.kind === 'unbound')) continue;
+      if (!differs && !expect && !flags.all && va.kind === 'unbound' && (!vb || vb.kind === 'unbound')) continue;
       const label = `${String(line).padStart(4)}  ${truncate(inputLabel(input), 48).padEnd(48)}`;
       const show = (v: Verdict) => {
         const text = describeVerdict(v);
         const coloured = v.kind === 'failed' ? p.red(text) : v.kind === 'unbound' ? p.dim(text) : v.decision === 'deny' || v.decision === 'stop' ? p.yellow(text) : text;
         return `${coloured}${v.kind === 'unbound' ? '' : p.dim(` (${cost(v)})`)}`;
       };
-      if (!vb) io.stdout.write(`${label}  ${show(va)}\n`);
-      else io.stdout.write(`${differs ? p.red('≠') : p.dim('=')}${label}  ${show(va)}${differs ? `  ${p.red('vs')}  ${show(vb)}` : ''}\n`);
+      const mark = expect ? (problems.length ? p.red('✗') : p.green('✓')) : differs ? p.red('≠') : vb ? p.dim('=') : ' ';
+      io.stdout.write(`${mark}${label}  ${show(va)}${differs ? `  ${p.red('vs')}  ${show(vb!)}` : ''}\n`);
+      for (const problem of problems) io.stdout.write(`${' '.repeat(7)}${p.red(problem)}\n`);
     }
   } finally {
     await Promise.all([a.close(), b?.close()]);
   }
-  const summary = `${events.length} inputs replayed, ${bound} bound${b ? `, ${differences} decided differently` : ''}`;
+  const summary = [
+    `${events.length} inputs replayed, ${bound} bound`,
+    ...(b ? [`${differences} decided differently`] : []),
+    ...(expectations ? [`${expectations - failedExpectations}/${expectations} expectations met`] : []),
+  ].join(', ');
   if (flags.json) io.stderr.write(`${summary}\n`);
-  else io.stdout.write(`${p.dim('── ')}${differences ? p.red(summary) : summary}\n`);
-  return differences > 0 ? EXIT.DIFFERENT : EXIT.OK;
+  else io.stdout.write(`${p.dim('── ')}${differences || failedExpectations ? p.red(summary) : summary}\n`);
+  return differences > 0 || failedExpectations > 0 ? EXIT.DIFFERENT : EXIT.OK;
 }
