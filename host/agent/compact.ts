@@ -29,7 +29,7 @@ export async function compactConversation(
   const common = hookCommon(config, 0);
   const tokensBefore = estimateTokens(config.messages);
   if (config.messages.length === 0) return { compacted: false, reason: 'the conversation is empty' };
-  const pre = await dispatch(ctx, { ...common, hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore });
+  const pre = await dispatch(ctx, 'PreCompact', () => ({ ...common, hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore }));
   if (signal.aborted) return { compacted: false, reason: 'aborted' };
   if (pre.decision === 'stop') return { compacted: false, reason: pre.reason ?? `PreCompact hook "${pre.decidedBy?.hookName}" skipped it` };
 
@@ -53,6 +53,6 @@ export async function compactConversation(
   const summary = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
   config.messages.splice(0, config.messages.length, { role: 'user', content: `Summary of the conversation so far:\n${summary}` });
   const tokensAfter = estimateTokens(config.messages);
-  await dispatch(ctx, { ...common, hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter });
+  await dispatch(ctx, 'PostCompact', () => ({ ...common, hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
   return { compacted: true, tokensBefore, tokensAfter };
 }

@@ -53,8 +53,8 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
   const fail = async (code: string, message: string, iteration: number, lastMessage = text) => {
     emit({ type: 'error', code, message });
     const common = hookCommon(config, iteration);
-    await dispatch(ctx, { ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: lastMessage, error: message });
-    await dispatch(ctx, { ...common, hook_event_name: 'Error', code, message });
+    await dispatch(ctx, 'StopFailure', () => ({ ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: lastMessage, error: message }));
+    await dispatch(ctx, 'Error', () => ({ ...common, hook_event_name: 'Error', code, message }));
     return finish('error_during_execution', { error: { code, message } });
   };
 
@@ -62,10 +62,10 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
   config.setState('thinking');
   try {
     if (config.sessionStart) {
-      const s = await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'SessionStart', reason: 'startup' });
+      const s = await dispatch(ctx, 'SessionStart', () => ({ ...hookCommon(config, 0), hook_event_name: 'SessionStart', reason: 'startup' }));
       config.pendingContext.push(...s.additionalContext);
     }
-    const submit = await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt });
+    const submit = await dispatch(ctx, 'UserPromptSubmit', () => ({ ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));
     if (signal.aborted) return finish('aborted');
     if (submit.decision === 'deny' || submit.decision === 'stop') {
       // A refused prompt never enters the conversation.
@@ -82,7 +82,7 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
       config.setState('thinking');
       emit({ type: 'turn.start', iteration });
       const common = hookCommon(config, iteration);
-      const start = await dispatch(ctx, { ...common, hook_event_name: 'IterationStart' });
+      const start = await dispatch(ctx, 'IterationStart', () => ({ ...common, hook_event_name: 'IterationStart' }));
       config.pendingContext.push(...start.additionalContext);
       if (signal.aborted) return finish('aborted');
       if (start.decision === 'stop') {
@@ -116,12 +116,12 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
       if (said) text = said;
 
       if (model.toolCalls.length === 0) {
-        const stop = await dispatch(ctx, {
+        const stop = await dispatch(ctx, 'Stop', () => ({
           ...common,
           hook_event_name: 'Stop',
           stop_hook_active: stopBlocks > 0,
           last_assistant_message: said,
-        });
+        }));
         config.pendingContext.push(...stop.additionalContext);
         emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
         if (signal.aborted) return finish('aborted');

@@ -72,14 +72,16 @@ export class Session {
 
   constructor(private readonly settings: SessionSettings) {
     this.id = settings.id;
-    const extra = {
-      ...(settings.agentId !== undefined ? { agentId: settings.agentId } : {}),
-      ...(settings.parentToolUseId !== undefined ? { parentToolUseId: settings.parentToolUseId } : {}),
-    };
-    const hasExtra = Object.keys(extra).length > 0;
+    const { agentId, parentToolUseId } = settings;
+    // Stamped in place: every emitted event is a fresh literal owned by the bus from here on.
     this.emit = (event) => {
-      const stamped = { ...event, seq: ++this.seq, sessionId: this.id, time: Date.now() } as HostEvent;
-      this.bus.publish(hasExtra ? ({ ...stamped, ...extra } as HostEvent) : stamped);
+      const e = event as HostEvent;
+      e.seq = ++this.seq;
+      e.sessionId = this.id;
+      e.time = Date.now();
+      if (agentId !== undefined) e.agentId = agentId;
+      if (parentToolUseId !== undefined) e.parentToolUseId = parentToolUseId;
+      this.bus.publish(e);
     };
     this.machine = new StateMachine(this.emit);
   }
@@ -167,7 +169,7 @@ export class Session {
     if (this.started) {
       const config = this.loopConfig('', new AbortController().signal);
       const ctx = dispatchContext(config, this.emit, new AbortController().signal);
-      await dispatch(ctx, { ...hookCommon(config, 0), hook_event_name: 'SessionEnd', reason: 'closed' });
+      await dispatch(ctx, 'SessionEnd', () => ({ ...hookCommon(config, 0), hook_event_name: 'SessionEnd', reason: 'closed' }));
     }
   }
 

@@ -53,7 +53,7 @@ export async function runToolBatch(
     config.messages.push({ role: 'tool', toolUseId: call.id, toolName: call.name, content: reason, isError: true });
   };
 
-  const pre = await dispatch(ctx, { ...common, hook_event_name: 'PreToolBatch', tool_calls: batch });
+  const pre = await dispatch(ctx, 'PreToolBatch', () => ({ ...common, hook_event_name: 'PreToolBatch', tool_calls: batch }));
   pending.push(...pre.additionalContext);
   if (signal.aborted) {
     for (const call of calls) deny(call, 'aborted before the tool ran', 'aborted');
@@ -94,7 +94,7 @@ export async function runToolBatch(
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(ctx, { ...common, hook_event_name: 'PostToolBatch', tool_calls: batch });
+    const after = await dispatch(ctx, 'PostToolBatch', () => ({ ...common, hook_event_name: 'PostToolBatch', tool_calls: batch }));
     pending.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
@@ -111,7 +111,7 @@ async function prepare(
   common: ReturnType<typeof hookCommon>,
 ): Promise<Prepared> {
   const tool = { tool_name: call.name, tool_use_id: call.id };
-  const pre = await dispatch(ctx, { ...common, ...tool, hook_event_name: 'PreToolUse', tool_input: input });
+  const pre = await dispatch(ctx, 'PreToolUse', () => ({ ...common, ...tool, hook_event_name: 'PreToolUse', tool_input: input }));
   config.pendingContext.push(...pre.additionalContext);
   const hookName = pre.decidedBy?.hookName;
   if (signal.aborted) return { kind: 'denied', reason: 'aborted before the tool ran', source: 'aborted' };
@@ -136,13 +136,13 @@ async function prepare(
   const permission = await resolvePermission(config.permissions, {
     toolName: call.name,
     toolUseId: call.id,
-    input: pre.input.tool_input,
+    input: pre.updatedInput ?? input,
     hookDecision: pre.decision,
     signal,
     emit,
-    runHooks: (toolInput) => dispatch(ctx, { ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
+    runHooks: (toolInput) => dispatch(ctx, 'PermissionRequest', () => ({ ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: toolInput })),
     notify: async (message) => {
-      const n = await dispatch(ctx, { ...common, hook_event_name: 'Notification', message, level: 'info' });
+      const n = await dispatch(ctx, 'Notification', () => ({ ...common, hook_event_name: 'Notification', message, level: 'info' }));
       config.pendingContext.push(...n.additionalContext);
     },
   });
@@ -207,14 +207,14 @@ async function finalize(
   outcome: ToolOutcome,
   common: ReturnType<typeof hookCommon>,
   signal: AbortSignal,
-): Promise<{ content: string; additionalContext: string[]; stop?: StoppedBy }> {
+): Promise<{ content: string; additionalContext: readonly string[]; stop?: StoppedBy }> {
   const tool = { tool_name: call.name, tool_use_id: call.id, tool_input: input };
   if (signal.aborted) return { content: outcome.content, additionalContext: [] };
   if (outcome.isError) {
-    const out = await dispatch(ctx, { ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: outcome.content } as HookInput);
+    const out = await dispatch(ctx, 'PostToolUseFailure', () => ({ ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: outcome.content }));
     return { content: outcome.content, additionalContext: out.additionalContext };
   }
-  const out = await dispatch(ctx, { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content });
+  const out = await dispatch(ctx, 'PostToolUse', () => ({ ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content }));
   return {
     content: out.updatedOutput ?? outcome.content,
     additionalContext: out.additionalContext,

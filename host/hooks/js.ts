@@ -83,28 +83,22 @@ export function nextHookId(prefix: string): string {
   return `${prefix}-${++counter}`;
 }
 
-/** Runs one callback; never throws. */
+/**
+ * Runs one callback; never throws. A timeout or abort is reported by the
+ * dispatcher, which races the call; `options.signal` stays lazy here (it is
+ * only created if the hook reads it).
+ */
 async function runCallback(event: HookEventName, cb: HookCallback, ...args: Parameters<HookCallback>): Promise<HookResult> {
-  const signal = args[2].signal;
   try {
     const raw: unknown = await cb(...args);
-    if (signal.aborted) return abortedResult(signal);
     const parsed = hookOutputSchema.safeParse(raw ?? {});
     if (!parsed.success) {
       return { ok: false, failure: { code: 'BAD_OUTPUT', message: `hook returned an invalid output: ${z.prettifyError(parsed.error)}` } };
     }
     return { ok: true, output: normalize(event, parsed.data) };
   } catch (e) {
-    if (signal.aborted) return abortedResult(signal);
     return { ok: false, failure: { code: 'TRAP', message: `hook threw: ${messageOf(e)}` } };
   }
-}
-
-function abortedResult(signal: AbortSignal): HookResult {
-  const timedOut = signal.reason instanceof Error && signal.reason.name === 'TimeoutError';
-  return timedOut
-    ? { ok: false, failure: { code: 'TIMEOUT', message: messageOf(signal.reason) } }
-    : { ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } };
 }
 
 function stripUndefined(o: Omit<RawOutput, 'continue' | 'stopReason'>): HookOutput {
@@ -140,7 +134,7 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
       timeoutMs,
       ...(matcher ? { matcher } : {}),
       run: (input, ctx) =>
-        runCallback(event, cb, input, 'tool_use_id' in input ? input.tool_use_id : undefined, { signal: ctx.signal }),
+        runCallback(event, cb, input, 'tool_use_id' in input ? input.tool_use_id : undefined, ctx),
     };
     return handler;
   });

@@ -92,8 +92,20 @@ function splitPieces(s: string, size: number): string[] {
   return out;
 }
 
-const charsOf = (messages: readonly Message[]) =>
-  messages.reduce((n, m) => n + (m.role === 'assistant' ? JSON.stringify(m.content).length : m.content.length), 0);
+// Sizes of assistant messages, cached: the estimate runs on every call over the whole history.
+const sizes = new WeakMap<object, number>();
+function charsOf(messages: readonly Message[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (m.role !== 'assistant') n += m.content.length;
+    else {
+      let size = sizes.get(m);
+      if (size === undefined) sizes.set(m, (size = JSON.stringify(m.content).length));
+      n += size;
+    }
+  }
+  return n;
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import type { ChainOutcome } from '../hooks/dispatch.js';
-import type { HookInputOf } from '../hooks/types.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionSource } from './types.js';
 
 /** Tools acceptEdits lets through without asking. */
@@ -42,7 +41,7 @@ export interface PermissionCall {
   signal: AbortSignal;
   emit: Emit;
   /** Runs the PermissionRequest hooks on the (possibly rewritten) input. */
-  runHooks(input: Record<string, unknown>): Promise<ChainOutcome<HookInputOf<'PermissionRequest'>>>;
+  runHooks(input: Record<string, unknown>): Promise<ChainOutcome>;
   /** Fires the Notification hooks ("permission needed"). */
   notify(message: string): Promise<void>;
 }
@@ -156,7 +155,7 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
 async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string): Promise<PermissionOutcome> {
   call.emit({ type: 'permission.request', toolUseId: call.toolUseId, name: call.toolName, input: call.input, reason });
   const hooks = await call.runHooks(call.input);
-  const input = hooks.input.tool_input;
+  const input = hooks.updatedInput ?? call.input;
   if (call.signal.aborted) return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
   if (hooks.decision === 'allow') return { behavior: 'allow', source: 'permission-hook', input };
   if (hooks.decision === 'deny') {

@@ -15,6 +15,10 @@ const pre = (tool_input: Record<string, unknown> = { file_path: '/proj/a' }, too
   tool_use_id: 't1',
 });
 
+/** Calls dispatch with an input built up front (the loop builds it lazily). */
+const run = (ctx: Parameters<typeof dispatch>[0], input: HookInput) =>
+  dispatch(ctx, input.hook_event_name, () => input as never);
+
 function setup() {
   const registry = new HookRegistry();
   const events: EmittedEvent[] = [];
@@ -30,7 +34,7 @@ describe('hook chain', () => {
     registry.add('PreToolUse', { hooks: [async () => (seen.push('a'), {})] });
     registry.add('PreToolUse', { hooks: [async () => (seen.push('b'), { decision: 'deny', reason: 'no' })] });
     registry.add('PreToolUse', { hooks: [async () => (seen.push('c'), {})] });
-    const out = await dispatch(ctx, pre());
+    const out = await run(ctx, pre());
     expect(seen).toEqual(['a', 'b']);
     expect(out).toMatchObject({ decision: 'deny', reason: 'no', decidedBy: { hookName: 'js#0' } });
   });
@@ -42,10 +46,9 @@ describe('hook chain', () => {
     registry.add('PreToolUse', {
       hooks: [async (i) => (inputs.push((i as HookInputOf<'PreToolUse'>).tool_input), { updatedInput: { file_path: '/x/c' } })],
     });
-    const out = await dispatch({ ...ctx, normalizeInput: (i) => ({ ...i, file_path: `/proj/${String(i.file_path)}`.replace('/proj//', '/') }) }, pre());
+    const out = await run({ ...ctx, normalizeInput: (i) => ({ ...i, file_path: `/proj/${String(i.file_path)}`.replace('/proj//', '/') }) }, pre());
     expect(inputs).toEqual([{ file_path: '/proj/b.txt' }]);
-    expect(out.inputUpdated).toBe(true);
-    expect(out.input.tool_input).toEqual({ file_path: '/x/c' });
+    expect(out.updatedInput).toEqual({ file_path: '/x/c' });
   });
 
   it('gathers additionalContext from every hook and the most restrictive decision wins', async () => {
@@ -53,7 +56,7 @@ describe('hook chain', () => {
     registry.add('PreToolUse', { hooks: [async () => ({ decision: 'allow', additionalContext: 'one' })] });
     registry.add('PreToolUse', { hooks: [async () => ({ decision: 'ask', additionalContext: 'two' })] });
     registry.add('PreToolUse', { hooks: [async () => ({ decision: 'allow' })] });
-    const out = await dispatch(ctx, pre());
+    const out = await run(ctx, pre());
     expect(out.decision).toBe('ask');
     expect(out.additionalContext).toEqual(['one', 'two']);
   });
@@ -61,17 +64,19 @@ describe('hook chain', () => {
   it('a hook that mutates its input does not change what others see', async () => {
     const { registry, ctx } = setup();
     registry.add('PreToolUse', { hooks: [async (i) => (((i as HookInputOf<'PreToolUse'>).tool_input.file_path = '/etc/passwd'), {})] });
-    const out = await dispatch(ctx, pre());
-    expect(out.input.tool_input).toEqual({ file_path: '/proj/a' });
+    const input = pre();
+    const out = await run(ctx, input);
+    expect(out.updatedInput).toBeUndefined();
+    expect(input.tool_input).toEqual({ file_path: '/proj/a' });
   });
 
   it('matchers are anchored regexes on the tool name', async () => {
     const { registry, ctx } = setup();
     const seen: string[] = [];
     registry.add('PreToolUse', { matcher: 'Read|Write', hooks: [async (i) => (seen.push((i as HookInputOf<'PreToolUse'>).tool_name), {})] });
-    await dispatch(ctx, pre({}, 'Read'));
-    await dispatch(ctx, pre({}, 'ReadMore'));
-    await dispatch(ctx, pre({}, 'Write'));
+    await run(ctx, pre({}, 'Read'));
+    await run(ctx, pre({}, 'ReadMore'));
+    await run(ctx, pre({}, 'Write'));
     expect(seen).toEqual(['Read', 'Write']);
   });
 
@@ -80,7 +85,7 @@ describe('hook chain', () => {
     const [id] = registry.add('PreToolUse', { hooks: [async () => ({ decision: 'deny' })] });
     expect(registry.remove(id as string)).toBe(true);
     expect(registry.remove(id as string)).toBe(false);
-    expect((await dispatch(ctx, pre())).decision).toBe('continue');
+    expect((await run(ctx, pre())).decision).toBe('continue');
   });
 });
 
@@ -93,7 +98,7 @@ describe('failures are data, turned into decisions by the policy', () => {
       timeoutMs: 20,
       hooks: [(_i, _id, { signal }) => new Promise(() => signal.addEventListener('abort', () => (aborted = true)))],
     });
-    const out = await dispatch(ctx, pre());
+    const out = await run(ctx, pre());
     expect(aborted).toBe(true);
     expect(out.decision).toBe('deny');
     expect(out.reason).toMatch(/hook "slow#0" failed \(TIMEOUT\)/);
@@ -103,10 +108,10 @@ describe('failures are data, turned into decisions by the policy', () => {
   it('a throwing guard denies; fail-open makes it continue; both visible in hook.end', async () => {
     const { registry, ctx, ends } = setup();
     registry.add('PreToolUse', { hooks: [async () => { throw new Error('boom'); }] });
-    expect((await dispatch(ctx, pre())).decision).toBe('deny');
+    expect((await run(ctx, pre())).decision).toBe('deny');
     registry.list().forEach((h) => registry.remove(h.id));
     registry.add('PreToolUse', { failurePolicy: 'fail-open', hooks: [async () => { throw new Error('boom'); }] });
-    expect((await dispatch(ctx, pre())).decision).toBe('continue');
+    expect((await run(ctx, pre())).decision).toBe('continue');
     expect(ends().map((e) => e.type === 'hook.end' && [e.decision, e.failure?.code, e.failure?.message])).toEqual([
       ['deny', 'TRAP', 'hook threw: boom'],
       ['continue', 'TRAP', 'hook threw: boom'],
@@ -116,14 +121,14 @@ describe('failures are data, turned into decisions by the policy', () => {
   it('garbage output is BAD_OUTPUT', async () => {
     const { registry, ctx, ends } = setup();
     registry.add('PreToolUse', { hooks: [async () => ({ decision: 'maybe' }) as never] });
-    expect((await dispatch(ctx, pre())).decision).toBe('deny');
+    expect((await run(ctx, pre())).decision).toBe('deny');
     expect(ends()[0]).toMatchObject({ failure: { code: 'BAD_OUTPUT' } });
   });
 
   it('a deny on an observe-only event is a protocol violation (fail-open there: continue)', async () => {
     const { registry, ctx, ends } = setup();
     registry.add('PostToolBatch', { hooks: [async () => ({ decision: 'deny' })] });
-    const out = await dispatch(ctx, { ...common, hook_event_name: 'PostToolBatch', tool_calls: [] });
+    const out = await run(ctx, { ...common, hook_event_name: 'PostToolBatch', tool_calls: [] });
     expect(out.decision).toBe('continue');
     expect(ends()[0]).toMatchObject({ decision: 'continue', failure: { code: 'BAD_OUTPUT', message: expect.stringMatching(/not legal for PostToolBatch/) } });
   });
@@ -131,7 +136,7 @@ describe('failures are data, turned into decisions by the policy', () => {
   it('updatedInput on an event that has no input is a violation', async () => {
     const { registry, ctx, ends } = setup();
     registry.add('UserPromptSubmit', { hooks: [async () => ({ updatedInput: { a: 1 } })] });
-    const out = await dispatch(ctx, { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'x' });
+    const out = await run(ctx, { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'x' });
     expect(out.decision).toBe('deny'); // UserPromptSubmit is a guard: fail-closed
     expect(ends()[0]).toMatchObject({ failure: { code: 'BAD_OUTPUT' } });
   });
@@ -145,7 +150,7 @@ describe('failures are data, turned into decisions by the policy', () => {
     const ok: HookHandler = { ...h, id: 'w2', failurePolicy: 'fail-open', run: async () => ({ ok: true, output: { decision: 'allow' }, fuelUsed: 1234 }) };
     registry.addHandler(ok);
     registry.addHandler(h);
-    const out = await dispatch(ctx, pre());
+    const out = await run(ctx, pre());
     expect(out.decision).toBe('deny');
     expect(ends()).toMatchObject([
       { kind: 'wasm', plugin: 'guard', decision: 'allow', fuelUsed: 1234 },
@@ -160,7 +165,7 @@ describe('failures are data, turned into decisions by the policy', () => {
     let second = false;
     registry.add('PreToolUse', { hooks: [(_i, _id, { signal }) => ((hookSignal = signal), setTimeout(() => controller.abort(), 5), new Promise(() => {}))] });
     registry.add('PreToolUse', { hooks: [async () => ((second = true), {})] });
-    await dispatch({ ...ctx, signal: controller.signal }, pre());
+    await run({ ...ctx, signal: controller.signal }, pre());
     expect(hookSignal?.aborted).toBe(true);
     expect(second).toBe(false);
   });
