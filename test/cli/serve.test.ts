@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cannedGuard, cliBundle, workspace } from './helpers.js';
+
+beforeAll(async () => {
+  await cliBundle();
+}, 60_000);
+
+describe('wasmhooks serve', () => {
+  it('serves the HTTP API over a host built from the flags, and stops cleanly on SIGTERM', async () => {
+    const dir = await workspace({ 'deny.wasm': cannedGuard('deny') });
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', await cliBundle(), 'serve', '--port', '0', '--plugin', 'deny.wasm'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /serving on (http:\/\/\S+) \(model scripted, 1 plugin\)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then(() => reject(new Error(`serve exited early: ${stderr}`)));
+      });
+      const plugins = (await (await fetch(`${url}/plugins`)).json()) as { plugins: Array<{ name: string }> };
+      expect(plugins.plugins.map((p) => p.name)).toEqual(['canned-deny']);
+      const created = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(created.status).toBe(201);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
