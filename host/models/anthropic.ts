@@ -4,7 +4,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
-import { WasmhooksError } from '../errors.js';
+import { messageOf, WasmhooksError } from '../errors.js';
 import {
   envelopeSchema,
   type EventKind,
@@ -228,7 +228,7 @@ class MessagesDecoder implements WireDecoder {
       try {
         input = JSON.parse(block.json);
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = messageOf(error);
         return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${why}): ${block.json.slice(0, 200)}`)];
       }
     }

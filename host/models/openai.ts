@@ -4,6 +4,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
+import { messageOf } from '../errors.js';
 import { providerMessage } from './http.js';
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
 import { type Chunk, chunkSchema, toRequestBody } from './openai-wire.js';
@@ -180,7 +181,7 @@ class ChatCompletionsDecoder implements WireDecoder {
       try {
         input = call.args.trim() === '' ? {} : JSON.parse(call.args);
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = messageOf(error);
         return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${why}): ${call.args.slice(0, 200)}`)];
       }
       events.push({ type: 'tool.call', id: call.id, name: call.name, input });
