@@ -174,4 +174,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.deepEqual(events.map((e) => e.type), ['message.start', 'text.delta', 'tool.call', 'message.end']);
     assert.deepEqual(events.at(-1), { type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 5, outputTokens: 2 } });
   },
+
+  'resolveModel reads OPENAI_API_KEY and OPENAI_BASE_URL from this runtime\'s process.env': () =>
+    withServer([{ fixture: 'openai-text.sse' }], async (url, server) => {
+      const saved = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };
+      process.env.OPENAI_API_KEY = 'sk-from-process-env';
+      process.env.OPENAI_BASE_URL = `${url}/v1`;
+      try {
+        const events = await collect(resolveModel('openai:llama3.2:3b').stream(ask()));
+        assert.equal(events.at(-1)?.type, 'message.end');
+        assert.equal(server.seen[0]?.headers.authorization, 'Bearer sk-from-process-env');
+        assert.equal(server.seen[0]?.body.model, 'llama3.2:3b');
+      } finally {
+        for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.base]] as const) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+    }),
 };
