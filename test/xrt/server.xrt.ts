@@ -20,14 +20,25 @@ function makeHost() {
   return wasmhooks.createHost({ model, tools: [write] });
 }
 
+/** An SSE data object: an event, or a `/global/event` envelope around one. */
+interface Data {
+  type?: string;
+  id?: string;
+  subtype?: string;
+  text?: string;
+  content?: string;
+  result?: { subtype: string };
+  event?: Data;
+}
+
 /** Reads SSE data objects until `stop` says so; `onEvent` may act on each. */
 async function readEvents(
   res: Response,
-  stop: (e: { type: string; [k: string]: unknown }) => boolean,
-  onEvent: (e: { type: string; [k: string]: unknown }) => Promise<void> = async () => {},
-): Promise<{ type: string; [k: string]: unknown }[]> {
+  stop: (e: Data) => boolean,
+  onEvent: (e: Data) => Promise<void> = async () => {},
+): Promise<Data[]> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: { type: string; [k: string]: unknown }[] = [];
+  const events: Data[] = [];
   let buffer = '';
   const deadline = setTimeout(() => void reader.cancel(), 10_000);
   try {
@@ -41,7 +52,7 @@ async function readEvents(
         buffer = buffer.slice(at + 2);
         const data = block.split('\n').find((l) => l.startsWith('data: '));
         if (!data) continue;
-        const event = JSON.parse(data.slice(6));
+        const event = JSON.parse(data.slice(6)) as Data;
         events.push(event);
         await onEvent(event);
         if (stop(event)) return events;
@@ -85,7 +96,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(events[0]?.type, 'server.connected');
       const text = events.filter((e) => e.type === 'text.delta').map((e) => e.text).join('');
       assert.equal(text, 'Hello from the scripted model.');
-      assert.equal((events.at(-1) as { result: { subtype: string } }).result.subtype, 'success');
+      assert.equal(events.at(-1)?.result?.subtype, 'success');
     }),
 
   'answers a control request over HTTP and the tool runs': () =>
@@ -95,18 +106,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
       let stale: string | undefined;
       const reading = readEvents(
         stream,
-        (e) => (e as { event?: { type: string } }).event?.type === 'agent.end',
+        (e) => e.event?.type === 'agent.end',
         async (envelope) => {
-          const e = (envelope as { event: { type: string; id?: string; subtype?: string } }).event;
-          if (e.type !== 'control.request') return;
+          const e = envelope.event;
+          if (e?.type !== 'control.request') return;
           const answer = { requestID: e.id, subtype: e.subtype, response: { behavior: 'allow' } };
           assert.deepEqual((await post(`${url}/session/${id}/control-response`, answer)).json, { resolved: true });
           stale = e.id;
         },
       );
       assert.equal((await post(`${url}/session/${id}/prompt`, { prompt: 'write it' })).status, 202);
-      const events = (await reading).map((e) => (e as { event: { type: string } }).event);
-      const output = events.find((e) => e.type === 'tool.output') as { content?: string } | undefined;
+      const events = (await reading).map((e) => e.event);
+      const output = events.find((e) => e?.type === 'tool.output');
       assert.equal(output?.content, 'wrote a.txt');
       const again = await post(`${url}/session/${id}/control-response`, { requestID: stale, subtype: 'can_use_tool', response: { behavior: 'allow' } });
       assert.equal(again.json.resolved, false);
