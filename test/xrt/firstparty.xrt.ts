@@ -1,0 +1,159 @@
+// The first-party plugins on every runtime, through the built ESM: one
+// scenario per plugin (path-guard, secret-redactor, budget,
+// require-verification, calc), each loaded from its built .wasm.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
+import type { HookCommon, HookInput, HostEvent, PluginOptions, ToolHandler } from '../../dist/index.js';
+
+const bytesOf = async (name: string) =>
+  new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url)));
+const load = async (name: string, options?: PluginOptions) => loadPlugin({ bytes: await bytesOf(name) }, options);
+
+const common: HookCommon = { session_id: 'xrt', cwd: '/work/app', turn: 1, iteration: 1, permission_mode: 'default' };
+
+const shellTool = (output: (command: string) => string, ran: string[] = []): ToolHandler => ({
+  name: 'Bash',
+  description: 'Runs a shell command',
+  inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  kind: 'js',
+  run: async (input: Record<string, unknown>) => {
+    ran.push(String(input.command));
+    return { content: output(String(input.command)), isError: false };
+  },
+});
+
+async function collect(stream: AsyncIterable<HostEvent>): Promise<HostEvent[]> {
+  const events: HostEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'path-guard denies a .. escape and an outside path, lets a workspace path through': async () => {
+    const guard = await load('path-guard', { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } });
+    try {
+      const read = (file_path: string): HookInput => ({
+        ...common,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path },
+        tool_use_id: 't1',
+      });
+      const escape = await guard.callHook(read('src/../../../etc/passwd'));
+      assert.ok(escape.ok && escape.output.decision === 'deny', JSON.stringify(escape));
+      assert.match(escape.output.reason ?? '', /^path-guard: dotdot-escape: .*resolves to \/etc\/passwd/);
+      const outside = await guard.callHook(read('/work/application/x'));
+      assert.ok(outside.ok && outside.output.decision === 'deny', JSON.stringify(outside));
+      const inside = await guard.callHook(read('./src/index.ts'));
+      assert.ok(inside.ok && inside.output.decision === 'continue', JSON.stringify(inside));
+    } finally {
+      await guard.close();
+    }
+  },
+
+  'secret-redactor: the model sees [REDACTED:…] instead of the key': async () => {
+    const redactor = await load('secret-redactor');
+    try {
+      const key = `ghp_${'aB1cD2eF3g'.repeat(4).slice(0, 36)}`;
+      const seen: string[] = [];
+      const host = createHost({
+        plugins: [redactor],
+        permissionMode: 'bypassPermissions',
+        tools: [shellTool(() => `token=${key}\nDB_PASSWORD=hunter22`)],
+        model: scriptedModel({
+          turns: [
+            { toolCalls: [{ name: 'Bash', input: { command: 'cat .env' } }] },
+            (request) => {
+              seen.push(JSON.stringify(request.messages));
+              return { text: 'Read it.' };
+            },
+          ],
+        }),
+      });
+      const events = await collect(host.session().stream('show .env'));
+      assert.equal(seen.length, 1);
+      assert.ok(seen[0]!.includes('token=[REDACTED:github-token]\\nDB_PASSWORD=[REDACTED:password]'), seen[0]);
+      assert.ok(!seen[0]!.includes(key));
+      assert.equal(events.at(-1)?.type, 'agent.end');
+    } finally {
+      await redactor.close();
+    }
+  },
+
+  'budget stops a looping agent after max_iterations model calls': async () => {
+    const budget = await load('budget', { grants: { configKeys: ['max_iterations'] }, config: { max_iterations: '2' } });
+    try {
+      const ran: string[] = [];
+      const host = createHost({
+        plugins: [budget],
+        permissionMode: 'bypassPermissions',
+        tools: [shellTool(() => 'not yet', ran)],
+        model: scriptedModel({ rules: [{ when: () => true, reply: { toolCalls: [{ name: 'Bash', input: { command: 'check' } }] } }] }),
+      });
+      const events = await collect(host.session().stream('wait'));
+      assert.equal(ran.length, 2);
+      const end = events.at(-1);
+      assert.ok(end?.type === 'agent.end', JSON.stringify(end));
+      assert.equal(end.result.stoppedBy?.event, 'IterationStart');
+      assert.match(end.result.stoppedBy?.reason ?? '', /^budget: max-iterations/);
+    } finally {
+      await budget.close();
+    }
+  },
+
+  'require-verification blocks the first stop; the agent runs the tests and then stops': async () => {
+    const verify = await load('require-verification');
+    try {
+      const ran: string[] = [];
+      const host = createHost({
+        plugins: [verify],
+        permissionMode: 'bypassPermissions',
+        tools: [shellTool(() => '3 passed', ran)],
+        model: scriptedModel({
+          rules: [
+            {
+              when: (r) => JSON.stringify(r.messages.at(-1)).includes('run the tests before finishing'),
+              reply: { toolCalls: [{ name: 'Bash', input: { command: 'go test ./...' } }] },
+            },
+            { when: { lastToolName: 'Bash' }, reply: { text: 'Tests pass.' } },
+          ],
+          turns: [{ text: 'Done.' }],
+        }),
+      });
+      const events = await collect(host.session().stream('fix it'));
+      assert.deepEqual(ran, ['go test ./...']);
+      const stops = events.flatMap((e) => (e.type === 'hook.end' && e.event === 'Stop' ? [e.decision] : []));
+      assert.deepEqual(stops, ['block', 'continue']);
+    } finally {
+      await verify.close();
+    }
+  },
+
+  'calc: the result and a division-by-zero error reach the model as tool results': async () => {
+    const calc = await load('calc');
+    try {
+      const results: { content: string; isError: boolean }[] = [];
+      const host = createHost({
+        plugins: [calc],
+        permissionMode: 'bypassPermissions',
+        model: scriptedModel({
+          turns: [
+            { toolCalls: [{ name: 'calc', input: { expression: '2 ^ 10 - 0.5' } }, { name: 'calc', input: { expression: '4 / (2 - 2)' } }] },
+            (request) => {
+              for (const m of request.messages) if (m.role === 'tool') results.push({ content: m.content, isError: m.isError });
+              return { text: 'ok' };
+            },
+          ],
+        }),
+      });
+      const events = await collect(host.session().stream('compute'));
+      assert.deepEqual(results[0], { content: '1023.5', isError: false });
+      assert.equal(results[1]?.isError, true);
+      assert.match(results[1]?.content ?? '', /division by zero at position 3/);
+      assert.equal(events.filter((e) => e.type === 'tool.progress').length, 2);
+    } finally {
+      await calc.close();
+    }
+  },
+};
