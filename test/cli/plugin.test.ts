@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +40,22 @@ describe('wasmhooks plugin inspect', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/describe failed \(MISSING_EXPORT\)/);
     expect(r.stdout).toMatch(/exports \(\d+\)\n .*run_test/);
+  });
+
+  it('inspects a plugin at a URL and prints the sha256 to pin it with', async () => {
+    const bytes = cannedGuard('allow', { name: 'remote' });
+    const server = createServer((_req, res) => res.end(bytes));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/remote.wasm`;
+      const r = await cli(['plugin', 'inspect', url]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^remote 0\.1\.0/);
+      expect(r.stdout).toContain(`file      ${url}`);
+      expect(r.stdout).toContain(`sha256    ${await sha256(bytes)}`);
+    } finally {
+      server.close();
+    }
   });
 
   it.skipIf(!existsSync(guardShell))('inspects the real guard-shell plugin', async () => {

@@ -40,8 +40,10 @@ describe('wasmhooks run', () => {
     const dir = await workspace({
       'script.json': bashScript,
       'allow.wasm': cannedGuard('allow'),
+      'hooks.mjs': 'export default { Stop: [{ hooks: [async () => ({ systemMessage: "js module was here" })] }] };\n',
       'wasmhooks.json': {
         plugins: [{ path: 'allow.wasm' }],
+        hookModules: ['hooks.mjs'],
         shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: `grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; } || exit 0` }],
       },
     });
@@ -50,6 +52,7 @@ describe('wasmhooks run', () => {
     // Hooks run in order and only a deny ends the chain: the plugin allows both calls, the shell hook after it denies one.
     expect(r.stdout).toMatch(/⊘ Bash\(rm -rf \/\) denied by shell:.*: no rm -rf here/);
     expect(r.stdout).toMatch(/Bash\(ls -la\) .*failed: no tool named "Bash"/);
+    expect(r.stdout).toMatch(/↳ Stop .*continue.*\n  js module was here/);
   });
 
   it('--record writes every hook input as a JSON line', async ({ expect }) => {
