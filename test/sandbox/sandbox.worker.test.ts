@@ -92,6 +92,24 @@ describe('worker isolation', () => {
     expect(await echo.call('calls', new Uint8Array(0))).toMatchObject({ ok: true, output: text('1') });
   });
 
+  it('after an abort, waits only the grace period before terminating the worker', async () => {
+    // A negative grace: once aborted, the host stops waiting at once (whether
+    // the worker's own check or the kill gets there first, the call is ABORTED).
+    setWorkerGraceMs(-1);
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      const started = performance.now();
+      const outcome = await echo.call('spin', new Uint8Array(0), { signal: controller.signal, limits: { timeoutMs: 10_000 } });
+      expect(!outcome.ok && outcome.failure.code).toBe('ABORTED');
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      setWorkerGraceMs(DEFAULT_GRACE_MS);
+    }
+    const next = await echo.call('run', text('next'));
+    expect(next.ok && str(next.output)).toBe('next');
+  });
+
   it('refuses at load a module whose start function spins, stopped inside the worker', async () => {
     const error = await createSandbox(await hostile('start-loop'), { isolation: 'worker', limits: { timeoutMs: 50 } }).catch(
       (e: unknown) => e as WasmhooksError,

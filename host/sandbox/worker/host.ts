@@ -70,11 +70,22 @@ export class WorkerBackend implements Backend {
     const request: RequestMeta = { fn, timeoutMs: finite(budget.timeoutMs), fuel: finite(budget.fuel) };
     channel.write(request, input);
     Atomics.store(channel.header, Slot.ABORT, 0);
-    const onAbort = (): void => void Atomics.store(channel.header, Slot.ABORT, 1);
+    // The hard deadline: the call's own, or a grace period after an abort.
+    let hardDeadline = performance.now() + budget.timeoutMs + graceMs;
+    const onAbort = (): void => {
+      Atomics.store(channel.header, Slot.ABORT, 1);
+      hardDeadline = Math.min(hardDeadline, performance.now() + graceMs);
+      Atomics.notify(channel.header, Slot.STATE); // wakes our own wait to re-arm it
+    };
     budget.signal?.addEventListener('abort', onAbort);
     channel.signal(State.REQUEST);
     try {
-      const state = await waitWhile(channel, State.REQUEST, budget.timeoutMs + graceMs);
+      let state = channel.state;
+      while (state === State.REQUEST) {
+        const left = hardDeadline - performance.now();
+        if (left <= 0) break;
+        state = await waitWhile(channel, State.REQUEST, left);
+      }
       if (state === State.RESPONSE) {
         const { meta, data } = channel.read<ResponseMeta>();
         channel.signal(State.IDLE);
@@ -87,6 +98,9 @@ export class WorkerBackend implements Backend {
       this.#starting = this.#spawn();
       if (state === State.DEAD) {
         return fail(failure('TRAP', `the sandbox worker died during the call: ${live.death ?? 'unknown reason'}`));
+      }
+      if (budget.signal?.aborted) {
+        return fail(failure('ABORTED', `the call was aborted and did not stop within ${graceMs} ms; its worker was terminated`));
       }
       return fail(
         failure('TIMEOUT', `the call did not return within ${budget.timeoutMs} ms (+${graceMs} ms grace); its worker was terminated`),

@@ -48,10 +48,13 @@ async function main(): Promise<void> {
   };
   channel.signal(State.IDLE);
   for (;;) {
-    Atomics.wait(channel.header, Slot.STATE, State.IDLE);
     const state = channel.state;
     if (state === State.SHUTDOWN) return;
-    if (state !== State.REQUEST) continue;
+    if (state !== State.REQUEST) {
+      // Sleep until the host changes the state (IDLE, or RESPONSE not yet read).
+      Atomics.wait(channel.header, Slot.STATE, state);
+      continue;
+    }
     const { meta, data } = channel.read<RequestMeta>();
     logs = [];
     progress = [];
