@@ -11,6 +11,7 @@ import { consoleHtml } from './console.js';
 import { ControlBroker } from './control.js';
 import { ApiError, errorResponse } from './errors.js';
 import { EventHub } from './hub.js';
+import { RemoteHooks } from './remote-hooks.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { apiRoutes } from './routes.js';
 import { SessionRegistry } from './sessions.js';
@@ -48,7 +49,8 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     },
     resolved.controlTimeoutMs,
   );
-  const sessions = new SessionRegistry(host, hub, broker, resolved.controlTimeoutMs);
+  const remoteHooks = new RemoteHooks(host, broker, resolved.controlTimeoutMs);
+  const sessions = new SessionRegistry(host, hub, broker, resolved.controlTimeoutMs, remoteHooks);
 
   const app = new Hono();
   app.onError((error) => errorResponse(error));

@@ -1,6 +1,7 @@
 /** The JSON routes: sessions, prompts, control requests and plugins. */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import type { ControlBroker } from './control.js';
 import { ApiError } from './errors.js';
@@ -15,6 +16,7 @@ const createSessionSchema = z
     permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']).optional(),
     systemPrompt: z.string().max(1_000_000).optional(),
     maxTurns: z.number().int().min(1).max(1000).optional(),
+    hookCallbacks: z.array(z.enum(HOOK_EVENT_NAMES)).max(HOOK_EVENT_NAMES.length).optional(),
   })
   .strict();
 

@@ -5,14 +5,18 @@
  */
 import type { AgentResult, HostEvent } from '../events/types.js';
 import { messageOf, WasmhooksError } from '../errors.js';
+import type { HookEventName } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
 import { ApiError } from './errors.js';
 import type { EventHub } from './hub.js';
+import type { RemoteHooks } from './remote-hooks.js';
 import type { ServerHost, ServerSession } from './types.js';
 
 export interface CreateSessionInput {
   title?: string;
+  /** Hook events this session's remote client answers as `hook_callback` control requests. */
+  hookCallbacks?: HookEventName[];
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   maxTurns?: number;
@@ -49,6 +53,7 @@ export class SessionRegistry {
     private readonly hub: EventHub,
     private readonly broker: ControlBroker,
     private readonly controlTimeoutMs: number,
+    private readonly remoteHooks: RemoteHooks,
   ) {}
 
   async create(input: CreateSessionInput): Promise<SessionView> {
@@ -65,6 +70,12 @@ export class SessionRegistry {
     });
     id = session.id ?? provisional;
     if (this.#records.has(id)) throw new ApiError('conflict', `session ${id} exists`);
+    try {
+      this.remoteHooks.enable(id, input.hookCallbacks ?? []);
+    } catch (error) {
+      await session.close?.();
+      throw error;
+    }
     const forward =
       id === session.id
         ? (event: HostEvent) => this.hub.publish(event)
@@ -128,6 +139,7 @@ export class SessionRegistry {
     const record = this.#record(id);
     this.#records.delete(id);
     this.broker.cancel(id, undefined, 'session-deleted');
+    this.remoteHooks.disable(id);
     if (record.running) record.session.abort();
     record.unsubscribe();
     await record.session.close?.();
@@ -136,6 +148,7 @@ export class SessionRegistry {
 
   async closeAll(): Promise<void> {
     await Promise.allSettled([...this.#records.keys()].map((id) => this.delete(id)));
+    this.remoteHooks.close();
   }
 
   #record(id: string): SessionRecord {

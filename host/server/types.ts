@@ -4,6 +4,7 @@
  */
 import type { AgentResult, AgentState, HostEvent } from '../events/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
+import type { HookHandler } from '../hooks/types.js';
 import type { Limits } from '../sandbox/types.js';
 
 /** Options the server passes when it creates a session for an HTTP client. */
@@ -46,6 +47,8 @@ export interface ServerHost {
   session(options: ServerSessionOptions): ServerSession | Promise<ServerSession>;
   /** Loaded plugins, as a list or a getter. */
   readonly plugins?: readonly ServerPlugin[] | (() => readonly ServerPlugin[]);
+  /** The host's shared hook registry; needed only for sessions that ask for `hookCallbacks`. */
+  readonly hooks?: { addHandler(handler: HookHandler): string; remove(id: string): boolean };
   /** Present when the host can load plugins at run time (used only with `allowPluginLoading`). */
   loadPlugin?(source: { path?: string; url?: string; sha256?: string }): Promise<ServerPlugin>;
 }

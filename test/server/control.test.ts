@@ -160,3 +160,49 @@ describe('control routes', () => {
     expect(server.broker.pending(id)).toEqual([]);
   });
 });
+
+describe('remote hook callbacks', () => {
+  async function hookSession(options = {}) {
+    server = createServer(realHost(), options);
+    const { json: s } = await call(server, 'POST', '/session', { hookCallbacks: ['PreToolUse'] });
+    const res = await server.app.request(`/event?session=${s.id}`);
+    const events = readSse(res.body!, (m) => types(m).includes('agent.end'));
+    await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'use a tool' });
+    await until(() => server.broker.pending(s.id).length === 1);
+    return { id: s.id as string, request: server.broker.pending(s.id)[0]!, events };
+  }
+
+  it('asks the remote client at PreToolUse and applies its decision', async () => {
+    const { id, request, events } = await hookSession();
+    expect(request).toMatchObject({ subtype: 'hook_callback', payload: { hookEvent: 'PreToolUse', input: { tool_name: 'Write' } } });
+    const body = { requestID: request.id, subtype: 'hook_callback', response: { decision: 'deny', reason: 'remote says no' } };
+    expect((await call(server, 'POST', `/session/${id}/control-response`, body)).json).toEqual({ resolved: true });
+    const got = (await events).map((m) => JSON.parse(m.data));
+    expect(got.find((e) => e.type === 'hook.end' && e.hookName === 'remote')).toMatchObject({ decision: 'deny', reason: 'remote says no' });
+    expect(got.find((e) => e.type === 'tool.denied')).toMatchObject({ name: 'Write', reason: 'remote says no' });
+  });
+
+  it('leaves sessions without hookCallbacks alone, and an unanswered guard callback denies', async () => {
+    const { id, events } = await hookSession({ controlTimeoutMs: 50 });
+    const other = (await call(server, 'POST', '/session', {})).json.id as string;
+    await call(server, 'POST', `/session/${other}/prompt`, { prompt: 'use a tool' });
+    await until(() => server.broker.pending(other).length === 1);
+    expect(server.broker.pending(other)[0]!.subtype).toBe('can_use_tool');
+    const got = (await events).map((m) => JSON.parse(m.data));
+    expect(got.find((e) => e.type === 'control.cancelled')).toMatchObject({ subtype: 'hook_callback', reason: 'timeout' });
+    expect(got.find((e) => e.type === 'hook.end' && e.hookName === 'remote')).toMatchObject({
+      decision: 'deny',
+      failure: { code: 'TIMEOUT' },
+      failurePolicy: 'fail-closed',
+    });
+    expect(got.find((e) => e.type === 'tool.denied')).toMatchObject({ name: 'Write' });
+    expect(server.sessions.get(id).pendingControlRequests).toBe(0);
+  });
+
+  it('rejects unknown hook event names', async () => {
+    server = createServer(realHost());
+    const res = await call(server, 'POST', '/session', { hookCallbacks: ['PreToolUze'] });
+    expect(res.status).toBe(400);
+    expect(res.json.error.path).toBe('body.hookCallbacks.0');
+  });
+});
