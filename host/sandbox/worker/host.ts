@@ -88,7 +88,8 @@ export class WorkerBackend implements Backend {
       }
       if (state === State.RESPONSE) {
         const { meta, data } = channel.read<ResponseMeta>();
-        channel.signal(State.IDLE);
+        // No wake-up: the worker sleeps on until the next request notifies it.
+        Atomics.store(channel.header, Slot.STATE, State.IDLE);
         this.#deliver(meta);
         return outcomeOf(meta, data);
       }
