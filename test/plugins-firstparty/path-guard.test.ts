@@ -73,7 +73,8 @@ describe('path-guard', () => {
   });
 
   it('fails closed when the workspace is missing, empty or relative', async () => {
-    for (const config of [{}, { workspace: ' ' }, { workspace: '/work/app,relative/dir' }]) {
+    const configs: Record<string, string>[] = [{}, { workspace: ' ' }, { workspace: '/work/app,relative/dir' }];
+    for (const config of configs) {
       const plugin = await loadPlugin({ path: wasm }, { grants: { configKeys: ['workspace'] }, config });
       const result = await plugin.callHook(preToolUse('Read', { file_path: '/work/app/a' }));
       expect(result).toMatchObject({ ok: true, output: { decision: 'deny' } });
