@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 import { runtimeName } from './harness.js';
 import { GROUPS, type Group, type Row, type RowsFn } from './rows/row.js';
+import { FOOTER, table } from './table.js';
 
 const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   dispatch: () => import('./rows/dispatch.js'),
@@ -54,29 +55,6 @@ function parseArgs(argv: string[]): Args {
   }
   return args;
 }
-
-const num = (n: number): string =>
-  !Number.isFinite(n) ? '—' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(2);
-
-function cells(r: Row): string[] {
-  const ours = Number.isFinite(r.ours.value) ? `${num(r.ours.value)} ${r.ours.unit}` : 'failed';
-  const anchor = r.anchor ? (Number.isFinite(r.anchor.value) ? `${num(r.anchor.value)} ${r.anchor.unit} (${r.anchorName ?? 'anchor'})` : `failed (${r.anchorName ?? 'anchor'})`) : '—';
-  const ratio = r.ratio === undefined ? '—' : `${num(r.ratio)}× ${r.ratioOf === 'anchor/ours' ? 'faster' : ''}`.trim();
-  const target = r.target ? `${r.target.op === 'max' ? '≤' : '≥'} ${r.target.value}×${r.ratioOf === 'anchor/ours' || r.target.op === 'min' ? ' faster' : ''}` : '—';
-  const pass = r.pass === undefined ? '' : r.pass ? 'pass' : 'MISS';
-  return [r.group, r.what, ours, anchor, ratio, target, pass, r.runtime];
-}
-
-export function table(rows: readonly Row[]): string {
-  const head = ['group', 'row', 'ours (median)', 'anchor (median)', 'ratio', 'target', 'pass/miss', 'runtime'];
-  const body = rows.map(cells);
-  const lines = [head, head.map(() => '---'), ...body].map((c) => `| ${c.join(' | ')} |`);
-  const notes = rows.filter((r) => r.note).map((r) => `- ${r.group} / ${r.what}: ${r.note}`);
-  return [...lines, ...(notes.length ? ['', ...notes] : [])].join('\n');
-}
-
-export const FOOTER =
-  'Every ratio compares two figures measured side by side in the same run (interleaved rounds); the machine is shared and noisy, so absolute figures drift and the ratios are what count. ratio = ours/anchor, or anchor/ours where it says "faster".';
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
