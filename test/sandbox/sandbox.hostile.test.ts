@@ -133,7 +133,7 @@ describe('hostile plugins, in-thread', () => {
     expect(timed.ok).toBe(true);
     const perMs = probe / Math.max(timed.durationMs, 0.1);
     const iterations = Math.floor(perMs * 40);
-    const outcome = await sandbox.call('run', u64(iterations), { limits: { timeoutMs: 100 } });
+    const outcome = await sandbox.call('run', u64(iterations), { limits: { timeoutMs: 200 } });
     expect(outcome.ok && str(outcome.output)).toBe('done');
     expect(outcome.fuelUsed).toBeGreaterThan(iterations);
     // The same work with half the time is stopped.
