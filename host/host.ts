@@ -37,6 +37,8 @@ const sessionFields = {
   maxTurns: z.number().int().positive().optional(),
   /** Stop-hook blocks allowed per prompt. Default 8. */
   stopHookCap: z.number().int().nonnegative().optional(),
+  /** Auto-compact when a model call's input reaches this fraction of the context window. Default 0.8; false: never. */
+  autoCompact: z.union([z.number().gt(0).max(1), z.literal(false)]).optional(),
   /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */
   permissionTimeoutMs: z.number().positive().optional(),
 };
@@ -157,6 +159,7 @@ export function createHost(options: HostOptions = {}): Host {
         },
         maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
         stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+        autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
       };
       return new Session(settings);
     },

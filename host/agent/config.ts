@@ -26,6 +26,12 @@ export interface LoopConfig {
   maxTurns: number;
   /** Stop-hook blocks allowed per prompt before it ends anyway (error STOP_HOOK_CAP). */
   stopHookCap: number;
+  /**
+   * Compact automatically before a model call once the previous call's input
+   * reached this fraction of the model's context window (when the model
+   * advertises one). `false`: never.
+   */
+  autoCompact: number | false;
   /** Fire SessionStart first (the session's first prompt). */
   sessionStart: boolean;
   /** additionalContext waiting for the next model call; the loop drains it. */

@@ -9,6 +9,7 @@ import type { AgentResult, AgentResultSubtype, Emit, StoppedBy } from '../events
 import { dispatch, type ChainOutcome } from '../hooks/dispatch.js';
 import type { AssistantPart, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
+import { compactConversation } from './compact.js';
 import { streamModelTurn } from './model-turn.js';
 import { runToolBatch } from './tool-batch.js';
 
@@ -25,6 +26,11 @@ function hookStop(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
   };
 }
 
+function shouldCompact(config: LoopConfig, lastInput: number): boolean {
+  const window = config.model.contextWindow;
+  return config.autoCompact !== false && window !== undefined && lastInput >= window * config.autoCompact;
+}
+
 /**
  * @example
  * const result = await runLoop(config, (e) => bus.publish(stamp(e)), controller.signal);
@@ -35,6 +41,7 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
   let text = '';
+  let lastInput = 0;
 
   const finish = (subtype: AgentResultSubtype, extra: Partial<AgentResult> = {}): AgentResult => {
     const result: AgentResult = {
@@ -89,6 +96,12 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
         emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
         return finish('success', { stoppedBy: hookStop('IterationStart', start) });
       }
+      if (shouldCompact(config, lastInput)) {
+        config.setState('compacting');
+        await compactConversation(config, emit, signal, 'auto');
+        if (signal.aborted) return finish('aborted');
+        config.setState('thinking');
+      }
       flushContext(config);
 
       const model = await streamModelTurn(
@@ -101,6 +114,7 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
         },
         emit,
       );
+      lastInput = model.usage.inputTokens;
       usage.inputTokens += model.usage.inputTokens;
       usage.outputTokens += model.usage.outputTokens;
       if (model.kind === 'aborted' || signal.aborted) {

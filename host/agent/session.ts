@@ -30,6 +30,7 @@ export interface SessionSettings {
   permissions: PermissionConfig;
   maxTurns: number;
   stopHookCap: number;
+  autoCompact: number | false;
 }
 
 export interface PromptOptions {
@@ -196,6 +197,7 @@ export class Session {
       permissions: s.permissions,
       maxTurns: s.maxTurns,
       stopHookCap: s.stopHookCap,
+      autoCompact: s.autoCompact,
       sessionStart: false,
       pendingContext: this.pendingContext,
       setState: (to) => {

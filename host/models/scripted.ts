@@ -55,6 +55,8 @@ export interface ScriptedModelOptions {
   /** Delay before each chunk, in ms. Default 0 (no timer at all). */
   delayMs?: number;
   id?: string;
+  /** Advertised context window in tokens (lets tests drive auto-compaction). */
+  contextWindow?: number;
 }
 
 export interface ScriptedModel extends Model {
@@ -189,6 +191,7 @@ export function scriptedModel(options: ScriptedModelOptions | ScriptedReply[] = 
 
   return {
     id,
+    ...(opts.contextWindow !== undefined ? { contextWindow: opts.contextWindow } : {}),
     stream,
     requests,
     get remaining() {

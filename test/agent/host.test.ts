@@ -5,7 +5,7 @@ import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { tool } from '../../host/tools/define.js';
 import type { HookHandler, PluginContribution, ToolHandler } from '../../host/hooks/types.js';
-import { collect, host, ofType, recorder } from './helpers.js';
+import { collect, endResult, host, ofType, recorder } from './helpers.js';
 
 const wasmish = (id: string, over: Partial<HookHandler> = {}): HookHandler => ({
   id, name: 'guard', kind: 'wasm', plugin: 'guard', event: 'PreToolUse', failurePolicy: 'fail-closed', timeoutMs: 100,
@@ -98,5 +98,32 @@ describe('sub-agent stamps', () => {
     const events = await collect(h.session({ agentId: 'a1', parentToolUseId: 'toolu_9' }), 'x');
     expect(events.every((e) => e.agentId === 'a1' && e.parentToolUseId === 'toolu_9')).toBe(true);
     expect(r.calls[0]?.agent_id).toBe('a1');
+  });
+});
+
+describe('auto-compaction', () => {
+  it('compacts before a model call once the last input reached the threshold of the context window', async () => {
+    const pre = recorder();
+    const model = scriptedModel({
+      contextWindow: 100,
+      turns: [
+        { toolCalls: [{ name: 'Read', input: { file_path: 'a' } }], usage: { inputTokens: 90 } },
+        { text: 'SUMMARY' },
+        { text: 'final', usage: { inputTokens: 10 } },
+      ],
+    });
+    const session = host({ model, allowedTools: ['Read'], hooks: { PreCompact: [{ hooks: [pre.fn] }] } }).session();
+    const events = await collect(session, 'go');
+    expect(pre.calls[0]).toMatchObject({ trigger: 'auto' });
+    expect(ofType(events, 'state.change').map((e) => e.to)).toEqual(['thinking', 'executing', 'thinking', 'compacting', 'thinking', 'idle']);
+    expect(model.requests[2]?.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' });
+    expect(endResult(events).text).toBe('final');
+  });
+
+  it('autoCompact: false never compacts', async () => {
+    const model = scriptedModel({ contextWindow: 100, turns: [{ toolCalls: [{ name: 'Read', input: { file_path: 'a' } }], usage: { inputTokens: 99 } }, { text: 'final' }] });
+    const result = await host({ model, allowedTools: ['Read'], autoCompact: false }).session().prompt('go');
+    expect(result.text).toBe('final');
+    expect(model.requests).toHaveLength(2);
   });
 });
