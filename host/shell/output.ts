@@ -22,7 +22,8 @@ import type { ShellOutcome } from './run.js';
 export const EXIT_DENY = 2;
 export const EXIT_STOP = 49;
 
-const decisionSchema = z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block']);
+// `approve` is Claude Code's older spelling of allow.
+const decisionSchema = z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'approve']);
 
 /**
  * What a hook may print. Our own fields, plus the Claude Code ones that map
@@ -50,10 +51,19 @@ const stdoutSchema = z.object({
 
 type Printed = z.infer<typeof stdoutSchema>;
 
-function toOutput(p: Printed): HookOutput {
+const blocksStop = (event: HookEventName) => event === 'Stop' || event === 'SubagentStop';
+
+/** Claude Code scripts say `block` for a PreToolUse deny and `approve` for allow. */
+function normalise(decision: Printed['decision'], event: HookEventName): HookDecision | undefined {
+  if (decision === 'approve') return 'allow';
+  if (decision === 'block' && !blocksStop(event)) return 'deny';
+  return decision;
+}
+
+function toOutput(p: Printed, event: HookEventName): HookOutput {
   const specific = p.hookSpecificOutput ?? {};
   const out: HookOutput = {};
-  const decision: HookDecision | undefined = p.continue === false ? 'stop' : (p.decision ?? specific.permissionDecision);
+  const decision = p.continue === false ? 'stop' : (normalise(p.decision, event) ?? specific.permissionDecision);
   const reason = p.continue === false ? (p.stopReason ?? p.reason) : (p.reason ?? specific.permissionDecisionReason);
   const updatedInput = p.updatedInput ?? specific.updatedInput;
   const additionalContext = p.additionalContext ?? specific.additionalContext;
@@ -71,7 +81,7 @@ const tail = (text: string, max = 500) => {
   return t.length > max ? `…${t.slice(-max)}` : t;
 };
 
-function parseStdout(stdout: string): HookResult {
+function parseStdout(stdout: string, event: HookEventName): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
   let json: unknown;
@@ -84,17 +94,17 @@ function parseStdout(stdout: string): HookResult {
   if (!parsed.success) {
     return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${z.prettifyError(parsed.error)}` } };
   }
-  return { ok: true, output: toOutput(parsed.data) };
+  return { ok: true, output: toOutput(parsed.data, event) };
 }
 
 /** Maps a process outcome to a hook result. `label` names the hook in failure messages. */
 export function shellResult(outcome: ShellOutcome, event: HookEventName, label: string): HookResult {
   switch (outcome.kind) {
     case 'exited': {
-      if (outcome.code === 0) return parseStdout(outcome.stdout);
+      if (outcome.code === 0) return parseStdout(outcome.stdout, event);
       const reason = tail(outcome.stderr);
       if (outcome.code === EXIT_DENY) {
-        const decision: HookDecision = event === 'Stop' || event === 'SubagentStop' ? 'block' : 'deny';
+        const decision: HookDecision = blocksStop(event) ? 'block' : 'deny';
         return { ok: true, output: { decision, reason: reason || `${label} exited ${EXIT_DENY}` } };
       }
       if (outcome.code === EXIT_STOP) {

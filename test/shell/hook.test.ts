@@ -49,6 +49,9 @@ describe('shell hooks', () => {
     const out = `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`;
     expect(await run(`echo '${out}'`)).toEqual({ ok: true, output: { decision: 'deny', reason: 'no' } });
     expect(await run(`echo '{"continue":false,"stopReason":"enough"}'`)).toEqual({ ok: true, output: { decision: 'stop', reason: 'enough' } });
+    expect(await run(`echo '{"decision":"block","reason":"no"}'`)).toEqual({ ok: true, output: { decision: 'deny', reason: 'no' } });
+    expect(await run(`echo '{"decision":"approve"}'`)).toEqual({ ok: true, output: { decision: 'allow' } });
+    expect(await run(`echo '{"decision":"block","reason":"not yet"}'`, { event: 'Stop' })).toEqual({ ok: true, output: { decision: 'block', reason: 'not yet' } });
   });
 
   it('exit 2 denies with stderr as the reason (block on Stop)', async () => {
