@@ -1,6 +1,6 @@
 // What handlers receive: the decoded request plus the tool input already parsed.
 
-import { HookContext, HookEvent, HookRequest } from "./proto/hooks";
+import { HookContext, HookEvent, HookRequest } from "./gen/hooks";
 import { JsonValue } from "./json/value";
 
 /** PreToolUse and PermissionRequest: a tool call about to run. */

@@ -1,7 +1,7 @@
 // What a hook handler returns: one helper per decision, refined with chained setters.
 // Example: `return deny("no deletes outside the workspace").withSystemMessage("blocked rm");`
 
-import { Decision, HookResponse, ToolResponse } from "./proto/hooks";
+import { Decision, HookResponse, ToolResponse } from "./gen/hooks";
 
 /** A HookResponse with chainable setters. */
 export class Verdict extends HookResponse {

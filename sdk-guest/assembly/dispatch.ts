@@ -1,7 +1,7 @@
 // Routes a decoded request to the author's handlers. Pure (no ABI calls), so
 // the exports stay thin and errors come back as data.
 
-import { Decision, HookEvent, HookRequest, HookResponse, ToolRequest, ToolResponse } from "./proto/hooks";
+import { Decision, HookEvent, HookRequest, HookResponse, ToolRequest, ToolResponse } from "./gen/hooks";
 import { contextOf, ToolInvocation, ToolResult, ToolUse } from "./calls";
 import { Handler, Plugin } from "./plugin";
 import { matcherAccepts } from "./matcher";

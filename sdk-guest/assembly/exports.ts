@@ -8,7 +8,7 @@
 // Collecting only when the heap grew lets the heap double again and again
 // (the allocator grows memory before the garbage is swept), so every call it is.
 
-import { HookRequest, ToolRequest } from "./proto/hooks";
+import { HookRequest, ToolRequest } from "./gen/hooks";
 import { Reader } from "./proto/wire";
 import { currentPlugin } from "./plugin";
 import { dispatchHook, dispatchTool } from "./dispatch";

@@ -12,6 +12,6 @@ export { progress, log } from "./host";
 export { JsonValue, JsonKind } from "./json/value";
 export { parseJson, JsonParseResult } from "./json/parse";
 export { JsonWriter, jsonString } from "./json/writer";
-export * from "./proto/hooks";
+export * from "./gen/hooks";
 export { Reader, Writer } from "./proto/wire";
 export { wasmhooksAbort } from "./abort";

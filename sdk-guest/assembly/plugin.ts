@@ -5,7 +5,7 @@
 import {
   FailurePolicy, Grants, HookBinding, HookEvent, HookRequest, HookResponse,
   PluginInfo, ToolResponse, ToolSpec,
-} from "./proto/hooks";
+} from "./gen/hooks";
 import { ToolInvocation, ToolResult, ToolUse } from "./calls";
 
 /** The protocol major this SDK speaks. */

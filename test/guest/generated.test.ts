@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const run = (script: string) => execFileSync(process.execPath, [script, '--check'], { cwd: repo, encoding: 'utf8', stdio: 'pipe' });
 
-it('sdk-guest/assembly/proto/hooks.ts is what gen-codec makes from hooks.proto', () => {
+it('sdk-guest/assembly/gen/hooks.ts is what gen-codec makes from hooks.proto', () => {
   expect(run('sdk-guest/scripts/gen-codec.mjs')).toContain('up to date');
 });
 

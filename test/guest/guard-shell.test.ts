@@ -43,6 +43,12 @@ const DESTRUCTIVE: Array<[string, string]> = [
   ['sudo chown -R nobody /usr', 'recursive-chown-root'],
   ['find / -delete', 'find-delete-root'],
   ['find ~ -type f -exec rm {} +', 'find-delete-root'],
+  ['shred -n 1 /dev/sda', 'shred-device'],
+  ['kill -9 -1', 'kill-all'],
+  ['kill -- -1', 'kill-all'],
+  ['sudo shutdown -h now', 'shutdown'],
+  ['reboot', 'shutdown'],
+  ['systemctl poweroff', 'shutdown'],
 ];
 
 const BENIGN = [
@@ -62,6 +68,10 @@ const BENIGN = [
   'curl https://example.com || bash fallback.sh',
   'find . -name "*.log" -delete',
   'npm test',
+  'shred -u secrets.txt',
+  'kill -1 4242',
+  'kill -9 4242',
+  'systemctl status nginx',
   '',
 ];
 

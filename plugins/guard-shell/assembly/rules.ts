@@ -9,6 +9,7 @@ export class Hit {
 
 const SHELLS: string[] = ["sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node"];
 const DOWNLOADERS: string[] = ["curl", "wget"];
+const POWER: string[] = ["shutdown", "reboot", "halt", "poweroff"];
 const PREFIXES: string[] = ["sudo", "env", "command", "exec", "nohup", "time", "doas"];
 
 /** The first rule the command breaks, or null if it looks harmless. */
@@ -40,6 +41,18 @@ function wordRule(tokens: Token[], i: i32, name: string): Hit | null {
         return new Hit("dd-to-device", "dd writing to the device " + args[k].substring(3) + " overwrites a disk");
       }
     }
+  }
+  if (name == "shred") {
+    const args = argsAfter(tokens, i);
+    for (let k = 0; k < args.length; k++) {
+      if (isDiskDevice(args[k])) return new Hit("shred-device", "shred overwrites the device " + args[k]);
+    }
+  }
+  if (name == "kill" && killsEverything(argsAfter(tokens, i))) {
+    return new Hit("kill-all", "kill -1 signals every process you can reach");
+  }
+  if (POWER.includes(name) || (name == "systemctl" && anyOf(argsAfter(tokens, i), POWER))) {
+    return new Hit("shutdown", "shuts down or reboots the machine");
   }
   if (name == "chmod" || name == "chown" || name == "chgrp") {
     const args = argsAfter(tokens, i);
@@ -114,6 +127,17 @@ function anyCritical(args: string[]): bool {
   for (let i = 0; i < args.length; i++) {
     if (!args[i].startsWith("-") && isCriticalPath(args[i])) return true;
   }
+  return false;
+}
+
+// `kill -9 -1`, `kill -KILL -1`, `kill -- -1` (a lone `kill -1 PID` is SIGHUP to PID).
+function killsEverything(args: string[]): bool {
+  for (let k = 1; k < args.length; k++) if (args[k] == "-1") return true;
+  return false;
+}
+
+function anyOf(args: string[], words: string[]): bool {
+  for (let k = 0; k < args.length; k++) if (words.includes(args[k])) return true;
   return false;
 }
 
