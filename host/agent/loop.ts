@@ -42,6 +42,7 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
   let turns = 0;
   let text = '';
   let lastInput = 0;
+  let stopBlocks = 0;
 
   const finish = (subtype: AgentResultSubtype, extra: Partial<AgentResult> = {}): AgentResult => {
     const result: AgentResult = {
@@ -60,7 +61,7 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
   const fail = async (code: string, message: string, iteration: number, lastMessage = text) => {
     emit({ type: 'error', code, message });
     const common = hookCommon(config, iteration);
-    await dispatch(ctx, 'StopFailure', () => ({ ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: lastMessage, error: message }));
+    await dispatch(ctx, 'StopFailure', () => ({ ...common, hook_event_name: 'StopFailure', stop_hook_active: stopBlocks > 0, last_assistant_message: lastMessage, error: message }));
     await dispatch(ctx, 'Error', () => ({ ...common, hook_event_name: 'Error', code, message }));
     return finish('error_during_execution', { error: { code, message } });
   };
@@ -81,7 +82,6 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
     config.messages.push({ role: 'user', content: config.prompt });
     config.pendingContext.push(...submit.additionalContext);
 
-    let stopBlocks = 0;
     for (;;) {
       if (signal.aborted) return finish('aborted');
       if (turns >= config.maxTurns) return finish('error_max_turns');
