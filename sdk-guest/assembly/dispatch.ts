@@ -1,8 +1,8 @@
 // Routes a decoded request to the author's handlers. Pure (no ABI calls), so
 // the exports stay thin and errors come back as data.
 
-import { Decision, HookEvent, HookRequest, HookResponse, ToolRequest, ToolResponse } from "./gen/hooks";
-import { contextOf, ToolInvocation, ToolResult, ToolUse } from "./calls";
+import { Decision, HookContext, HookEvent, HookRequest, HookResponse, ToolRequest, ToolResponse, hookEventName } from "./gen/hooks";
+import { ToolInvocation, ToolResult, ToolUse } from "./calls";
 import { Handler, Plugin } from "./plugin";
 import { matcherAccepts } from "./matcher";
 import { parseJson } from "./json/parse";
@@ -109,12 +109,13 @@ export function dispatchTool(p: Plugin, request: ToolRequest): Outcome<ToolRespo
     parseInput(request.inputJson, "input_json of tool " + request.name, input);
     if (input.error.length > 0) return new Outcome<ToolResponse>(null, input.error);
     const ctx = request.context;
-    const call = new ToolInvocation(request.name, input.value!, request.inputJson, ctx !== null ? ctx : contextOf(new HookRequest()));
+    const call = new ToolInvocation(request.name, input.value!, request.inputJson, ctx !== null ? ctx : new HookContext());
     return new Outcome<ToolResponse>(t.run(call), "");
   }
   return new Outcome<ToolResponse>(null, "plugin " + p.info.name + " has no tool named \"" + request.name + "\"");
 }
 
 function eventLabel(event: HookEvent): string {
-  return "HookEvent " + (<i32>event).toString();
+  const name = hookEventName(event);
+  return name.length > 0 ? name : "HookEvent " + (<i32>event).toString();
 }

@@ -103,7 +103,7 @@ describe('hook dispatch', () => {
   });
 
   it('fails the call when a tool event arrives without its payload', async () => {
-    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE' })).rejects.toThrow(/without a tool_use payload/);
+    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE' })).rejects.toThrow(/hook: a HOOK_EVENT_PRE_TOOL_USE request without a tool_use payload/);
   });
 });
 
