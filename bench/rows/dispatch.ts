@@ -91,6 +91,7 @@ export const run: RowsFn = async ({ quick }) => {
     jsDispatch: [() => dispatch({ registry: jsRegistry, emit, signal }, 'PreToolUse', build), { ...fast, batch: 10 }],
     wasmDispatch: [() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build), fast],
     ours: [() => ours.callHook(input), fast],
+    sandboxCall: [() => ours.sandbox.call('hook', request), fast],
     raw: [() => raw.call('hook', request), fast],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
@@ -115,6 +116,13 @@ export const run: RowsFn = async ({ quick }) => {
       anchorName: 'raw Extism in-thread',
       anchor: fig(r.raw!),
       target: { op: 'max', value: 1.5 },
+    }),
+    row({
+      what: 'the same, sandbox.call with pre-encoded bytes (no codec)',
+      ours: fig(r.sandboxCall!),
+      anchorName: 'raw Extism in-thread',
+      anchor: fig(r.raw!),
+      note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
     row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
   ];

@@ -1,7 +1,7 @@
 /**
  * Row group 7: memory.
- * - RSS per loaded plugin instance: 20 guard-shell instances through
- *   loadPlugin (in-thread), against 20 raw Extism instances of the same
+ * - RSS per loaded plugin instance: 100 guard-shell instances through
+ *   loadPlugin (in-thread), against 100 raw Extism instances of the same
  *   bytes; and 4 worker-isolated instances (a thread each).
  * - RSS growth over up to 10k sequential sessions (one prompt each, scripted
  *   model, closed after), stopped at a time bound: a leak check. Growth is
@@ -15,32 +15,35 @@ import { rss, runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
 
 const MB = 1024 * 1024;
-const settle = () => new Promise((r) => setTimeout(r, 50));
+const pause = () => new Promise((r) => setTimeout(r, 50));
+/** RSS after two GCs with a pause between (finalizers, freed pages). */
+async function settledRss(): Promise<number> {
+  await pause();
+  rss();
+  await pause();
+  return rss();
+}
 
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function' || 'Bun' in globalThis;
   const bytes = new Uint8Array(await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)));
-  const N = 20;
+  const N = quick ? 30 : 100;
   const W = quick ? 2 : 4;
 
   // Warm every path once so that code and JIT memory are not counted per instance.
   await (await loadPlugin({ bytes })).close();
   await (await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false })).close();
-  await settle();
-  const r0 = rss();
+  const r0 = await settledRss();
   const ours = [];
   for (let i = 0; i < N; i++) ours.push(await loadPlugin({ bytes }));
-  await settle();
-  const r1 = rss();
+  const r1 = await settledRss();
   const raws = [];
   for (let i = 0; i < N; i++) raws.push(await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false }));
-  await settle();
-  const r2 = rss();
+  const r2 = await settledRss();
   const workers = [];
   for (let i = 0; i < W; i++) workers.push(await loadPlugin({ bytes }, { isolation: 'worker' }));
-  await settle();
-  const r3 = rss();
+  const r3 = await settledRss();
   await Promise.all([...ours, ...raws, ...workers].map((p) => p.close()));
 
   const rows = [
@@ -65,11 +68,13 @@ export const run: RowsFn = async ({ quick }) => {
   const started = performance.now();
   let base = 0;
   let baseHeap = 0;
+  let baseUsage = process.memoryUsage();
   let done = 0;
   for (; done < total && performance.now() - started < limitMs; done++) {
     if (done === warm) {
       base = rss();
-      baseHeap = process.memoryUsage().heapUsed;
+      baseUsage = process.memoryUsage();
+      baseHeap = baseUsage.heapUsed;
     }
     model.requests.length = 0;
     const session = host.session();
@@ -80,11 +85,13 @@ export const run: RowsFn = async ({ quick }) => {
   const seconds = (performance.now() - started) / 1000;
   const grown = done > warm ? (rss() - base) / MB : Number.NaN;
   const heap = done > warm ? (process.memoryUsage().heapUsed - baseHeap) / MB : Number.NaN;
+  const end = process.memoryUsage();
+  const delta = (k: 'heapTotal' | 'external' | 'arrayBuffers') => ((end[k] - baseUsage[k]) / MB).toFixed(1);
   rows.push(
     makeRow('memory', runtime, {
       what: `RSS growth over ${done} sequential sessions (after the first ${warm})`,
       ours: { value: grown, unit: 'MB' },
-      note: `${done} of ${total} sessions in ${seconds.toFixed(1)} s (bound ${limitMs / 1000} s); ${((grown * 1024) / Math.max(1, (done - warm) / 1000)).toFixed(0)} KB RSS per 1000 sessions. RSS includes heap pages V8 keeps after GC; the JS heap row is the leak signal`,
+      note: `${done} of ${total} sessions in ${seconds.toFixed(1)} s (bound ${limitMs / 1000} s); ${((grown * 1024) / Math.max(1, (done - warm) / 1000)).toFixed(0)} KB RSS per 1000 sessions. heapTotal ${delta('heapTotal')} MB, external ${delta('external')} MB over the same span. RSS includes pages V8 and malloc keep after GC; the JS heap row is the leak signal`,
     }),
     makeRow('memory', runtime, {
       what: `JS heap growth over the same ${done} sessions (after a full GC)`,
