@@ -5,7 +5,7 @@
 // with the compiler options in sdk-guest/asconfig.json (target "release").
 // Usage: node scripts/build-plugins.mjs [name ...]   (no names: build all)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,9 +35,15 @@ function sdkPathDir() {
   const id = createHash('sha256').update(repo).digest('hex').slice(0, 12);
   const dir = join(tmpdir(), `wasmhooks-asc-${id}`);
   const link = join(dir, '@wasmhooks', 'sdk-guest');
+  const target = join(repo, 'sdk-guest');
   mkdirSync(join(dir, '@wasmhooks'), { recursive: true });
-  rmSync(link, { force: true, recursive: false });
-  symlinkSync(join(repo, 'sdk-guest'), link, 'dir');
+  let current = null;
+  try { current = readlinkSync(link); } catch { /* no link yet */ }
+  // Left alone when already right, so two builds at once do not pull it from under each other.
+  if (current !== target) {
+    rmSync(link, { force: true });
+    symlinkSync(target, link, 'dir');
+  }
   return dir;
 }
 
