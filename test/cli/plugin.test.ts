@@ -85,7 +85,8 @@ describe('wasmhooks plugin test', () => {
       expect.stringMatching(/PreToolUse Bash\(ls -la\) +deny "canned deny" \(.*ms, .*fuel\)/),
       expect.stringMatching(/PreToolUse Bash\(rm -rf \/\) +deny "canned deny"/),
     ]);
-    expect(lines.at(-1)).toMatch(/── \d+ inputs replayed, 2 bound$/);
+    expect(lines.at(-2)).toMatch(/── \d+ inputs replayed, 2 bound$/);
+    expect(lines.at(-1)).toMatch(/^ +deny.wasm: .*ms, .* fuel$/);
 
     const same = await cli(['plugin', 'test', 'deny.wasm', '--events', 'rec.jsonl', '--against', 'deny2.wasm'], { cwd: dir });
     expect(same.code).toBe(0);

@@ -168,11 +168,19 @@ export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: C
   let bound = 0;
   let expectations = 0;
   let failedExpectations = 0;
+  const totals = [pluginRef, flags.against ?? ''].map((name) => ({ name, ms: 0, fuel: 0 }));
+  const tally = (i: 0 | 1, v: Verdict) => {
+    if (v.kind === 'unbound') return;
+    totals[i]!.ms += v.durationMs;
+    totals[i]!.fuel += v.fuelUsed ?? 0;
+  };
   try {
     for (const { line, input, expect } of events) {
       const va = await verdictOf(a, input);
       const vb = b ? await verdictOf(b, input) : undefined;
       if (va.kind !== 'unbound' || (vb && vb.kind !== 'unbound')) bound++;
+      tally(0, va);
+      if (vb) tally(1, vb);
       const differs = vb !== undefined && key(va) !== key(vb);
       if (differs) differences++;
       const problems = expect ? unmet(expect, va) : [];
@@ -203,7 +211,9 @@ export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: C
     ...(b ? [`${differences} decided differently`] : []),
     ...(expectations ? [`${expectations - failedExpectations}/${expectations} expectations met`] : []),
   ].join(', ');
-  if (flags.json) io.stderr.write(`${summary}\n`);
-  else io.stdout.write(`${p.dim('── ')}${differences || failedExpectations ? p.red(summary) : summary}\n`);
+  // What each build cost in all, so a new version's price shows beside its decisions.
+  const costs = (b ? totals : totals.slice(0, 1)).map((t) => `${t.name}: ${ms(t.ms)}, ${count(t.fuel)} fuel`).join(' · ');
+  if (flags.json) io.stderr.write(`${summary}\n${costs}\n`);
+  else io.stdout.write(`${p.dim('── ')}${differences || failedExpectations ? p.red(summary) : summary}\n${p.dim(`   ${costs}`)}\n`);
   return differences > 0 || failedExpectations > 0 ? EXIT.DIFFERENT : EXIT.OK;
 }
