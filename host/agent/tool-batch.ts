@@ -84,6 +84,8 @@ export async function runToolBatch(
       deny(call, prepared.reason, signal.aborted ? 'aborted' : prepared.source, prepared.hookName);
       continue;
     }
+    // PostToolBatch sees what actually ran (after rewrites).
+    batch[i] = { ...(batch[i] as HookToolCall), tool_input: prepared.input };
     const outcome = isObject(call.input)
       ? await execute(config, emit, signal, call, prepared.input, common)
       : settle(emit, call, { content: `the input of ${call.name} must be a JSON object`, isError: true }, 0);

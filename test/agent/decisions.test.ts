@@ -186,3 +186,21 @@ describe('stop-handlers', () => {
     expect(ofType(events, 'tool.output')[0]?.content).toBe('3');
   });
 });
+
+describe('batch hooks', () => {
+  it('PostToolBatch sees the inputs that ran, after rewrites', async () => {
+    const after = recorder();
+    const model = scriptedModel([{ toolCalls: [readCall('a'), readCall('b')] }, { text: '.' }]);
+    await host({
+      model,
+      allowedTools: ['Read'],
+      hooks: {
+        PreToolUse: [{ hooks: [async (i) => ('tool_input' in i && i.tool_input.file_path === '/proj/b' ? { updatedInput: { file_path: 'c' } } : {})] }],
+        PostToolBatch: [{ hooks: [after.fn] }],
+      },
+    })
+      .session()
+      .prompt('x');
+    expect(after.calls[0]).toMatchObject({ tool_calls: [{ tool_input: { file_path: '/proj/a' } }, { tool_input: { file_path: '/proj/c' } }] });
+  });
+});
