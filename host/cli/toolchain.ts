@@ -3,7 +3,7 @@
  * and `plugin new`: first in the plugin project (its node_modules), then
  * beside this wasmhooks install (the repository or the npm package).
  */
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,19 @@ export function sdkLinkDir(sdk: string): string {
   const dir = join(tmpdir(), `wasmhooks-asc-${id}`);
   const link = join(dir, '@wasmhooks', 'sdk-guest');
   mkdirSync(join(dir, '@wasmhooks'), { recursive: true });
+  // Builds may run side by side: keep a link that is already right, and tolerate losing a race to create it.
+  let current: string | undefined;
+  try {
+    current = readlinkSync(link);
+  } catch {
+    current = undefined;
+  }
+  if (current === sdk) return dir;
   rmSync(link, { force: true, recursive: false });
-  symlinkSync(sdk, link, 'dir');
+  try {
+    symlinkSync(sdk, link, 'dir');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || readlinkSync(link) !== sdk) throw error;
+  }
   return dir;
 }
