@@ -18,7 +18,15 @@ export function table(rows: readonly Row[]): string {
   const head = ['group', 'row', 'ours (median)', 'anchor (median)', 'ratio', 'target', 'pass/miss', 'runtime'];
   const body = rows.map(cells);
   const lines = [head, head.map(() => '---'), ...body].map((c) => `| ${c.join(' | ')} |`);
-  const notes = rows.filter((r) => r.note).map((r) => `- ${r.group} / ${r.what}: ${r.note}`);
+  // One line per distinct note, naming the runtimes it came from when the table has several.
+  const runtimes = new Set(rows.map((r) => r.runtime));
+  const byNote = new Map<string, string[]>();
+  for (const r of rows) {
+    if (!r.note) continue;
+    const key = `- ${r.group} / ${r.what}: ${r.note}`;
+    byNote.set(key, [...(byNote.get(key) ?? []), r.runtime]);
+  }
+  const notes = [...byNote].map(([key, on]) => (runtimes.size > 1 && on.length < runtimes.size ? `${key} [${on.join(', ')}]` : key));
   return [...lines, ...(notes.length ? ['', ...notes] : [])].join('\n');
 }
 
