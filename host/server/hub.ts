@@ -22,6 +22,8 @@ export interface StreamRequest {
 
 interface Client {
   controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Frames published in this tick, written as one chunk by `#flush`. */
+  pending: Uint8Array[];
   session: string | undefined;
   envelope: boolean;
   close(): void;
@@ -38,6 +40,8 @@ export class EventHub {
   readonly #ring: Ring;
   readonly #clients = new Set<Client>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  readonly #dirty = new Set<Client>();
+  #flushQueued = false;
   #closed = false;
 
   constructor(private readonly options: HubOptions) {
@@ -81,10 +85,12 @@ export class EventHub {
         controller.enqueue(frame(resumeFrom, wrap(connected)));
         const c: Client = {
           controller,
+          pending: [],
           session: request.session,
           envelope: request.envelope,
           close: () => {
             if (!this.#clients.delete(c)) return;
+            this.#dirty.delete(c);
             request.signal?.removeEventListener('abort', c.close);
             this.#stopHeartbeatIfIdle();
             try {
@@ -127,9 +133,28 @@ export class EventHub {
 
   #send(client: Client, entry: Entry): void {
     if (client.session !== undefined && entry.sessionId !== null && entry.sessionId !== client.session) return;
-    const size = client.controller.desiredSize;
-    if (size !== null && -size >= this.options.clientQueueLimit) return client.close();
-    client.controller.enqueue(client.envelope ? entry.global() : entry.plain());
+    client.pending.push(client.envelope ? entry.global() : entry.plain());
+    this.#dirty.add(client);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      queueMicrotask(() => this.#flush());
+    }
+  }
+
+  /** One chunk per client per tick: fewer writes when events come in bursts. */
+  #flush(): void {
+    this.#flushQueued = false;
+    for (const client of this.#dirty) {
+      const frames = client.pending;
+      client.pending = [];
+      const size = client.controller.desiredSize;
+      if (size !== null && -size >= this.options.clientQueueLimit) {
+        client.close();
+        continue;
+      }
+      client.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
+    }
+    this.#dirty.clear();
   }
 
   #startHeartbeat(): void {
@@ -151,4 +176,16 @@ export class EventHub {
       this.#heartbeat = undefined;
     }
   }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
