@@ -68,6 +68,8 @@ export class Session {
   private started = false;
   private closed = false;
   private run: Run | undefined;
+  /** The running compaction's controller (a manual `compact()`), so `abort()` reaches it too. */
+  private compaction: AbortController | undefined;
   /** Stamps and publishes one event; the loop's `emit`. */
   private readonly emit: Emit;
 
@@ -137,7 +139,9 @@ export class Session {
 
   /** Aborts the running prompt, if any: model stream cancelled, hooks' signals fired, no tool starts. */
   abort(reason?: unknown): void {
-    if (this.run && !this.run.finished) this.run.controller.abort(reason ?? new DOMException('session.abort()', 'AbortError'));
+    const why = reason ?? new DOMException('session.abort()', 'AbortError');
+    if (this.run && !this.run.finished) this.run.controller.abort(why);
+    this.compaction?.abort(why);
   }
 
   /** Resolves when the session is (back to) idle. */
@@ -150,12 +154,14 @@ export class Session {
     this.assertReady();
     const controller = new AbortController();
     const unlink = link(options.signal, controller);
+    this.compaction = controller;
     this.machine.to('compacting');
     try {
       const config = this.loopConfig('', controller.signal);
       return await compactConversation(config, this.emit, controller.signal, 'manual');
     } finally {
       unlink();
+      this.compaction = undefined;
       if (controller.signal.aborted) this.machine.to('aborting');
       this.machine.to('idle');
     }

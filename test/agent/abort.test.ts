@@ -141,3 +141,17 @@ describe('abort elsewhere', () => {
     expect((await session.prompt('x')).subtype).toBe('success');
   });
 });
+
+describe('abort during compaction', () => {
+  it('session.abort() stops a manual compaction; the history is kept', async () => {
+    const model = scriptedModel([{ text: 'answer' }, { text: 'a summary' }]);
+    const session = host({ model }).session();
+    await session.prompt('q');
+    const before = [...session.messages];
+    const compacting = session.compact();
+    session.abort();
+    expect(await compacting).toEqual({ compacted: false, reason: 'aborted' });
+    expect(session.messages).toEqual(before);
+    expect(session.state).toBe('idle');
+  });
+});
