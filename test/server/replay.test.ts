@@ -87,4 +87,23 @@ describe('SSE replay', () => {
     expect(created).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
     expect(received.filter((r) => r.type === 'server.connected')).toHaveLength(2);
   });
+
+  it('disconnects a client that stops reading, and it catches up by replay', async () => {
+    server = createServer(realHost(), { clientQueueLimit: 5 });
+    const stalled = await server.app.request('/event');
+    const fast = await server.app.request('/event');
+    const fastReading = readSse(fast.body!, (m) => m.length === 21);
+    for (let i = 1; i <= 20; i++) {
+      server.hub.publish(ev(i));
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect((await fastReading).slice(1).map((m) => Number(m.id))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(server.hub.clientCount).toBe(0);
+    const got = await readSse(stalled.body!, () => false);
+    const last = Number(got.at(-1)!.id);
+    expect(last).toBeLessThan(20);
+    const again = await server.app.request('/event', { headers: { 'last-event-id': String(last) } });
+    const rest = await readSse(again.body!, (m) => m.length === 1 + 20 - last);
+    expect(rest.slice(1).map((m) => Number(m.id))).toEqual(Array.from({ length: 20 - last }, (_, i) => last + i + 1));
+  });
 });
