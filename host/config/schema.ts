@@ -121,8 +121,13 @@ export type HookModuleEntry = z.output<typeof hookModule>;
 
 /** The JSON schema published for editors. */
 export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as unknown as Record<string, unknown> & {
+    properties: { plugins: { items: Record<string, unknown> } };
+  };
+  // The path-or-url rule is a zod refinement, which JSON Schema cannot see; spell it out for editors.
+  schema.properties.plugins.items.oneOf = [{ required: ['path'] }, { required: ['url', 'sha256'] }];
   return {
-    ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }),
+    ...schema,
     title: 'wasmhooks.json',
     description: 'Configuration of the wasmhooks host: plugins, hooks, model and permissions.',
   };
