@@ -19,13 +19,16 @@ const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${w
 const permissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
 const toolPattern = z.union([z.string(), z.instanceof(RegExp)]);
 
-const matcherGroup = z.object({
-  matcher: toolPattern.optional(),
-  hooks: z.array(fn('each hook')),
-  timeoutMs: z.number().positive().optional(),
-  failurePolicy: z.enum(['fail-closed', 'fail-open']).optional(),
-  name: z.string().optional(),
-});
+// Strict: a Claude-style `timeout` (seconds) must not be dropped silently.
+const matcherGroup = z
+  .object({
+    matcher: toolPattern.optional(),
+    hooks: z.array(fn('each hook')),
+    timeoutMs: z.number().positive().optional(),
+    failurePolicy: z.enum(['fail-closed', 'fail-open']).optional(),
+    name: z.string().optional(),
+  })
+  .strict();
 
 /** Options that a session may override. */
 const sessionFields = {

@@ -109,8 +109,9 @@ export class Session {
   }
 
   /**
-   * Runs a prompt and yields its events, ending with `agent.end`. Stopping
-   * the iteration early (break) aborts the prompt.
+   * Runs a prompt and yields its events, ending with `agent.end`. The prompt
+   * starts at once; events wait in the stream until you iterate. Stopping the
+   * iteration early (break) aborts the prompt.
    */
   stream(prompt: string, options: StreamOptions = {}): AsyncIterable<HostEvent> {
     let run: Run | undefined;

@@ -23,6 +23,7 @@ describe('createHost', () => {
     expect(() => createHost({ model: {} as never })).toThrowError(/Model/);
     expect(() => createHost({ hooks: { SubagentStop: [{ hooks: [async () => ({})] }] } })).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
     expect(() => createHost().session({ maxTurns: -1 })).toThrowError(/session options/);
+    expect(() => createHost({ hooks: { Stop: [{ timeout: 30, hooks: [async () => ({})] }] } } as never)).toThrowError(/timeout/);
   });
 
   it('use(plugin) adds its hooks and tools; hook.end shows plugin, kind and fuel', async () => {
