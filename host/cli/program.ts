@@ -101,6 +101,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--against <other>', 'a second build to compare with (exit 5 when they decide differently)')
     .option('--json', 'print one JSON line per input')
     .option('--all', 'also list inputs that no binding of the plugin matches')
+    .option('-c, --config <file>', 'take limits, grants and config from this config\'s entry for the plugin (default: ./wasmhooks.json)')
     .option('--grant-requested', 'grant the plugin whatever grants it requests (local testing only)')
     .option('--timeout-ms <n>', 'deadline per call', positiveInt)
     .option('--fuel <n>', 'fuel per call', positiveInt)

@@ -112,7 +112,7 @@ describe('wasmhooks plugin test', () => {
     expect(r2.stderr).toMatch(/bad.jsonl:1: hook_event_name: expected a hook input/);
   });
 
-  it('refuses a plugin asking for grants unless --grant-requested', async () => {
+  it('refuses a plugin asking for grants unless the config or --grant-requested grants them', async () => {
     const dir = await workspace({
       'greedy.wasm': cannedGuard('deny', { configKeys: ['secret'] }),
       'in.jsonl': `${JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' })}\n`,
@@ -123,5 +123,9 @@ describe('wasmhooks plugin test', () => {
     const granted = await cli(['plugin', 'test', 'greedy.wasm', '--events', 'in.jsonl', '--grant-requested'], { cwd: dir });
     expect(granted.code).toBe(0);
     expect(granted.stdout).toMatch(/PreToolUse Bash\(ls\) +deny/);
+    // The config's entry for this path grants it, as the host would.
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'greedy.wasm', grants: { configKeys: ['secret'] }, config: { secret: 'x' } }] }));
+    const configured = await cli(['plugin', 'test', 'greedy.wasm', '--events', 'in.jsonl'], { cwd: dir });
+    expect(configured.code).toBe(0);
   });
 });

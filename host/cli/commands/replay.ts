@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { messageOf } from '../../errors.js';
 import { HOOK_EVENT_NAMES, type HookInput, type HookResult } from '../../hooks/types.js';
 import { loadPlugin } from '../../plugins/load.js';
+import type { PluginOptions } from '../../plugins/options.js';
 import type { WasmPlugin } from '../../plugins/plugin.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { count, inputLabel, ms, truncate } from '../format.js';
@@ -17,9 +18,12 @@ import { palette, useColor, type CliIO } from '../io.js';
 import { readPluginBytes } from '../plugin-source.js';
 import { expectationSchema, unmet, type Expectation } from '../expect.js';
 import { inspectBytes } from './inspect.js';
+import { readConfig } from '../setup.js';
 
 export interface ReplayFlags {
   events: string;
+  /** Config whose entry for this plugin's path supplies limits, grants and config (default ./wasmhooks.json). */
+  config?: string;
   against?: string;
   json?: boolean;
   /** Also list inputs no binding of the plugin(s) matches. */
@@ -83,12 +87,31 @@ function lineError(path: string, line: number, error: z.ZodError, prefix: Proper
   return new CliError(`${path}:${line}: ${at}: ${issue.message}; record inputs with wasmhooks run --record`, EXIT.USAGE);
 }
 
-async function load(ref: string, flags: ReplayFlags, io: CliIO): Promise<WasmPlugin> {
+/**
+ * Options from the config entry for this plugin's path (limits, grants,
+ * config, failure policy), so the replay runs the plugin as the host would.
+ * Both builds of an `--against` run share them, for a fair comparison.
+ */
+async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO): Promise<PluginOptions> {
+  const config = await readConfig(flags.config ? { config: flags.config } : {}, io);
+  const paths = refs.map((r) => resolve(io.cwd, r));
+  const entry = paths.map((p) => config?.plugins?.find((e) => e.path === p)).find((e) => e !== undefined);
+  if (!entry) return {};
+  return {
+    ...(entry.limits ? { limits: entry.limits } : {}),
+    ...(entry.grants ? { grants: entry.grants } : {}),
+    ...(entry.config ? { config: entry.config } : {}),
+    ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
+  };
+}
+
+async function load(ref: string, base: PluginOptions, flags: ReplayFlags, io: CliIO): Promise<WasmPlugin> {
   const source = await readPluginBytes(ref, io.cwd);
-  const grants = flags.grantRequested ? await requestedGrants(ref, source.bytes, source.sha256) : undefined;
-  const limits = { ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}), ...(flags.fuel ? { fuel: flags.fuel } : {}) };
+  const requested = flags.grantRequested ? await requestedGrants(ref, source.bytes, source.sha256) : undefined;
+  const limits = { ...base.limits, ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}), ...(flags.fuel ? { fuel: flags.fuel } : {}) };
+  const options: PluginOptions = { ...base, limits, ...(requested ? { grants: requested } : {}) };
   try {
-    return await loadPlugin(source.path ? { path: source.path } : { bytes: source.bytes as Uint8Array<ArrayBuffer> }, { limits, ...(grants ? { grants } : {}) });
+    return await loadPlugin(source.path ? { path: source.path } : { bytes: source.bytes as Uint8Array<ArrayBuffer> }, options);
   } catch (error) {
     const hint = /asks for more than it was granted/.test(messageOf(error)) ? ' (pass --grant-requested to grant what it asks for during the test)' : '';
     throw new CliError(`${ref}: ${messageOf(error)}${hint}`);
@@ -161,8 +184,9 @@ const cost = (v: Verdict) => (v.kind === 'unbound' ? '' : `${ms(v.durationMs)}${
 
 export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: CliIO): Promise<ExitCode> {
   const events = await readEvents(resolve(io.cwd, flags.events));
-  const a = await load(pluginRef, flags, io);
-  const b = flags.against ? await load(flags.against, flags, io).catch(async (e: unknown) => { await a.close(); throw e; }) : undefined;
+  const base = await configuredOptions([pluginRef, ...(flags.against ? [flags.against] : [])], flags, io);
+  const a = await load(pluginRef, base, flags, io);
+  const b = flags.against ? await load(flags.against, base, flags, io).catch(async (e: unknown) => { await a.close(); throw e; }) : undefined;
   const p = palette(useColor(io.stdout, io.env));
   let differences = 0;
   let bound = 0;
