@@ -8,55 +8,48 @@
  *   counted from after the first 1000 sessions (allocator and JIT warm-up).
  * RSS is read after a full GC where the runtime exposes one (node --expose-gc).
  */
-import createPlugin from '@extism/extism';
-import { readFile } from 'node:fs/promises';
-import { createHost, loadPlugin, scriptedModel } from '../../host/index.js';
+import { execFile } from 'node:child_process';
+import process from 'node:process';
+import { promisify } from 'node:util';
+import { createHost, scriptedModel } from '../../host/index.js';
 import { rss, runtimeName } from '../harness.js';
+import { measureInstances, type InstanceMemory } from './memory-instances.js';
 import { makeRow, type RowsFn } from './row.js';
 
+const run_ = promisify(execFile);
+
 const MB = 1024 * 1024;
-const pause = () => new Promise((r) => setTimeout(r, 50));
-/** RSS after two GCs with a pause between (finalizers, freed pages). */
-async function settledRss(): Promise<number> {
-  await pause();
-  rss();
-  await pause();
-  return rss();
+/** Instance memory in a fresh Node process where possible (clean baseline), else here. */
+async function instances(n: number, w: number): Promise<InstanceMemory & { fresh: boolean }> {
+  if (runtimeName().startsWith('node')) {
+    const script = new URL('./memory-instances.ts', import.meta.url).pathname;
+    const { stdout } = await run_(process.execPath, ['--expose-gc', '--import', 'tsx', script, String(n), String(w)], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      timeout: 120_000,
+    });
+    return { ...(JSON.parse(stdout.trim().split('\n').at(-1)!) as InstanceMemory), fresh: true };
+  }
+  return { ...(await measureInstances(n, w)), fresh: false };
 }
 
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function' || 'Bun' in globalThis;
-  const bytes = new Uint8Array(await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)));
   const N = quick ? 30 : 100;
   const W = quick ? 2 : 4;
 
-  // Warm every path once so that code and JIT memory are not counted per instance.
-  await (await loadPlugin({ bytes })).close();
-  await (await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false })).close();
-  const r0 = await settledRss();
-  const ours = [];
-  for (let i = 0; i < N; i++) ours.push(await loadPlugin({ bytes }));
-  const r1 = await settledRss();
-  const raws = [];
-  for (let i = 0; i < N; i++) raws.push(await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false }));
-  const r2 = await settledRss();
-  const workers = [];
-  for (let i = 0; i < W; i++) workers.push(await loadPlugin({ bytes }, { isolation: 'worker' }));
-  const r3 = await settledRss();
-  await Promise.all([...ours, ...raws, ...workers].map((p) => p.close()));
-
+  const inst = await instances(N, W);
   const rows = [
     makeRow('memory', runtime, {
       what: `RSS per loaded plugin instance, in-thread (${N} guard-shell)`,
-      ours: { value: (r1 - r0) / N / 1024, unit: 'KB' },
+      ours: { value: inst.oursKB, unit: 'KB' },
       anchorName: 'raw Extism instance, same bytes',
-      anchor: { value: (r2 - r1) / N / 1024, unit: 'KB' },
-      note: hasGc ? undefined : 'no GC exposed: run node with --expose-gc for steadier figures',
+      anchor: { value: inst.rawKB, unit: 'KB' },
+      note: inst.fresh ? 'measured in a fresh node --expose-gc process (clean baseline)' : `measured in this process${hasGc ? '' : ' without a GC to call: expect noise'}`,
     }),
     makeRow('memory', runtime, {
       what: `RSS per plugin instance, worker isolation (${W} guard-shell, a thread each)`,
-      ours: { value: (r3 - r2) / W / 1024, unit: 'KB' },
+      ours: { value: inst.workerKB, unit: 'KB' },
     }),
   ];
 
