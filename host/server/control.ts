@@ -36,6 +36,7 @@ export interface ControlSink {
 
 export class ControlBroker {
   readonly #pending = new Map<string, Pending>();
+  #closed = false;
 
   constructor(
     private readonly sink: ControlSink,
@@ -51,6 +52,7 @@ export class ControlBroker {
   ): Promise<ControlOutcome<S>> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const request = { id: crypto.randomUUID(), sessionId, subtype, payload, createdAt: Date.now(), timeoutMs } as ControlRequest;
+    if (this.#closed) return Promise.resolve({ kind: 'cancelled', reason: 'server-closed' });
     if (options.signal?.aborted) return Promise.resolve({ kind: 'cancelled', reason: 'aborted' });
     return new Promise<ControlOutcome<S>>((resolve) => {
       const onAbort = () => this.#cancel(request.id, 'aborted');
@@ -107,6 +109,7 @@ export class ControlBroker {
 
   /** Settles everything as cancelled (server shutdown). */
   close(): void {
+    this.#closed = true;
     for (const id of [...this.#pending.keys()]) this.#cancel(id, 'server-closed');
   }
 

@@ -24,8 +24,11 @@ export class Entry {
 
   /** The frame for `/global/event`. */
   global(): Uint8Array {
-    const envelope: GlobalEnvelope = { sessionId: this.sessionId, event: this.event };
-    return (this.#global ??= frame(this.id, envelope));
+    if (!this.#global) {
+      const envelope: GlobalEnvelope = { sessionId: this.sessionId, event: this.event };
+      this.#global = frame(this.id, envelope);
+    }
+    return this.#global;
   }
 }
 

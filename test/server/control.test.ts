@@ -69,6 +69,15 @@ describe('control broker', () => {
     expect(broker.pending('s1')).toEqual([]);
   });
 
+  it('answers every question as cancelled once closed', async () => {
+    const { broker, requests } = recordingBroker();
+    const pending = broker.ask('s1', 'elicitation', { message: 'still there?' });
+    broker.close();
+    await expect(pending).resolves.toEqual({ kind: 'cancelled', reason: 'server-closed' });
+    await expect(broker.ask('s1', 'elicitation', { message: 'late' })).resolves.toEqual({ kind: 'cancelled', reason: 'server-closed' });
+    expect(requests).toHaveLength(1);
+  });
+
   it('carries hook callbacks and elicitations with their own response shapes', async () => {
     const { broker, requests } = recordingBroker();
     const hook = broker.ask('s1', 'hook_callback', { callbackId: 'cb1', hookEvent: 'PreToolUse', input: { a: 1 } });

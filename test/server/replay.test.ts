@@ -49,6 +49,8 @@ describe('SSE replay', () => {
     const got = await readSse(res.body!, (m) => m.length >= 4);
     expect(got.map((m) => JSON.parse(m.data).event.type)).toEqual(['server.connected', 'session.created', 'session.created', 'session.created']);
     expect(got.slice(1).map((m) => Number(m.id))).toEqual([18, 19, 20]);
+    const byQuery = await server.app.request('/event?lastEventId=18');
+    expect((await readSse(byQuery.body!, (m) => m.length >= 3)).slice(1).map((m) => Number(m.id))).toEqual([19, 20]);
   });
 
   it('a real EventSource client reconnects with Last-Event-ID and receives what it missed', async () => {
