@@ -3,7 +3,9 @@
 // (test/fixtures/<name>/ with an assembly/index.ts) from AssemblyScript source:
 //   <dir>/assembly/index.ts  ->  <dir>/build/<name>.wasm
 // with the compiler options in sdk-guest/asconfig.json (target "release").
-// Usage: node scripts/build-plugins.mjs [name ...]   (no names: build all)
+// Usage: node scripts/build-plugins.mjs [--force] [name ...]   (no names: build all)
+// A plugin whose .wasm is newer than its sources, the SDK and the compiler is
+// skipped; --force rebuilds it anyway.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -47,6 +49,31 @@ function sdkPathDir() {
   return dir;
 }
 
+function newestMtime(paths) {
+  let newest = 0;
+  for (const p of paths) {
+    if (!existsSync(p)) continue;
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p)) newest = Math.max(newest, newestMtime([join(p, name)]));
+    } else {
+      newest = Math.max(newest, st.mtimeMs);
+    }
+  }
+  return newest;
+}
+
+function upToDate(dir) {
+  const out = join(dir, 'build', `${basename(dir)}.wasm`);
+  if (!existsSync(out)) return false;
+  const inputs = [
+    join(dir, 'assembly'),
+    join(repo, 'sdk-guest/assembly'), join(repo, 'sdk-guest/index.ts'), join(repo, 'sdk-guest/exports.ts'), config,
+    join(repo, 'node_modules/assemblyscript/package.json'), join(repo, 'node_modules/@extism/as-pdk/package.json'),
+  ];
+  return statSync(out).mtimeMs > newestMtime(inputs);
+}
+
 function build(dir, pathDir) {
   const name = basename(dir);
   const out = join(dir, 'build', `${name}.wasm`);
@@ -71,9 +98,13 @@ function build(dir, pathDir) {
 }
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const force = process.argv.includes('--force');
+  const wanted = process.argv.slice(2).filter((a) => a !== '--force');
   const all = sources();
-  const dirs = wanted.length ? all.filter((d) => wanted.includes(basename(d))) : all;
+  const chosen = wanted.length ? all.filter((d) => wanted.includes(basename(d))) : all;
+  const fresh = force ? [] : chosen.filter(upToDate);
+  for (const d of fresh) console.log(`up to date ${relative(repo, join(d, 'build', `${basename(d)}.wasm`))}`);
+  const dirs = chosen.filter((d) => !fresh.includes(d));
   const unknown = wanted.filter((w) => !all.some((d) => basename(d) === w));
   if (unknown.length) {
     console.error(`unknown plugin(s): ${unknown.join(', ')}; known: ${all.map((d) => basename(d)).join(', ')}`);
