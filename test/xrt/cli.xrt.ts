@@ -1,0 +1,63 @@
+// The built CLI (dist/cli.js) on Node, Deno and Bun: a scripted run with a shell hook from wasmhooks.json.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** This runtime's way to run a script file. */
+function command(args: string[]): string[] {
+  if ('Deno' in globalThis) return [process.execPath, 'run', '-A', cli, ...args];
+  if ('Bun' in globalThis) return [process.execPath, cli, ...args];
+  return [process.execPath, '--disable-warning=ExperimentalWarning', cli, ...args];
+}
+
+function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [bin, ...rest] = command(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
+    child.stderr!.on('data', (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const script = {
+  turns: [
+    { text: 'Cleaning.', toolCalls: [{ name: 'Bash', input: { command: 'rm -rf /' } }] },
+    { text: 'Refused, fine.' },
+  ],
+};
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'the CLI runs a prompt, a shell hook from wasmhooks.json denies a call, --json ends with agent.end': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-cli-'));
+    await writeFile(join(dir, 'script.json'), JSON.stringify(script));
+    await writeFile(
+      join(dir, 'wasmhooks.json'),
+      JSON.stringify({ shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: "echo 'no rm here' >&2; exit 2" }] }),
+    );
+    const rendered = await run(['run', 'clean up', '--script', 'script.json'], dir);
+    assert.equal(rendered.code, 0, rendered.stderr);
+    assert.match(rendered.stdout, /⊘ Bash\(rm -rf \/\) denied by shell:.*: no rm here/);
+    assert.match(rendered.stdout, /── success · 2 model calls · 1 tool call \(1 denied\)/);
+
+    const json = await run(['run', 'clean up', '--script', 'script.json', '--json'], dir);
+    assert.equal(json.code, 0, json.stderr);
+    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    assert.equal(events.at(-1)?.type, 'agent.end');
+  },
+  'the CLI reports a config error with the file and path, exit 2': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-cli-'));
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ maxTurns: -1 }));
+    const r = await run(['run', 'x'], dir);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /wasmhooks\.json: maxTurns: expected a positive integer, got -1/);
+  },
+};
