@@ -83,15 +83,15 @@ export const run: RowsFn = async ({ quick }) => {
       control: loopPrompt(),
       stalled: loopPrompt((s) => void s.subscribe(() => new Promise<void>(() => {}), { buffer: 64 })),
     },
-    { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 2_000 : 8_000, rounds: 10 },
+    { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 2_000 : 8_000, rounds: 10, clock: 'cpu' },
   );
   const iter = (us: number) => us / PER_PROMPT;
   rows.push(
     makeRow('bus', runtime, {
       what: `loop iteration with one stalled subscriber (model turn + 1 tool)`,
-      ours: { value: iter(l.stalled.median), unit: 'µs', p99: iter(l.stalled.p99) },
+      ours: { value: iter(l.stalled.median), unit: 'µs', p99: iter(l.stalled.p99), clock: 'cpu' },
       anchorName: 'no subscriber',
-      anchor: { value: iter(l.none.median), unit: 'µs', p99: iter(l.none.p99) },
+      anchor: { value: iter(l.none.median), unit: 'µs', p99: iter(l.none.p99), clock: 'cpu' },
       target: { op: 'max', value: 1.1 },
       note: `the stalled subscriber never settles its first event; its queue (buffer 64, so it overflows within each prompt) drops the rest. Noise floor: a second no-subscriber host measured alongside came out at ${(l.control.median / l.none.median).toFixed(3)}× the first`,
     }),

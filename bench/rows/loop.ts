@@ -62,10 +62,10 @@ export const run: RowsFn = async ({ quick }) => {
   const callsPerPrompt = hookCalls;
   const r = await compare(
     { anchor, loop: prompter(false), hooked },
-    { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 3_000 : 15_000, rounds: 10 },
+    { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 3_000 : 15_000, rounds: 10, clock: 'cpu' },
   );
   await Promise.all(plugins.map((p) => p.close()));
-  const iter = (s: { median: number; p99: number }) => ({ value: s.median / PER_PROMPT, unit: 'µs', p99: s.p99 / PER_PROMPT });
+  const iter = (s: { median: number; p99: number }) => ({ value: s.median / PER_PROMPT, unit: 'µs', p99: s.p99 / PER_PROMPT, clock: 'cpu' as const });
   const perHook = (r.hooked.median - r.loop.median) / callsPerPrompt;
   return [
     makeRow('loop', runtime, {

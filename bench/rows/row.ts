@@ -9,6 +9,8 @@ export interface Figure {
   value: number;
   unit: string;
   p99?: number;
+  /** Set when the figure is CPU time of this process rather than elapsed time. */
+  clock?: 'cpu';
 }
 
 /** `max`: the ratio must be at most `value`; `min`: at least. */
@@ -69,9 +71,9 @@ export function makeRow(group: Group, runtime: string, r: RowInput): Row {
 }
 
 /** A figure from harness statistics (which are in µs), in the unit asked for. */
-export const fig = (s: Stats, unit: 'µs' | 'ms' | 'ns' = 'µs'): Figure => {
+export const fig = (s: Stats, unit: 'µs' | 'ms' | 'ns' = 'µs', clock: 'wall' | 'cpu' = 'wall'): Figure => {
   const k = unit === 'ms' ? 1e-3 : unit === 'ns' ? 1e3 : 1;
-  return { value: s.median * k, unit, p99: s.p99 * k };
+  return { value: s.median * k, unit, p99: s.p99 * k, ...(clock === 'cpu' ? { clock } : {}) };
 };
 
 export type RowsFn = (options: { quick: boolean }) => Promise<Row[]>;
