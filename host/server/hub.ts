@@ -152,7 +152,12 @@ export class EventHub {
         client.close();
         continue;
       }
-      client.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
+      try {
+        client.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
+      } catch {
+        // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
+        client.close();
+      }
     }
     this.#dirty.clear();
   }
