@@ -97,4 +97,25 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const states = events.flatMap((e) => (e.type === 'state.change' ? [e.to] : []));
     assert.deepEqual(states.slice(-2), ['aborting', 'idle']);
   },
+
+  'a PreToolUse deny skips the call; a Stop block runs another cycle with stop_hook_active': async () => {
+    const active: boolean[] = [];
+    const model = scriptedModel([{ toolCalls: [{ name: 'Write', input: { file_path: '.env' } }] }, { text: 'first' }, { text: 'second' }]);
+    const host = createHost({
+      model,
+      tools: [read, write],
+      permissionMode: 'bypassPermissions',
+      hooks: {
+        PreToolUse: [{ matcher: 'Write', hooks: [async () => ({ decision: 'deny', reason: 'no secrets' })] }],
+        Stop: [{ hooks: [async (i) => (i.hook_event_name === 'Stop' && (active.push(i.stop_hook_active), !i.stop_hook_active) ? { decision: 'block', reason: 'check again' } : {})] }],
+      },
+    });
+    const events = await collect(host.session().stream('go'));
+    const denied = events.find((e) => e.type === 'tool.denied');
+    assert.equal(denied?.type === 'tool.denied' && denied.reason, 'no secrets');
+    assert.equal(events.some((e) => e.type === 'tool.output'), false);
+    assert.deepEqual(active, [false, true]);
+    const end = events.at(-1);
+    assert.equal(end?.type === 'agent.end' && end.result.text, 'second');
+  },
 };
