@@ -45,6 +45,19 @@ describe('bench harness statistics', () => {
     expect(r.slow.median).toBeGreaterThan(r.fast.median);
   });
 
+  it('the cpu clock counts work, not waiting', async () => {
+    // Fixed work: its CPU time does not depend on how busy the machine is.
+    let sink = 0;
+    const spin = () => {
+      for (let i = 0; i < 3e7; i++) sink = (sink + i * 7) % 1_000_003;
+    };
+    const [busy] = await sample(spin, { warmup: 0, samples: 1, clock: 'cpu' });
+    const [idle] = await sample(() => new Promise((r) => setTimeout(r, 30)), { warmup: 0, samples: 1, clock: 'cpu' });
+    expect(busy).toBeGreaterThan(2_000);
+    expect(idle).toBeLessThan(15_000);
+    expect(sink).toBeGreaterThanOrEqual(0);
+  });
+
   it('rows compute the ratio across time units and judge the target', () => {
     const row = makeRow('dispatch', 'node', {
       what: 'x',
