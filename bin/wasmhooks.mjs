@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 // Entry of the `wasmhooks` command: starts the built CLI (dist/cli.js).
-// The Extism SDK loads node:wasi, for which Node prints an ExperimentalWarning
-// on every start; that is noise for people using the command, other warnings are kept.
 import process from 'node:process';
-
-process.removeAllListeners('warning');
-process.on('warning', (warning) => {
-  if (warning.name !== 'ExperimentalWarning') process.stderr.write(`${warning.name}: ${warning.message}\n`);
-});
 
 try {
   await import('../dist/cli.js');

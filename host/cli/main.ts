@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 // The `wasmhooks` command (built to dist/cli.js; bin/wasmhooks.mjs starts it).
 import process from 'node:process';
-import { processIO } from './io.js';
-import { runCli } from './program.js';
+
+// The Extism SDK loads node:wasi, for which Node prints an ExperimentalWarning
+// on every start: noise for people using the command. Other warnings are kept.
+// The filter must be in place before the SDK loads, hence the dynamic imports below.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'ExperimentalWarning') process.stderr.write(`${warning.name}: ${warning.message}\n`);
+});
 
 // `wasmhooks run … | head` closes stdout early; that ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -10,6 +16,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const { runCli } = await import('./program.js');
+const { processIO } = await import('./io.js');
 const code = await runCli(process.argv.slice(2), processIO());
 // Plugins, timers or sockets left open must not keep the command alive; let stdout drain first.
 process.stdout.write('', () => process.exit(code));
