@@ -88,8 +88,12 @@ export class WasmPlugin implements PluginContribution {
   }
 
   /** Calls the plugin's `hook` export. Never throws: failures are data. */
-  async callHook(input: HookInput, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HookResult> {
-    const outcome = await this.#sandbox.call('hook', encodeHookRequest(toWireRequest(input)), {
+  async callHook(
+    input: HookInput,
+    options: { signal?: AbortSignal; timeoutMs?: number; bindingIndex?: number } = {},
+  ): Promise<HookResult> {
+    const request = { ...toWireRequest(input), bindingIndex: options.bindingIndex ?? this.#bindingFor(input) };
+    const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
     });
@@ -122,6 +126,15 @@ export class WasmPlugin implements PluginContribution {
     }
   }
 
+  /** For direct calls: the first binding of the input's event whose matcher accepts its tool. */
+  #bindingFor(input: HookInput): number {
+    const tool = 'tool_name' in input ? input.tool_name : undefined;
+    const index = this.info.hooks.findIndex(
+      (b) => b.event === input.hook_event_name && (!b.matcher || tool === undefined || new RegExp(`^(?:${b.matcher})$`).test(tool)),
+    );
+    return Math.max(index, 0);
+  }
+
   close(): Promise<void> {
     return this.#sandbox.close();
   }
@@ -137,7 +150,7 @@ export class WasmPlugin implements PluginContribution {
       ...(binding.matcher ? { matcher: new RegExp(`^(?:${binding.matcher})$`) } : {}),
       failurePolicy: this.#options.failurePolicy[event] ?? binding.failurePolicy ?? defaultFailurePolicy(event),
       timeoutMs: this.#sandbox.limits.timeoutMs,
-      run: (input, ctx) => this.callHook(input, { signal: ctx.signal }),
+      run: (input, ctx) => this.callHook(input, { signal: ctx.signal, bindingIndex: index }),
     };
   }
 }

@@ -103,7 +103,9 @@ describe('first-party plugins', () => {
   it.skipIf(firstParty.length === 0)('describe gives the same bytes raw and sandboxed (build them: npm run build:plugins)', async () => {
     for (const file of firstParty) {
       const bytes = new Uint8Array(await readFile(file));
-      const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
+      // Raw Extism must offer the host function our tool plugins import (progress).
+      const functions = { 'wasmhooks:host': { progress: () => {} } };
+      const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false, functions });
       const expected = (await plugin.call('describe', new Uint8Array(0)))?.bytes() ?? new Uint8Array(0);
       await plugin.close();
       const sandbox = await createSandbox(bytes, { limits: ROOMY });

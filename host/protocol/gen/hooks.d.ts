@@ -1328,6 +1328,9 @@ export namespace wasmhooks {
             /** HookRequest context. */
             context?: (wasmhooks.v1.HookContext.$Properties|null);
 
+            /** HookRequest bindingIndex. */
+            bindingIndex: number;
+
             /** HookRequest session. */
             session?: (wasmhooks.v1.SessionPayload.$Properties|null);
 
@@ -1398,6 +1401,9 @@ export namespace wasmhooks {
                 /** HookRequest context */
                 context?: (wasmhooks.v1.HookContext.$Properties|null);
 
+                /** HookRequest bindingIndex */
+                bindingIndex?: (number|null);
+
                 /** HookRequest session */
                 session?: (wasmhooks.v1.SessionPayload.$Properties|null);
 
@@ -1439,6 +1445,7 @@ export namespace wasmhooks {
             type $Shape = {
               event?: wasmhooks.v1.HookEvent|null;
               context?: wasmhooks.v1.HookContext.$Shape|null;
+              bindingIndex?: number|null;
               session?: wasmhooks.v1.SessionPayload.$Shape|null;
               prompt?: wasmhooks.v1.PromptPayload.$Shape|null;
               toolUse?: wasmhooks.v1.ToolUsePayload.$Shape|null;

@@ -3160,6 +3160,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @typedef {Object} wasmhooks.v1.HookRequest.$Properties
              * @property {wasmhooks.v1.HookEvent|null} [event] HookRequest event
              * @property {wasmhooks.v1.HookContext.$Properties|null} [context] HookRequest context
+             * @property {number|null} [bindingIndex] HookRequest bindingIndex
              * @property {wasmhooks.v1.SessionPayload.$Properties|null} [session] HookRequest session
              * @property {wasmhooks.v1.PromptPayload.$Properties|null} [prompt] HookRequest prompt
              * @property {wasmhooks.v1.ToolUsePayload.$Properties|null} [toolUse] HookRequest toolUse
@@ -3187,6 +3188,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @typedef {{
              *   event?: wasmhooks.v1.HookEvent|null;
              *   context?: wasmhooks.v1.HookContext.$Shape|null;
+             *   bindingIndex?: number|null;
              *   session?: wasmhooks.v1.SessionPayload.$Shape|null;
              *   prompt?: wasmhooks.v1.PromptPayload.$Shape|null;
              *   toolUse?: wasmhooks.v1.ToolUsePayload.$Shape|null;
@@ -3233,6 +3235,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @instance
              */
             HookRequest.prototype.context = null;
+
+            /**
+             * HookRequest bindingIndex.
+             * @member {number} bindingIndex
+             * @memberof wasmhooks.v1.HookRequest
+             * @instance
+             */
+            HookRequest.prototype.bindingIndex = 0;
 
             /**
              * HookRequest session.
@@ -3348,6 +3358,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 1, wireType 0 =*/8).int32(message.event);
                 if (message.context != null && $Object.hasOwnProperty.call(message, "context"))
                     $root.wasmhooks.v1.HookContext.encode(message.context, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.bindingIndex != null && $Object.hasOwnProperty.call(message, "bindingIndex") && message.bindingIndex !== 0)
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint32(message.bindingIndex);
                 if (message.session != null && $Object.hasOwnProperty.call(message, "session"))
                     $root.wasmhooks.v1.SessionPayload.encode(message.session, writer.uint32(/* id 10, wireType 2 =*/82).fork(), _depth + 1).ldelim();
                 if (message.prompt != null && $Object.hasOwnProperty.call(message, "prompt"))
@@ -3425,6 +3437,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                             if (wireType !== 2)
                                 break;
                             message.context = $root.wasmhooks.v1.HookContext.decode(reader, reader.size(), $undefined, _depth + 1, message.context);
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.bindingIndex = value;
+                            else
+                                delete message.bindingIndex;
                             continue;
                         }
                     case 10: {

@@ -951,6 +951,11 @@ export class HookRequest {
   payloadCase: i32 = 0;
   event: HookEvent = 0;
   context: HookContext | null = null;
+  /**
+   * Which of the plugin's bindings matched: an index into PluginInfo.hooks.
+   * Lets a plugin with several bindings for one event route without regexes.
+   */
+  bindingIndex: u32 = 0;
   session: SessionPayload | null = null;
   prompt: PromptPayload | null = null;
   toolUse: ToolUsePayload | null = null;
@@ -1063,6 +1068,7 @@ export class HookRequest {
     w.enumValue(1, this.event);
     const context = this.context;
     if (context !== null) w.message(2, context.encode());
+    w.uint32(3, this.bindingIndex);
     const session = this.session;
     if (this.payloadCase == 10 && session !== null) w.message(10, session.encode());
     const prompt = this.prompt;
@@ -1102,6 +1108,7 @@ export class HookRequest {
       switch (tag >>> 3) {
         case 1: if (r.expect(wt, WIRE_VARINT, 1)) m.event = r.int32(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.context = HookContext.decode(r.sub()); break;
+        case 3: if (r.expect(wt, WIRE_VARINT, 3)) m.bindingIndex = r.uint32(); break;
         case 10: if (r.expect(wt, WIRE_LEN, 10)) { m.session = SessionPayload.decode(r.sub()); m.payloadCase = 10; } break;
         case 11: if (r.expect(wt, WIRE_LEN, 11)) { m.prompt = PromptPayload.decode(r.sub()); m.payloadCase = 11; } break;
         case 12: if (r.expect(wt, WIRE_LEN, 12)) { m.toolUse = ToolUsePayload.decode(r.sub()); m.payloadCase = 12; } break;
@@ -1132,6 +1139,7 @@ export class HookRequest {
       w.key("context");
       contextJson.toJson(w);
     }
+    if (this.bindingIndex != 0) w.key("bindingIndex").number(<f64>this.bindingIndex);
     const sessionJson = this.session;
     if (this.payloadCase == 10 && sessionJson !== null) {
       w.key("session");
