@@ -40,6 +40,7 @@ export class EventRenderer {
   private readonly calls = new Map<string, PendingCall>();
   private atLineStart = true;
   private inThinking = false;
+  private hintedNoCallback = false;
   private readonly totals: Totals = { toolCalls: 0, denied: 0, failed: 0, hookCalls: 0, hookMs: 0, fuel: 0 };
 
   constructor(private readonly options: RenderOptions) {
@@ -145,6 +146,11 @@ export class EventRenderer {
     if (e.systemMessage) this.line(this.p.cyan(`  ${e.systemMessage}`));
   }
 
+  /** System messages of a call's hooks, shown under its line (they are for the user). */
+  private systemMessages(call: PendingCall | undefined): void {
+    for (const h of call?.hooks ?? []) if (h.systemMessage) this.line(this.p.cyan(`  ${h.hookName}: ${h.systemMessage}`));
+  }
+
   private hooksText(call: PendingCall | undefined): string {
     if (!call || call.hooks.length === 0) return '';
     return this.p.dim(` · ${call.hooks.map(hookSummary).join(' · ')}`);
@@ -158,6 +164,7 @@ export class EventRenderer {
     const result = e.isError ? this.p.red(` failed: ${truncate(e.content, 80)}`) : this.p.dim(` → ${truncate(e.content, 50) || '(empty)'}`);
     const permission = call?.permission && call.permission.source !== 'hook' ? this.p.dim(` · ${call.permission.behavior} by ${call.permission.source}`) : '';
     this.line(`${mark} ${this.p.bold(label)} ${this.p.dim(ms(e.durationMs))}${result}${permission}${this.hooksText(call)}`);
+    this.systemMessages(call);
     this.calls.delete(e.toolUseId);
     this.waitForNextCall();
   }
@@ -167,7 +174,12 @@ export class EventRenderer {
     this.totals.denied++;
     const by = e.hookName ? `${e.hookName} (hook)` : e.source;
     this.line(`${this.p.red('⊘')} ${this.p.bold(call?.label ?? e.name)} ${this.p.red(`denied by ${by}: ${truncate(e.reason, 100)}`)}${this.hooksText(call)}`);
+    this.systemMessages(call);
     this.calls.delete(e.toolUseId);
+    if (e.source === 'no-callback' && !this.hintedNoCallback) {
+      this.hintedNoCallback = true;
+      this.line(this.p.dim('  (nobody to ask here: run on a terminal to answer, or let calls through with --permission-mode or allowedTools)'));
+    }
     this.waitForNextCall();
   }
 

@@ -52,6 +52,25 @@ describe('EventRenderer', () => {
     ]);
   });
 
+  it('shows hooks\' system messages under their call, and once says why nobody was asked', () => {
+    const out = sink(false);
+    const r = new EventRenderer({ out, color: false, spinner: false });
+    const events: EmittedEvent[] = [
+      { type: 'tool.call', toolUseId: 'a', name: 'Bash', input: { command: 'ls' } },
+      { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 'a', decision: 'continue', durationMs: 1, systemMessage: 'checked ls' },
+      { type: 'tool.denied', toolUseId: 'a', name: 'Bash', reason: 'Bash needs permission and no canUseTool callback is set', source: 'no-callback' },
+      { type: 'tool.call', toolUseId: 'b', name: 'Bash', input: { command: 'pwd' } },
+      { type: 'tool.denied', toolUseId: 'b', name: 'Bash', reason: 'Bash needs permission and no canUseTool callback is set', source: 'no-callback' },
+    ];
+    for (const e of events) r.render(ev(e));
+    const lines = out.text.trim().split('\n');
+    expect(lines[0]).toMatch(/^⊘ Bash\(ls\) denied by no-callback: /);
+    expect(lines[1]).toBe('  guard: checked ls');
+    expect(lines[2]).toMatch(/nobody to ask here/);
+    expect(lines[3]).toMatch(/^⊘ Bash\(pwd\) denied by no-callback/);
+    expect(lines).toHaveLength(4);
+  });
+
   it('colours only when asked', () => {
     const out = sink(false);
     const r = new EventRenderer({ out, color: true, spinner: false });
