@@ -7,7 +7,8 @@
  */
 import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
-import { createShellHook, HookRegistry, loadPlugin, type HookInput, type HookOutput } from '../../host/index.js';
+import wabtInit from 'wabt';
+import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInput, type HookOutput } from '../../host/index.js';
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { toWireRequest } from '../../host/plugins/wire.js';
@@ -73,6 +74,20 @@ export const run: RowsFn = async ({ quick }) => {
   const sh = await shell.run(input, { signal });
   if (!sh.ok) fail(`shell hook failed: ${JSON.stringify(sh)}`);
 
+  // A minimal guest (copies its input to its output): what the machinery costs when the plugin does nothing.
+  const echoSource = await readFile(new URL('../../test/fixtures/hostile/echo.wat', import.meta.url), 'utf8');
+  const echoBytes = (await wabtInit()).parseWat('echo.wat', echoSource).toBinary({}).buffer;
+  const echoIn = new TextEncoder().encode('hello world');
+  const echoOurs = await createSandbox(echoBytes, { limits });
+  const echoRaw = await createPlugin({ wasm: [{ data: echoBytes }] }, { useWasi: false });
+  let echoWorker: { call: (fn: string, b: Uint8Array) => Promise<unknown>; close: () => Promise<void> } | undefined;
+  try {
+    echoWorker = await createPlugin({ wasm: [{ data: echoBytes }] }, { useWasi: false, runInWorker: true, timeoutMs: 5_000 });
+    await echoWorker.call('run', echoIn);
+  } catch {
+    echoWorker = undefined; // the reason is printed with the guard-shell row
+  }
+
   let extismWorker: { call: (fn: string, b: Uint8Array) => Promise<unknown>; close: () => Promise<void> } | undefined;
   let extismWorkerError: string | undefined;
   try {
@@ -96,9 +111,12 @@ export const run: RowsFn = async ({ quick }) => {
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
     ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
+    echoOurs: [() => echoOurs.call('run', echoIn), fast],
+    echoRaw: [() => echoRaw.call('run', echoIn), fast],
+    ...(echoWorker ? { echoWorker: [() => echoWorker.call('run', echoIn), slow] } : {}),
   } as const;
   const r = await compare(tasks as unknown as Record<string, Parameters<typeof compare>[0][string]>, { rounds: 10 });
-  await Promise.all([ours.close(), worker.close(), raw.close(), extismWorker?.close()]);
+  await Promise.all([ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
   const row = (x: Parameters<typeof makeRow>[2]): Row => makeRow('dispatch', runtime, x);
   const rows: Row[] = [
@@ -153,6 +171,27 @@ export const run: RowsFn = async ({ quick }) => {
         anchor: { value: Number.NaN, unit: 'µs' },
         target: { op: 'min', value: 1000 },
         note: `Extism worker mode failed here: ${extismWorkerError?.slice(0, 120)}`,
+      }),
+    );
+  }
+  rows.push(
+    row({
+      what: 'minimal guest (echo.wat), sandbox.call in-thread',
+      ours: fig(r.echoOurs!),
+      anchorName: 'raw Extism in-thread',
+      anchor: fig(r.echoRaw!),
+      note: 'the machinery alone: the guest copies 11 bytes and returns',
+    }),
+  );
+  if (r.echoWorker) {
+    rows.push(
+      row({
+        what: 'minimal guest, sandbox.call in-thread vs Extism runInWorker+timeoutMs',
+        ours: fig(r.echoOurs!),
+        anchorName: 'Extism worker mode',
+        anchor: fig(r.echoWorker),
+        ratioOf: 'anchor/ours',
+        note: 'the ≥ 1000× target with the guest\'s own work taken out',
       }),
     );
   }
