@@ -20,14 +20,14 @@ export { tool, type JsToolContext, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';
 export { HookRegistry } from './hooks/registry.js';
 export { jsHookHandlers, hookOutputSchema } from './hooks/js.js';
-export { HOOK_EVENT_RULES, type HookEventRule } from './hooks/decisions.js';
+export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';
 export { HOOK_EVENT_NAMES } from './hooks/types.js';
 export type * from './hooks/types.js';
 export type * from './events/types.js';
 export { EventBus, DEFAULT_SUBSCRIBER_BUFFER, type Subscriber, type SubscribeOptions } from './events/bus.js';
 export type * from './permissions/types.js';
 // Plugins: loading (sources, pins, grants), the WASM hook/tool adapter and the protocol codec.
-export { loadPlugin, WasmPlugin, defaultFailurePolicy, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
+export { loadPlugin, WasmPlugin, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
 export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolSpec, type PluginGrants } from './protocol/codec.js';
 export { aiSdkModel, type AiSdkLanguageModel, type AiSdkModelOptions } from './models/ai-sdk.js';
 // HTTP control plane: the hono app, SSE with replay, control requests; the per-runtime serve adapter.

@@ -86,10 +86,14 @@ export async function runToolBatch(
     }
     // PostToolBatch sees what actually ran (after rewrites).
     batch[i] = { ...(batch[i] as HookToolCall), tool_input: prepared.input };
+    const started = performance.now();
     const outcome = isObject(call.input)
       ? await execute(config, emit, signal, call, prepared.input, common)
-      : settle(emit, call, { content: `the input of ${call.name} must be a JSON object`, isError: true }, 0);
+      : { content: `the input of ${call.name} must be a JSON object`, isError: true };
+    const durationMs = performance.now() - started;
     const post = await finalize(ctx, call, prepared.input, outcome, common, signal);
+    // tool.output carries what the model gets: after PostToolUse rewrites (a redactor's, say), never the raw text.
+    emit({ type: 'tool.output', toolUseId: call.id, name: call.name, content: post.content, isError: outcome.isError, durationMs });
     pending.push(...post.additionalContext);
     config.messages.push({ role: 'tool', toolUseId: call.id, toolName: call.name, content: post.content, isError: outcome.isError });
     if (post.stop && !stopAfterBatch) stopAfterBatch = post.stop;
@@ -154,11 +158,6 @@ async function prepare(
   return { kind: 'run', input: resolvePathFields(permission.input, config.cwd) };
 }
 
-function settle(emit: Emit, call: ToolCallRequest, outcome: ToolOutcome, durationMs: number): ToolOutcome {
-  emit({ type: 'tool.output', toolUseId: call.id, name: call.name, content: outcome.content, isError: outcome.isError, durationMs });
-  return outcome;
-}
-
 async function execute(
   config: LoopConfig,
   emit: Emit,
@@ -167,12 +166,10 @@ async function execute(
   input: Record<string, unknown>,
   common: ReturnType<typeof hookCommon>,
 ): Promise<ToolOutcome> {
-  const started = performance.now();
-  const done = (o: ToolOutcome) => settle(emit, call, o, performance.now() - started);
   const tool = config.tools.get(call.name);
-  if (!tool) return done({ content: `no tool named "${call.name}" is available`, isError: true });
+  if (!tool) return { content: `no tool named "${call.name}" is available`, isError: true };
   const checked = tool.validate(input);
-  if (!checked.ok) return done({ content: `invalid input for ${call.name}: ${checked.message}`, isError: true });
+  if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
   let onAbort = () => {};
   const aborted = new Promise<ToolOutcome>((resolve) => {
@@ -192,11 +189,11 @@ async function execute(
     );
     const out = await Promise.race([running, aborted]);
     if (typeof out?.content !== 'string') {
-      return done({ content: `tool ${call.name} returned no text content`, isError: true });
+      return { content: `tool ${call.name} returned no text content`, isError: true };
     }
-    return done({ content: out.content, isError: out.isError === true });
+    return { content: out.content, isError: out.isError === true };
   } catch (e) {
-    return done({ content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true });
+    return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
@@ -213,8 +210,14 @@ async function finalize(
   const tool = { tool_name: call.name, tool_use_id: call.id, tool_input: input };
   if (signal.aborted) return { content: outcome.content, additionalContext: [] };
   if (outcome.isError) {
-    const out = await dispatch(ctx, 'PostToolUseFailure', () => ({ ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: outcome.content }));
-    return { content: outcome.content, additionalContext: out.additionalContext };
+    const out = await dispatch(ctx, 'PostToolUseFailure', () => ({
+      ...common,
+      ...tool,
+      hook_event_name: 'PostToolUseFailure',
+      error: outcome.content,
+      tool_response: outcome.content,
+    }));
+    return { content: out.updatedOutput ?? outcome.content, additionalContext: out.additionalContext };
   }
   const out = await dispatch(ctx, 'PostToolUse', () => ({ ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content }));
   return {

@@ -85,7 +85,8 @@ export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = 
     updatedOutput: true,
     emitted: true,
   },
-  PostToolUseFailure: { ...observe(true), toolScoped: true },
+  // Observers, but they may rewrite the error text the model gets (a redactor, say).
+  PostToolUseFailure: { ...observe(true), toolScoped: true, updatedOutput: true },
   PostToolBatch: observe(true),
   Stop: {
     decisions: ['continue', 'block'],
@@ -137,4 +138,9 @@ export function violation(event: HookEventName, output: HookOutput): string | un
   if (output.updatedInput !== undefined && !rule.updatedInput) return `updatedInput is not legal for ${event}`;
   if (output.updatedOutput !== undefined && !rule.updatedOutput) return `updatedOutput is not legal for ${event}`;
   return undefined;
+}
+
+/** The failure policy of a handler that sets none (guards closed, observers open). */
+export function defaultFailurePolicy(event: HookEventName): FailurePolicy {
+  return HOOK_EVENT_RULES[event].defaultPolicy;
 }

@@ -173,6 +173,8 @@ export async function dispatch<E extends HookEventName>(
     } else {
       decision = handler.failurePolicy === 'fail-closed' ? (rule.closedDecision ?? 'continue') : 'continue';
       reason = failureReason(handler, result.failure);
+      // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
+      if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
     }
     ctx.emit({
       type: 'hook.end',

@@ -1,5 +1,5 @@
 export { loadPlugin } from './load.js';
-export { WasmPlugin, defaultFailurePolicy } from './plugin.js';
+export { WasmPlugin } from './plugin.js';
 export type { PluginOptions } from './options.js';
 export type { PluginSource } from './source.js';
 export type { Grants } from './grants.js';

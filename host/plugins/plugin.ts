@@ -2,9 +2,8 @@
  * A loaded WASM plugin: its validated `describe` answer, its sandbox, and
  * the hook and tool handlers it contributes to a host.
  */
+import { defaultFailurePolicy } from '../hooks/decisions.js';
 import type {
-  FailurePolicy,
-  HookEventName,
   HookHandler,
   HookInput,
   HookResult,
@@ -24,13 +23,6 @@ import {
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
-
-/** Guards fail closed unless told otherwise; observers fail open. */
-const GUARD_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit']);
-
-export function defaultFailurePolicy(event: HookEventName): FailurePolicy {
-  return GUARD_EVENTS.has(event) ? 'fail-closed' : 'fail-open';
-}
 
 export interface WasmPluginParts {
   info: PluginInfo;

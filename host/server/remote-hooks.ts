@@ -7,7 +7,7 @@
  * policy decides: guards fail closed (deny), observers fail open.
  */
 import type { HookEventName, HookHandler, HookResult } from '../hooks/types.js';
-import { defaultFailurePolicy } from '../plugins/plugin.js';
+import { defaultFailurePolicy } from '../hooks/decisions.js';
 import type { ControlBroker } from './control.js';
 import { ApiError } from './errors.js';
 import type { ServerHost } from './types.js';

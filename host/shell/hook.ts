@@ -8,7 +8,7 @@ import process from 'node:process';
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
-import { defaultFailurePolicy } from '../plugins/plugin.js';
+import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { shellResult } from './output.js';
 import { runShell } from './run.js';
 import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';

@@ -5,7 +5,7 @@
  */
 import { WasmhooksError, messageOf } from '../../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../../protocol/codec.js';
-import { defaultFailurePolicy } from '../../plugins/plugin.js';
+import { defaultFailurePolicy } from '../../hooks/decisions.js';
 import { createSandbox } from '../../sandbox/index.js';
 import type { PluginFailure } from '../../sandbox/types.js';
 import { EXIT, type ExitCode } from '../exit.js';
