@@ -3,7 +3,10 @@
  * registries and the defaults; `host.session()` starts conversations.
  */
 import { z } from 'zod';
+import type { AgentDefinition, Compactor } from './agent/config.js';
+import { DEFAULT_KEEP_TURNS } from './agent/compact.js';
 import { Session, type SessionSettings } from './agent/session.js';
+import { AGENT_TOOL } from './agent/subagent.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
 import { compileMatcher } from './hooks/js.js';
@@ -46,9 +49,22 @@ const sessionFields = {
   permissionTimeoutMs: z.number().positive().optional(),
 };
 
+const modelSchema = z.custom<Model>((m) => typeof (m as Model | undefined)?.stream === 'function', 'model must implement Model (an object with stream())');
+
+const agentSchema = z
+  .object({
+    description: z.string().min(1),
+    systemPrompt: z.string(),
+    /** Host tool names it may use; default all. */
+    tools: z.array(z.string()).optional(),
+    model: modelSchema.optional(),
+    maxTurns: z.number().int().positive().optional(),
+  })
+  .strict();
+
 const hostOptionsSchema = z
   .object({
-    model: z.custom<Model>((m) => typeof (m as Model | undefined)?.stream === 'function', 'model must implement Model (an object with stream())').optional(),
+    model: modelSchema.optional(),
     tools: z.array(z.custom<ToolHandler>((t) => typeof (t as ToolHandler | undefined)?.run === 'function', 'each tool must be a ToolHandler (see tool())')).optional(),
     hooks: z.record(z.string(), z.array(matcherGroup)).optional(),
     plugins: z.array(z.custom<PluginContribution>((p) => typeof (p as PluginContribution | undefined)?.hooks === 'function', 'each plugin must have hooks() and tools()')).optional(),
@@ -56,6 +72,16 @@ const hostOptionsSchema = z
     allowedTools: z.array(toolPattern).optional(),
     /** Tool names (regex on the whole name) that never run, whatever a hook says. */
     disallowedTools: z.array(toolPattern).optional(),
+    /** Sub-agents the `agent` tool can start, by name. */
+    agents: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'agent names must match [A-Za-z0-9_-]{1,64}'), agentSchema).optional(),
+    /** Levels of sub-agents (1: sub-agents cannot start sub-agents). Default 1. */
+    maxAgentDepth: z.number().int().positive().optional(),
+    /** Replaces the default summarising compactor. */
+    compactor: fn<Compactor>('compactor').optional(),
+    /** Latest model turns the default compactor keeps verbatim. Default 2. */
+    keepTurns: z.number().int().positive().optional(),
+    /** Context window in tokens, for models that do not report one (auto-compaction needs one). */
+    contextWindow: z.number().int().positive().optional(),
     ...sessionFields,
   })
   .strict();
@@ -71,7 +97,13 @@ const sessionOptionsSchema = z
   })
   .strict();
 
-export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks'> & { hooks?: HooksConfig };
+export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks' | 'agents' | 'compactor'> & {
+  hooks?: HooksConfig;
+  /** Sub-agents the `agent` tool can start, by name. */
+  agents?: Record<string, AgentDefinition>;
+  /** Replaces the default summarising compactor (see docs/agent.md). */
+  compactor?: Compactor;
+};
 export type SessionOptions = z.input<typeof sessionOptionsSchema>;
 
 export interface Host {
@@ -109,6 +141,16 @@ export function createHost(options: HostOptions = {}): Host {
   const tools = new ToolRegistry();
   for (const t of o.tools ?? []) tools.add(t);
   if (o.hooks) hooks.addConfig(o.hooks as HooksConfig);
+  const agents = (o.agents ?? {}) as Record<string, AgentDefinition>;
+  if (Object.keys(agents).length > 0 && tools.get(AGENT_TOOL)) {
+    throw new WasmhooksError('INVALID_OPTIONS', `a tool named "${AGENT_TOOL}" clashes with the sub-agent tool; rename it or drop the agents option`);
+  }
+  const subagents = Object.keys(agents).length > 0 ? { agents, maxDepth: o.maxAgentDepth ?? 1, depth: 0 } : undefined;
+  const compaction = {
+    keepTurns: o.keepTurns ?? DEFAULT_KEEP_TURNS,
+    ...(o.compactor ? { compactor: o.compactor } : {}),
+    ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
+  };
   const allow = rulesOf(o.allowedTools);
   const deny = rulesOf(o.disallowedTools);
   let sessions = 0;
@@ -163,6 +205,8 @@ export function createHost(options: HostOptions = {}): Host {
         maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
         stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
         autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
+        ...(subagents ? { subagents } : {}),
+        compaction,
       };
       return new Session(settings);
     },

@@ -1,58 +1,167 @@
 /**
- * Compaction: the model summarises the conversation and the summary replaces
- * it. PreCompact may skip it (`stop`); PostCompact reports the sizes. Token
- * counts are estimates (characters / 4).
+ * Compaction: older turns are replaced by a model-written summary; the system
+ * prompt (sent apart), the latest turns and every unresolved tool call stay.
+ * PreCompact may skip it (`stop`/`deny`), PostCompact and a `context.compacted`
+ * event report the sizes. Token counts are estimates (characters / 4). The
+ * summariser is pluggable (`compactor`).
  */
+import { z } from 'zod';
+import { WasmhooksError, messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
-import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
+import { dispatchContext, hookCommon, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
 import { streamModelTurn } from './model-turn.js';
 
 export const COMPACT_INSTRUCTION =
   'Summarise the conversation so far for yourself: the goal, what was done, the files and facts that matter, and what is left. Reply with the summary only.';
+export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
+export const DEFAULT_KEEP_TURNS = 2;
 
 export type CompactResult =
   | { compacted: true; tokensBefore: number; tokensAfter: number }
   | { compacted: false; reason: string };
 
-export const estimateTokens = (messages: readonly Message[]) =>
-  Math.ceil(messages.reduce((n, m) => n + (m.role === 'assistant' ? JSON.stringify(m.content).length : m.content.length), 0) / 4);
+const sizeOf = (m: Message) => (m.role === 'assistant' ? JSON.stringify(m.content).length : m.content.length);
 
-export async function compactConversation(
-  config: LoopConfig,
-  emit: Emit,
-  signal: AbortSignal,
-  trigger: 'auto' | 'manual',
-): Promise<CompactResult> {
+export const estimateTokens = (messages: readonly Message[], system = '') =>
+  Math.ceil((messages.reduce((n, m) => n + sizeOf(m), 0) + system.length) / 4);
+
+/**
+ * Where the kept tail starts: at the `keepTurns`-th last assistant message (or
+ * the first one, when there are fewer), moved earlier until no tool call in
+ * the head has its result in the tail or nowhere. 0: nothing to summarise.
+ */
+export function compactionCut(messages: readonly Message[], keepTurns: number): number {
+  const assistants = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
+  if (assistants.length === 0) return 0;
+  let cut = assistants[Math.max(0, assistants.length - keepTurns)] as number;
+  for (let moved = true; moved && cut > 0; ) {
+    moved = false;
+    const resolved = new Set(messages.slice(0, cut).flatMap((m) => (m.role === 'tool' ? [m.toolUseId] : [])));
+    for (let i = 0; i < cut; i++) {
+      const m = messages[i] as Message;
+      if (m.role === 'assistant' && m.content.some((p) => p.type === 'tool_call' && !resolved.has(p.id))) {
+        cut = i;
+        moved = true;
+        break;
+      }
+    }
+  }
+  return cut;
+}
+
+/**
+ * The default compactor: the model summarises the messages before the cut;
+ * the result is the summary (a user message) followed by the kept tail.
+ *
+ * @example
+ * createHost({ compactor: async (req) => [...(await defaultCompactor(req))] });
+ */
+export const defaultCompactor: Compactor = async (req) => {
+  const cut = compactionCut(req.messages, req.keepTurns);
+  if (cut === 0) throw new NothingToCompact(req.keepTurns);
+  const turn = await streamModelTurn(
+    req.model,
+    {
+      ...(req.systemPrompt !== undefined ? { system: req.systemPrompt } : {}),
+      messages: [...req.messages.slice(0, cut), { role: 'user', content: COMPACT_INSTRUCTION }],
+      // Providers refuse a history with tool calls when no tools are defined.
+      tools: req.tools,
+      signal: req.signal,
+    },
+    () => {},
+  );
+  if (turn.kind === 'aborted') throw new DOMException('aborted', 'AbortError');
+  if (turn.kind === 'error') throw new WasmhooksError('MODEL_ERROR', `the model could not summarise (${turn.error.code}): ${turn.error.message}`);
+  const summary = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  return [{ role: 'user', content: `${SUMMARY_PREFIX}${summary}` }, ...req.messages.slice(cut)];
+};
+
+class NothingToCompact extends Error {
+  constructor(keepTurns: number) {
+    super(`nothing to compact: the conversation is no longer than the ${keepTurns} latest turns that are kept`);
+  }
+}
+
+const part = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional(), redacted: z.string().optional() }),
+  z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
+]);
+const messagesSchema = z.array(
+  z.discriminatedUnion('role', [
+    z.object({ role: z.literal('user'), content: z.string() }),
+    z.object({ role: z.literal('assistant'), content: z.array(part) }),
+    z.object({ role: z.literal('tool'), toolUseId: z.string(), toolName: z.string(), content: z.string(), isError: z.boolean() }),
+  ]),
+);
+
+/** Tool calls without a result: a compactor must keep them all. */
+function unresolvedCalls(messages: readonly Message[]): string[] {
+  const resolved = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.toolUseId] : [])));
+  return messages.flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' && !resolved.has(p.id) ? [p.id] : [])) : []));
+}
+
+/** Checks a compactor's answer; returns the reason it cannot be used, if any. */
+function rejectOutput(before: readonly Message[], after: unknown): string | undefined {
+  const parsed = messagesSchema.safeParse(after);
+  if (!parsed.success) return `the compactor returned something other than messages: ${z.prettifyError(parsed.error)}`;
+  const kept = new Set(parsed.data.flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])) : [])));
+  const lost = unresolvedCalls(before).filter((id) => !kept.has(id));
+  return lost.length > 0 ? `the compactor dropped unresolved tool calls ${lost.join(', ')}` : undefined;
+}
+
+/**
+ * Runs PreCompact, the compactor, PostCompact and emits `context.compacted`.
+ * Never throws: a skip or a failure is `{ compacted: false, reason }`.
+ */
+export async function compactConversation(config: LoopConfig, emit: Emit, signal: AbortSignal, trigger: 'auto' | 'manual'): Promise<CompactResult> {
   const ctx = dispatchContext(config, emit, signal);
   const common = hookCommon(config, 0);
-  const tokensBefore = estimateTokens(config.messages);
-  if (config.messages.length === 0) return { compacted: false, reason: 'the conversation is empty' };
+  const before = config.messages;
+  const keepTurns = config.compaction?.keepTurns ?? DEFAULT_KEEP_TURNS;
+  const compactor = config.compaction?.compactor ?? defaultCompactor;
+  if (before.length === 0) return { compacted: false, reason: 'the conversation is empty' };
+  // The default compactor's precondition, checked before any hook is bothered.
+  if (compactor === defaultCompactor && compactionCut(before, keepTurns) === 0) {
+    return { compacted: false, reason: new NothingToCompact(keepTurns).message };
+  }
+  const tokensBefore = estimateTokens(before);
   const pre = await dispatch(ctx, 'PreCompact', () => ({ ...common, hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore }));
   if (signal.aborted) return { compacted: false, reason: 'aborted' };
-  if (pre.decision === 'stop') return { compacted: false, reason: pre.reason ?? `PreCompact hook "${pre.decidedBy?.hookName}" skipped it` };
-
-  // The summary call's deltas are not part of the conversation's stream.
-  const silent: Emit = () => {};
-  const turn = await streamModelTurn(
-    config.model,
-    {
-      ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
-      messages: [...config.messages, { role: 'user', content: COMPACT_INSTRUCTION }],
-      tools: [],
-      signal,
-    },
-    silent,
-  );
-  if (turn.kind === 'aborted') return { compacted: false, reason: 'aborted' };
-  if (turn.kind === 'error') {
-    emit({ type: 'error', code: turn.error.code, message: `compaction failed: ${turn.error.message}` });
-    return { compacted: false, reason: `the model failed: ${turn.error.message}` };
+  if (pre.decision === 'stop' || pre.decision === 'deny') {
+    return { compacted: false, reason: pre.reason ?? `PreCompact hook "${pre.decidedBy?.hookName}" skipped it` };
   }
-  const summary = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  config.messages.splice(0, config.messages.length, { role: 'user', content: `Summary of the conversation so far:\n${summary}` });
-  const tokensAfter = estimateTokens(config.messages);
+
+  const request: CompactRequest = {
+    messages: [...before],
+    ...(config.systemPrompt !== undefined ? { systemPrompt: config.systemPrompt } : {}),
+    model: config.model,
+    tools: config.tools.definitions(),
+    trigger,
+    keepTurns,
+    signal,
+  };
+  let after: Message[];
+  try {
+    after = await compactor(request);
+  } catch (e) {
+    if (signal.aborted) return { compacted: false, reason: 'aborted' };
+    const code = e instanceof WasmhooksError ? e.code : 'COMPACTION_FAILED';
+    emit({ type: 'error', code, message: `compaction failed: ${messageOf(e)}` });
+    return { compacted: false, reason: messageOf(e) };
+  }
+  if (signal.aborted) return { compacted: false, reason: 'aborted' };
+  const bad = rejectOutput(before, after);
+  if (bad) {
+    emit({ type: 'error', code: 'COMPACTION_FAILED', message: `compaction failed: ${bad}` });
+    return { compacted: false, reason: bad };
+  }
+  const messagesBefore = before.length;
+  before.splice(0, before.length, ...after);
+  const tokensAfter = estimateTokens(before);
   await dispatch(ctx, 'PostCompact', () => ({ ...common, hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
+  emit({ type: 'context.compacted', trigger, tokensBefore, tokensAfter, messagesBefore, messagesAfter: before.length });
   return { compacted: true, tokensBefore, tokensAfter };
 }

@@ -3,10 +3,70 @@ import type { AgentState, Emit } from '../events/types.js';
 import type { DispatchContext } from '../hooks/dispatch.js';
 import type { HookRegistry } from '../hooks/registry.js';
 import type { HookCommon } from '../hooks/types.js';
-import type { Message, Model } from '../models/types.js';
+import type { Message, Model, ToolDefinition } from '../models/types.js';
 import type { PermissionConfig } from '../permissions/resolve.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePathFields } from './paths.js';
+
+/** The tools a loop sees: the host's registry, or a sub-agent's filtered view of it. */
+export interface ToolSet {
+  get(name: string): RegisteredTool | undefined;
+  /** What the model is told (the same array until the set changes). */
+  definitions(): ToolDefinition[];
+}
+
+/**
+ * A sub-agent the `agent` tool can start.
+ *
+ * @example
+ * createHost({ agents: { reviewer: { description: 'Reviews a diff', systemPrompt: 'You review diffs.', tools: ['Read'] } } });
+ */
+export interface AgentDefinition {
+  /** Told to the model in the `agent` tool's description. */
+  description: string;
+  systemPrompt: string;
+  /** Names of the host tools it may use (exact names). Default: all of them. */
+  tools?: readonly string[];
+  /** Default: the host's model. */
+  model?: Model;
+  /** Model calls per run. Default: the parent's `maxTurns`. */
+  maxTurns?: number;
+}
+
+/** Sub-agents of a host, and where in the tree a loop runs. */
+export interface SubagentSettings {
+  agents: Readonly<Record<string, AgentDefinition>>;
+  /** Levels of sub-agents below the session's own agent (1: sub-agents cannot start sub-agents). */
+  maxDepth: number;
+  /** This loop's level: 0 for a session's prompt, 1 inside a sub-agent, … */
+  depth: number;
+}
+
+/** What a compactor gets. Contract: keep every tool call whose result is not in `messages` yet. */
+export interface CompactRequest {
+  messages: readonly Message[];
+  systemPrompt?: string;
+  model: Model;
+  tools: readonly ToolDefinition[];
+  trigger: 'auto' | 'manual';
+  /** Latest model turns the default compactor keeps verbatim. */
+  keepTurns: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Replaces a conversation with a shorter one. A thrown error (or a rejected
+ * promise) skips this compaction and is reported as an `error` event.
+ */
+export type Compactor = (request: CompactRequest) => Promise<Message[]>;
+
+export interface CompactionSettings {
+  compactor?: Compactor;
+  /** Default 2. */
+  keepTurns: number;
+  /** Used when the model does not report its context window. */
+  contextWindow?: number;
+}
 
 export interface LoopConfig {
   sessionId: string;
@@ -19,7 +79,7 @@ export interface LoopConfig {
   systemPrompt?: string;
   /** The conversation; the loop appends to it. */
   messages: Message[];
-  tools: ToolRegistry;
+  tools: ToolSet;
   hooks: HookRegistry;
   permissions: PermissionConfig;
   /** Model calls allowed for this prompt. */
@@ -37,6 +97,10 @@ export interface LoopConfig {
   /** additionalContext waiting for the next model call; the loop drains it. */
   pendingContext: string[];
   setState(to: AgentState): void;
+  /** Absent: the `agent` tool is not offered. */
+  subagents?: SubagentSettings;
+  /** Absent: the default compactor, keeping 2 turns, the model's context window. */
+  compaction?: CompactionSettings;
 }
 
 /** The HookCommon fields at one iteration. */

@@ -9,8 +9,9 @@ import type { AgentResult, AgentResultSubtype, Emit, StoppedBy } from '../events
 import { dispatch, type ChainOutcome } from '../hooks/dispatch.js';
 import type { AssistantPart, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
-import { compactConversation } from './compact.js';
+import { compactConversation, estimateTokens } from './compact.js';
 import { streamModelTurn } from './model-turn.js';
+import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
 
 const textOf = (parts: AssistantPart[]) =>
@@ -26,25 +27,40 @@ function hookStop(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
   };
 }
 
-function shouldCompact(config: LoopConfig, lastInput: number): boolean {
-  const window = config.model.contextWindow;
-  return config.autoCompact !== false && window !== undefined && lastInput >= window * config.autoCompact;
+/** Tokens the next model call will send: what the last call reported, plus estimates of what was added since. */
+interface ContextSize {
+  reported: number;
+  /** `messages.length` at the last call; -1: no call yet (or compacted since), estimate everything. */
+  atLength: number;
+}
+
+function shouldCompact(config: LoopConfig, size: ContextSize): boolean {
+  const window = config.model.contextWindow ?? config.compaction?.contextWindow;
+  if (config.autoCompact === false || window === undefined) return false;
+  // A provider that reports no usage (0) still gets the estimate.
+  const estimate = estimateTokens(config.messages, config.systemPrompt);
+  const tokens = size.atLength < 0 ? estimate : Math.max(estimate, size.reported + estimateTokens(config.messages.slice(size.atLength)));
+  return tokens >= window * config.autoCompact;
 }
 
 /**
  * @example
  * const result = await runLoop(config, (e) => bus.publish(stamp(e)), controller.signal);
  */
-export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSignal): Promise<AgentResult> {
+export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal): Promise<AgentResult> {
   const started = performance.now();
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  // Sub-agents still winding down after an abort; agent.end waits for them so it stays the last event.
+  const children = new Set<Promise<unknown>>();
+  const config = withAgentTool(outer, emit, children);
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
   let text = '';
-  let lastInput = 0;
+  const size: ContextSize = { reported: 0, atLength: -1 };
   let stopBlocks = 0;
 
-  const finish = (subtype: AgentResultSubtype, extra: Partial<AgentResult> = {}): AgentResult => {
+  const finish = async (subtype: AgentResultSubtype, extra: Partial<AgentResult> = {}): Promise<AgentResult> => {
+    if (children.size > 0) await Promise.allSettled([...children]);
     const result: AgentResult = {
       subtype: signal.aborted ? 'aborted' : subtype,
       text,
@@ -96,9 +112,10 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
         emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
         return finish('success', { stoppedBy: hookStop('IterationStart', start) });
       }
-      if (shouldCompact(config, lastInput)) {
+      if (shouldCompact(config, size)) {
         config.setState('compacting');
-        await compactConversation(config, emit, signal, 'auto');
+        const compacted = await compactConversation(config, emit, signal, 'auto');
+        if (compacted.compacted) size.atLength = -1;
         if (signal.aborted) return finish('aborted');
         config.setState('thinking');
       }
@@ -114,7 +131,8 @@ export async function runLoop(config: LoopConfig, emit: Emit, signal: AbortSigna
         },
         emit,
       );
-      lastInput = model.usage.inputTokens;
+      size.reported = model.usage.inputTokens;
+      size.atLength = config.messages.length;
       usage.inputTokens += model.usage.inputTokens;
       usage.outputTokens += model.usage.outputTokens;
       if (model.kind === 'aborted' || signal.aborted) {

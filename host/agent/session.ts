@@ -13,7 +13,7 @@ import type { Message, Model } from '../models/types.js';
 import type { PermissionConfig } from '../permissions/resolve.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { compactConversation, type CompactResult } from './compact.js';
-import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
+import { dispatchContext, hookCommon, type CompactionSettings, type LoopConfig, type SubagentSettings } from './config.js';
 import { runLoop } from './loop.js';
 import { StateMachine } from './state.js';
 
@@ -31,6 +31,8 @@ export interface SessionSettings {
   maxTurns: number;
   stopHookCap: number;
   autoCompact: number | false;
+  subagents?: SubagentSettings;
+  compaction?: CompactionSettings;
 }
 
 export interface PromptOptions {
@@ -82,8 +84,9 @@ export class Session {
       e.seq = ++this.seq;
       e.sessionId = this.id;
       e.time = Date.now();
-      if (agentId !== undefined) e.agentId = agentId;
-      if (parentToolUseId !== undefined) e.parentToolUseId = parentToolUseId;
+      // A sub-agent's events arrive stamped with its own ids; keep them.
+      if (agentId !== undefined) e.agentId ??= agentId;
+      if (parentToolUseId !== undefined) e.parentToolUseId ??= parentToolUseId;
       this.bus.publish(e);
     };
     this.machine = new StateMachine(this.emit);
@@ -205,6 +208,8 @@ export class Session {
       maxTurns: s.maxTurns,
       stopHookCap: s.stopHookCap,
       autoCompact: s.autoCompact,
+      ...(s.subagents ? { subagents: s.subagents } : {}),
+      ...(s.compaction ? { compaction: s.compaction } : {}),
       sessionStart: false,
       pendingContext: this.pendingContext,
       setState: (to) => {

@@ -115,6 +115,9 @@ export class EventRenderer {
       case 'tool.input.delta':
       case 'hook.start':
       case 'state.change':
+      case 'subagent.start':
+      case 'subagent.end':
+      case 'context.compacted':
         return;
       default: {
         const never: never = event;

@@ -95,6 +95,21 @@ export interface HostEventPayloads {
   };
   'state.change': { from: AgentState; to: AgentState };
   'plugin.health': { plugin: string; status: 'ok' | 'degraded' | 'quarantined'; failures: number; message?: string };
+  /**
+   * A sub-agent started (after its SubagentStart hooks). Stamped with the
+   * sub-agent's `agentId` and the `parentToolUseId` of the agent call.
+   */
+  'subagent.start': { agentType: string; prompt: string; model: string; depth: number };
+  /** A sub-agent ended; `result` is its loop's result (`isError`: what the agent call returns). */
+  'subagent.end': { agentType: string; result: AgentResult; isError: boolean };
+  /** The conversation was compacted; sizes are estimated tokens and message counts. */
+  'context.compacted': {
+    trigger: 'auto' | 'manual';
+    tokensBefore: number;
+    tokensAfter: number;
+    messagesBefore: number;
+    messagesAfter: number;
+  };
   /** This subscriber's queue was full; `count` events were dropped for it alone. */
   'events.dropped': { count: number };
   error: { code: string; message: string };
@@ -118,9 +133,13 @@ export type HostEvent = {
 
 export type HostEventOf<K extends HostEventType> = Extract<HostEvent, { type: K }>;
 
-/** What the loop hands to `emit`: an event without the common fields. */
+/**
+ * What the loop hands to `emit`: an event without the common fields. A
+ * sub-agent's events arrive with `agentId`/`parentToolUseId` already set;
+ * the session keeps them.
+ */
 export type EmittedEvent = {
-  [K in HostEventType]: { type: K } & HostEventPayloads[K];
+  [K in HostEventType]: { type: K } & HostEventPayloads[K] & Partial<Pick<HostEventBase, 'agentId' | 'parentToolUseId'>>;
 }[HostEventType];
 
 /** The loop's output channel. Contract: must not throw, must not block. */

@@ -21,7 +21,7 @@ describe('createHost', () => {
     expect(() => createHost({ permissionMode: 'yolo' as never })).toThrowError(/permissionMode/);
     expect(() => createHost({ bogus: 1 } as never)).toThrowError(/bogus/);
     expect(() => createHost({ model: {} as never })).toThrowError(/Model/);
-    expect(() => createHost({ hooks: { SubagentStop: [{ hooks: [async () => ({})] }] } })).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
+    expect(() => createHost({ hooks: { SubagentStopp: [{ hooks: [async () => ({})] }] } } as never)).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
     expect(() => createHost().session({ maxTurns: -1 })).toThrowError(/session options/);
     expect(() => createHost({ hooks: { Stop: [{ timeout: 30, hooks: [async () => ({})] }] } } as never)).toThrowError(/timeout/);
   });
@@ -42,7 +42,7 @@ describe('createHost', () => {
     const clash: ToolHandler = tool('Read', 'dup', z.object({}), () => '');
     expect(() => h.use(plugin([wasmish('a')], [tool('New', 'n', z.object({}), () => ''), clash]))).toThrowError(expect.objectContaining({ code: 'INVALID_CONFIG' }));
     expect(h.tools.get('New')).toBeUndefined();
-    expect(() => h.use(plugin([wasmish('b'), wasmish('c', { event: 'SubagentStart' })]))).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
+    expect(() => h.use(plugin([wasmish('b'), wasmish('c', { event: 'SubagentBegin' as never })]))).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
     expect(h.hooks.list()).toHaveLength(0);
   });
 
@@ -82,7 +82,11 @@ describe('createHost', () => {
     session.subscribe((e) => void (e.type === 'state.change' && states.push(e.to)));
     const r = await session.compact();
     expect(r).toMatchObject({ compacted: true });
-    expect(session.messages).toEqual([{ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' }]);
+    // The question is summarised; the latest turn (the answer) is kept.
+    expect(session.messages).toEqual([
+      { role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' },
+      { role: 'assistant', content: [{ type: 'text', text: 'first answer with many words in it to make it long' }] },
+    ]);
     expect(post.calls[0]).toMatchObject({ trigger: 'manual' });
     await new Promise((res) => setTimeout(res, 0));
     expect(states).toEqual(['compacting', 'idle']);

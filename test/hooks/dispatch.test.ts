@@ -172,9 +172,9 @@ describe('failures are data, turned into decisions by the policy', () => {
 });
 
 describe('registration', () => {
-  it('an event the host never fires is an error, not silence', () => {
+  it('an unknown event is an error, not silence', () => {
     const registry = new HookRegistry();
-    expect(() => registry.add('SubagentStart', { hooks: [async () => ({})] })).toThrowError(
+    expect(() => registry.add('SubagentBegin' as never, { hooks: [async () => ({})] })).toThrowError(
       expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }),
     );
     expect(() => registry.add('PreToolUze' as never, { hooks: [async () => ({})] })).toThrow(WasmhooksError);

@@ -1,0 +1,204 @@
+/**
+ * Sub-agents: the `agent` tool runs a nested `runLoop` with its own
+ * conversation, system prompt, tools and model, sharing the host's hooks and
+ * permissions (a guard registered once covers the whole tree) and the
+ * parent's abort signal. Order for one call: PreToolUse[agent] → SubagentStart
+ * → subagent.start → the sub-agent's hooks and events → SubagentStop →
+ * subagent.end → tool.output → PostToolUse[agent]. Its events carry its
+ * `agentId` and the `parentToolUseId` of the call; its `agent.start`/`agent.end`
+ * are replaced by `subagent.start`/`subagent.end`.
+ */
+import { z } from 'zod';
+import type { AgentResult, AgentState, Emit } from '../events/types.js';
+import { dispatch } from '../hooks/dispatch.js';
+import type { HookCommon, ToolHandler, ToolOutcome } from '../hooks/types.js';
+import type { ToolDefinition } from '../models/types.js';
+import type { RegisteredTool } from '../tools/registry.js';
+import { dispatchContext, type AgentDefinition, type LoopConfig, type SubagentSettings, type ToolSet } from './config.js';
+import { runLoop } from './loop.js';
+import { StateMachine } from './state.js';
+
+/** The tool's name, as the model sees it. */
+export const AGENT_TOOL = 'agent';
+
+/** Offers the `agent` tool to this loop when sub-agents are configured. */
+export function withAgentTool(config: LoopConfig, emit: Emit, children: Set<Promise<unknown>>): LoopConfig {
+  const sub = config.subagents;
+  const names = Object.keys(sub?.agents ?? {});
+  if (!sub || names.length === 0) return config;
+  const tool = agentTool(config, sub, names, emit, children);
+  // Past the depth limit the tool is not offered, but a call still gets the reason.
+  const offered = sub.depth < sub.maxDepth;
+  const registered: RegisteredTool = { handler: tool, validate: (input) => (tool.validate as NonNullable<ToolHandler['validate']>)(input) };
+  const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  let from: ToolDefinition[] | undefined;
+  let defs: ToolDefinition[] = [];
+  const tools: ToolSet = {
+    get: (name) => (name === AGENT_TOOL ? registered : config.tools.get(name)),
+    definitions() {
+      const base = config.tools.definitions();
+      if (base !== from) {
+        from = base;
+        defs = offered ? [...base.filter((d) => d.name !== AGENT_TOOL), definition] : base;
+      }
+      return defs;
+    },
+  };
+  return { ...config, tools };
+}
+
+const inputSchemaOf = (names: string[]) =>
+  z.object({
+    subagent_type: z.enum(names as [string, ...string[]]).describe('Which sub-agent to start'),
+    prompt: z.string().min(1).describe('The task, with everything the sub-agent needs to know: it does not see this conversation'),
+    description: z.string().optional().describe('A short label for the task (3-5 words)'),
+  });
+
+function agentTool(parent: LoopConfig, sub: SubagentSettings, names: string[], emit: Emit, children: Set<Promise<unknown>>): ToolHandler {
+  const schema = inputSchemaOf(names);
+  const inputSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete inputSchema.$schema;
+  const list = names.map((n) => `- ${n}: ${sub.agents[n]?.description ?? ''}`).join('\n');
+  return {
+    name: AGENT_TOOL,
+    description: `Start a sub-agent on a task. It works on its own, with its own tools, and answers with its final text.\nAvailable sub-agents:\n${list}`,
+    inputSchema,
+    kind: 'js',
+    validate(input) {
+      const r = schema.safeParse(input);
+      return r.success ? { ok: true, value: r.data } : { ok: false, message: z.prettifyError(r.error) };
+    },
+    async run(input, ctx) {
+      if (sub.depth >= sub.maxDepth) {
+        return {
+          isError: true,
+          content: `${AGENT_TOOL}: this agent is a sub-agent at depth ${sub.depth} and may not start another one (maxAgentDepth is ${sub.maxDepth}; raise it in createHost to allow deeper nesting)`,
+        };
+      }
+      const { subagent_type: name, prompt } = input as z.infer<typeof schema>;
+      const job = runSubagent(parent, sub, emit, name, prompt, ctx.toolUseId, ctx.context, ctx.signal);
+      children.add(job);
+      try {
+        return await job;
+      } finally {
+        children.delete(job);
+      }
+    },
+  };
+}
+
+/** A view of `base` with only the named tools. */
+function restrict(base: ToolSet, names: readonly string[]): ToolSet {
+  const allowed = new Set(names);
+  let from: ToolDefinition[] | undefined;
+  let defs: ToolDefinition[] = [];
+  return {
+    get: (name) => (allowed.has(name) ? base.get(name) : undefined),
+    definitions() {
+      const all = base.definitions();
+      if (all !== from) {
+        from = all;
+        defs = all.filter((d) => allowed.has(d.name));
+      }
+      return defs;
+    },
+  };
+}
+
+/** What the agent call returns to the parent's model. */
+function outcomeOf(name: string, def: AgentDefinition, maxTurns: number, result: AgentResult): ToolOutcome {
+  switch (result.subtype) {
+    case 'success':
+      return { content: result.text || `(sub-agent "${name}" ended without a text answer)`, isError: false };
+    case 'error_max_turns':
+      return { content: `sub-agent "${name}" did not finish within its ${maxTurns} model calls (maxTurns); last text: ${result.text || '(none)'}`, isError: true };
+    case 'aborted':
+      return { content: `sub-agent "${name}" was aborted`, isError: true };
+    case 'error_during_execution':
+      return { content: `sub-agent "${name}" failed (${result.error?.code ?? 'ERROR'}): ${result.error?.message ?? 'unknown error'}`, isError: true };
+    default: {
+      const never: never = result.subtype;
+      return { content: `sub-agent "${name}" ended with ${String(never)} (${def.description})`, isError: true };
+    }
+  }
+}
+
+async function runSubagent(
+  parent: LoopConfig,
+  sub: SubagentSettings,
+  emit: Emit,
+  name: string,
+  prompt: string,
+  toolUseId: string,
+  common: HookCommon,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
+  const def = sub.agents[name] as AgentDefinition;
+  const agentId = `${name}@${toolUseId}`;
+  const ctx = dispatchContext(parent, emit, signal);
+  const hookBase = { ...common, agent_id: agentId, agent_type: name, prompt };
+  const start = await dispatch(ctx, 'SubagentStart', () => ({ ...hookBase, hook_event_name: 'SubagentStart' }));
+  if (signal.aborted) return { content: `sub-agent "${name}" was aborted`, isError: true };
+  if (start.decision === 'deny') {
+    return { content: `sub-agent "${name}" was not started: ${start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`}`, isError: true };
+  }
+
+  const subEmit: Emit = (e) => {
+    if (e.type === 'agent.start' || e.type === 'agent.end') return;
+    // A deeper sub-agent's events keep their own stamps.
+    e.agentId ??= agentId;
+    e.parentToolUseId ??= toolUseId;
+    emit(e);
+  };
+  const machine = new StateMachine(subEmit);
+  const setState = (to: AgentState) => {
+    if (signal.aborted && to !== 'idle') {
+      if (machine.state === 'idle') machine.to(to);
+      machine.to('aborting');
+    } else machine.to(to);
+  };
+  const model = def.model ?? parent.model;
+  const maxTurns = def.maxTurns ?? parent.maxTurns;
+  const canNest = !def.tools || def.tools.includes(AGENT_TOOL);
+  const config: LoopConfig = {
+    sessionId: parent.sessionId,
+    agentId,
+    cwd: parent.cwd,
+    turn: parent.turn,
+    prompt,
+    model,
+    systemPrompt: def.systemPrompt,
+    messages: [],
+    tools: def.tools ? restrict(parent.tools, def.tools) : parent.tools,
+    hooks: parent.hooks,
+    permissions: parent.permissions,
+    maxTurns,
+    stopHookCap: parent.stopHookCap,
+    autoCompact: parent.autoCompact,
+    sessionStart: false,
+    pendingContext: [...start.additionalContext],
+    setState,
+    ...(canNest ? { subagents: { ...sub, depth: sub.depth + 1 } } : {}),
+    ...(parent.compaction ? { compaction: parent.compaction } : {}),
+  };
+
+  subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });
+  let result = await runLoop(config, subEmit, signal);
+  let outcome = outcomeOf(name, def, maxTurns, result);
+  // SubagentStop may send it back to work, like Stop does for the session's agent.
+  for (let blocks = 0; !signal.aborted; ) {
+    const stop = await dispatch(ctx, 'SubagentStop', () => ({ ...hookBase, hook_event_name: 'SubagentStop', result: outcome.content }));
+    parent.pendingContext.push(...stop.additionalContext);
+    if (stop.decision !== 'block' || result.subtype !== 'success' || signal.aborted) break;
+    if (blocks >= parent.stopHookCap) {
+      emit({ type: 'error', code: 'STOP_HOOK_CAP', message: `SubagentStop hooks blocked sub-agent "${name}" ${blocks} times; letting it stop (raise stopHookCap to allow more)` });
+      break;
+    }
+    blocks++;
+    const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
+    result = await runLoop({ ...config, prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }, subEmit, signal);
+    outcome = outcomeOf(name, def, maxTurns, result);
+  }
+  subEmit({ type: 'subagent.end', agentType: name, result, isError: outcome.isError });
+  return outcome;
+}
