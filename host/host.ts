@@ -51,6 +51,7 @@ const sessionFields = {
 
 const modelSchema = z.custom<Model>((m) => typeof (m as Model | undefined)?.stream === 'function', 'model must implement Model (an object with stream())');
 
+const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const agentSchema = z
   .object({
     description: z.string().min(1),
@@ -73,7 +74,7 @@ const hostOptionsSchema = z
     /** Tool names (regex on the whole name) that never run, whatever a hook says. */
     disallowedTools: z.array(toolPattern).optional(),
     /** Sub-agents the `agent` tool can start, by name. */
-    agents: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'agent names must match [A-Za-z0-9_-]{1,64}'), agentSchema).optional(),
+    agents: z.record(z.string(), agentSchema).optional(),
     /** Levels of sub-agents (1: sub-agents cannot start sub-agents). Default 1. */
     maxAgentDepth: z.number().int().positive().optional(),
     /** Replaces the default summarising compactor. */
@@ -142,6 +143,9 @@ export function createHost(options: HostOptions = {}): Host {
   for (const t of o.tools ?? []) tools.add(t);
   if (o.hooks) hooks.addConfig(o.hooks as HooksConfig);
   const agents = (o.agents ?? {}) as Record<string, AgentDefinition>;
+  for (const name of Object.keys(agents)) {
+    if (!AGENT_NAME.test(name)) throw new WasmhooksError('INVALID_OPTIONS', `invalid createHost options: agent name ${JSON.stringify(name)} must match ${AGENT_NAME.source}`);
+  }
   if (Object.keys(agents).length > 0 && tools.get(AGENT_TOOL)) {
     throw new WasmhooksError('INVALID_OPTIONS', `a tool named "${AGENT_TOOL}" clashes with the sub-agent tool; rename it or drop the agents option`);
   }
