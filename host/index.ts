@@ -15,6 +15,9 @@ export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type C
 export { createHost, type Host, type HostOptions, type SessionOptions } from './host.js';
 export { Session, type PromptOptions, type StreamOptions } from './agent/session.js';
 export type { CompactResult } from './agent/compact.js';
+export { defaultCompactor, compactionCut } from './agent/compact.js';
+export type { AgentDefinition, Compactor, CompactRequest } from './agent/config.js';
+export { AGENT_TOOL } from './agent/subagent.js';
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptedReply, type ScriptedRule, type ScriptedToolCall } from './models/scripted.js';
 export { tool, type JsToolContext, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';
