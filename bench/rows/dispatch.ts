@@ -12,7 +12,7 @@ import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInpu
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { toWireRequest } from '../../host/plugins/wire.js';
-import { compare, runtimeName } from '../harness.js';
+import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 
 const GUARD = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
@@ -101,7 +101,7 @@ export const run: RowsFn = async ({ quick }) => {
   const n = quick ? 300 : 3000;
   const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
   const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
-  const tasks = {
+  const tasks: Record<string, [Task, SampleOptions]> = {
     js: [() => jsGuard(input), { ...fast, batch: 100 }],
     jsDispatch: [() => dispatch({ registry: jsRegistry, emit, signal }, 'PreToolUse', build), { ...fast, batch: 10 }],
     wasmDispatch: [() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build), fast],
@@ -114,8 +114,8 @@ export const run: RowsFn = async ({ quick }) => {
     echoOurs: [() => echoOurs.call('run', echoIn), fast],
     echoRaw: [() => echoRaw.call('run', echoIn), fast],
     ...(echoWorker ? { echoWorker: [() => echoWorker.call('run', echoIn), slow] } : {}),
-  } as const;
-  const r = await compare(tasks as unknown as Record<string, Parameters<typeof compare>[0][string]>, { rounds: 10 });
+  };
+  const r = await compare(tasks, { rounds: 10 });
   await Promise.all([ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
   const row = (x: Parameters<typeof makeRow>[2]): Row => makeRow('dispatch', runtime, x);
