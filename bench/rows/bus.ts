@@ -7,7 +7,7 @@
  *   settles: its queue fills and drops) against none. Target: ≤ 10% cost.
  */
 import { z } from 'zod';
-import { createHost, EventBus, scriptedModel, tool, type HostEvent } from '../../host/index.js';
+import { createHost, EventBus, scriptedModel, tool, type HostEvent, type Session } from '../../host/index.js';
 import { compare, runtimeName } from '../harness.js';
 import { makeRow, type Row, type RowsFn } from './row.js';
 
@@ -36,7 +36,7 @@ export const TOOL_TURN = { text: 'Reading the file now.', toolCalls: [{ name: 'E
 export const PER_PROMPT = 20;
 
 /** One prompt of PER_PROMPT tool iterations in a fresh session; resolves to the iteration count. */
-export function loopPrompt(setup?: (session: ReturnType<ReturnType<typeof createHost>['session']>) => void): () => Promise<number> {
+export function loopPrompt(setup?: (session: Session) => void): () => Promise<number> {
   const model = scriptedModel({ rules: [{ when: () => true, reply: TOOL_TURN }] });
   const host = createHost({ model, tools: [echo], permissionMode: 'bypassPermissions', maxTurns: PER_PROMPT });
   return async () => {
