@@ -106,7 +106,7 @@ function restrict(base: ToolSet, names: readonly string[]): ToolSet {
 }
 
 /** What the agent call returns to the parent's model. */
-function outcomeOf(name: string, def: AgentDefinition, maxTurns: number, result: AgentResult): ToolOutcome {
+function outcomeOf(name: string, maxTurns: number, result: AgentResult): ToolOutcome {
   switch (result.subtype) {
     case 'success':
       return { content: result.text || `(sub-agent "${name}" ended without a text answer)`, isError: false };
@@ -118,7 +118,7 @@ function outcomeOf(name: string, def: AgentDefinition, maxTurns: number, result:
       return { content: `sub-agent "${name}" failed (${result.error?.code ?? 'ERROR'}): ${result.error?.message ?? 'unknown error'}`, isError: true };
     default: {
       const never: never = result.subtype;
-      return { content: `sub-agent "${name}" ended with ${String(never)} (${def.description})`, isError: true };
+      return { content: `sub-agent "${name}" ended with ${String(never)}`, isError: true };
     }
   }
 }
@@ -184,7 +184,7 @@ async function runSubagent(
 
   subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });
   let result = await runLoop(config, subEmit, signal);
-  let outcome = outcomeOf(name, def, maxTurns, result);
+  let outcome = outcomeOf(name, maxTurns, result);
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
     const stop = await dispatch(ctx, 'SubagentStop', () => ({ ...hookBase, hook_event_name: 'SubagentStop', result: outcome.content }));
@@ -197,7 +197,7 @@ async function runSubagent(
     blocks++;
     const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
     result = await runLoop({ ...config, prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }, subEmit, signal);
-    outcome = outcomeOf(name, def, maxTurns, result);
+    outcome = outcomeOf(name, maxTurns, result);
   }
   subEmit({ type: 'subagent.end', agentType: name, result, isError: outcome.isError });
   return outcome;
