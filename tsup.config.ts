@@ -16,7 +16,8 @@ export default defineConfig({
   // Declarations are for publishing; the cross-runtime tests skip them (slow, and no runtime reads them).
   dts: process.env.WASMHOOKS_NO_DTS ? false : { entry: { index: 'host/index.ts' } },
   sourcemap: true,
-  clean: true,
+  // A declaration-less rebuild (the cross-runtime tests) keeps the last declarations for the type check.
+  clean: !process.env.WASMHOOKS_NO_DTS,
   splitting: true,
   outDir: 'dist',
 });

@@ -42,6 +42,8 @@ export class WasmPlugin implements PluginContribution {
   readonly #sandbox: SandboxedModule;
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
+  /** One compiled matcher per binding (undefined: matches every tool). */
+  readonly #matchers: ReadonlyArray<RegExp | undefined>;
 
   constructor(parts: WasmPluginParts) {
     this.info = parts.info;
@@ -51,6 +53,7 @@ export class WasmPlugin implements PluginContribution {
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
     this.#progress = parts.progress;
+    this.#matchers = parts.info.hooks.map((b) => (b.matcher ? new RegExp(`^(?:${b.matcher})$`) : undefined));
   }
 
   /** The limits every call of this plugin runs under. */
@@ -121,8 +124,8 @@ export class WasmPlugin implements PluginContribution {
   /** For direct calls: the first binding of the input's event whose matcher accepts its tool. */
   #bindingFor(input: HookInput): number {
     const tool = 'tool_name' in input ? input.tool_name : undefined;
-    const index = this.info.hooks.findIndex(
-      (b) => b.event === input.hook_event_name && (!b.matcher || tool === undefined || new RegExp(`^(?:${b.matcher})$`).test(tool)),
+    const index = this.#matchers.findIndex(
+      (m, i) => this.info.hooks[i]?.event === input.hook_event_name && (!m || tool === undefined || m.test(tool)),
     );
     return Math.max(index, 0);
   }
@@ -139,7 +142,7 @@ export class WasmPlugin implements PluginContribution {
       kind: 'wasm',
       event,
       plugin: this.name,
-      ...(binding.matcher ? { matcher: new RegExp(`^(?:${binding.matcher})$`) } : {}),
+      ...(this.#matchers[index] ? { matcher: this.#matchers[index] } : {}),
       failurePolicy: this.#options.failurePolicy[event] ?? binding.failurePolicy ?? defaultFailurePolicy(event),
       timeoutMs: this.#sandbox.limits.timeoutMs,
       run: (input, ctx) => this.callHook(input, { signal: ctx.signal, bindingIndex: index }),

@@ -8,7 +8,8 @@ import { DEFAULT_QUARANTINE } from './health.js';
 import { DEFAULT_LIMITS, type Limits, type QuarantinePolicy, type SandboxOptions } from './types.js';
 
 const count = z.number().int().positive();
-const budget = z.number().positive(); // Infinity allowed: no deadline / no fuel cap
+// Infinity allowed: no deadline / no fuel cap (zod's number() alone refuses it).
+const budget = z.union([z.number().positive(), z.literal(Number.POSITIVE_INFINITY)]);
 
 const schema = z.object({
   limits: z
