@@ -167,3 +167,35 @@ describe('the default cut', () => {
     await expect(defaultCompactor(req)).rejects.toMatchObject({ code: 'MODEL_ERROR', message: expect.stringMatching(/OVERLOADED/) });
   });
 });
+
+describe('compaction inside a sub-agent', () => {
+  it('compacts the sub-agent conversation only; the event and hook input carry its id', async () => {
+    const pre: HookInput[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'agent', id: 'toolu_p', input: { subagent_type: 'r', prompt: 'read a and big' } }] },
+      { toolCalls: [{ name: 'Read', input: { file_path: 'a' } }] },
+      { toolCalls: [{ name: 'Read', input: { file_path: 'big' } }] },
+      { text: 'SUB SUMMARY' },
+      { text: 'sub done' },
+      { text: 'done' },
+    ]);
+    const host = createHost({
+      model,
+      tools: [read],
+      permissionMode: 'bypassPermissions',
+      contextWindow: 200,
+      autoCompact: 0.5,
+      keepTurns: 1,
+      agents: { r: { description: 'reads', systemPrompt: 'You read.', tools: ['Read'] } },
+      hooks: { PreCompact: [{ hooks: [async (i) => (pre.push(i), {})] }] },
+    });
+    const events = await collect(host.session(), 'go');
+    expect(ofType(events, 'context.compacted')).toMatchObject([{ agentId: 'r@toolu_p', parentToolUseId: 'toolu_p', trigger: 'auto' }]);
+    expect(pre).toMatchObject([{ agent_id: 'r@toolu_p' }]);
+    expect(model.requests[3]?.system).toBe('You read.');
+    expect(model.requests[4]?.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUB SUMMARY' });
+    expect(model.requests[5]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(ofType(events, 'state.change').filter((e) => e.agentId).map((e) => e.to)).toContain('compacting');
+    expect(endResult(events).text).toBe('done');
+  });
+});
