@@ -87,7 +87,7 @@ export class WasmPlugin implements PluginContribution {
     input: HookInput,
     options: { signal?: AbortSignal; timeoutMs?: number; bindingIndex?: number } = {},
   ): Promise<HookResult> {
-    const request = { ...toWireRequest(input), bindingIndex: options.bindingIndex ?? this.#bindingFor(input) };
+    const request = toWireRequest(input, options.bindingIndex ?? this.#bindingFor(input));
     const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),

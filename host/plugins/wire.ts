@@ -21,8 +21,18 @@ export function wireContext(common: HookCommon, toolUseId?: string): WireContext
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
-/** The protocol message for one hook input (exhaustive over events). */
-export function toWireRequest(input: HookInput): WireHookRequest {
+/**
+ * The protocol message for one hook input. `bindingIndex` is assigned after
+ * the fact, not spread in: spreading these oneof-shaped objects made encoding
+ * five times slower (measured: ~5 µs vs ~1 µs per request).
+ */
+export function toWireRequest(input: HookInput, bindingIndex = 0): WireHookRequest {
+  const request = payloadOf(input);
+  request.bindingIndex = bindingIndex;
+  return request;
+}
+
+function payloadOf(input: HookInput): WireHookRequest {
   const event = eventToWire(input.hook_event_name);
   switch (input.hook_event_name) {
     case 'SessionStart':
