@@ -9,6 +9,7 @@ import { Session, type SessionSettings } from './agent/session.js';
 import { AGENT_TOOL } from './agent/subagent.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
+import type { Emit } from './events/types.js';
 import { compileMatcher } from './hooks/js.js';
 import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
@@ -113,7 +114,9 @@ export interface Host {
   readonly tools: ToolRegistry;
   /** Starts a conversation. */
   session(options?: SessionOptions): Session;
-  /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say). */
+  /** The plugins added so far, in order. */
+  readonly plugins: readonly PluginContribution[];
+  /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
   use(plugin: PluginContribution): void;
 }
 
@@ -158,11 +161,21 @@ export function createHost(options: HostOptions = {}): Host {
   const allow = rulesOf(o.allowedTools);
   const deny = rulesOf(o.disallowedTools);
   let sessions = 0;
+  const plugins: PluginContribution[] = [];
+  // Emitters of the sessions with a prompt running: plugin health goes to them.
+  const live = new Set<Emit>();
+  const announcements = {
+    subscribe(emit: Emit) {
+      live.add(emit);
+      return () => void live.delete(emit);
+    },
+  };
 
   const host: Host = {
     model,
     hooks,
     tools,
+    plugins,
     use(plugin) {
       const contributed = plugin.tools();
       const handlers = plugin.hooks();
@@ -184,6 +197,10 @@ export function createHost(options: HostOptions = {}): Host {
         for (const name of added) tools.remove(name);
         throw e;
       }
+      plugins.push(plugin);
+      plugin.onHealth?.((change) => {
+        for (const emit of live) emit({ type: 'plugin.health', ...change });
+      });
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
@@ -211,6 +228,7 @@ export function createHost(options: HostOptions = {}): Host {
         autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
         ...(subagents ? { subagents } : {}),
         compaction,
+        announcements,
       };
       return new Session(settings);
     },

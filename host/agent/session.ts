@@ -33,6 +33,8 @@ export interface SessionSettings {
   autoCompact: number | false;
   subagents?: SubagentSettings;
   compaction?: CompactionSettings;
+  /** Host-wide events (plugin health) reach sessions while a prompt runs. */
+  announcements?: { subscribe(emit: Emit): () => void };
 }
 
 export interface PromptOptions {
@@ -234,9 +236,11 @@ export class Session {
     };
     controller.signal.addEventListener('abort', onAbort, { once: true });
     const unlink = link(options.signal, controller);
+    const unannounce = this.settings.announcements?.subscribe(this.emit);
     const run: Run = { controller, finished: false, done: Promise.resolve() as unknown as Promise<AgentResult> };
     run.done = runLoop(config, this.emit, controller.signal).finally(() => {
       run.finished = true;
+      unannounce?.();
       unlink();
       controller.signal.removeEventListener('abort', onAbort);
     });

@@ -98,9 +98,11 @@ export class EventRenderer {
         if (this.options.verbose) this.line(this.p.dim(`── turn ${event.iteration}`));
         return;
       case 'plugin.health':
-        if (event.status !== 'ok') {
-          this.line(this.p.yellow(`! plugin ${event.plugin} is ${event.status} after ${event.failures} failures${event.message ? `: ${event.message}` : ''}`));
-        }
+        this.line(
+          event.status === 'healthy'
+            ? this.p.dim(`✓ plugin ${event.plugin} is healthy again`)
+            : this.p.yellow(`! plugin ${event.plugin} is ${event.status} after ${event.failures} failure(s)${event.message ? `: ${event.message}` : ''}`),
+        );
         return;
       case 'events.dropped':
         this.line(this.p.yellow(`! ${event.count} events were dropped (slow output)`));

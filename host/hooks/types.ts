@@ -9,7 +9,7 @@
  * - `HookHandler` is what the registry stores, whatever the kind. Adapters
  *   (JS wrapper here, WASM in host/plugins, shell later) produce it.
  */
-import type { PluginFailure } from '../sandbox/types.js';
+import type { Health, PluginFailure } from '../sandbox/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 /** The lifecycle points, in the order of the protocol's `HookEvent` enum (1…18). */
@@ -237,4 +237,16 @@ export interface PluginContribution {
   readonly name: string;
   hooks(): HookHandler[];
   tools(): ToolHandler[];
+  /** Health transitions (WASM plugins); the host forwards them as `plugin.health` events. Returns the unsubscribe function. */
+  onHealth?(listener: (change: PluginHealthChange) => void): () => void;
+}
+
+/** A plugin's health moved (see the sandbox's quarantine policy). */
+export interface PluginHealthChange {
+  plugin: string;
+  status: Health;
+  /** Consecutive failures so far (0 after a recovery). */
+  failures: number;
+  /** The failure behind the change, absent on recovery. */
+  message?: string;
 }

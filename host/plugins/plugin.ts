@@ -8,6 +8,7 @@ import type {
   HookInput,
   HookResult,
   PluginContribution,
+  PluginHealthChange,
   ToolHandler,
   ToolOutcome,
   ToolRunContext,
@@ -128,6 +129,17 @@ export class WasmPlugin implements PluginContribution {
       (m, i) => this.info.hooks[i]?.event === input.hook_event_name && (!m || tool === undefined || m.test(tool)),
     );
     return Math.max(index, 0);
+  }
+
+  onHealth(listener: (change: PluginHealthChange) => void): () => void {
+    return this.#sandbox.onHealth((e) =>
+      listener({
+        plugin: this.name,
+        status: e.to,
+        failures: e.consecutiveFailures,
+        ...(e.failure ? { message: `${e.failure.code}: ${e.failure.message}` } : {}),
+      }),
+    );
   }
 
   close(): Promise<void> {
