@@ -46,3 +46,24 @@ describe('plugin health', () => {
     await plugin.close();
   });
 });
+
+describe('GET /plugins on a bare host', () => {
+  it('lists the loaded plugins with bindings, limits and health', async () => {
+    const { createServer } = await import('../../host/index.js');
+    const guard = await loadPlugin({ path: new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url).pathname });
+    const server = createServer(createHost({ plugins: [guard] }), {});
+    const res = await server.app.request('/plugins');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { plugins: Array<Record<string, unknown>> };
+    expect(body.plugins).toEqual([
+      expect.objectContaining({
+        name: 'guard-shell',
+        version: '1.0.0',
+        bindings: [expect.objectContaining({ event: 'PreToolUse', matcher: 'Bash|Shell' })],
+        limits: expect.objectContaining({ timeoutMs: 100 }),
+        health: 'healthy',
+      }),
+    ]);
+    await guard.close();
+  });
+});
