@@ -5,8 +5,8 @@
  * `error_during_execution` result.
  */
 import { messageOf } from '../errors.js';
-import type { AgentResult, AgentResultSubtype, Emit, StoppedBy } from '../events/types.js';
-import { dispatch, type ChainOutcome } from '../hooks/dispatch.js';
+import type { AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
+import { dispatch, stoppedBy } from '../hooks/dispatch.js';
 import type { AssistantPart, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
 import { compactConversation, estimateTokens } from './compact.js';
@@ -17,15 +17,6 @@ import { runToolBatch } from './tool-batch.js';
 const textOf = (parts: AssistantPart[]) =>
   parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
-function hookStop(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
-  return {
-    event,
-    hookId: out.decidedBy?.hookId ?? '',
-    hookName: out.decidedBy?.hookName ?? '',
-    decision: out.decision,
-    ...(out.reason !== undefined ? { reason: out.reason } : {}),
-  };
-}
 
 /** Tokens the next model call will send: what the last call reported, plus estimates of what was added since. */
 interface ContextSize {
@@ -93,7 +84,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     if (signal.aborted) return finish('aborted');
     if (submit.decision === 'deny' || submit.decision === 'stop') {
       // A refused prompt never enters the conversation.
-      return finish('success', { stoppedBy: hookStop('UserPromptSubmit', submit) });
+      return finish('success', { stoppedBy: stoppedBy('UserPromptSubmit', submit) });
     }
     config.messages.push({ role: 'user', content: config.prompt });
     config.pendingContext.push(...submit.additionalContext);
@@ -110,7 +101,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       if (signal.aborted) return finish('aborted');
       if (start.decision === 'stop') {
         emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
-        return finish('success', { stoppedBy: hookStop('IterationStart', start) });
+        return finish('success', { stoppedBy: stoppedBy('IterationStart', start) });
       }
       if (shouldCompact(config, size)) {
         config.setState('compacting');

@@ -7,8 +7,8 @@
  */
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
-import { dispatch, type ChainOutcome } from '../hooks/dispatch.js';
-import type { HookInput, HookToolCall, ToolOutcome } from '../hooks/types.js';
+import { dispatch, stoppedBy } from '../hooks/dispatch.js';
+import type { HookToolCall, ToolOutcome } from '../hooks/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
@@ -25,15 +25,6 @@ type Prepared =
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function stoppedBy(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
-  return {
-    event,
-    hookId: out.decidedBy?.hookId ?? '',
-    hookName: out.decidedBy?.hookName ?? '',
-    decision: out.decision,
-    ...(out.reason !== undefined ? { reason: out.reason } : {}),
-  };
-}
 
 export async function runToolBatch(
   config: LoopConfig,

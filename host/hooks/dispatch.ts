@@ -7,7 +7,7 @@
  * hook.start and hook.end.
  */
 import type { PluginFailure } from '../sandbox/types.js';
-import type { Emit } from '../events/types.js';
+import type { Emit, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult } from './types.js';
@@ -32,6 +32,17 @@ export interface ChainOutcome {
   updatedOutput?: string;
   additionalContext: readonly string[];
   systemMessages: readonly string[];
+}
+
+/** Which hook ended the prompt early, from the chain that decided it. */
+export function stoppedBy(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
+  return {
+    event,
+    hookId: out.decidedBy?.hookId ?? '',
+    hookName: out.decidedBy?.hookName ?? '',
+    decision: out.decision,
+    ...(out.reason !== undefined ? { reason: out.reason } : {}),
+  };
 }
 
 /** The outcome when no hook listens: shared, frozen, allocation-free. */

@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { HookDecision, HookEventName, HookOutput, HookResult } from '../hooks/types.js';
+import { hookOutputSchema } from '../hooks/js.js';
 import type { ShellOutcome } from './run.js';
 
 export const EXIT_DENY = 2;
@@ -30,15 +31,8 @@ const decisionSchema = z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'bloc
  * onto them (`continue: false`, `stopReason`, `hookSpecificOutput`), so
  * existing scripts work unchanged. Unknown keys are ignored.
  */
-const stdoutSchema = z.object({
+const stdoutSchema = hookOutputSchema.extend({
   decision: decisionSchema.optional(),
-  reason: z.string().optional(),
-  updatedInput: z.record(z.string(), z.unknown()).optional(),
-  updatedOutput: z.string().optional(),
-  additionalContext: z.string().optional(),
-  systemMessage: z.string().optional(),
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
   hookSpecificOutput: z
     .object({
       permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
