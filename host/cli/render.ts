@@ -41,6 +41,8 @@ export class EventRenderer {
   private atLineStart = true;
   private inThinking = false;
   private hintedNoCallback = false;
+  /** Written at the start of each line: sub-agents' lines are indented under their agent call. */
+  private prefix = '';
   private readonly totals: Totals = { toolCalls: 0, denied: 0, failed: 0, hookCalls: 0, hookMs: 0, fuel: 0 };
 
   constructor(private readonly options: RenderOptions) {
@@ -49,6 +51,13 @@ export class EventRenderer {
   }
 
   render(event: HostEvent): void {
+    // A sub-agent's own lines are indented; its ▸/◂ bounds stand at the parent's level.
+    const nested = event.agentId !== undefined && event.type !== 'subagent.start' && event.type !== 'subagent.end';
+    const prefix = nested ? this.p.dim('  │ ') : '';
+    if (prefix !== this.prefix) {
+      if (!this.atLineStart) this.write('\n');
+      this.prefix = prefix;
+    }
     switch (event.type) {
       case 'text.delta':
         this.endThinking();
@@ -117,9 +126,17 @@ export class EventRenderer {
       case 'tool.input.delta':
       case 'hook.start':
       case 'state.change':
+        return;
       case 'subagent.start':
+        this.line(this.p.cyan(`▸ agent ${event.agentType}: ${truncate(event.prompt, 80)}`));
+        return;
       case 'subagent.end':
+        this.line(
+          (event.isError ? this.p.red : this.p.cyan)(`◂ agent ${event.agentType} ${event.result.subtype} · ${event.result.turns} model call(s) · ${ms(event.result.durationMs)}`),
+        );
+        return;
       case 'context.compacted':
+        if (this.options.verbose) this.line(this.p.dim(`── context compacted (${event.trigger})`));
         return;
       default: {
         const never: never = event;
@@ -231,7 +248,8 @@ export class EventRenderer {
   private write(text: string): void {
     if (text === '') return;
     this.spinner.stop();
-    this.options.out.write(text);
+    const body = this.prefix ? text.replace(/\n(?=.)/g, `\n${this.prefix}`) : text;
+    this.options.out.write(this.atLineStart ? this.prefix + body : body);
     this.atLineStart = text.endsWith('\n');
   }
 

@@ -118,3 +118,37 @@ describe('useColor', () => {
     expect(useColor(tty, { TERM: 'dumb' })).toBe(false);
   });
 });
+
+describe('EventRenderer with sub-agents', () => {
+  it('indents a sub-agent’s lines under its agent call, between ▸ and ◂ lines', async () => {
+    const { createHost } = await import('../../host/host.js');
+    const { scriptedModel } = await import('../../host/models/scripted.js');
+    const { tool } = await import('../../host/tools/define.js');
+    const { z } = await import('zod');
+    const host = createHost({
+      permissionMode: 'bypassPermissions',
+      tools: [tool('Read', 'Read a file', z.object({ file_path: z.string() }), ({ file_path }) => `contents of ${file_path}`)],
+      agents: { researcher: { description: 'Reads files', systemPrompt: 'You research.', tools: ['Read'] } },
+      model: scriptedModel([
+        { text: 'Asking the researcher.', toolCalls: [{ name: 'agent', input: { subagent_type: 'researcher', prompt: 'read a' } }] },
+        { text: 'Reading a.\nThen reporting.', toolCalls: [{ name: 'Read', input: { file_path: '/a' } }] },
+        { text: 'a says hi' },
+        { text: 'Done.' },
+      ]),
+    });
+    const out = sink(false);
+    const r = new EventRenderer({ out, color: false, spinner: false });
+    for await (const e of host.session().stream('go')) r.render(e);
+    const lines = out.text.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('▸ agent researcher: read a'));
+    const end = lines.findIndex((l) => l.startsWith('◂ agent researcher success · 2 model call(s)'));
+    expect(start, out.text).toBeGreaterThan(0);
+    expect(end, out.text).toBeGreaterThan(start);
+    const inside = lines.slice(start + 1, end);
+    expect(inside.length, out.text).toBeGreaterThan(2);
+    for (const l of inside) expect(l, out.text).toMatch(/^ {2}│ /);
+    expect(inside.join('\n')).toMatch(/│ Reading a\.\n {2}│ Then reporting\./);
+    expect(inside.join('\n')).toMatch(/│ ✓ Read\(\/a\)/);
+    expect(lines.slice(end + 1).join('\n')).toMatch(/^(✓ agent.*\n)?Done\./m);
+  });
+});
