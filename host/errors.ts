@@ -15,6 +15,7 @@ export type WasmhooksErrorCode =
   | 'GRANT_DENIED'
   | 'UNKNOWN_HOOK_EVENT'
   | 'SESSION_BUSY'
+  | 'SESSION_CLOSED'
   | 'NOT_FOUND'
   | 'MODEL_ERROR';
 

@@ -187,7 +187,7 @@ export class Session {
   }
 
   private assertReady(): void {
-    if (this.closed) throw new WasmhooksError('SESSION_BUSY', `session ${this.id} is closed; create a new one with host.session()`);
+    if (this.closed) throw new WasmhooksError('SESSION_CLOSED', `session ${this.id} is closed; create a new one with host.session()`);
     if (this.machine.state !== 'idle') {
       throw new WasmhooksError('SESSION_BUSY', `session ${this.id} is ${this.machine.state}; await session.idle() (or abort()) before the next prompt`);
     }

@@ -56,6 +56,7 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'NOT_FOUND':
       return 'not_found';
     case 'SESSION_BUSY':
+    case 'SESSION_CLOSED':
       return 'conflict';
     case 'INVALID_OPTIONS':
     case 'INVALID_CONFIG':

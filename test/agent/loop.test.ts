@@ -52,6 +52,12 @@ describe('the loop', () => {
     expect((await p).subtype).toBe('success');
   });
 
+  it('a closed session refuses prompts with SESSION_CLOSED', async () => {
+    const session = host({ model: scriptedModel({ turns: [{ text: 'a' }] }) }).session();
+    await session.close();
+    expect(() => session.stream('b')).toThrowError(expect.objectContaining({ code: 'SESSION_CLOSED', message: expect.stringMatching(/is closed; create a new one/) }));
+  });
+
   it('streams tool input as partial JSON and reports tool.call with the whole input', async () => {
     const model = scriptedModel({ turns: [{ toolCalls: [{ name: 'Write', input: { file_path: 'x.txt', content: 'a long piece of content' } }] }, { text: '.' }], jsonPieceSize: 5 });
     const events = await collect(host({ model, permissionMode: 'bypassPermissions' }).session(), 'w');
