@@ -1,15 +1,18 @@
 /**
- * `npm run bench:all`: the dispatch rows on Node, Deno and Bun, one after the
- * other, merged into one table and `bench/results-all.json`. Each runtime
- * runs `bench/run.ts --only dispatch --json` in its own process.
+ * `npm run bench:all`: the dispatch and deadline rows on Node, Deno and Bun,
+ * one after the other, merged into one table and `bench/results-all.json`.
+ * Each runtime runs `bench/run.ts --only dispatch,deadline --json` in its own
+ * process.
  *   npx tsx bench/all.ts [--quick]
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import process from 'node:process';
-import type { Row } from './rows/row.js';
+import type { Group, Row } from './rows/row.js';
 import { FOOTER, table } from './table.js';
 
+/** Groups that run on every runtime (the others need Node: child processes with --expose-gc, node:http). */
+const GROUPS: readonly Group[] = ['dispatch', 'deadline'];
 const extra = process.argv.slice(2).filter((a) => a === '--quick');
 const RUNS: { name: string; cmd: string[] }[] = [
   { name: 'node', cmd: ['node', '--expose-gc', '--import', 'tsx', 'bench/run.ts'] },
@@ -20,7 +23,7 @@ const RUNS: { name: string; cmd: string[] }[] = [
 
 function runOne(cmd: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd[0]!, [...cmd.slice(1), '--only', 'dispatch', '--json', '--no-write', ...extra], {
+    const child = spawn(cmd[0]!, [...cmd.slice(1), '--only', GROUPS.join(','), '--json', '--no-write', ...extra], {
       cwd: new URL('..', import.meta.url).pathname,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -18,6 +18,7 @@ import { FOOTER, table } from './table.js';
 
 const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   dispatch: () => import('./rows/dispatch.js'),
+  deadline: () => import('./rows/deadline.js'),
   fuel: () => import('./rows/fuel.js'),
   load: () => import('./rows/load.js'),
   bus: () => import('./rows/bus.js'),

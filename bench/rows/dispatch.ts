@@ -7,13 +7,13 @@
  */
 import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInput, type HookOutput } from '../../host/index.js';
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { toWireRequest } from '../../host/plugins/wire.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
+import { watFixture } from './wat.js';
 
 const GUARD = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
 
@@ -75,8 +75,7 @@ export const run: RowsFn = async ({ quick }) => {
   if (!sh.ok) fail(`shell hook failed: ${JSON.stringify(sh)}`);
 
   // A minimal guest (copies its input to its output): what the machinery costs when the plugin does nothing.
-  const echoSource = await readFile(new URL('../../test/fixtures/hostile/echo.wat', import.meta.url), 'utf8');
-  const echoBytes = (await wabtInit()).parseWat('echo.wat', echoSource).toBinary({}).buffer;
+  const echoBytes = await watFixture('hostile/echo.wat');
   const echoIn = new TextEncoder().encode('hello world');
   const echoOurs = await createSandbox(echoBytes, { limits });
   const echoRaw = await createPlugin({ wasm: [{ data: echoBytes }] }, { useWasi: false });

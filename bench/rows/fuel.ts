@@ -8,20 +8,17 @@
  */
 import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { createSandbox } from '../../host/index.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { compare, runtimeName } from '../harness.js';
 import { fig, makeRow, type RowsFn } from './row.js';
+import { watFixture } from './wat.js';
 
 type HashExports = { fill: (n: number) => void; hash: (n: number, rounds: number) => number };
 
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
-  const source = await readFile(new URL('../../test/fixtures/wat/hash.wat', import.meta.url), 'utf8');
-  const parsed = (await wabtInit()).parseWat('hash.wat', source, {});
-  const original = new Uint8Array(parsed.toBinary({}).buffer);
-  parsed.destroy();
+  const original = await watFixture('wat/hash.wat');
   const { bytes: metered } = instrument(original, { maxMemoryPages: 256 });
   let refuels = 0;
   const imports = { 'wasmhooks:sandbox': { refuel: () => (refuels++, 10_000_000n) } };

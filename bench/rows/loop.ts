@@ -1,7 +1,8 @@
 /**
  * Row group 5: what the agent loop adds per iteration (one scripted model
- * turn + one tool call), with no hooks and with five WASM hooks (five
- * guard-shell instances, in-thread) on every event the loop fires.
+ * turn + one tool call), with no hooks, with a no-op JS hook on PreToolUse
+ * and PostToolUse, and with five WASM hooks (five guard-shell instances,
+ * in-thread) on every event the loop fires.
  * Anchor: the same scripted turn streamed from the same model and the same
  * tool validated and run by hand, no loop around it.
  */
@@ -33,10 +34,17 @@ export const run: RowsFn = async ({ quick }) => {
     })),
   );
 
-  const prompter = (withHooks: boolean) => {
+  const noop = async () => ({});
+  const prompter = (hooks: 'none' | 'js' | 'wasm') => {
     const model = scriptedModel({ rules: [{ when: () => true, reply: TOOL_TURN }] });
-    const host = createHost({ model, tools: [echo], permissionMode: 'bypassPermissions', maxTurns: PER_PROMPT });
-    if (withHooks) for (const h of handlers) host.hooks.addHandler(h);
+    const host = createHost({
+      model,
+      tools: [echo],
+      permissionMode: 'bypassPermissions',
+      maxTurns: PER_PROMPT,
+      ...(hooks === 'js' ? { hooks: { PreToolUse: [{ hooks: [noop] }], PostToolUse: [{ hooks: [noop] }] } } : {}),
+    });
+    if (hooks === 'wasm') for (const h of handlers) host.hooks.addHandler(h);
     return async () => {
       model.requests.length = 0;
       const result = await host.session().prompt('go');
@@ -57,11 +65,11 @@ export const run: RowsFn = async ({ quick }) => {
     }
   };
 
-  const hooked = prompter(true);
+  const hooked = prompter('wasm');
   await hooked();
   const callsPerPrompt = hookCalls;
   const r = await compare(
-    { anchor, loop: prompter(false), hooked },
+    { anchor, loop: prompter('none'), jsHooked: prompter('js'), hooked },
     { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 3_000 : 15_000, rounds: 10, clock: 'cpu' },
   );
   await Promise.all(plugins.map((p) => p.close()));
@@ -74,6 +82,13 @@ export const run: RowsFn = async ({ quick }) => {
       anchorName: 'same turn streamed + tool run by hand',
       anchor: iter(r.anchor),
       note: `loop overhead per iteration ≈ ${((r.loop.median - r.anchor.median) / PER_PROMPT).toFixed(1)} µs (median difference)`,
+    }),
+    makeRow('loop', runtime, {
+      what: 'loop iteration, a no-op JS hook on PreToolUse and PostToolUse',
+      ours: iter(r.jsHooked),
+      anchorName: 'loop, no hooks',
+      anchor: iter(r.loop),
+      note: `≈ ${((r.jsHooked.median - r.loop.median) / PER_PROMPT / 2).toFixed(1)} µs per JS hook call (timeout, abort, input copy, output validation, its events)`,
     }),
     makeRow('loop', runtime, {
       what: `loop iteration, 5 WASM hooks on every event (${(callsPerPrompt / PER_PROMPT).toFixed(0)} hook calls/iteration)`,

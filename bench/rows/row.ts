@@ -1,7 +1,7 @@
 /** The shape of one table row, shared by every group of rows and by run.ts. */
 import type { Stats } from '../harness.js';
 
-export const GROUPS = ['dispatch', 'fuel', 'load', 'bus', 'loop', 'sse', 'memory'] as const;
+export const GROUPS = ['dispatch', 'deadline', 'fuel', 'load', 'bus', 'loop', 'sse', 'memory'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Figure {
@@ -9,15 +9,18 @@ export interface Figure {
   value: number;
   unit: string;
   p99?: number;
+  /** For rows with few samples (the deadline rows), shown instead of p99. */
+  p95?: number;
   /** Set when the figure is CPU time of this process rather than elapsed time. */
   clock?: 'cpu';
 }
 
-/** `max`: the ratio must be at most `value`; `min`: at least. */
-export interface Target {
-  op: 'max' | 'min';
-  value: number;
-}
+/**
+ * `max`: the ratio must be at most `value`; `min`: at least.
+ * `within`: our own figure (not a ratio) must lie within `value` ± `tolerance`
+ * (a fraction of `value`), in the figure's unit; for rows with no anchor.
+ */
+export type Target = { op: 'max' | 'min'; value: number } | { op: 'within'; value: number; unit: string; tolerance: number };
 
 export interface Row {
   group: Group;
@@ -57,14 +60,19 @@ function comparable(f: Figure, other: Figure): number {
 /** Fills in ratio and pass from the figures. */
 export function makeRow(group: Group, runtime: string, r: RowInput): Row {
   const row: Row = { group, runtime, ...r };
+  if (r.target?.op === 'within') {
+    const t = r.target;
+    if (r.ours.unit !== t.unit) throw new Error(`row "${r.what}": target in ${t.unit}, figure in ${r.ours.unit}`);
+    row.pass = Number.isFinite(r.ours.value) && Math.abs(r.ours.value - t.value) <= t.value * t.tolerance;
+  }
   if (r.anchor && Number.isFinite(r.anchor.value) && Number.isFinite(r.ours.value) && r.anchor.value > 0 && r.ours.value > 0) {
     const of = r.ratioOf ?? 'ours/anchor';
     row.ratioOf = of;
     const ours = comparable(r.ours, r.anchor);
     const anchor = comparable(r.anchor, r.ours);
     row.ratio = of === 'ours/anchor' ? ours / anchor : anchor / ours;
-    if (r.target) row.pass = r.target.op === 'max' ? row.ratio <= r.target.value : row.ratio >= r.target.value;
-  } else if (r.target) {
+    if (r.target && r.target.op !== 'within') row.pass = r.target.op === 'max' ? row.ratio <= r.target.value : row.ratio >= r.target.value;
+  } else if (r.target && r.target.op !== 'within') {
     row.pass = false;
   }
   return row;

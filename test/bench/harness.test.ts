@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { compare, percentile, sample, stats } from '../../bench/harness.js';
 import { makeRow } from '../../bench/rows/row.js';
+import { table } from '../../bench/table.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
@@ -74,6 +75,19 @@ describe('bench harness statistics', () => {
     const failed = makeRow('dispatch', 'node', { what: 'z', ours: { value: 1, unit: 'µs' }, anchor: { value: Number.NaN, unit: 'µs' }, target: { op: 'min', value: 2 } });
     expect(failed.ratio).toBeUndefined();
     expect(failed.pass).toBe(false);
+  });
+
+  it('a "within" target judges our own figure against value ± tolerance, and the table shows it with p95', () => {
+    const target = { op: 'within', value: 50, unit: 'ms', tolerance: 0.2 } as const;
+    const at = (value: number) => makeRow('deadline', 'node', { what: 'stop', ours: { value, unit: 'ms', p95: 70 }, target });
+    expect([at(40).pass, at(50.8).pass, at(60).pass]).toEqual([true, true, true]);
+    expect([at(39.9).pass, at(60.1).pass, at(Number.NaN).pass]).toEqual([false, false, false]);
+    // The anchor's ratio is informative only: the target is on the figure.
+    const slow = makeRow('deadline', 'node', { what: 'stop', ours: { value: 75, unit: 'ms' }, anchor: { value: 75, unit: 'ms' }, target });
+    expect(slow.ratio).toBe(1);
+    expect(slow.pass).toBe(false);
+    expect(table([at(50.8)]).split('\n')[2]).toBe('| deadline | stop | 50.8 ms (p95 70.0) | — | — | 50.0 ms ± 20% | pass | node |');
+    expect(() => makeRow('deadline', 'node', { what: 'x', ours: { value: 1, unit: 'µs' }, target })).toThrow(/target in ms/);
   });
 });
 
