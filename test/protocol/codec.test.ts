@@ -21,6 +21,10 @@ describe('protocol codec', () => {
     expect(() => execFileSync('node', ['scripts/gen-proto.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 
+  it('docs/protocol.md is up to date with the .proto comments', () => {
+    expect(() => execFileSync('node', ['scripts/gen-protocol-doc.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
   it('maps every proto HookEvent to a name and back', () => {
     const wire = Object.entries(v1.HookEvent).filter(([k]) => k !== 'HOOK_EVENT_UNSPECIFIED');
     expect(wire).toHaveLength(HOOK_EVENT_NAMES.length);

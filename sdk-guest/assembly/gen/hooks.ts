@@ -30,11 +30,11 @@ export enum HookEvent {
   STOP = 11,
   /** The turn ended with an error. */
   STOP_FAILURE = 12,
-  /** A sub-agent is about to start. */
+  /** A sub-agent is about to start; deny refuses it (the agent call fails). */
   SUBAGENT_START = 13,
-  /** A sub-agent finished. */
+  /** A sub-agent finished; block (with a reason) sends it back to work. */
   SUBAGENT_STOP = 14,
-  /** The conversation is about to be compacted; stop skips this compaction. */
+  /** The conversation is about to be compacted; stop or deny skips this compaction. */
   PRE_COMPACT = 15,
   /** The conversation was compacted. */
   POST_COMPACT = 16,
