@@ -1,5 +1,5 @@
 // Bounded loopback load: 200 SSE clients on real sockets, a stream of events,
-// every client must get every event, in order. Figures are in bench/sse.ts.
+// every client must get every event, in order. Figures: npm run bench -- --only sse.
 import { createParser } from 'eventsource-parser';
 import { afterAll, expect, it } from 'vitest';
 import { createServer } from '../../host/server/app.js';
