@@ -9,6 +9,7 @@ export {
   toolResult, toolError,
 } from "./decisions";
 export { progress, log } from "./host";
+export { config, configOr } from "./config";
 export { JsonValue, JsonKind } from "./json/value";
 export { parseJson, JsonParseResult } from "./json/parse";
 export { JsonWriter, jsonString } from "./json/writer";

@@ -58,6 +58,8 @@ export interface TestPlugin {
 export interface LoadOptions {
   /** Where hooks.proto lives (defaults to the copy in this repository). */
   protoPath?: string | URL;
+  /** Config values the plugin can read with `config(key)`, as an operator would grant them. */
+  config?: Record<string, string>;
 }
 
 /** Loads a plugin for testing. `wasm` is a path, a file URL or the bytes. */
@@ -75,6 +77,7 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
     {
       useWasi: false,
       runInWorker: false,
+      config: options.config ?? {},
       logger: logger as unknown as Console,
       logLevel: 'trace',
       functions: {

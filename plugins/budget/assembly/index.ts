@@ -2,8 +2,7 @@
 // Only iterations are enforced: protocol v1's HookContext carries the
 // iteration number but no token usage (see the README).
 
-import { Config } from "@extism/as-pdk";
-import { plugin, continue_, stop, HookEvent, HookRequest, HookResponse, FailurePolicy } from "@wasmhooks/sdk-guest";
+import { plugin, config, continue_, stop, HookEvent, HookRequest, HookResponse, FailurePolicy } from "@wasmhooks/sdk-guest";
 
 // Optional, so not requested in describe (a requested key must be granted for
 // the plugin to load at all); an operator who sets it grants it explicitly.
@@ -18,7 +17,7 @@ class Limit {
 
 function readLimit(): Limit {
   const limit = new Limit();
-  const raw = Config.get(CONFIG_KEY);
+  const raw = config(CONFIG_KEY);
   if (raw === null || raw.trim().length == 0) return limit;
   const text = raw.trim();
   let n: i64 = 0;

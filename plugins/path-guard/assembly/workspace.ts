@@ -1,6 +1,6 @@
 // The `workspace` config value: the roots the file tools may touch.
 
-import { Config } from "@extism/as-pdk";
+import { config } from "@wasmhooks/sdk-guest";
 import { normalize } from "./paths";
 
 export const CONFIG_KEY = "workspace";
@@ -18,7 +18,7 @@ export class Workspace {
  */
 export function readWorkspace(): Workspace {
   const ws = new Workspace();
-  const raw = Config.get(CONFIG_KEY);
+  const raw = config(CONFIG_KEY);
   if (raw === null || raw.trim().length == 0) {
     ws.problem = "config key \"workspace\" is not set (grant it and set it to the absolute workspace paths, e.g. /work/app,/tmp/scratch)";
     return ws;

@@ -5,9 +5,8 @@
 // not the transcript, so the plugin watches the shell tools itself
 // (PostToolUse on Bash|Shell) and remembers, per session, that tests ran.
 
-import { Config } from "@extism/as-pdk";
 import {
-  plugin, continue_, block, HookEvent, HookRequest, HookResponse, ToolResult, FailurePolicy,
+  plugin, configOr, continue_, block, HookEvent, HookRequest, HookResponse, ToolResult, FailurePolicy,
 } from "@wasmhooks/sdk-guest";
 import { DEFAULT_PATTERN, matchedPhrase } from "./patterns";
 
@@ -24,8 +23,7 @@ const verified = new Map<string, string>();
 const order: string[] = [];
 
 function testPattern(): string {
-  const raw = Config.get(CONFIG_KEY);
-  return raw !== null && raw.trim().length > 0 ? raw : DEFAULT_PATTERN;
+  return configOr(CONFIG_KEY, DEFAULT_PATTERN);
 }
 
 function sessionOf(request: HookRequest): string {
