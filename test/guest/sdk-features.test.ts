@@ -42,6 +42,8 @@ describe('describe', () => {
         { name: 'count', description: 'Counts, reporting progress', inputSchemaJson: '{"type":"object","properties":{"to":{"type":"integer"}}}' },
         { name: 'fail', description: 'Always fails', inputSchemaJson: '{}' },
         { name: 'crash', description: 'Indexes past the end of an array', inputSchemaJson: '{}' },
+        { name: 'config', description: 'Reads the token config key', inputSchemaJson: '{}' },
+        { name: 'escape', description: 'Returns jsonString(text)', inputSchemaJson: '{"type":"object","properties":{"text":{"type":"string"}}}' },
         { name: 'memory_pages', description: 'Linear memory size in 64 KiB pages', inputSchemaJson: '{}' },
       ],
       grants: { networkHosts: ['api.example.com'], filePaths: ['/tmp/cache'], configKeys: ['token'] },

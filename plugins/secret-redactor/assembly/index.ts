@@ -1,17 +1,14 @@
 // secret-redactor: rewrites tool output so API keys, tokens and private keys
 // never reach the model (or the transcript it writes).
 
-import { plugin, continue_, systemMessage, parseJson, ToolResult, HookResponse, FailurePolicy } from "@wasmhooks/sdk-guest";
+import { plugin, continue_, systemMessage, parseJson, jsonString, ToolResult, HookResponse, FailurePolicy } from "@wasmhooks/sdk-guest";
 import { Redacted, redactJson, redactText } from "./redact";
-import { decodeJsonString, encodeJsonString } from "./jsonstring";
 
 /** The rewritten output JSON, or "" when nothing was redacted. */
 function rewrite(outputJson: string, found: Redacted): string {
-  // The host sends text output as one JSON string: the common, fast path.
-  const text = decodeJsonString(outputJson);
-  if (text !== null) return encodeJsonString(redactText(text, found));
+  // Text output arrives as one JSON string, which redactJson redacts like any string value.
   const parsed = parseJson(outputJson);
-  if (!parsed.ok) return encodeJsonString(redactText(outputJson, found));
+  if (!parsed.ok) return jsonString(redactText(outputJson, found));
   redactJson(parsed.value, found);
   return parsed.value.toJson();
 }

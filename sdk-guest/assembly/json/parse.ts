@@ -1,6 +1,7 @@
 // A strict JSON parser (RFC 8259) that reports errors instead of trapping.
 
 import { JsonKind, JsonValue } from "./value";
+import { decodeValidated, hexValue, unescapeLetter } from "./strings";
 
 const MAX_DEPTH = 128;
 
@@ -110,37 +111,37 @@ class Parser {
     }
   }
 
+  // Validates the literal and counts its code units, then decodes it in one
+  // allocation (see strings.ts); error offsets point at the offending character.
   string(): string {
     this.pos++; // opening quote
-    let out = "";
-    let start = this.pos;
-    while (this.pos < this.s.length) {
-      const c = this.s.charCodeAt(this.pos);
+    const start = this.pos;
+    const n = this.s.length;
+    let units = 0;
+    let escaped = false;
+    while (this.pos < n) {
+      // Plain characters in a tight loop: the sandbox charges fuel by loop body size.
+      let c = this.s.charCodeAt(this.pos);
+      while (c >= 0x20 && c != 0x22 && c != 0x5c) c = this.s.charCodeAt(++this.pos);
+      if (this.pos >= n) break;
       if (c == 0x22) {
-        out += this.s.substring(start, this.pos);
+        const end = this.pos;
         this.pos++;
-        return out;
+        if (!escaped) return this.s.substring(start, end);
+        return decodeValidated(this.s, start, end, units + (end - start));
       }
       if (c < 0x20) { this.fail("control character in string"); return ""; }
-      if (c != 0x5c) { this.pos++; continue; }
-      out += this.s.substring(start, this.pos);
-      const e = this.pos + 1 < this.s.length ? this.s.charCodeAt(this.pos + 1) : -1;
+      // A backslash: the escape's characters count as the one code unit they stand for.
+      escaped = true;
+      const e = this.pos + 1 < n ? this.s.charCodeAt(this.pos + 1) : -1;
       this.pos += 2;
-      if (e == 0x22) out += '"';
-      else if (e == 0x5c) out += "\\";
-      else if (e == 0x2f) out += "/";
-      else if (e == 0x62) out += "\b";
-      else if (e == 0x66) out += "\f";
-      else if (e == 0x6e) out += "\n";
-      else if (e == 0x72) out += "\r";
-      else if (e == 0x74) out += "\t";
-      else if (e == 0x75) {
-        const code = this.hex4();
-        if (code < 0) return "";
+      if (e == 0x75) {
         // Surrogate pairs arrive as two \u escapes; UTF-16 strings keep them as two code units.
-        out += String.fromCharCode(code);
+        if (this.hex4() < 0) return "";
+        units -= 5;
+      } else if (unescapeLetter(e) >= 0) {
+        units -= 1;
       } else { this.pos -= 2; this.fail("bad escape"); return ""; }
-      start = this.pos;
     }
     this.fail("unterminated string");
     return "";
@@ -150,11 +151,7 @@ class Parser {
     if (this.pos + 4 > this.s.length) { this.fail("truncated \\u escape"); return -1; }
     let code = 0;
     for (let i = 0; i < 4; i++) {
-      const c = this.s.charCodeAt(this.pos + i);
-      let d = -1;
-      if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-      else if (c >= 0x61 && c <= 0x66) d = c - 0x61 + 10;
-      else if (c >= 0x41 && c <= 0x46) d = c - 0x41 + 10;
+      const d = hexValue(this.s.charCodeAt(this.pos + i));
       if (d < 0) { this.fail("bad \\u escape"); return -1; }
       code = (code << 4) | d;
     }

@@ -1,28 +1,8 @@
 // Writing JSON by hand: an escaper for strings and a small streaming builder.
 
-const HEX = "0123456789abcdef";
+import { jsonString } from "./strings";
 
-/** Quotes and escapes `s` as a JSON string literal. Example: `jsonString('say "hi"')` → `"say \"hi\""`. */
-export function jsonString(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let esc = "";
-    if (c == 0x22) esc = '\\"';
-    else if (c == 0x5c) esc = "\\\\";
-    else if (c == 0x0a) esc = "\\n";
-    else if (c == 0x0d) esc = "\\r";
-    else if (c == 0x09) esc = "\\t";
-    else if (c == 0x08) esc = "\\b";
-    else if (c == 0x0c) esc = "\\f";
-    else if (c < 0x20) esc = "\\u00" + HEX.charAt(c >> 4) + HEX.charAt(c & 15);
-    else continue;
-    out += s.substring(start, i) + esc;
-    start = i + 1;
-  }
-  return out + s.substring(start) + '"';
-}
+export { jsonString };
 
 /**
  * Builds one JSON document; commas are placed for you.

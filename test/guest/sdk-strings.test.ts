@@ -1,0 +1,63 @@
+// The guest SDK's config helpers and its linear-time JSON strings, through the
+// sdk-features test plugin: config(key)/configOr(key, fallback) as an operator
+// grants them, and jsonString/parseJson on a long escape-heavy string inside
+// the host's default limits (the old `+=` builder needed 264 M fuel for it).
+import { readFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import protobuf from 'protobufjs';
+import { createSandbox, DEFAULT_LIMITS } from '../../host/index.js';
+import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
+import { builtWasm } from './built.js';
+
+const wasmPath = builtWasm('test/fixtures/sdk-features/build/sdk-features.wasm');
+const opened: TestPlugin[] = [];
+afterAll(async () => { for (const p of opened) await p.close(); });
+async function load(config?: Record<string, string>): Promise<TestPlugin> {
+  const p = await loadForTest(wasmPath, config ? { config } : {});
+  opened.push(p);
+  return p;
+}
+
+describe('config(key) and configOr(key, fallback)', () => {
+  it.each([
+    [undefined, '(null) fallback'],
+    [{ token: 'abc' }, '[abc] abc'],
+    [{ token: ' padded ' }, '[ padded ]  padded '],
+    [{ token: '   ' }, '[   ] fallback'],
+    [{ token: '' }, '(null) fallback'],
+    [{ other: 'x' }, '(null) fallback'],
+  ])('with config %j reads %j', async (config, expected) => {
+    const p = await load(config);
+    expect(await p.tool('config', {})).toEqual({ content: expected, isError: false });
+  });
+});
+
+describe('jsonString and parseJson on long strings', () => {
+  const root = protobuf.loadSync(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url).pathname);
+  const ToolRequest = root.lookupType('wasmhooks.v1.ToolRequest');
+  const ToolResponse = root.lookupType('wasmhooks.v1.ToolResponse');
+  const unit = 'say "hi" C:\\path\\x\n\ttab\r\u0000\u0001\u001f\u007f\b\f é 🐢 ✓ \u2028 plain / text ';
+  const text = unit.repeat(Math.ceil(50_000 / unit.length)).slice(0, 49_998) + 'ok';
+
+  it('escape a 50 KB string with quotes, newlines, control characters and unicode exactly as JSON.stringify, within the default limits', async () => {
+    expect(text.length).toBe(50_000);
+    const sandbox = await createSandbox(await readFile(wasmPath));
+    try {
+      const input = ToolRequest.encode(ToolRequest.fromObject({ name: 'escape', inputJson: JSON.stringify({ text }) })).finish();
+      const outcome = await sandbox.call('tool', input);
+      if (!outcome.ok) throw new Error(`${outcome.failure.code}: ${outcome.failure.message}`);
+      const response = ToolResponse.toObject(ToolResponse.decode(outcome.output)) as { content: string };
+      expect(response.content).toBe(JSON.stringify(text));
+      expect(outcome.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('round-trips strings made only of escapes, and empty ones', async () => {
+    const p = await load();
+    for (const s of ['', '"', '\\', '\u0000', '"'.repeat(5000), '\n\\"\u001b'.repeat(3000), 'é🐢'.repeat(2000)]) {
+      expect((await p.tool('escape', { text: s })).content).toBe(JSON.stringify(s));
+    }
+  });
+});
