@@ -4,7 +4,7 @@
 // Run: bun run examples/bun-http/main.ts   (after npm run build && npm run build:plugins)
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { z } from 'zod';
-import { createHost, createServer, loadPlugin, scriptedModel, tool } from '../../dist/index.js';
+import { createHost, createServer, loadPlugin, scriptedModel, tool, type StreamEvent } from '../../dist/index.js';
 
 // The repo type-checks with Node's types only; this is the slice of Bun we use.
 declare const Bun: {
@@ -40,11 +40,13 @@ const session = (await post('/session', { title: 'bun-http example' })) as { id:
 const sse = await fetch(`${base}/event?session=${session.id}`, { headers });
 const frames = sse.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
 
-for await (const frame of frames) {
-  const e = JSON.parse(frame.data);
+// A reader loop, not for-await: the DOM typings of ReadableStream lack async iteration.
+const reader = frames.getReader();
+for (let next = await reader.read(); !next.done; next = await reader.read()) {
+  const e = JSON.parse(next.value.data) as StreamEvent; // host events and server events, one union on `type`
   // Send the prompt once the stream is open, so no event comes before we listen.
   if (e.type === 'server.connected') console.log('prompt sent:', JSON.stringify(await post(`/session/${session.id}/prompt`, { prompt: 'Tidy up and take notes.' })));
-  else if (e.type === 'control.request') {
+  else if (e.type === 'control.request' && e.subtype === 'can_use_tool') {
     console.log(`asked: may ${e.payload.toolName} run with ${JSON.stringify(e.payload.input)}? answering allow`);
     await post(`/session/${session.id}/control-response`, { requestID: e.id, subtype: e.subtype, response: { behavior: 'allow' } });
   } else if (e.type === 'hook.end' && e.toolUseId) console.log(`hook ${e.hookName}: ${e.decision}`);

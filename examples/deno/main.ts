@@ -2,6 +2,8 @@
 // the built package, with a small formatter that turns each event into a line.
 // Run: deno run -A examples/deno/main.ts   (after npm run build && npm run build:plugins)
 import { z } from 'zod';
+// Deno does not look for index.d.ts beside index.js by itself; this points `deno check` at it.
+// @ts-types="../../dist/index.d.ts"
 import { createHost, loadPlugin, scriptedModel, tool, type HostEvent } from '../../dist/index.js';
 
 const guard = await loadPlugin({ bytes: await Deno.readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)) });
