@@ -1,4 +1,5 @@
 import type { ModuleInfo } from './code.js';
+import { writeRefuelIfNegative } from './fuel.js';
 import { lebEnd, readLeb } from './leb.js';
 import { BULK_BYTES_PER_FUEL_LOG2 } from './opcodes.js';
 import type { Writer } from './writer.js';
@@ -24,23 +25,19 @@ export function bulkLengthIsI32(m: ModuleInfo, buf: Uint8Array, sub: number, p: 
  */
 export function chargeBulkLength(m: ModuleInfo, w: Writer): void {
   const t = m.tempLocal;
-  const fuel = m.globals;
+  const f = m.fuelLocal;
   w.u8(0x21), w.uleb(t);
-  w.u8(0x23), w.uleb(fuel);
+  if (f >= 0) w.u8(0x20), w.uleb(f);
+  else w.u8(0x23), w.uleb(m.globals);
   w.u8(0x20), w.uleb(t);
   w.u8(0xad); // i64.extend_i32_u
   w.u8(0x42), w.u8(BULK_BYTES_PER_FUEL_LOG2);
   w.u8(0x88); // i64.shr_u
   w.u8(0x7d); // i64.sub
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x23), w.uleb(fuel);
-  w.u8(0x42), w.u8(0x00);
-  w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.lt_s; if
-  w.u8(0x10), w.uleb(m.funcImports); // call $refuel
-  w.u8(0x24), w.uleb(fuel);
-  w.u8(0x0b);
+  if (f >= 0) w.u8(0x22), w.uleb(f);
+  else w.u8(0x24), w.uleb(m.globals), w.u8(0x23), w.uleb(m.globals);
+  writeRefuelIfNegative(m, w);
   w.u8(0x20), w.uleb(t);
   m.tempUsed = true;
   m.checksInserted++;
 }
-

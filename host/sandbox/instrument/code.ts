@@ -1,4 +1,5 @@
 import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
+import { reload, writeBack, writeCheck } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
 import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
@@ -21,6 +22,8 @@ export interface ModuleInfo {
   memory64: Uint8Array;
   /** An i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
   tempLocal: number;
+  /** The i64 local holding the fuel counter in the function being rewritten; -1: use the global (fuel.ts). */
+  fuelLocal: number;
   /** Set by the walker when it used `tempLocal`; the caller then declares it. */
   tempUsed: boolean;
 }
@@ -46,15 +49,20 @@ function grow<T extends Uint8Array | Float64Array>(a: T, need: number): T {
  * expression) from `r` to `w` up to and including its final `end`,
  * renumbering function indices and, if `instrument`, inserting a fuel check
  * at the start and after every `loop` header. The region's cost is patched
- * into its check when the region closes.
+ * into its check when the region closes. With a fuel local (`m.fuelLocal`),
+ * it also writes the local back to the global wherever control may leave
+ * the function and reloads it after calls; it then returns false, having
+ * written garbage, if the body has an exception handler (the caller retries
+ * with the global).
  *
  * The hot path keeps the position in a local and skips LEB128s inline (this
  * runs once per plugin load, mostly before the JIT has warmed up); rare
  * immediates go through the bounds-checked `Reader`. Reads past `end` are
  * caught at the top of the loop, so a truncated body fails, never hangs.
  */
-export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boolean): void {
+export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boolean): boolean {
   const buf = r.buf;
+  const local = instrument && m.fuelLocal >= 0;
   const end = r.limit;
   let p = r.pos;
   let from = p;
@@ -95,15 +103,21 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
       }
       case Imm.End:
         if (depth === 0) {
+          if (local) {
+            w.copy(buf, from, at);
+            from = at;
+            writeBack(m, w);
+          }
           w.copy(buf, from, p);
           if (instrument) closeRegion(w, --regions, cost);
           r.pos = p;
-          return;
+          return true;
         }
         depth--;
         if (frames[depth] === 1 && instrument) cost = closeRegion(w, --regions, cost);
         break;
       case Imm.Block:
+        if (op === 0x06 && local) return false; // try
         p = blockType(r, p);
         frames = grow(frames, depth);
         frames[depth++] = 0;
@@ -124,14 +138,59 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         break;
       case Imm.Func: {
         const idx = readLeb(buf, p);
+        // Imported functions (the host) never touch the fuel global: calls to them keep the local.
+        const sync = local && op !== 0xd2 && (op === 0x12 || idx >= m.funcImports);
+        if (sync) {
+          w.copy(buf, from, at);
+          writeBack(m, w);
+          from = at;
+        }
         if (idx >= m.funcImports) {
           w.copy(buf, from, p);
           w.uleb(idx + 1);
           from = lebEnd;
         }
         p = lebEnd;
+        if (sync && op === 0x10) {
+          w.copy(buf, from, p);
+          from = p;
+          reload(m, w);
+        }
         break;
       }
+      case Imm.Br: {
+        const label = readLeb(buf, p);
+        if (local && label === depth) {
+          w.copy(buf, from, at);
+          from = at;
+          writeBack(m, w);
+        }
+        p = lebEnd;
+        break;
+      }
+      case Imm.Exit:
+        if (local) {
+          w.copy(buf, from, at);
+          from = at;
+          writeBack(m, w);
+        }
+        if (op === 0x08 || op === 0x15) p = skip(buf, p, end);
+        else if (op === 0x13) p = skip(buf, skip(buf, p, end), end);
+        break;
+      case Imm.CallIndirect:
+        if (local) {
+          w.copy(buf, from, at);
+          from = at;
+          writeBack(m, w);
+        }
+        p = skip(buf, p, end);
+        if (op === 0x11) p = skip(buf, p, end);
+        if (local) {
+          w.copy(buf, from, p);
+          from = p;
+          reload(m, w);
+        }
+        break;
       case Imm.Bytes4:
         p += 4;
         break;
@@ -142,7 +201,12 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         r.pos = p;
         rareImmediates(r, op, at);
         p = r.pos;
-        if (op === 0x1f) {
+        if (op === 0x0e && local && brTableLeaves(r, at + 1, depth)) {
+          w.copy(buf, from, at);
+          from = at;
+          writeBack(m, w);
+        } else if (op === 0x1f) {
+          if (local) return false;
           frames = grow(frames, depth);
           frames[depth++] = 0;
         } else if (op === 0x18) {
@@ -161,6 +225,17 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   }
 }
 
+/** Whether a br_table (immediates at `p`, already bounds-checked) has a target that leaves the function. */
+function brTableLeaves(r: Reader, p: number, depth: number): boolean {
+  const n = readLeb(r.buf, p);
+  p = lebEnd;
+  for (let i = 0; i <= n; i++) {
+    if (readLeb(r.buf, p) === depth) return true;
+    p = lebEnd;
+  }
+  return false;
+}
+
 function blockType(r: Reader, p: number): number {
   const b = r.buf[p]!;
   if (b === 0x40 || (b >= 0x6f && b <= 0x7f)) return p + 1; // the common forms
@@ -174,8 +249,7 @@ function openRegion(m: ModuleInfo, w: Writer, regions: number, outerCost: number
   regionPatch = grow(regionPatch, regions);
   regionCost = grow(regionCost, regions);
   regionCost[regions] = outerCost;
-  regionPatch[regions] = w.pos + m.checkPatch;
-  w.bytes(m.check);
+  regionPatch[regions] = writeCheck(m, w, regions === 0);
   m.checksInserted++;
   return regions + 1;
 }

@@ -58,6 +58,9 @@ export function rareImmediates(r: Reader, op: number, at: number): void {
     case Imm.MemArg:
     case Imm.Bytes4:
     case Imm.Bytes8:
+    case Imm.Br:
+    case Imm.Exit:
+    case Imm.CallIndirect:
       return r.fail(`opcode 0x${op.toString(16)} reached the slow path`, at); // handled inline
   }
 }

@@ -53,6 +53,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: 
     params: funcTypes.map((t) => typeParams[t] ?? 0),
     memory64: Uint8Array.from(memory64),
     tempLocal: -1,
+    fuelLocal: -1,
     tempUsed: false,
     ...checkTemplate(globals, funcImports),
   };

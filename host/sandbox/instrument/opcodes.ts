@@ -23,6 +23,9 @@ export const enum Imm {
   PrefixFC,
   PrefixFD,
   PrefixFE,
+  Br, // br, br_if, br_on_null, br_on_non_null: label; leaves the function if it names the body
+  Exit, // unreachable, return, throw, throw_ref, return_call_indirect, return_call_ref: leaves the function
+  CallIndirect, // call_indirect (type, table), call_ref (type): may run any function
 }
 
 /** Immediate kind per single-byte opcode. */
@@ -52,6 +55,10 @@ set(Imm.End, 0x0b);
 // call_ref, return_call_ref, br_on_null, br_on_non_null
 set(Imm.Leb, 0x07, 0x08, 0x09, 0x0c, 0x0d, 0x14, 0x15, 0x20, 0x21, 0x22, 0x25, 0x26, 0x3f, 0x40, 0xd5, 0xd6);
 set(Imm.Leb2, 0x11, 0x13); // call_indirect, return_call_indirect: type, table
+// Kinds the fuel local cares about (fuel.ts), overriding the plain kinds above.
+set(Imm.Br, 0x0c, 0x0d, 0xd5, 0xd6);
+set(Imm.Exit, 0x00, 0x0f, 0x08, 0x0a, 0x13, 0x15);
+set(Imm.CallIndirect, 0x11, 0x14);
 set(Imm.Func, 0x10, 0x12, 0xd2); // call, return_call, ref.func
 set(Imm.Global, 0x23, 0x24);
 set(Imm.MemArg, ...range(0x28, 0x3e));

@@ -204,19 +204,50 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
       r.skipValType();
     }
     const localsOut = w.pos;
-    w.copy(r.buf, localsStart, r.pos);
-    const bodyOut = w.pos;
-    // Engines cap locals at 50,000; past that, bulk lengths go uncharged (the module is near-invalid anyway).
-    m.tempLocal = locals < 49_999 ? locals : -1;
+    const bodyIn = r.pos;
+    const checks = m.checksInserted;
+    // Engines cap locals at 50,000: the fuel counter (i64) and the bulk-length scratch (i32) must fit.
+    m.fuelLocal = locals < 49_998 ? locals : -1;
+    let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+    m.tempLocal = locals < 49_998 ? locals + 1 : locals < 49_999 ? locals : -1;
     m.tempUsed = false;
-    rewriteExpr(m, r, w, true);
+    if (!rewriteExpr(m, r, w, true)) {
+      // An exception handler: a caught throw would leave the local stale, so this function uses the global.
+      r.pos = bodyIn;
+      w.pos = localsOut;
+      m.checksInserted = checks;
+      m.fuelLocal = -1;
+      m.tempLocal = locals < 49_999 ? locals : -1;
+      m.tempUsed = false;
+      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+      rewriteExpr(m, r, w, true);
+    }
     if (r.pos !== bodyEnd) r.fail(`${bodyEnd - r.pos} bytes after the body's final end`);
-    if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, groups);
+    if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups);
     w.closeSize(contentStart);
     r.limit = sectionEnd;
     m.functionsInstrumented++;
   }
   r.where = 'code section';
+}
+
+/** Copies the locals header, adding `1 × i64` for the fuel counter if there is a fuel local; returns where the body goes. */
+function writeLocals(m: RewriteInfo, r: Reader, w: Writer, localsStart: number, bodyIn: number, groups: number): number {
+  if (m.fuelLocal < 0) {
+    w.copy(r.buf, localsStart, bodyIn);
+    return w.pos;
+  }
+  w.uleb(groups + 1);
+  w.copy(r.buf, lebEndAfter(r.buf, localsStart), bodyIn);
+  w.u8(0x01);
+  w.u8(0x7e);
+  return w.pos;
+}
+
+/** The end of the LEB128 at `p` (already validated by the reader). */
+function lebEndAfter(buf: Uint8Array, p: number): number {
+  while (buf[p]! & 0x80) p++;
+  return p + 1;
 }
 
 /** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right. */

@@ -1,0 +1,61 @@
+/**
+ * The fuel code the walker inserts. In most functions the counter lives in a
+ * local (`fuelLocal`), loaded from the exported global at entry and written
+ * back before anything that leaves the function or may observe the global
+ * (calls into the module, returns, branches out of the body, throws, traps,
+ * `refuel`), and reloaded after calls into the module return. Engines keep
+ * the local in a register, so a loop check is a subtract, a compare and a
+ * branch. Functions with exception handlers (or too many locals) use the
+ * global directly (`fuelLocal` -1): a caught exception would leave the local
+ * stale.
+ */
+import type { ModuleInfo } from './code.js';
+import type { Writer } from './writer.js';
+
+const GLOBAL_GET = 0x23, GLOBAL_SET = 0x24, LOCAL_GET = 0x20, LOCAL_SET = 0x21, LOCAL_TEE = 0x22;
+
+/**
+ * Writes a check charging a cost patched in later; returns the offset of its
+ * padded 5-byte constant. `entry`: load the counter from the global first.
+ */
+export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean): number {
+  const f = m.fuelLocal;
+  if (f < 0) {
+    const at = w.pos + m.checkPatch;
+    w.bytes(m.check);
+    return at;
+  }
+  w.u8(entry ? GLOBAL_GET : LOCAL_GET), w.uleb(entry ? m.globals : f);
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d); // i64.sub
+  w.u8(LOCAL_TEE), w.uleb(f);
+  writeRefuelIfNegative(m, w);
+  return at;
+}
+
+const PADDED_ZERO = new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x00]);
+
+/** `i64.const 0; i64.lt_s; if <refuel> end`, the counter's new value on the stack. */
+export function writeRefuelIfNegative(m: ModuleInfo, w: Writer): void {
+  const f = m.fuelLocal, g = m.globals;
+  w.u8(0x42), w.u8(0x00), w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.const 0; i64.lt_s; if
+  if (f >= 0) w.u8(LOCAL_GET), w.uleb(f), w.u8(GLOBAL_SET), w.uleb(g); // the host reads the overdraft
+  w.u8(0x10), w.uleb(m.funcImports); // call $refuel
+  if (f >= 0) w.u8(LOCAL_TEE), w.uleb(f);
+  w.u8(GLOBAL_SET), w.uleb(g);
+  w.u8(0x0b);
+}
+
+/** `global.set $fuel (local.get $f)`: makes the global current. */
+export function writeBack(m: ModuleInfo, w: Writer): void {
+  w.u8(LOCAL_GET), w.uleb(m.fuelLocal);
+  w.u8(GLOBAL_SET), w.uleb(m.globals);
+}
+
+/** `local.set $f (global.get $fuel)`: picks up what a callee burnt. */
+export function reload(m: ModuleInfo, w: Writer): void {
+  w.u8(GLOBAL_GET), w.uleb(m.globals);
+  w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
+}
