@@ -54,9 +54,10 @@ describe('jsonString and parseJson on long strings', () => {
     }
   });
 
-  it('round-trips strings made only of escapes, and empty ones', async () => {
+  it('round-trips strings made only of escapes or non-ASCII characters, short and empty ones', async () => {
     const p = await load();
-    for (const s of ['', '"', '\\', '\u0000', '"'.repeat(5000), '\n\\"\u001b'.repeat(3000), 'é🐢'.repeat(2000)]) {
+    const edges = ['', '"', '\\', '\u0000', 'é', '🐢', '€', 'aé', 'éa', 'x🐢', '🐢x', '\u07ff\u0800\uffff\u{10000}\u{10ffff}'];
+    for (const s of [...edges, '"'.repeat(5000), '\n\\"\u001b'.repeat(3000), 'é🐢'.repeat(2000)]) {
       expect((await p.tool('escape', { text: s })).content).toBe(JSON.stringify(s));
     }
   });

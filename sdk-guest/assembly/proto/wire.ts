@@ -2,6 +2,8 @@
 // AssemblyScript has no exceptions, so the Reader records the first error
 // instead of trapping; decoders check `reader.failed` and stop.
 
+import { decodeUtf8, encodeUtf8 } from "./utf8";
+
 export const WIRE_VARINT: u32 = 0;
 export const WIRE_I64: u32 = 1;
 export const WIRE_LEN: u32 = 2;
@@ -72,7 +74,7 @@ export class Writer {
 
   /** A string element of a repeated field: written even when empty. */
   stringAlways(field: u32, v: string): void {
-    const bytes = Uint8Array.wrap(String.UTF8.encode(v));
+    const bytes = encodeUtf8(v);
     this.tag(field, WIRE_LEN);
     this.varint(<u64>bytes.length);
     this.raw(bytes);
@@ -164,7 +166,7 @@ export class Reader {
   string(): string {
     const n = this.length();
     if (this.failed) return "";
-    const s = String.UTF8.decodeUnsafe(this.buf.dataStart + <usize>this.pos, <usize>n);
+    const s = decodeUtf8(this.buf.dataStart + <usize>this.pos, <usize>n);
     this.pos += n;
     return s;
   }
