@@ -139,6 +139,8 @@ describe('tools', () => {
     ['"unterminated', 'unterminated string'],
     ['{"a":"\\x"}', 'bad escape'],
     ['{"a":"tab\there"}', 'control character'],
+    ['"\\u12', 'truncated .u escape at offset 3'],
+    ['"ok\\u12g4"', 'bad .u escape at offset 5'],
     ['nul', 'unexpected character'],
     ['{} {}', 'unexpected text after the value'],
     ['['.repeat(200), 'nesting deeper than 128'],

@@ -111,9 +111,43 @@ class Parser {
     }
   }
 
-  // Validates the literal and counts its code units, then decodes it in one
-  // allocation (see strings.ts); error offsets point at the offending character.
+  // A string literal in two passes: this loop checks it and counts its code
+  // units, then one allocation takes the decoded text (see strings.ts). The
+  // sandbox charges a loop's whole body per iteration, so the loop holds no
+  // error reporting: on any problem it hands over to checkedString, which
+  // finds the error and its offset.
   string(): string {
+    const s = this.s;
+    const start = this.pos + 1; // after the opening quote
+    let p = start;
+    let units = 0;
+    let c = 0;
+    while (true) {
+      c = s.charCodeAt(p); // -1 past the end
+      while (c >= 0x20 && c != 0x22 && c != 0x5c) c = s.charCodeAt(++p);
+      if (c != 0x5c) break;
+      const e = s.charCodeAt(p + 1);
+      if (e == 0x75) {
+        // A loop of its own, so that other escapes are not charged for it.
+        let bad = 0;
+        for (let k = 2; k < 6; k++) bad |= hexValue(s.charCodeAt(p + k));
+        if (bad < 0) break;
+        units -= 5;
+        p += 6;
+      } else {
+        if (unescapeLetter(e) < 0) break;
+        units -= 1;
+        p += 2;
+      }
+    }
+    if (c != 0x22) return this.checkedString();
+    this.pos = p + 1;
+    if (units == 0) return s.substring(start, p);
+    return decodeValidated(s, start, p, units + (p - start));
+  }
+
+  // The slow twin of string(), for literals with an error: reports it at the offending character.
+  checkedString(): string {
     this.pos++; // opening quote
     const start = this.pos;
     const n = this.s.length;
