@@ -38,6 +38,15 @@ const WAT = `(module
       (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (local.get $i))))
       (br $l))
     (i32.const -1))
+  (func (export "table_spin") (loop $l (br_table $l $l (i32.const 0))))
+  (func (export "nested") (param $n i32) (param $m i32) (local $i i32) (local $j i32)
+    (loop $outer
+      (local.set $j (i32.const 0))
+      (loop $inner
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br_if $inner (i32.lt_u (local.get $j) (local.get $m))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $outer (i32.lt_u (local.get $i) (local.get $n)))))
   (func $burn_then_throw (param $n i32)
     (call $burn (local.get $n))
     (throw $oops))
@@ -47,11 +56,12 @@ const WAT = `(module
       (catch $oops (i32.const 1)))))`;
 
 /** Like the sandbox's Meter: fuel used = slices handed out + overdrafts seen at refuel − what is left. */
-async function load(slice = 1_000_000_000n) {
+async function load(slice = 1_000_000_000n, limit = Infinity) {
   const state = { calls: 0, handedOut: 0n, overdraft: 0n };
   let global: WebAssembly.Global | undefined;
   const refuel = (): bigint => {
     state.calls++;
+    if (state.calls > limit) throw new Error('out of fuel');
     const left = global!.value as bigint;
     if (left < 0n) state.overdraft -= left;
     state.handedOut += slice;
@@ -99,6 +109,18 @@ describe('fuel counter in a local', () => {
       expect(b - a, name).toBeGreaterThanOrEqual(1000 * 4);
       expect(b - a, name).toBeLessThan(1000 * 20);
     }
+  });
+
+  it('loops are charged per iteration at their back-edges, nested or through br_table', async () => {
+    const { used, fn } = await load();
+    const inner = (used('nested', 1, 2000) - used('nested', 1, 1000)) / 1000;
+    expect(inner).toBe(8);
+    // 100 outer iterations × 1,000 more inner iterations each.
+    expect(used('nested', 100, 1100) - used('nested', 100, 100)).toBe(100 * 1000 * inner);
+    // An endless loop whose only back-edge is a br_table still reaches refuel.
+    const spin = await load(1000n, 20);
+    expect(() => spin.fn('table_spin')()).toThrow('out of fuel');
+    expect(spin.fuel.calls).toBe(21);
   });
 
   it('a callee that burns fuel and throws is charged to a caller that catches', async () => {

@@ -31,11 +31,27 @@ export interface ModuleInfo {
 // The cost constant is a padded 5-byte LEB128; cap it well inside that range.
 const MAX_COST = 0x7fffffff;
 
-/** Control frames: 1 for a loop, 0 otherwise. Shared scratch, grown on demand. */
+/** Control frames: a `Frame`. Shared scratch, grown on demand. */
 let frames = new Uint8Array(1024);
-/** Per open fuel region (function body, then each enclosing loop): its patch offset and cost so far. */
+const enum Frame {
+  Block = 0,
+  /** A loop checked at its header. */
+  Loop = 1,
+  /** A loop checked at its back-edges (the branches to it); `frameRegion` holds its region. */
+  BackEdgeLoop = 2,
+}
+let frameRegion = new Float64Array(1024);
+/**
+ * Per open fuel region (function body, then each enclosing loop): its patch
+ * offset (-1 if checked at back-edges), its first back-edge site (-1 for
+ * none) and the enclosing region's cost so far. Sites form linked lists.
+ */
 let regionPatch = new Float64Array(256);
+let regionSites = new Float64Array(256);
 let regionCost = new Float64Array(256);
+let sitePatch = new Float64Array(256);
+let siteNext = new Float64Array(256);
+let sites = 0;
 
 function grow<T extends Uint8Array | Float64Array>(a: T, need: number): T {
   if (need < a.length) return a;
@@ -69,7 +85,8 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   let depth = 0;
   let regions = 0;
   let cost = 0;
-  if (instrument) regions = openRegion(m, w, regions, cost);
+  sites = 0;
+  if (instrument) regions = openRegion(m, w, regions, cost, true);
 
   for (;;) {
     if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));
@@ -114,7 +131,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           return true;
         }
         depth--;
-        if (frames[depth] === 1 && instrument) cost = closeRegion(w, --regions, cost);
+        if (frames[depth] !== Frame.Block && instrument) cost = closeRegion(w, --regions, cost);
         break;
       case Imm.Block:
         if (op === 0x06 && local) return false; // try
@@ -122,17 +139,23 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         frames = grow(frames, depth);
         frames[depth++] = 0;
         break;
-      case Imm.Loop:
+      case Imm.Loop: {
+        // A loop whose label takes no values can be checked where it branches back (see backEdge).
+        const b = buf[p]!;
+        const atEdges = local && b >= 0x40 && b < 0x80;
         p = blockType(r, p);
         frames = grow(frames, depth);
-        frames[depth++] = 1;
+        frameRegion = grow(frameRegion, depth);
+        frames[depth] = atEdges ? Frame.BackEdgeLoop : Frame.Loop;
+        frameRegion[depth++] = regions;
         if (instrument) {
           w.copy(buf, from, p);
           from = p;
-          regions = openRegion(m, w, regions, cost);
+          regions = openRegion(m, w, regions, cost, !atEdges);
           cost = 0;
         }
         break;
+      }
       case Imm.Leb2:
         p = skip(buf, skip(buf, p, end), end);
         break;
@@ -160,12 +183,25 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
       }
       case Imm.Br: {
         const label = readLeb(buf, p);
-        if (local && label === depth) {
+        p = lebEnd;
+        if (!local) break;
+        if (label === depth) {
           w.copy(buf, from, at);
           from = at;
           writeBack(m, w);
+        } else if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop) {
+          w.copy(buf, from, at);
+          from = at;
+          const region = frameRegion[depth - 1 - label]!;
+          if (op === 0x0d) {
+            // br_if L  =>  if  <check>  br L+1  end: only a taken branch pays.
+            w.u8(0x04), w.u8(0x40);
+            addSite(m, w, region);
+            w.u8(0x0c), w.uleb(label + 1);
+            w.u8(0x0b);
+            from = p;
+          } else addSite(m, w, region); // br, br_on_null/non_null (charged taken or not)
         }
-        p = lebEnd;
         break;
       }
       case Imm.Exit:
@@ -201,10 +237,10 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         r.pos = p;
         rareImmediates(r, op, at);
         p = r.pos;
-        if (op === 0x0e && local && brTableLeaves(r, at + 1, depth)) {
+        if (op === 0x0e && local) {
           w.copy(buf, from, at);
           from = at;
-          writeBack(m, w);
+          brTable(m, w, buf, at + 1, depth);
         } else if (op === 0x1f) {
           if (local) return false;
           frames = grow(frames, depth);
@@ -225,15 +261,27 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   }
 }
 
-/** Whether a br_table (immediates at `p`, already bounds-checked) has a target that leaves the function. */
-function brTableLeaves(r: Reader, p: number, depth: number): boolean {
-  const n = readLeb(r.buf, p);
+/**
+ * Before a br_table (immediates at `p`, already bounds-checked): a write-back
+ * if a target leaves the function, and a check for each distinct back-edge
+ * loop it targets (charged whichever target is taken: an upper bound).
+ */
+function brTable(m: ModuleInfo, w: Writer, buf: Uint8Array, p: number, depth: number): void {
+  let leaves = false;
+  const seen: number[] = [];
+  const n = readLeb(buf, p);
   p = lebEnd;
   for (let i = 0; i <= n; i++) {
-    if (readLeb(r.buf, p) === depth) return true;
+    const label = readLeb(buf, p);
     p = lebEnd;
+    if (label === depth) leaves = true;
+    else if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop) {
+      const region = frameRegion[depth - 1 - label]!;
+      if (!seen.includes(region)) seen.push(region);
+    }
   }
-  return false;
+  for (const region of seen) addSite(m, w, region);
+  if (leaves) writeBack(m, w);
 }
 
 function blockType(r: Reader, p: number): number {
@@ -244,18 +292,39 @@ function blockType(r: Reader, p: number): number {
   return r.pos;
 }
 
-/** Writes a fuel check and opens its region; returns the new region count. */
-function openRegion(m: ModuleInfo, w: Writer, regions: number, outerCost: number): number {
+/** Opens a region, with a fuel check here if `checked`; returns the new region count. */
+function openRegion(m: ModuleInfo, w: Writer, regions: number, outerCost: number, checked: boolean): number {
   regionPatch = grow(regionPatch, regions);
+  regionSites = grow(regionSites, regions);
   regionCost = grow(regionCost, regions);
   regionCost[regions] = outerCost;
-  regionPatch[regions] = writeCheck(m, w, regions === 0);
-  m.checksInserted++;
+  regionSites[regions] = -1;
+  regionPatch[regions] = checked ? writeCheck(m, w, regions === 0) : -1;
+  if (checked) m.checksInserted++;
   return regions + 1;
 }
 
-/** Patches the cost of region `index` into its check; returns the enclosing region's cost. */
+/** A check for back-edge loop `region` here, its cost patched when the region closes. */
+function addSite(m: ModuleInfo, w: Writer, region: number): void {
+  sitePatch = grow(sitePatch, sites);
+  siteNext = grow(siteNext, sites);
+  sitePatch[sites] = writeCheck(m, w, false);
+  siteNext[sites] = regionSites[region]!;
+  regionSites[region] = sites++;
+  m.checksInserted++;
+}
+
+/**
+ * Patches the cost of region `index` into its check or back-edge checks;
+ * returns the enclosing region's cost, which pays for the first iteration
+ * of a loop checked at its back-edges.
+ */
 function closeRegion(w: Writer, index: number, cost: number): number {
-  patchSleb5(w.buf, regionPatch[index]!, Math.min(Math.max(cost, 1), MAX_COST));
-  return regionCost[index]!;
+  const c = Math.min(Math.max(cost, 1), MAX_COST);
+  if (regionPatch[index]! >= 0) {
+    patchSleb5(w.buf, regionPatch[index]!, c);
+    return regionCost[index]!;
+  }
+  for (let s = regionSites[index]!; s >= 0; s = siteNext[s]!) patchSleb5(w.buf, sitePatch[s]!, c);
+  return regionCost[index]! + cost;
 }
