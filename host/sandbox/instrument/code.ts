@@ -1,10 +1,11 @@
 import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
-import { reload, writeBack, writeCheck } from './fuel.js';
+import { reload, writeBack } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
 import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
-import { patchSleb5, type Writer } from './writer.js';
+import { addSite, closeRegion, grow, openRegion, resetSites } from './regions.js';
+import type { Writer } from './writer.js';
 
 /** What the walker needs to know about the module being rewritten. */
 export interface ModuleInfo {
@@ -28,9 +29,6 @@ export interface ModuleInfo {
   tempUsed: boolean;
 }
 
-// The cost constant is a padded 5-byte LEB128; cap it well inside that range.
-const MAX_COST = 0x7fffffff;
-
 /** Control frames: a `Frame`. Shared scratch, grown on demand. */
 let frames = new Uint8Array(1024);
 const enum Frame {
@@ -41,32 +39,15 @@ const enum Frame {
   BackEdgeLoop = 2,
 }
 let frameRegion = new Float64Array(1024);
-/**
- * Per open fuel region (function body, then each enclosing loop): its patch
- * offset (-1 if checked at back-edges), its first back-edge site (-1 for
- * none) and the enclosing region's cost so far. Sites form linked lists.
- */
-let regionPatch = new Float64Array(256);
-let regionSites = new Float64Array(256);
-let regionCost = new Float64Array(256);
-let sitePatch = new Float64Array(256);
-let siteNext = new Float64Array(256);
-let sites = 0;
-
-function grow<T extends Uint8Array | Float64Array>(a: T, need: number): T {
-  if (need < a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(need + 1, a.length * 2));
-  next.set(a);
-  return next;
-}
 
 /**
  * Copies one expression (a function body after its locals, or a constant
  * expression) from `r` to `w` up to and including its final `end`,
  * renumbering function indices and, if `instrument`, inserting a fuel check
- * at the start and after every `loop` header. The region's cost is patched
- * into its check when the region closes. With a fuel local (`m.fuelLocal`),
- * it also writes the local back to the global wherever control may leave
+ * at the start and for every loop: at its back-edges when the counter is in
+ * a local and the loop's label takes no values, else after its header. A
+ * region's cost is patched into its checks when the region closes. With a
+ * fuel local (`m.fuelLocal`), it also writes the local back to the global wherever control may leave
  * the function and reloads it after calls; it then returns false, having
  * written garbage, if the body has an exception handler (the caller retries
  * with the global).
@@ -85,7 +66,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   let depth = 0;
   let regions = 0;
   let cost = 0;
-  sites = 0;
+  resetSites();
   if (instrument) regions = openRegion(m, w, regions, cost, true);
 
   for (;;) {
@@ -290,41 +271,4 @@ function blockType(r: Reader, p: number): number {
   r.pos = p;
   r.skipBlockType();
   return r.pos;
-}
-
-/** Opens a region, with a fuel check here if `checked`; returns the new region count. */
-function openRegion(m: ModuleInfo, w: Writer, regions: number, outerCost: number, checked: boolean): number {
-  regionPatch = grow(regionPatch, regions);
-  regionSites = grow(regionSites, regions);
-  regionCost = grow(regionCost, regions);
-  regionCost[regions] = outerCost;
-  regionSites[regions] = -1;
-  regionPatch[regions] = checked ? writeCheck(m, w, regions === 0) : -1;
-  if (checked) m.checksInserted++;
-  return regions + 1;
-}
-
-/** A check for back-edge loop `region` here, its cost patched when the region closes. */
-function addSite(m: ModuleInfo, w: Writer, region: number): void {
-  sitePatch = grow(sitePatch, sites);
-  siteNext = grow(siteNext, sites);
-  sitePatch[sites] = writeCheck(m, w, false);
-  siteNext[sites] = regionSites[region]!;
-  regionSites[region] = sites++;
-  m.checksInserted++;
-}
-
-/**
- * Patches the cost of region `index` into its check or back-edge checks;
- * returns the enclosing region's cost, which pays for the first iteration
- * of a loop checked at its back-edges.
- */
-function closeRegion(w: Writer, index: number, cost: number): number {
-  const c = Math.min(Math.max(cost, 1), MAX_COST);
-  if (regionPatch[index]! >= 0) {
-    patchSleb5(w.buf, regionPatch[index]!, c);
-    return regionCost[index]!;
-  }
-  for (let s = regionSites[index]!; s >= 0; s = siteNext[s]!) patchSleb5(w.buf, sitePatch[s]!, c);
-  return regionCost[index]! + cost;
 }
