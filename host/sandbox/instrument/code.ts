@@ -47,10 +47,10 @@ let frameRegion = new Float64Array(1024);
  * at the start and for every loop: at its back-edges when the counter is in
  * a local and the loop's label takes no values, else after its header. A
  * region's cost is patched into its checks when the region closes. With a
- * fuel local (`m.fuelLocal`), it also writes the local back to the global wherever control may leave
- * the function and reloads it after calls; it then returns false, having
- * written garbage, if the body has an exception handler (the caller retries
- * with the global).
+ * fuel local (`m.fuelLocal`), it also writes the local back to the global
+ * wherever control may leave the function and reloads it after calls; it
+ * then returns false, having written garbage, if the body has an exception
+ * handler (the caller retries with the global).
  *
  * The hot path keeps the position in a local and skips LEB128s inline (this
  * runs once per plugin load, mostly before the JIT has warmed up); rare
