@@ -111,7 +111,7 @@ describe('worker isolation', () => {
   });
 
   it('refuses at load a module whose start function spins, stopped inside the worker', async () => {
-    const error = await createSandbox(await hostile('start-loop'), { isolation: 'worker', limits: { timeoutMs: 50 } }).catch(
+    const error = await createSandbox(await hostile('start-loop'), { isolation: 'worker', limits: { timeoutMs: 50, fuel: Number.POSITIVE_INFINITY } }).catch(
       (e: unknown) => e as WasmhooksError,
     );
     expect(error).toMatchObject({ code: 'LOAD_FAILED', cause: { code: 'TIMEOUT' } });
