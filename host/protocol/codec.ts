@@ -5,27 +5,24 @@
  */
 import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
-import { HOOK_EVENT_NAMES, type FailurePolicy, type HookEventName } from '../hooks/types.js';
+import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
 
 const v1 = wasmhooks.v1;
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
 
+// The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
-/** The protocol's events are the host's hook events (one list, in enum order: value = index + 1). */
-export type ProtocolEventName = HookEventName;
 
-export const DECISIONS = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'] as const;
-export type ProtocolDecision = (typeof DECISIONS)[number];
+/** The host's decisions in the order of the protocol's `Decision` enum (value = index + 1; 0 means continue). */
+const DECISIONS: readonly HookDecision[] = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'];
 
-export type FailurePolicyName = FailurePolicy;
-
-export function eventToWire(name: ProtocolEventName): number {
+export function eventToWire(name: HookEventName): number {
   return HOOK_EVENT_NAMES.indexOf(name) + 1;
 }
 
-export function eventFromWire(value: number): ProtocolEventName | undefined {
+export function eventFromWire(value: number): HookEventName | undefined {
   return HOOK_EVENT_NAMES[value - 1];
 }
 
@@ -33,11 +30,11 @@ export type WireHookRequest = wasmhooks.v1.HookRequest.$Properties;
 export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;
 
 export interface PluginBinding {
-  event: ProtocolEventName;
+  event: HookEventName;
   /** Source of the tool-name regex; empty matches every tool. */
   matcher: string;
   /** Undefined: the host's default for the event. */
-  failurePolicy?: FailurePolicyName;
+  failurePolicy?: FailurePolicy;
 }
 
 export interface PluginToolSpec {
@@ -64,7 +61,7 @@ export interface PluginInfo {
 }
 
 export interface HookResponse {
-  decision: ProtocolDecision;
+  decision: HookDecision;
   reason?: string;
   updatedInput?: Record<string, unknown>;
   updatedOutput?: unknown;
