@@ -19,117 +19,53 @@ export interface HookEventRule {
   emitted: boolean;
 }
 
-const observe = (emitted: boolean): HookEventRule => ({
-  decisions: ['continue'],
+/** A rule with the common defaults: fail open, not tool-scoped, no rewrites, fired by the host. */
+const rule = (r: Partial<HookEventRule> & Pick<HookEventRule, 'decisions'>): HookEventRule => ({
   defaultPolicy: 'fail-open',
   toolScoped: false,
   updatedInput: false,
   updatedOutput: false,
-  emitted,
+  emitted: true,
+  ...r,
 });
 
+/** Observe-only events: hooks run but cannot change anything. */
+const observe = (r: Partial<HookEventRule> = {}): HookEventRule => rule({ decisions: ['continue'], ...r });
+
 export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = {
-  SessionStart: observe(true),
-  SessionEnd: observe(true),
-  UserPromptSubmit: {
-    decisions: ['continue', 'deny', 'stop'],
-    defaultPolicy: 'fail-closed',
-    closedDecision: 'deny',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  IterationStart: {
-    decisions: ['continue', 'stop'],
-    defaultPolicy: 'fail-open',
-    closedDecision: 'stop',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PreToolBatch: {
-    decisions: ['continue', 'stop'],
-    defaultPolicy: 'fail-open',
-    closedDecision: 'stop',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PreToolUse: {
+  SessionStart: observe(),
+  SessionEnd: observe(),
+  UserPromptSubmit: rule({ decisions: ['continue', 'deny', 'stop'], defaultPolicy: 'fail-closed', closedDecision: 'deny' }),
+  IterationStart: rule({ decisions: ['continue', 'stop'], closedDecision: 'stop' }),
+  PreToolBatch: rule({ decisions: ['continue', 'stop'], closedDecision: 'stop' }),
+  PreToolUse: rule({
     decisions: ['continue', 'allow', 'deny', 'ask', 'stop'],
     defaultPolicy: 'fail-closed',
     closedDecision: 'deny',
     toolScoped: true,
     updatedInput: true,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PermissionRequest: {
+  }),
+  PermissionRequest: rule({
     decisions: ['continue', 'allow', 'deny'],
     defaultPolicy: 'fail-closed',
     closedDecision: 'deny',
     toolScoped: true,
     updatedInput: true,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PostToolUse: {
-    decisions: ['continue', 'stop'],
-    defaultPolicy: 'fail-open',
-    closedDecision: 'stop',
-    toolScoped: true,
-    updatedInput: false,
-    updatedOutput: true,
-    emitted: true,
-  },
+  }),
+  PostToolUse: rule({ decisions: ['continue', 'stop'], closedDecision: 'stop', toolScoped: true, updatedOutput: true }),
   // Observers, but they may rewrite the error text the model gets (a redactor, say).
-  PostToolUseFailure: { ...observe(true), toolScoped: true, updatedOutput: true },
-  PostToolBatch: observe(true),
-  Stop: {
-    decisions: ['continue', 'block'],
-    defaultPolicy: 'fail-open',
-    // A broken stop-handler lets the agent stop: the safe side is not looping.
-    closedDecision: 'continue',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  StopFailure: observe(true),
-  SubagentStart: {
-    decisions: ['continue', 'deny'],
-    defaultPolicy: 'fail-open',
-    closedDecision: 'deny',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  SubagentStop: {
-    decisions: ['continue', 'block'],
-    defaultPolicy: 'fail-open',
-    // As for Stop: a broken hook lets the sub-agent stop.
-    closedDecision: 'continue',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PreCompact: {
-    decisions: ['continue', 'deny', 'stop'],
-    defaultPolicy: 'fail-open',
-    closedDecision: 'stop',
-    toolScoped: false,
-    updatedInput: false,
-    updatedOutput: false,
-    emitted: true,
-  },
-  PostCompact: observe(true),
-  Notification: observe(true),
-  Error: observe(true),
+  PostToolUseFailure: observe({ toolScoped: true, updatedOutput: true }),
+  PostToolBatch: observe(),
+  // A broken stop-handler lets the agent stop: the safe side is not looping.
+  Stop: rule({ decisions: ['continue', 'block'], closedDecision: 'continue' }),
+  StopFailure: observe(),
+  SubagentStart: rule({ decisions: ['continue', 'deny'], closedDecision: 'deny' }),
+  // As for Stop: a broken hook lets the sub-agent stop.
+  SubagentStop: rule({ decisions: ['continue', 'block'], closedDecision: 'continue' }),
+  PreCompact: rule({ decisions: ['continue', 'deny', 'stop'], closedDecision: 'stop' }),
+  PostCompact: observe(),
+  Notification: observe(),
+  Error: observe(),
 };
 
 /** Decisions that end the chain of hooks for one event. */
