@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createHost, loadPlugin, scriptedModel } from '../../host/index.js';
 import type { HookInput, HostEvent, ModelRequest } from '../../host/index.js';
 import { builtPlugin, common, postToolUse } from './wasm.js';
+import { fakeBash } from '../fixtures/tools.js';
 
 const wasm = builtPlugin('require-verification');
 const stopInput = (session = 's1', active = false): HookInput => ({
@@ -95,16 +96,7 @@ describe('require-verification', () => {
         turns: [{ text: 'I fixed the bug. Done.' }],
       }),
       tools: [
-        {
-          name: 'Bash',
-          description: 'Runs a shell command',
-          inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-          kind: 'js',
-          run: async (input) => {
-            commands.push(String(input.command));
-            return { content: '12 passed', isError: false };
-          },
-        },
+        fakeBash('12 passed', commands),
       ],
     });
     const events: HostEvent[] = [];

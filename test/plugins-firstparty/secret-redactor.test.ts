@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, loadPlugin, scriptedModel, WasmPlugin } from '../../host/index.js';
 import type { HookResult, HostEvent } from '../../host/index.js';
 import { builtPlugin, postToolUse } from './wasm.js';
+import { fakeBash } from '../fixtures/tools.js';
 
 const wasm = builtPlugin('secret-redactor');
 
@@ -113,13 +114,7 @@ describe('secret-redactor', () => {
         ],
       }),
       tools: [
-        {
-          name: 'Bash',
-          description: 'Runs a shell command',
-          inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-          kind: 'js',
-          run: async () => ({ content: `OPENAI_API_KEY=${SECRETS.openai}\nPORT=8080`, isError: false }),
-        },
+        fakeBash(`OPENAI_API_KEY=${SECRETS.openai}\nPORT=8080`),
       ],
     });
     const events: HostEvent[] = [];

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHost, loadPlugin, scriptedModel } from '../../host/index.js';
 import type { HookInput, HostEvent } from '../../host/index.js';
+import { fakeBash } from '../fixtures/tools.js';
 
 const wasm = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url).pathname;
 
@@ -51,16 +52,7 @@ describe('guard-shell through the host', () => {
         ],
       }),
       tools: [
-        {
-          name: 'Bash',
-          description: 'Runs a shell command',
-          inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-          kind: 'js',
-          run: async (input) => {
-            ran.push(String(input.command));
-            return { content: 'ok', isError: false };
-          },
-        },
+        fakeBash('ok', ran),
       ],
     });
     const events: HostEvent[] = [];
