@@ -5,10 +5,12 @@
  * instantiation, never a recompilation. The worker backend runs this very
  * class inside its worker.
  */
-import createPlugin, { type CallContext, type ExtismPluginOptions, type Plugin } from '@extism/extism';
-import { classify, corruptsInstance, failure } from './failures.js';
-import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
+import createPlugin, { type Plugin } from '@extism/extism';
+import { classify, clip, corruptsInstance, failure } from './failures.js';
+import { hostImports, type ImportScope } from './imports.js';
+import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
@@ -29,20 +31,33 @@ export class Engine {
   #memory: WebAssembly.Memory | null = null;
   #meter: Meter | null = null;
   #logLines = 0;
+  #logChars = 0;
+  #dropped = 0;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
+  /** What the host functions see of the current call (its meter, its first stop). */
+  readonly #scope: ImportScope;
 
   constructor(
     readonly module: WebAssembly.Module,
     readonly options: EngineOptions,
-  ) {}
+  ) {
+    const meter = (): Meter | null => this.#meter;
+    this.#scope = {
+      limits: options.limits,
+      vars: new VarStore(options.limits),
+      meter,
+      stop: null,
+      progressBytes: 0,
+      onProgress: options.onProgress,
+    };
+  }
 
   /** Run `fn` under `budget`. Never throws. */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
     const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
-    this.#meter = meter;
-    this.#logLines = 0;
+    this.#begin(meter);
     let remaining = 0n;
     if (!this.#plugin) {
       const loaded = await this.#instantiate();
@@ -53,28 +68,55 @@ export class Engine {
     const plugin = this.#plugin as Plugin;
     // Hand out the first slice up front: a short call then never needs refuel.
     if (this.#fuel) this.#fuel.value = meter.prefill(remaining);
+    let output: Uint8Array | null = null;
+    let thrown: { error: unknown } | null = null;
     try {
       const out = await plugin.call(fn, input);
-      const output = out ? out.bytes() : new Uint8Array(0);
-      const max = this.options.limits.maxOutputBytes;
-      if (output.byteLength <= max) return this.#finish(meter, started, output, null);
-      const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
-      return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
+      output = out ? out.bytes() : new Uint8Array(0);
     } catch (error) {
-      return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
+      thrown = { error };
     }
+    // A stop is final: whatever the plugin did after it (caught it, returned,
+    // threw something else), the outcome is the stop and no output is used.
+    const stop = this.#stopOf(meter);
+    if (stop) return this.#finish(meter, started, null, classify(stop, 'call'), true);
+    if (thrown) return this.#finish(meter, started, null, this.#explain(classify(thrown.error, 'call')));
+    const bytes = output ?? new Uint8Array(0);
+    const max = this.options.limits.maxOutputBytes;
+    if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
+    const message = `the plugin returned ${bytes.byteLength} bytes, more than maxOutputBytes (${max})`;
+    return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
   }
 
-  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null): CallOutcome {
+  #begin(meter: Meter): void {
+    this.#meter = meter;
+    this.#scope.stop = null;
+    this.#scope.progressBytes = 0;
+    this.#logLines = 0;
+    this.#logChars = 0;
+    this.#dropped = 0;
+  }
+
+  /** The call's stop: one a host function raised, the meter's own, or an abort seen after the plugin returned. */
+  #stopOf(meter: Meter): Error | null {
+    const own = (meter as { stopped?: unknown }).stopped;
+    if (this.#scope.stop) return this.#scope.stop;
+    if (own instanceof Error) return own;
+    if (meter.budget.signal?.aborted) return new StopSignal('ABORTED', 'the call was aborted');
+    return null;
+  }
+
+  /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */
+  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
     // What is left stays in the global unused: the next call overwrites it
     // with its own first slice.
     const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
     this.#meter = null;
     this.#slice = meter.slice;
-    if (this.#logLines > MAX_LOG_LINES_PER_CALL) this.#flushDroppedLogs();
+    if (this.#dropped > 0) this.#flushDroppedLogs();
     if (failed) {
-      if (corruptsInstance(failed.code)) void this.discard();
+      if (unwound || corruptsInstance(failed.code)) void this.discard();
       return { ok: false, failure: failed, fuelUsed, durationMs };
     }
     return { ok: true, output: output ?? new Uint8Array(0), fuelUsed, durationMs };
@@ -90,7 +132,7 @@ export class Engine {
     if (this.#plugin) return null;
     const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, signal: undefined };
     const meter = new Meter(budget, this.#slice, null);
-    this.#meter = meter;
+    this.#begin(meter);
     const failed = await this.#instantiate();
     this.#meter = null;
     this.#slice = meter.slice;
@@ -104,32 +146,47 @@ export class Engine {
     this.#plugin = null;
     this.#fuel = null;
     this.#memory = null;
+    this.#scope.vars.clear();
     await plugin?.close().catch(() => undefined);
   }
 
   async #instantiate(): Promise<PluginFailure | null> {
+    this.#scope.vars.clear();
+    let plugin: Plugin;
     try {
-      const plugin = await createPlugin(
+      plugin = await createPlugin(
         { wasm: [{ module: this.module }] },
         {
           useWasi: false,
-          functions: this.#hostFunctions(),
+          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel }),
           config: this.options.config ?? {},
-          memory: { maxPages: this.options.limits.maxMemoryPages, maxVarBytes: this.options.limits.maxVarBytes },
+          memory: { maxPages: this.options.limits.maxMemoryPages },
           logger: this.#logger(),
           logLevel: this.options.onLog ? 'trace' : 'silent',
         },
       );
-      const instance = await plugin.getInstance();
-      this.#plugin = plugin;
-      this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
-      const memory = instance.exports.memory;
-      this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
-      return null;
     } catch (error) {
-      return classify(error, 'load');
+      return this.#scope.stop ? classify(this.#scope.stop, 'load') : classify(error, 'load');
     }
+    // A start function that caught its stop still stopped.
+    if (this.#scope.stop) {
+      await plugin.close().catch(() => undefined);
+      return classify(this.#scope.stop, 'load');
+    }
+    const instance = await plugin.getInstance();
+    this.#plugin = plugin;
+    this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
+    const memory = instance.exports.memory;
+    this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
+    return null;
   }
+
+  readonly #refuel = (): bigint => {
+    const meter = this.#meter;
+    // Outside a call (never expected): stop rather than run unmetered.
+    if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+    return meter.refuel();
+  };
 
   /** A trap right after the memory hit its cap is the cap's doing: say so. */
   #explain(f: PluginFailure): PluginFailure {
@@ -143,46 +200,17 @@ export class Engine {
     );
   }
 
-  #hostFunctions(): NonNullable<ExtismPluginOptions['functions']> {
-    const cap = this.options.limits.maxMemoryPages * PAGE;
-    return {
-      [REFUEL_MODULE]: {
-        [REFUEL_NAME]: () => {
-          const meter = this.#meter;
-          // Outside a call (never expected): stop rather than run unmetered.
-          if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
-          return meter.refuel();
-        },
-      },
-      // Extism's own alloc logs "memory limit exceeded" and returns 0, after
-      // which the plugin fails on an unrelated error; stop it here instead.
-      'extism:host/env': {
-        alloc: (cc: CallContext, size: bigint) => {
-          const bytes = Number(size);
-          const address = bytes > cap ? 0n : cc.alloc(bytes);
-          if (address === 0n) {
-            throw new StopSignal(
-              'MEMORY_LIMIT',
-              `the plugin asked the host for ${bytes} bytes, beyond its cap of ${this.options.limits.maxMemoryPages} pages (maxMemoryPages)`,
-            );
-          }
-          return address;
-        },
-      },
-      'wasmhooks:host': {
-        progress: (cc: CallContext, address: bigint) => {
-          const text = cc.read(address)?.text();
-          if (text !== undefined) safely(() => this.options.onProgress?.(text));
-        },
-      },
-    };
-  }
-
   #logger(): Console {
+    const maxChars = this.options.limits.maxLogChars;
     const forward = (level: LogLevel) => (message: unknown) => {
+      const text = String(message);
       this.#logLines++;
-      if (this.#logLines > MAX_LOG_LINES_PER_CALL) return;
-      safely(() => this.options.onLog?.(level, String(message)));
+      this.#logChars += text.length;
+      if (this.#logLines > MAX_LOG_LINES_PER_CALL || this.#logChars > maxChars) {
+        this.#dropped++;
+        return;
+      }
+      safely(() => this.options.onLog?.(level, text));
     };
     const logger = {
       trace: forward('trace'),
@@ -195,8 +223,9 @@ export class Engine {
   }
 
   #flushDroppedLogs(): void {
-    const dropped = this.#logLines - MAX_LOG_LINES_PER_CALL;
-    if (dropped > 0) safely(() => this.options.onLog?.('warn', `${dropped} more log lines dropped (limit ${MAX_LOG_LINES_PER_CALL} per call)`));
+    const { maxLogChars } = this.options.limits;
+    const message = `${this.#dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogChars} characters, maxLogChars)`;
+    safely(() => this.options.onLog?.('warn', clip(message)));
   }
 }
 

@@ -6,6 +6,7 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
+import { rerouteDenied } from './denied.js';
 import { loadFailed } from './failures.js';
 import { HealthTracker } from './health.js';
 import { instrument } from './instrument/index.js';
@@ -37,7 +38,7 @@ export async function createSandbox(
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
   try {
-    instrumented = instrument(bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    instrumented = instrument(rerouteDenied(bytes), { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

@@ -20,6 +20,9 @@ const schema = z.object({
       maxInputBytes: count,
       maxOutputBytes: count,
       maxVarBytes: count,
+      maxVars: count,
+      maxLogChars: count,
+      maxProgressBytes: count,
     })
     .partial()
     .optional(),
