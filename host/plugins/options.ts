@@ -13,6 +13,10 @@ export const limitsSchema = z
     maxMemoryPages: positiveInt.max(65536),
     maxInputBytes: positiveInt,
     maxOutputBytes: positiveInt,
+    maxVarBytes: positiveInt,
+    maxVars: positiveInt,
+    maxLogChars: positiveInt,
+    maxProgressBytes: positiveInt,
   })
   .partial()
   .strict();
