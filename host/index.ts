@@ -42,7 +42,7 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 // The sandbox: any wasm export under a deadline, fuel, a memory cap and an abort signal.
 export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
-export { createSandbox } from './sandbox/index.js';
+export { createSandbox, hostMemoryBound, HOST_MEMORY_SLACK_BYTES } from './sandbox/index.js';
 
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';

@@ -12,6 +12,8 @@ import { HealthTracker } from './health.js';
 import { instrument } from './instrument/index.js';
 import { Sandboxed } from './module.js';
 import { resolveOptions } from './options.js';
+
+export { HOST_MEMORY_SLACK_BYTES, hostMemoryBound } from './options.js';
 import type { SandboxOptions, SandboxedModule } from './types.js';
 import { WorkerBackend } from './worker/host.js';
 

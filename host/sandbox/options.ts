@@ -40,6 +40,28 @@ const schema = z.object({
     .optional(),
 });
 
+/**
+ * What one sandbox may add to the host's resident memory beyond its caps:
+ * the engine's own structures, compiled code, one variable record per var,
+ * transient copies of a message on its way out. Measured well below this;
+ * docs/sandbox.md ("Host memory") states the bound and the tests check it.
+ */
+export const HOST_MEMORY_SLACK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The most host memory one sandbox's calls can hold, given its limits: its
+ * linear memory and Extism's host-side blocks (each capped at
+ * `maxMemoryPages`), its variables, one output, one call's progress and logs
+ * (UTF-16: two bytes a character), plus `HOST_MEMORY_SLACK_BYTES`. A worker's
+ * own runtime (tens of MiB) comes on top, paid once when the sandbox starts.
+ */
+export function hostMemoryBound(limits: Readonly<Limits>): number {
+  const pages = limits.maxMemoryPages * 65_536;
+  return (
+    2 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogChars + HOST_MEMORY_SLACK_BYTES
+  );
+}
+
 export interface ResolvedOptions {
   limits: Readonly<Limits>;
   quarantine: Readonly<QuarantinePolicy>;
