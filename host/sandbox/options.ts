@@ -43,10 +43,12 @@ const schema = z.object({
 /**
  * What one sandbox may add to the host's resident memory beyond its caps:
  * the engine's own structures, compiled code, one variable record per var,
- * transient copies of a message on its way out. Measured well below this;
- * docs/sandbox.md ("Host memory") states the bound and the tests check it.
+ * transient copies of a message on its way out, and garbage the runtime has
+ * not collected yet (Bun's collector is lazy: up to ~95 MiB measured after a
+ * few hundred thousand host calls). docs/sandbox.md ("Host memory") states
+ * the bound and the hostile tests check it on every runtime.
  */
-export const HOST_MEMORY_SLACK_BYTES = 64 * 1024 * 1024;
+export const HOST_MEMORY_SLACK_BYTES = 128 * 1024 * 1024;
 
 /**
  * The most host memory one sandbox's calls can hold, given its limits: its
