@@ -124,6 +124,8 @@ export interface Host {
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
   use(plugin: PluginContribution): void;
+  /** Starts what the host otherwise starts at the first prompt (MCP servers); failures are events, never thrown. */
+  ready(): Promise<void>;
   /** Closes what the host started (MCP servers). Sessions stay usable; servers restart at the next prompt. */
   close(): Promise<void>;
 }
@@ -243,6 +245,9 @@ export function createHost(options: HostOptions = {}): Host {
         ...(mcp ? { prepare: () => mcp.ensure() } : {}),
       };
       return new Session(settings);
+    },
+    async ready() {
+      await mcp?.ensure();
     },
     async close() {
       await mcp?.close();
