@@ -78,6 +78,8 @@ describe('terminated workers', () => {
     ['swallow-stop', 'swallow_twice'],
     ['host-call-flood', 'run'],
     ['memory-grow-spin', 'run'],
+    ['bulk-spin', 'memory_fill'],
+    ['bulk-spin', 'memory_copy'],
   ])('%s: after its worker is terminated, the process uses no CPU', async (fixture, fn) => {
     // The host kills the worker before the worker's own deadline could stop the plugin.
     setWorkerGraceMs(-9_000);
@@ -86,6 +88,7 @@ describe('terminated workers', () => {
       const outcome = await sandbox.call(fn, new Uint8Array(0));
       expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /worker was terminated/ });
     }
+    // close() returns once every worker it terminated is gone.
     await sandbox.close();
     await new Promise((r) => setTimeout(r, 50));
     const before = process.cpuUsage();

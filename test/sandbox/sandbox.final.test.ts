@@ -30,6 +30,8 @@ const cases: [fixture: string, fn: string, code: FailureCode, message: RegExp, l
   ['swallow-stop', 'answer_then_swallow', 'TIMEOUT', /deadline of 50 ms/, { timeoutMs: DEADLINE, fuel: 1e15 }],
   ['swallow-stop', 'answer_then_swallow', 'FUEL_EXHAUSTED', /fuel budget of 2000000/, { timeoutMs: 5_000, fuel: 2_000_000 }],
   ['swallow-stop', 'swallow_spin', 'FUEL_EXHAUSTED', /fuel budget of 2000000/, { timeoutMs: 5_000, fuel: 2_000_000 }],
+  ['bulk-spin', 'memory_fill', 'TIMEOUT', /deadline of 50 ms/, { timeoutMs: DEADLINE, fuel: 1e15 }],
+  ['bulk-spin', 'memory_copy', 'TIMEOUT', /deadline of 50 ms/, { timeoutMs: DEADLINE, fuel: 1e15 }],
   ['swallow-stop', 'swallow_var', 'MEMORY_LIMIT', /maxVarBytes/, ROOMY],
   ['swallow-stop', 'swallow_progress', 'OUTPUT_TOO_LARGE', /maxProgressBytes \(1048576\)/, ROOMY],
   ['swallow-stop', 'uncaught', 'TRAP', /wasm exception that it did not catch/, ROOMY],

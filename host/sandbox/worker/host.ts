@@ -15,9 +15,10 @@ import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from '.
 /**
  * Past the deadline, how long the in-worker checks get before the worker is
  * killed. They answer within about a millisecond; the rest is room for a
- * busy machine, since a kill costs a respawn (tens to hundreds of ms).
+ * busy machine, since a kill costs a respawn (tens to hundreds of ms). 50 ms
+ * keeps the documented slack, max(2 × deadline, deadline + 50 ms).
  */
-export const DEFAULT_GRACE_MS = 100;
+export const DEFAULT_GRACE_MS = 50;
 let graceMs = DEFAULT_GRACE_MS;
 
 /** Tests only: a negative grace kills a worker before its own deadline fires. */
@@ -37,6 +38,8 @@ export class WorkerBackend implements Backend {
   #live: Live | null = null;
   /** A replacement worker being started (after a kill), for the next call. */
   #starting: Promise<PluginFailure | null> | null = null;
+  /** Terminations under way: `close()` waits for them, so no thread of this sandbox outlives it. */
+  readonly #dying = new Set<Promise<void>>();
 
   private constructor(
     private readonly adapter: ThreadAdapter,
@@ -133,6 +136,7 @@ export class WorkerBackend implements Backend {
     this.#starting = null;
     this.#live?.channel.signal(State.SHUTDOWN);
     await this.#kill();
+    await Promise.all(this.#dying);
   }
 
   async #spawn(): Promise<PluginFailure | null> {
@@ -175,7 +179,10 @@ export class WorkerBackend implements Backend {
     // Until the thread is gone, a plugin still running there stops at its
     // next refuel or host call: the abort flag is the first thing they read.
     Atomics.store(live.channel.header, Slot.ABORT, 1);
-    await live.handle.terminate().catch(() => undefined);
+    const dying = live.handle.terminate().catch(() => undefined);
+    this.#dying.add(dying);
+    await dying;
+    this.#dying.delete(dying);
   }
 
   #deliver(meta: ResponseMeta): void {
