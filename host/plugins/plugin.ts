@@ -22,6 +22,7 @@ import {
   type PluginInfo,
 } from '../protocol/codec.js';
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import { violation } from '../hooks/decisions.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
 
@@ -96,7 +97,10 @@ export class WasmPlugin implements PluginContribution {
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
       check: (output) => {
         decoded = decodeHookResponse(output);
-        return decoded.ok ? null : decoded.failure;
+        if (!decoded.ok) return decoded.failure;
+        // A decision the event does not allow is as unreadable as garbage.
+        const bad = violation(input.hook_event_name, fromWireResponse(decoded.value));
+        return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
       },
     });
     if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };

@@ -42,11 +42,9 @@ export class Engine {
     readonly module: WebAssembly.Module,
     readonly options: EngineOptions,
   ) {
-    const meter = (): Meter | null => this.#meter;
     this.#scope = {
       limits: options.limits,
       vars: new VarStore(options.limits),
-      meter,
       stop: null,
       progressBytes: 0,
       onProgress: options.onProgress,

@@ -10,7 +10,7 @@
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { HostRefusal } from './failures.js';
-import { REFUEL_MODULE, StopSignal, type Meter } from './meter.js';
+import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
 
@@ -21,8 +21,6 @@ const U64 = 64;
 export interface ImportScope {
   readonly limits: Readonly<Limits>;
   readonly vars: VarStore;
-  /** The current call's meter; null outside a call. */
-  meter(): Meter | null;
   /** The call's first stop, once there is one. */
   stop: Error | null;
   /** Progress text the current call reported so far, in bytes. */

@@ -76,4 +76,24 @@ describe('BAD_OUTPUT quarantines', () => {
     expect(plugin.sandbox.health).toBe('quarantined');
     await plugin.close();
   });
+
+  it('so does a decision the event does not allow (deny on PostToolBatch)', async () => {
+    const info = encodePluginInfo({
+      name: 'illegal',
+      version: '0.1.0',
+      protocolVersion: 1,
+      hooks: [{ event: wasmhooks.v1.HookEvent.HOOK_EVENT_POST_TOOL_BATCH }],
+    });
+    const deny = wasmhooks.v1.HookResponse.encode({ decision: wasmhooks.v1.Decision.DECISION_DENY, reason: 'no' }).finish();
+    const plugin = await loadPlugin({ bytes: cannedPlugin({ describe: info, hook: deny }) });
+    const [handler] = plugin.hooks();
+    const input: HookInput = { hook_event_name: 'PostToolBatch', session_id: 's1', cwd: '/work', turn: 1, iteration: 1, permission_mode: 'default', tool_calls: [] };
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const result = await handler!.run(input, { signal: new AbortController().signal });
+      codes.push(result.ok ? 'ok' : result.failure.code);
+    }
+    expect(codes).toEqual(['BAD_OUTPUT', 'BAD_OUTPUT', 'BAD_OUTPUT', 'QUARANTINED']);
+    await plugin.close();
+  });
 });
