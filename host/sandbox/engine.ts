@@ -45,6 +45,7 @@ export class Engine {
     this.#scope = {
       limits: options.limits,
       vars: new VarStore(options.limits),
+      config: options.config ?? {},
       stop: null,
       progressBytes: 0,
       onProgress: options.onProgress,

@@ -15,12 +15,15 @@ import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
 
 const PAGE = 65_536;
+const encoder = new TextEncoder();
 const U64 = 64;
 
 /** What the host functions need from the engine's current call. */
 export interface ImportScope {
   readonly limits: Readonly<Limits>;
   readonly vars: VarStore;
+  /** The granted config keys and their values. */
+  readonly config: Readonly<Record<string, string>>;
   /** The call's first stop, once there is one. */
   stop: Error | null;
   /** Progress text the current call reported so far, in bytes. */
@@ -58,7 +61,12 @@ export function hostImports(scope: ImportScope, meterImports: Record<string, Hos
   );
   return {
     [REFUEL_MODULE]: wrap(meterImports),
-    'extism:host/env': wrap({ alloc: alloc(scope), var_get: varGet(scope), var_set: varSet(scope) }),
+    'extism:host/env': wrap({
+      alloc: alloc(scope),
+      var_get: varGet(scope),
+      var_set: varSet(scope),
+      config_get: configGet(scope),
+    }),
     'wasmhooks:host': wrap({ progress: progress(scope) }),
     [DENIED_MODULE]: wrap(denied),
   };
@@ -90,8 +98,39 @@ function varGet(scope: ImportScope): HostFunction {
     if (key === null) return 0n;
     const value = scope.vars.get(key.string());
     freeBlock(cc, keyAddress); // as Extism does: the PDKs do not free the key themselves
-    return value ? cc.store(value) : 0n;
+    return value ? copyOut(cc, scope, value, 'var_get') : 0n;
   };
+}
+
+/** Like Extism's, but the value goes out through `copyOut`, under the memory cap. */
+function configGet(scope: ImportScope): HostFunction {
+  return (cc: CallContext, keyAddress: bigint) => {
+    const key = cc.read(keyAddress);
+    if (key === null) return 0n;
+    const name = key.string();
+    freeBlock(cc, keyAddress);
+    if (!Object.hasOwn(scope.config, name)) return 0n;
+    return copyOut(cc, scope, encoder.encode(scope.config[name]), 'config_get');
+  };
+}
+
+/**
+ * A fresh block under the memory cap holding a copy of `bytes`. Extism's
+ * `store()` instead pushes the bytes' own buffer as a block, unchecked: for
+ * a variable that lets the plugin write into the store, and a loop of reads
+ * piles up blocks past every cap.
+ */
+function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
+  const address = cc.alloc(bytes.byteLength);
+  const block = address === 0n ? null : cc.read(address);
+  if (!block) {
+    throw new HostRefusal(
+      'MEMORY_LIMIT',
+      `${what} needs a block of ${bytes.byteLength} bytes, beyond the plugin's cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
+    );
+  }
+  block.bytes().set(bytes);
+  return address;
 }
 
 function varSet(scope: ImportScope): HostFunction {

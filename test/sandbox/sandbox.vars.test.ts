@@ -70,6 +70,27 @@ for (const isolation of ['in-thread', 'worker'] as const) {
       await Promise.all([sandbox.close(), churn.close()]);
     });
 
+    it('var_get hands out a fresh block under the memory cap: no aliasing, no pile-up', async () => {
+      const sandbox = await load({ maxMemoryPages: 64 });
+      const alias = await sandbox.call('get_alias', new Uint8Array(0));
+      expect(alias.ok && str(alias.output)).toBe('ok');
+      const rss = process.memoryUsage().rss;
+      const flood = await sandbox.call('get_flood', new Uint8Array(0));
+      expect(!flood.ok && flood.failure).toMatchObject({ code: 'MEMORY_LIMIT', message: /var_get needs a block of 65536 bytes.*64 pages/ });
+      expect(process.memoryUsage().rss - rss).toBeLessThan(hostMemoryBound({ ...DEFAULT_LIMITS, ...ROOMY, maxMemoryPages: 64 }));
+      await sandbox.close();
+    });
+
+    it('config_get copies out under the memory cap too', async () => {
+      const sandbox = await load({ maxMemoryPages: 64 }, { config: { k: 'x'.repeat(65_536) } });
+      const rss = process.memoryUsage().rss;
+      const flood = await sandbox.call('config_flood', new Uint8Array(0));
+      expect(!flood.ok && flood.failure).toMatchObject({ code: 'MEMORY_LIMIT', message: /config_get needs a block of 65536 bytes/ });
+      expect(process.memoryUsage().rss - rss).toBeLessThan(hostMemoryBound({ ...DEFAULT_LIMITS, ...ROOMY, maxMemoryPages: 64 }));
+      expect((await sandbox.call('config_flood', u64(3))).ok).toBe(true);
+      await sandbox.close();
+    });
+
     it('a variable round-trips, and survives across calls of one instance', async () => {
       const sandbox = await load();
       const outcome = await sandbox.call('roundtrip', text('abcdefgh12345678'));

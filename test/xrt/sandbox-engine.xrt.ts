@@ -51,6 +51,7 @@ interface Hostile {
   message: RegExp;
   limits: Partial<Limits>;
   input?: Uint8Array;
+  config?: Record<string, string>;
 }
 
 const SPIN: Partial<Limits> = { timeoutMs: DEADLINE, fuel: 1e15 };
@@ -72,6 +73,9 @@ const HOSTILE: Hostile[] = [
   { fixture: 'vars', fn: 'big_value', code: 'MEMORY_LIMIT', message: /maxVarBytes/, limits: ROOMY },
   { fixture: 'vars', fn: 'many', code: 'MEMORY_LIMIT', message: /maxVars/, limits: ROOMY },
   { fixture: 'vars', fn: 'many', code: 'MEMORY_LIMIT', message: /more than 16 variables/, limits: { ...ROOMY, maxVars: 16 }, input: u64(17) },
+  // Host-side copies (var_get, config_get) come out of the memory cap.
+  { fixture: 'vars', fn: 'get_flood', code: 'MEMORY_LIMIT', message: /var_get needs a block/, limits: { ...ROOMY, maxMemoryPages: 64 } },
+  { fixture: 'vars', fn: 'config_flood', code: 'MEMORY_LIMIT', message: /config_get needs a block/, limits: { ...ROOMY, maxMemoryPages: 64 }, config: { k: 'x'.repeat(65_536) } },
   // Big messages: past their caps, typed (through the worker channel too).
   { fixture: 'flood', fn: 'progress_big', code: 'OUTPUT_TOO_LARGE', message: /maxProgressBytes \(1048576\)/, limits: ROOMY },
   { fixture: 'flood', fn: 'progress_many', code: 'OUTPUT_TOO_LARGE', message: /maxProgressBytes/, limits: ROOMY },
@@ -89,7 +93,13 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
   const timeouts: string[] = [];
   for (const h of HOSTILE) {
     const label = `${isolation} ${h.fixture}.${h.fn}`;
-    const sandbox = await createSandbox(await wat(h.fixture), { name: h.fixture, isolation, limits: h.limits, quarantine: { maxConsecutiveFailures: 100 } });
+    const sandbox = await createSandbox(await wat(h.fixture), {
+      name: h.fixture,
+      isolation,
+      limits: h.limits,
+      quarantine: { maxConsecutiveFailures: 100 },
+      ...(h.config ? { config: h.config } : {}),
+    });
     const before = rss();
     const times: number[] = [];
     for (let round = 0; round < 3; round++) {
