@@ -53,14 +53,16 @@ export const HOST_MEMORY_SLACK_BYTES = 128 * 1024 * 1024;
 /**
  * The most host memory one sandbox's calls can hold, given its limits: its
  * linear memory and Extism's host-side blocks (each capped at
- * `maxMemoryPages`), its variables, one output, one call's progress and logs
- * (UTF-16: two bytes a character), plus `HOST_MEMORY_SLACK_BYTES`. A worker's
- * own runtime (tens of MiB) comes on top, paid once when the sandbox starts.
+ * `maxMemoryPages`, and one refused block of up to that size until it is
+ * collected: Extism allocates before it checks), its variables, one output,
+ * one call's progress and logs (UTF-16: two bytes a character), plus
+ * `HOST_MEMORY_SLACK_BYTES`. A worker's own runtime (tens of MiB) comes on
+ * top, paid once when the sandbox starts.
  */
 export function hostMemoryBound(limits: Readonly<Limits>): number {
   const pages = limits.maxMemoryPages * 65_536;
   return (
-    2 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogChars + HOST_MEMORY_SLACK_BYTES
+    3 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogChars + HOST_MEMORY_SLACK_BYTES
   );
 }
 

@@ -106,7 +106,7 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
       const started = performance.now();
       const outcome = await sandbox.call(h.fn, h.input ?? new Uint8Array(0));
       times.push(performance.now() - started);
-      assert.equal(codeOf(outcome), h.code, label);
+      assert.equal(codeOf(outcome), h.code, `${label}: ${outcome.ok ? "ok" : outcome.failure.message}`);
       if (!outcome.ok) assert.match(outcome.failure.message, h.message, label);
     }
     if (h.code === 'TIMEOUT') {

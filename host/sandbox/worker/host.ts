@@ -124,7 +124,7 @@ export class WorkerBackend implements Backend {
         return fail(failure('ABORTED', `the call was aborted and did not stop within ${graceMs} ms; its worker was terminated`));
       }
       return fail(
-        failure('TIMEOUT', `the call did not return within ${budget.timeoutMs} ms (+${graceMs} ms grace); its worker was terminated`),
+        failure('TIMEOUT', `the call ran past its deadline of ${budget.timeoutMs} ms and did not return within a ${graceMs} ms grace; its worker was terminated`),
       );
     } finally {
       budget.signal?.removeEventListener('abort', onAbort);
