@@ -71,6 +71,13 @@ export interface CompactionSettings {
 export interface LoopConfig {
   sessionId: string;
   agentId?: string;
+  /**
+   * Set for a sub-agent's loop: the parent's agent call. Such a loop starts
+   * from its task without UserPromptSubmit and ends without Stop hooks: the
+   * caller fires SubagentStop and continues the loop with a new message if a
+   * hook blocks.
+   */
+  parentToolUseId?: string;
   cwd: string;
   /** Prompt number in the session, 1-based. */
   turn: number;
