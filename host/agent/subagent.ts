@@ -175,6 +175,7 @@ async function runSubagent(
     permissions: parent.permissions,
     maxTurns,
     stopHookCap: parent.stopHookCap,
+    maxParallelTools: parent.maxParallelTools,
     autoCompact: parent.autoCompact,
     sessionStart: false,
     pendingContext: [...start.additionalContext],
