@@ -124,6 +124,14 @@ describe('fields hooks and questions carry', () => {
 });
 
 describe('Claude-style options and documented differences', () => {
+  it('message.end is the complete assistant message (Claude\'s MessageDisplay): content and its text', async () => {
+    const model = scriptedModel([{ text: 'Hello there, friend', toolCalls: [{ name: 'Read', input: { file_path: 'a' } }] }, { text: 'done' }]);
+    const events = await collect(host({ model, permissionMode: 'bypassPermissions' }).session(), 'go');
+    const ends = ofType(events, 'message.end');
+    expect(ends.map((e) => e.text)).toEqual(['Hello there, friend', 'done']);
+    expect(ends[0]?.content.map((p) => p.type)).toEqual(['text', 'tool_call']);
+  });
+
   it('a matcher group\'s timeout is in seconds (Claude style)', async () => {
     const slow = async () => new Promise<Record<string, never>>((r) => setTimeout(() => r({}), 400));
     const model = scriptedModel([{ toolCalls: [{ name: 'Read', input: { file_path: 'a' } }] }, { text: 'done' }]);
