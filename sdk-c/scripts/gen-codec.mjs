@@ -11,7 +11,7 @@ import protobuf from 'protobufjs';
 const PROTO = fileURLToPath(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url));
 const OUT = fileURLToPath(new URL('../wasmhooks/hooks.pb.h', import.meta.url));
 
-const root = new protobuf.Root().loadSync(PROTO, { alternateCommentMode: true });
+const root = new protobuf.Root().loadSync(PROTO, { alternateCommentMode: true, keepCase: true });
 const pkg = root.lookup('wasmhooks.v1');
 const enums = pkg.nestedArray.filter((n) => n instanceof protobuf.Enum);
 const messages = pkg.nestedArray.filter((n) => n instanceof protobuf.Type);

@@ -150,7 +150,7 @@ typedef struct wh_hook_binding {
   int32_t event;
   /** A regular expression matched against the whole tool name; empty matches every tool. */
   wh_str matcher;
-  int32_t failurePolicy;
+  int32_t failure_policy;
 } wh_hook_binding;
 
 /** One tool a plugin implements through its `tool` export. */
@@ -158,17 +158,17 @@ typedef struct wh_tool_spec {
   wh_str name;
   wh_str description;
   /** The tool's input as a JSON Schema document. */
-  wh_str inputSchemaJson;
+  wh_str input_schema_json;
 } wh_tool_spec;
 
 /** Capabilities a plugin asks for. Nothing is granted by default. */
 typedef struct wh_grants {
-  wh_str *networkHosts;
-  uint32_t networkHosts_count;
-  wh_str *filePaths;
-  uint32_t filePaths_count;
-  wh_str *configKeys;
-  uint32_t configKeys_count;
+  wh_str *network_hosts;
+  uint32_t network_hosts_count;
+  wh_str *file_paths;
+  uint32_t file_paths_count;
+  wh_str *config_keys;
+  uint32_t config_keys_count;
 } wh_grants;
 
 /** The answer of `describe`. */
@@ -176,7 +176,7 @@ typedef struct wh_plugin_info {
   wh_str name;
   wh_str version;
   /** The major protocol version the plugin speaks; the host refuses majors it does not know. */
-  uint32_t protocolVersion;
+  uint32_t protocol_version;
   struct wh_hook_binding *hooks;
   uint32_t hooks_count;
   struct wh_tool_spec *tools;
@@ -187,15 +187,15 @@ typedef struct wh_plugin_info {
 
 /** Fields common to every hook call. */
 typedef struct wh_hook_context {
-  wh_str sessionId;
+  wh_str session_id;
   uint32_t turn;
   uint32_t iteration;
   /** Set only inside a sub-agent. */
-  wh_str agentId;
+  wh_str agent_id;
   wh_str cwd;
   /** Correlates PreToolUse, PermissionRequest and PostToolUse of one call. */
-  wh_str toolUseId;
-  wh_str permissionMode;
+  wh_str tool_use_id;
+  wh_str permission_mode;
 } wh_hook_context;
 
 /** SessionStart and SessionEnd. */
@@ -211,16 +211,16 @@ typedef struct wh_prompt_payload {
 
 /** PreToolUse and PermissionRequest. */
 typedef struct wh_tool_use_payload {
-  wh_str toolName;
-  wh_str toolInputJson;
+  wh_str tool_name;
+  wh_str tool_input_json;
 } wh_tool_use_payload;
 
 /** PostToolUse and PostToolUseFailure. */
 typedef struct wh_tool_result_payload {
-  wh_str toolName;
-  wh_str toolInputJson;
+  wh_str tool_name;
+  wh_str tool_input_json;
   /** The tool's output as JSON (a JSON string for text output). */
-  wh_str toolOutputJson;
+  wh_str tool_output_json;
   /** The error message when the call failed. */
   wh_str error;
 } wh_tool_result_payload;
@@ -229,7 +229,7 @@ typedef struct wh_tool_result_payload {
 typedef struct wh_tool_call {
   wh_str id;
   wh_str name;
-  wh_str inputJson;
+  wh_str input_json;
 } wh_tool_call;
 
 /** PreToolBatch and PostToolBatch. */
@@ -241,16 +241,16 @@ typedef struct wh_tool_batch_payload {
 /** Stop and StopFailure. */
 typedef struct wh_stop_payload {
   /** True when a Stop hook already blocked once in this turn. */
-  bool stopHookActive;
-  wh_str lastAssistantMessage;
+  bool stop_hook_active;
+  wh_str last_assistant_message;
   /** StopFailure: what went wrong. */
   wh_str error;
 } wh_stop_payload;
 
 /** SubagentStart and SubagentStop. */
 typedef struct wh_subagent_payload {
-  wh_str agentId;
-  wh_str agentType;
+  wh_str agent_id;
+  wh_str agent_type;
   wh_str prompt;
   /** SubagentStop: the sub-agent's final text. */
   wh_str result;
@@ -260,8 +260,8 @@ typedef struct wh_subagent_payload {
 typedef struct wh_compact_payload {
   /** "auto" or "manual". */
   wh_str trigger;
-  uint32_t tokensBefore;
-  uint32_t tokensAfter;
+  uint32_t tokens_before;
+  uint32_t tokens_after;
 } wh_compact_payload;
 
 /** Notification. */
@@ -286,12 +286,12 @@ typedef struct wh_hook_request {
    * Which of the plugin's bindings matched: an index into PluginInfo.hooks.
    * Lets a plugin with several bindings for one event route without regexes.
    */
-  uint32_t bindingIndex;
+  uint32_t binding_index;
   struct wh_session_payload *session; /* oneof payload: set when payload_case == 10 */
   struct wh_prompt_payload *prompt; /* oneof payload: set when payload_case == 11 */
-  struct wh_tool_use_payload *toolUse; /* oneof payload: set when payload_case == 12 */
-  struct wh_tool_result_payload *toolResult; /* oneof payload: set when payload_case == 13 */
-  struct wh_tool_batch_payload *toolBatch; /* oneof payload: set when payload_case == 14 */
+  struct wh_tool_use_payload *tool_use; /* oneof payload: set when payload_case == 12 */
+  struct wh_tool_result_payload *tool_result; /* oneof payload: set when payload_case == 13 */
+  struct wh_tool_batch_payload *tool_batch; /* oneof payload: set when payload_case == 14 */
   struct wh_stop_payload *stop; /* oneof payload: set when payload_case == 15 */
   struct wh_subagent_payload *subagent; /* oneof payload: set when payload_case == 16 */
   struct wh_compact_payload *compact; /* oneof payload: set when payload_case == 17 */
@@ -304,19 +304,19 @@ typedef struct wh_hook_response {
   int32_t decision;
   wh_str reason;
   /** PreToolUse: the tool input to use instead (JSON object); empty keeps it. */
-  wh_str updatedInputJson;
+  wh_str updated_input_json;
   /** Text added to the model's context for its next turn. */
-  wh_str additionalContext;
+  wh_str additional_context;
   /** A message shown to the user, not the model. */
-  wh_str systemMessage;
+  wh_str system_message;
   /** PostToolUse: the tool output to use instead (JSON); empty keeps it. */
-  wh_str updatedOutputJson;
+  wh_str updated_output_json;
 } wh_hook_response;
 
 /** The input of `tool`. */
 typedef struct wh_tool_request {
   wh_str name;
-  wh_str inputJson;
+  wh_str input_json;
   struct wh_hook_context *context;
 } wh_tool_request;
 
@@ -324,7 +324,7 @@ typedef struct wh_tool_request {
 typedef struct wh_tool_response {
   /** Text (or JSON) for the model. */
   wh_str content;
-  bool isError;
+  bool is_error;
 } wh_tool_response;
 
 static inline uint32_t wh_hook_binding_size(const wh_hook_binding *m);
@@ -414,7 +414,7 @@ static inline uint32_t wh_hook_binding_size(const wh_hook_binding *m) {
   (void)m;
   if (m->event) n += wh__tag_size(1) + wh__varint_size((uint64_t)(int64_t)m->event);
   if (m->matcher.len) n += wh__tag_size(2) + wh__varint_size(m->matcher.len) + m->matcher.len;
-  if (m->failurePolicy) n += wh__tag_size(3) + wh__varint_size((uint64_t)(int64_t)m->failurePolicy);
+  if (m->failure_policy) n += wh__tag_size(3) + wh__varint_size((uint64_t)(int64_t)m->failure_policy);
   return n;
 }
 
@@ -423,7 +423,7 @@ static inline uint8_t *wh_hook_binding_write(const wh_hook_binding *m, uint8_t *
   (void)m;
   if (m->event) { p = wh__put_tag(p, 1, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->event); }
   if (m->matcher.len) p = wh__put_str(p, 2, m->matcher);
-  if (m->failurePolicy) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->failurePolicy); }
+  if (m->failure_policy) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->failure_policy); }
   return p;
 }
 
@@ -436,7 +436,7 @@ static inline bool wh_hook_binding_decode(wh_reader *r, wh_hook_binding *m) {
     switch (tag >> 3) {
       case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->event = (int32_t)(uint32_t)v; break; }
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->matcher)) return false; break;
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->failurePolicy = (int32_t)(uint32_t)v; break; }
+      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->failure_policy = (int32_t)(uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -451,7 +451,7 @@ static inline void wh_hook_binding_json(const wh_hook_binding *m, wh_buf *out) {
   wh_buf_byte(out, '{');
   if (m->event) { const char *label = wh_hook_event_name(m->event); wh__json_key(out, &first, "event"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->event); }
   if (m->matcher.len) { wh__json_key(out, &first, "matcher"); wh_json_write_string(out, m->matcher); }
-  if (m->failurePolicy) { const char *label = wh_failure_policy_name(m->failurePolicy); wh__json_key(out, &first, "failurePolicy"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->failurePolicy); }
+  if (m->failure_policy) { const char *label = wh_failure_policy_name(m->failure_policy); wh__json_key(out, &first, "failurePolicy"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->failure_policy); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -462,7 +462,7 @@ static inline uint32_t wh_tool_spec_size(const wh_tool_spec *m) {
   (void)m;
   if (m->name.len) n += wh__tag_size(1) + wh__varint_size(m->name.len) + m->name.len;
   if (m->description.len) n += wh__tag_size(2) + wh__varint_size(m->description.len) + m->description.len;
-  if (m->inputSchemaJson.len) n += wh__tag_size(3) + wh__varint_size(m->inputSchemaJson.len) + m->inputSchemaJson.len;
+  if (m->input_schema_json.len) n += wh__tag_size(3) + wh__varint_size(m->input_schema_json.len) + m->input_schema_json.len;
   return n;
 }
 
@@ -471,7 +471,7 @@ static inline uint8_t *wh_tool_spec_write(const wh_tool_spec *m, uint8_t *p) {
   (void)m;
   if (m->name.len) p = wh__put_str(p, 1, m->name);
   if (m->description.len) p = wh__put_str(p, 2, m->description);
-  if (m->inputSchemaJson.len) p = wh__put_str(p, 3, m->inputSchemaJson);
+  if (m->input_schema_json.len) p = wh__put_str(p, 3, m->input_schema_json);
   return p;
 }
 
@@ -484,7 +484,7 @@ static inline bool wh_tool_spec_decode(wh_reader *r, wh_tool_spec *m) {
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->description)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->inputSchemaJson)) return false; break;
+      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->input_schema_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -499,7 +499,7 @@ static inline void wh_tool_spec_json(const wh_tool_spec *m, wh_buf *out) {
   wh_buf_byte(out, '{');
   if (m->name.len) { wh__json_key(out, &first, "name"); wh_json_write_string(out, m->name); }
   if (m->description.len) { wh__json_key(out, &first, "description"); wh_json_write_string(out, m->description); }
-  if (m->inputSchemaJson.len) { wh__json_key(out, &first, "inputSchemaJson"); wh_json_write_string(out, m->inputSchemaJson); }
+  if (m->input_schema_json.len) { wh__json_key(out, &first, "inputSchemaJson"); wh_json_write_string(out, m->input_schema_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -508,18 +508,18 @@ static inline void wh_tool_spec_json(const wh_tool_spec *m, wh_buf *out) {
 static inline uint32_t wh_grants_size(const wh_grants *m) {
   uint32_t n = 0;
   (void)m;
-  for (uint32_t i = 0; i < m->networkHosts_count; i++) n += wh__tag_size(1) + wh__varint_size(m->networkHosts[i].len) + m->networkHosts[i].len;
-  for (uint32_t i = 0; i < m->filePaths_count; i++) n += wh__tag_size(2) + wh__varint_size(m->filePaths[i].len) + m->filePaths[i].len;
-  for (uint32_t i = 0; i < m->configKeys_count; i++) n += wh__tag_size(3) + wh__varint_size(m->configKeys[i].len) + m->configKeys[i].len;
+  for (uint32_t i = 0; i < m->network_hosts_count; i++) n += wh__tag_size(1) + wh__varint_size(m->network_hosts[i].len) + m->network_hosts[i].len;
+  for (uint32_t i = 0; i < m->file_paths_count; i++) n += wh__tag_size(2) + wh__varint_size(m->file_paths[i].len) + m->file_paths[i].len;
+  for (uint32_t i = 0; i < m->config_keys_count; i++) n += wh__tag_size(3) + wh__varint_size(m->config_keys[i].len) + m->config_keys[i].len;
   return n;
 }
 
 /** Writes Grants's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_grants_write(const wh_grants *m, uint8_t *p) {
   (void)m;
-  for (uint32_t i = 0; i < m->networkHosts_count; i++) p = wh__put_str(p, 1, m->networkHosts[i]);
-  for (uint32_t i = 0; i < m->filePaths_count; i++) p = wh__put_str(p, 2, m->filePaths[i]);
-  for (uint32_t i = 0; i < m->configKeys_count; i++) p = wh__put_str(p, 3, m->configKeys[i]);
+  for (uint32_t i = 0; i < m->network_hosts_count; i++) p = wh__put_str(p, 1, m->network_hosts[i]);
+  for (uint32_t i = 0; i < m->file_paths_count; i++) p = wh__put_str(p, 2, m->file_paths[i]);
+  for (uint32_t i = 0; i < m->config_keys_count; i++) p = wh__put_str(p, 3, m->config_keys[i]);
   return p;
 }
 
@@ -533,19 +533,19 @@ static inline bool wh_grants_decode(wh_reader *r, wh_grants *m) {
       case 1: {
         wh_str s;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &s)) return false;
-        *(wh_str *)wh__push((void **)&m->networkHosts, &m->networkHosts_count, sizeof(wh_str)) = s;
+        *(wh_str *)wh__push((void **)&m->network_hosts, &m->network_hosts_count, sizeof(wh_str)) = s;
         break;
       }
       case 2: {
         wh_str s;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &s)) return false;
-        *(wh_str *)wh__push((void **)&m->filePaths, &m->filePaths_count, sizeof(wh_str)) = s;
+        *(wh_str *)wh__push((void **)&m->file_paths, &m->file_paths_count, sizeof(wh_str)) = s;
         break;
       }
       case 3: {
         wh_str s;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &s)) return false;
-        *(wh_str *)wh__push((void **)&m->configKeys, &m->configKeys_count, sizeof(wh_str)) = s;
+        *(wh_str *)wh__push((void **)&m->config_keys, &m->config_keys_count, sizeof(wh_str)) = s;
         break;
       }
       case 0: return wh__fail(r, "field number 0");
@@ -560,9 +560,9 @@ static inline void wh_grants_json(const wh_grants *m, wh_buf *out) {
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->networkHosts_count) { wh__json_key(out, &first, "networkHosts"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->networkHosts_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->networkHosts[i]); } wh_buf_byte(out, ']'); }
-  if (m->filePaths_count) { wh__json_key(out, &first, "filePaths"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->filePaths_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->filePaths[i]); } wh_buf_byte(out, ']'); }
-  if (m->configKeys_count) { wh__json_key(out, &first, "configKeys"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->configKeys_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->configKeys[i]); } wh_buf_byte(out, ']'); }
+  if (m->network_hosts_count) { wh__json_key(out, &first, "networkHosts"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->network_hosts_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->network_hosts[i]); } wh_buf_byte(out, ']'); }
+  if (m->file_paths_count) { wh__json_key(out, &first, "filePaths"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->file_paths_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->file_paths[i]); } wh_buf_byte(out, ']'); }
+  if (m->config_keys_count) { wh__json_key(out, &first, "configKeys"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->config_keys_count; i++) { if (i) wh_buf_byte(out, ','); wh_json_write_string(out, m->config_keys[i]); } wh_buf_byte(out, ']'); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -573,7 +573,7 @@ static inline uint32_t wh_plugin_info_size(const wh_plugin_info *m) {
   (void)m;
   if (m->name.len) n += wh__tag_size(1) + wh__varint_size(m->name.len) + m->name.len;
   if (m->version.len) n += wh__tag_size(2) + wh__varint_size(m->version.len) + m->version.len;
-  if (m->protocolVersion) n += wh__tag_size(3) + wh__varint_size(m->protocolVersion);
+  if (m->protocol_version) n += wh__tag_size(3) + wh__varint_size(m->protocol_version);
   for (uint32_t i = 0; i < m->hooks_count; i++) { uint32_t s = wh_hook_binding_size(&m->hooks[i]); n += wh__tag_size(4) + wh__varint_size(s) + s; }
   for (uint32_t i = 0; i < m->tools_count; i++) { uint32_t s = wh_tool_spec_size(&m->tools[i]); n += wh__tag_size(5) + wh__varint_size(s) + s; }
   if (m->grants) { uint32_t s = wh_grants_size(m->grants); n += wh__tag_size(6) + wh__varint_size(s) + s; }
@@ -586,7 +586,7 @@ static inline uint8_t *wh_plugin_info_write(const wh_plugin_info *m, uint8_t *p)
   (void)m;
   if (m->name.len) p = wh__put_str(p, 1, m->name);
   if (m->version.len) p = wh__put_str(p, 2, m->version);
-  if (m->protocolVersion) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->protocolVersion); }
+  if (m->protocol_version) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->protocol_version); }
   for (uint32_t i = 0; i < m->hooks_count; i++) { p = wh__put_tag(p, 4, WH_WIRE_LEN); p = wh__put_varint(p, wh_hook_binding_size(&m->hooks[i])); p = wh_hook_binding_write(&m->hooks[i], p); }
   for (uint32_t i = 0; i < m->tools_count; i++) { p = wh__put_tag(p, 5, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_spec_size(&m->tools[i])); p = wh_tool_spec_write(&m->tools[i], p); }
   if (m->grants) { p = wh__put_tag(p, 6, WH_WIRE_LEN); p = wh__put_varint(p, wh_grants_size(m->grants)); p = wh_grants_write(m->grants, p); }
@@ -603,7 +603,7 @@ static inline bool wh_plugin_info_decode(wh_reader *r, wh_plugin_info *m) {
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->version)) return false; break;
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->protocolVersion = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->protocol_version = (uint32_t)v; break; }
       case 4: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__sub(r, &sub)) return false;
@@ -640,7 +640,7 @@ static inline void wh_plugin_info_json(const wh_plugin_info *m, wh_buf *out) {
   wh_buf_byte(out, '{');
   if (m->name.len) { wh__json_key(out, &first, "name"); wh_json_write_string(out, m->name); }
   if (m->version.len) { wh__json_key(out, &first, "version"); wh_json_write_string(out, m->version); }
-  if (m->protocolVersion) { wh__json_key(out, &first, "protocolVersion"); wh_buf_int(out, m->protocolVersion); }
+  if (m->protocol_version) { wh__json_key(out, &first, "protocolVersion"); wh_buf_int(out, m->protocol_version); }
   if (m->hooks_count) { wh__json_key(out, &first, "hooks"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->hooks_count; i++) { if (i) wh_buf_byte(out, ','); wh_hook_binding_json(&m->hooks[i], out); } wh_buf_byte(out, ']'); }
   if (m->tools_count) { wh__json_key(out, &first, "tools"); wh_buf_byte(out, '['); for (uint32_t i = 0; i < m->tools_count; i++) { if (i) wh_buf_byte(out, ','); wh_tool_spec_json(&m->tools[i], out); } wh_buf_byte(out, ']'); }
   if (m->grants) { wh__json_key(out, &first, "grants"); wh_grants_json(m->grants, out); }
@@ -653,26 +653,26 @@ static inline void wh_plugin_info_json(const wh_plugin_info *m, wh_buf *out) {
 static inline uint32_t wh_hook_context_size(const wh_hook_context *m) {
   uint32_t n = 0;
   (void)m;
-  if (m->sessionId.len) n += wh__tag_size(1) + wh__varint_size(m->sessionId.len) + m->sessionId.len;
+  if (m->session_id.len) n += wh__tag_size(1) + wh__varint_size(m->session_id.len) + m->session_id.len;
   if (m->turn) n += wh__tag_size(2) + wh__varint_size(m->turn);
   if (m->iteration) n += wh__tag_size(3) + wh__varint_size(m->iteration);
-  if (m->agentId.len) n += wh__tag_size(4) + wh__varint_size(m->agentId.len) + m->agentId.len;
+  if (m->agent_id.len) n += wh__tag_size(4) + wh__varint_size(m->agent_id.len) + m->agent_id.len;
   if (m->cwd.len) n += wh__tag_size(5) + wh__varint_size(m->cwd.len) + m->cwd.len;
-  if (m->toolUseId.len) n += wh__tag_size(6) + wh__varint_size(m->toolUseId.len) + m->toolUseId.len;
-  if (m->permissionMode.len) n += wh__tag_size(7) + wh__varint_size(m->permissionMode.len) + m->permissionMode.len;
+  if (m->tool_use_id.len) n += wh__tag_size(6) + wh__varint_size(m->tool_use_id.len) + m->tool_use_id.len;
+  if (m->permission_mode.len) n += wh__tag_size(7) + wh__varint_size(m->permission_mode.len) + m->permission_mode.len;
   return n;
 }
 
 /** Writes HookContext's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_hook_context_write(const wh_hook_context *m, uint8_t *p) {
   (void)m;
-  if (m->sessionId.len) p = wh__put_str(p, 1, m->sessionId);
+  if (m->session_id.len) p = wh__put_str(p, 1, m->session_id);
   if (m->turn) { p = wh__put_tag(p, 2, WH_WIRE_VARINT); p = wh__put_varint(p, m->turn); }
   if (m->iteration) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->iteration); }
-  if (m->agentId.len) p = wh__put_str(p, 4, m->agentId);
+  if (m->agent_id.len) p = wh__put_str(p, 4, m->agent_id);
   if (m->cwd.len) p = wh__put_str(p, 5, m->cwd);
-  if (m->toolUseId.len) p = wh__put_str(p, 6, m->toolUseId);
-  if (m->permissionMode.len) p = wh__put_str(p, 7, m->permissionMode);
+  if (m->tool_use_id.len) p = wh__put_str(p, 6, m->tool_use_id);
+  if (m->permission_mode.len) p = wh__put_str(p, 7, m->permission_mode);
   return p;
 }
 
@@ -683,13 +683,13 @@ static inline bool wh_hook_context_decode(wh_reader *r, wh_hook_context *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->sessionId)) return false; break;
+      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->session_id)) return false; break;
       case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->turn = (uint32_t)v; break; }
       case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->iteration = (uint32_t)v; break; }
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->agentId)) return false; break;
+      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->agent_id)) return false; break;
       case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->cwd)) return false; break;
-      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->toolUseId)) return false; break;
-      case 7: if (!wh__expect(r, wt, WH_WIRE_LEN, 7) || !wh__read_str(r, &m->permissionMode)) return false; break;
+      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->tool_use_id)) return false; break;
+      case 7: if (!wh__expect(r, wt, WH_WIRE_LEN, 7) || !wh__read_str(r, &m->permission_mode)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -702,13 +702,13 @@ static inline void wh_hook_context_json(const wh_hook_context *m, wh_buf *out) {
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->sessionId.len) { wh__json_key(out, &first, "sessionId"); wh_json_write_string(out, m->sessionId); }
+  if (m->session_id.len) { wh__json_key(out, &first, "sessionId"); wh_json_write_string(out, m->session_id); }
   if (m->turn) { wh__json_key(out, &first, "turn"); wh_buf_int(out, m->turn); }
   if (m->iteration) { wh__json_key(out, &first, "iteration"); wh_buf_int(out, m->iteration); }
-  if (m->agentId.len) { wh__json_key(out, &first, "agentId"); wh_json_write_string(out, m->agentId); }
+  if (m->agent_id.len) { wh__json_key(out, &first, "agentId"); wh_json_write_string(out, m->agent_id); }
   if (m->cwd.len) { wh__json_key(out, &first, "cwd"); wh_json_write_string(out, m->cwd); }
-  if (m->toolUseId.len) { wh__json_key(out, &first, "toolUseId"); wh_json_write_string(out, m->toolUseId); }
-  if (m->permissionMode.len) { wh__json_key(out, &first, "permissionMode"); wh_json_write_string(out, m->permissionMode); }
+  if (m->tool_use_id.len) { wh__json_key(out, &first, "toolUseId"); wh_json_write_string(out, m->tool_use_id); }
+  if (m->permission_mode.len) { wh__json_key(out, &first, "permissionMode"); wh_json_write_string(out, m->permission_mode); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -797,16 +797,16 @@ static inline void wh_prompt_payload_json(const wh_prompt_payload *m, wh_buf *ou
 static inline uint32_t wh_tool_use_payload_size(const wh_tool_use_payload *m) {
   uint32_t n = 0;
   (void)m;
-  if (m->toolName.len) n += wh__tag_size(1) + wh__varint_size(m->toolName.len) + m->toolName.len;
-  if (m->toolInputJson.len) n += wh__tag_size(2) + wh__varint_size(m->toolInputJson.len) + m->toolInputJson.len;
+  if (m->tool_name.len) n += wh__tag_size(1) + wh__varint_size(m->tool_name.len) + m->tool_name.len;
+  if (m->tool_input_json.len) n += wh__tag_size(2) + wh__varint_size(m->tool_input_json.len) + m->tool_input_json.len;
   return n;
 }
 
 /** Writes ToolUsePayload's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_tool_use_payload_write(const wh_tool_use_payload *m, uint8_t *p) {
   (void)m;
-  if (m->toolName.len) p = wh__put_str(p, 1, m->toolName);
-  if (m->toolInputJson.len) p = wh__put_str(p, 2, m->toolInputJson);
+  if (m->tool_name.len) p = wh__put_str(p, 1, m->tool_name);
+  if (m->tool_input_json.len) p = wh__put_str(p, 2, m->tool_input_json);
   return p;
 }
 
@@ -817,8 +817,8 @@ static inline bool wh_tool_use_payload_decode(wh_reader *r, wh_tool_use_payload 
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->toolName)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->toolInputJson)) return false; break;
+      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->tool_name)) return false; break;
+      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -831,8 +831,8 @@ static inline void wh_tool_use_payload_json(const wh_tool_use_payload *m, wh_buf
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->toolName.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->toolName); }
-  if (m->toolInputJson.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->toolInputJson); }
+  if (m->tool_name.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->tool_name); }
+  if (m->tool_input_json.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->tool_input_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -841,9 +841,9 @@ static inline void wh_tool_use_payload_json(const wh_tool_use_payload *m, wh_buf
 static inline uint32_t wh_tool_result_payload_size(const wh_tool_result_payload *m) {
   uint32_t n = 0;
   (void)m;
-  if (m->toolName.len) n += wh__tag_size(1) + wh__varint_size(m->toolName.len) + m->toolName.len;
-  if (m->toolInputJson.len) n += wh__tag_size(2) + wh__varint_size(m->toolInputJson.len) + m->toolInputJson.len;
-  if (m->toolOutputJson.len) n += wh__tag_size(3) + wh__varint_size(m->toolOutputJson.len) + m->toolOutputJson.len;
+  if (m->tool_name.len) n += wh__tag_size(1) + wh__varint_size(m->tool_name.len) + m->tool_name.len;
+  if (m->tool_input_json.len) n += wh__tag_size(2) + wh__varint_size(m->tool_input_json.len) + m->tool_input_json.len;
+  if (m->tool_output_json.len) n += wh__tag_size(3) + wh__varint_size(m->tool_output_json.len) + m->tool_output_json.len;
   if (m->error.len) n += wh__tag_size(4) + wh__varint_size(m->error.len) + m->error.len;
   return n;
 }
@@ -851,9 +851,9 @@ static inline uint32_t wh_tool_result_payload_size(const wh_tool_result_payload 
 /** Writes ToolResultPayload's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_tool_result_payload_write(const wh_tool_result_payload *m, uint8_t *p) {
   (void)m;
-  if (m->toolName.len) p = wh__put_str(p, 1, m->toolName);
-  if (m->toolInputJson.len) p = wh__put_str(p, 2, m->toolInputJson);
-  if (m->toolOutputJson.len) p = wh__put_str(p, 3, m->toolOutputJson);
+  if (m->tool_name.len) p = wh__put_str(p, 1, m->tool_name);
+  if (m->tool_input_json.len) p = wh__put_str(p, 2, m->tool_input_json);
+  if (m->tool_output_json.len) p = wh__put_str(p, 3, m->tool_output_json);
   if (m->error.len) p = wh__put_str(p, 4, m->error);
   return p;
 }
@@ -865,9 +865,9 @@ static inline bool wh_tool_result_payload_decode(wh_reader *r, wh_tool_result_pa
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->toolName)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->toolInputJson)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->toolOutputJson)) return false; break;
+      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->tool_name)) return false; break;
+      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
+      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->tool_output_json)) return false; break;
       case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->error)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
@@ -881,9 +881,9 @@ static inline void wh_tool_result_payload_json(const wh_tool_result_payload *m, 
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->toolName.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->toolName); }
-  if (m->toolInputJson.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->toolInputJson); }
-  if (m->toolOutputJson.len) { wh__json_key(out, &first, "toolOutputJson"); wh_json_write_string(out, m->toolOutputJson); }
+  if (m->tool_name.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->tool_name); }
+  if (m->tool_input_json.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->tool_input_json); }
+  if (m->tool_output_json.len) { wh__json_key(out, &first, "toolOutputJson"); wh_json_write_string(out, m->tool_output_json); }
   if (m->error.len) { wh__json_key(out, &first, "error"); wh_json_write_string(out, m->error); }
   wh_buf_byte(out, '}');
   (void)first;
@@ -895,7 +895,7 @@ static inline uint32_t wh_tool_call_size(const wh_tool_call *m) {
   (void)m;
   if (m->id.len) n += wh__tag_size(1) + wh__varint_size(m->id.len) + m->id.len;
   if (m->name.len) n += wh__tag_size(2) + wh__varint_size(m->name.len) + m->name.len;
-  if (m->inputJson.len) n += wh__tag_size(3) + wh__varint_size(m->inputJson.len) + m->inputJson.len;
+  if (m->input_json.len) n += wh__tag_size(3) + wh__varint_size(m->input_json.len) + m->input_json.len;
   return n;
 }
 
@@ -904,7 +904,7 @@ static inline uint8_t *wh_tool_call_write(const wh_tool_call *m, uint8_t *p) {
   (void)m;
   if (m->id.len) p = wh__put_str(p, 1, m->id);
   if (m->name.len) p = wh__put_str(p, 2, m->name);
-  if (m->inputJson.len) p = wh__put_str(p, 3, m->inputJson);
+  if (m->input_json.len) p = wh__put_str(p, 3, m->input_json);
   return p;
 }
 
@@ -917,7 +917,7 @@ static inline bool wh_tool_call_decode(wh_reader *r, wh_tool_call *m) {
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->id)) return false; break;
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->name)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->inputJson)) return false; break;
+      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->input_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -932,7 +932,7 @@ static inline void wh_tool_call_json(const wh_tool_call *m, wh_buf *out) {
   wh_buf_byte(out, '{');
   if (m->id.len) { wh__json_key(out, &first, "id"); wh_json_write_string(out, m->id); }
   if (m->name.len) { wh__json_key(out, &first, "name"); wh_json_write_string(out, m->name); }
-  if (m->inputJson.len) { wh__json_key(out, &first, "inputJson"); wh_json_write_string(out, m->inputJson); }
+  if (m->input_json.len) { wh__json_key(out, &first, "inputJson"); wh_json_write_string(out, m->input_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -987,8 +987,8 @@ static inline void wh_tool_batch_payload_json(const wh_tool_batch_payload *m, wh
 static inline uint32_t wh_stop_payload_size(const wh_stop_payload *m) {
   uint32_t n = 0;
   (void)m;
-  if (m->stopHookActive) n += wh__tag_size(1) + 1;
-  if (m->lastAssistantMessage.len) n += wh__tag_size(2) + wh__varint_size(m->lastAssistantMessage.len) + m->lastAssistantMessage.len;
+  if (m->stop_hook_active) n += wh__tag_size(1) + 1;
+  if (m->last_assistant_message.len) n += wh__tag_size(2) + wh__varint_size(m->last_assistant_message.len) + m->last_assistant_message.len;
   if (m->error.len) n += wh__tag_size(3) + wh__varint_size(m->error.len) + m->error.len;
   return n;
 }
@@ -996,8 +996,8 @@ static inline uint32_t wh_stop_payload_size(const wh_stop_payload *m) {
 /** Writes StopPayload's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_stop_payload_write(const wh_stop_payload *m, uint8_t *p) {
   (void)m;
-  if (m->stopHookActive) { p = wh__put_tag(p, 1, WH_WIRE_VARINT); *p++ = 1; }
-  if (m->lastAssistantMessage.len) p = wh__put_str(p, 2, m->lastAssistantMessage);
+  if (m->stop_hook_active) { p = wh__put_tag(p, 1, WH_WIRE_VARINT); *p++ = 1; }
+  if (m->last_assistant_message.len) p = wh__put_str(p, 2, m->last_assistant_message);
   if (m->error.len) p = wh__put_str(p, 3, m->error);
   return p;
 }
@@ -1009,8 +1009,8 @@ static inline bool wh_stop_payload_decode(wh_reader *r, wh_stop_payload *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->stopHookActive = v != 0; break; }
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->lastAssistantMessage)) return false; break;
+      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->stop_hook_active = v != 0; break; }
+      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->last_assistant_message)) return false; break;
       case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->error)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
@@ -1024,8 +1024,8 @@ static inline void wh_stop_payload_json(const wh_stop_payload *m, wh_buf *out) {
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->stopHookActive) { wh__json_key(out, &first, "stopHookActive"); wh_buf_cstr(out, "true"); }
-  if (m->lastAssistantMessage.len) { wh__json_key(out, &first, "lastAssistantMessage"); wh_json_write_string(out, m->lastAssistantMessage); }
+  if (m->stop_hook_active) { wh__json_key(out, &first, "stopHookActive"); wh_buf_cstr(out, "true"); }
+  if (m->last_assistant_message.len) { wh__json_key(out, &first, "lastAssistantMessage"); wh_json_write_string(out, m->last_assistant_message); }
   if (m->error.len) { wh__json_key(out, &first, "error"); wh_json_write_string(out, m->error); }
   wh_buf_byte(out, '}');
   (void)first;
@@ -1035,8 +1035,8 @@ static inline void wh_stop_payload_json(const wh_stop_payload *m, wh_buf *out) {
 static inline uint32_t wh_subagent_payload_size(const wh_subagent_payload *m) {
   uint32_t n = 0;
   (void)m;
-  if (m->agentId.len) n += wh__tag_size(1) + wh__varint_size(m->agentId.len) + m->agentId.len;
-  if (m->agentType.len) n += wh__tag_size(2) + wh__varint_size(m->agentType.len) + m->agentType.len;
+  if (m->agent_id.len) n += wh__tag_size(1) + wh__varint_size(m->agent_id.len) + m->agent_id.len;
+  if (m->agent_type.len) n += wh__tag_size(2) + wh__varint_size(m->agent_type.len) + m->agent_type.len;
   if (m->prompt.len) n += wh__tag_size(3) + wh__varint_size(m->prompt.len) + m->prompt.len;
   if (m->result.len) n += wh__tag_size(4) + wh__varint_size(m->result.len) + m->result.len;
   return n;
@@ -1045,8 +1045,8 @@ static inline uint32_t wh_subagent_payload_size(const wh_subagent_payload *m) {
 /** Writes SubagentPayload's canonical encoding (fields in number order, proto3 defaults omitted) at p; returns the end. */
 static inline uint8_t *wh_subagent_payload_write(const wh_subagent_payload *m, uint8_t *p) {
   (void)m;
-  if (m->agentId.len) p = wh__put_str(p, 1, m->agentId);
-  if (m->agentType.len) p = wh__put_str(p, 2, m->agentType);
+  if (m->agent_id.len) p = wh__put_str(p, 1, m->agent_id);
+  if (m->agent_type.len) p = wh__put_str(p, 2, m->agent_type);
   if (m->prompt.len) p = wh__put_str(p, 3, m->prompt);
   if (m->result.len) p = wh__put_str(p, 4, m->result);
   return p;
@@ -1059,8 +1059,8 @@ static inline bool wh_subagent_payload_decode(wh_reader *r, wh_subagent_payload 
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->agentId)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->agentType)) return false; break;
+      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->agent_id)) return false; break;
+      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->agent_type)) return false; break;
       case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->prompt)) return false; break;
       case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->result)) return false; break;
       case 0: return wh__fail(r, "field number 0");
@@ -1075,8 +1075,8 @@ static inline void wh_subagent_payload_json(const wh_subagent_payload *m, wh_buf
   bool first = true;
   (void)m;
   wh_buf_byte(out, '{');
-  if (m->agentId.len) { wh__json_key(out, &first, "agentId"); wh_json_write_string(out, m->agentId); }
-  if (m->agentType.len) { wh__json_key(out, &first, "agentType"); wh_json_write_string(out, m->agentType); }
+  if (m->agent_id.len) { wh__json_key(out, &first, "agentId"); wh_json_write_string(out, m->agent_id); }
+  if (m->agent_type.len) { wh__json_key(out, &first, "agentType"); wh_json_write_string(out, m->agent_type); }
   if (m->prompt.len) { wh__json_key(out, &first, "prompt"); wh_json_write_string(out, m->prompt); }
   if (m->result.len) { wh__json_key(out, &first, "result"); wh_json_write_string(out, m->result); }
   wh_buf_byte(out, '}');
@@ -1088,8 +1088,8 @@ static inline uint32_t wh_compact_payload_size(const wh_compact_payload *m) {
   uint32_t n = 0;
   (void)m;
   if (m->trigger.len) n += wh__tag_size(1) + wh__varint_size(m->trigger.len) + m->trigger.len;
-  if (m->tokensBefore) n += wh__tag_size(2) + wh__varint_size(m->tokensBefore);
-  if (m->tokensAfter) n += wh__tag_size(3) + wh__varint_size(m->tokensAfter);
+  if (m->tokens_before) n += wh__tag_size(2) + wh__varint_size(m->tokens_before);
+  if (m->tokens_after) n += wh__tag_size(3) + wh__varint_size(m->tokens_after);
   return n;
 }
 
@@ -1097,8 +1097,8 @@ static inline uint32_t wh_compact_payload_size(const wh_compact_payload *m) {
 static inline uint8_t *wh_compact_payload_write(const wh_compact_payload *m, uint8_t *p) {
   (void)m;
   if (m->trigger.len) p = wh__put_str(p, 1, m->trigger);
-  if (m->tokensBefore) { p = wh__put_tag(p, 2, WH_WIRE_VARINT); p = wh__put_varint(p, m->tokensBefore); }
-  if (m->tokensAfter) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->tokensAfter); }
+  if (m->tokens_before) { p = wh__put_tag(p, 2, WH_WIRE_VARINT); p = wh__put_varint(p, m->tokens_before); }
+  if (m->tokens_after) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->tokens_after); }
   return p;
 }
 
@@ -1110,8 +1110,8 @@ static inline bool wh_compact_payload_decode(wh_reader *r, wh_compact_payload *m
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->trigger)) return false; break;
-      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->tokensBefore = (uint32_t)v; break; }
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->tokensAfter = (uint32_t)v; break; }
+      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->tokens_before = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->tokens_after = (uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1125,8 +1125,8 @@ static inline void wh_compact_payload_json(const wh_compact_payload *m, wh_buf *
   (void)m;
   wh_buf_byte(out, '{');
   if (m->trigger.len) { wh__json_key(out, &first, "trigger"); wh_json_write_string(out, m->trigger); }
-  if (m->tokensBefore) { wh__json_key(out, &first, "tokensBefore"); wh_buf_int(out, m->tokensBefore); }
-  if (m->tokensAfter) { wh__json_key(out, &first, "tokensAfter"); wh_buf_int(out, m->tokensAfter); }
+  if (m->tokens_before) { wh__json_key(out, &first, "tokensBefore"); wh_buf_int(out, m->tokens_before); }
+  if (m->tokens_after) { wh__json_key(out, &first, "tokensAfter"); wh_buf_int(out, m->tokens_after); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -1225,12 +1225,12 @@ static inline uint32_t wh_hook_request_size(const wh_hook_request *m) {
   (void)m;
   if (m->event) n += wh__tag_size(1) + wh__varint_size((uint64_t)(int64_t)m->event);
   if (m->context) { uint32_t s = wh_hook_context_size(m->context); n += wh__tag_size(2) + wh__varint_size(s) + s; }
-  if (m->bindingIndex) n += wh__tag_size(3) + wh__varint_size(m->bindingIndex);
+  if (m->binding_index) n += wh__tag_size(3) + wh__varint_size(m->binding_index);
   if (m->payload_case == 10 && m->session) { uint32_t s = wh_session_payload_size(m->session); n += wh__tag_size(10) + wh__varint_size(s) + s; }
   if (m->payload_case == 11 && m->prompt) { uint32_t s = wh_prompt_payload_size(m->prompt); n += wh__tag_size(11) + wh__varint_size(s) + s; }
-  if (m->payload_case == 12 && m->toolUse) { uint32_t s = wh_tool_use_payload_size(m->toolUse); n += wh__tag_size(12) + wh__varint_size(s) + s; }
-  if (m->payload_case == 13 && m->toolResult) { uint32_t s = wh_tool_result_payload_size(m->toolResult); n += wh__tag_size(13) + wh__varint_size(s) + s; }
-  if (m->payload_case == 14 && m->toolBatch) { uint32_t s = wh_tool_batch_payload_size(m->toolBatch); n += wh__tag_size(14) + wh__varint_size(s) + s; }
+  if (m->payload_case == 12 && m->tool_use) { uint32_t s = wh_tool_use_payload_size(m->tool_use); n += wh__tag_size(12) + wh__varint_size(s) + s; }
+  if (m->payload_case == 13 && m->tool_result) { uint32_t s = wh_tool_result_payload_size(m->tool_result); n += wh__tag_size(13) + wh__varint_size(s) + s; }
+  if (m->payload_case == 14 && m->tool_batch) { uint32_t s = wh_tool_batch_payload_size(m->tool_batch); n += wh__tag_size(14) + wh__varint_size(s) + s; }
   if (m->payload_case == 15 && m->stop) { uint32_t s = wh_stop_payload_size(m->stop); n += wh__tag_size(15) + wh__varint_size(s) + s; }
   if (m->payload_case == 16 && m->subagent) { uint32_t s = wh_subagent_payload_size(m->subagent); n += wh__tag_size(16) + wh__varint_size(s) + s; }
   if (m->payload_case == 17 && m->compact) { uint32_t s = wh_compact_payload_size(m->compact); n += wh__tag_size(17) + wh__varint_size(s) + s; }
@@ -1244,12 +1244,12 @@ static inline uint8_t *wh_hook_request_write(const wh_hook_request *m, uint8_t *
   (void)m;
   if (m->event) { p = wh__put_tag(p, 1, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->event); }
   if (m->context) { p = wh__put_tag(p, 2, WH_WIRE_LEN); p = wh__put_varint(p, wh_hook_context_size(m->context)); p = wh_hook_context_write(m->context, p); }
-  if (m->bindingIndex) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->bindingIndex); }
+  if (m->binding_index) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); p = wh__put_varint(p, m->binding_index); }
   if (m->payload_case == 10 && m->session) { p = wh__put_tag(p, 10, WH_WIRE_LEN); p = wh__put_varint(p, wh_session_payload_size(m->session)); p = wh_session_payload_write(m->session, p); }
   if (m->payload_case == 11 && m->prompt) { p = wh__put_tag(p, 11, WH_WIRE_LEN); p = wh__put_varint(p, wh_prompt_payload_size(m->prompt)); p = wh_prompt_payload_write(m->prompt, p); }
-  if (m->payload_case == 12 && m->toolUse) { p = wh__put_tag(p, 12, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_use_payload_size(m->toolUse)); p = wh_tool_use_payload_write(m->toolUse, p); }
-  if (m->payload_case == 13 && m->toolResult) { p = wh__put_tag(p, 13, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_result_payload_size(m->toolResult)); p = wh_tool_result_payload_write(m->toolResult, p); }
-  if (m->payload_case == 14 && m->toolBatch) { p = wh__put_tag(p, 14, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_batch_payload_size(m->toolBatch)); p = wh_tool_batch_payload_write(m->toolBatch, p); }
+  if (m->payload_case == 12 && m->tool_use) { p = wh__put_tag(p, 12, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_use_payload_size(m->tool_use)); p = wh_tool_use_payload_write(m->tool_use, p); }
+  if (m->payload_case == 13 && m->tool_result) { p = wh__put_tag(p, 13, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_result_payload_size(m->tool_result)); p = wh_tool_result_payload_write(m->tool_result, p); }
+  if (m->payload_case == 14 && m->tool_batch) { p = wh__put_tag(p, 14, WH_WIRE_LEN); p = wh__put_varint(p, wh_tool_batch_payload_size(m->tool_batch)); p = wh_tool_batch_payload_write(m->tool_batch, p); }
   if (m->payload_case == 15 && m->stop) { p = wh__put_tag(p, 15, WH_WIRE_LEN); p = wh__put_varint(p, wh_stop_payload_size(m->stop)); p = wh_stop_payload_write(m->stop, p); }
   if (m->payload_case == 16 && m->subagent) { p = wh__put_tag(p, 16, WH_WIRE_LEN); p = wh__put_varint(p, wh_subagent_payload_size(m->subagent)); p = wh_subagent_payload_write(m->subagent, p); }
   if (m->payload_case == 17 && m->compact) { p = wh__put_tag(p, 17, WH_WIRE_LEN); p = wh__put_varint(p, wh_compact_payload_size(m->compact)); p = wh_compact_payload_write(m->compact, p); }
@@ -1273,7 +1273,7 @@ static inline bool wh_hook_request_decode(wh_reader *r, wh_hook_request *m) {
         if (!wh_hook_context_decode(&sub, m->context)) return false;
         break;
       }
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->bindingIndex = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->binding_index = (uint32_t)v; break; }
       case 10: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 10) || !wh__sub(r, &sub)) return false;
@@ -1293,24 +1293,24 @@ static inline bool wh_hook_request_decode(wh_reader *r, wh_hook_request *m) {
       case 12: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 12) || !wh__sub(r, &sub)) return false;
-        if (!m->toolUse) m->toolUse = (wh_tool_use_payload *)wh_alloc_zeroed(sizeof(wh_tool_use_payload));
-        if (!wh_tool_use_payload_decode(&sub, m->toolUse)) return false;
+        if (!m->tool_use) m->tool_use = (wh_tool_use_payload *)wh_alloc_zeroed(sizeof(wh_tool_use_payload));
+        if (!wh_tool_use_payload_decode(&sub, m->tool_use)) return false;
         m->payload_case = 12;
         break;
       }
       case 13: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 13) || !wh__sub(r, &sub)) return false;
-        if (!m->toolResult) m->toolResult = (wh_tool_result_payload *)wh_alloc_zeroed(sizeof(wh_tool_result_payload));
-        if (!wh_tool_result_payload_decode(&sub, m->toolResult)) return false;
+        if (!m->tool_result) m->tool_result = (wh_tool_result_payload *)wh_alloc_zeroed(sizeof(wh_tool_result_payload));
+        if (!wh_tool_result_payload_decode(&sub, m->tool_result)) return false;
         m->payload_case = 13;
         break;
       }
       case 14: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 14) || !wh__sub(r, &sub)) return false;
-        if (!m->toolBatch) m->toolBatch = (wh_tool_batch_payload *)wh_alloc_zeroed(sizeof(wh_tool_batch_payload));
-        if (!wh_tool_batch_payload_decode(&sub, m->toolBatch)) return false;
+        if (!m->tool_batch) m->tool_batch = (wh_tool_batch_payload *)wh_alloc_zeroed(sizeof(wh_tool_batch_payload));
+        if (!wh_tool_batch_payload_decode(&sub, m->tool_batch)) return false;
         m->payload_case = 14;
         break;
       }
@@ -1368,12 +1368,12 @@ static inline void wh_hook_request_json(const wh_hook_request *m, wh_buf *out) {
   wh_buf_byte(out, '{');
   if (m->event) { const char *label = wh_hook_event_name(m->event); wh__json_key(out, &first, "event"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->event); }
   if (m->context) { wh__json_key(out, &first, "context"); wh_hook_context_json(m->context, out); }
-  if (m->bindingIndex) { wh__json_key(out, &first, "bindingIndex"); wh_buf_int(out, m->bindingIndex); }
+  if (m->binding_index) { wh__json_key(out, &first, "bindingIndex"); wh_buf_int(out, m->binding_index); }
   if (m->payload_case == 10 && m->session) { wh__json_key(out, &first, "session"); wh_session_payload_json(m->session, out); }
   if (m->payload_case == 11 && m->prompt) { wh__json_key(out, &first, "prompt"); wh_prompt_payload_json(m->prompt, out); }
-  if (m->payload_case == 12 && m->toolUse) { wh__json_key(out, &first, "toolUse"); wh_tool_use_payload_json(m->toolUse, out); }
-  if (m->payload_case == 13 && m->toolResult) { wh__json_key(out, &first, "toolResult"); wh_tool_result_payload_json(m->toolResult, out); }
-  if (m->payload_case == 14 && m->toolBatch) { wh__json_key(out, &first, "toolBatch"); wh_tool_batch_payload_json(m->toolBatch, out); }
+  if (m->payload_case == 12 && m->tool_use) { wh__json_key(out, &first, "toolUse"); wh_tool_use_payload_json(m->tool_use, out); }
+  if (m->payload_case == 13 && m->tool_result) { wh__json_key(out, &first, "toolResult"); wh_tool_result_payload_json(m->tool_result, out); }
+  if (m->payload_case == 14 && m->tool_batch) { wh__json_key(out, &first, "toolBatch"); wh_tool_batch_payload_json(m->tool_batch, out); }
   if (m->payload_case == 15 && m->stop) { wh__json_key(out, &first, "stop"); wh_stop_payload_json(m->stop, out); }
   if (m->payload_case == 16 && m->subagent) { wh__json_key(out, &first, "subagent"); wh_subagent_payload_json(m->subagent, out); }
   if (m->payload_case == 17 && m->compact) { wh__json_key(out, &first, "compact"); wh_compact_payload_json(m->compact, out); }
@@ -1389,10 +1389,10 @@ static inline uint32_t wh_hook_response_size(const wh_hook_response *m) {
   (void)m;
   if (m->decision) n += wh__tag_size(1) + wh__varint_size((uint64_t)(int64_t)m->decision);
   if (m->reason.len) n += wh__tag_size(2) + wh__varint_size(m->reason.len) + m->reason.len;
-  if (m->updatedInputJson.len) n += wh__tag_size(3) + wh__varint_size(m->updatedInputJson.len) + m->updatedInputJson.len;
-  if (m->additionalContext.len) n += wh__tag_size(4) + wh__varint_size(m->additionalContext.len) + m->additionalContext.len;
-  if (m->systemMessage.len) n += wh__tag_size(5) + wh__varint_size(m->systemMessage.len) + m->systemMessage.len;
-  if (m->updatedOutputJson.len) n += wh__tag_size(6) + wh__varint_size(m->updatedOutputJson.len) + m->updatedOutputJson.len;
+  if (m->updated_input_json.len) n += wh__tag_size(3) + wh__varint_size(m->updated_input_json.len) + m->updated_input_json.len;
+  if (m->additional_context.len) n += wh__tag_size(4) + wh__varint_size(m->additional_context.len) + m->additional_context.len;
+  if (m->system_message.len) n += wh__tag_size(5) + wh__varint_size(m->system_message.len) + m->system_message.len;
+  if (m->updated_output_json.len) n += wh__tag_size(6) + wh__varint_size(m->updated_output_json.len) + m->updated_output_json.len;
   return n;
 }
 
@@ -1401,10 +1401,10 @@ static inline uint8_t *wh_hook_response_write(const wh_hook_response *m, uint8_t
   (void)m;
   if (m->decision) { p = wh__put_tag(p, 1, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->decision); }
   if (m->reason.len) p = wh__put_str(p, 2, m->reason);
-  if (m->updatedInputJson.len) p = wh__put_str(p, 3, m->updatedInputJson);
-  if (m->additionalContext.len) p = wh__put_str(p, 4, m->additionalContext);
-  if (m->systemMessage.len) p = wh__put_str(p, 5, m->systemMessage);
-  if (m->updatedOutputJson.len) p = wh__put_str(p, 6, m->updatedOutputJson);
+  if (m->updated_input_json.len) p = wh__put_str(p, 3, m->updated_input_json);
+  if (m->additional_context.len) p = wh__put_str(p, 4, m->additional_context);
+  if (m->system_message.len) p = wh__put_str(p, 5, m->system_message);
+  if (m->updated_output_json.len) p = wh__put_str(p, 6, m->updated_output_json);
   return p;
 }
 
@@ -1417,10 +1417,10 @@ static inline bool wh_hook_response_decode(wh_reader *r, wh_hook_response *m) {
     switch (tag >> 3) {
       case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->decision = (int32_t)(uint32_t)v; break; }
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->reason)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->updatedInputJson)) return false; break;
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->additionalContext)) return false; break;
-      case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->systemMessage)) return false; break;
-      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->updatedOutputJson)) return false; break;
+      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->updated_input_json)) return false; break;
+      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->additional_context)) return false; break;
+      case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->system_message)) return false; break;
+      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->updated_output_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1435,10 +1435,10 @@ static inline void wh_hook_response_json(const wh_hook_response *m, wh_buf *out)
   wh_buf_byte(out, '{');
   if (m->decision) { const char *label = wh_decision_name(m->decision); wh__json_key(out, &first, "decision"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->decision); }
   if (m->reason.len) { wh__json_key(out, &first, "reason"); wh_json_write_string(out, m->reason); }
-  if (m->updatedInputJson.len) { wh__json_key(out, &first, "updatedInputJson"); wh_json_write_string(out, m->updatedInputJson); }
-  if (m->additionalContext.len) { wh__json_key(out, &first, "additionalContext"); wh_json_write_string(out, m->additionalContext); }
-  if (m->systemMessage.len) { wh__json_key(out, &first, "systemMessage"); wh_json_write_string(out, m->systemMessage); }
-  if (m->updatedOutputJson.len) { wh__json_key(out, &first, "updatedOutputJson"); wh_json_write_string(out, m->updatedOutputJson); }
+  if (m->updated_input_json.len) { wh__json_key(out, &first, "updatedInputJson"); wh_json_write_string(out, m->updated_input_json); }
+  if (m->additional_context.len) { wh__json_key(out, &first, "additionalContext"); wh_json_write_string(out, m->additional_context); }
+  if (m->system_message.len) { wh__json_key(out, &first, "systemMessage"); wh_json_write_string(out, m->system_message); }
+  if (m->updated_output_json.len) { wh__json_key(out, &first, "updatedOutputJson"); wh_json_write_string(out, m->updated_output_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -1448,7 +1448,7 @@ static inline uint32_t wh_tool_request_size(const wh_tool_request *m) {
   uint32_t n = 0;
   (void)m;
   if (m->name.len) n += wh__tag_size(1) + wh__varint_size(m->name.len) + m->name.len;
-  if (m->inputJson.len) n += wh__tag_size(2) + wh__varint_size(m->inputJson.len) + m->inputJson.len;
+  if (m->input_json.len) n += wh__tag_size(2) + wh__varint_size(m->input_json.len) + m->input_json.len;
   if (m->context) { uint32_t s = wh_hook_context_size(m->context); n += wh__tag_size(3) + wh__varint_size(s) + s; }
   return n;
 }
@@ -1457,7 +1457,7 @@ static inline uint32_t wh_tool_request_size(const wh_tool_request *m) {
 static inline uint8_t *wh_tool_request_write(const wh_tool_request *m, uint8_t *p) {
   (void)m;
   if (m->name.len) p = wh__put_str(p, 1, m->name);
-  if (m->inputJson.len) p = wh__put_str(p, 2, m->inputJson);
+  if (m->input_json.len) p = wh__put_str(p, 2, m->input_json);
   if (m->context) { p = wh__put_tag(p, 3, WH_WIRE_LEN); p = wh__put_varint(p, wh_hook_context_size(m->context)); p = wh_hook_context_write(m->context, p); }
   return p;
 }
@@ -1470,7 +1470,7 @@ static inline bool wh_tool_request_decode(wh_reader *r, wh_tool_request *m) {
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->inputJson)) return false; break;
+      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->input_json)) return false; break;
       case 3: {
         wh_reader sub;
         if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__sub(r, &sub)) return false;
@@ -1491,7 +1491,7 @@ static inline void wh_tool_request_json(const wh_tool_request *m, wh_buf *out) {
   (void)m;
   wh_buf_byte(out, '{');
   if (m->name.len) { wh__json_key(out, &first, "name"); wh_json_write_string(out, m->name); }
-  if (m->inputJson.len) { wh__json_key(out, &first, "inputJson"); wh_json_write_string(out, m->inputJson); }
+  if (m->input_json.len) { wh__json_key(out, &first, "inputJson"); wh_json_write_string(out, m->input_json); }
   if (m->context) { wh__json_key(out, &first, "context"); wh_hook_context_json(m->context, out); }
   wh_buf_byte(out, '}');
   (void)first;
@@ -1502,7 +1502,7 @@ static inline uint32_t wh_tool_response_size(const wh_tool_response *m) {
   uint32_t n = 0;
   (void)m;
   if (m->content.len) n += wh__tag_size(1) + wh__varint_size(m->content.len) + m->content.len;
-  if (m->isError) n += wh__tag_size(2) + 1;
+  if (m->is_error) n += wh__tag_size(2) + 1;
   return n;
 }
 
@@ -1510,7 +1510,7 @@ static inline uint32_t wh_tool_response_size(const wh_tool_response *m) {
 static inline uint8_t *wh_tool_response_write(const wh_tool_response *m, uint8_t *p) {
   (void)m;
   if (m->content.len) p = wh__put_str(p, 1, m->content);
-  if (m->isError) { p = wh__put_tag(p, 2, WH_WIRE_VARINT); *p++ = 1; }
+  if (m->is_error) { p = wh__put_tag(p, 2, WH_WIRE_VARINT); *p++ = 1; }
   return p;
 }
 
@@ -1522,7 +1522,7 @@ static inline bool wh_tool_response_decode(wh_reader *r, wh_tool_response *m) {
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->content)) return false; break;
-      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->isError = v != 0; break; }
+      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1536,7 +1536,7 @@ static inline void wh_tool_response_json(const wh_tool_response *m, wh_buf *out)
   (void)m;
   wh_buf_byte(out, '{');
   if (m->content.len) { wh__json_key(out, &first, "content"); wh_json_write_string(out, m->content); }
-  if (m->isError) { wh__json_key(out, &first, "isError"); wh_buf_cstr(out, "true"); }
+  if (m->is_error) { wh__json_key(out, &first, "isError"); wh_buf_cstr(out, "true"); }
   wh_buf_byte(out, '}');
   (void)first;
 }
