@@ -103,10 +103,16 @@ static inline wh_hook_response wh__with(wh_hook_response r, int which, wh_str te
 /** No opinion on permission, but run the tool with this input instead. */
 #define wh_rewrite(json) wh_with_updated_input(wh_continue(), json)
 
+static inline wh_tool_response wh__tool_response(wh_str text, bool is_error) {
+  wh_tool_response r = {0};
+  r.content = text;
+  r.is_error = is_error;
+  return r;
+}
 /** A tool's successful result: text (or JSON) for the model. */
-#define wh_tool_result_text(content) ((wh_tool_response){.content = wh_text(content), .is_error = false})
+#define wh_tool_result_text(text) wh__tool_response(wh_text(text), false)
 /** A tool's failure: the message goes to the model as an error result. */
-#define wh_tool_error(message) ((wh_tool_response){.content = wh_text(message), .is_error = true})
+#define wh_tool_error(text) wh__tool_response(wh_text(text), true)
 
 /* ---- the plugin ------------------------------------------------------------ */
 
