@@ -43,7 +43,7 @@ describe('describe', () => {
         { event: 'HOOK_EVENT_USER_PROMPT_SUBMIT' },
         { event: 'HOOK_EVENT_ITERATION_START' },
       ],
-      grants: { networkHosts: ['api.example.com'], filePaths: ['/tmp/cache'], configKeys: ['token'] },
+      grants: { configKeys: ['token'] },
     });
     expect((info.tools as { name: string }[]).map((t) => t.name)).toEqual(['json_echo', 'count', 'fields', 'fail', 'config', 'escape', 'memory_pages', 'crash']);
     expect((info.tools as { inputSchemaJson: string }[])[1]!.inputSchemaJson).toBe('{"type":"object","properties":{"to":{"type":"integer"}}}');
