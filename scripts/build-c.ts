@@ -31,6 +31,11 @@ interface Target {
 
 const cFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.c')).sort().map((f) => join(dir, f));
 const headers = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.h')).sort().map((f) => join(dir, f));
+/** Every header of the C SDK, in its subfolders too. */
+const sdkHeaders = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => (e.isDirectory() ? sdkHeaders(join(dir, e.name)) : e.name.endsWith('.h') ? [join(dir, e.name)] : []));
 
 /** Every C module of the repository. */
 export function targets(): Target[] {
@@ -57,7 +62,7 @@ function inputKey(t: Target, clangVersion: string): string {
   const hash = createHash('sha256').update(clangVersion).update('\0');
   // Paths relative to the repo, so that a copy of the repository elsewhere keeps its cache.
   hash.update(clangArgs({ sources: t.sources.map((s) => relative(repo, s)), out: 'out.wasm', includeDirs: ['sdk-c'] }).join(' '));
-  for (const file of [...t.inputs, ...headers(sdk)]) hash.update('\0').update(relative(repo, file)).update('\0').update(readFileSync(file));
+  for (const file of [...t.inputs, ...sdkHeaders(sdk)]) hash.update('\0').update(relative(repo, file)).update('\0').update(readFileSync(file));
   return hash.digest('hex');
 }
 

@@ -169,9 +169,12 @@ static inline bool wh_json_is_null(wh_json v) { return wh__json_first(v) == 'n';
 static inline bool wh_json_is_true(wh_json v) { return wh__json_first(v) == 't'; }
 static inline bool wh_json_is_number(wh_json v) { char c = wh__json_first(v); return c == '-' || (c >= '0' && c <= '9'); }
 
-/** A string value's text, escapes decoded (in the arena when it had any); empty when not a string. */
+/**
+ * A string value's text, escapes decoded (in the arena when it had any); empty when not a string.
+ * Meant for validated values; on text that is not, it stays inside the value's bytes.
+ */
 static inline wh_str wh_json_string(wh_json v) {
-  if (!wh_json_is_string(v)) return (wh_str){0, 0};
+  if (!wh_json_is_string(v) || v.text.len < 2) return (wh_str){0, 0};
   wh_str raw = wh_str_slice(v.text, 1, v.text.len - 1);
   uint32_t i = 0;
   while (i < raw.len && raw.ptr[i] != '\\') i++;
@@ -184,7 +187,9 @@ static inline wh_str wh_json_string(wh_json v) {
       wh_buf_byte(&b, c);
       continue;
     }
+    if (i + 1 >= raw.len) break;
     c = raw.ptr[++i];
+    if (c == 'u' && i + 4 >= raw.len) break;
     switch (c) {
       case 'b': wh_buf_byte(&b, '\b'); break;
       case 'f': wh_buf_byte(&b, '\f'); break;

@@ -307,7 +307,9 @@ static inline bool wh__skip(wh_reader *r, uint32_t wt) {
 static inline void *wh__push(void **items, uint32_t *count, uint32_t size) {
   uint32_t n = *count;
   if ((n & (n - 1)) == 0) {
-    uint8_t *grown = (uint8_t *)wh_alloc((n ? n * 2 : 1) * size);
+    uint64_t bytes = (uint64_t)(n ? n * 2ull : 1ull) * size;
+    if (bytes > UINT32_MAX) __builtin_trap();
+    uint8_t *grown = (uint8_t *)wh_alloc((uint32_t)bytes);
     if (n) __builtin_memcpy(grown, *items, n * size);
     *items = grown;
   }

@@ -82,6 +82,14 @@ describe('hook dispatch by binding_index', () => {
     expect(await p.hook({ event: 'HOOK_EVENT_ITERATION_START', bindingIndex: 8, context: { iteration: 5 } })).toMatchObject({ decision: 'stop', reason: 'iteration limit 5 reached' });
   });
 
+  it('decodes a batch of 40 000 calls (arena growth for repeated messages) and a 900 KB tool input', async () => {
+    const calls = Array.from({ length: 40_000 }, (_, i) => ({ id: `t${i}`, name: 'Bash', inputJson: '{}' }));
+    expect((await p.hook({ event: 'HOOK_EVENT_POST_TOOL_BATCH', toolBatch: { calls } })).decision).toBe('continue');
+    const big = { command: `echo ${'x'.repeat(900_000)}` };
+    expect((await preToolUse(0, 'Bash', big)).decision).toBe('continue');
+    expect((await preToolUse(0, 'Bash', { command: 'rm -rf x' })).decision).toBe('deny');
+  });
+
   it('says continue for events it has no binding for', async () => {
     expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', session: { reason: 'startup' } })).decision).toBe('continue');
   });
