@@ -44,6 +44,11 @@ export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox } from './sandbox/index.js';
 
+// MCP both ways: MCP servers as tool sources (createHost's mcpServers), and our tools served over MCP.
+export { createMcpServer, relayModel, type McpToolHost } from './mcp/server.js';
+export { mcpHttpApp, type McpHttpOptions } from './mcp/http.js';
+export { mcpToolName, type McpServerConfig, type McpServersConfig } from './mcp/config.js';
+
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';
 
