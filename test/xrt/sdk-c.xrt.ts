@@ -1,10 +1,15 @@
 // Plugins written in C with the C SDK (sdk-c/) on every runtime, through the
 // built ESM: the first-party path-guard-c decides like the AssemblyScript
 // path-guard, a C plugin's tool runs in an agent run with progress and a Stop
-// block, and the C codec re-encodes the shared vectors byte for byte.
+// block, the C codec re-encodes the shared vectors byte for byte, and the
+// built CLI scaffolds, builds (clang) and tests a C plugin.
 // The .wasm files are built by scripts/build-c.ts (the vitest global setup).
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createHost, createSandbox, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookCommon, HookInput, HostEvent } from '../../dist/index.js';
 
@@ -12,7 +17,38 @@ const wasm = async (path: string) => new Uint8Array(await readFile(new URL(`../.
 const common: HookCommon = { session_id: 'xrt', cwd: '/work/app', turn: 1, iteration: 1, permission_mode: 'default' };
 const read = (file_path: string): HookInput => ({ ...common, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path }, tool_use_id: 't1' });
 
+/** The built CLI (dist/cli.js) under this runtime. */
+function cli(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  const entry = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+  const argv = 'Deno' in globalThis ? ['run', '-A', entry, ...args] : 'Bun' in globalThis ? [entry, ...args] : ['--disable-warning=ExperimentalWarning', entry, ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Uint8Array) => (out += new TextDecoder().decode(d)));
+    child.stderr!.on('data', (d: Uint8Array) => (out += new TextDecoder().decode(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  'the CLI: plugin new --lang c, plugin build (clang), plugin test pass': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-c-'));
+    try {
+      const created = await cli(['plugin', 'new', 'xrt-guard', '--lang', 'c'], dir);
+      assert.equal(created.code, 0, created.out);
+      const project = join(dir, 'xrt-guard');
+      const built = await cli(['plugin', 'build'], project);
+      assert.equal(built.code, 0, built.out);
+      assert.match(built.out, /^built build\/xrt-guard\.wasm /);
+      const tested = await cli(['plugin', 'test', 'build/xrt-guard.wasm', '--events', 'test/cases.jsonl'], project);
+      assert.equal(tested.code, 0, tested.out);
+      assert.match(tested.out, /5\/5 expectations met/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+
   'path-guard-c (C) decides like path-guard (AssemblyScript), reason for reason': async () => {
     const options = { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app,/tmp/scratch' } };
     const c = await loadPlugin({ bytes: await wasm('plugins/path-guard-c/build/path-guard-c.wasm') }, options);
