@@ -19,8 +19,8 @@
  *          -I<this folder> -Wl,--no-entry -o my-guard.wasm my-guard.c
  * (or `wasmhooks plugin build` in a project made by `wasmhooks plugin new --lang c`).
  *
- * Layers, each usable alone: extism.h (the Extism ABI), wasmhooks/wire.h (arena,
- * strings, protobuf wire), wasmhooks/hooks.pb.h (the protocol's messages,
+ * Layers, each usable alone: extism.h (the Extism ABI), wasmhooks/text.h (arena,
+ * strings, buffers), wasmhooks/wire.h (protobuf wire), wasmhooks/hooks.pb.h (the protocol's messages,
  * generated), wasmhooks/json.h (reading JSON), wasmhooks/plugin.h (declaring
  * the plugin, decisions, config, log), wasmhooks/exports.h (describe/hook/tool).
  * Memory: everything the SDK hands you lives until the call returns; keep

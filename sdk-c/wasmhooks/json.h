@@ -7,7 +7,7 @@
 #ifndef WASMHOOKS_JSON_H
 #define WASMHOOKS_JSON_H
 
-#include "wire.h"
+#include "text.h"
 
 /** The text of one JSON value (no surrounding whitespace); text.ptr == NULL means "absent". */
 typedef struct wh_json {
