@@ -90,6 +90,37 @@ describe('hook dispatch by binding_index', () => {
     expect((await preToolUse(0, 'Bash', { command: 'rm -rf x' })).decision).toBe('deny');
   });
 
+  it('never traps on mangled HookRequests (2000 seeded mutations, every binding): an answer or a message', async () => {
+    const HookRequest = root.lookupType('wasmhooks.v1.HookRequest');
+    const seeds = [
+      { event: 6, bindingIndex: 0, context: { sessionId: 's', iteration: 2 }, toolUse: { toolName: 'Bash', toolInputJson: '{"command":"rm -rf x","n":[1,{"a":"\\u00e9"}]}' } },
+      { event: 8, bindingIndex: 4, toolResult: { toolName: 'Bash', toolInputJson: '{}', toolOutputJson: '"SECRET"', error: 'e' } },
+      { event: 11, bindingIndex: 6, stop: { stopHookActive: true, lastAssistantMessage: 'done' } },
+      { event: 3, bindingIndex: 7, prompt: { prompt: 'forbidden' } },
+    ].map((m) => [...HookRequest.encode(HookRequest.fromObject(m)).finish()]);
+    let seed = 0xc0de;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed % n;
+    };
+    let answered = 0;
+    for (let i = 0; i < 2000; i++) {
+      const b = [...seeds[rand(seeds.length)]!];
+      const op = rand(3);
+      if (op === 0) b.length = rand(b.length + 1);
+      else if (op === 1) for (let k = 0; k <= rand(4); k++) b[rand(b.length)]! ^= 1 << rand(8);
+      else b.splice(rand(b.length + 1), 0, ...Array.from({ length: 1 + rand(6) }, () => rand(256)));
+      try {
+        await p.callRaw('hook', Uint8Array.from(b));
+        answered++;
+      } catch (error) {
+        expect((error as Error).message, Buffer.from(b).toString('hex')).toMatch(/^Plugin-originated error: hook: /);
+      }
+    }
+    // Most mutations break the protobuf or the JSON inside it; some still make a request worth answering.
+    expect(answered).toBeGreaterThan(10);
+  }, 120_000);
+
   it('says continue for events it has no binding for', async () => {
     expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', session: { reason: 'startup' } })).decision).toBe('continue');
   });

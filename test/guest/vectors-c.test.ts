@@ -52,6 +52,32 @@ describe('C codec (sdk-c, in vector-echo-c.wasm)', () => {
     }
   });
 
+  it('never traps on mangled vectors: 3000 seeded truncations, bit flips and splices either decode or fail with a message', async () => {
+    let seed = 0x5eed;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed % n;
+    };
+    const outcomes = { decoded: 0, refused: 0 };
+    for (let i = 0; i < 3000; i++) {
+      const v = vectors[rand(vectors.length)]!;
+      const b = [...bytes(v.hex).slice(0, 4096)];
+      const op = rand(3);
+      if (op === 0) b.length = rand(b.length + 1);
+      else if (op === 1 && b.length) for (let k = 0; k <= rand(4); k++) b[rand(b.length)]! ^= 1 << rand(8);
+      else b.splice(rand(b.length + 1), 0, ...Array.from({ length: 1 + rand(6) }, () => rand(256)));
+      try {
+        await echo.callRaw('echo', framed(v.type, Uint8Array.from(b)));
+        outcomes.decoded++;
+      } catch (error) {
+        expect((error as Error).message, `${v.name}: ${Buffer.from(b).toString('hex')}`).toMatch(/^Plugin-originated error: vector-echo-c: not a valid \w+: .* at byte \d+$/);
+        outcomes.refused++;
+      }
+    }
+    expect(outcomes.decoded).toBeGreaterThan(100);
+    expect(outcomes.refused).toBeGreaterThan(100);
+  }, 120_000);
+
   it.each([
     ['a truncated varint', 'HookRequest', '08'],
     ['a length past the end', 'HookRequest', '6205'],
