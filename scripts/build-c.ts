@@ -7,7 +7,7 @@
  *                              plain Extism plugins that stand in for third-party wasm)
  * A module is rebuilt only when the hash of its inputs (sources, the C SDK's
  * headers, clang's arguments and version) differs from the one stored beside it.
- * Usage: tsx scripts/build-c.ts [--force] [name ...]
+ * Usage: tsx scripts/build-c.ts [--force] [name ...]   (also run by npm run build:plugins)
  * Also run by the vitest global setup (test/setup/build-c.ts), so a plain
  * `npx vitest run <file>` finds its C fixtures built.
  */
@@ -79,7 +79,7 @@ export async function buildC(options: BuildCOptions = {}): Promise<{ built: stri
   const log = options.log ?? ((line: string) => console.log(line));
   const all = targets();
   const unknown = (options.names ?? []).filter((n) => !all.some((t) => t.name === n));
-  if (unknown.length) throw new Error(`unknown C module(s): ${unknown.join(', ')}; known: ${all.map((t) => t.name).join(', ')}`);
+  if (unknown.length) throw new Error(`unknown plugin or C module(s): ${unknown.join(', ')}; C modules: ${all.map((t) => t.name).join(', ')} (AssemblyScript plugins: see scripts/build-plugins.mjs)`);
   const chosen = options.names?.length ? all.filter((t) => options.names!.includes(t.name)) : all;
   const clang = findClang();
   const built: string[] = [];
