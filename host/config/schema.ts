@@ -33,7 +33,7 @@ export const configLimitsSchema = z
     maxOutputBytes: positiveInt(),
     maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
     maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
-    maxLogChars: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
+    maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
     maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
   })
   .partial()

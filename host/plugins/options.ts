@@ -15,7 +15,7 @@ export const limitsSchema = z
     maxOutputBytes: positiveInt,
     maxVarBytes: positiveInt,
     maxVars: positiveInt,
-    maxLogChars: positiveInt,
+    maxLogBytes: positiveInt,
     maxProgressBytes: positiveInt,
   })
   .partial()

@@ -7,14 +7,14 @@
  */
 import createPlugin, { type Plugin } from '@extism/extism';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
-import { hostImports, type ImportScope } from './imports.js';
+import { MAX_LOG_LINES_PER_CALL, hostImports, type ImportScope } from './imports.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
-export const MAX_LOG_LINES_PER_CALL = 1_000;
+export { MAX_LOG_LINES_PER_CALL };
 
 export interface EngineOptions {
   limits: Readonly<Limits>;
@@ -23,16 +23,11 @@ export interface EngineOptions {
   onProgress?: (message: string) => void;
 }
 
-type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 export class Engine {
   #plugin: Plugin | null = null;
   #fuel: WebAssembly.Global | null = null;
   #memory: WebAssembly.Memory | null = null;
   #meter: Meter | null = null;
-  #logLines = 0;
-  #logChars = 0;
-  #dropped = 0;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
   /** What the host functions see of the current call (its meter, its first stop). */
@@ -46,6 +41,8 @@ export class Engine {
       limits: options.limits,
       vars: new VarStore(options.limits),
       config: options.config ?? {},
+      log: { lines: 0, bytes: 0, dropped: 0 },
+      onLog: options.onLog,
       stop: null,
       progressBytes: 0,
       onProgress: options.onProgress,
@@ -91,9 +88,7 @@ export class Engine {
     this.#meter = meter;
     this.#scope.stop = null;
     this.#scope.progressBytes = 0;
-    this.#logLines = 0;
-    this.#logChars = 0;
-    this.#dropped = 0;
+    this.#scope.log = { lines: 0, bytes: 0, dropped: 0 };
   }
 
   /** The call's stop: one a host function raised, the meter's own, or an abort seen after the plugin returned. */
@@ -113,7 +108,7 @@ export class Engine {
     const durationMs = performance.now() - started;
     this.#meter = null;
     this.#slice = meter.slice;
-    if (this.#dropped > 0) this.#flushDroppedLogs();
+    if (this.#scope.log.dropped > 0) this.#flushDroppedLogs();
     if (failed) {
       if (unwound || corruptsInstance(failed.code)) void this.discard();
       return { ok: false, failure: failed, fuelUsed, durationMs };
@@ -160,7 +155,10 @@ export class Engine {
           functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel }),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
-          logger: this.#logger(),
+          // Plugin log lines come through our own log_* imports; what Extism
+          // logs itself is about failures we report as failures.
+          logger: SILENT,
+          // What the plugin reads from get_log_level: everything, if anyone listens.
           logLevel: this.options.onLog ? 'trace' : 'silent',
         },
       );
@@ -199,34 +197,15 @@ export class Engine {
     );
   }
 
-  #logger(): Console {
-    const maxChars = this.options.limits.maxLogChars;
-    const forward = (level: LogLevel) => (message: unknown) => {
-      const text = String(message);
-      this.#logLines++;
-      this.#logChars += text.length;
-      if (this.#logLines > MAX_LOG_LINES_PER_CALL || this.#logChars > maxChars) {
-        this.#dropped++;
-        return;
-      }
-      safely(() => this.options.onLog?.(level, text));
-    };
-    const logger = {
-      trace: forward('trace'),
-      debug: forward('debug'),
-      info: forward('info'),
-      warn: forward('warn'),
-      error: forward('error'),
-    };
-    return logger as unknown as Console;
-  }
-
   #flushDroppedLogs(): void {
-    const { maxLogChars } = this.options.limits;
-    const message = `${this.#dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogChars} characters, maxLogChars)`;
+    const { maxLogBytes } = this.options.limits;
+    const message = `${this.#scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogBytes} bytes, maxLogBytes)`;
     safely(() => this.options.onLog?.('warn', clip(message)));
   }
 }
+
+const ignore = (): void => undefined;
+const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
 
 let warm: Promise<void> | undefined;
 

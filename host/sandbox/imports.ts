@@ -29,7 +29,14 @@ export interface ImportScope {
   /** Progress text the current call reported so far, in bytes. */
   progressBytes: number;
   onProgress: ((message: string) => void) | undefined;
+  /** This call's log lines: delivered, and dropped past the caps. */
+  log: { lines: number; bytes: number; dropped: number };
+  onLog: ((level: string, message: string) => void) | undefined;
 }
+
+/** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
+export const MAX_LOG_LINES_PER_CALL = 1_000;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 type Functions = NonNullable<ExtismPluginOptions['functions']>;
 /** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
@@ -66,6 +73,7 @@ export function hostImports(scope: ImportScope, meterImports: Record<string, Hos
       var_get: varGet(scope),
       var_set: varSet(scope),
       config_get: configGet(scope),
+      ...Object.fromEntries(LOG_LEVELS.map((level) => [`log_${level}`, log(scope, level)])),
     }),
     'wasmhooks:host': wrap({ progress: progress(scope) }),
     [DENIED_MODULE]: wrap(denied),
@@ -164,6 +172,36 @@ function progress(scope: ImportScope): HostFunction {
     } catch {
       // Contract: host callbacks must not throw; one that does must not break the call.
     }
+  };
+}
+
+/**
+ * Extism's log_* with the caps checked before the line is decoded: past
+ * `MAX_LOG_LINES_PER_CALL` lines or `maxLogBytes` bytes a line is only
+ * counted. The block is freed, as Extism does.
+ */
+function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFunction {
+  return (cc: CallContext, address: bigint) => {
+    const block = cc.read(address);
+    if (block === null) throw new HostRefusal('TRAP', `the plugin called log_${level} with an invalid block address (${address})`);
+    const onLog = scope.onLog;
+    if (onLog) {
+      const bytes = block.arrayBuffer().byteLength;
+      const log = scope.log;
+      log.lines++;
+      if (log.lines > MAX_LOG_LINES_PER_CALL || log.bytes + bytes > scope.limits.maxLogBytes) {
+        log.dropped++;
+      } else {
+        log.bytes += bytes;
+        const text = block.text();
+        try {
+          onLog(level, text);
+        } catch {
+          // Contract: host callbacks must not throw; one that does must not break the call.
+        }
+      }
+    }
+    freeBlock(cc, address);
   };
 }
 

@@ -21,7 +21,7 @@ const schema = z.object({
       maxOutputBytes: count,
       maxVarBytes: count,
       maxVars: count,
-      maxLogChars: count,
+      maxLogBytes: count,
       maxProgressBytes: count,
     })
     .partial()
@@ -62,7 +62,7 @@ export const HOST_MEMORY_SLACK_BYTES = 128 * 1024 * 1024;
 export function hostMemoryBound(limits: Readonly<Limits>): number {
   const pages = limits.maxMemoryPages * 65_536;
   return (
-    3 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogChars + HOST_MEMORY_SLACK_BYTES
+    3 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogBytes + HOST_MEMORY_SLACK_BYTES
   );
 }
 

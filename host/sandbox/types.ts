@@ -24,11 +24,11 @@ export interface Limits {
   /** Cap on the number of Extism variables one instance may hold at once. */
   maxVars: number;
   /**
-   * Plugin log text delivered per call (Extism `log_*`), in characters. Lines past
+   * Plugin log text delivered per call (Extism `log_*`), in UTF-8 bytes. Lines past
    * it (or past `MAX_LOG_LINES_PER_CALL`) are dropped and counted in one
    * final warning line, never buffered.
    */
-  maxLogChars: number;
+  maxLogBytes: number;
   /**
    * Progress text one call may report (`wasmhooks:host/progress`), in bytes,
    * all messages together. Going past it stops the call with OUTPUT_TOO_LARGE.
@@ -44,7 +44,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
   maxVars: 1_024,
-  maxLogChars: 256 * 1024,
+  maxLogBytes: 256 * 1024,
   maxProgressBytes: 1 << 20,
 });
 

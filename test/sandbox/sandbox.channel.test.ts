@@ -58,13 +58,13 @@ for (const isolation of ['in-thread', 'worker'] as const) {
       await sandbox.close();
     });
 
-    it('a log line within maxLogChars arrives whole; a bigger one is dropped and counted, never silently', async () => {
-      const { sandbox, logs } = await flood(isolation, { maxLogChars: 512 * 1024 });
+    it('a log line within maxLogBytes arrives whole; a bigger one is dropped and counted, never silently', async () => {
+      const { sandbox, logs } = await flood(isolation, { maxLogBytes: 512 * 1024 });
       expect((await sandbox.call('log_big', u64(400_000))).ok).toBe(true);
       expect(logs.map((l) => l.length)).toEqual([400_000]);
       logs.length = 0;
       expect((await sandbox.call('log_big', u64(4 * MiB))).ok).toBe(true);
-      expect(logs).toEqual(['1 more log lines dropped (limits per call: 1000 lines, 524288 characters, maxLogChars)']);
+      expect(logs).toEqual(['1 more log lines dropped (limits per call: 1000 lines, 524288 bytes, maxLogBytes)']);
       await sandbox.close();
     });
   });

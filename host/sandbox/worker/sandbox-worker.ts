@@ -3,7 +3,7 @@
  * shared-memory channel. It blocks in `Atomics.wait` between calls (a worker
  * may block; it has nothing else to do) and reads the host's abort flag at
  * every refuel. Log lines and progress are collected during the call (the
- * engine bounds them: `maxLogChars`, `maxProgressBytes`) and sent with the
+ * engine bounds them: `maxLogBytes`, `maxProgressBytes`) and sent with the
  * response, in as many parts as it takes.
  */
 import { Engine } from '../engine.js';
