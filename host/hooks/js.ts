@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { compileToolMatcher } from './matcher.js';
 import { HOOK_EVENT_RULES } from './decisions.js';
 import type {
   FailurePolicy,
@@ -66,17 +67,6 @@ export function assertEmittedEvent(event: string): asserts event is HookEventNam
   }
 }
 
-/** Compiles a matcher to a RegExp anchored on the whole tool name. */
-export function compileMatcher(matcher: string | RegExp | undefined): RegExp | undefined {
-  if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
-  const source = typeof matcher === 'string' ? matcher : matcher.source;
-  try {
-    return new RegExp(`^(?:${source})$`, typeof matcher === 'string' ? '' : matcher.flags.replace('g', ''));
-  } catch (e) {
-    throw new WasmhooksError('INVALID_OPTIONS', `hook matcher ${JSON.stringify(source)} is not a valid regex: ${messageOf(e)}`);
-  }
-}
-
 let counter = 0;
 /** A unique hook id. */
 export function nextHookId(prefix: string): string {
@@ -118,7 +108,7 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
   if (!Array.isArray(group.hooks) || group.hooks.some((h) => typeof h !== 'function')) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: "hooks" must be an array of functions`);
   }
-  const matcher = compileMatcher(group.matcher);
+  const matcher = compileToolMatcher(group.matcher, `hooks.${event}`);
   const timeoutMs = group.timeoutMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: timeoutMs must be > 0`);
   const failurePolicy: FailurePolicy = group.failurePolicy ?? HOOK_EVENT_RULES[event].defaultPolicy;

@@ -11,6 +11,7 @@
  */
 import type { Health, PluginFailure } from '../sandbox/types.js';
 import type { PermissionMode } from '../permissions/types.js';
+import type { ToolMatcher } from './matcher.js';
 
 /** The lifecycle points, in the order of the protocol's `HookEvent` enum (1…18). */
 export const HOOK_EVENT_NAMES = [
@@ -154,8 +155,8 @@ export interface HookHandler {
   readonly event: HookEventName;
   /** Plugin that contributed the hook, if any. */
   readonly plugin?: string;
-  /** Matched against the whole tool name (tool events only); absent matches all. */
-  readonly matcher?: RegExp;
+  /** Matched against the whole tool name (tool events only); absent matches all. See `./matcher.ts`. */
+  readonly matcher?: ToolMatcher;
   readonly failurePolicy: FailurePolicy;
   readonly timeoutMs: number;
   run(input: HookInput, ctx: HookRunContext): Promise<HookResult>;
@@ -177,7 +178,10 @@ export type HookCallback = (
 
 /** JS hooks grouped under one matcher and one timeout. */
 export interface HookCallbackMatcher {
-  /** Regex source (or RegExp) matched against the whole tool name; absent matches every tool. */
+  /**
+   * Matched against the whole tool name: absent, `''` or `'*'` match every tool, anything else is a
+   * regular expression (RE2: linear time; see docs/hooks.md, "Matchers").
+   */
   matcher?: string | RegExp;
   hooks: HookCallback[];
   /** Per-call timeout; its expiry aborts the hook's signal. Default 60 000. */

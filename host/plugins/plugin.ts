@@ -2,7 +2,9 @@
  * A loaded WASM plugin: its validated `describe` answer, its sandbox, and
  * the hook and tool handlers it contributes to a host.
  */
+import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
+import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type {
   HookHandler,
   HookInput,
@@ -44,7 +46,7 @@ export class WasmPlugin implements PluginContribution {
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
   /** One compiled matcher per binding (undefined: matches every tool). */
-  readonly #matchers: ReadonlyArray<RegExp | undefined>;
+  readonly #matchers: ReadonlyArray<ToolMatcher | undefined>;
 
   constructor(parts: WasmPluginParts) {
     this.info = parts.info;
@@ -54,7 +56,12 @@ export class WasmPlugin implements PluginContribution {
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
     this.#progress = parts.progress;
-    this.#matchers = parts.info.hooks.map((b) => (b.matcher ? new RegExp(`^(?:${b.matcher})$`) : undefined));
+    // decodePluginInfo already checked (and compiled) each matcher: this is a cache hit.
+    this.#matchers = parts.info.hooks.map((b, i) => {
+      const parsed = parseToolMatcher(b.matcher);
+      if (!parsed.ok) throw new WasmhooksError('BAD_OUTPUT', `plugin ${this.name}: hooks[${i}] (${b.event}): ${parsed.message}`);
+      return parsed.matcher;
+    });
   }
 
   /** The limits every call of this plugin runs under. */
