@@ -121,6 +121,31 @@ export interface HookOutput {
   systemMessage?: string;
 }
 
+/**
+ * What a JS hook may return (and a shell hook print as JSON): our `HookOutput`
+ * fields, the Claude Agent SDK's, or a mix. `./output.ts` maps both onto one
+ * `HookOutput`; any other key, or a `hookSpecificOutput` for another event,
+ * is a BAD_OUTPUT failure (docs/hooks.md, "Claude Agent SDK users").
+ */
+export interface HookCallbackOutput extends Omit<HookOutput, 'decision'> {
+  /** Ours, plus Claude Code's `approve` (allow) and `block` (deny; on Stop/SubagentStop: block). */
+  decision?: HookDecision | 'approve';
+  /** `false`: stop (deny where the event cannot stop; on Stop: let the agent stop). Wins over any decision. */
+  continue?: boolean;
+  /** The reason, with `continue: false`. */
+  stopReason?: string;
+  /** Accepted for compatibility; no effect here. */
+  suppressOutput?: boolean;
+  hookSpecificOutput?: {
+    /** Must be the event the hook runs on. */
+    hookEventName: HookEventName;
+    permissionDecision?: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason?: string;
+    updatedInput?: Record<string, unknown>;
+    additionalContext?: string;
+  };
+}
+
 /** The outcome of one hook call. A failure is data, never a throw. */
 export type HookResult =
   | { ok: true; output: HookOutput; fuelUsed?: number }
@@ -174,7 +199,7 @@ export type HookCallback = (
   input: HookInput,
   toolUseID: string | undefined,
   options: { signal: AbortSignal },
-) => Promise<HookOutput>;
+) => Promise<HookCallbackOutput>;
 
 /** JS hooks grouped under one matcher and one timeout. */
 export interface HookCallbackMatcher {
