@@ -3,7 +3,8 @@
 // answer (the guest routes by binding_index), and the host's chain rule is the
 // only one (a deny ends it, a rewrite feeds the next binding).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlugin, scriptedModel, type HostEvent, type WasmPlugin } from '../../host/index.js';
+import { loadPlugin, scriptedModel, type HookInput, type HostEvent, type WasmPlugin } from '../../host/index.js';
+import { verdictOf } from '../../host/cli/commands/replay.js';
 import { builtWasm } from '../guest/built.js';
 import { host } from '../agent/helpers.js';
 import { fakeBash } from '../fixtures/tools.js';
@@ -65,6 +66,16 @@ describe('a plugin with onPreToolUse("Bash", A) and onPreToolUse("", B)', () => 
       ['multi-binding#1', 'B saw Bash {"command":"ls -la"}', false],
     ]);
     expect(ran).toEqual(['ls -la']);
+  });
+
+  it('`plugin test` (verdictOf) answers as a host with only this plugin: the chain of its bindings', async () => {
+    const bash = (command: string): HookInput => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't' });
+    expect(await verdictOf(plugin, bash('rm -rf /'))).toMatchObject({ kind: 'decided', decision: 'deny', reason: 'A: no rm' });
+    const rewritten = await verdictOf(plugin, bash('rewrite-me'));
+    expect(rewritten).toMatchObject({ kind: 'decided', decision: 'continue', updatedInput: { command: 'ls -la' } });
+    expect(rewritten.kind === 'decided' && rewritten.fuelUsed).toBeGreaterThan(0);
+    const stop = { hook_event_name: 'Stop', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', stop_hook_active: false, last_assistant_message: '' } as const;
+    expect(await verdictOf(plugin, stop)).toEqual({ kind: 'unbound' });
   });
 
   it('a direct callHook goes to the first binding that accepts the input, and to none when none does', async () => {
