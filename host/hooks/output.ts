@@ -14,6 +14,7 @@
  * | `continue: false` (+ `stopReason`) | stop; deny where the event cannot stop; on Stop/SubagentStop "let it stop" (continue). Wins over any decision |
  * | `permissionDecisionReason`, `stopReason`, `reason` | `reason` of the decision they go with |
  * | `hookSpecificOutput.updatedInput` / `additionalContext` | `updatedInput` (given once) / `additionalContext` (joined) |
+ * | `hookSpecificOutput.decision` (PermissionRequest) | `{ behavior: 'allow', updatedInput? }` allow, `{ behavior: 'deny', message? }` deny |
  * | `suppressOutput`, `continue: true` | accepted, no effect |
  */
 import { z } from 'zod';
@@ -28,6 +29,13 @@ const hookSpecificOutputSchema = z.strictObject({
   permissionDecisionReason: z.string().optional(),
   updatedInput: record.optional(),
   additionalContext: z.string().optional(),
+  /** PermissionRequest only (the Claude Agent SDK's answer to the permission question). */
+  decision: z
+    .discriminatedUnion('behavior', [
+      z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional() }),
+      z.strictObject({ behavior: z.literal('deny'), message: z.string().optional() }),
+    ])
+    .optional(),
 });
 
 /** Validates a hook's answer in either spelling; unknown keys are refused. */
@@ -70,9 +78,12 @@ function decide(p: Parsed, event: HookEventName): { decision?: HookDecision; rea
   const specific = p.hookSpecificOutput;
   if (p.continue === false) return { decision: haltDecision(event), reason: p.stopReason ?? p.reason ?? specific?.permissionDecisionReason };
   const ours = p.decision !== undefined ? { decision: spelled(p.decision, event), reason: p.reason ?? specific?.permissionDecisionReason } : undefined;
+  const answer = specific?.decision;
   const claude = specific?.permissionDecision !== undefined
     ? { decision: specific.permissionDecision, reason: specific.permissionDecisionReason ?? p.reason }
-    : undefined;
+    : answer !== undefined
+      ? { decision: answer.behavior, reason: (answer.behavior === 'deny' ? answer.message : undefined) ?? p.reason }
+      : undefined;
   if (ours && claude) return DECISION_RANK[claude.decision] > DECISION_RANK[ours.decision] ? claude : ours;
   return ours ?? claude ?? { reason: p.reason ?? specific?.permissionDecisionReason };
 }
@@ -94,14 +105,18 @@ export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
   if (specific && specific.hookEventName !== event) {
     return { ok: false, message: `hookSpecificOutput.hookEventName is "${specific.hookEventName}", but this hook runs on ${event}` };
   }
-  if (p.updatedInput !== undefined && specific?.updatedInput !== undefined) {
+  if (specific?.decision !== undefined && (event !== 'PermissionRequest' || specific.permissionDecision !== undefined)) {
+    return { ok: false, message: 'hookSpecificOutput.decision answers a PermissionRequest only, and not together with permissionDecision' };
+  }
+  const answered = specific?.decision?.behavior === 'allow' ? specific.decision.updatedInput : undefined;
+  if ([p.updatedInput, specific?.updatedInput, answered].filter((u) => u !== undefined).length > 1) {
     return { ok: false, message: 'updatedInput is given twice (at the top level and in hookSpecificOutput); give it once' };
   }
   const { decision, reason } = decide(p, event);
   const output: HookOutput = {};
   if (decision !== undefined && decision !== 'continue') output.decision = decision;
   if (reason !== undefined) output.reason = reason;
-  const updatedInput = p.updatedInput ?? specific?.updatedInput;
+  const updatedInput = p.updatedInput ?? specific?.updatedInput ?? answered;
   if (updatedInput !== undefined) output.updatedInput = updatedInput;
   if (p.updatedOutput !== undefined) output.updatedOutput = p.updatedOutput;
   const context = joined(p.additionalContext, specific?.additionalContext);

@@ -143,6 +143,8 @@ export interface HookCallbackOutput extends Omit<HookOutput, 'decision'> {
     permissionDecisionReason?: string;
     updatedInput?: Record<string, unknown>;
     additionalContext?: string;
+    /** PermissionRequest only: the answer to the permission question. */
+    decision?: { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message?: string };
   };
 }
 

@@ -29,6 +29,8 @@ describe('readHookOutput maps both spellings onto one decision', () => {
     ['continue:false is deny where stop is illegal', 'PermissionRequest', { continue: false, stopReason: 'halt' }, { decision: 'deny', reason: 'halt' }],
     ['continue:false lets a Stop through', 'Stop', { continue: false, decision: 'block', stopReason: 'done' }, { reason: 'done' }],
     ['continue:false wins over allow', 'PreToolUse', { continue: false, ...pre({ permissionDecision: 'allow' }) }, { decision: 'stop' }],
+    ['PermissionRequest allow with updatedInput', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { a: 1 } } } }, { decision: 'allow', updatedInput: { a: 1 } }],
+    ['PermissionRequest deny with message', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } }, { decision: 'deny', reason: 'no' }],
     ['systemMessage, suppressOutput, continue:true', 'PostToolUse', { systemMessage: 'hi', suppressOutput: true, continue: true }, { systemMessage: 'hi' }],
   ])('%s', (_, event, raw, expected) => {
     expect(readHookOutput(event, raw)).toEqual({ ok: true, output: expected });
@@ -43,6 +45,8 @@ describe('readHookOutput maps both spellings onto one decision', () => {
     ['a permissionDecision that is not one', 'PreToolUse', pre({ permissionDecision: 'block' as never }), /permissionDecision/],
     ['updatedInput twice', 'PreToolUse', { updatedInput: { a: 1 }, ...pre({ updatedInput: { a: 2 } }) }, /updatedInput is given twice/],
     ['not an object', 'PreToolUse', 'deny', /expected object/],
+    ['a permission answer outside PermissionRequest', 'PreToolUse', pre({ decision: { behavior: 'allow' } }), /PermissionRequest only/],
+    ['a permission answer with interrupt', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', interrupt: true } } }, /interrupt/],
   ])('refuses %s', (_, event, raw, message) => {
     const read = readHookOutput(event, raw);
     expect(read.ok).toBe(false);

@@ -110,7 +110,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
-  'a JS guard answering in the Claude shape denies; an unknown key fails closed': async () => {
+  'a JS or shell guard answering in the Claude shape denies; an unknown key fails closed': async () => {
     const ask = async (answer: HookCallbackOutput) => {
       const ran: string[] = [];
       const run = await runAgent(
@@ -130,6 +130,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const other = await ask({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'x' } });
     assert.equal(other.end.failure?.code, 'BAD_OUTPUT');
     assert.deepEqual(other.ran, []);
+    // Shell hooks read their stdout with the same reader.
+    const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/tmp', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' } as const;
+    const ctx = { signal: new AbortController().signal };
+    const shell = (json: string) => createShellHook({ event: 'PreToolUse', command: `echo '${json}'` }).run(input, ctx);
+    assert.deepEqual(await shell('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}'), {
+      ok: true,
+      output: { decision: 'deny', reason: 'no rm' },
+    });
+    const bad = await shell('{"permissionDecision":"allow"}');
+    assert.equal(bad.ok ? 'ok' : bad.failure.code, 'BAD_OUTPUT');
   },
 
   'a plugin with onPreToolUse("Bash", A) and onPreToolUse("", B): one hook.end per binding, each its own context': async () => {
