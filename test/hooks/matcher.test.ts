@@ -109,6 +109,27 @@ describe('one meaning of a matcher for every hook kind', () => {
   });
 });
 
+describe('a plugin matcher the host cannot run refuses the plugin at load', () => {
+  it.each([
+    ['(a)\\1', /backreferences/],
+    ['(?<=a)b', /not a valid regular expression/],
+    ['.{1000}', /counted repetition/],
+    ['x'.repeat(300), /300 characters long; the limit is 256/],
+  ])('%j: BAD_OUTPUT naming the binding', async (matcher, why) => {
+    const describe = encodePluginInfo({
+      name: 'bad',
+      version: '1',
+      protocolVersion: 1,
+      hooks: [{ event: v1.HookEvent.HOOK_EVENT_STOP }, { event: v1.HookEvent.HOOK_EVENT_PRE_TOOL_USE, matcher }],
+    });
+    const error = await loadPlugin({ bytes: cannedPlugin({ describe, hook: new Uint8Array() }) }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(WasmhooksError);
+    expect((error as WasmhooksError).code).toBe('BAD_OUTPUT');
+    expect((error as WasmhooksError).message).toMatch(/hooks\[1\] \(PreToolUse\) has an invalid matcher: /);
+    expect((error as WasmhooksError).message).toMatch(why);
+  });
+});
+
 describe('a hostile matcher costs linear time', () => {
   it('(a+)+b against long tool names answers in milliseconds', () => {
     const parsed = parseToolMatcher('(a+)+b');
