@@ -13,9 +13,13 @@
  * cost the host no more than a constant per character of the tool name. The
  * regex runs on RE2 (re2js: an automaton, no backtracking), and a pattern is
  * bounded where RE2's compile cost is not: at most `MAX_MATCHER_LENGTH`
- * characters, and no counted repetition (`{n}`, `{n,m}`), which RE2 expands
- * into up to 1000 copies of its operand. RE2 syntax is JavaScript's minus
- * backreferences and lookaround; JS-only escapes (`\u0041`) are translated.
+ * characters; counted repetitions (`{n}`, `{n,}`, `{n,m}`, which RE2 expands
+ * into copies of their operand) only while the pattern's length times the
+ * product of their counts stays within `MAX_MATCHER_EXPANSION` (a bound on
+ * the copies, checked before compiling); at most `MAX_MATCHER_PROGRAM`
+ * compiled instructions. RE2 syntax is
+ * JavaScript's minus backreferences and lookaround; JS-only escapes
+ * (`\u0041`) are translated.
  */
 import { RE2JS } from 're2js';
 import type { z } from 'zod';
@@ -23,6 +27,14 @@ import { WasmhooksError } from '../errors.js';
 
 /** The longest pattern accepted, in UTF-16 code units. */
 export const MAX_MATCHER_LENGTH = 256;
+/**
+ * The most a pattern's cost (its length times the product of its repetition counts) may be:
+ * `[a-z]{1,64}` costs 11 × 64; `.{1000}` 7 × 1000, refused. Bounds what RE2 expands (and so
+ * the time to compile) before it is asked to.
+ */
+export const MAX_MATCHER_EXPANSION = 1024;
+/** The most RE2 instructions a compiled pattern may have (the factor of matching's linear cost). */
+export const MAX_MATCHER_PROGRAM = 4096;
 
 /** A compiled pattern. `test` is linear in the tool name and never throws. */
 export interface ToolMatcher {
@@ -39,20 +51,43 @@ export const matchesEveryTool = (pattern: string | undefined): boolean =>
 
 /** Names and `|` only: the exact-name fast path (same meaning as the regex). */
 const NAME_LIST = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)*$/;
-/** `{` then a digit: a counted repetition (or, conservatively, a `\x{…}`-style escape). */
-const COUNTED_REPETITION = /\{\d/;
+/**
+ * Every `{n}`, `{n,}` and `{n,m}` in the text RE2 parses. Literal ones (escaped, in a class) are
+ * counted too: over-counting only refuses more, and every real repetition has this form.
+ */
+const COUNTED_REPETITION = /\{(\d+)(?:,(\d*))?\}/g;
+
+/** Length × the product of the repetition counts: at least as many copies as RE2 could make. */
+function expansion(re2Source: string): number {
+  let product = 1;
+  for (const m of re2Source.matchAll(COUNTED_REPETITION)) product *= Math.max(1, Number(m[1]), m[2] ? Number(m[2]) : 0);
+  return re2Source.length * product;
+}
+
+/**
+ * What compiling `pattern` may cost, in the unit of `MAX_MATCHER_EXPANSION` (0 for a pattern
+ * that matches every tool). For a budget over several patterns (a plugin's bindings).
+ */
+export function matcherCost(pattern: string): number {
+  if (matchesEveryTool(pattern)) return 0;
+  try {
+    return expansion(RE2JS.translateRegExp(pattern));
+  } catch {
+    return pattern.length;
+  }
+}
 
 /** Compiled patterns by source, so a pattern validated at load is not compiled again per binding. */
 const cache = new Map<string, ToolMatcher>();
 const CACHE_LIMIT = 512;
 
-function compile(source: string, re2Source: string, flags: number): ToolMatcher {
+function compile(source: string, re2Source: string, flags: number): ToolMatcher & { size: number } {
   if (NAME_LIST.test(re2Source) && flags === 0) {
     const names = new Set(re2Source.split('|'));
-    return { source, test: (toolName) => names.has(toolName) };
+    return { source, size: 0, test: (toolName) => names.has(toolName) };
   }
   const re = RE2JS.compile(`^(?:${re2Source})$`, flags);
-  return { source, test: (toolName) => re.testExact(toolName) };
+  return { source, size: re.programSize(), test: (toolName) => re.testExact(toolName) };
 }
 
 /**
@@ -75,21 +110,31 @@ export function parseToolMatcher(pattern: string | RegExp | undefined): MatcherP
   if (source.length > MAX_MATCHER_LENGTH) {
     return { ok: false, message: `matcher is ${source.length} characters long; the limit is ${MAX_MATCHER_LENGTH}` };
   }
-  if (COUNTED_REPETITION.test(source)) {
-    return {
-      ok: false,
-      message: `matcher ${JSON.stringify(source)} uses a counted repetition ({n} or {n,m}), which matchers do not support: write the alternatives out`,
-    };
-  }
   const key = `${flags}/${source}`;
   const hit = cache.get(key);
   if (hit) return { ok: true, matcher: hit };
-  let matcher: ToolMatcher;
+  let re2Source: string;
   try {
-    matcher = compile(source, RE2JS.translateRegExp(source), flags);
+    re2Source = RE2JS.translateRegExp(source);
+  } catch (e) {
+    return { ok: false, message: `matcher ${JSON.stringify(source)} is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const copies = expansion(re2Source);
+  if (copies > MAX_MATCHER_EXPANSION) {
+    return {
+      ok: false,
+      message: `matcher ${JSON.stringify(source)} is too large with its counted repetitions ({n}, {n,m}): length × counts = ${copies}, the limit is ${MAX_MATCHER_EXPANSION}`,
+    };
+  }
+  let matcher: ToolMatcher & { size: number };
+  try {
+    matcher = compile(source, re2Source, flags);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { ok: false, message: `matcher ${JSON.stringify(source)} is not a valid regular expression (RE2 syntax: no backreferences or lookaround): ${why}` };
+  }
+  if (matcher.size > MAX_MATCHER_PROGRAM) {
+    return { ok: false, message: `matcher ${JSON.stringify(source)} compiles to ${matcher.size} instructions; the limit is ${MAX_MATCHER_PROGRAM}` };
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, matcher);

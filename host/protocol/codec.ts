@@ -6,7 +6,7 @@
 import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
-import { parseToolMatcher } from '../hooks/matcher.js';
+import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 
 const v1 = wasmhooks.v1;
 
@@ -16,10 +16,11 @@ export const PROTOCOL_VERSION = 1;
 /**
  * Caps on what `describe` may declare. Every binding is one more sandboxed
  * call per matching event, and compiling matchers is host time spent before
- * any deadline applies (at most ~50 ms per 256-character matcher).
+ * any deadline applies: their costs (`matcherCost`: length × repetition
+ * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
  */
 export const MAX_PLUGIN_BINDINGS = 64;
-export const MAX_PLUGIN_MATCHER_CHARS = 2048;
+export const MAX_PLUGIN_MATCHER_COST = 2048;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
@@ -135,14 +136,16 @@ export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
     return bad(`describe output declares ${raw.hooks.length} hook bindings; the limit is ${MAX_PLUGIN_BINDINGS}`);
   }
   const hooks: PluginBinding[] = [];
-  let matcherChars = 0;
+  let matcherCosts = 0;
   for (const [i, b] of raw.hooks.entries()) {
     const event = eventFromWire(b.event ?? 0);
     if (!event) return bad(`hooks[${i}] has an unknown event ${b.event}`);
     const matcher = b.matcher ?? '';
-    matcherChars += matcher.length;
-    if (matcherChars > MAX_PLUGIN_MATCHER_CHARS) {
-      return bad(`hooks[${i}] (${event}): the matchers add up to more than ${MAX_PLUGIN_MATCHER_CHARS} characters`);
+    // A matcher over its own limit is refused by parseToolMatcher (before compiling), with the reason.
+    const cost = matcherCost(matcher);
+    if (cost <= MAX_MATCHER_EXPANSION) matcherCosts += cost;
+    if (matcherCosts > MAX_PLUGIN_MATCHER_COST) {
+      return bad(`hooks[${i}] (${event}): the matchers cost more than ${MAX_PLUGIN_MATCHER_COST} in all (length × repetition counts, summed)`);
     }
     const parsed = parseToolMatcher(matcher);
     if (!parsed.ok) return bad(`hooks[${i}] (${event}) has an invalid matcher: ${parsed.message}`);

@@ -32,6 +32,8 @@ const TABLE: Array<[string | undefined, string[]]> = [
   ['.*Bash', ['Bash', 'xBash']],
   ['(a+)+b', []],
   ['(a+)+', ['a'.repeat(40)]],
+  ['(a{1,5})+b', []],
+  ['(a|aa)+', ['a'.repeat(40)]],
 ];
 
 async function wasmBinding(pattern: string | undefined): Promise<{ handler: HookHandler; close: () => Promise<void> }> {
@@ -72,7 +74,7 @@ describe('one meaning of a matcher for every hook kind', () => {
     for (const [bad, why] of [
       [/(a)\1/, /not a valid regular expression \(RE2 syntax: no backreferences or lookaround\)/],
       ['(?=Bash)Bash', /not a valid regular expression/],
-      ['Bash{2}', /counted repetition/],
+      ['.{1000}', /too large with its counted repetitions \(\{n\}, \{n,m\}\): length × counts = 7000, the limit is 1024/],
       ['x'.repeat(MAX_MATCHER_LENGTH + 1), /257 characters long; the limit is 256/],
     ] as const) {
       const error = (() => {
@@ -87,7 +89,10 @@ describe('one meaning of a matcher for every hook kind', () => {
       expect((error as WasmhooksError).message).toMatch(/^hooks\.PreToolUse: matcher /);
       expect((error as WasmhooksError).message).toMatch(why);
     }
-    expect(() => createShellHook({ event: 'PreToolUse', command: 'x', matcher: 'a{3}' })).toThrow(/counted repetition/);
+    expect(() => createShellHook({ event: 'PreToolUse', command: 'x', matcher: '(a{10}){200}' })).toThrow(/counted repetitions/);
+    // Small counts are fine, and mean what they mean in any regex.
+    const [twice] = jsHookHandlers('PreToolUse', { matcher: 'Bash{2}', hooks: [async () => ({})] });
+    expect(['Bash', 'Bashh'].map((n) => twice!.matcher!.test(n))).toEqual([false, true]);
   });
 
   it.each([
@@ -136,6 +141,11 @@ describe('a hostile matcher costs linear time', () => {
     if (!parsed.ok || !parsed.matcher) throw new Error('expected a matcher');
     const started = performance.now();
     for (const n of [26, 40, 64, 10_000, 100_000]) expect(parsed.matcher.test('a'.repeat(n))).toBe(false);
+    for (const pattern of ['(a|aa)+b', '(a{1,5})+b', '((a*)*)*b', '(.*a){12}b', '(\\w+\\s?)+x']) {
+      const other = parseToolMatcher(pattern);
+      if (!other.ok || !other.matcher) throw new Error(`expected ${pattern} to compile`);
+      for (const n of [40, 10_000]) expect(other.matcher.test('a'.repeat(n))).toBe(false);
+    }
     // The backtracking engine needs hours for 40 characters; RE2 needs well under a millisecond per name.
     expect(performance.now() - started).toBeLessThan(500);
   });

@@ -127,7 +127,7 @@ export class HookBinding {
   event: HookEvent = 0;
   /**
    * Which tools: "" or "*" match every tool; anything else is a regular expression
-   * (RE2 syntax, at most 256 characters, no counted repetition) matched against the
+   * (RE2 syntax, at most 256 characters; see docs/hooks.md for its limits) matched against the
    * whole tool name. The host matches; the plugin is called once per matching binding.
    */
   matcher: string = "";
