@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { HookDecision, HookEventName, HookOutput, HookResult } from '../hooks/types.js';
 import { hookOutputSchema } from '../hooks/js.js';
 import type { ShellOutcome } from './run.js';
+import { parseJson } from '../json.js';
 
 export const EXIT_DENY = 2;
 export const EXIT_STOP = 49;
@@ -78,13 +79,12 @@ const tail = (text: string, max = 500) => {
 function parseStdout(stdout: string, event: HookEventName): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout is not JSON: ${JSON.stringify(tail(text, 200))}` } };
+  const json = parseJson(text, 'stdout');
+  if (!json.ok) {
+    const why = json.problem === 'syntax' ? 'is not JSON' : json.message.replace(/^stdout /, '');
+    return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout ${why}: ${JSON.stringify(tail(text, 200))}` } };
   }
-  const parsed = stdoutSchema.safeParse(json);
+  const parsed = stdoutSchema.safeParse(json.value);
   if (!parsed.success) {
     return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${z.prettifyError(parsed.error)}` } };
   }
