@@ -135,6 +135,7 @@ async function prepare(
     toolUseId: call.id,
     input: pre.updatedInput ?? input,
     hookDecision: pre.decision,
+    ...(config.agentId !== undefined ? { agentId: config.agentId } : {}),
     signal,
     emit,
     runHooks: (toolInput) => dispatch(ctx, 'PermissionRequest', () => ({ ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: toolInput })),

@@ -38,6 +38,8 @@ export interface PermissionCall {
   input: Record<string, unknown>;
   /** The PreToolUse chain's decision (`allow` still yields to deny rules). */
   hookDecision: 'continue' | 'ask' | 'allow';
+  /** The sub-agent making the call, if any. */
+  agentId?: string;
   signal: AbortSignal;
   emit: Emit;
   /** Runs the PermissionRequest hooks on the (possibly rewritten) input. */
@@ -94,7 +96,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
     }, cfg.timeoutMs);
   });
   try {
-    const info = { toolUseId: call.toolUseId, toolName: name, input, signal: controller.signal, reason };
+    const info = { toolUseId: call.toolUseId, toolName: name, input, signal: controller.signal, reason, ...(call.agentId !== undefined ? { agentId: call.agentId } : {}) };
     const answer = await Promise.race([
       Promise.resolve().then(() => (cfg.canUseTool as CanUseTool)(name, input, info)),
       timeout,

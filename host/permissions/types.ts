@@ -34,6 +34,8 @@ export interface PermissionRequestInfo {
   signal: AbortSignal;
   /** Why it reached the callback (`mode`, `rule:ask`, `hook:ask`). */
   reason: string;
+  /** Set when the call comes from a sub-agent (`<agent type>@<tool use id of the agent call>`). */
+  agentId?: string;
 }
 
 /**

@@ -14,7 +14,8 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
         ? jsonError(400, 'malformed request: the URL or Host header cannot be read', errorBody)
         : jsonError(500, 'internal server error', errorBody),
   });
-  const server = createServer(listener);
+  // A missing Host reaches the app (the guards let non-browser requests through) instead of Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {

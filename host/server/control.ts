@@ -12,6 +12,7 @@ import {
   type ControlResponses,
   type ControlSubtype,
   type NotResolvedReason,
+  type WireSubtype,
 } from './control-types.js';
 import { ApiError, validationError } from './errors.js';
 import { encodeEvent, type ServerEventPayloads } from './events.js';
@@ -91,7 +92,7 @@ export class ControlBroker {
   respond(
     sessionId: string,
     requestID: string,
-    subtype: ControlSubtype,
+    subtype: WireSubtype,
     response: unknown,
   ): { resolved: true } | { resolved: false; reason: NotResolvedReason } {
     const pending = this.#pending.get(requestID);
@@ -107,12 +108,14 @@ export class ControlBroker {
     return { resolved: true };
   }
 
-  /** Cancels one request of the session, or all of them; returns how many. */
-  cancel(sessionId: string, requestID?: string, reason: CancelReason = 'cancelled'): number {
+  /** Cancels one request of the session (only if it has `subtype`, when given), or all of them; returns how many. */
+  cancel(sessionId: string, requestID?: string, reason: CancelReason = 'cancelled', subtype?: WireSubtype): number {
     const ids = requestID ? [requestID] : this.pending(sessionId).map((r) => r.id);
     let count = 0;
     for (const id of ids) {
-      if (this.#pending.get(id)?.request.sessionId === sessionId && this.#cancel(id, reason)) count++;
+      const request = this.#pending.get(id)?.request;
+      if (request?.sessionId !== sessionId || (subtype !== undefined && request.subtype !== subtype)) continue;
+      if (this.#cancel(id, reason)) count++;
     }
     return count;
   }
@@ -144,7 +147,7 @@ export function remoteCanUseTool(broker: ControlBroker, sessionId: string, timeo
     const outcome = await broker.ask(
       sessionId,
       'can_use_tool',
-      { toolName, toolUseId: info.toolUseId, input, reason: info.reason },
+      { toolName, toolUseId: info.toolUseId, input, reason: info.reason, ...(info.agentId !== undefined ? { agentId: info.agentId } : {}) },
       { signal: info.signal, ...(timeoutMs ? { timeoutMs } : {}) },
     );
     if (outcome.kind === 'answered') return outcome.response;
