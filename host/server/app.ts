@@ -113,7 +113,8 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     hub,
     broker,
     sessions,
-    elicit: (sessionId, request, opts) => elicit(broker, sessionId, request, opts),
+    elicit: async (sessionId, request, opts) =>
+      sessions.has(sessionId) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
       const errorBody = (status: number, message: string) => errorJson(codeOf(status), message);
