@@ -77,7 +77,7 @@ describe('1. DNS rebinding and cross-site requests', () => {
     server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
     for (const path of ['/session', `/session/${s.id}/prompt`, `/session/${s.id}/abort`, `/session/${s.id}/control-cancel`, '/plugins']) {
-      for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/jsonx' }]) {
+      for (const headers of [{} as Record<string, string>, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/jsonx' }]) {
         const res = await server.app.request(path, { method: 'POST', headers, ...(path.endsWith('prompt') ? { body: '{"prompt":"hi"}' } : {}) });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(415);
       }
