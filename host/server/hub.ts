@@ -86,11 +86,14 @@ class Client {
     this.queue = [];
     this.bytes = 0;
     try {
-      this.controller.error(new Error(reason));
+      if (destroy && this.request.destroy) {
+        // Cut where the runtime lets us (the peer sees a truncated response); the stream then just ends.
+        this.request.destroy();
+        this.controller.close();
+      } else this.controller.error(new Error(reason));
     } catch {
-      // Already closed.
+      // Already closed or cancelled.
     }
-    if (destroy) this.request.destroy?.();
     this.onEnd(this);
   }
 }
