@@ -34,8 +34,11 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody
     url: urlOf(hostname, server.addr.port),
     async close(graceMs = 1000) {
       // shutdown() lets running responses finish (the app has ended its SSE streams); abort() cuts the rest.
-      await Promise.race([server.shutdown(), grace(graceMs)]);
-      controller.abort();
+      let finished = false;
+      const shutdown = server.shutdown().then(() => (finished = true));
+      await Promise.race([shutdown, grace(graceMs)]);
+      // Aborting a server that has already shut down throws BadResource.
+      if (!finished) controller.abort();
       await server.finished;
     },
   };

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { realHost } from './real-host.js';
-import { get, openSse, rawRequest, stalledReader } from './raw-http.js';
+import { get, openSse, rawRequest, stalledReader } from '../xrt/raw-http.js';
 import { until } from './helpers.js';
 
 let server: WasmhooksServer | undefined;

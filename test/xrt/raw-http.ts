@@ -1,4 +1,5 @@
-// Raw HTTP over node:net (works under Node, Deno and Bun): requests no fetch
+// Raw HTTP over node:net (imported as raw-http.ts by the xrt scenarios, which Deno
+// resolves only by its real name) (works under Node, Deno and Bun): requests no fetch
 // would send (foreign or malformed Host, unknown methods, control bytes), and
 // SSE readers that stop reading.
 import net from 'node:net';
