@@ -28,7 +28,7 @@ export type JsonParsed = { ok: true; value: unknown } | { ok: false; problem: Js
  * counting (and returns) as soon as `limit` is passed. Malformed text gets a
  * number too; `JSON.parse` refuses it afterwards.
  */
-export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
   let depth = 0;
   let max = 0;
   let inString = false;

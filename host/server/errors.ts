@@ -108,11 +108,6 @@ export function errorJson(code: ApiErrorCode, message: string, path?: string): s
   return JSON.stringify(body);
 }
 
-/** The status of each code, for adapters that answer before the app. */
-export function statusOf(code: ApiErrorCode): number {
-  return STATUS[code];
-}
-
 /** Maps anything thrown in a route to a JSON response. Unknown errors are 500 without internals. */
 export function errorResponse(error: unknown): Response {
   let api: ApiError;

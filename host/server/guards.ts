@@ -31,7 +31,7 @@ const HOST = /^(?:(\[[0-9a-f:.]+\])|([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?\.?))(?:
 const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** The host name of a `Host` header value (lowercase, no trailing dot), or undefined when malformed. */
-export function hostName(value: string): string | undefined {
+function hostName(value: string): string | undefined {
   const m = HOST.exec(value);
   if (!m) return undefined;
   if (m[3] !== undefined && (Number(m[3]) > 65535 || Number(m[3]) === 0)) return undefined;
@@ -39,7 +39,7 @@ export function hostName(value: string): string | undefined {
 }
 
 /** `localhost`, `127.x.y.z` or `[::1]`: names a browser can only resolve to this machine. */
-export function isLoopbackHost(name: string): boolean {
+function isLoopbackHost(name: string): boolean {
   if (name === 'localhost' || name === '[::1]') return true;
   const v4 = IPV4_LOOPBACK.exec(name);
   return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
