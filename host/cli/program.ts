@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { WasmhooksError, messageOf } from '../errors.js';
 import { buildCommand, type BuildFlags } from './commands/build.js';
 import { inspectCommand } from './commands/inspect.js';
+import { mcpCommand, type McpFlags } from './commands/mcp.js';
 import { newCommand, type NewFlags } from './commands/new.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
@@ -35,7 +36,7 @@ function hostOptions(cmd: Command): Command {
     .option('-m, --model <spec>', 'scripted | openai:<model> | anthropic:<model> (default: config, else scripted)')
     .option('--base-url <url>', 'base URL of an OpenAI-compatible or Anthropic API')
     .option('--script <file.json>', 'turns for the scripted model (offline, deterministic)')
-    .option('-p, --plugin <file.wasm>', 'load a plugin (repeatable), on top of the config\'s', collect)
+    .option('-p, --plugin <name|file.wasm>', 'load a plugin: a first-party name (guard-shell) or a .wasm file (repeatable), on top of the config\'s', collect)
     .addOption(
       new Option('--permission-mode <mode>', 'what happens to a tool call no hook decided').choices([
         'default',
@@ -75,10 +76,22 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
     .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
 
+  program
+    .command('mcp')
+    .description('serve the loaded plugins\' tools to MCP clients (stdio; --http for Streamable HTTP), with the loaded guards around every call')
+    .option('-c, --config <file>', 'config file (default: ./wasmhooks.json when present)')
+    .option('-p, --plugin <name|file.wasm>', 'load a plugin: a first-party name (guard-shell) or a .wasm file (repeatable), on top of the config\'s', collect)
+    .addOption(new Option('--permission-mode <mode>', 'what happens to a call no hook decided (default bypassPermissions: the MCP client asks its user)').choices(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
+    .option('--http', 'serve Streamable HTTP at /mcp instead of stdio')
+    .option('--port <n>', 'port for --http (0 picks a free one; default 4097)', port)
+    .option('--hostname <host>', 'interface for --http (default 127.0.0.1; anything else needs --token)')
+    .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
+    .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
+
   const plugin = program.command('plugin').description('inspect, create, build and test plugins');
   plugin
     .command('inspect')
-    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
     .option('--json', 'print the report as JSON')
     .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
@@ -97,7 +110,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .action(async (dir: string, flags: BuildFlags) => exit(await buildCommand(dir, flags, io)));
   plugin
     .command('test')
-    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('replay recorded hook inputs through a plugin; with --against, diff two builds\' decisions')
     .requiredOption('-e, --events <file.jsonl>', 'hook inputs recorded with run --record')
     .option('--against <other>', 'a second build to compare with (exit 5 when they decide differently)')

@@ -13,6 +13,7 @@ import type { Model } from '../models/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
+import { sourceOf } from './plugin-source.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -69,20 +70,21 @@ async function pickModel(flags: HostFlags, config: ResolvedConfig | undefined, i
 export async function setupHost(
   flags: HostFlags,
   io: CliIO,
-  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool } = {},
+  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
-  const model = await pickModel(flags, config, io);
+  const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)
     : { plugins: [], hooks: {}, close: async () => {} };
   const added: WasmPlugin[] = [];
+  let host: Host | undefined;
   const closeAll = async () => {
-    await Promise.all([parts.close(), ...added.map((p) => p.close())]);
+    await Promise.all([parts.close(), ...added.map((p) => p.close()), host?.close()]);
   };
   try {
     for (const [i, path] of (flags.plugin ?? []).entries()) {
-      added.push(await loadConfiguredPlugin({ path: resolve(io.cwd, path) }, `--plugin ${flags.plugin?.[i]}`));
+      added.push(await loadConfiguredPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`));
     }
     const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {
@@ -96,8 +98,9 @@ export async function setupHost(
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
       ...pick('allowedTools', config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),
+      ...pick('mcpServers', config?.mcpServers),
     };
-    const host = createHost(options);
+    host = createHost(options);
     return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...added], close: closeAll };
   } catch (error) {
     await closeAll();

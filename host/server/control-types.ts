@@ -14,8 +14,11 @@ export interface ControlPayloads {
     toolUseId: string;
     input: Record<string, unknown>;
     reason: string;
-    /** The sub-agent asking (`<agent type>@<tool use id of the agent call>`); absent for the main agent. */
+    /** The session's cwd, which relative paths in `input` are resolved against. */
+    workingDirectory: string;
+    /** Set when a sub-agent asks (so a UI can show where the call comes from). */
     agentId?: string;
+    parentToolUseId?: string;
   };
   hook_callback: { callbackId: string; hookEvent: string; input: unknown };
   elicitation: { message: string; schema?: Record<string, unknown> };

@@ -139,7 +139,7 @@ describe('2. deep JSON and total event encoding', () => {
     server = createServer(realHost());
     const input: Record<string, unknown> = {};
     input.self = input;
-    const outcome = await server.broker.ask('s1', 'can_use_tool', { toolName: 'Write', toolUseId: 't', input, reason: 'mode' });
+    const outcome = await server.broker.ask('s1', 'can_use_tool', { toolName: 'Write', toolUseId: 't', input, reason: 'mode', workingDirectory: '/tmp' });
     expect(outcome).toEqual({ kind: 'cancelled', reason: 'unencodable' });
     expect(server.broker.pending('s1')).toHaveLength(0);
   });

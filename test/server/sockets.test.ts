@@ -63,7 +63,7 @@ describe('4. shutdown', () => {
     const { port } = await server.listen();
     const session = await fetch(`http://127.0.0.1:${port}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const { id } = (await session.json()) as { id: string };
-    const asked = server.broker.ask(id, 'can_use_tool', { toolName: 'Write', toolUseId: 't', input: {}, reason: 'mode' });
+    const asked = server.broker.ask(id, 'can_use_tool', { toolName: 'Write', toolUseId: 't', input: {}, reason: 'mode', workingDirectory: '/tmp' });
     const streams = [openSse(port, '/event'), openSse(port, '/global/event')];
     await Promise.all(streams.map((s) => s.opened));
     await until(() => server!.hub.clientCount === 2);

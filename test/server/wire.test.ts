@@ -40,7 +40,7 @@ describe('8. the reference runtime API envelope', () => {
   it('names the sub-agent in its control requests (agentId)', async () => {
     server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
-    const outcome = server.broker.ask(s.id, 'can_use_tool', { toolName: 'Write', toolUseId: 't1', input: {}, reason: 'mode', agentId: 'reviewer@toolu_1' });
+    const outcome = server.broker.ask(s.id, 'can_use_tool', { toolName: 'Write', toolUseId: 't1', input: {}, reason: 'mode', workingDirectory: '/tmp', agentId: 'reviewer@toolu_1' });
     const res = await server.app.request(`/global/event?format=reference&lastEventId=0`);
     const frames = (await readSse(res.body!, (m) => m.some((x) => x.data.includes('control.request')))).map(data);
     const request = frames.find((f) => f.payload.type === 'control.request');
