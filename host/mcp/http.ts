@@ -7,10 +7,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { serve, type Served } from '../runtime/serve.js';
+import type { Served } from '../runtime/serve.js';
 import { bearerAuth } from '../server/auth.js';
 import { ApiError, errorResponse } from '../server/errors.js';
 import { hostAndOrigin } from '../server/guards.js';
+import { appFetch, listenApp } from '../server/listen.js';
 import { isLoopback, resolveServerOptions, type ServerOptions } from '../server/options.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
@@ -35,5 +36,5 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
     await server.connect(transport);
     return transport.handleRequest(c.req.raw);
   });
-  return { app, listen: () => serve(app.fetch, { hostname: o.hostname, port: o.port }) };
+  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port }) };
 }

@@ -5,14 +5,15 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { serve, type Connection, type Served } from '../runtime/serve.js';
+import type { Connection, Served } from '../runtime/serve.js';
 import { bearerAuth } from './auth.js';
 import { consoleHtml } from './console.js';
 import { ControlBroker } from './control.js';
-import { ApiError, errorJson, errorResponse, type ApiErrorCode } from './errors.js';
+import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
 import { hostAndOrigin, jsonPosts } from './guards.js';
 import { EventHub } from './hub.js';
+import { appFetch, listenApp } from './listen.js';
 import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { RemoteHooks } from './remote-hooks.js';
 import { apiRoutes } from './routes.js';
@@ -43,17 +44,6 @@ export interface WasmhooksServer {
    * event, then closes the listener.
    */
   close(): Promise<void>;
-}
-
-/** Bun hands a path-only URL to the handler when `Host` is absent or malformed; routing needs an absolute one. */
-function absolute(request: Request): Request {
-  return request.url.startsWith('/') ? new Request(`http://localhost${request.url}`, request) : request;
-}
-
-function codeOf(status: number): ApiErrorCode {
-  if (status === 431) return 'headers_too_large';
-  if (status === 413) return 'payload_too_large';
-  return status >= 500 ? 'internal' : 'bad_request';
 }
 
 /**
@@ -104,7 +94,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.get('/global/event', sseHandler(hub, { format: resolved.globalEventFormat }));
   app.route('/', apiRoutes({ host, sessions, broker, allowPluginLoading: resolved.allowPluginLoading }));
 
-  const fetch = (request: Request, connection?: Connection) => app.fetch(absolute(request), connection);
+  const fetch = appFetch(app);
   let served: Served | undefined;
   return {
     app,
@@ -117,8 +107,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       sessions.has(sessionId) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
-      const errorBody = (status: number, message: string) => errorJson(codeOf(status), message);
-      served = await serve(fetch, { hostname: resolved.hostname, port: resolved.port, errorBody });
+      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port });
       return served;
     },
     async close() {
