@@ -1,6 +1,7 @@
 /**
  * The browser console served at `/`: live sessions, streamed text and tool
- * calls, hook decisions, and approve/deny for pending tool calls. Plain HTML
+ * calls, hook decisions, approve/deny for pending tool calls and hook
+ * callbacks, and a form for elicitation questions. Plain HTML
  * and JS; it reads `/global/event` with fetch (not EventSource) so it can
  * send the bearer token as a header. Event data is only ever put in the page
  * as text, never as HTML.
