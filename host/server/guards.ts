@@ -10,7 +10,8 @@
  *   and passes.
  * - **Origin** (cross-site requests): a browser names the page that sent a
  *   request in `Origin`; anything but this server's own origin or one of
- *   `corsOrigins` is refused, `null` (sandboxed frames, `file:`) included.
+ *   `corsOrigins` is refused, `null` (sandboxed frames, `file:`) included
+ *   (`corsOrigins: ['*']` lets every origin through, as it does for CORS).
  * - **Content type**: every POST must say `application/json`, empty bodies
  *   included, so that no "simple" cross-site request (text/plain, a form)
  *   can carry out an action even where `Origin` is missing.
@@ -63,7 +64,7 @@ export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
       }
     }
     const origin = c.req.header('origin');
-    if (origin !== undefined && !origins.has(origin) && !sameOrigin(origin, host)) {
+    if (origin !== undefined && !origins.has('*') && !origins.has(origin) && !sameOrigin(origin, host)) {
       throw new ApiError('forbidden', `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; list it in the corsOrigins option`);
     }
     await next();

@@ -71,6 +71,9 @@ describe('1. DNS rebinding and cross-site requests', () => {
     expect((await call(server, 'GET', '/session', undefined, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await call(server, 'POST', '/session', {}, { origin: 'http://localhost:4096', host: 'localhost:4096' })).status).toBe(201);
     expect((await call(server, 'POST', '/session', {}, { origin: 'https://ui.example' })).status).toBe(201);
+    await server.close();
+    server = createServer(realHost(), { corsOrigins: ['*'] });
+    expect((await call(server, 'POST', '/session', {}, { origin: 'https://any.example' })).status).toBe(201);
   });
 
   it('requires application/json on every POST, empty bodies included (no "simple" cross-site request acts)', async () => {
