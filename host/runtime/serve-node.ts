@@ -25,7 +25,9 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
   });
   // Requests Node's parser refuses never reach the app: answer them in the same JSON shape.
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    // As Node's own handler: nothing can be written once a response on this connection has started.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const message =
       status === 431 ? 'the request line or headers are too large' : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
