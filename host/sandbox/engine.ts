@@ -30,7 +30,7 @@ export class Engine {
   #meter: Meter | null = null;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
-  /** What the host functions see of the current call (its meter, its first stop). */
+  /** What the host functions see of the current call (its first stop, its counters) and of the instance (its variables). */
   readonly #scope: ImportScope;
 
   constructor(
@@ -91,7 +91,12 @@ export class Engine {
     this.#scope.log = { lines: 0, bytes: 0, dropped: 0 };
   }
 
-  /** The call's stop: one a host function raised, the meter's own, or an abort seen after the plugin returned. */
+  /**
+   * The call's stop: the first one a host function raised (every meter import
+   * goes through `hostImports`' wrapper, which records it), a stop the meter
+   * kept itself (`stopped`, where meter.ts records its sticky stop), or an
+   * abort seen after the plugin returned.
+   */
   #stopOf(meter: Meter): Error | null {
     const own = (meter as { stopped?: unknown }).stopped;
     if (this.#scope.stop) return this.#scope.stop;
