@@ -201,6 +201,9 @@ export function createHost(options: HostOptions = {}): Host {
       plugin.onHealth?.((change) => {
         for (const emit of live) emit({ type: 'plugin.health', ...change });
       });
+      plugin.onLog?.((line) => {
+        for (const emit of live) emit({ type: 'plugin.log', ...line });
+      });
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
