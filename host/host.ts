@@ -9,10 +9,12 @@ import { Session, type SessionSettings } from './agent/session.js';
 import { AGENT_TOOL } from './agent/subagent.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
-import type { Emit } from './events/types.js';
+import type { Emit, EmittedEvent } from './events/types.js';
 import { compileMatcher } from './hooks/js.js';
 import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
+import { McpServers } from './mcp/client.js';
+import { mcpServersSchema, type McpServersConfig } from './mcp/config.js';
 import { scriptedModel } from './models/scripted.js';
 import type { Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
@@ -76,6 +78,8 @@ const hostOptionsSchema = z
     disallowedTools: z.array(toolPattern).optional(),
     /** Sub-agents the `agent` tool can start, by name. */
     agents: z.record(z.string(), agentSchema).optional(),
+    /** MCP servers whose tools join the registry as `mcp__<server>__<tool>` (the `.mcp.json` shape); started at the first prompt. */
+    mcpServers: mcpServersSchema.optional(),
     /** Levels of sub-agents (1: sub-agents cannot start sub-agents). Default 1. */
     maxAgentDepth: z.number().int().positive().optional(),
     /** Replaces the default summarising compactor. */
@@ -99,8 +103,10 @@ const sessionOptionsSchema = z
   })
   .strict();
 
-export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks' | 'agents' | 'compactor'> & {
+export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks' | 'agents' | 'compactor' | 'mcpServers'> & {
   hooks?: HooksConfig;
+  /** MCP servers as tool sources, by name (see docs/mcp.md). */
+  mcpServers?: McpServersConfig;
   /** Sub-agents the `agent` tool can start, by name. */
   agents?: Record<string, AgentDefinition>;
   /** Replaces the default summarising compactor (see docs/agent.md). */
@@ -118,6 +124,10 @@ export interface Host {
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
   use(plugin: PluginContribution): void;
+  /** Starts what the host otherwise starts at the first prompt (MCP servers); failures are events, never thrown. */
+  ready(): Promise<void>;
+  /** Closes what the host started (MCP servers). Sessions stay usable; servers restart at the next prompt. */
+  close(): Promise<void>;
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -171,6 +181,11 @@ export function createHost(options: HostOptions = {}): Host {
     },
   };
 
+  const announce = (event: EmittedEvent) => {
+    for (const emit of live) emit(event);
+  };
+  const mcp = o.mcpServers && Object.keys(o.mcpServers).length > 0 ? new McpServers(o.mcpServers, tools, announce) : undefined;
+
   const host: Host = {
     model,
     hooks,
@@ -198,12 +213,8 @@ export function createHost(options: HostOptions = {}): Host {
         throw e;
       }
       plugins.push(plugin);
-      plugin.onHealth?.((change) => {
-        for (const emit of live) emit({ type: 'plugin.health', ...change });
-      });
-      plugin.onLog?.((line) => {
-        for (const emit of live) emit({ type: 'plugin.log', ...line });
-      });
+      plugin.onHealth?.((change) => announce({ type: 'plugin.health', ...change }));
+      plugin.onLog?.((line) => announce({ type: 'plugin.log', ...line }));
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
@@ -232,8 +243,15 @@ export function createHost(options: HostOptions = {}): Host {
         ...(subagents ? { subagents } : {}),
         compaction,
         announcements,
+        ...(mcp ? { prepare: () => mcp.ensure() } : {}),
       };
       return new Session(settings);
+    },
+    async ready() {
+      await mcp?.ensure();
+    },
+    async close() {
+      await mcp?.close();
     },
   };
   for (const p of o.plugins ?? []) host.use(p);

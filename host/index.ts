@@ -51,6 +51,11 @@ export type { HostFunction, HostFunctions, HostCallContext, HostValue, HostValue
 export { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
 export { createRawSandbox, type RawSandbox, type RawSandboxOptions, type RawOutcome } from './sandbox/raw.js';
 
+// MCP both ways: MCP servers as tool sources (createHost's mcpServers), and our tools served over MCP.
+export { createMcpServer, relayModel, type McpToolHost } from './mcp/server.js';
+export { mcpHttpApp, type McpHttpOptions } from './mcp/http.js';
+export { mcpToolName, type McpServerConfig, type McpServersConfig } from './mcp/config.js';
+
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type MaterializeOptions, type WasmhooksConfigFile } from './config/index.js';
 

@@ -219,7 +219,7 @@ export interface ToolHandler {
   readonly description: string;
   /** JSON Schema of the input (an object schema). */
   readonly inputSchema: Record<string, unknown>;
-  readonly kind: 'js' | 'wasm';
+  readonly kind: 'js' | 'wasm' | 'mcp';
   readonly plugin?: string;
   /**
    * Optional own validation (JS tools: their zod schema). Without it the host
