@@ -5,22 +5,21 @@
  * entries) is charged by it, and is capped per call. What a plugin was not
  * granted answers ENOTCAPABLE (or EROFS for writes to a granted directory).
  */
-import { StopSignal, type Meter } from '../meter.js';
-import { ProcExit, charge, checkDeadline, hostCallFuel, BYTES_PER_FUEL } from '../host-call.js';
+import type { Meter } from '../meter.js';
+import { ProcExit, charge, hostCallFuel, BYTES_PER_FUEL } from '../host-call.js';
 import { Files } from './files.js';
 import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
+import { pollOneoff } from './poll.js';
+import { LineSink, type StdioLevel } from './stdio.js';
 
 /** Bytes one `fd_write` to stdout/stderr takes; more is a short write (the caller loops). */
 export const MAX_WRITE_BYTES = 64 * 1024;
-/** A log line longer than this is passed on in pieces. */
-export const MAX_LINE_CHARS = 4096;
-const MAX_SUBSCRIPTIONS = 64;
 
 export interface WasiHost {
   meter(): Meter | null;
   /** A line the plugin wrote to stdout (`info`) or stderr (`warn`). */
-  log(level: 'info' | 'warn', line: string): void;
+  log(level: StdioLevel, line: string): void;
 }
 
 type Fn = (...args: never[]) => number | void;
@@ -28,14 +27,14 @@ type Fn = (...args: never[]) => number | void;
 export class Wasi {
   readonly guest = new Guest();
   #files: Files;
-  readonly #pending = { 1: '', 2: '' } as Record<1 | 2, string>;
-  readonly #decoders = { 1: new TextDecoder(), 2: new TextDecoder() } as Record<1 | 2, TextDecoder>;
+  readonly #out: Record<'stdout' | 'stderr', LineSink>;
 
   constructor(
     readonly config: WasiConfig,
     private readonly host: WasiHost,
   ) {
     this.#files = new Files(this.guest, config.preopens);
+    this.#out = { stdout: new LineSink('info', host.log), stderr: new LineSink('warn', host.log) };
   }
 
   /** A fresh instance starts with fresh descriptors (the granted trees are shared, read-only). */
@@ -46,11 +45,8 @@ export class Wasi {
 
   /** Passes on what is left of unfinished lines (at the end of a call). */
   flush(): void {
-    for (const fd of [1, 2] as const) {
-      const rest = this.#pending[fd] + this.#decoders[fd].decode();
-      this.#pending[fd] = '';
-      if (rest) this.host.log(fd === 1 ? 'info' : 'warn', rest);
-    }
+    this.#out.stdout.flush();
+    this.#out.stderr.flush();
   }
 
   /** The `wasi_snapshot_preview1` functions, each behind the fuel and deadline gate. */
@@ -104,34 +100,16 @@ export class Wasi {
     const vecs = this.guest.iovecs(iovs, count);
     if (!vecs) return Errno.INVAL;
     let total = 0;
-    const out = d.kind === 'stdout' ? 1 : 2;
+    const sink = this.#out[d.kind];
     for (const [buf, len] of vecs) {
       const take = Math.min(len, MAX_WRITE_BYTES - total);
-      this.#emit(out, this.guest.bytes(buf, take));
+      sink.write(this.guest.bytes(buf, take));
       total += take;
       if (total >= MAX_WRITE_BYTES) break;
     }
     this.#charge(total);
     this.guest.u32(written, total);
     return Errno.SUCCESS;
-  }
-
-  #emit(fd: 1 | 2, bytes: Uint8Array): void {
-    let text = this.#pending[fd] + this.#decoders[fd].decode(bytes, { stream: true });
-    const level = fd === 1 ? 'info' : 'warn';
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
-      this.#line(level, text.slice(0, nl));
-      text = text.slice(nl + 1);
-    }
-    while (text.length > MAX_LINE_CHARS) {
-      this.host.log(level, text.slice(0, MAX_LINE_CHARS));
-      text = text.slice(MAX_LINE_CHARS);
-    }
-    this.#pending[fd] = text;
-  }
-
-  #line(level: 'info' | 'warn', line: string): void {
-    for (let at = 0; at < line.length || at === 0; at += MAX_LINE_CHARS) this.host.log(level, line.slice(at, at + MAX_LINE_CHARS));
   }
 
   #read(fd: number, iovs: number, count: number, nread: number, at?: bigint): number {
@@ -145,54 +123,6 @@ export class Wasi {
     const total = this.#files.read(d, vecs, at === undefined ? undefined : Number(at));
     this.#charge(total);
     this.guest.u32(nread, total);
-    return Errno.SUCCESS;
-  }
-
-  /** `poll_oneoff`: clocks wait (bounded by the deadline), stdio is always ready. */
-  #poll(inPtr: number, outPtr: number, count: number, nevents: number): number {
-    if (count === 0 || count > MAX_SUBSCRIPTIONS) return Errno.INVAL;
-    const view = this.guest.view();
-    this.guest.bytes(inPtr, count * 48);
-    this.guest.bytes(outPtr, count * 32);
-    const now = () => BigInt(Math.round(performance.now() * 1e6));
-    let wake: bigint | null = null;
-    const ready: Array<{ userdata: bigint; type: number; error: number }> = [];
-    for (let i = 0; i < count; i++) {
-      const s = inPtr + i * 48;
-      const userdata = view.getBigUint64(s, true);
-      const type = view.getUint8(s + 8);
-      if (type === 0) {
-        const clock = view.getUint32(s + 16, true);
-        const timeout = view.getBigUint64(s + 24, true);
-        const absolute = (view.getUint16(s + 40, true) & 1) === 1;
-        const at = absolute ? (clock === 0 ? timeout - BigInt(Date.now()) * 1_000_000n + now() : timeout) : now() + timeout;
-        if (wake === null || at < wake) wake = at;
-      } else {
-        const fd = view.getUint32(s + 16, true);
-        const d = this.#files.get(fd);
-        ready.push({ userdata, type, error: d ? Errno.SUCCESS : Errno.BADF });
-      }
-    }
-    if (ready.length === 0 && wake !== null) {
-      const meter = this.host.meter();
-      const deadline = BigInt(Math.round((meter?.budget.deadline ?? 0) * 1e6));
-      if (wake > deadline) {
-        throw new StopSignal('TIMEOUT', `the plugin asked to sleep past its deadline of ${meter?.budget.timeoutMs} ms`);
-      }
-      // A synchronous host cannot yield: wait out the (short) sleep, watching the abort flag.
-      while (now() < wake) checkDeadline(meter);
-      for (let i = 0; i < count; i++) {
-        const s = inPtr + i * 48;
-        if (view.getUint8(s + 8) === 0) ready.push({ userdata: view.getBigUint64(s, true), type: 0, error: 0 });
-      }
-    }
-    this.guest.bytes(outPtr, ready.length * 32).fill(0);
-    ready.forEach((e, i) => {
-      view.setBigUint64(outPtr + i * 32, e.userdata, true);
-      view.setUint16(outPtr + i * 32 + 8, e.error, true);
-      view.setUint8(outPtr + i * 32 + 10, e.type);
-    });
-    this.guest.u32(nevents, ready.length);
     return Errno.SUCCESS;
   }
 
@@ -280,7 +210,8 @@ export class Wasi {
         return typeof found === 'number' ? found : files().filestat(found, out);
       },
       path_readlink: () => Errno.INVAL,
-      poll_oneoff: (inPtr: number, outPtr: number, count: number, nevents: number) => this.#poll(inPtr, outPtr, count, nevents),
+      poll_oneoff: (inPtr: number, outPtr: number, count: number, nevents: number) =>
+        pollOneoff(this.guest, this.#files, this.host.meter(), { inPtr, outPtr, count, nevents }),
       proc_exit: (code: number) => {
         throw new ProcExit(code >>> 0);
       },
