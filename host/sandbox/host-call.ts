@@ -33,12 +33,16 @@ export function charge(meter: Meter | null, units: number): void {
   const global = meter.global;
   if (global) {
     const left = (global.value as bigint) - BigInt(units);
-    global.value = left;
-    // Below zero: refuel checks everything, and hands out the next slice.
     if (left < 0n) {
+      // More than the slice holds: the rest counts as handed out (so the
+      // budget check sees it, and nothing is overdrawn), then refuel checks
+      // everything and hands out the next slice.
+      meter.handedOut += Number(-left);
+      global.value = 0n;
       global.value = meter.refuel();
       return;
     }
+    global.value = left;
   } else {
     // No fuel global yet (the instance is being built): count it as handed out.
     meter.handedOut += units;

@@ -104,6 +104,13 @@ describe('WASI against hostile arguments', () => {
     expect(() => fns.poll_oneoff!(0, 100, 1, 200)).toThrow(StopSignal);
     expect(performance.now() - started).toBeLessThan(50);
     expect(fns.poll_oneoff!(0, 100, 100_000, 200)).toBe(Errno.INVAL);
+    // With a fuel global, as in a running instance: a charge larger than the slice is not overdrawn.
+    const metered = setup({}, { timeoutMs: 10_000, fuel: 2_000 });
+    const global = new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
+    metered.meter.global = global;
+    global.value = metered.meter.prefill(0n);
+    expect(() => metered.fns.random_get!(0, 60_000)).toThrow(/fuel budget of 2000/);
+    expect(metered.meter.used(global.value as bigint)).toBeLessThanOrEqual(2_000 + 4_000);
     const poor = setup({}, { timeoutMs: 10_000, fuel: 1_000 });
     expect(() => {
       for (let i = 0; i < 100; i++) poor.fns.sched_yield!();

@@ -13,6 +13,7 @@ import type { WasiConfig } from './options.js';
 import { pollOneoff } from './poll.js';
 import { LineSink, type StdioLevel } from './stdio.js';
 
+const MAX_PATH_BYTES = 4096;
 /** Bytes one `fd_write` to stdout/stderr takes; more is a short write (the caller loops). */
 export const MAX_WRITE_BYTES = 64 * 1024;
 
@@ -201,12 +202,14 @@ export class Wasi {
         _fdflags: number,
         out: number,
       ) => {
+        if (pathLen > MAX_PATH_BYTES) return Errno.NAMETOOLONG;
         this.#charge(pathLen);
-        return files().open(fd, g.string(path, Math.min(pathLen, 8192)), oflags, rights, out);
+        return files().open(fd, g.string(path, pathLen), oflags, rights, out);
       },
       path_filestat_get: (fd: number, _flags: number, path: number, pathLen: number, out: number) => {
+        if (pathLen > MAX_PATH_BYTES) return Errno.NAMETOOLONG;
         this.#charge(pathLen);
-        const found = files().lookup(fd, g.string(path, Math.min(pathLen, 8192)));
+        const found = files().lookup(fd, g.string(path, pathLen));
         return typeof found === 'number' ? found : files().filestat(found, out);
       },
       path_readlink: () => Errno.INVAL,
