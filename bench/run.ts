@@ -25,6 +25,7 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   loop: () => import('./rows/loop.js'),
   sse: () => import('./rows/sse.js'),
   memory: () => import('./rows/memory.js'),
+  anylang: () => import('./rows/anylang.js'),
 };
 
 interface Args {
