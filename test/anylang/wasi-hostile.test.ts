@@ -70,7 +70,7 @@ describe('WASI against hostile arguments', () => {
     expect(open('a.txt/x')).toBe(Errno.NOTDIR);
     expect(open('new.txt', 1)).toBe(Errno.ROFS); // O_CREAT
     expect(open('a.txt', 8)).toBe(Errno.ROFS); // O_TRUNC
-    expect(open('a.txt', 0, 1n << 6n)).toBe(Errno.ROFS); // FD_WRITE right
+    expect(open('a.txt', 0, 1n << 6n)).toBe(Errno.SUCCESS); // the FD_WRITE right asked for is not given: writes are EBADF
     expect(fns.path_open!(0, 0, ...path(bytes, 1000, 'a.txt'), 0, 0n, 0n, 0, 2000)).toBe(Errno.NOTDIR); // stdin is no directory
     expect(fns.path_unlink_file!(3, ...path(bytes, 1000, 'a.txt'))).toBe(Errno.NOTCAPABLE);
     expect(fns.path_create_directory!(3, ...path(bytes, 1000, 'd'))).toBe(Errno.NOTCAPABLE);

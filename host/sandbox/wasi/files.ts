@@ -17,7 +17,6 @@ const bit = (n: number) => 1n << BigInt(n);
 const READ_FILE = [1, 2, 3, 4, 5, 7, 21, 27].map(bit).reduce((a, b) => a | b);
 const READ_DIR = [13, 14, 15, 18, 21].map(bit).reduce((a, b) => a | b);
 const WRITE_STREAM = [3, 6, 21, 27].map(bit).reduce((a, b) => a | b);
-const RIGHT_FD_WRITE = bit(6);
 
 const OFLAG_CREAT = 1;
 const OFLAG_DIRECTORY = 2;
@@ -153,14 +152,16 @@ export class Files {
     return node;
   }
 
-  open(fd: number, path: string, oflags: number, rights: bigint, out: number): Errnum {
+  open(fd: number, path: string, oflags: number, out: number): Errnum {
     const found = this.lookup(fd, path);
     if (typeof found === 'number') {
       // Creating is writing: a read-only grant says so rather than "not found".
       return found === Errno.NOENT && oflags & OFLAG_CREAT ? Errno.ROFS : found;
     }
     if (oflags & (OFLAG_CREAT | OFLAG_EXCL | OFLAG_TRUNC)) return oflags & OFLAG_EXCL ? Errno.EXIST : Errno.ROFS;
-    if (rights & RIGHT_FD_WRITE) return Errno.ROFS;
+    // Write rights asked for are not granted, as wasi-libc masks them by the
+    // directory's inheriting rights (Go asks for every right on every open):
+    // the descriptor is read-only, and a write to it is EBADF.
     if (oflags & OFLAG_DIRECTORY && found.kind !== 'dir') return Errno.NOTDIR;
     let slot = this.fds.indexOf(undefined, 3);
     if (slot < 0) {

@@ -197,14 +197,14 @@ export class Wasi {
         path: number,
         pathLen: number,
         oflags: number,
-        rights: bigint,
+        _rights: bigint,
         _inheriting: bigint,
         _fdflags: number,
         out: number,
       ) => {
         if (pathLen > MAX_PATH_BYTES) return Errno.NAMETOOLONG;
         this.#charge(pathLen);
-        return files().open(fd, g.string(path, pathLen), oflags, rights, out);
+        return files().open(fd, g.string(path, pathLen), oflags, out);
       },
       path_filestat_get: (fd: number, _flags: number, path: number, pathLen: number, out: number) => {
         if (pathLen > MAX_PATH_BYTES) return Errno.NAMETOOLONG;
