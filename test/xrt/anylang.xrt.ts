@@ -71,8 +71,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   'WASI in worker isolation: the same grant and limits': async () => {
-    const s = await createSandbox(await guard(), { wasi: true, isolation: 'worker', limits: { timeoutMs: 100, fuel: 1e15 } });
+    const root = await mkdtemp(join(tmpdir(), 'xrt-wasi-worker-'));
+    await writeFile(join(root, 'w.txt'), 'in the worker');
+    const s = await createSandbox(await guard(), { wasi: { preopens: { '/w': root } }, isolation: 'worker', limits: { timeoutMs: 100, fuel: 1e15 } });
     assert.match(out(await s.call('entropy', new Uint8Array())), /^[0-9a-f]{32} \d+$/);
+    assert.equal(out(await s.call('read_file', text('/w/w.txt'), { limits: { timeoutMs: 2_000 } })), 'read 13 bytes: in the worker');
     assert.match(out(await s.call('spin_clock', new Uint8Array())), /^TIMEOUT/);
     assert.match(out(await s.call('read_file', text('/etc/hostname'))), /^error: /);
     await s.close();
