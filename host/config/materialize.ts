@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
 import { loadPlugin } from '../plugins/load.js';
+import type { PluginSource } from '../plugins/source.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
 import { shellHooks } from '../shell/hook.js';
@@ -32,7 +33,7 @@ function pluginOptions(entry: PluginEntry) {
     ...(entry.isolation ? { isolation: entry.isolation } : {}),
     ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
     ...(entry.tools ? { tools: entry.tools } : {}),
-    ...(entry.name ? { name: entry.name } : {}),
+    ...(entry.pluginName ? { pluginName: entry.pluginName } : {}),
   };
 }
 
@@ -44,10 +45,11 @@ export interface MaterializeOptions {
 
 /** Loads one configured plugin; a failure names the config entry. */
 export async function loadConfiguredPlugin(entry: PluginEntry, where: string, options: MaterializeOptions = {}): Promise<WasmPlugin> {
-  const source =
-    entry.path !== undefined
-      ? { path: entry.path, ...(entry.sha256 ? { sha256: entry.sha256 } : {}) }
-      : { url: entry.url!, sha256: entry.sha256! };
+  const pin = entry.sha256 ? { sha256: entry.sha256 } : {};
+  const source: PluginSource =
+    entry.name !== undefined ? { name: entry.name, ...pin }
+    : entry.path !== undefined ? { path: entry.path, ...pin }
+    : { url: entry.url!, sha256: entry.sha256! };
   try {
     return await loadPlugin(source, { ...pluginOptions(entry), ...(options.hostFunctions ? { hostFunctions: options.hostFunctions } : {}) });
   } catch (error) {

@@ -69,7 +69,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
 
   try {
     if (opts.tools) {
-      const info = extismInfo(opts.name ?? nameFromOrigin(origin), opts.tools, sandbox, origin);
+      const info = extismInfo(opts.pluginName ?? nameFromOrigin(origin), opts.tools, sandbox, origin);
       return new WasmPlugin({ ...parts, info, extismTools: opts.tools });
     }
     return new WasmPlugin({ ...parts, info: await describe(sandbox, origin, opts) });

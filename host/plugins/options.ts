@@ -40,11 +40,11 @@ export const pluginOptionsSchema = z
     hostFunctions: z.custom<HostFunctions>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be an object of host functions').optional(),
     /**
      * Use a plugin that does not speak the wasmhooks protocol (no `describe`)
-     * through these exports, as tools. Its name is `name` (default: the file name).
+     * through these exports, as tools. Its name is `pluginName` (default: the file name).
      */
     tools: z.array(extismToolSchema).optional(),
     /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
-    name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _, . or -').optional(),
+    pluginName: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _, . or -').optional(),
   })
   .strict();
 

@@ -24,7 +24,7 @@ describe('config: plugins in any language', () => {
       join(dir, 'wasmhooks.json'),
       JSON.stringify({
         plugins: [
-          { path: 'vowels.wasm', name: 'vowels', tools: [{ name: 'count_vowels', input: 'text' }, { name: 'ask_host', input: 'text' }], grants: { hostFunctions: ['lookup'] } },
+          { path: 'vowels.wasm', pluginName: 'vowels', tools: [{ name: 'count_vowels', input: 'text' }, { name: 'ask_host', input: 'text' }], grants: { hostFunctions: ['lookup'] } },
           { path: 'guard.wasm', wasi: { env: { MODE: 'strict' }, preopens: { '/rules': 'rules' } } },
         ],
       }),

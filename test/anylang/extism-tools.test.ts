@@ -32,7 +32,7 @@ const lookup: HostFunction = {
 
 describe('an Extism plugin as tools', () => {
   it('exposes the configured exports as tools, text and JSON input, text output', async () => {
-    const plugin = await loadPlugin({ bytes: await extismVowels() }, { tools: TOOLS, name: 'vowels', grants: { hostFunctions: ['lookup'] }, hostFunctions: { lookup } });
+    const plugin = await loadPlugin({ bytes: await extismVowels() }, { tools: TOOLS, pluginName: 'vowels', grants: { hostFunctions: ['lookup'] }, hostFunctions: { lookup } });
     expect(plugin.name).toBe('vowels');
     expect(plugin.isExtismTools).toBe(true);
     expect(plugin.tools().map((t) => [t.name, t.kind, t.plugin])).toEqual([
@@ -65,7 +65,7 @@ describe('an Extism plugin as tools', () => {
   });
 
   it('runs as a tool in an agent run (scripted model)', async () => {
-    const plugin = await loadPlugin({ bytes: await extismVowels() }, { tools: TOOLS, name: 'vowels', grants: { hostFunctions: ['lookup'] }, hostFunctions: { lookup } });
+    const plugin = await loadPlugin({ bytes: await extismVowels() }, { tools: TOOLS, pluginName: 'vowels', grants: { hostFunctions: ['lookup'] }, hostFunctions: { lookup } });
     const host = createHost({
       plugins: [plugin],
       permissionMode: 'bypassPermissions',

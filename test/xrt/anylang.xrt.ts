@@ -83,7 +83,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
 
   'an Extism plugin without our protocol is a tool in an agent run': async () => {
     const plugin = await loadPlugin({ bytes: await vowels() }, {
-      name: 'vowels',
+      pluginName: 'vowels',
       tools: [{ name: 'count_vowels', description: 'Counts vowels', input: 'text' }],
       grants: { hostFunctions: ['lookup'] },
       hostFunctions: { lookup },
