@@ -41,7 +41,7 @@ export async function createSandbox(
   try {
     guest = await prepareGuest(toBytes(wasm), options, resolved.name);
   } catch (error) {
-    if (error instanceof WasmhooksError && error.code !== 'INVALID_WASM') throw error;
+    if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
