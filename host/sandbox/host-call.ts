@@ -27,28 +27,18 @@ export const hostCallFuel = (bytes = 0): number => HOST_CALL_FUEL + Math.ceil(by
  * Charges `units` to the running call and stops it (throws `StopSignal`)
  * when its deadline passed, its budget is spent or it was aborted. Outside a
  * call (`meter` null) nothing may run: that is a stop too.
+ *
+ * The charge is counted as fuel handed out and burnt at once; the module's
+ * fuel global is left alone, because instrumented code keeps its counter in
+ * a local across calls to imports and would write its own value back over
+ * ours (docs/sandbox-instrumentation.md). The next refuel's budget check,
+ * and the call's `fuelUsed`, include every charge.
  */
 export function charge(meter: Meter | null, units: number): void {
   if (!meter) throw new StopSignal('ABORTED', 'the plugin called the host outside of a call');
-  const global = meter.global;
-  if (global) {
-    const left = (global.value as bigint) - BigInt(units);
-    if (left < 0n) {
-      // More than the slice holds: the rest counts as handed out (so the
-      // budget check sees it, and nothing is overdrawn), then refuel checks
-      // everything and hands out the next slice.
-      meter.handedOut += Number(-left);
-      global.value = 0n;
-      global.value = meter.refuel();
-      return;
-    }
-    global.value = left;
-  } else {
-    // No fuel global yet (the instance is being built): count it as handed out.
-    meter.handedOut += units;
-    if (meter.handedOut > meter.budget.fuel) {
-      throw new StopSignal('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${meter.budget.fuel} units`);
-    }
+  meter.handedOut += units;
+  if (meter.handedOut > meter.budget.fuel) {
+    throw new StopSignal('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${meter.budget.fuel} units`);
   }
   checkDeadline(meter);
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
+import { HOST_CALL_FUEL } from '../../host/sandbox/host-call.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { CallOutcome, SandboxOptions } from '../../host/sandbox/types.js';
 import { str, text, wasiGuard } from './helpers.js';
@@ -104,6 +105,17 @@ describe('WASI: limits inside WASI calls', () => {
     const burnt = await s.call('spin_write', new Uint8Array(), { limits: { timeoutMs: 5_000, fuel: 2_000_000 } });
     expect(burnt.ok ? 'ok' : burnt.failure.code).toBe('FUEL_EXHAUSTED');
     expect(burnt.fuelUsed).toBeLessThan(2_100_000);
+    await s.close();
+  });
+
+  it('charges every WASI call to the call\'s fuel (100 units each, on top of the plugin\'s own code)', async () => {
+    const s = await sandbox();
+    const none = await s.call('clocks', text('0'));
+    const many = await s.call('clocks', text('10000'));
+    expect(none.ok && many.ok).toBe(true);
+    expect(many.fuelUsed - none.fuelUsed).toBeGreaterThanOrEqual(10_000 * HOST_CALL_FUEL);
+    const poor = await s.call('clocks', text('10000'), { limits: { fuel: 500_000 } });
+    expect(poor.ok ? 'ok' : poor.failure.code).toBe('FUEL_EXHAUSTED');
     await s.close();
   });
 
