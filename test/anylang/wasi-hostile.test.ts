@@ -104,7 +104,7 @@ describe('WASI against hostile arguments', () => {
     expect(() => fns.poll_oneoff!(0, 100, 1, 200)).toThrow(StopSignal);
     expect(performance.now() - started).toBeLessThan(50);
     expect(fns.poll_oneoff!(0, 100, 100_000, 200)).toBe(Errno.INVAL);
-    // With a fuel global, as in a running instance: a charge larger than the slice is not overdrawn.
+    // With a fuel global, as in a running instance: charges go to the meter (the global is the plugin's), and are not overdrawn.
     const metered = setup({}, { timeoutMs: 10_000, fuel: 2_000 });
     const global = new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
     metered.meter.global = global;
