@@ -39,7 +39,7 @@ export async function newCommand(name: string, flags: NewFlags, io: CliIO): Prom
       '',
       'next:',
       `  cd ${where}`,
-      '  wasmhooks plugin build',
+      `  wasmhooks plugin build${flags.lang === 'c' ? '      # clang + lld (Debian/Ubuntu: sudo apt-get install clang lld)' : ''}`,
       `  wasmhooks plugin test build/${name}.wasm --events test/cases.jsonl`,
       '',
     ].join('\n'),
