@@ -3,7 +3,7 @@
  * registries and the defaults; `host.session()` starts conversations.
  */
 import { z } from 'zod';
-import type { AgentDefinition, Compactor } from './agent/config.js';
+import { DEFAULT_MAX_PARALLEL_TOOLS, type AgentDefinition, type Compactor } from './agent/config.js';
 import { DEFAULT_KEEP_TURNS } from './agent/compact.js';
 import { Session, type SessionSettings } from './agent/session.js';
 import { AGENT_TOOL } from './agent/subagent.js';
@@ -25,12 +25,14 @@ const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${w
 const permissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
 const toolPattern = z.union([z.string(), z.instanceof(RegExp)]);
 
-// Strict: a Claude-style `timeout` (seconds) must not be dropped silently.
+// Strict: an unknown key (a misspelt timeout, say) must not be dropped silently.
 const matcherGroup = z
   .object({
     matcher: toolPattern.optional(),
     hooks: z.array(fn('each hook')),
     timeoutMs: z.number().positive().optional(),
+    /** Seconds, as Claude's hook matchers write it. */
+    timeout: z.number().positive().optional(),
     failurePolicy: z.enum(['fail-closed', 'fail-open']).optional(),
     name: z.string().optional(),
   })
@@ -46,6 +48,8 @@ const sessionFields = {
   maxTurns: z.number().int().positive().optional(),
   /** Stop-hook blocks allowed per prompt. Default 8. */
   stopHookCap: z.number().int().nonnegative().optional(),
+  /** Concurrency-safe (read-only) calls of one batch that run at once. Default 8; 1 runs every call in turn. */
+  maxParallelTools: z.number().int().positive().optional(),
   /** Auto-compact when a model call's input reaches this fraction of the context window. Default 0.8; false: never. */
   autoCompact: z.union([z.number().gt(0).max(1), z.literal(false)]).optional(),
   /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */
@@ -238,6 +242,7 @@ export function createHost(options: HostOptions = {}): Host {
         },
         maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
         stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+        maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
         autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
         ...(subagents ? { subagents } : {}),
         compaction,

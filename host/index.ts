@@ -16,7 +16,7 @@ export type * from './hooks/types.js';
 export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';
 export { HookRegistry } from './hooks/registry.js';
 export { jsHookHandlers, hookOutputSchema } from './hooks/js.js';
-export { tool, type JsToolContext, type JsToolReturn } from './tools/define.js';
+export { tool, type JsToolContext, type JsToolOptions, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';
 export type * from './permissions/types.js';
 export { createShellHook, shellHooks, type ShellHookSpec, type ShellHookOptions } from './shell/index.js';

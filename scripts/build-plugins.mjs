@@ -9,7 +9,7 @@
 // and the C test fixtures) are built by scripts/build-c.ts with clang + lld:
 // all of them when no names are given, else the names that are not AssemblyScript.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,12 +124,30 @@ async function main() {
     if (r.ok && r.log.trim()) console.log(r.log);
   }
   if (results.some((r) => !r.ok)) process.exit(1);
+  writeManifest(all.filter((d) => relative(repo, d).startsWith('plugins')));
   if (wanted.length === 0 || notAs.length > 0) {
     const tsx = join(repo, 'node_modules/tsx/dist/cli.mjs');
     const args = [tsx, join(repo, 'scripts/build-c.ts'), ...(force ? ['--force'] : []), ...notAs];
     const code = await new Promise((resolve) => spawn(process.execPath, args, { cwd: repo, stdio: 'inherit' }).on('close', resolve));
     if (code !== 0) process.exit(typeof code === 'number' ? code : 1);
   }
+}
+
+// plugins/first-party.json: what `loadPlugin({ name })` may load and the
+// sha256 each build must have (the package ships both, so a tampered file in
+// node_modules is refused). Written only when it would change.
+function writeManifest(dirs) {
+  const manifest = {};
+  for (const dir of dirs) {
+    const name = basename(dir);
+    const out = join(dir, 'build', `${name}.wasm`);
+    if (!existsSync(out)) continue;
+    const bytes = readFileSync(out);
+    manifest[name] = { file: relative(join(repo, 'plugins'), out), sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  }
+  const path = join(repo, 'plugins/first-party.json');
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
 }
 
 await main();

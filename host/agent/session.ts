@@ -30,6 +30,7 @@ export interface SessionSettings {
   permissions: PermissionConfig;
   maxTurns: number;
   stopHookCap: number;
+  maxParallelTools: number;
   autoCompact: number | false;
   subagents?: SubagentSettings;
   compaction?: CompactionSettings;
@@ -212,6 +213,7 @@ export class Session {
       permissions: s.permissions,
       maxTurns: s.maxTurns,
       stopHookCap: s.stopHookCap,
+      maxParallelTools: s.maxParallelTools,
       autoCompact: s.autoCompact,
       ...(s.subagents ? { subagents: s.subagents } : {}),
       ...(s.compaction ? { compaction: s.compaction } : {}),

@@ -60,7 +60,12 @@ export interface HostEventPayloads {
   'turn.start': { iteration: number };
   'turn.end': { iteration: number; stopReason: StopReason | 'error' | 'aborted'; toolCalls: number };
   'message.start': { model: string };
-  'message.end': { content: AssistantPart[]; stopReason: StopReason; usage: Usage };
+  /**
+   * The assistant message is complete (Claude's MessageDisplay): `content` is
+   * the whole message, `text` its text parts joined, so a UI need not
+   * reassemble deltas.
+   */
+  'message.end': { content: AssistantPart[]; text: string; stopReason: StopReason; usage: Usage };
   'text.delta': { text: string };
   'thinking.delta': { text: string };
   /** A piece of a tool call's JSON arguments, as streamed (not parseable alone). */

@@ -180,6 +180,8 @@ export class McpServers {
       inputSchema: t.inputSchema as Record<string, unknown>,
       kind: 'mcp',
       plugin: `mcp:${s.name}`,
+      // The server's own word that the tool has no side effects lets calls overlap.
+      ...(t.annotations?.readOnlyHint === true ? { concurrencySafe: true } : {}),
       run: (input, ctx) => this.#call(s, client, t.name, input, ctx),
     };
   }

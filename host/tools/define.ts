@@ -21,22 +21,31 @@ export interface JsToolContext {
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+export interface JsToolOptions {
+  /**
+   * The tool only reads (no side effects, no shared state): consecutive calls
+   * of such tools in one batch run at the same time.
+   */
+  readOnly?: boolean;
+}
+
 /**
  * @example
  * const read = tool('Read', 'Read a file', z.object({ file_path: z.string() }),
- *   async ({ file_path }) => await fs.readFile(file_path, 'utf8'));
+ *   async ({ file_path }) => await fs.readFile(file_path, 'utf8'), { readOnly: true });
  */
 export function tool<S extends z.ZodObject>(
   name: string,
   description: string,
   schema: S,
   run: (input: z.infer<S>, ctx: JsToolContext) => Promise<JsToolReturn> | JsToolReturn,
+  options: JsToolOptions = {},
 ): ToolHandler {
   if (!TOOL_NAME.test(name)) {
     throw new WasmhooksError('INVALID_OPTIONS', `tool name ${JSON.stringify(name)} must match ${TOOL_NAME.source}`);
   }
   if (!(schema instanceof z.ZodObject)) {
-    throw new WasmhooksError('INVALID_OPTIONS', `tool ${name}: the schema must be a z.object(...)`);
+    throw new WasmhooksError('INVALID_OPTIONS', `tool ${name}: ${schemaProblem(schema)}`);
   }
   const inputSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete inputSchema.$schema;
@@ -45,6 +54,7 @@ export function tool<S extends z.ZodObject>(
     description,
     inputSchema,
     kind: 'js',
+    ...(options.readOnly ? { concurrencySafe: true } : {}),
     validate: (input) => check(schema, input),
     async run(input, ctx: ToolRunContext) {
       try {
@@ -84,4 +94,17 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     }
     return compiled ? check(compiled, input) : { ok: true, value: input as Record<string, unknown> };
   };
+}
+
+/** Why a tool schema is not one we can use, in words a user can act on. */
+function schemaProblem(schema: unknown): string {
+  const o = schema as { _def?: unknown; _zod?: unknown; constructor?: { name?: string } } | null;
+  // zod 3 schemas carry `_def` but not zod 4's `_zod`; `instanceof` fails across the two.
+  if (o && typeof o === 'object' && '_def' in o && !('_zod' in o)) {
+    return 'the schema was made with zod 3; wasmhooks needs zod 4 (npm install zod@^4, then import { z } from "zod")';
+  }
+  if (o && typeof o === 'object' && '_zod' in o) {
+    return `the schema must be a z.object(...), got a ${o.constructor?.name ?? 'different zod schema'} (or a z.object from another copy of zod: keep one zod 4 in node_modules)`;
+  }
+  return 'the schema must be a z.object(...)';
 }

@@ -223,6 +223,8 @@ typedef struct wh_tool_result_payload {
   wh_str tool_output_json;
   /** The error message when the call failed. */
   wh_str error;
+  /** How long the tool ran, in milliseconds. */
+  uint32_t duration_ms;
 } wh_tool_result_payload;
 
 /** One call in a batch. */
@@ -230,6 +232,10 @@ typedef struct wh_tool_call {
   wh_str id;
   wh_str name;
   wh_str input_json;
+  /** PostToolBatch only: what the model got for this call, as JSON (a JSON string for text output). */
+  wh_str response_json;
+  /** PostToolBatch only: the call failed or was denied. */
+  bool is_error;
 } wh_tool_call;
 
 /** PreToolBatch and PostToolBatch. */
@@ -845,6 +851,7 @@ static inline uint32_t wh_tool_result_payload_size(const wh_tool_result_payload 
   if (m->tool_input_json.len) n += wh__tag_size(2) + wh__varint_size(m->tool_input_json.len) + m->tool_input_json.len;
   if (m->tool_output_json.len) n += wh__tag_size(3) + wh__varint_size(m->tool_output_json.len) + m->tool_output_json.len;
   if (m->error.len) n += wh__tag_size(4) + wh__varint_size(m->error.len) + m->error.len;
+  if (m->duration_ms) n += wh__tag_size(5) + wh__varint_size(m->duration_ms);
   return n;
 }
 
@@ -855,6 +862,7 @@ static inline uint8_t *wh_tool_result_payload_write(const wh_tool_result_payload
   if (m->tool_input_json.len) p = wh__put_str(p, 2, m->tool_input_json);
   if (m->tool_output_json.len) p = wh__put_str(p, 3, m->tool_output_json);
   if (m->error.len) p = wh__put_str(p, 4, m->error);
+  if (m->duration_ms) { p = wh__put_tag(p, 5, WH_WIRE_VARINT); p = wh__put_varint(p, m->duration_ms); }
   return p;
 }
 
@@ -869,6 +877,7 @@ static inline bool wh_tool_result_payload_decode(wh_reader *r, wh_tool_result_pa
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
       case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->tool_output_json)) return false; break;
       case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->error)) return false; break;
+      case 5: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 5) || !wh__read_varint(r, &v)) return false; m->duration_ms = (uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -885,6 +894,7 @@ static inline void wh_tool_result_payload_json(const wh_tool_result_payload *m, 
   if (m->tool_input_json.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->tool_input_json); }
   if (m->tool_output_json.len) { wh__json_key(out, &first, "toolOutputJson"); wh_json_write_string(out, m->tool_output_json); }
   if (m->error.len) { wh__json_key(out, &first, "error"); wh_json_write_string(out, m->error); }
+  if (m->duration_ms) { wh__json_key(out, &first, "durationMs"); wh_buf_int(out, m->duration_ms); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -896,6 +906,8 @@ static inline uint32_t wh_tool_call_size(const wh_tool_call *m) {
   if (m->id.len) n += wh__tag_size(1) + wh__varint_size(m->id.len) + m->id.len;
   if (m->name.len) n += wh__tag_size(2) + wh__varint_size(m->name.len) + m->name.len;
   if (m->input_json.len) n += wh__tag_size(3) + wh__varint_size(m->input_json.len) + m->input_json.len;
+  if (m->response_json.len) n += wh__tag_size(4) + wh__varint_size(m->response_json.len) + m->response_json.len;
+  if (m->is_error) n += wh__tag_size(5) + 1;
   return n;
 }
 
@@ -905,6 +917,8 @@ static inline uint8_t *wh_tool_call_write(const wh_tool_call *m, uint8_t *p) {
   if (m->id.len) p = wh__put_str(p, 1, m->id);
   if (m->name.len) p = wh__put_str(p, 2, m->name);
   if (m->input_json.len) p = wh__put_str(p, 3, m->input_json);
+  if (m->response_json.len) p = wh__put_str(p, 4, m->response_json);
+  if (m->is_error) { p = wh__put_tag(p, 5, WH_WIRE_VARINT); *p++ = 1; }
   return p;
 }
 
@@ -918,6 +932,8 @@ static inline bool wh_tool_call_decode(wh_reader *r, wh_tool_call *m) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->id)) return false; break;
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->name)) return false; break;
       case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->input_json)) return false; break;
+      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->response_json)) return false; break;
+      case 5: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 5) || !wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -933,6 +949,8 @@ static inline void wh_tool_call_json(const wh_tool_call *m, wh_buf *out) {
   if (m->id.len) { wh__json_key(out, &first, "id"); wh_json_write_string(out, m->id); }
   if (m->name.len) { wh__json_key(out, &first, "name"); wh_json_write_string(out, m->name); }
   if (m->input_json.len) { wh__json_key(out, &first, "inputJson"); wh_json_write_string(out, m->input_json); }
+  if (m->response_json.len) { wh__json_key(out, &first, "responseJson"); wh_json_write_string(out, m->response_json); }
+  if (m->is_error) { wh__json_key(out, &first, "isError"); wh_buf_cstr(out, "true"); }
   wh_buf_byte(out, '}');
   (void)first;
 }
