@@ -102,4 +102,19 @@ describe('the npm package, installed outside the repository', () => {
     const tested = run('npm', ['test'], dir);
     expect(tested).toMatch(/5 passed|passed: 5|5\/5/);
   }, 600_000);
+
+  it('plugin new --lang c → npm install → npm test, in an empty folder (the C SDK from the package, clang from the system)', () => {
+    const parent = join(work, 'c-plugins');
+    mkdirSync(parent);
+    const created = run(join(app, 'node_modules/.bin/wasmhooks'), ['plugin', 'new', 'c-guard', '--lang', 'c'], parent);
+    expect(created).toContain('npm install');
+    const dir = join(parent, 'c-guard');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    pkg.devDependencies.wasmhooks = `file:${tarball}`;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+    npm(['install'], dir);
+    const tested = run('npm', ['test'], dir);
+    expect(tested).toMatch(/5\/5 expectations met/);
+    expect(existsSync(join(dir, 'build/c-guard.wasm'))).toBe(true);
+  }, 600_000);
 });
