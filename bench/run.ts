@@ -26,6 +26,7 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   sse: () => import('./rows/sse.js'),
   memory: () => import('./rows/memory.js'),
   guests: () => import('./rows/guests.js'),
+  matcher: () => import('./rows/matcher.js'),
 };
 
 interface Args {

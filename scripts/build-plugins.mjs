@@ -124,22 +124,22 @@ async function main() {
     if (r.ok && r.log.trim()) console.log(r.log);
   }
   if (results.some((r) => !r.ok)) process.exit(1);
-  writeManifest(all.filter((d) => relative(repo, d).startsWith('plugins')));
   if (wanted.length === 0 || notAs.length > 0) {
     const tsx = join(repo, 'node_modules/tsx/dist/cli.mjs');
     const args = [tsx, join(repo, 'scripts/build-c.ts'), ...(force ? ['--force'] : []), ...notAs];
     const code = await new Promise((resolve) => spawn(process.execPath, args, { cwd: repo, stdio: 'inherit' }).on('close', resolve));
     if (code !== 0) process.exit(typeof code === 'number' ? code : 1);
   }
+  writeManifest();
 }
 
 // plugins/first-party.json: what `loadPlugin({ name })` may load and the
 // sha256 each build must have (the package ships both, so a tampered file in
 // node_modules is refused). Written only when it would change.
-function writeManifest(dirs) {
+function writeManifest() {
   const manifest = {};
-  for (const dir of dirs) {
-    const name = basename(dir);
+  for (const name of readdirSync(join(repo, 'plugins')).sort()) {
+    const dir = join(repo, 'plugins', name);
     const out = join(dir, 'build', `${name}.wasm`);
     if (!existsSync(out)) continue;
     const bytes = readFileSync(out);

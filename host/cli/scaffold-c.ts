@@ -47,7 +47,7 @@ const PACKAGE = (name: string) => ({
     build: 'wasmhooks plugin build',
     test: `wasmhooks plugin build && wasmhooks plugin test build/${name}.wasm --events test/cases.jsonl`,
   },
-  // The CLI, and the C SDK's headers (node_modules/wasmhooks/sdk-c); the compiler is clang, from the system.
+  // The C SDK ships inside wasmhooks (sdk-c/); clang and lld come from the system.
   devDependencies: { wasmhooks: '^0.1.0' },
 });
 
@@ -90,6 +90,6 @@ export function scaffoldFilesC(name: string): Record<string, string> {
     'test/cases.jsonl': casesJsonl(),
     'package.json': `${JSON.stringify(PACKAGE(name), null, 2)}\n`,
     'README.md': README(name),
-    '.gitignore': 'build/\nnode_modules/\n',
+    '.gitignore': 'build/\n',
   };
 }

@@ -1,48 +1,111 @@
 /**
  * The event hub: assigns SSE ids, keeps the replay ring, and fans every event
- * out to the connected SSE clients. `publish` never blocks: a client whose
- * queue passes `clientQueueLimit` is disconnected (it can reconnect with
+ * out to the connected SSE clients. `publish` never blocks: each client has
+ * its own queue, handed to the runtime only when the runtime asks for more
+ * (the stream's `pull`), so the queue measures exactly what the peer has not
+ * taken. A client whose queue passes `clientQueueLimit` frames or
+ * `clientQueueBytes` bytes is dropped: its stream is errored and its
+ * connection destroyed where the runtime lets us (it can reconnect with
  * `Last-Event-ID` and replay) instead of slowing the others down.
  */
-import { HEARTBEAT, frame, type ServerEvent, type ServerEventPayloads, type StreamEvent } from './events.js';
-import { Ring, type Entry } from './ring.js';
-
-const encoder = new TextEncoder();
+import { HEARTBEAT, REFERENCE_HEARTBEAT, encodeEvent, frameJson, referencePayload } from './events.js';
+import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
+import { Ring, type Entry, type StreamFormat } from './ring.js';
 
 export interface StreamRequest {
   /** Only events of this session (plus server-wide ones). */
   session?: string;
-  /** Wrap each event as `{ sessionId, event }`. */
-  envelope: boolean;
+  format: StreamFormat;
   /** From the `Last-Event-ID` header; undefined for a fresh connection. */
   lastEventId?: number;
-  /** Ends the stream (the request's signal). */
-  signal?: AbortSignal;
-}
-
-interface Client {
-  controller: ReadableStreamDefaultController<Uint8Array>;
-  /** Frames published in this tick, written as one chunk by `#flush`. */
-  pending: Uint8Array[];
-  session: string | undefined;
-  envelope: boolean;
-  close(): void;
+  /** Cuts the connection under the stream (the runtime adapter's, when it has one). */
+  destroy?: () => void;
 }
 
 export interface HubOptions {
   replayBufferSize: number;
   heartbeatMs: number;
   clientQueueLimit: number;
+  clientQueueBytes: number;
   retryMs: number;
+}
+
+const encoder = new TextEncoder();
+
+class Client {
+  queue: Uint8Array[] = [];
+  bytes = 0;
+  /** The runtime asked for data while the queue was empty. */
+  waiting = false;
+  /** End the stream once the queue is taken (shutdown). */
+  ending = false;
+  ended = false;
+  controller!: ReadableStreamDefaultController<Uint8Array>;
+  constructor(
+    readonly request: StreamRequest,
+    readonly onEnd: (client: Client) => void,
+  ) {}
+
+  push(bytes: Uint8Array): void {
+    this.queue.push(bytes);
+    this.bytes += bytes.length;
+  }
+
+  /** Hands the whole queue over as one chunk (one write for a burst of events). */
+  deliver(): void {
+    this.waiting = false;
+    const frames = this.queue;
+    this.queue = [];
+    this.bytes = 0;
+    this.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
+  }
+
+  pull(): void {
+    if (this.ended) return;
+    if (this.queue.length > 0) this.deliver();
+    else if (this.ending) this.end();
+    else this.waiting = true;
+  }
+
+  /** Graceful end: the runtime has taken everything. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    try {
+      this.controller.close();
+    } catch {
+      // Already cancelled by the reader.
+    }
+    this.onEnd(this);
+  }
+
+  /** Slow or gone: error the stream, free the queue, cut the connection (unless the reader left by itself). */
+  drop(reason: string, destroy = true): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue = [];
+    this.bytes = 0;
+    try {
+      if (destroy && this.request.destroy) {
+        // Cut where the runtime lets us (the peer sees a truncated response); the stream then just ends.
+        this.request.destroy();
+        this.controller.close();
+      } else this.controller.error(new Error(reason));
+    } catch {
+      // Already closed or cancelled.
+    }
+    this.onEnd(this);
+  }
 }
 
 export class EventHub {
   readonly #ring: Ring;
   readonly #clients = new Set<Client>();
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #dirty = new Set<Client>();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
   #flushQueued = false;
   #closed = false;
+  #drained: (() => void) | undefined;
 
   constructor(private readonly options: HubOptions) {
     this.#ring = new Ring(options.replayBufferSize);
@@ -69,71 +132,94 @@ export class EventHub {
 
   /** A new SSE body: `server.connected`, then the replay (after a `replay.gap` if needed), then live events. */
   open(request: StreamRequest): ReadableStream<Uint8Array> {
-    let client: Client | undefined;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        if (this.#closed) return controller.close();
-        const resumeFrom = request.lastEventId ?? this.#ring.lastId;
-        const wrap = (event: ServerEvent): unknown => (request.envelope ? { sessionId: null, event } : event);
-        const connected: ServerEvent = {
-          type: 'server.connected',
-          time: Date.now(),
-          lastEventId: resumeFrom,
-          replayBufferSize: this.#ring.capacity,
-        };
-        controller.enqueue(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
-        controller.enqueue(frame(resumeFrom, wrap(connected)));
-        const c: Client = {
-          controller,
-          pending: [],
-          session: request.session,
-          envelope: request.envelope,
-          close: () => {
-            if (!this.#clients.delete(c)) return;
-            this.#dirty.delete(c);
-            request.signal?.removeEventListener('abort', c.close);
-            this.#stopHeartbeatIfIdle();
-            try {
-              controller.close();
-            } catch {
-              // Already closed or cancelled by the reader.
+    const client = new Client(request, (c) => this.#forget(c));
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          client.controller = controller;
+          if (this.#closed) return controller.close();
+          const resumeFrom = request.lastEventId ?? this.#ring.lastId;
+          client.push(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
+          const connected = { lastEventId: resumeFrom, replayBufferSize: this.#ring.capacity };
+          client.push(this.#serverFrame(request.format, resumeFrom, 'server.connected', connected));
+          if (request.lastEventId !== undefined) {
+            const since = this.#ring.since(request.lastEventId);
+            if (since.kind === 'gap') {
+              const gap = {
+                requestedAfter: request.lastEventId,
+                oldestAvailable: since.oldest,
+                missed: since.missed,
+                reason: since.missed === null ? ('unknown-id' as const) : ('evicted' as const),
+              };
+              client.push(this.#serverFrame(request.format, since.oldest - 1, 'replay.gap', gap));
             }
-          },
-        };
-        client = c;
-        if (request.lastEventId !== undefined) {
-          const since = this.#ring.since(request.lastEventId);
-          if (since.kind === 'gap') {
-            const gap: ServerEvent = {
-              type: 'replay.gap',
-              time: Date.now(),
-              requestedAfter: request.lastEventId,
-              oldestAvailable: since.oldest,
-              missed: since.missed,
-              reason: since.missed === null ? 'unknown-id' : 'evicted',
-            };
-            controller.enqueue(frame(since.oldest - 1, wrap(gap)));
+            for (const entry of since.entries) this.#send(client, entry, false);
           }
-          for (const entry of since.entries) this.#send(c, entry);
-        }
-        this.#clients.add(c);
-        request.signal?.addEventListener('abort', c.close, { once: true });
-        this.#startHeartbeat();
+          this.#clients.add(client);
+          this.#startHeartbeat();
+        },
+        pull: () => client.pull(),
+        cancel: () => client.drop('cancelled by the reader', false),
       },
-      cancel: () => client?.close(),
-    });
+      // Nothing is buffered in the stream itself: the client's queue is the only one, and it is counted.
+      { highWaterMark: 0 },
+    );
   }
 
-  /** Ends every stream; later publishes are ignored. */
-  close(): void {
+  /**
+   * Ends every stream after a final `server.closing` event; later publishes
+   * are ignored. Resolves once every client has taken its queue, or after
+   * `graceMs`, when the rest are dropped.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    if (this.#closed) return;
+    this.emit('server.closing', { reason: 'shutdown' });
     this.#closed = true;
-    for (const client of [...this.#clients]) client.close();
+    this.#flush();
+    for (const client of [...this.#clients]) {
+      client.ending = true;
+      if (client.waiting) client.end();
+    }
+    if (this.#clients.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#drained = resolve;
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
+      for (const client of [...this.#clients]) client.drop('server closed');
+    }
     this.#stopHeartbeatIfIdle();
   }
 
-  #send(client: Client, entry: Entry): void {
-    if (client.session !== undefined && entry.sessionId !== null && entry.sessionId !== client.session) return;
-    client.pending.push(client.envelope ? entry.global() : entry.plain());
+  #forget(client: Client): void {
+    this.#clients.delete(client);
+    this.#dirty.delete(client);
+    this.#stopHeartbeatIfIdle();
+    if (this.#clients.size === 0) this.#drained?.();
+  }
+
+  #serverFrame<K extends 'server.connected' | 'replay.gap'>(format: StreamFormat, id: number, type: K, payload: ServerEventPayloads[K]): Uint8Array {
+    const event = { type, time: Date.now(), ...payload } as ServerEvent;
+    if (format === 'reference') return frameJson(id, JSON.stringify({ sessionID: null, payload: referencePayload(event) }));
+    const { json } = encodeEvent(event);
+    return frameJson(id, format === 'global' ? `{"sessionId":null,"event":${json}}` : json);
+  }
+
+  #send(client: Client, entry: Entry, live = true): void {
+    const session = client.request.session;
+    if (session !== undefined && entry.sessionId !== null && entry.sessionId !== session) return;
+    this.#enqueue(client, entry.frame(client.request.format), live);
+  }
+
+  #enqueue(client: Client, bytes: Uint8Array, live = true): void {
+    client.push(bytes);
+    // The replay of a new connection is bounded by the ring and is not counted against it.
+    if (live && (client.queue.length > this.options.clientQueueLimit || client.bytes > this.options.clientQueueBytes)) {
+      client.drop(`slow client: ${client.queue.length} frames (${client.bytes} bytes) not taken`);
+      return;
+    }
+    if (!client.waiting) return;
     this.#dirty.add(client);
     if (!this.#flushQueued) {
       this.#flushQueued = true;
@@ -141,22 +227,16 @@ export class EventHub {
     }
   }
 
-  /** One chunk per client per tick: fewer writes when events come in bursts. */
+  /** One chunk per waiting client per tick: fewer writes when events come in bursts. */
   #flush(): void {
     this.#flushQueued = false;
     for (const client of this.#dirty) {
-      const frames = client.pending;
-      client.pending = [];
-      const size = client.controller.desiredSize;
-      if (size !== null && -size >= this.options.clientQueueLimit) {
-        client.close();
-        continue;
-      }
+      if (client.ended || !client.waiting || client.queue.length === 0) continue;
       try {
-        client.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
+        client.deliver();
       } catch {
         // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
-        client.close();
+        client.drop('stream closed');
       }
     }
     this.#dirty.clear();
@@ -165,12 +245,8 @@ export class EventHub {
   #startHeartbeat(): void {
     if (this.#heartbeat !== undefined) return;
     this.#heartbeat = setInterval(() => {
-      for (const client of this.#clients) {
-        try {
-          client.controller.enqueue(HEARTBEAT);
-        } catch {
-          client.close();
-        }
+      for (const client of [...this.#clients]) {
+        this.#enqueue(client, client.request.format === 'reference' ? REFERENCE_HEARTBEAT : HEARTBEAT);
       }
     }, this.options.heartbeatMs);
   }

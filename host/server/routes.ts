@@ -75,7 +75,7 @@ export function apiRoutes({ host, sessions, broker, allowPluginLoading }: RouteD
     const id = param(c, 'id');
     const body = await jsonBody(c, controlCancelBodySchema, true);
     sessions.get(id);
-    return c.json({ cancelled: broker.cancel(id, body.requestID) });
+    return c.json({ cancelled: broker.cancel(id, body.requestID, 'cancelled', body.subtype) });
   });
 
   app.get('/plugins', (c) => c.json({ plugins: pluginViews(host) }));

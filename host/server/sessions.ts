@@ -42,7 +42,14 @@ export interface SessionView {
   createdAt: number;
   prompts: number;
   pendingControlRequests: number;
-  lastResult?: { subtype: AgentResult['subtype']; text: string; turns: number; durationMs: number };
+  lastResult?: {
+    subtype: AgentResult['subtype'];
+    text: string;
+    turns: number;
+    durationMs: number;
+    /** Why the prompt failed (`error_during_execution`, a model error). */
+    error?: { code: string; message: string };
+  };
 }
 
 export class SessionRegistry {
@@ -167,7 +174,17 @@ export class SessionRegistry {
       createdAt: r.createdAt,
       prompts: r.prompts,
       pendingControlRequests: this.broker.pending(r.id).length,
-      ...(last ? { lastResult: { subtype: last.subtype, text: last.text, turns: last.turns, durationMs: last.durationMs } } : {}),
+      ...(last
+        ? {
+            lastResult: {
+              subtype: last.subtype,
+              text: last.text,
+              turns: last.turns,
+              durationMs: last.durationMs,
+              ...(last.error ? { error: { code: last.error.code, message: last.error.message } } : {}),
+            },
+          }
+        : {}),
     };
   }
 }

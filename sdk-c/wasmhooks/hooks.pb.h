@@ -148,7 +148,11 @@ struct wh_tool_response;
 /** One hook a plugin wants to receive. */
 typedef struct wh_hook_binding {
   int32_t event;
-  /** A regular expression matched against the whole tool name; empty matches every tool. */
+  /**
+   * Which tools: "" or "*" match every tool; anything else is a regular expression
+   * (RE2 syntax, at most 256 characters; see docs/hooks.md for its limits) matched against the
+   * whole tool name. The host matches; the plugin is called once per matching binding.
+   */
   wh_str matcher;
   int32_t failure_policy;
 } wh_hook_binding;
@@ -290,7 +294,8 @@ typedef struct wh_hook_request {
   struct wh_hook_context *context;
   /**
    * Which of the plugin's bindings matched: an index into PluginInfo.hooks.
-   * Lets a plugin with several bindings for one event route without regexes.
+   * The plugin answers for that binding only (the guest SDK runs its handler);
+   * the host calls each matching binding in turn and chains the answers.
    */
   uint32_t binding_index;
   struct wh_session_payload *session; /* oneof payload: set when payload_case == 10 */

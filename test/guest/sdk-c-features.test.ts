@@ -84,7 +84,7 @@ describe('hook dispatch by binding_index', () => {
 
   it('decodes a batch of 40 000 calls (arena growth for repeated messages) and a 900 KB tool input', async () => {
     const calls = Array.from({ length: 40_000 }, (_, i) => ({ id: `t${i}`, name: 'Bash', inputJson: '{}' }));
-    expect((await p.hook({ event: 'HOOK_EVENT_POST_TOOL_BATCH', toolBatch: { calls } })).decision).toBe('continue');
+    expect((await p.hook({ event: 'HOOK_EVENT_POST_TOOL_BATCH', bindingIndex: 0, toolBatch: { calls } })).decision).toBe('continue');
     const big = { command: `echo ${'x'.repeat(900_000)}` };
     expect((await preToolUse(0, 'Bash', big)).decision).toBe('continue');
     expect((await preToolUse(0, 'Bash', { command: 'rm -rf x' })).decision).toBe('deny');
@@ -122,12 +122,12 @@ describe('hook dispatch by binding_index', () => {
   }, 120_000);
 
   it('says continue for events it has no binding for', async () => {
-    expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', session: { reason: 'startup' } })).decision).toBe('continue');
+    expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', bindingIndex: 0, session: { reason: 'startup' } })).decision).toBe('continue');
   });
 
   it('fails the call (never traps) on a tool event without its payload, bad input JSON or bad bytes', async () => {
-    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE' })).rejects.toThrow(/hook: a HOOK_EVENT_PRE_TOOL_USE request without a tool_use payload/);
-    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', toolUse: { toolName: 'Bash', toolInputJson: '{"command":' } })).rejects.toThrow(/hook: tool_input_json is not valid JSON: unexpected end of input/);
+    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', bindingIndex: 0 })).rejects.toThrow(/hook: a HOOK_EVENT_PRE_TOOL_USE request without a tool_use payload/);
+    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', bindingIndex: 0, toolUse: { toolName: 'Bash', toolInputJson: '{"command":' } })).rejects.toThrow(/hook: tool_input_json is not valid JSON: unexpected end of input/);
     await expect(p.callRaw('hook', Uint8Array.from([0x12, 0x05]))).rejects.toThrow(/hook: input is not a valid HookRequest: length 5 runs past the end of the message at byte 2/);
     expect((await preToolUse(0, 'Bash', { command: 'ls' })).decision).toBe('continue');
   });

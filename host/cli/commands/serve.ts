@@ -12,6 +12,8 @@ export interface ServeFlags extends HostFlags {
   hostname?: string;
   token?: string;
   cors?: string[];
+  allowedHost?: string[];
+  globalEventFormat?: 'wasmhooks' | 'reference';
   allowPluginLoading?: boolean;
 }
 
@@ -35,6 +37,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.hostname ? { hostname: flags.hostname } : {}),
     ...(token ? { token } : {}),
     ...(flags.cors?.length ? { corsOrigins: flags.cors } : {}),
+    ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
+    ...(flags.globalEventFormat ? { globalEventFormat: flags.globalEventFormat } : {}),
     ...(flags.allowPluginLoading ? { allowPluginLoading: true } : {}),
   });
   let served;
