@@ -8,7 +8,7 @@
  * (turn.start … turn.end, numbered by `iteration`).
  */
 import type { PluginFailure } from '../sandbox/types.js';
-import type { PluginHealthChange } from '../hooks/types.js';
+import type { PluginHealthChange, PluginLogLine } from '../hooks/types.js';
 import type { AssistantPart, StopReason, Usage } from '../models/types.js';
 import type { FailurePolicy, HookDecision, HookEventName, HookKind } from '../hooks/types.js';
 import type { PermissionSource } from '../permissions/types.js';
@@ -102,6 +102,8 @@ export interface HostEventPayloads {
   'state.change': { from: AgentState; to: AgentState };
   /** A plugin's health changed (a failure, a quarantine, a recovery); sent to every session with a prompt running. */
   'plugin.health': PluginHealthChange;
+  /** A plugin logged a line (sent to every session with a prompt running; capped per call by the sandbox). */
+  'plugin.log': PluginLogLine;
   /**
    * A sub-agent started (after its SubagentStart hooks). Stamped with the
    * sub-agent's `agentId` and the `parentToolUseId` of the agent call.

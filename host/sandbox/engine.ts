@@ -7,7 +7,9 @@
  */
 import createPlugin, { type Plugin } from '@extism/extism';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, hostImports, type ImportScope } from './imports.js';
+import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
+import { GuestImports, type GuestImportOptions } from './guest-imports.js';
+import { ProcExit } from './host-call.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 import { VarStore } from './vars.js';
@@ -16,7 +18,7 @@ const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
 
-export interface EngineOptions {
+export interface EngineOptions extends GuestImportOptions {
   limits: Readonly<Limits>;
   config?: Record<string, string>;
   onLog?: (level: string, message: string) => void;
@@ -32,6 +34,8 @@ export class Engine {
   #slice = FIRST_SLICE;
   /** What the host functions see of the current call (its first stop, its counters) and of the instance (its variables). */
   readonly #scope: ImportScope;
+  /** WASI and the embedder's host functions, when given. */
+  readonly #guest: GuestImports;
 
   constructor(
     readonly module: WebAssembly.Module,
@@ -47,6 +51,8 @@ export class Engine {
       progressBytes: 0,
       onProgress: options.onProgress,
     };
+    // WASI stdout/stderr lines go through the same per-call caps as log_*.
+    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line));
   }
 
   /** Run `fn` under `budget`. Never throws. */
@@ -76,7 +82,13 @@ export class Engine {
     // threw something else), the outcome is the stop and no output is used.
     const stop = this.#stopOf(meter);
     if (stop) return this.#finish(meter, started, null, classify(stop, 'call'), true);
-    if (thrown) return this.#finish(meter, started, null, this.#explain(classify(thrown.error, 'call')));
+    if (thrown) {
+      const { error } = thrown;
+      // A plugin's own exit ends its instance; exit 0 is a finished call.
+      if (error instanceof ProcExit) void this.discard();
+      if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, started, new Uint8Array(0), null);
+      return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
+    }
     const bytes = output ?? new Uint8Array(0);
     const max = this.options.limits.maxOutputBytes;
     if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
@@ -111,6 +123,7 @@ export class Engine {
     // with its own first slice.
     const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
+    this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#scope.log.dropped > 0) this.#flushDroppedLogs();
@@ -157,7 +170,7 @@ export class Engine {
         { wasm: [{ module: this.module }] },
         {
           useWasi: false,
-          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel }),
+          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel }, this.#guest.functions()),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
           // Plugin log lines come through our own log_* imports; what Extism
@@ -180,6 +193,17 @@ export class Engine {
     this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
     const memory = instance.exports.memory;
     this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
+    // The module's own initialisation (wasi-libc constructors) runs under this meter.
+    try {
+      this.#guest.start(instance);
+    } catch (error) {
+      await this.discard();
+      return classify(this.#scope.stop ?? error, 'load');
+    }
+    if (this.#scope.stop) {
+      await this.discard();
+      return classify(this.#scope.stop, 'load');
+    }
     return null;
   }
 

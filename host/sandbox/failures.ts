@@ -8,6 +8,7 @@
  * class first and by text only where there is no class to go by.
  */
 import { WasmhooksError, messageOf } from '../errors.js';
+import { ProcExit } from './host-call.js';
 import { StopSignal } from './meter.js';
 import type { FailureCode, PluginFailure } from './types.js';
 
@@ -87,6 +88,8 @@ export function clip(message: string): string {
 
 export function classify(error: unknown, phase: Phase): PluginFailure {
   if (error instanceof StopSignal || error instanceof HostRefusal) return failure(error.code, error.message);
+  // exit(0) is a finished call; the engine turns it into one before this.
+  if (error instanceof ProcExit) return failure('PLUGIN_ERROR', error.message);
   if (isWasmException(error)) {
     // Only the plugin's own `throw` makes one: our host functions throw JS errors.
     return failure('TRAP', 'the plugin threw a wasm exception that it did not catch (WebAssembly.Exception)');

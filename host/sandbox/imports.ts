@@ -1,222 +1,221 @@
 /**
- * The host functions the engine hands a plugin besides Extism's own: the
- * meter's `wasmhooks:sandbox` imports, `alloc` with the memory cap, the
- * variable store, progress, and refusals for what the sandbox never grants.
- * Every one of them goes through `final`, which makes a stop final: after the
- * first StopSignal or HostRefusal of a call, each of them throws it again, so
- * a plugin that catches the stop (wasm exception handling) cannot call its
- * way back to doing work that matters.
+ * What a module imports (with the wasm types of function imports), read
+ * from its bytes before anything compiles it, and the one rewrite the WASI
+ * layer needs: its preview1 imports moved to a namespace Extism does not
+ * treat specially, and its `_initialize`/`_start` exports renamed so that
+ * they run under our meter, after we hold the instance's memory.
  */
-import type { CallContext, ExtismPluginOptions } from '@extism/extism';
-import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
-import { HostRefusal } from './failures.js';
-import { REFUEL_MODULE, StopSignal } from './meter.js';
-import type { Limits } from './types.js';
-import type { VarStore } from './vars.js';
+import { Reader } from './instrument/reader.js';
 
-const PAGE = 65_536;
-const encoder = new TextEncoder();
-const U64 = 64;
+export type ValType = 'i32' | 'i64' | 'f32' | 'f64' | 'v128' | 'ref';
 
-/** What the host functions need from the engine's current call. */
-export interface ImportScope {
-  readonly limits: Readonly<Limits>;
-  readonly vars: VarStore;
-  /** The granted config keys and their values. */
-  readonly config: Readonly<Record<string, string>>;
-  /** The call's first stop, once there is one. */
-  stop: Error | null;
-  /** Progress text the current call reported so far, in bytes. */
-  progressBytes: number;
-  onProgress: ((message: string) => void) | undefined;
-  /** This call's log lines: delivered, and dropped past the caps. */
-  log: { lines: number; bytes: number; dropped: number };
-  onLog: ((level: string, message: string) => void) | undefined;
+export interface FunctionImport {
+  module: string;
+  name: string;
+  params: ValType[];
+  results: ValType[];
 }
 
-/** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
-export const MAX_LOG_LINES_PER_CALL = 1_000;
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export const WASI_MODULE = 'wasi_snapshot_preview1';
+/** Where preview1 imports are served from once redirected (see `redirectWasi`). */
+export const WASI_REDIRECT = 'wasmhooks:wasi';
+/** The renamed reactor and command entry points. */
+export const INITIALIZE_EXPORT = '__wasmhooks_initialize';
+export const START_EXPORT = '__wasmhooks_start';
+export const HS_INIT_EXPORT = '__wasmhooks_hs_init';
+/** Renamed exports, hidden from a module's export list. */
+export const INTERNAL_EXPORTS: ReadonlySet<string> = new Set([INITIALIZE_EXPORT, START_EXPORT, HS_INIT_EXPORT]);
+const RENAMED: Record<string, string> = { _initialize: INITIALIZE_EXPORT, _start: START_EXPORT, hs_init: HS_INIT_EXPORT };
 
-type Functions = NonNullable<ExtismPluginOptions['functions']>;
-/** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
-type HostFunction = Functions[string][string];
+const TYPE = 1;
+const IMPORT = 2;
+const EXPORT = 7;
 
-export function hostImports(scope: ImportScope, meterImports: Record<string, HostFunction>): Functions {
-  const final = <F extends HostFunction>(fn: F): F =>
-    ((cc: CallContext, ...args: unknown[]) => {
-      if (scope.stop) throw scope.stop;
-      try {
-        return fn(cc, ...args);
-      } catch (error) {
-        if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
-        throw error;
-      }
-    }) as F;
-  const wrap = (fns: Record<string, HostFunction>): Record<string, HostFunction> =>
-    Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, final(fn)]));
-  const denied = Object.fromEntries(
-    NETWORK_IMPORTS.map((name) => [
-      name,
-      () => {
-        throw new HostRefusal(
-          'TRAP',
-          `the plugin called ${name}, but the sandbox grants no network access (no allowedHosts); the call was refused`,
-        );
-      },
-    ]),
-  );
-  return {
-    [REFUEL_MODULE]: wrap(meterImports),
-    'extism:host/env': wrap({
-      alloc: alloc(scope),
-      var_get: varGet(scope),
-      var_set: varSet(scope),
-      config_get: configGet(scope),
-      ...Object.fromEntries(LOG_LEVELS.map((level) => [`log_${level}`, log(scope, level)])),
-    }),
-    'wasmhooks:host': wrap({ progress: progress(scope) }),
-    [DENIED_MODULE]: wrap(denied),
-  };
-}
-
-/**
- * Extism's own alloc logs "memory limit exceeded" and returns 0, after which
- * the plugin fails on an unrelated error; refuse here instead. The size is an
- * unsigned i64 (so `alloc(-1)` asks for 2^64 - 1 bytes, on every runtime).
- */
-function alloc(scope: ImportScope): HostFunction {
-  return (cc: CallContext, size: bigint) => {
-    const cap = scope.limits.maxMemoryPages * PAGE;
-    const bytes = BigInt.asUintN(U64, BigInt(size));
-    const address = bytes > BigInt(cap) ? 0n : cc.alloc(Number(bytes));
-    if (address === 0n) {
-      throw new HostRefusal(
-        'MEMORY_LIMIT',
-        `the plugin asked the host for ${bytes} bytes, beyond its cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
-      );
-    }
-    return address;
-  };
-}
-
-function varGet(scope: ImportScope): HostFunction {
-  return (cc: CallContext, keyAddress: bigint) => {
-    const key = cc.read(keyAddress);
-    if (key === null) return 0n;
-    const value = scope.vars.get(key.string());
-    freeBlock(cc, keyAddress); // as Extism does: the PDKs do not free the key themselves
-    return value ? copyOut(cc, scope, value, 'var_get') : 0n;
-  };
-}
-
-/** Like Extism's, but the value goes out through `copyOut`, under the memory cap. */
-function configGet(scope: ImportScope): HostFunction {
-  return (cc: CallContext, keyAddress: bigint) => {
-    const key = cc.read(keyAddress);
-    if (key === null) return 0n;
-    const name = key.string();
-    freeBlock(cc, keyAddress);
-    if (!Object.hasOwn(scope.config, name)) return 0n;
-    return copyOut(cc, scope, encoder.encode(scope.config[name]), 'config_get');
-  };
-}
-
-/**
- * A fresh block under the memory cap holding a copy of `bytes`. Extism's
- * `store()` instead pushes the bytes' own buffer as a block, unchecked: for
- * a variable that lets the plugin write into the store, and a loop of reads
- * piles up blocks past every cap.
- */
-function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
-  const address = cc.alloc(bytes.byteLength);
-  const block = address === 0n ? null : cc.read(address);
-  if (!block) {
-    throw new HostRefusal(
-      'MEMORY_LIMIT',
-      `${what} needs a block of ${bytes.byteLength} bytes, beyond the plugin's cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
-    );
+function valType(byte: number): ValType {
+  switch (byte) {
+    case 0x7f:
+      return 'i32';
+    case 0x7e:
+      return 'i64';
+    case 0x7d:
+      return 'f32';
+    case 0x7c:
+      return 'f64';
+    case 0x7b:
+      return 'v128';
+    default:
+      return 'ref';
   }
-  block.bytes().set(bytes);
-  return address;
 }
 
-function varSet(scope: ImportScope): HostFunction {
-  return (cc: CallContext, keyAddress: bigint, valueAddress: bigint) => {
-    const keyBlock = cc.read(keyAddress);
-    if (keyBlock === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid key address (${keyAddress})`);
-    scope.vars.admitKey(keyBlock.arrayBuffer().byteLength);
-    const key = keyBlock.string();
-    if (valueAddress === 0n) return scope.vars.delete(key);
-    const value = cc.read(valueAddress);
-    if (value === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid value address (${valueAddress})`);
-    scope.vars.set(key, keyBlock.arrayBuffer().byteLength, value.bytes());
-  };
+interface Section {
+  id: number;
+  /** Start of the section's id byte, and of its body. */
+  at: number;
+  start: number;
+  end: number;
 }
 
-function progress(scope: ImportScope): HostFunction {
-  return (cc: CallContext, address: bigint) => {
-    const block = cc.read(address);
-    if (block === null) return;
-    const max = scope.limits.maxProgressBytes;
-    scope.progressBytes += block.arrayBuffer().byteLength;
-    if (scope.progressBytes > max) {
-      throw new HostRefusal(
-        'OUTPUT_TOO_LARGE',
-        `the plugin reported ${scope.progressBytes} bytes of progress in one call, more than maxProgressBytes (${max})`,
-      );
+function sections(bytes: Uint8Array): Section[] {
+  const r = new Reader(bytes, 8, bytes.length);
+  r.where = 'module';
+  const out: Section[] = [];
+  while (!r.eof()) {
+    const at = r.pos;
+    const id = r.u8();
+    const size = r.uleb();
+    const start = r.pos;
+    if (start + size > bytes.length) r.fail(`section ${id} runs past the end`);
+    out.push({ id, at, start, end: start + size });
+    r.pos = start + size;
+  }
+  return out;
+}
+
+function name(r: Reader): string {
+  const length = r.uleb();
+  if (r.pos + length > r.limit) r.fail('name runs past its section');
+  const text = new TextDecoder().decode(r.buf.subarray(r.pos, r.pos + length));
+  r.pos += length;
+  return text;
+}
+
+function skipLimits(r: Reader): void {
+  const flags = r.u8();
+  r.uleb();
+  if (flags & 1) r.uleb();
+}
+
+/** Skips one import's description (after its kind byte), returning the type index of a function import. */
+function importDesc(r: Reader, kind: number): number | null {
+  switch (kind) {
+    case 0:
+      return r.uleb();
+    case 1:
+      r.u8();
+      skipLimits(r);
+      return null;
+    case 2:
+      skipLimits(r);
+      return null;
+    case 3:
+      r.u8();
+      r.u8();
+      return null;
+    case 4:
+      r.u8();
+      r.uleb();
+      return null;
+    default:
+      return r.fail(`unknown import kind ${kind}`);
+  }
+}
+
+function types(bytes: Uint8Array, s: Section | undefined): Array<{ params: ValType[]; results: ValType[] }> {
+  if (!s) return [];
+  const r = new Reader(bytes, s.start, s.end);
+  r.where = 'type section';
+  const out: Array<{ params: ValType[]; results: ValType[] }> = [];
+  for (let n = r.uleb(); n > 0; n--) {
+    if (r.u8() !== 0x60) {
+      // A GC-proposal type (struct, array, rec group): not a plain function type.
+      out.push({ params: [], results: [] });
+      r.pos = s.end;
+      break;
     }
-    const text = block.text();
-    try {
-      scope.onProgress?.(text);
-    } catch {
-      // Contract: host callbacks must not throw; one that does must not break the call.
+    const params: ValType[] = [];
+    for (let p = r.uleb(); p > 0; p--) params.push(valType(r.u8()));
+    const results: ValType[] = [];
+    for (let p = r.uleb(); p > 0; p--) results.push(valType(r.u8()));
+    out.push({ params, results });
+  }
+  return out;
+}
+
+/** The function imports of a module, with their signatures. Throws INVALID_WASM on malformed bytes. */
+export function functionImports(bytes: Uint8Array): FunctionImport[] {
+  const all = sections(bytes);
+  const sigs = types(bytes, all.find((s) => s.id === TYPE));
+  const s = all.find((x) => x.id === IMPORT);
+  if (!s) return [];
+  const r = new Reader(bytes, s.start, s.end);
+  r.where = 'import section';
+  const out: FunctionImport[] = [];
+  for (let n = r.uleb(); n > 0; n--) {
+    const module = name(r);
+    const field = name(r);
+    const index = importDesc(r, r.u8());
+    if (index === null) continue;
+    const sig = sigs[index] ?? { params: [], results: [] };
+    out.push({ module, name: field, params: sig.params, results: sig.results });
+  }
+  return out;
+}
+
+function leb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n > 0) b |= 0x80;
+    out.push(b);
+  } while (n > 0);
+  return out;
+}
+
+const encodeName = (text: string): number[] => {
+  const utf8 = [...new TextEncoder().encode(text)];
+  return [...leb(utf8.length), ...utf8];
+};
+
+/** Re-emits a section of `name kind …` entries with some names replaced. */
+function renamed(bytes: Uint8Array, s: Section, twoNames: boolean, rename: (first: string) => string): number[] {
+  const r = new Reader(bytes, s.start, s.end);
+  r.where = twoNames ? 'import section' : 'export section';
+  const body: number[] = [];
+  const count = r.uleb();
+  body.push(...leb(count));
+  for (let n = count; n > 0; n--) {
+    const first = name(r);
+    body.push(...encodeName(rename(first)));
+    const from = r.pos;
+    if (twoNames) {
+      name(r);
+      importDesc(r, r.u8());
+    } else {
+      r.u8();
+      r.uleb();
     }
-  };
+    body.push(...bytes.subarray(from, r.pos));
+  }
+  if (r.pos !== s.end) r.fail('trailing bytes');
+  return [s.id, ...leb(body.length), ...body];
 }
 
 /**
- * Extism's log_* with the caps checked before the line is decoded: past
- * `MAX_LOG_LINES_PER_CALL` lines or `maxLogBytes` bytes a line is only
- * counted. The block is freed, as Extism does.
+ * Moves `wasi_snapshot_preview1` imports to `wasmhooks:wasi` and renames
+ * `_initialize`, `_start` and `hs_init`: Extism insists on its own WASI for
+ * the former, and runs the latter at instantiation, before the host can see
+ * the memory the WASI calls of a libc's constructors write to. `_start` (a
+ * command's `main`) is not run at all, as Extism does not run it for WASI
+ * modules either.
  */
-function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFunction {
-  return (cc: CallContext, address: bigint) => {
-    const block = cc.read(address);
-    if (block === null) throw new HostRefusal('TRAP', `the plugin called log_${level} with an invalid block address (${address})`);
-    const onLog = scope.onLog;
-    if (onLog) {
-      const bytes = block.arrayBuffer().byteLength;
-      const log = scope.log;
-      log.lines++;
-      if (log.lines > MAX_LOG_LINES_PER_CALL || log.bytes + bytes > scope.limits.maxLogBytes) {
-        log.dropped++;
-      } else {
-        log.bytes += bytes;
-        const text = block.text();
-        try {
-          onLog(level, text);
-        } catch {
-          // Contract: host callbacks must not throw; one that does must not break the call.
-        }
-      }
-    }
-    freeBlock(cc, address);
-  };
-}
-
-/** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */
-function freeBlock(cc: CallContext, address: bigint): void {
-  let env = envs.get(cc);
-  if (env === undefined) {
-    env = null;
-    for (const symbol of Object.getOwnPropertySymbols(cc)) {
-      const candidate = (cc as unknown as Record<symbol, unknown>)[symbol] as { free?: unknown } | null;
-      if (candidate && typeof candidate.free === 'function') env = candidate as { free: (a: bigint) => void };
-    }
-    envs.set(cc, env);
+export function redirectWasi(bytes: Uint8Array): Uint8Array {
+  const all = sections(bytes);
+  const parts: Array<Uint8Array | number[]> = [bytes.subarray(0, 8)];
+  for (const s of all) {
+    if (s.id === IMPORT) parts.push(renamed(bytes, s, true, (m) => (m === WASI_MODULE ? WASI_REDIRECT : m)));
+    else if (s.id === EXPORT) {
+      parts.push(
+        renamed(bytes, s, false, (e) => (Object.hasOwn(RENAMED, e) ? RENAMED[e]! : e)),
+      );
+    } else parts.push(bytes.subarray(s.at, s.end));
   }
-  env?.free(address);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
-
-const envs = new WeakMap<CallContext, { free: (address: bigint) => void } | null>();

@@ -54,6 +54,8 @@ export interface WorkerInit {
   buffer: SharedArrayBuffer;
   limits: Limits;
   config: Record<string, string>;
+  /** The resolved WASI grant (plain data, granted trees included). */
+  wasi: import('../wasi/options.js').WasiConfig | null;
   wantsLogs: boolean;
 }
 

@@ -24,6 +24,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
     engine = new Engine(module, {
       limits: init.limits,
       config: init.config,
+      wasi: init.wasi,
       // Host callbacks cannot cross threads synchronously: they go with the response.
       onLog: (level, message) => {
         if (init.wantsLogs) logs.push([level, message]);
