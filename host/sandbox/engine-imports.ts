@@ -1,8 +1,9 @@
 /**
- * The host functions the engine hands a plugin besides Extism's own: the
- * meter's `wasmhooks:sandbox` imports, `alloc` with the memory cap, the
- * variable store, progress, and refusals for what the sandbox never grants.
- * Every one of them goes through `final`, which makes a stop final: after the
+ * The host functions the engine hands a plugin in place of, or besides,
+ * Extism's own: the meter's `wasmhooks:sandbox` imports, `alloc` with the
+ * memory cap, the variable store, `config_get`, `log_*` with their caps,
+ * progress, refusals for what the sandbox never grants, and (passed in) WASI
+ * and the embedder's functions. Every one of them goes through `final`, which makes a stop final: after the
  * first StopSignal or HostRefusal of a call, each of them throws it again, so
  * a plugin that catches the stop (wasm exception handling) cannot call its
  * way back to doing work that matters.
