@@ -14,9 +14,11 @@ import { compileMatcher } from './hooks/js.js';
 import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
 import { scriptedModel } from './models/scripted.js';
-import type { Model } from './models/types.js';
+import type { Message, Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
 import type { CanUseTool, PermissionMode } from './permissions/types.js';
+import { persistTranscript } from './store/transcript.js';
+import type { SessionStore } from './store/types.js';
 import { ToolRegistry } from './tools/registry.js';
 
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${what} must be a function`);
@@ -84,6 +86,8 @@ const hostOptionsSchema = z
     keepTurns: z.number().int().positive().optional(),
     /** Context window in tokens, for models that do not report one (auto-compaction needs one). */
     contextWindow: z.number().int().positive().optional(),
+    /** Keeps every session's conversation (see `openStore`); `host.resume(id)` continues one. */
+    store: z.custom<SessionStore>((s) => typeof (s as SessionStore | undefined)?.appendMessages === 'function', 'store must be a SessionStore (see openStore())').optional(),
     ...sessionFields,
   })
   .strict();
@@ -95,6 +99,10 @@ const sessionOptionsSchema = z
     agentId: z.string().min(1).optional(),
     /** The parent's tool call that started this sub-agent (stamped on events). */
     parentToolUseId: z.string().min(1).optional(),
+    /** Start from this conversation instead of an empty one (no SessionStart on the first prompt). */
+    history: z.array(z.custom<Message>((m) => typeof (m as Message | undefined)?.role === 'string', 'history entries must be messages')).readonly().optional(),
+    /** Where the conversation is kept as JSONL; hook inputs carry it as `transcript_path`. */
+    transcriptPath: z.string().min(1).optional(),
     ...sessionFields,
   })
   .strict();
@@ -112,8 +120,13 @@ export interface Host {
   readonly model: Model;
   readonly hooks: HookRegistry;
   readonly tools: ToolRegistry;
-  /** Starts a conversation. */
+  /** Starts a conversation (kept in the host's `store`, when it has one). */
   session(options?: SessionOptions): Session;
+  /**
+   * Continues a stored conversation: the next prompt sees every message of
+   * it. Needs the host's `store`; an unknown id is `NOT_FOUND`.
+   */
+  resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history'>): Promise<Session>;
   /** The plugins added so far, in order. */
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
@@ -161,6 +174,7 @@ export function createHost(options: HostOptions = {}): Host {
   const allow = rulesOf(o.allowedTools);
   const deny = rulesOf(o.disallowedTools);
   let sessions = 0;
+  const store = o.store;
   const plugins: PluginContribution[] = [];
   // Emitters of the sessions with a prompt running: plugin health goes to them.
   const live = new Set<Emit>();
@@ -204,6 +218,26 @@ export function createHost(options: HostOptions = {}): Host {
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
+      if (store && s.transcriptPath === undefined) {
+        s.sessionId ??= newSessionId(++sessions);
+        const path = store.transcriptPath(s.sessionId);
+        if (path !== undefined) s.transcriptPath = path;
+      }
+      const session = build(s);
+      // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
+      if (store) persistTranscript(session, store, session.id, s.history?.length ?? 0);
+      return session;
+    },
+    async resume(id, resumeOptions = {}) {
+      if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: await openStore({ dataDir }) })');
+      const history = await store.messages(id);
+      if (history.length === 0 && !(await store.get(id))) throw new WasmhooksError('NOT_FOUND', `no stored session ${id}`);
+      const path = store.transcriptPath(id);
+      return host.session({ ...resumeOptions, sessionId: id, history, ...(path ? { transcriptPath: path } : {}) });
+    },
+  };
+  function build(s: z.output<typeof sessionOptionsSchema>): Session {
+    {
       const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
       const canUseTool = s.canUseTool ?? o.canUseTool;
       const settings: SessionSettings = {
@@ -229,10 +263,12 @@ export function createHost(options: HostOptions = {}): Host {
         ...(subagents ? { subagents } : {}),
         compaction,
         announcements,
+        ...(s.history ? { history: s.history } : {}),
+        ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
       };
       return new Session(settings);
-    },
-  };
+    }
+  }
   for (const p of o.plugins ?? []) host.use(p);
   return host;
 }

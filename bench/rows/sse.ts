@@ -114,7 +114,7 @@ async function anchor(events: number, rate?: number): Promise<Result> {
   let id = 0;
   try {
     const publish = (e: HostEvent) => {
-      const bytes = frame(++id, e);
+      const bytes = frame(`anchor.${++id}`, e);
       for (const res of responses) res.write(bytes);
     };
     return await fanOut(`http://127.0.0.1:${port}/`, publish, events, rate);

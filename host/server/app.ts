@@ -15,6 +15,10 @@ import { RemoteHooks } from './remote-hooks.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { apiRoutes } from './routes.js';
 import { SessionRegistry } from './sessions.js';
+import { storedSink } from '../sessions/control-store.js';
+import { replicaDuties } from '../sessions/replica.js';
+import { MemorySessionStore } from '../store/memory.js';
+import { MemoryEventLog } from '../store/memory-log.js';
 import { sseHandler } from './sse.js';
 import type { ServerHost } from './types.js';
 
@@ -28,7 +32,16 @@ export interface WasmhooksServer {
   readonly sessions: SessionRegistry;
   /** Serves on `options.hostname:options.port` through this runtime's adapter. */
   listen(): Promise<Served>;
-  /** Ends SSE streams, cancels pending control requests, closes sessions and the listener. */
+  /** This process's name among replicas. */
+  readonly replica: string;
+  /** Resolves once the server listens for calls from other replicas (immediate for a memory store). */
+  readonly ready: Promise<void>;
+  /**
+   * Graceful shutdown: refuses new prompts, cancels pending control requests
+   * (`control.cancelled`, reason `server-closed`, delivered), aborts running
+   * prompts and stores their results, ends every SSE stream with
+   * `server.closing`, then stops listening. Stored sessions stay.
+   */
   close(): Promise<void>;
 }
 
@@ -40,17 +53,37 @@ export interface WasmhooksServer {
  */
 export function createServer(host: ServerHost, options: ServerOptions = {}): WasmhooksServer {
   const resolved = resolveServerOptions(options);
-  const hub = new EventHub(resolved);
+  const store = resolved.store ?? new MemorySessionStore();
+  const hub = new EventHub(resolved, resolved.eventLog ?? new MemoryEventLog(resolved.replayBufferSize));
+  const replica = resolved.replica ?? `r-${crypto.randomUUID().slice(0, 8)}`;
   const broker = new ControlBroker(
-    {
-      request: (request) => hub.emit('control.request', request),
-      resolved: (r) => hub.emit('control.resolved', { id: r.id, sessionId: r.sessionId, subtype: r.subtype }),
-      cancelled: (r, reason) => hub.emit('control.cancelled', { id: r.id, sessionId: r.sessionId, subtype: r.subtype, reason }),
-    },
+    storedSink(
+      {
+        request: (request) => hub.emit('control.request', request),
+        resolved: (r) => hub.emit('control.resolved', { id: r.id, sessionId: r.sessionId, subtype: r.subtype }),
+        cancelled: (r, reason) => hub.emit('control.cancelled', { id: r.id, sessionId: r.sessionId, subtype: r.subtype, reason }),
+      },
+      store,
+      () => {},
+    ),
     resolved.controlTimeoutMs,
   );
   const remoteHooks = new RemoteHooks(host, broker, resolved.controlTimeoutMs);
-  const sessions = new SessionRegistry(host, hub, broker, resolved.controlTimeoutMs, remoteHooks);
+  // The registry and the replica's duties refer to each other: calls forwarded here are handled by the registry.
+  let registry: SessionRegistry | undefined;
+  const duties = replicaDuties(store, hub, replica, resolved.leaseMs, (call) => (registry as SessionRegistry).handleCall(call));
+  const sessions = new SessionRegistry({
+    host,
+    hub,
+    broker,
+    controlTimeoutMs: resolved.controlTimeoutMs,
+    remoteHooks,
+    store,
+    replica,
+    leaseMs: resolved.leaseMs,
+    calls: duties.calls,
+  });
+  registry = sessions;
 
   const app = new Hono();
   app.onError((error) => errorResponse(error));
@@ -70,7 +103,11 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       },
     }),
   );
-  app.get('/health', (c) => c.json({ ok: true, sessions: sessions.list().length, sseClients: hub.clientCount }));
+  app.get('/health', async (c) => {
+    const count = await sessions.list().then((l) => l.length, () => undefined);
+    if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);
+    return c.json({ ok: true, sessions: count, replica, sseClients: hub.clientCount });
+  });
   app.get('/event', sseHandler(hub, false));
   app.get('/global/event', sseHandler(hub, true));
   app.route('/', apiRoutes({ host, sessions, broker, allowPluginLoading: resolved.allowPluginLoading }));
@@ -88,10 +125,16 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       served = await serve(app.fetch, { hostname: resolved.hostname, port: resolved.port });
       return served;
     },
+    ready: duties.ready,
+    replica,
     async close() {
+      // Order matters: no new prompts; pending questions cancelled (events logged); runs stopped and stored;
+      // then every stream gets what was logged and a closing event before the listener goes.
+      sessions.stopAccepting();
       broker.close();
       await sessions.closeAll();
-      hub.close();
+      duties.stop();
+      await hub.close();
       await served?.close();
       served = undefined;
     },

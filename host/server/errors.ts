@@ -17,6 +17,7 @@ export type ApiErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'not_implemented'
+  | 'unavailable'
   | 'internal';
 
 export interface ApiErrorBody {
@@ -33,6 +34,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   payload_too_large: 413,
   not_implemented: 501,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -68,6 +70,8 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'GRANT_DENIED':
     case 'UNKNOWN_HOOK_EVENT':
       return 'bad_request';
+    case 'STORE_UNAVAILABLE':
+      return 'unavailable';
     case 'LOAD_FAILED':
     case 'MODEL_ERROR':
       return 'internal';

@@ -1,11 +1,15 @@
 /**
- * The event hub: assigns SSE ids, keeps the replay ring, and fans every event
- * out to the connected SSE clients. `publish` never blocks: a client whose
- * queue passes `clientQueueLimit` is disconnected (it can reconnect with
- * `Last-Event-ID` and replay) instead of slowing the others down.
+ * The event hub: publishes into the event log (which assigns the SSE ids and
+ * holds the replay window) and fans every logged event out to the connected
+ * SSE clients. `publish` never blocks: a client whose queue passes
+ * `clientQueueLimit` is disconnected (it can reconnect with `Last-Event-ID`
+ * and replay) instead of slowing the others down. With a shared log (Redis)
+ * the events of every replica arrive here through the log's subscription.
  */
+import { MemoryEventLog } from '../store/memory-log.js';
+import type { EventLog, Since } from '../store/types.js';
 import { HEARTBEAT, frame, type ServerEvent, type ServerEventPayloads, type StreamEvent } from './events.js';
-import { Ring, type Entry } from './ring.js';
+import type { Entry } from './ring.js';
 
 const encoder = new TextEncoder();
 
@@ -15,7 +19,7 @@ export interface StreamRequest {
   /** Wrap each event as `{ sessionId, event }`. */
   envelope: boolean;
   /** From the `Last-Event-ID` header; undefined for a fresh connection. */
-  lastEventId?: number;
+  lastEventId?: string;
   /** Ends the stream (the request's signal). */
   signal?: AbortSignal;
 }
@@ -24,6 +28,8 @@ interface Client {
   controller: ReadableStreamDefaultController<Uint8Array>;
   /** Frames published in this tick, written as one chunk by `#flush`. */
   pending: Uint8Array[];
+  /** Live entries that arrived while the replay was being read (null once live). */
+  held: Entry[] | null;
   session: string | undefined;
   envelope: boolean;
   close(): void;
@@ -37,29 +43,40 @@ export interface HubOptions {
 }
 
 export class EventHub {
-  readonly #ring: Ring;
+  readonly #log: EventLog;
   readonly #clients = new Set<Client>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #dirty = new Set<Client>();
   #flushQueued = false;
   #closed = false;
+  readonly #unsubscribe: () => void;
 
-  constructor(private readonly options: HubOptions) {
-    this.#ring = new Ring(options.replayBufferSize);
+  constructor(
+    private readonly options: HubOptions,
+    log: EventLog = new MemoryEventLog(options.replayBufferSize),
+  ) {
+    this.#log = log;
+    this.#unsubscribe = log.subscribe((entry) => {
+      for (const client of this.#clients) this.#send(client, entry);
+    });
   }
 
   get clientCount(): number {
     return this.#clients.size;
   }
 
-  get lastId(): number {
-    return this.#ring.lastId;
+  /** The newest event id delivered here. */
+  get lastId(): string {
+    return this.#log.lastId();
+  }
+
+  get log(): EventLog {
+    return this.#log;
   }
 
   publish(event: StreamEvent): void {
     if (this.#closed) return;
-    const entry = this.#ring.push(event);
-    for (const client of this.#clients) this.#send(client, entry);
+    this.#log.append(event);
   }
 
   /** Builds and publishes a server event. */
@@ -71,21 +88,22 @@ export class EventHub {
   open(request: StreamRequest): ReadableStream<Uint8Array> {
     let client: Client | undefined;
     return new ReadableStream<Uint8Array>({
-      start: (controller) => {
+      start: async (controller) => {
         if (this.#closed) return controller.close();
-        const resumeFrom = request.lastEventId ?? this.#ring.lastId;
+        const resumeFrom = request.lastEventId ?? this.#log.lastId();
         const wrap = (event: ServerEvent): unknown => (request.envelope ? { sessionId: null, event } : event);
         const connected: ServerEvent = {
           type: 'server.connected',
           time: Date.now(),
           lastEventId: resumeFrom,
-          replayBufferSize: this.#ring.capacity,
+          replayBufferSize: this.#log.capacity,
         };
         controller.enqueue(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
         controller.enqueue(frame(resumeFrom, wrap(connected)));
         const c: Client = {
           controller,
           pending: [],
+          held: request.lastEventId === undefined ? null : [],
           session: request.session,
           envelope: request.envelope,
           close: () => {
@@ -101,37 +119,79 @@ export class EventHub {
           },
         };
         client = c;
-        if (request.lastEventId !== undefined) {
-          const since = this.#ring.since(request.lastEventId);
-          if (since.kind === 'gap') {
-            const gap: ServerEvent = {
-              type: 'replay.gap',
-              time: Date.now(),
-              requestedAfter: request.lastEventId,
-              oldestAvailable: since.oldest,
-              missed: since.missed,
-              reason: since.missed === null ? 'unknown-id' : 'evicted',
-            };
-            controller.enqueue(frame(since.oldest - 1, wrap(gap)));
-          }
-          for (const entry of since.entries) this.#send(c, entry);
-        }
+        // Live from now on (held while the replay is read, so nothing falls between the two).
         this.#clients.add(c);
         request.signal?.addEventListener('abort', c.close, { once: true });
         this.#startHeartbeat();
+        if (request.lastEventId !== undefined) await this.#replay(c, request.lastEventId, wrap);
       },
       cancel: () => client?.close(),
     });
   }
 
-  /** Ends every stream; later publishes are ignored. */
-  close(): void {
+  async #replay(c: Client, after: string, wrap: (event: ServerEvent) => unknown): Promise<void> {
+    let since: Since;
+    try {
+      since = await this.#log.since(after);
+    } catch {
+      // The log is unreachable (Redis down): say the replay could not be done, then go live.
+      since = { kind: 'gap', entries: [], oldest: null, missed: null, reason: 'unknown-id' };
+    }
+    if (!this.#clients.has(c)) return;
+    if (since.kind === 'gap') {
+      const gap: ServerEvent = {
+        type: 'replay.gap',
+        time: Date.now(),
+        requestedAfter: after,
+        oldestAvailable: since.oldest,
+        missed: since.missed,
+        reason: since.reason,
+      };
+      c.controller.enqueue(frame(after, wrap(gap)));
+    }
+    let last = since.entries.at(-1)?.id;
+    for (const entry of since.entries) this.#send(c, entry, true);
+    const held = c.held ?? [];
+    c.held = null;
+    for (const entry of held) {
+      if (last !== undefined && this.#log.compare(entry.id, last) <= 0) continue;
+      last = entry.id;
+      this.#send(c, entry);
+    }
+  }
+
+  /**
+   * Ends every stream with a `server.closing` event, after what was already
+   * published has reached each client's stream (up to `graceMs`); later
+   * publishes are ignored.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    if (this.#closed) return;
+    await Promise.race([this.#log.drain(), sleep(graceMs)]);
     this.#closed = true;
+    this.#unsubscribe();
+    this.#flush();
+    const closing: ServerEvent = { type: 'server.closing', time: Date.now(), reason: 'shutdown' };
+    const lastId = this.#log.lastId();
+    for (const client of this.#clients) {
+      try {
+        client.controller.enqueue(frame(lastId, client.envelope ? { sessionId: null, event: closing } : closing));
+      } catch {
+        // Cancelled meanwhile.
+      }
+    }
+    // Let the runtime take the queued frames before the streams end (desiredSize back to 1: queue empty).
+    const until = Date.now() + graceMs;
+    while (Date.now() < until && [...this.#clients].some((c) => (c.controller.desiredSize ?? 1) < 1)) await sleep(10);
     for (const client of [...this.#clients]) client.close();
     this.#stopHeartbeatIfIdle();
   }
 
-  #send(client: Client, entry: Entry): void {
+  #send(client: Client, entry: Entry, replay = false): void {
+    if (client.held && !replay) {
+      client.held.push(entry);
+      return;
+    }
     if (client.session !== undefined && entry.sessionId !== null && entry.sessionId !== client.session) return;
     client.pending.push(client.envelope ? entry.global() : entry.plain());
     this.#dirty.add(client);
@@ -182,6 +242,8 @@ export class EventHub {
     }
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function concat(chunks: Uint8Array[]): Uint8Array {
   let length = 0;
