@@ -71,6 +71,10 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--token <token>', 'bearer token required on every request (default: $WASMHOOKS_TOKEN)')
     .option('--cors <origin>', 'allow a browser origin (repeatable)', collect)
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
+    .option('--data-dir <path>', 'keep sessions and JSONL transcripts here (default .wasmhooks under the working directory)')
+    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port)')
+    .option('--replica <name>', 'this process among replicas (default: random)')
+    .option('--lease-ms <n>', 'prompt lease: a replica that dies mid-prompt is noticed after about this long (default 10000)', positiveInt)
     .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
 
   const plugin = program.command('plugin').description('inspect, create, build and test plugins');

@@ -1,5 +1,5 @@
 /** Bun: `Bun.serve`. */
-import { urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
+import { GRACE_MS, urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
 
 interface BunServer {
   readonly port: number;
@@ -18,7 +18,10 @@ export const serveBun: ServeAdapter = async (fetch, { hostname, port }) => {
     port: server.port,
     url: urlOf(hostname, server.port),
     async close() {
-      await server.stop(true);
+      // stop() lets responses in flight finish but waits for SSE streams forever; stop(true) after the grace cuts them.
+      const force = setTimeout(() => void server.stop(true), GRACE_MS);
+      await server.stop(false);
+      clearTimeout(force);
     },
   };
 };

@@ -1,5 +1,5 @@
 /** Deno: `Deno.serve`. */
-import { urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
+import { GRACE_MS, urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
 
 interface DenoServer {
   readonly addr: { port: number };
@@ -23,8 +23,10 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port }) => {
     port: server.addr.port,
     url: urlOf(hostname, server.addr.port),
     async close() {
-      // abort() closes the listener and open connections; shutdown() alone waits for SSE streams to end.
-      controller.abort();
+      // shutdown() lets responses in flight finish but waits for SSE streams forever; abort() after the grace cuts them.
+      const force = setTimeout(() => controller.abort(), GRACE_MS);
+      await Promise.race([server.shutdown(), server.finished]);
+      clearTimeout(force);
       await server.finished;
     },
   };

@@ -1,6 +1,6 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
 import type { AddressInfo } from 'node:net';
-import { urlOf, type ServeAdapter } from './serve-types.js';
+import { GRACE_MS, urlOf, type ServeAdapter } from './serve-types.js';
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port }) => {
   const { serve } = await import('@hono/node-server');
@@ -15,9 +15,15 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port }) => {
     url: urlOf(hostname, address.port),
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // SSE streams never end by themselves; close() alone would wait for them.
-        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        // Idle keep-alive sockets go now; SSE streams never end by themselves, so they are cut after the grace.
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+        const force = setTimeout(() => {
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        }, GRACE_MS);
       }),
   };
 };

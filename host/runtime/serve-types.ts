@@ -14,9 +14,15 @@ export interface Served {
   readonly port: number;
   /** `http://host:port`, with IPv6 hosts in brackets. */
   readonly url: string;
-  /** Stops listening and drops open connections (SSE streams included). */
+  /**
+   * Stops listening; responses still being written (an SSE stream's last
+   * frames) get a short grace (`GRACE_MS`), then open connections are dropped.
+   */
   close(): Promise<void>;
 }
+
+/** How long `close()` lets responses in flight finish before it drops their connections. */
+export const GRACE_MS = 500;
 
 export type ServeAdapter = (fetch: FetchHandler, options: ServeOptions) => Promise<Served>;
 
