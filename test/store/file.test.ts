@@ -98,7 +98,7 @@ describe('serve with a data directory', () => {
     expect((await call(second, 'GET', '/session')).json.sessions).toEqual([
       expect.objectContaining({ id: s.id, title: 'kept', prompts: 1, running: false, lastResult: expect.objectContaining({ subtype: 'success', text: 'echo: hello' }) }),
     ]);
-    const res = await second.app.request('/event', { headers: { 'last-event-id': oldId } });
+    const res = await second.app.request('/event', { headers: { 'last-event-id': oldId! } });
     const got = (await readSse(res.body!, (m) => m.length >= 2)).map((m) => JSON.parse(m.data));
     expect(got[1]).toMatchObject({ type: 'replay.gap', requestedAfter: oldId, reason: 'unknown-id', missed: null });
     // The conversation continues where it stopped: the model sees the earlier messages.
@@ -130,7 +130,7 @@ describe('serve with a data directory', () => {
     const dir = dataDir();
     const store = await open(dir);
     const seen: unknown[] = [];
-    const host = realHost({ hooks: { UserPromptSubmit: [{ hooks: [async (input) => void seen.push(input.transcript_path)] }] } });
+    const host = realHost({ hooks: { UserPromptSubmit: [{ hooks: [async (input) => (seen.push(input.transcript_path), {})] }] } });
     const server = serve(store, host);
     const { json: s } = await call(server, 'POST', '/session', {});
     await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'hello' });
