@@ -110,7 +110,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   });
   app.get('/event', sseHandler(hub, false));
   app.get('/global/event', sseHandler(hub, true));
-  app.route('/', apiRoutes({ host, sessions, broker, allowPluginLoading: resolved.allowPluginLoading }));
+  app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
 
   let served: Served | undefined;
   return {

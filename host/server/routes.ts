@@ -3,7 +3,6 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
-import type { ControlBroker } from './control.js';
 import { ApiError } from './errors.js';
 import { pluginViews } from './plugins.js';
 import type { SessionRegistry } from './sessions.js';
@@ -34,11 +33,10 @@ const loadPluginSchema = z
 export interface RouteDeps {
   host: ServerHost;
   sessions: SessionRegistry;
-  broker: ControlBroker;
   allowPluginLoading: boolean;
 }
 
-export function apiRoutes({ host, sessions, broker, allowPluginLoading }: RouteDeps): Hono {
+export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Hono {
   const app = new Hono();
 
   app.post('/session', async (c) => {

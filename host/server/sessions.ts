@@ -6,12 +6,13 @@
  * (the POST returns at once). The session object is built from the store
  * when needed: after a restart, or on a replica that did not create it.
  */
-import type { AgentResult, HostEvent } from '../events/types.js';
-import { messageOf, WasmhooksError } from '../errors.js';
+import type { HostEvent } from '../events/types.js';
+import { messageOf } from '../errors.js';
 import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
+import { runLeased } from '../sessions/run.js';
 import { persistTranscript, type Transcript } from '../store/transcript.js';
 import type { SessionRecord, SessionStore, StoredResult } from '../store/types.js';
 import { controlResponseSchemas, type ControlRequest, type ControlSubtype } from './control-types.js';
@@ -63,13 +64,6 @@ export interface RegistryDeps {
   calls: ReplicaCalls;
 }
 
-const stored = (r: AgentResult): StoredResult => ({
-  subtype: r.subtype,
-  text: r.text,
-  turns: r.turns,
-  durationMs: r.durationMs,
-  ...(r.error ? { error: r.error } : {}),
-});
 
 export class SessionRegistry {
   readonly #live = new Map<string, Live>();
@@ -138,34 +132,11 @@ export class SessionRegistry {
   }
 
   async #run(id: string, live: Live, text: string): Promise<void> {
-    const { store, replica, leaseMs, hub } = this.d;
-    // Heartbeat: a replica that can no longer renew stops its prompt, since another may take over.
-    const heartbeat = setInterval(() => {
-      store.renew(id, replica, leaseMs).then(
-        (held) => held || live.session.abort(),
-        () => {},
-      );
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    let lastResult: StoredResult;
     try {
-      lastResult = stored(await live.session.prompt(text));
-    } catch (error) {
-      const code = error instanceof WasmhooksError ? error.code : 'PROMPT_FAILED';
-      hub.emit('prompt.failed', { sessionId: id, code, message: messageOf(error) });
-      lastResult = { subtype: 'error_during_execution', text: '', turns: 0, durationMs: 0, error: { code, message: messageOf(error) } };
-    } finally {
-      clearInterval(heartbeat);
-    }
-    try {
-      await live.transcript?.flush();
-      await store.update(id, { lastResult });
-      await store.release(id, replica);
-    } catch (error) {
-      // The lease expires by itself; another replica then reports the prompt as interrupted.
-      hub.emit('prompt.failed', { sessionId: id, code: 'STORE_UNAVAILABLE', message: `the result could not be stored: ${messageOf(error)}` });
+      await runLeased(this.d, id, live.session, live.transcript, text);
     } finally {
       live.running = false;
-      if (store.shared) await this.#drop(id, false);
+      if (this.d.store.shared) await this.#drop(id, false);
     }
   }
 
