@@ -54,7 +54,8 @@ export async function runLeased(c: LeaseContext, id: string, session: ServerSess
   }
   try {
     await transcript?.flush();
-    await store.update(id, { lastResult });
+    // A prompt whose lease was lost (reported interrupted elsewhere meanwhile) does not overwrite that result.
+    if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
     await store.release(id, replica);
   } catch (error) {
     // The lease expires by itself; another replica then reports the prompt as interrupted.
