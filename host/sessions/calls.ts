@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import type { SessionStore } from '../store/types.js';
 
-export const callSchema = z.discriminatedUnion('op', [
+const callSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('abort'), sessionId: z.string() }),
   z.object({ op: z.literal('cancel'), sessionId: z.string(), requestID: z.string().optional() }),
   z.object({
@@ -23,7 +23,7 @@ export const callSchema = z.discriminatedUnion('op', [
 export type ReplicaCall = z.output<typeof callSchema>;
 
 /** How long a forwarded call waits for the owner. */
-export const CALL_TIMEOUT_MS = 3000;
+const CALL_TIMEOUT_MS = 3000;
 
 export class ReplicaCalls {
   readonly #waiting = new Map<string, (body: unknown) => void>();

@@ -19,7 +19,7 @@ export interface LeaseContext {
   leaseMs: number;
 }
 
-export const storedResult = (r: AgentResult): StoredResult => ({
+const storedResult = (r: AgentResult): StoredResult => ({
   subtype: r.subtype,
   text: r.text,
   turns: r.turns,

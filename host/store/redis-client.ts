@@ -8,8 +8,6 @@
 import IORedis, { type Redis } from 'ioredis';
 import { WasmhooksError, messageOf } from '../errors.js';
 
-export type RedisClient = Redis;
-
 /** Redacts a password in `redis://user:pass@host` for messages. */
 export function describeUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, '//***@');
@@ -48,7 +46,7 @@ export async function duplicate(client: Redis, url: string): Promise<Redis> {
   return other;
 }
 
-export function unavailable(url: string, error: unknown): WasmhooksError {
+function unavailable(url: string, error: unknown): WasmhooksError {
   if (error instanceof WasmhooksError) return error;
   return new WasmhooksError(
     'STORE_UNAVAILABLE',

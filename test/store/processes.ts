@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { cliBundle } from '../cli/helpers.js';
 
 const repo = resolve(import.meta.dirname, '../..');
-export const CALC = join(repo, 'plugins/calc/build/calc.wasm');
+const CALC = join(repo, 'plugins/calc/build/calc.wasm');
 
 /** "calc …" asks for the calc tool (a permission question in the default mode); anything else is answered at once. */
 export function scriptDir(): string {

@@ -6,14 +6,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const REDIS_BIN = process.env.WASMHOOKS_REDIS_SERVER ?? '/usr/bin/redis-server';
+const REDIS_BIN = process.env.WASMHOOKS_REDIS_SERVER ?? '/usr/bin/redis-server';
 export const HOW_TO_INSTALL = `redis-server not found at ${REDIS_BIN}: install it with \`apt-get install -y redis-server\` (Debian), or set WASMHOOKS_REDIS_SERVER`;
 
 export function haveRedis(): boolean {
   return existsSync(REDIS_BIN) && spawnSync(REDIS_BIN, ['--version']).status === 0;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
