@@ -56,18 +56,17 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   const store = resolved.store ?? new MemorySessionStore();
   const hub = new EventHub(resolved, resolved.eventLog ?? new MemoryEventLog(resolved.replayBufferSize));
   const replica = resolved.replica ?? `r-${crypto.randomUUID().slice(0, 8)}`;
-  const broker = new ControlBroker(
-    storedSink(
-      {
-        request: (request) => hub.emit('control.request', request),
-        resolved: (r) => hub.emit('control.resolved', { id: r.id, sessionId: r.sessionId, subtype: r.subtype }),
-        cancelled: (r, reason) => hub.emit('control.cancelled', { id: r.id, sessionId: r.sessionId, subtype: r.subtype, reason }),
-      },
-      store,
-      () => {},
-    ),
-    resolved.controlTimeoutMs,
+  // Pending questions are kept in the store, so every replica (and a restarted one) can list them.
+  const sink = storedSink(
+    {
+      request: (request) => hub.emit('control.request', request),
+      resolved: (r) => hub.emit('control.resolved', { id: r.id, sessionId: r.sessionId, subtype: r.subtype }),
+      cancelled: (r, reason) => hub.emit('control.cancelled', { id: r.id, sessionId: r.sessionId, subtype: r.subtype, reason }),
+    },
+    store,
+    () => {},
   );
+  const broker = new ControlBroker(sink, resolved.controlTimeoutMs);
   const remoteHooks = new RemoteHooks(host, broker, resolved.controlTimeoutMs);
   // The registry and the replica's duties refer to each other: calls forwarded here are handled by the registry.
   let registry: SessionRegistry | undefined;
@@ -133,6 +132,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       sessions.stopAccepting();
       broker.close();
       await sessions.closeAll();
+      await sink.settled();
       duties.stop();
       await hub.close();
       await served?.close();

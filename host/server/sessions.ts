@@ -33,6 +33,8 @@ export interface CreateSessionInput {
 
 /** A session object built on this replica. */
 interface Live {
+  /** The session's id (the host's, when it picked one). */
+  id: string;
   session: ServerSession;
   transcript: Transcript | undefined;
   running: boolean;
@@ -189,7 +191,8 @@ export class SessionRegistry {
 
   async delete(id: string): Promise<void> {
     await this.#record(id);
-    await this.abort(id);
+    // A replica that runs the prompt but does not answer is dead: its lease expires and the sweep settles it.
+    await this.abort(id).catch(() => false);
     await this.d.store.delete(id);
     await this.#drop(id, true);
     this.d.hub.emit('session.deleted', { sessionId: id });
@@ -228,7 +231,7 @@ export class SessionRegistry {
     return this.d.calls.call(owner, call);
   }
 
-  async #build(id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live & { id: string }> {
+  async #build(id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
     const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = this.d;
     const path = store.transcriptPath(id);
     const session = await host.session({
@@ -254,9 +257,9 @@ export class SessionRegistry {
           hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
         )
       : undefined;
-    const live: Live = { session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+    const live: Live = { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
     this.#live.set(realId, live);
-    return { ...live, id: realId };
+    return live;
   }
 
   /** Forgets the session object here; `close` also ends it (SessionEnd hooks) after its last writes. */

@@ -16,6 +16,13 @@ import type { SessionRecord } from './types.js';
 
 const RECORD = '.json';
 const TRANSCRIPT = '.jsonl';
+/** Ids become file names: no separators, no leading dot (so never `..` or a hidden file). */
+const SAFE_ID = /^[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}$/;
+
+function checked(id: string): string {
+  if (!SAFE_ID.test(id)) throw new WasmhooksError('INVALID_OPTIONS', `session id ${JSON.stringify(id.slice(0, 40))} cannot name a file: use letters, digits and . _ : - (not first)`);
+  return id;
+}
 
 export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file' as const;
@@ -46,10 +53,11 @@ export class FileSessionStore extends MemorySessionStore {
   }
 
   override transcriptPath(id: string): string {
-    return join(this.dir, `${id}${TRANSCRIPT}`);
+    return join(this.dir, `${checked(id)}${TRANSCRIPT}`);
   }
 
   override async create(record: SessionRecord): Promise<boolean> {
+    checked(record.id);
     if (!(await super.create(record))) return false;
     await this.persist(record.id);
     return true;
@@ -61,6 +69,7 @@ export class FileSessionStore extends MemorySessionStore {
   }
 
   override async delete(id: string): Promise<void> {
+    checked(id);
     await this.#closeHandle(id);
     await super.delete(id);
     this.#loaded.delete(id);

@@ -81,6 +81,16 @@ describe('JSONL transcripts', () => {
   });
 });
 
+describe('the data directory refuses ids that cannot be file names', () => {
+  it('rejects separators and leading dots before touching the disk', async () => {
+    const store = await open(dataDir());
+    for (const id of ['../x', 'a/b', '..', '.hidden', 'a\\b']) {
+      expect(() => store.transcriptPath(id)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      await expect(store.messages(id)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    }
+  });
+});
+
 describe('serve with a data directory', () => {
   it('after a restart: sessions, last results and transcripts are intact, old event ids get replay.gap', async () => {
     const dir = dataDir();

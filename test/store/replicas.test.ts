@@ -78,6 +78,22 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     expect((await onB.next(type('agent.end'))).data.result).toMatchObject({ subtype: 'success', text: 'Hello.' });
   }, 30_000);
 
+  it('SIGTERM with a question pending: control.cancelled (server-closed) reaches watchers on both replicas, the prompt is stored as aborted', async () => {
+    const [a, b] = await Promise.all([replica('a'), replica('b')]);
+    const { json: s } = await json(`${a.url}/session`, 'POST', {});
+    const onA = await watch(`${a.url}/event?session=${s.id}`);
+    const onB = await watch(`${b.url}/event?session=${s.id}`);
+    await json(`${a.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
+    const request = (await onB.next(type('control.request'))).data;
+    expect(await a.kill('SIGTERM')).toBe(0);
+    for (const watcher of [onA, onB]) expect((await watcher.next(type('control.cancelled'))).data).toMatchObject({ id: request.id, reason: 'server-closed' });
+    expect(await onA.ended, a.output()).toBe(true);
+    expect(onA.messages.at(-1)?.data, a.output()).toMatchObject({ type: 'server.closing', reason: 'shutdown' });
+    expect((await onB.next(type('agent.end'))).data.result).toMatchObject({ subtype: 'aborted' });
+    const view = (await json(`${b.url}/session/${s.id}`)).json;
+    expect(view).toMatchObject({ running: false, pendingControlRequests: 0, lastResult: { subtype: 'aborted' } });
+  }, 30_000);
+
   it('Redis restarts: requests get a clear 503 meanwhile, then everything works again (streams included)', async () => {
     const a = await replica('a');
     const { json: s } = await json(`${a.url}/session`, 'POST', { title: 'kept' });
