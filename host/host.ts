@@ -246,7 +246,7 @@ export function createHost(options: HostOptions = {}): Host {
       return session;
     },
     async resume(id, resumeOptions = {}) {
-      if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: await openStore({ dataDir }) })');
+      if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: (await openStore({ kind: "file", dataDir })).store })');
       const history = await store.messages(id);
       if (history.length === 0 && !(await store.get(id))) throw new WasmhooksError('NOT_FOUND', `no stored session ${id}`);
       const path = store.transcriptPath(id);
@@ -260,39 +260,37 @@ export function createHost(options: HostOptions = {}): Host {
     },
   };
   function build(s: z.output<typeof sessionOptionsSchema>): Session {
-    {
-      const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
-      const canUseTool = s.canUseTool ?? o.canUseTool;
-      const settings: SessionSettings = {
-        id: s.sessionId ?? newSessionId(++sessions),
-        ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
-        ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
-        cwd: s.cwd ?? o.cwd ?? defaultCwd(),
-        model,
-        ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),
-        tools,
-        hooks,
-        permissions: {
-          mode,
-          allow,
-          deny,
-          ...(canUseTool ? { canUseTool } : {}),
-          timeoutMs: s.permissionTimeoutMs ?? o.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
-          alwaysAllowed: new Set(),
-        },
-        maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
-        stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
-        maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
-        autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
-        ...(subagents ? { subagents } : {}),
-        compaction,
-        announcements,
-        ...(s.history ? { history: s.history } : {}),
-        ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
-        ...(mcp ? { prepare: () => mcp.ensure() } : {}),
-      };
-      return new Session(settings);
-    }
+    const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
+    const canUseTool = s.canUseTool ?? o.canUseTool;
+    const settings: SessionSettings = {
+      id: s.sessionId ?? newSessionId(++sessions),
+      ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
+      ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
+      cwd: s.cwd ?? o.cwd ?? defaultCwd(),
+      model,
+      ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),
+      tools,
+      hooks,
+      permissions: {
+        mode,
+        allow,
+        deny,
+        ...(canUseTool ? { canUseTool } : {}),
+        timeoutMs: s.permissionTimeoutMs ?? o.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+        alwaysAllowed: new Set(),
+      },
+      maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
+      stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+      maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
+      autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
+      ...(subagents ? { subagents } : {}),
+      compaction,
+      announcements,
+      ...(s.history ? { history: s.history } : {}),
+      ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
+      ...(mcp ? { prepare: () => mcp.ensure() } : {}),
+    };
+    return new Session(settings);
   }
   for (const p of o.plugins ?? []) host.use(p);
   return host;
