@@ -19,12 +19,13 @@ export interface ServeFlags extends HostFlags {
   store?: string;
   replica?: string;
   leaseMs?: number;
+  replayWindow?: number;
 }
 
 /** `--store redis://…` shares sessions with other replicas; otherwise a data directory (default `.wasmhooks/`). */
 async function openServeStore(flags: ServeFlags, io: CliIO): Promise<OpenedStore> {
   if (flags.store && flags.dataDir) throw new CliError('give --store or --data-dir, not both (with --store, Redis keeps the sessions)', EXIT.USAGE);
-  if (flags.store) return openStore({ kind: 'redis', url: flags.store });
+  if (flags.store) return openStore({ kind: 'redis', url: flags.store, ...(flags.replayWindow ? { replayWindow: flags.replayWindow } : {}) });
   return openStore({ kind: 'file', dataDir: resolve(io.cwd, flags.dataDir ?? '.wasmhooks') });
 }
 
@@ -60,6 +61,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(opened.eventLog ? { eventLog: opened.eventLog } : {}),
     ...(flags.replica ? { replica: flags.replica } : {}),
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
+    ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
   });
   let served;
   try {
