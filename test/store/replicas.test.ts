@@ -58,6 +58,25 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   }, 30_000);
 
+  it('abort and control-cancel reach the replica that runs the prompt, from the other one', async () => {
+    const [a, b] = await Promise.all([replica('a'), replica('b')]);
+    const { json: s } = await json(`${a.url}/session`, 'POST', {});
+    const onB = await watch(`${b.url}/event?session=${s.id}`);
+    await json(`${a.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
+    const first = (await onB.next(type('control.request'))).data;
+    expect((await json(`${b.url}/session/${s.id}/control-cancel`, 'POST', { requestID: first.id })).json).toEqual({ cancelled: 1 });
+    expect((await onB.next(type('control.cancelled'))).data).toMatchObject({ id: first.id, reason: 'cancelled' });
+    expect((await onB.next(type('agent.end'))).data.result.subtype).toBe('success');
+    await json(`${b.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc again' }).then(async (r) => {
+      // Just after agent.end the lease may not be released yet: retry once it is.
+      for (let i = 0; i < 50 && r.status === 409; i++) r = await json(`${b.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc again' });
+      expect(r.status).toBe(202);
+    });
+    await onB.next(type('control.request'));
+    expect((await json(`${a.url}/session/${s.id}/abort`, 'POST')).json).toEqual({ aborted: true });
+    expect((await onB.next(type('agent.end'))).data.result.subtype).toBe('aborted');
+  }, 30_000);
+
   it('a replica SIGKILLed mid-prompt: the other reports the prompt interrupted and runs the next one', async () => {
     const [a, b] = await Promise.all([replica('a'), replica('b')]);
     const { json: s } = await json(`${a.url}/session`, 'POST', {});
