@@ -136,6 +136,31 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     expect((await stream.next(type('agent.end'))).data).toMatchObject({ sessionId: created.json.id, result: { subtype: 'success' } });
   }, 30_000);
 
+  it('a Redis that comes back empty starts a new epoch: ids from before get replay.gap, live streams go on', async () => {
+    const volatile = await startRedis({ persist: false });
+    try {
+      const a = await startReplica(dir, ['--store', volatile.url, '--replica', 'v', '--lease-ms', '600']);
+      replicas.push(a);
+      const live = await watch(`${a.url}/event`);
+      const { json: s } = await json(`${a.url}/session`, 'POST', {});
+      const before = await live.next((m) => type('session.created')(m) && m.data.sessionId === s.id);
+      await volatile.stop('SIGKILL');
+      await volatile.start();
+      let created = await json(`${a.url}/session`, 'POST', {});
+      for (let i = 0; i < 50 && created.status !== 201; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        created = await json(`${a.url}/session`, 'POST', {});
+      }
+      expect(created.status).toBe(201);
+      const after = await live.next((m) => type('session.created')(m) && m.data.sessionId === created.json.id);
+      expect(after.id!.split('.')[0]).not.toBe(before.id!.split('.')[0]);
+      const resumed = await watch(`${a.url}/event`, before.id);
+      expect((await resumed.next(type('replay.gap'))).data).toMatchObject({ requestedAfter: before.id, reason: 'unknown-id', missed: null });
+    } finally {
+      await volatile.dispose();
+    }
+  }, 30_000);
+
   it('both replicas restart: sessions, transcripts and the event log are intact; the conversation continues', async () => {
     let [a, b] = await Promise.all([replica('a'), replica('b')]);
     const { json: s } = await json(`${a.url}/session`, 'POST', {});
