@@ -66,10 +66,11 @@ export interface RegistryDeps {
   calls: ReplicaCalls;
 }
 
-
 export class SessionRegistry {
   readonly #live = new Map<string, Live>();
   readonly #runs = new Set<Promise<void>>();
+  /** Sessions whose prompt is being started here (between the checks and `running`). */
+  readonly #starting = new Set<string>();
   #accepting = true;
 
   constructor(private readonly d: RegistryDeps) {}
@@ -116,18 +117,23 @@ export class SessionRegistry {
     this.#assertAccepting();
     const record = await this.#record(id);
     const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
-    if (this.#live.get(id)?.running) throw busy();
-    if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
+    if (this.#live.get(id)?.running || this.#starting.has(id)) throw busy();
+    this.#starting.add(id);
     let live: Live;
     try {
-      live = this.#live.get(id) ?? (await this.#build(id, record.options, await this.d.store.messages(id)));
-      if (live.session.state !== 'idle') throw busy();
-      await this.d.store.update(id, { prompts: record.prompts + 1 });
-    } catch (error) {
-      await this.d.store.release(id, this.d.replica).catch(() => {});
-      throw error;
+      if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
+      try {
+        live = this.#live.get(id) ?? (await this.#build(id, record.options, await this.d.store.messages(id)));
+        if (live.session.state !== 'idle') throw busy();
+        await this.d.store.update(id, { prompts: record.prompts + 1 });
+      } catch (error) {
+        await this.d.store.release(id, this.d.replica).catch(() => {});
+        throw error;
+      }
+      live.running = true;
+    } finally {
+      this.#starting.delete(id);
     }
-    live.running = true;
     const run = this.#run(id, live, text);
     this.#runs.add(run);
     void run.finally(() => this.#runs.delete(run));

@@ -86,7 +86,8 @@ export class MemorySessionStore implements SessionStore {
     const record = this.records.get(id);
     if (!record) return false;
     const lease = this.#leases.get(id);
-    if ((lease && lease.until > Date.now() && lease.owner !== owner) || (record.running && record.running !== owner)) return false;
+    // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
+    if ((lease && lease.until > Date.now()) || record.running !== undefined) return false;
     this.#leases.set(id, { owner, until: Date.now() + ttlMs });
     record.running = owner;
     await this.persist(id);

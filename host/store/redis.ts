@@ -15,14 +15,13 @@ import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
 
+// Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
 const ACQUIRE = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-local cur = redis.call('HGET', KEYS[2], 'running')
-if cur and cur ~= ARGV[1] then return 0 end
+if redis.call('HEXISTS', KEYS[2], 'running') == 1 then return 0 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('HSET', KEYS[2], 'running', ARGV[1]); redis.call('SADD', KEYS[3], ARGV[3]); return 1
 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1 end
 return 0`;
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1 end

@@ -80,7 +80,8 @@ export interface SessionStore {
   /**
    * Takes the prompt lease of a session for `owner` for `ttlMs` and marks the
    * session running. False when another owner holds it (one prompt per
-   * session across replicas).
+   * session across replicas). Not re-entrant: false too while the session
+   * is still marked running, by anyone, until the sweep clears an orphan.
    */
   acquire(id: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends a held lease; false when it was lost (expired and taken, or the session is gone). */
