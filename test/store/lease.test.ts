@@ -38,6 +38,15 @@ describe('prompt leases', () => {
     expect((await store.get(s.id))?.lastResult?.error?.code).toBe('INTERRUPTED');
   });
 
+  it('two prompts racing for one session: exactly one starts, the other is 409', async () => {
+    const store = new MemorySessionStore();
+    server = createServer(realHost(), { store, leaseMs: 300 });
+    const { json: s } = await call(server, 'POST', '/session', {});
+    const statuses = await Promise.all([1, 2, 3].map(() => call(server!, 'POST', `/session/${s.id}/prompt`, { prompt: 'wait' }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([202, 409, 409]);
+    expect((await store.get(s.id))?.prompts).toBe(1);
+  });
+
   it('a lost lease (taken over after expiry) aborts the prompt, and its late result is not stored', async () => {
     const store = new MemorySessionStore();
     server = createServer(realHost(), { store, leaseMs: 300 });
