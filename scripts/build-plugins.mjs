@@ -7,7 +7,7 @@
 // A plugin whose .wasm is newer than its sources, the SDK and the compiler is
 // skipped; --force rebuilds it anyway.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,6 +125,24 @@ async function main() {
     if (r.ok && r.log.trim()) console.log(r.log);
   }
   if (results.some((r) => !r.ok)) process.exit(1);
+  writeManifest(all.filter((d) => relative(repo, d).startsWith('plugins')));
+}
+
+// plugins/first-party.json: what `loadPlugin({ name })` may load and the
+// sha256 each build must have (the package ships both, so a tampered file in
+// node_modules is refused). Written only when it would change.
+function writeManifest(dirs) {
+  const manifest = {};
+  for (const dir of dirs) {
+    const name = basename(dir);
+    const out = join(dir, 'build', `${name}.wasm`);
+    if (!existsSync(out)) continue;
+    const bytes = readFileSync(out);
+    manifest[name] = { file: relative(join(repo, 'plugins'), out), sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  }
+  const path = join(repo, 'plugins/first-party.json');
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
 }
 
 await main();

@@ -36,7 +36,7 @@ function hostOptions(cmd: Command): Command {
     .option('-m, --model <spec>', 'scripted | openai:<model> | anthropic:<model> (default: config, else scripted)')
     .option('--base-url <url>', 'base URL of an OpenAI-compatible or Anthropic API')
     .option('--script <file.json>', 'turns for the scripted model (offline, deterministic)')
-    .option('-p, --plugin <file.wasm>', 'load a plugin (repeatable), on top of the config\'s', collect)
+    .option('-p, --plugin <name|file.wasm>', 'load a plugin: a first-party name (guard-shell) or a .wasm file (repeatable), on top of the config\'s', collect)
     .addOption(
       new Option('--permission-mode <mode>', 'what happens to a tool call no hook decided').choices([
         'default',
@@ -83,7 +83,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .command('mcp')
     .description('serve the loaded plugins\' tools to MCP clients (stdio; --http for Streamable HTTP), with the loaded guards around every call')
     .option('-c, --config <file>', 'config file (default: ./wasmhooks.json when present)')
-    .option('-p, --plugin <file.wasm>', 'load a plugin (repeatable), on top of the config\'s', collect)
+    .option('-p, --plugin <name|file.wasm>', 'load a plugin: a first-party name (guard-shell) or a .wasm file (repeatable), on top of the config\'s', collect)
     .addOption(new Option('--permission-mode <mode>', 'what happens to a call no hook decided (default bypassPermissions: the MCP client asks its user)').choices(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
     .option('--http', 'serve Streamable HTTP at /mcp instead of stdio')
     .option('--port <n>', 'port for --http (0 picks a free one; default 4097)', port)
@@ -94,7 +94,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
   const plugin = program.command('plugin').description('inspect, create, build and test plugins');
   plugin
     .command('inspect')
-    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
     .option('--json', 'print the report as JSON')
     .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
@@ -113,7 +113,7 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .action(async (dir: string, flags: BuildFlags) => exit(await buildCommand(dir, flags, io)));
   plugin
     .command('test')
-    .argument('<plugin>', 'a .wasm file or an http(s) URL')
+    .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('replay recorded hook inputs through a plugin; with --against, diff two builds\' decisions')
     .requiredOption('-e, --events <file.jsonl>', 'hook inputs recorded with run --record')
     .option('--against <other>', 'a second build to compare with (exit 5 when they decide differently)')

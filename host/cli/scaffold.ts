@@ -63,7 +63,7 @@ const PACKAGE = (name: string) => ({
     build: 'wasmhooks plugin build',
     test: `wasmhooks plugin build && wasmhooks plugin test build/${name}.wasm --events test/cases.jsonl`,
   },
-  devDependencies: { '@extism/as-pdk': '1.0.0', assemblyscript: '0.28.20' },
+  devDependencies: { '@extism/as-pdk': '1.0.0', '@wasmhooks/sdk-guest': '^0.1.0', assemblyscript: '0.28.20', wasmhooks: '^0.1.0' },
 });
 
 const README = (name: string) => `# ${name}

@@ -13,6 +13,7 @@ import type { Model } from '../models/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
+import { sourceOf } from './plugin-source.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -83,7 +84,7 @@ export async function setupHost(
   };
   try {
     for (const [i, path] of (flags.plugin ?? []).entries()) {
-      added.push(await loadConfiguredPlugin({ path: resolve(io.cwd, path) }, `--plugin ${flags.plugin?.[i]}`));
+      added.push(await loadConfiguredPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`));
     }
     const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {

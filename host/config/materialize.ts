@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
 import { loadPlugin } from '../plugins/load.js';
+import type { PluginSource } from '../plugins/source.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
@@ -34,10 +35,11 @@ function pluginOptions(entry: PluginEntry) {
 
 /** Loads one configured plugin; a failure names the config entry. */
 export async function loadConfiguredPlugin(entry: PluginEntry, where: string): Promise<WasmPlugin> {
-  const source =
-    entry.path !== undefined
-      ? { path: entry.path, ...(entry.sha256 ? { sha256: entry.sha256 } : {}) }
-      : { url: entry.url!, sha256: entry.sha256! };
+  const pin = entry.sha256 ? { sha256: entry.sha256 } : {};
+  const source: PluginSource =
+    entry.name !== undefined ? { name: entry.name, ...pin }
+    : entry.path !== undefined ? { path: entry.path, ...pin }
+    : { url: entry.url!, sha256: entry.sha256! };
   try {
     return await loadPlugin(source, pluginOptions(entry));
   } catch (error) {

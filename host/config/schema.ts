@@ -60,19 +60,21 @@ const pluginCommon = {
   isolation: z.enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' }).optional(),
 };
 
-/** One plugin: exactly one of `path` and `url`; a `url` needs a `sha256` pin. */
+/** One plugin: exactly one of `name`, `path` and `url`; a `url` needs a `sha256` pin. */
 export const pluginEntrySchema = z
   .object({
+    name: nonEmpty('a first-party plugin name').optional().describe('A first-party plugin shipped with wasmhooks (guard-shell, path-guard, secret-redactor, budget, require-verification, calc), pinned by the package.'),
     path: nonEmpty('a path to a .wasm file').optional().describe('A .wasm file; relative paths resolve against this file\'s folder.'),
     url: text('a URL').url({ error: 'expected an http(s) URL' }).optional().describe('A remote .wasm file; needs `sha256`.'),
     ...pluginCommon,
-  }, { error: 'expected a plugin object ({ "path": … } or { "url": …, "sha256": … })' })
+  }, { error: 'expected a plugin object ({ "name": … }, { "path": … } or { "url": …, "sha256": … })' })
   .strict()
   .superRefine((entry, ctx) => {
-    if (entry.path === undefined && entry.url === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'expected "path" or "url"', input: entry });
-    } else if (entry.path !== undefined && entry.url !== undefined) {
-      ctx.addIssue({ code: 'custom', message: 'expected "path" or "url", not both', input: entry });
+    const given = (['name', 'path', 'url'] as const).filter((k) => entry[k] !== undefined);
+    if (given.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'expected "name", "path" or "url"', input: entry });
+    } else if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', message: `expected one of "name", "path" or "url", not ${given.map((k) => `"${k}"`).join(' and ')}`, input: entry });
     } else if (entry.url !== undefined && entry.sha256 === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'a plugin loaded from a URL needs a sha256 pin', input: entry });
     }
@@ -128,8 +130,8 @@ export function configJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as unknown as Record<string, unknown> & {
     properties: { plugins: { items: Record<string, unknown> } };
   };
-  // The path-or-url rule is a zod refinement, which JSON Schema cannot see; spell it out for editors.
-  schema.properties.plugins.items.oneOf = [{ required: ['path'] }, { required: ['url', 'sha256'] }];
+  // The name/path/url rule is a zod refinement, which JSON Schema cannot see; spell it out for editors.
+  schema.properties.plugins.items.oneOf = [{ required: ['name'] }, { required: ['path'] }, { required: ['url', 'sha256'] }];
   return {
     ...schema,
     title: 'wasmhooks.json',

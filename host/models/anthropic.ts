@@ -54,8 +54,11 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       `anthropicModel: maxTokens (${maxTokens}) must exceed thinking.budgetTokens (${budget}).`,
     );
   }
-  const http = httpSettings(options, ANTHROPIC_BASE_URL);
-  const label = http.baseURL === ANTHROPIC_BASE_URL ? 'Anthropic' : `the Anthropic API at ${http.baseURL}`;
+  const settingsHttp = httpSettings(options, ANTHROPIC_BASE_URL);
+  // Like the OpenAI base URL, with or without the version: `…/v1` and `…` both work.
+  const http = { ...settingsHttp, baseURL: settingsHttp.baseURL.replace(/\/v1$/, '') };
+  const url = `${http.baseURL}/v1/messages`;
+  const label = http.baseURL === ANTHROPIC_BASE_URL ? `Anthropic (${url})` : `the Anthropic API at ${url}`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
@@ -71,7 +74,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       return streamTurn({
         ...http,
         label,
-        url: `${http.baseURL}/v1/messages`,
+        url,
         headers,
         body: JSON.stringify(toRequestBody(settings, request)),
         signal: request.signal,

@@ -44,7 +44,7 @@ export function openaiModel(options: OpenAIModelOptions): Model {
   validate(optionsSchema, options, 'openaiModel');
   const http = httpSettings(options, OPENAI_BASE_URL);
   const url = `${http.baseURL}/chat/completions`;
-  const label = http.baseURL === OPENAI_BASE_URL ? 'OpenAI' : `the OpenAI-compatible server at ${http.baseURL}`;
+  const label = http.baseURL === OPENAI_BASE_URL ? `OpenAI (${url})` : `the OpenAI-compatible server at ${url}`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',

@@ -3,8 +3,10 @@
  * integrity pin checked before anything compiles them.
  */
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
 
 const sha256Hex = z
   .string()
@@ -12,14 +14,16 @@ const sha256Hex = z
   .transform((s) => s.toLowerCase());
 
 /**
- * A plugin source: a file path, a URL (which must carry a sha256 pin) or
- * bytes already in memory.
+ * A plugin source: a first-party plugin by name (pinned by the package), a
+ * file path, a URL (which must carry a sha256 pin) or bytes already in memory.
  *
  * @example
+ * { name: 'guard-shell' }
  * { path: './plugins/guard-shell/build/guard-shell.wasm' }
  * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…' }
  */
 export const pluginSourceSchema = z.union([
+  z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
   z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
   z.object({ url: z.union([z.string().url(), z.instanceof(URL)]), sha256: sha256Hex }).strict(),
   z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
@@ -43,6 +47,7 @@ export async function sha256(bytes: Uint8Array): Promise<string> {
 
 function describeSource(source: unknown): string {
   if (source && typeof source === 'object') {
+    if ('name' in source) return String(source.name);
     if ('path' in source) return String(source.path);
     if ('url' in source) return String(source.url);
     if ('bytes' in source) return '<bytes>';
@@ -65,6 +70,18 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
   }
   const source = parsed.data;
   const origin = describeSource(source);
+  if ('name' in source) {
+    // The package's own pin first; a caller's pin on top must agree with it.
+    const plugin = await firstPartyPlugin(source.name);
+    const bytes = await readBytes({ path: fileURLToPath(plugin.url) }, origin);
+    const actual = await sha256(bytes);
+    for (const pin of [plugin.sha256, source.sha256]) {
+      if (pin && pin !== actual) {
+        throw new WasmhooksError('INTEGRITY', `first-party plugin ${origin} (${plugin.url.pathname}) does not match its pin: expected sha256 ${pin}, got ${actual}. The file was changed after it was built; reinstall the package (or rebuild with npm run build:plugins).`);
+      }
+    }
+    return { bytes, sha256: actual, origin };
+  }
   const bytes = await readBytes(source, origin);
   const actual = await sha256(bytes);
   if (source.sha256 && source.sha256 !== actual) {
@@ -76,7 +93,7 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
   return { bytes, sha256: actual, origin };
 }
 
-async function readBytes(source: z.output<typeof pluginSourceSchema>, origin: string): Promise<Uint8Array> {
+async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { name: string }>, origin: string): Promise<Uint8Array> {
   if ('bytes' in source) return source.bytes;
   if ('path' in source) {
     try {

@@ -45,7 +45,7 @@ export function tool<S extends z.ZodObject>(
     throw new WasmhooksError('INVALID_OPTIONS', `tool name ${JSON.stringify(name)} must match ${TOOL_NAME.source}`);
   }
   if (!(schema instanceof z.ZodObject)) {
-    throw new WasmhooksError('INVALID_OPTIONS', `tool ${name}: the schema must be a z.object(...)`);
+    throw new WasmhooksError('INVALID_OPTIONS', `tool ${name}: ${schemaProblem(schema)}`);
   }
   const inputSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete inputSchema.$schema;
@@ -94,4 +94,17 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     }
     return compiled ? check(compiled, input) : { ok: true, value: input as Record<string, unknown> };
   };
+}
+
+/** Why a tool schema is not one we can use, in words a user can act on. */
+function schemaProblem(schema: unknown): string {
+  const o = schema as { _def?: unknown; _zod?: unknown; constructor?: { name?: string } } | null;
+  // zod 3 schemas carry `_def` but not zod 4's `_zod`; `instanceof` fails across the two.
+  if (o && typeof o === 'object' && '_def' in o && !('_zod' in o)) {
+    return 'the schema was made with zod 3; wasmhooks needs zod 4 (npm install zod@^4, then import { z } from "zod")';
+  }
+  if (o && typeof o === 'object' && '_zod' in o) {
+    return `the schema must be a z.object(...), got a ${o.constructor?.name ?? 'different zod schema'} (or a z.object from another copy of zod: keep one zod 4 in node_modules)`;
+  }
+  return 'the schema must be a z.object(...)';
 }

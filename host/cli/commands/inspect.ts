@@ -17,6 +17,8 @@ export interface Inspection {
   origin: string;
   size: number;
   sha256: string;
+  /** A first-party plugin whose bytes matched the package's pin. */
+  pinned?: boolean;
   imports: Array<{ module: string; name: string; kind: string }>;
   exports: Array<{ name: string; kind: string }>;
   /** The validated describe answer, or why there is none. */
@@ -65,7 +67,7 @@ export function renderInspection(r: Inspection, color: boolean): string {
   if (r.describe.ok && r.describe.info.description) lines.push(`  ${r.describe.info.description}`);
   lines.push(`  file      ${r.origin}`);
   lines.push(`  size      ${r.size} bytes (${(r.size / 1024).toFixed(1)} KiB)`);
-  lines.push(`  sha256    ${r.sha256}`);
+  lines.push(`  sha256    ${r.sha256}${r.pinned ? p.dim('  (first-party: matches the package\'s pin)') : ''}`);
   if (r.describe.ok) {
     const info = r.describe.info;
     lines.push(`  protocol  v${info.protocolVersion}`);
@@ -98,7 +100,7 @@ export function renderInspection(r: Inspection, color: boolean): string {
 
 export async function inspectCommand(ref: string, flags: { json?: boolean }, io: CliIO): Promise<ExitCode> {
   const plugin = await readPluginBytes(ref, io.cwd);
-  const report = await inspectBytes(ref, plugin.bytes, plugin.sha256);
+  const report = { ...(await inspectBytes(ref, plugin.bytes, plugin.sha256)), ...(plugin.pinned ? { pinned: true } : {}) };
   if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else io.stdout.write(renderInspection(report, useColor(io.stdout, io.env)));
   return report.describe.ok ? EXIT.OK : EXIT.ERROR;

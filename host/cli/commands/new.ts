@@ -1,10 +1,11 @@
 /** `wasmhooks plugin new <name>`: scaffolds a plugin project on the guest SDK. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { scaffoldFiles } from '../scaffold.js';
+import { findUp } from '../toolchain.js';
 
 export interface NewFlags {
   dir?: string;
@@ -27,16 +28,24 @@ export async function newCommand(name: string, flags: NewFlags, io: CliIO): Prom
     await writeFile(target, content);
   }
   const where = relative(io.cwd, dir) || '.';
-  io.stdout.write(
-    [
-      `created ${where}/ (${Object.keys(files).join(', ')})`,
-      '',
-      'next:',
-      `  cd ${where}`,
-      '  wasmhooks plugin build',
-      `  wasmhooks plugin test build/${name}.wasm --events test/cases.jsonl`,
-      '',
-    ].join('\n'),
-  );
+  io.stdout.write([`created ${where}/ (${Object.keys(files).join(', ')})`, '', 'next:', ...nextSteps(io.cwd, where, name), ''].join('\n'));
   return EXIT.OK;
+}
+
+/** Hints that work where the command ran: inside a wasmhooks checkout, its own scripts; elsewhere, the project's. */
+function nextSteps(cwd: string, where: string, name: string): string[] {
+  const pkg = findUp(cwd, 'package.json');
+  let inRepo = false;
+  try {
+    inRepo = pkg !== undefined && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'wasmhooks';
+  } catch {
+    inRepo = false;
+  }
+  if (inRepo) {
+    const root = dirname(pkg as string);
+    const rel = relative(root, resolve(cwd, where)) || '.';
+    const cd = relative(cwd, root) ? [`  cd ${relative(cwd, root)}`] : [];
+    return [...cd, `  npm run wasmhooks -- plugin build ${rel}`, `  npm run wasmhooks -- plugin test ${rel}/build/${name}.wasm --events ${rel}/test/cases.jsonl`];
+  }
+  return [`  cd ${where}`, '  npm install', '  npm test        # builds build/' + name + '.wasm and checks test/cases.jsonl'];
 }

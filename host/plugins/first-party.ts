@@ -1,0 +1,63 @@
+/**
+ * First-party plugins by name: `loadPlugin({ name: 'guard-shell' })`. The
+ * package ships each built plugin with `plugins/first-party.json`, which pins
+ * its sha256; a build that does not match its pin is refused (INTEGRITY).
+ */
+import { readFile } from 'node:fs/promises';
+import { WasmhooksError, messageOf } from '../errors.js';
+
+/** Names a first-party plugin may have (`plugin new` enforces the same). */
+export const PLUGIN_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+
+export interface FirstPartyPlugin {
+  name: string;
+  /** Where the .wasm is. */
+  url: URL;
+  sha256: string;
+  bytes: number;
+}
+
+const MANIFEST = 'plugins/first-party.json';
+
+// The package root holds the manifest: one folder up from the build (dist/),
+// two from the sources (host/plugins/), three from a bundle in
+// node_modules/.cache/ (the CLI tests). The nearest one wins.
+const candidates = () => ['../', '../../', '../../../'].map((up) => new URL(`${up}${MANIFEST}`, import.meta.url));
+
+let manifest: Promise<{ base: URL; entries: Record<string, { file: string; sha256: string; bytes: number }> }> | undefined;
+
+async function readManifest() {
+  const tried: string[] = [];
+  for (const url of candidates()) {
+    try {
+      const entries = JSON.parse(await readFile(url, 'utf8')) as Record<string, { file: string; sha256: string; bytes: number }>;
+      return { base: new URL('.', url), entries };
+    } catch (error) {
+      tried.push(`${url.pathname} (${messageOf(error)})`);
+    }
+  }
+  throw new WasmhooksError(
+    'LOAD_FAILED',
+    `the first-party plugins are not built (no ${MANIFEST}; tried ${tried.join(', ')}): in a clone of wasmhooks run "npm run build:plugins"; the npm package ships them built`,
+  );
+}
+
+/** The first-party plugins this package has, by name. */
+export async function firstPartyPlugins(): Promise<FirstPartyPlugin[]> {
+  const m = await (manifest ??= readManifest().catch((e: unknown) => {
+    manifest = undefined;
+    throw e;
+  }));
+  return Object.entries(m.entries).map(([name, e]) => ({ name, url: new URL(e.file, m.base), sha256: e.sha256, bytes: e.bytes }));
+}
+
+/** One first-party plugin, or a clear error listing the known names. */
+export async function firstPartyPlugin(name: string): Promise<FirstPartyPlugin> {
+  if (!PLUGIN_NAME.test(name)) throw new WasmhooksError('INVALID_OPTIONS', `plugin name ${JSON.stringify(name)} must match ${PLUGIN_NAME.source}`);
+  const all = await firstPartyPlugins();
+  const found = all.find((p) => p.name === name);
+  if (!found) {
+    throw new WasmhooksError('NOT_FOUND', `no first-party plugin named "${name}"; known: ${all.map((p) => p.name).join(', ')} (for your own plugin give { path } or { url, sha256 })`);
+  }
+  return found;
+}
