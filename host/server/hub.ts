@@ -167,7 +167,9 @@ export class EventHub {
    */
   async close(graceMs = 1000): Promise<void> {
     if (this.#closed) return;
-    await Promise.race([this.#log.drain(), sleep(graceMs)]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#log.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     this.#closed = true;
     this.#unsubscribe();
     this.#flush();

@@ -177,8 +177,10 @@ export class RedisEventLog implements EventLog {
     return comparePositions(a.slice(a.indexOf('.') + 1), b.slice(b.indexOf('.') + 1));
   }
 
+  /** Gives up after 5 s (Redis unreachable): what is queued stays queued. */
   async drain(): Promise<void> {
-    while (!this.#closed && (this.#queue.length > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
+    const until = Date.now() + 5000;
+    while (!this.#closed && Date.now() < until && (this.#queue.length > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
   }
 
   async close(): Promise<void> {

@@ -128,7 +128,7 @@ export interface EventLog {
   since(afterId: string): Promise<Since>;
   /** Negative, zero or positive as `a` is before, at or after `b` (both of this epoch). */
   compare(a: string, b: string): number;
-  /** Resolves when every append so far has been delivered to subscribers. */
+  /** Resolves when every append so far has been delivered to subscribers (or after a few seconds when the log is unreachable). */
   drain(): Promise<void>;
   close(): Promise<void>;
 }
