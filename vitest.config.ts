@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Builds the C test modules (cached by content hash): scripts/build-c.ts.
+    globalSetup: ['test/setup/build-c.ts'],
   },
 });

@@ -26,6 +26,8 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   sse: () => import('./rows/sse.js'),
   store: () => import('./rows/store.js'),
   memory: () => import('./rows/memory.js'),
+  guests: () => import('./rows/guests.js'),
+  matcher: () => import('./rows/matcher.js'),
 };
 
 interface Args {

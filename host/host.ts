@@ -10,7 +10,7 @@ import { AGENT_TOOL } from './agent/subagent.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
 import type { Emit, EmittedEvent } from './events/types.js';
-import { compileMatcher } from './hooks/js.js';
+import { EVERY_TOOL, compileToolMatcher } from './hooks/matcher.js';
 import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
 import { McpServers } from './mcp/client.js';
@@ -153,8 +153,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
   return r.data;
 }
 
-const rulesOf = (patterns: ReadonlyArray<string | RegExp> | undefined) =>
-  (patterns ?? []).map((p) => compileMatcher(p) ?? /^/);
+const rulesOf = (what: string, patterns: ReadonlyArray<string | RegExp> | undefined) =>
+  (patterns ?? []).map((p, i) => compileToolMatcher(p, `${what}[${i}]`) ?? EVERY_TOOL);
 
 /**
  * @example
@@ -185,8 +185,8 @@ export function createHost(options: HostOptions = {}): Host {
     ...(o.compactor ? { compactor: o.compactor } : {}),
     ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
   };
-  const allow = rulesOf(o.allowedTools);
-  const deny = rulesOf(o.disallowedTools);
+  const allow = rulesOf('allowedTools', o.allowedTools);
+  const deny = rulesOf('disallowedTools', o.disallowedTools);
   let sessions = 0;
   const store = o.store;
   const plugins: PluginContribution[] = [];

@@ -5,7 +5,9 @@
 // with the compiler options in sdk-guest/asconfig.json (target "release").
 // Usage: node scripts/build-plugins.mjs [--force] [name ...]   (no names: build all)
 // A plugin whose .wasm is newer than its sources, the SDK and the compiler is
-// skipped; --force rebuilds it anyway.
+// skipped; --force rebuilds it anyway. Then the C modules (plugins/<name>/src/*.c
+// and the C test fixtures) are built by scripts/build-c.ts with clang + lld:
+// all of them when no names are given, else the names that are not AssemblyScript.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -105,11 +107,8 @@ async function main() {
   const fresh = force ? [] : chosen.filter(upToDate);
   for (const d of fresh) console.log(`up to date ${relative(repo, join(d, 'build', `${basename(d)}.wasm`))}`);
   const dirs = chosen.filter((d) => !fresh.includes(d));
-  const unknown = wanted.filter((w) => !all.some((d) => basename(d) === w));
-  if (unknown.length) {
-    console.error(`unknown plugin(s): ${unknown.join(', ')}; known: ${all.map((d) => basename(d)).join(', ')}`);
-    process.exit(2);
-  }
+  // Names that are not AssemblyScript plugins go to the C build, which knows its own (and says which).
+  const notAs = wanted.filter((w) => !all.some((d) => basename(d) === w));
   const pathDir = sdkPathDir();
   const queue = [...dirs];
   const results = [];
@@ -125,16 +124,22 @@ async function main() {
     if (r.ok && r.log.trim()) console.log(r.log);
   }
   if (results.some((r) => !r.ok)) process.exit(1);
-  writeManifest(all.filter((d) => relative(repo, d).startsWith('plugins')));
+  if (wanted.length === 0 || notAs.length > 0) {
+    const tsx = join(repo, 'node_modules/tsx/dist/cli.mjs');
+    const args = [tsx, join(repo, 'scripts/build-c.ts'), ...(force ? ['--force'] : []), ...notAs];
+    const code = await new Promise((resolve) => spawn(process.execPath, args, { cwd: repo, stdio: 'inherit' }).on('close', resolve));
+    if (code !== 0) process.exit(typeof code === 'number' ? code : 1);
+  }
+  writeManifest();
 }
 
 // plugins/first-party.json: what `loadPlugin({ name })` may load and the
 // sha256 each build must have (the package ships both, so a tampered file in
 // node_modules is refused). Written only when it would change.
-function writeManifest(dirs) {
+function writeManifest() {
   const manifest = {};
-  for (const dir of dirs) {
-    const name = basename(dir);
+  for (const name of readdirSync(join(repo, 'plugins')).sort()) {
+    const dir = join(repo, 'plugins', name);
     const out = join(dir, 'build', `${name}.wasm`);
     if (!existsSync(out)) continue;
     const bytes = readFileSync(out);

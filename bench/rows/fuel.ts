@@ -2,13 +2,14 @@
  * Row group 2: what fuel metering costs on compute-heavy code.
  * - FNV-1a over 1 MiB × 4 rounds (test/fixtures/wat/hash.wat): the instrumented
  *   module against the original, both as bare WebAssembly instances.
- * - A third-party compute-heavy plugin end to end: the Rust `count_vowels` of
- *   ../shared/corpus/code.wasm over 256 KiB of text, through our sandbox
- *   (instrumented, fuel on) against raw Extism on the original bytes.
+ * - A plain Extism plugin end to end: the C `count_vowels` of
+ *   test/fixtures/corpus/count-vowels.c over 256 KiB of text, through our
+ *   sandbox (instrumented, fuel on) against raw Extism on the original bytes.
  */
 import createPlugin from '@extism/extism';
-import { readFile } from 'node:fs/promises';
 import { createSandbox } from '../../host/index.js';
+import { buildC } from '../../scripts/build-c.js';
+import { corpus } from '../../test/fixtures/corpus.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { compare, runtimeName } from '../harness.js';
 import { fig, makeRow, type RowsFn } from './row.js';
@@ -29,7 +30,8 @@ export const run: RowsFn = async ({ quick }) => {
   fueled.fill(BYTES);
   if (plain.hash(BYTES, 2) !== fueled.hash(BYTES, 2)) throw new Error('fuel bench: instrumented hash differs from the original');
 
-  const code = new Uint8Array(await readFile(new URL('../../../shared/corpus/code.wasm', import.meta.url)));
+  await buildC({ names: ['count-vowels'], log: () => {} });
+  const code = await corpus('count-vowels');
   const text = new TextEncoder().encode('the quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((256 << 10) / 45)));
   const raw = await createPlugin({ wasm: [{ data: code }] }, { useWasi: false });
   // The same plugin instrumented, in raw Extism with a refuel that always refills: fuel alone, no sandbox.
@@ -63,7 +65,7 @@ export const run: RowsFn = async ({ quick }) => {
       target: { op: 'max', value: 1.2 },
     }),
     makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB (corpus code.wasm), raw Extism: instrumented vs original bytes',
+      what: 'C count_vowels over 256 KiB (test corpus), raw Extism: instrumented vs original bytes',
       ours: fig(r.rawMetered, 'ms', 'cpu'),
       anchorName: 'raw Extism, original',
       anchor: fig(r.raw, 'ms', 'cpu'),
@@ -71,14 +73,14 @@ export const run: RowsFn = async ({ quick }) => {
       note: 'fuel alone in a real plugin: the same Extism host, a refuel import that always refills',
     }),
     makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
+      what: 'C count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
       ours: fig(r.ours, 'ms', 'cpu'),
       anchorName: 'raw Extism, instrumented',
       anchor: fig(r.rawMetered, 'ms', 'cpu'),
       note: 'the sandbox machinery alone (input copy, limits, deadline), fuel on both sides',
     }),
     makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB (corpus code.wasm), sandbox vs raw Extism',
+      what: 'C count_vowels over 256 KiB (test corpus), sandbox vs raw Extism',
       ours: fig(r.ours, 'ms', 'cpu'),
       anchorName: 'raw Extism',
       anchor: fig(r.raw, 'ms', 'cpu'),

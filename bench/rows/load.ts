@@ -71,8 +71,8 @@ export const run: RowsFn = async ({ quick }) => {
   const modules: [string, Uint8Array][] = [
     ['wabt package libwabt.wasm', await libwabtWasm()],
     ['playwright-core webp_codec.wasm', await file(new URL('../../node_modules/playwright-core/lib/webp_codec.wasm', import.meta.url))],
-    ['corpus memory.wasm', await file(new URL('../../../shared/corpus/memory.wasm', import.meta.url))],
-    ['corpus code.wasm', await file(new URL('../../../shared/corpus/code.wasm', import.meta.url))],
+    ['sql.js sql-wasm.wasm', await file(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url))],
+    ['vscode-oniguruma onig.wasm', await file(new URL('../../node_modules/vscode-oniguruma/release/onig.wasm', import.meta.url))],
   ];
   for (const [name, bytes] of modules) {
     const t = await compare(

@@ -7,7 +7,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { buildCommand, type BuildFlags } from './commands/build.js';
 import { inspectCommand } from './commands/inspect.js';
 import { mcpCommand, type McpFlags } from './commands/mcp.js';
-import { newCommand, type NewFlags } from './commands/new.js';
+import { newCommand, PLUGIN_LANGS, type NewFlags } from './commands/new.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
 import { serveCommand, type ServeFlags } from './commands/serve.js';
@@ -103,11 +103,12 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .argument('<name>', 'plugin name (lower-case letters, digits and dashes)')
     .description('scaffold a plugin project on the guest SDK (builds and passes its test out of the box)')
     .option('--dir <path>', 'where to create it (default: ./<name>)')
+    .addOption(new Option('--lang <lang>', 'the language to write it in (c needs clang and lld)').choices(PLUGIN_LANGS).default('assemblyscript'))
     .action(async (name: string, flags: NewFlags) => exit(await newCommand(name, flags, io)));
   plugin
     .command('build')
-    .argument('[dir]', 'plugin folder holding assembly/index.ts', '.')
-    .description('compile an AssemblyScript plugin to build/<name>.wasm')
+    .argument('[dir]', 'plugin folder holding assembly/index.ts (AssemblyScript) or src/*.c (C)', '.')
+    .description('compile an AssemblyScript or C plugin to build/<name>.wasm')
     .option('-o, --out <file.wasm>', 'output file')
     .option('--debug', 'debug build (names, no optimisation)')
     .action(async (dir: string, flags: BuildFlags) => exit(await buildCommand(dir, flags, io)));

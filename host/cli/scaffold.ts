@@ -101,12 +101,15 @@ in \`wasmhooks.json\`, or \`wasmhooks run "…" --plugin build/${name}.wasm\`.
 \`wasmhooks plugin inspect build/${name}.wasm\` shows what it binds and asks for.
 `;
 
+/** The cases every scaffold passes as generated, one JSON object a line. */
+export const casesJsonl = (): string => `${CASES.map((c) => JSON.stringify(c)).join('\n')}\n`;
+
 /** Relative path → contents. */
 export function scaffoldFiles(name: string): Record<string, string> {
   return {
     'assembly/index.ts': SOURCE(name),
     'assembly/tsconfig.json': `${JSON.stringify({ extends: 'assemblyscript/std/assembly.json', include: ['./**/*.ts'] }, null, 2)}\n`,
-    'test/cases.jsonl': `${CASES.map((c) => JSON.stringify(c)).join('\n')}\n`,
+    'test/cases.jsonl': casesJsonl(),
     'package.json': `${JSON.stringify(PACKAGE(name), null, 2)}\n`,
     'README.md': README(name),
     '.gitignore': 'build/\nnode_modules/\n',

@@ -48,6 +48,13 @@ export function findToolchain(projectDir: string): Toolchain {
   return { asc, sdk: dirname(sdkPkg), pdkModules: dirname(dirname(dirname(pdk))) };
 }
 
+/** The C SDK's folder (holding wasmhooks.h): in the project's wasmhooks package, else beside this install. */
+export function findCSdk(projectDir: string): string {
+  const header = find(projectDir, 'node_modules/wasmhooks/sdk-c/wasmhooks.h') ?? find(projectDir, 'sdk-c/wasmhooks.h');
+  if (!header) throw new CliError('cannot build: the C SDK (sdk-c/wasmhooks.h, part of the wasmhooks package) was not found beside this install');
+  return dirname(header);
+}
+
 /**
  * Plugins import "@wasmhooks/sdk-guest" as a package. asc resolves packages
  * from --path folders, so we hand it a folder holding a link to the SDK.

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/config.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
-import { shellHookSpecSchema, validRegex } from '../shell/spec.js';
+import { matcherCheck } from '../hooks/matcher.js';
+import { shellHookSpecSchema } from '../shell/spec.js';
 
 const positiveInt = () =>
   z
@@ -16,7 +17,7 @@ const positiveInt = () =>
     .positive({ error: 'expected a positive integer' });
 const text = (what = 'a string') => z.string({ error: `expected ${what}` });
 const nonEmpty = (what: string) => text(what).min(1, { error: `expected ${what}` });
-const regex = () => text('a tool-name regex').refine(validRegex, { error: 'expected a valid regular expression' });
+const regex = () => text('a tool-name regex').superRefine(matcherCheck);
 const stringList = (what: string) => z.array(nonEmpty(what), { error: `expected an array of ${what}s` });
 
 const failurePolicy = z.enum(['fail-closed', 'fail-open'], { error: 'expected "fail-closed" or "fail-open"' });

@@ -3,8 +3,9 @@
  * failure, an output that is not a HookOutput becomes BAD_OUTPUT, an abort
  * (timeout or session abort) becomes TIMEOUT or ABORTED.
  */
-import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { compileToolMatcher } from './matcher.js';
+import { readHookOutput } from './output.js';
 import { HOOK_EVENT_RULES } from './decisions.js';
 import type {
   FailurePolicy,
@@ -12,43 +13,11 @@ import type {
   HookCallbackMatcher,
   HookEventName,
   HookHandler,
-  HookOutput,
   HookResult,
 } from './types.js';
 import { HOOK_EVENT_NAMES } from './types.js';
 
 export const DEFAULT_JS_HOOK_TIMEOUT_MS = 60_000;
-
-/** Validates what a JS hook (or any JSON source) returned. Unknown keys are ignored. */
-export const hookOutputSchema = z.object({
-  decision: z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block']).optional(),
-  reason: z.string().optional(),
-  updatedInput: z.record(z.string(), z.unknown()).optional(),
-  updatedOutput: z.string().optional(),
-  additionalContext: z.string().optional(),
-  systemMessage: z.string().optional(),
-  /** Claude Agent SDK compatibility: `continue: false` means stop (see `fromClaudeContinue`). */
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-});
-
-type RawOutput = z.output<typeof hookOutputSchema>;
-
-/**
- * Maps the Claude-style `{ continue: false, stopReason }` onto our one
- * decision union: `stop` where the event allows it, else `deny` where that is
- * legal; on Stop it means "let the agent stop" (`continue`). On observe-only
- * events it stays `stop`, which the dispatcher reports as a violation.
- */
-function normalize(event: HookEventName, raw: RawOutput): HookOutput {
-  const { continue: cont, stopReason, ...rest } = raw;
-  const out = stripUndefined(rest);
-  if (cont !== false) return out;
-  const legal = HOOK_EVENT_RULES[event].decisions;
-  out.decision = event === 'Stop' ? 'continue' : legal.includes('stop') ? 'stop' : legal.includes('deny') ? 'deny' : 'stop';
-  if (stopReason !== undefined) out.reason = stopReason;
-  return out;
-}
 
 /** Throws UNKNOWN_HOOK_EVENT for a name that is not an event, or one the host never fires. */
 export function assertEmittedEvent(event: string): asserts event is HookEventName {
@@ -66,17 +35,6 @@ export function assertEmittedEvent(event: string): asserts event is HookEventNam
   }
 }
 
-/** Compiles a matcher to a RegExp anchored on the whole tool name. */
-export function compileMatcher(matcher: string | RegExp | undefined): RegExp | undefined {
-  if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
-  const source = typeof matcher === 'string' ? matcher : matcher.source;
-  try {
-    return new RegExp(`^(?:${source})$`, typeof matcher === 'string' ? '' : matcher.flags.replace('g', ''));
-  } catch (e) {
-    throw new WasmhooksError('INVALID_OPTIONS', `hook matcher ${JSON.stringify(source)} is not a valid regex: ${messageOf(e)}`);
-  }
-}
-
 let counter = 0;
 /** A unique hook id. */
 export function nextHookId(prefix: string): string {
@@ -91,20 +49,12 @@ export function nextHookId(prefix: string): string {
 async function runCallback(event: HookEventName, cb: HookCallback, ...args: Parameters<HookCallback>): Promise<HookResult> {
   try {
     const raw: unknown = await cb(...args);
-    const parsed = hookOutputSchema.safeParse(raw ?? {});
-    if (!parsed.success) {
-      return { ok: false, failure: { code: 'BAD_OUTPUT', message: `hook returned an invalid output: ${z.prettifyError(parsed.error)}` } };
-    }
-    return { ok: true, output: normalize(event, parsed.data) };
+    const read = readHookOutput(event, raw ?? {});
+    if (!read.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: `hook returned an invalid output: ${read.message}` } };
+    return { ok: true, output: read.output };
   } catch (e) {
     return { ok: false, failure: { code: 'TRAP', message: `hook threw: ${messageOf(e)}` } };
   }
-}
-
-function stripUndefined(o: Omit<RawOutput, 'continue' | 'stopReason'>): HookOutput {
-  const out: HookOutput = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
 }
 
 /**
@@ -118,7 +68,7 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
   if (!Array.isArray(group.hooks) || group.hooks.some((h) => typeof h !== 'function')) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: "hooks" must be an array of functions`);
   }
-  const matcher = compileMatcher(group.matcher);
+  const matcher = compileToolMatcher(group.matcher, `hooks.${event}`);
   if (group.timeout !== undefined && group.timeoutMs !== undefined) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: give timeoutMs (milliseconds) or timeout (seconds, Claude style), not both`);
   }

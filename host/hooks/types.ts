@@ -11,6 +11,7 @@
  */
 import type { Health, PluginFailure } from '../sandbox/types.js';
 import type { PermissionMode } from '../permissions/types.js';
+import type { ToolMatcher } from './matcher.js';
 
 /** The lifecycle points, in the order of the protocol's `HookEvent` enum (1…18). */
 export const HOOK_EVENT_NAMES = [
@@ -127,6 +128,33 @@ export interface HookOutput {
   systemMessage?: string;
 }
 
+/**
+ * What a JS hook may return (and a shell hook print as JSON): our `HookOutput`
+ * fields, the Claude Agent SDK's, or a mix. `./output.ts` maps both onto one
+ * `HookOutput`; any other key, or a `hookSpecificOutput` for another event,
+ * is a BAD_OUTPUT failure (docs/hooks.md, "Claude Agent SDK users").
+ */
+export interface HookCallbackOutput extends Omit<HookOutput, 'decision'> {
+  /** Ours, plus Claude Code's `approve` (allow) and `block` (deny; on Stop/SubagentStop: block). */
+  decision?: HookDecision | 'approve';
+  /** `false`: stop (deny where the event cannot stop; on Stop: let the agent stop). Wins over any decision. */
+  continue?: boolean;
+  /** The reason, with `continue: false`. */
+  stopReason?: string;
+  /** Accepted for compatibility; no effect here. */
+  suppressOutput?: boolean;
+  hookSpecificOutput?: {
+    /** Must be the event the hook runs on. */
+    hookEventName: HookEventName;
+    permissionDecision?: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason?: string;
+    updatedInput?: Record<string, unknown>;
+    additionalContext?: string;
+    /** PermissionRequest only: the answer to the permission question. */
+    decision?: { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message?: string };
+  };
+}
+
 /** The outcome of one hook call. A failure is data, never a throw. */
 export type HookResult =
   | { ok: true; output: HookOutput; fuelUsed?: number }
@@ -161,8 +189,8 @@ export interface HookHandler {
   readonly event: HookEventName;
   /** Plugin that contributed the hook, if any. */
   readonly plugin?: string;
-  /** Matched against the whole tool name (tool events only); absent matches all. */
-  readonly matcher?: RegExp;
+  /** Matched against the whole tool name (tool events only); absent matches all. See `./matcher.ts`. */
+  readonly matcher?: ToolMatcher;
   readonly failurePolicy: FailurePolicy;
   readonly timeoutMs: number;
   run(input: HookInput, ctx: HookRunContext): Promise<HookResult>;
@@ -180,11 +208,14 @@ export type HookCallback = (
   input: HookInput,
   toolUseID: string | undefined,
   options: { signal: AbortSignal },
-) => Promise<HookOutput>;
+) => Promise<HookCallbackOutput>;
 
 /** JS hooks grouped under one matcher and one timeout. */
 export interface HookCallbackMatcher {
-  /** Regex source (or RegExp) matched against the whole tool name; absent matches every tool. */
+  /**
+   * Matched against the whole tool name: absent, `''` or `'*'` match every tool, anything else is a
+   * regular expression (RE2: linear time; see docs/hooks.md, "Matchers").
+   */
   matcher?: string | RegExp;
   hooks: HookCallback[];
   /** Per-call timeout; its expiry aborts the hook's signal. Default 60 000. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import type { ChainOutcome } from '../hooks/dispatch.js';
+import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
 
 /** Tools acceptEdits lets through without asking. */
@@ -20,8 +21,8 @@ export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
 
 export interface PermissionConfig {
   mode: PermissionMode;
-  allow: readonly RegExp[];
-  deny: readonly RegExp[];
+  allow: readonly ToolMatcher[];
+  deny: readonly ToolMatcher[];
   canUseTool?: CanUseTool;
   timeoutMs: number;
   /** Tool names allowed for the rest of the session (mutated by allow_always). */
@@ -58,7 +59,7 @@ const answerSchema = z.discriminatedUnion('behavior', [
   z.object({ behavior: z.literal('cancelled') }),
 ]);
 
-const matches = (rules: readonly RegExp[], name: string) => rules.some((r) => r.test(name));
+const matches = (rules: readonly ToolMatcher[], name: string) => rules.some((r) => r.test(name));
 
 function staticOutcome(cfg: PermissionConfig, call: PermissionCall): PermissionOutcome | string {
   const { toolName: name, input } = call;

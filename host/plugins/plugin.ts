@@ -2,7 +2,9 @@
  * A loaded WASM plugin: its validated `describe` answer, its sandbox, and
  * the hook and tool handlers it contributes to a host.
  */
+import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
+import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type {
   HookHandler,
   HookInput,
@@ -44,7 +46,7 @@ export class WasmPlugin implements PluginContribution {
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
   /** One compiled matcher per binding (undefined: matches every tool). */
-  readonly #matchers: ReadonlyArray<RegExp | undefined>;
+  readonly #matchers: ReadonlyArray<ToolMatcher | undefined>;
 
   constructor(parts: WasmPluginParts) {
     this.info = parts.info;
@@ -54,7 +56,12 @@ export class WasmPlugin implements PluginContribution {
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
     this.#progress = parts.progress;
-    this.#matchers = parts.info.hooks.map((b) => (b.matcher ? new RegExp(`^(?:${b.matcher})$`) : undefined));
+    // decodePluginInfo already checked (and compiled) each matcher: this is a cache hit.
+    this.#matchers = parts.info.hooks.map((b, i) => {
+      const parsed = parseToolMatcher(b.matcher);
+      if (!parsed.ok) throw new WasmhooksError('BAD_OUTPUT', `plugin ${this.name}: hooks[${i}] (${b.event}): ${parsed.message}`);
+      return parsed.matcher;
+    });
   }
 
   /** The limits every call of this plugin runs under. */
@@ -83,12 +90,18 @@ export class WasmPlugin implements PluginContribution {
     }));
   }
 
-  /** Calls the plugin's `hook` export. Never throws: failures are data. */
+  /**
+   * Calls the plugin's `hook` export for one binding (default: the first whose event and matcher
+   * accept `input`; when none does, the host would not call the plugin: `continue`, no call).
+   * The guest runs that binding's handler only. Never throws: failures are data.
+   */
   async callHook(
     input: HookInput,
     options: { signal?: AbortSignal; timeoutMs?: number; bindingIndex?: number } = {},
   ): Promise<HookResult> {
-    const request = toWireRequest(input, options.bindingIndex ?? this.#bindingFor(input));
+    const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
+    if (bindingIndex < 0) return { ok: true, output: {} };
+    const request = toWireRequest(input, bindingIndex);
     const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
@@ -122,13 +135,12 @@ export class WasmPlugin implements PluginContribution {
     }
   }
 
-  /** For direct calls: the first binding of the input's event whose matcher accepts its tool. */
+  /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */
   #bindingFor(input: HookInput): number {
     const tool = 'tool_name' in input ? input.tool_name : undefined;
-    const index = this.#matchers.findIndex(
+    return this.#matchers.findIndex(
       (m, i) => this.info.hooks[i]?.event === input.hook_event_name && (!m || tool === undefined || m.test(tool)),
     );
-    return Math.max(index, 0);
   }
 
   onHealth(listener: (change: PluginHealthChange) => void): () => void {

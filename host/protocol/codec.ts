@@ -6,11 +6,21 @@
 import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
+import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 
 const v1 = wasmhooks.v1;
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
+
+/**
+ * Caps on what `describe` may declare. Every binding is one more sandboxed
+ * call per matching event, and compiling matchers is host time spent before
+ * any deadline applies: their costs (`matcherCost`: length × repetition
+ * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
+ */
+export const MAX_PLUGIN_BINDINGS = 64;
+export const MAX_PLUGIN_MATCHER_COST = 2048;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
@@ -31,7 +41,7 @@ export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;
 
 export interface PluginBinding {
   event: HookEventName;
-  /** Source of the tool-name regex; empty matches every tool. */
+  /** The tool-name pattern as the plugin wrote it; `''` or `'*'` match every tool (see hooks/matcher.ts). */
   matcher: string;
   /** Undefined: the host's default for the event. */
   failurePolicy?: FailurePolicy;
@@ -122,16 +132,23 @@ export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
   }
   if (!raw.name) return bad('describe output has an empty plugin name');
 
+  if (raw.hooks.length > MAX_PLUGIN_BINDINGS) {
+    return bad(`describe output declares ${raw.hooks.length} hook bindings; the limit is ${MAX_PLUGIN_BINDINGS}`);
+  }
   const hooks: PluginBinding[] = [];
+  let matcherCosts = 0;
   for (const [i, b] of raw.hooks.entries()) {
     const event = eventFromWire(b.event ?? 0);
     if (!event) return bad(`hooks[${i}] has an unknown event ${b.event}`);
     const matcher = b.matcher ?? '';
-    try {
-      new RegExp(matcher);
-    } catch (error) {
-      return bad(`hooks[${i}] (${event}) has an invalid matcher /${matcher}/: ${(error as Error).message}`);
+    // A matcher over its own limit is refused by parseToolMatcher (before compiling), with the reason.
+    const cost = matcherCost(matcher);
+    if (cost <= MAX_MATCHER_EXPANSION) matcherCosts += cost;
+    if (matcherCosts > MAX_PLUGIN_MATCHER_COST) {
+      return bad(`hooks[${i}] (${event}): the matchers cost more than ${MAX_PLUGIN_MATCHER_COST} in all (length × repetition counts, summed)`);
     }
+    const parsed = parseToolMatcher(matcher);
+    if (!parsed.ok) return bad(`hooks[${i}] (${event}) has an invalid matcher: ${parsed.message}`);
     const policy = b.failurePolicy ?? 0;
     if (policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
     hooks.push({

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
+import { compileToolMatcher } from '../hooks/matcher.js';
 import { shellResult } from './output.js';
 import { runShell } from './run.js';
 import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
@@ -18,11 +19,6 @@ let counter = 0;
 export interface ShellHookOptions {
   /** Working directory when the spec has no `cwd` (and the base of a relative one). Default: the process's. */
   baseDir?: string;
-}
-
-function anchored(matcher: string | undefined): RegExp | undefined {
-  if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
-  return new RegExp(`^(?:${matcher})$`);
 }
 
 function workingDir(base: string | undefined, dir: string | undefined): string | undefined {
@@ -48,7 +44,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
   const label = `shell hook "${s.name ?? s.command}"`;
   const timeoutMs = s.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const cwd = workingDir(options.baseDir, s.cwd);
-  const matcher = anchored(s.matcher);
+  const matcher = compileToolMatcher(s.matcher, label);
   const run = async (input: HookInput, ctx: HookRunContext): Promise<HookResult> => {
     const outcome = await runShell(s.command, {
       stdin: JSON.stringify(input),

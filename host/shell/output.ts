@@ -5,7 +5,8 @@
  * | process | result |
  * | --- | --- |
  * | exit 0, empty stdout | continue |
- * | exit 0, JSON object on stdout | that output (`{"decision":"allow"}`, `{"updatedInput":{…}}`, …) |
+ * | exit 0, JSON object on stdout | that output, ours or Claude Code's (`{"decision":"allow"}`, `{"hookSpecificOutput":{…}}`; read by hooks/output.ts) |
+ * | exit 0, JSON with an unknown key | BAD_OUTPUT failure |
  * | exit 0, anything else on stdout | BAD_OUTPUT failure |
  * | exit 2 | deny (block for Stop/SubagentStop), reason = stderr |
  * | exit 49 | stop (halt the turn), reason = stderr |
@@ -15,60 +16,12 @@
  *
  * A failure is never a decision by itself: the failure policy decides.
  */
-import { z } from 'zod';
-import type { HookDecision, HookEventName, HookOutput, HookResult } from '../hooks/types.js';
-import { hookOutputSchema } from '../hooks/js.js';
+import type { HookDecision, HookEventName, HookResult } from '../hooks/types.js';
+import { isStopEvent, readHookOutput } from '../hooks/output.js';
 import type { ShellOutcome } from './run.js';
 
 export const EXIT_DENY = 2;
 export const EXIT_STOP = 49;
-
-// `approve` is Claude Code's older spelling of allow.
-const decisionSchema = z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'approve']);
-
-/**
- * What a hook may print. Our own fields, plus the Claude Code ones that map
- * onto them (`continue: false`, `stopReason`, `hookSpecificOutput`), so
- * existing scripts work unchanged. Unknown keys are ignored.
- */
-const stdoutSchema = hookOutputSchema.extend({
-  decision: decisionSchema.optional(),
-  hookSpecificOutput: z
-    .object({
-      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-    })
-    .optional(),
-});
-
-type Printed = z.infer<typeof stdoutSchema>;
-
-const blocksStop = (event: HookEventName) => event === 'Stop' || event === 'SubagentStop';
-
-/** Claude Code scripts say `block` for a PreToolUse deny and `approve` for allow. */
-function normalise(decision: Printed['decision'], event: HookEventName): HookDecision | undefined {
-  if (decision === 'approve') return 'allow';
-  if (decision === 'block' && !blocksStop(event)) return 'deny';
-  return decision;
-}
-
-function toOutput(p: Printed, event: HookEventName): HookOutput {
-  const specific = p.hookSpecificOutput ?? {};
-  const out: HookOutput = {};
-  const decision = p.continue === false ? 'stop' : (normalise(p.decision, event) ?? specific.permissionDecision);
-  const reason = p.continue === false ? (p.stopReason ?? p.reason) : (p.reason ?? specific.permissionDecisionReason);
-  const updatedInput = p.updatedInput ?? specific.updatedInput;
-  const additionalContext = p.additionalContext ?? specific.additionalContext;
-  if (decision && decision !== 'continue') out.decision = decision;
-  if (reason) out.reason = reason;
-  if (updatedInput) out.updatedInput = updatedInput;
-  if (p.updatedOutput !== undefined) out.updatedOutput = p.updatedOutput;
-  if (additionalContext) out.additionalContext = additionalContext;
-  if (p.systemMessage) out.systemMessage = p.systemMessage;
-  return out;
-}
 
 const tail = (text: string, max = 500) => {
   const t = text.trim();
@@ -84,11 +37,9 @@ function parseStdout(stdout: string, event: HookEventName): HookResult {
   } catch {
     return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout is not JSON: ${JSON.stringify(tail(text, 200))}` } };
   }
-  const parsed = stdoutSchema.safeParse(json);
-  if (!parsed.success) {
-    return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${z.prettifyError(parsed.error)}` } };
-  }
-  return { ok: true, output: toOutput(parsed.data, event) };
+  const read = readHookOutput(event, json);
+  if (!read.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${read.message}` } };
+  return { ok: true, output: read.output };
 }
 
 /** Maps a process outcome to a hook result. `label` names the hook in failure messages. */
@@ -98,7 +49,7 @@ export function shellResult(outcome: ShellOutcome, event: HookEventName, label: 
       if (outcome.code === 0) return parseStdout(outcome.stdout, event);
       const reason = tail(outcome.stderr);
       if (outcome.code === EXIT_DENY) {
-        const decision: HookDecision = blocksStop(event) ? 'block' : 'deny';
+        const decision: HookDecision = isStopEvent(event) ? 'block' : 'deny';
         return { ok: true, output: { decision, reason: reason || `${label} exited ${EXIT_DENY}` } };
       }
       if (outcome.code === EXIT_STOP) {

@@ -4,27 +4,16 @@
  * `wasmhooks.json` or code), never from a plugin.
  */
 import { z } from 'zod';
+import { matcherCheck } from '../hooks/matcher.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 60_000;
 
-export const validRegex = (source: string): boolean => {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 export const shellHookSpecSchema = z
   .object({
     event: z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` }),
-    /** Regex matched against the whole tool name; absent, empty or `*` matches every tool. */
-    matcher: z
-      .string({ error: 'expected a regular expression as a string' })
-      .refine((s) => s === '*' || validRegex(s), { error: 'expected a valid regular expression' })
-      .optional(),
+    /** Matched against the whole tool name: absent, empty or `*` match every tool, else a regex (see hooks/matcher.ts). */
+    matcher: z.string({ error: 'expected a regular expression as a string' }).superRefine(matcherCheck).optional(),
     /** Run with `sh -c`; the hook input arrives as JSON on stdin. */
     command: z.string({ error: 'expected a shell command as a string' }).min(1, { error: 'expected a non-empty command' }),
     /** The process group is killed after this long. Default 60 000. */

@@ -4,7 +4,6 @@
 import { Decision, HookContext, HookEvent, HookRequest, HookResponse, ToolRequest, ToolResponse, hookEventName } from "./gen/hooks";
 import { ToolInvocation, ToolResult, ToolUse } from "./calls";
 import { Handler, Plugin } from "./plugin";
-import { matcherAccepts } from "./matcher";
 import { parseJson } from "./json/parse";
 import { JsonValue } from "./json/value";
 
@@ -23,55 +22,31 @@ function parseInput(json: string, what: string, into: Outcome<JsonValue>): void 
   else into.error = what + " is not valid JSON: " + parsed.error;
 }
 
-function toolNameOf(request: HookRequest): string {
-  const use = request.toolUse;
-  if (request.payloadCase == 12 && use !== null) return use.toolName;
-  const result = request.toolResult;
-  if (request.payloadCase == 13 && result !== null) return result.toolName;
-  return "";
-}
-
-function decided(r: HookResponse): bool {
-  return r.decision != Decision.UNSPECIFIED && r.decision != Decision.CONTINUE;
-}
-
-function joined(a: string, b: string): string {
-  if (a.length == 0) return b;
-  if (b.length == 0) return a;
-  return a + "\n" + b;
-}
-
-/** Folds one handler's answer into the plugin's answer so far. */
-function merge(acc: HookResponse, r: HookResponse): void {
-  if (r.updatedInputJson.length > 0) acc.updatedInputJson = r.updatedInputJson;
-  if (r.updatedOutputJson.length > 0) acc.updatedOutputJson = r.updatedOutputJson;
-  if (r.reason.length > 0) acc.reason = r.reason;
-  acc.additionalContext = joined(acc.additionalContext, r.additionalContext);
-  acc.systemMessage = joined(acc.systemMessage, r.systemMessage);
-  if (decided(r)) acc.decision = r.decision;
-}
-
 /**
- * Runs the handlers bound to the request's event whose matcher accepts the tool,
- * in registration order, until one decides (anything but continue). A rewrite
- * feeds the handlers after it; context and system messages accumulate.
+ * Runs the one handler of the binding the host matched: `binding_index` is an
+ * index into `describe`'s bindings, which are the handlers in registration
+ * order. The host has already applied the matcher and runs the chain (order,
+ * rewrites, the first deny or stop ending it), so the guest neither matches
+ * nor chains: each handler runs once per call, with its own answer.
  */
 export function dispatchHook(p: Plugin, request: HookRequest): Outcome<HookResponse> {
-  const toolName = toolNameOf(request);
-  const acc = new HookResponse();
-  acc.decision = Decision.CONTINUE;
-  for (let i = 0; i < p.handlers.length; i++) {
-    const h = p.handlers[i];
-    if (h.binding.event != request.event || !matcherAccepts(h.binding.matcher, toolName)) continue;
-    const out = runHandler(h, request, acc.updatedInputJson);
-    if (out.error.length > 0) return out;
-    merge(acc, out.value!);
-    if (decided(acc)) break;
+  const index = request.bindingIndex;
+  if (index >= <u32>p.handlers.length) {
+    return new Outcome<HookResponse>(null, "binding_index " + index.toString() + " is out of range: plugin " + p.info.name +
+      " has " + p.handlers.length.toString() + " bindings");
   }
-  return new Outcome<HookResponse>(acc, "");
+  const h = p.handlers[<i32>index];
+  if (h.binding.event != request.event) {
+    return new Outcome<HookResponse>(null, "binding_index " + index.toString() + " is a " + eventLabel(h.binding.event) +
+      " binding, but the request is " + eventLabel(request.event));
+  }
+  const out = runHandler(h, request);
+  const response = out.value;
+  if (response !== null && response.decision == Decision.UNSPECIFIED) response.decision = Decision.CONTINUE;
+  return out;
 }
 
-function runHandler(h: Handler, request: HookRequest, rewrittenInput: string): Outcome<HookResponse> {
+function runHandler(h: Handler, request: HookRequest): Outcome<HookResponse> {
   const out = new Outcome<HookResponse>(null, "");
   if (h.handlesToolUse) {
     const use = request.toolUse;
@@ -79,7 +54,7 @@ function runHandler(h: Handler, request: HookRequest, rewrittenInput: string): O
       out.error = "a " + eventLabel(request.event) + " request without a tool_use payload";
       return out;
     }
-    const inputJson = rewrittenInput.length > 0 ? rewrittenInput : use.toolInputJson;
+    const inputJson = use.toolInputJson;
     const input = new Outcome<JsonValue>(null, "");
     parseInput(inputJson, "tool_input_json", input);
     if (input.error.length > 0) return new Outcome<HookResponse>(null, input.error);

@@ -58,7 +58,11 @@ export class Plugin {
     return this;
   }
 
-  /** PreToolUse for tools whose name matches `matcher` (a regex the host applies; "" for all). */
+  /**
+   * PreToolUse for tools whose name matches `matcher`, applied by the host: "" or "*" match every
+   * tool, anything else is a regular expression over the whole name ("Bash", "Write|Edit",
+   * "mcp__.*"); see docs/hooks.md. Each binding's handler runs at most once per call.
+   */
   onPreToolUse(matcher: string, handler: ToolUseHandler, policy: FailurePolicy = FailurePolicy.UNSPECIFIED): Plugin {
     const h = this.bind(HookEvent.PRE_TOOL_USE, matcher, policy);
     h.kind = HANDLES_TOOL_USE;

@@ -40,9 +40,15 @@ export type MessageFields = Record<string, unknown>;
 export interface TestPlugin {
   /** The decoded PluginInfo, in proto3 JSON form (enum names, defaults omitted). */
   describe(): Promise<MessageFields>;
-  /** A PreToolUse request for `toolName` with `input` as its JSON input. */
-  preToolUse(toolName: string, input: unknown, context?: MessageFields): Promise<TestVerdict>;
-  /** Any HookRequest, given in proto3 JSON form. */
+  /**
+   * A PreToolUse request for `toolName` with `input` as its JSON input, to the plugin's PreToolUse
+   * binding (`binding`: its index in `describe().hooks`, needed when the plugin has several).
+   */
+  preToolUse(toolName: string, input: unknown, context?: MessageFields, binding?: number): Promise<TestVerdict>;
+  /**
+   * Any HookRequest, given in proto3 JSON form. Without a `bindingIndex`, it goes to the plugin's
+   * only binding for the request's event (and is refused if there are several, or none).
+   */
   hook(request: MessageFields): Promise<TestVerdict>;
   /** Calls one of the plugin's tools. */
   tool(name: string, input: unknown, context?: MessageFields): Promise<TestToolResponse>;
@@ -103,8 +109,23 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
   const decode = (name: string, data: Uint8Array, defaults: boolean) =>
     type(name).toObject(type(name).decode(data), { enums: String, defaults }) as MessageFields;
 
+  let bindings: Array<{ event: string }> | undefined;
+  // The host calls one binding per request, the one whose matcher accepted the tool (see
+  // docs/hooks.md); the kit does no matching: it picks the event's only binding, or is told.
+  const bindingFor = async (event: unknown): Promise<number> => {
+    bindings ??= ((decode('PluginInfo', await callRaw('describe', new Uint8Array()), true).hooks ?? []) as Array<{ event: string }>);
+    const candidates = bindings.flatMap((b, i) => (b.event === event ? [i] : []));
+    if (candidates.length === 1) return candidates[0]!;
+    throw new TypeError(
+      candidates.length === 0
+        ? `the plugin has no binding for ${String(event)}: a host would never call it`
+        : `the plugin has ${candidates.length} bindings for ${String(event)} (hooks ${candidates.join(', ')}): say which with bindingIndex (the host picks by matcher; test the chain with loadPlugin and createHost)`,
+    );
+  };
+
   const hook = async (request: MessageFields): Promise<TestVerdict> => {
-    const o = decode('HookResponse', await callRaw('hook', encode('HookRequest', request)), true);
+    const routed = request.bindingIndex === undefined ? { ...request, bindingIndex: await bindingFor(request.event) } : request;
+    const o = decode('HookResponse', await callRaw('hook', encode('HookRequest', routed)), true);
     const decision = String(o.decision).replace(/^DECISION_/, '').toLowerCase() as DecisionName;
     return {
       decision,
@@ -122,8 +143,13 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
     callRaw,
     hook,
     describe: async () => decode('PluginInfo', await callRaw('describe', new Uint8Array()), false),
-    preToolUse: (toolName, input, context = {}) =>
-      hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', context, toolUse: { toolName, toolInputJson: JSON.stringify(input) } }),
+    preToolUse: (toolName, input, context = {}, binding) =>
+      hook({
+        event: 'HOOK_EVENT_PRE_TOOL_USE',
+        context,
+        ...(binding === undefined ? {} : { bindingIndex: binding }),
+        toolUse: { toolName, toolInputJson: JSON.stringify(input) },
+      }),
     tool: async (name, input, context = {}) => {
       const o = decode('ToolResponse', await callRaw('tool', encode('ToolRequest', { name, inputJson: JSON.stringify(input), context })), true);
       return { content: String(o.content), isError: Boolean(o.isError) };

@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../host/plugins/source.js';
+import { corpusPath } from '../fixtures/corpus.js';
 import { bashScript, cannedGuard, cli, cliBundle, repo, workspace } from './helpers.js';
 
 beforeAll(async () => {
@@ -36,7 +37,7 @@ describe('wasmhooks plugin inspect', () => {
   });
 
   it('reports a wasm module that is not a plugin, and exits 1', async () => {
-    const r = await cli(['plugin', 'inspect', new URL('../../../shared/corpus/alloc.wasm', import.meta.url).pathname]);
+    const r = await cli(['plugin', 'inspect', corpusPath('alloc')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/describe failed \(MISSING_EXPORT\)/);
     expect(r.stdout).toMatch(/exports \(\d+\)\n .*run_test/);

@@ -45,6 +45,6 @@ describe('plugin new → plugin build → plugin test', () => {
     expect(taken.stderr).toMatch(/taken already exists/);
     const notPlugin = await cli(['plugin', 'build'], { cwd: dir });
     expect(notPlugin.code).toBe(2);
-    expect(notPlugin.stderr).toMatch(/no assembly\/index.ts here/);
+    expect(notPlugin.stderr).toMatch(/no assembly\/index.ts or src\/\*\.c here/);
   });
 });

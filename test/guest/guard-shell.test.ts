@@ -105,13 +105,10 @@ describe('guard-shell', () => {
     expect(verdict.reason).toContain('żółw 🐢');
   });
 
-  it('has no opinion on other tools, even if the host calls it for them', async () => {
-    expect((await guard.preToolUse('Write', { command: 'rm -rf /' })).decision).toBe('continue');
-  });
-
-  it('has no opinion on events it did not bind', async () => {
-    const verdict = await guard.hook({ event: 'HOOK_EVENT_POST_TOOL_USE', toolResult: { toolName: 'Bash', toolInputJson: '{"command":"rm -rf /"}' } });
-    expect(verdict.decision).toBe('continue');
+  it('is never asked about events it did not bind (the host routes by binding_index)', async () => {
+    const post = { event: 'HOOK_EVENT_POST_TOOL_USE', toolResult: { toolName: 'Bash', toolInputJson: '{"command":"rm -rf /"}' } };
+    await expect(guard.hook(post)).rejects.toThrow(/no binding for HOOK_EVENT_POST_TOOL_USE/);
+    await expect(guard.hook({ ...post, bindingIndex: 0 })).rejects.toThrow(/binding_index 0 is a HOOK_EVENT_PRE_TOOL_USE binding/);
   });
 
   it('allows input without a command (nothing to check)', async () => {

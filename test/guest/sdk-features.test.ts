@@ -51,27 +51,41 @@ describe('describe', () => {
   });
 });
 
-describe('hook dispatch', () => {
-  it('stops at the first handler that decides, keeping its reason and system message', async () => {
-    const v = await p.preToolUse('Bash', { command: 'rm x' });
+describe('hook dispatch: one binding per call, chosen by binding_index', () => {
+  it('binding 0 (Bash) denies rm with its reason and system message', async () => {
+    const v = await p.preToolUse('Bash', { command: 'rm x' }, {}, 0);
     expect(v).toMatchObject({ decision: 'deny', reason: 'no rm in tests', systemMessage: 'rm blocked', additionalContext: '' });
   });
 
-  it('runs every matching handler while they have no opinion, accumulating context', async () => {
-    const v = await p.preToolUse('Bash', { command: 'ls' }, { sessionId: 's-1' });
-    expect(v).toMatchObject({ decision: 'continue', additionalContext: 'seen Bash in session s-1' });
+  it('binding 1 ("") runs only its own handler: context, no decision', async () => {
+    const v = await p.preToolUse('Bash', { command: 'rm x' }, { sessionId: 's-1' }, 1);
+    expect(v).toMatchObject({ decision: 'continue', additionalContext: 'seen Bash in session s-1', reason: '', systemMessage: '' });
   });
 
-  it('feeds a rewrite to the answer (and keeps the input keys it copies)', async () => {
-    const v = await p.preToolUse('Write', { path: 'notes.txt', content: { lines: ['a', 'b'] } });
+  it('binding 2 rewrites (and keeps the input keys it copies)', async () => {
+    const v = await p.preToolUse('Write', { path: 'notes.txt', content: { lines: ['a', 'b'] } }, {}, 2);
     expect(v.decision).toBe('continue');
     expect(JSON.parse(v.updatedInputJson)).toEqual({ path: '/sandbox/notes.txt', content: { lines: ['a', 'b'] } });
-    expect(v.additionalContext).toBe('seen Write in session ');
+    expect(v.additionalContext).toBe('');
+    expect((await p.preToolUse('Edit', { path: '/sandbox/a' }, {}, 2)).decision).toBe('allow');
   });
 
-  it('routes by the matcher inside the guest: anchored alternations and exact names', async () => {
-    expect((await p.preToolUse('Edit', { path: '/sandbox/a' })).decision).toBe('allow');
-    expect((await p.preToolUse('WriteMore', { path: 'a' })).updatedInputJson).toBe('');
+  it('does not match tool names itself: the host did (binding 0 runs for any tool it is sent)', async () => {
+    expect((await p.preToolUse('Write', { command: 'rm x' }, {}, 0)).decision).toBe('deny');
+  });
+
+  it('fails the call for a binding_index of another event, or out of range', async () => {
+    await expect(p.hook({ event: 'HOOK_EVENT_STOP', bindingIndex: 0, stop: {} })).rejects.toThrow(
+      /hook: binding_index 0 is a HOOK_EVENT_PRE_TOOL_USE binding, but the request is HOOK_EVENT_STOP/,
+    );
+    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', bindingIndex: 9, toolUse: { toolName: 'Bash' } })).rejects.toThrow(
+      /hook: binding_index 9 is out of range: plugin sdk-features has 9 bindings/,
+    );
+  });
+
+  it('the test kit needs the binding when an event has several, and refuses an event with none', async () => {
+    await expect(p.preToolUse('Bash', { command: 'ls' })).rejects.toThrow(/3 bindings for HOOK_EVENT_PRE_TOOL_USE \(hooks 0, 1, 2\): say which/);
+    await expect(p.hook({ event: 'HOOK_EVENT_SESSION_START', session: { reason: 'startup' } })).rejects.toThrow(/no binding for HOOK_EVENT_SESSION_START/);
   });
 
   it('answers PermissionRequest with ask', async () => {
@@ -100,12 +114,8 @@ describe('hook dispatch', () => {
     expect(await p.hook({ event: 'HOOK_EVENT_ITERATION_START', context: { iteration: 5 } })).toMatchObject({ decision: 'stop', reason: 'iteration limit 5 reached' });
   });
 
-  it('says continue for events it has no handler for', async () => {
-    expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', session: { reason: 'startup' } })).decision).toBe('continue');
-  });
-
   it('fails the call when a tool event arrives without its payload', async () => {
-    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE' })).rejects.toThrow(/hook: a HOOK_EVENT_PRE_TOOL_USE request without a tool_use payload/);
+    await expect(p.hook({ event: 'HOOK_EVENT_PRE_TOOL_USE', bindingIndex: 0 })).rejects.toThrow(/hook: a HOOK_EVENT_PRE_TOOL_USE request without a tool_use payload/);
   });
 });
 

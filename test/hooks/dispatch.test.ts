@@ -187,7 +187,7 @@ describe('registration', () => {
     expect(() => registry.addHandler(base)).toThrowError(/timeoutMs/);
     registry.addHandler({ ...base, timeoutMs: 5 });
     expect(() => registry.addHandler({ ...base, timeoutMs: 5 })).toThrowError(/already registered/);
-    expect(() => registry.add('PreToolUse', { matcher: '(', hooks: [async () => ({})] })).toThrowError(/not a valid regex/);
+    expect(() => registry.add('PreToolUse', { matcher: '(', hooks: [async () => ({})] })).toThrowError(/hooks.PreToolUse: matcher "\(" is not a valid regular expression/);
   });
 });
 

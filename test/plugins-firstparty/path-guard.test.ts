@@ -1,15 +1,20 @@
 // path-guard through the host: lexical confinement of file tools to the workspace.
+// The same table runs against the AssemblyScript plugin and its C port
+// (plugins/path-guard-c, on the C SDK): decision for decision, reason for reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, loadPlugin, scriptedModel, WasmPlugin } from '../../host/index.js';
 import type { HookResult, HostEvent } from '../../host/index.js';
 import { builtPlugin, preToolUse } from './wasm.js';
 
-const wasm = builtPlugin('path-guard');
 const workspace = { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app,/tmp/scratch' } };
 
 const reasonOf = (r: HookResult) => (r.ok ? r.output.reason ?? '' : `failure ${r.failure.code}`);
 
-describe('path-guard', () => {
+describe.each([
+  ['path-guard (AssemblyScript)', 'path-guard'],
+  ['path-guard-c (C SDK)', 'path-guard-c'],
+])('%s', (_label, name) => {
+  const wasm = builtPlugin(name);
   let guard: WasmPlugin;
   beforeAll(async () => {
     guard = await loadPlugin({ path: wasm }, workspace);

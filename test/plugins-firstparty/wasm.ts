@@ -3,16 +3,23 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CLANG_INSTALL_HINT } from '../../host/cli/clang.js';
 import type { HookCommon, HookInput } from '../../host/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The path of `plugins/<name>/build/<name>.wasm`, building it first if it is missing. */
+/**
+ * The path of `plugins/<name>/build/<name>.wasm`, building it first if it is
+ * missing (AssemblyScript here; C plugins, `plugins/<name>/src/*.c`, are built
+ * by the vitest global setup and fail here saying what to install).
+ */
 export function builtPlugin(name: string): string {
   const path = fileURLToPath(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url));
-  if (!existsSync(path)) {
-    execFileSync(process.execPath, ['scripts/build-plugins.mjs', name], { cwd: repo, stdio: 'inherit' });
+  if (existsSync(path)) return path;
+  if (existsSync(fileURLToPath(new URL(`../../plugins/${name}/src`, import.meta.url)))) {
+    throw new Error(`plugins/${name} is a C plugin and its build is missing: npm run build:c (needs clang and lld; ${CLANG_INSTALL_HINT})`);
   }
+  execFileSync(process.execPath, ['scripts/build-plugins.mjs', name], { cwd: repo, stdio: 'inherit' });
   return path;
 }
 

@@ -7,9 +7,9 @@ import { preToolUse } from '../plugins-firstparty/wasm.js';
 import { cli } from '../cli/helpers.js';
 
 describe('first-party plugins by name', () => {
-  it('lists the six first-party plugins with their pins', async () => {
+  it('lists the first-party plugins (six in AssemblyScript, one in C) with their pins', async () => {
     const all = await firstPartyPlugins();
-    expect(all.map((p) => p.name).sort()).toEqual(['budget', 'calc', 'guard-shell', 'path-guard', 'require-verification', 'secret-redactor']);
+    expect(all.map((p) => p.name).sort()).toEqual(['budget', 'calc', 'guard-shell', 'path-guard', 'path-guard-c', 'require-verification', 'secret-redactor']);
     for (const p of all) expect(p.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

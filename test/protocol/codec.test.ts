@@ -73,7 +73,12 @@ describe('protocol codec', () => {
 
   it.each([
     ['garbage bytes', new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x0a]), /not valid protobuf|protocol_version/],
-    ['an invalid matcher', info({ hooks: [{ event: 6, matcher: '(' }] }), /invalid matcher/],
+    ['an invalid matcher', info({ hooks: [{ event: 6, matcher: '(' }] }), /hooks\[0\] \(PreToolUse\) has an invalid matcher: matcher "\(" is not a valid regular expression/],
+    ['a backreference', info({ hooks: [{ event: 6, matcher: '(a)\\1' }] }), /hooks\[0\] .*not a valid regular expression \(RE2 syntax/],
+    ['a counted repetition too large', info({ hooks: [{ event: 6, matcher: '.{1000}' }] }), /hooks\[0\] .*counted repetitions/],
+    ['an overlong matcher', info({ hooks: [{ event: 6, matcher: 'a|'.repeat(200) + 'a' }] }), /hooks\[0\] .*401 characters long; the limit is 256/],
+    ['too many bindings', info({ hooks: Array.from({ length: 65 }, () => ({ event: 6 })) }), /declares 65 hook bindings; the limit is 64/],
+    ['matchers too long in total', info({ hooks: Array.from({ length: 9 }, (_, i) => ({ event: 6, matcher: `${i}`.repeat(250) })) }), /hooks\[8\] \(PreToolUse\): the matchers cost more than 2048 in all/],
     ['an unknown event', info({ hooks: [{ event: 99 as wasmhooks.v1.HookEvent }] }), /unknown event 99/],
     ['a non-JSON schema', info({ tools: [{ name: 't', inputSchemaJson: '{' }] }), /not valid JSON/],
     ['duplicate tools', info({ tools: [{ name: 't' }, { name: 't' }] }), /duplicate tool name/],

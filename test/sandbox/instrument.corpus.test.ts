@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import createPlugin from '@extism/extism';
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
+import { corpus, type CorpusModule } from '../fixtures/corpus.js';
 
-const corpus = (name: string) => new URL(`../../../shared/corpus/${name}.wasm`, import.meta.url);
 
 type Outcome = { ok: true; output: string } | { ok: false; error: string };
 
@@ -34,18 +34,18 @@ async function run(bytes: Uint8Array, fn: string, input: string): Promise<{ outc
   }
 }
 
-const cases: [file: string, fn: string, input: string, check: (o: Outcome) => void][] = [
-  ['code', 'count_vowels', 'hello world', (o) => expect(o).toEqual({ ok: true, output: '{"count":3,"total":3,"vowels":"aeiouAEIOU"}' })],
+const cases: [file: CorpusModule, fn: string, input: string, check: (o: Outcome) => void][] = [
+  ['count-vowels', 'count_vowels', 'hello world', (o) => expect(o).toEqual({ ok: true, output: '{"count":3,"total":3,"vowels":"aeiouAEIOU"}' })],
   ['alloc', 'run_test', '', (o) => expect(o).toEqual({ ok: true, output: '' })],
   ['fail', 'run_test', '', (o) => expect(o.ok === false && o.error).toContain('Some error message')],
   ['memory', 'alloc_memory', '{"bytes":327680}', (o) => expect(o.ok).toBe(true)],
   ['memory', 'alloc_var', '{"bytes":1024}', (o) => expect(o.ok).toBe(true)],
 ];
 
-describe('third-party Extism plugins (shared/corpus)', () => {
+describe('plain Extism plugins (test/fixtures/corpus)', () => {
   for (const [file, fn, input, check] of cases) {
-    it(`${file}.wasm ${fn}: instrumented output equals the original's`, async () => {
-      const wasm = new Uint8Array(await readFile(corpus(file)));
+    it(`${file} ${fn}: instrumented output equals the original's`, async () => {
+      const wasm = await corpus(file);
       const { bytes, checksInserted } = instrument(wasm, { maxMemoryPages: 256 });
       expect(WebAssembly.validate(bytes)).toBe(true);
       expect(checksInserted).toBeGreaterThan(0);
@@ -64,6 +64,18 @@ describe('large real-world modules', () => {
     const wasm = new Uint8Array(await readFile(new URL('../../node_modules/playwright-core/lib/webp_codec.wasm', import.meta.url)));
     const { bytes, functionsInstrumented } = instrument(wasm, { maxMemoryPages: 65536 });
     expect(functionsInstrumented).toBeGreaterThan(500);
+    expect(WebAssembly.validate(bytes)).toBe(true);
+  });
+
+  // Emscripten builds from npm devDependencies: not Extism plugins, just big real modules.
+  it.each([
+    ['sql.js sql-wasm.wasm (SQLite)', '../../node_modules/sql.js/dist/sql-wasm.wasm', 1000],
+    ['vscode-oniguruma onig.wasm', '../../node_modules/vscode-oniguruma/release/onig.wasm', 200],
+  ])('%s still validates after instrumentation', async (_name, path, atLeast) => {
+    const wasm = new Uint8Array(await readFile(new URL(path, import.meta.url)));
+    const { bytes, functionsInstrumented, checksInserted } = instrument(wasm, { maxMemoryPages: 65536 });
+    expect(functionsInstrumented).toBeGreaterThan(atLeast);
+    expect(checksInserted).toBeGreaterThan(functionsInstrumented);
     expect(WebAssembly.validate(bytes)).toBe(true);
   });
 });

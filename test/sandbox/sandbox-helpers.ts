@@ -18,11 +18,6 @@ export async function hostile(name: string): Promise<Uint8Array> {
   }
 }
 
-/** A corpus plugin from ../shared/corpus (a sibling of the repository). */
-export async function corpus(name: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(new URL(`../../../shared/corpus/${name}`, import.meta.url)));
-}
-
 export const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const str = (b: Uint8Array): string => new TextDecoder().decode(b);
 

@@ -46,8 +46,11 @@ describe('shell hooks', () => {
   });
 
   it('accepts the Claude Code output fields', async () => {
-    const out = `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`;
+    const out = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`;
     expect(await run(`echo '${out}'`)).toEqual({ ok: true, output: { decision: 'deny', reason: 'no' } });
+    // The same reader as JS hooks (hooks/output.ts): strict, and the event must be this one.
+    expect(await run(`echo '{"hookSpecificOutput":{"permissionDecision":"deny"}}'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT', message: /hookEventName/ } });
+    expect(await run(`echo '{"decision":"allow","permission":"yes"}'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT', message: /exited 0 with an invalid hook output: .*permission/s } });
     expect(await run(`echo '{"continue":false,"stopReason":"enough"}'`)).toEqual({ ok: true, output: { decision: 'stop', reason: 'enough' } });
     expect(await run(`echo '{"decision":"block","reason":"no"}'`)).toEqual({ ok: true, output: { decision: 'deny', reason: 'no' } });
     expect(await run(`echo '{"decision":"approve"}'`)).toEqual({ ok: true, output: { decision: 'allow' } });

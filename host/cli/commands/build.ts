@@ -1,10 +1,11 @@
 /**
  * `wasmhooks plugin build [dir]`: compiles an AssemblyScript plugin
- * (`<dir>/assembly/index.ts`) with asc and the guest SDK's compiler options
- * into `<dir>/build/<name>.wasm`, as `npm run build:plugins` does in this repository.
+ * (`<dir>/assembly/index.ts`) with asc and the guest SDK's compiler options,
+ * or a C plugin (`<dir>/src/*.c`) with clang and the C SDK (clang.ts), into
+ * `<dir>/build/<name>.wasm`, as `npm run build:plugins` does in this repository.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import process from 'node:process';
 import { basename, join, relative, resolve } from 'node:path';
 import { messageOf } from '../../errors.js';
@@ -12,7 +13,8 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { ms } from '../format.js';
 import type { CliIO } from '../io.js';
 import { sha256 } from '../../plugins/source.js';
-import { findToolchain, sdkLinkDir } from '../toolchain.js';
+import { compileC } from '../clang.js';
+import { findCSdk, findToolchain, sdkLinkDir } from '../toolchain.js';
 
 export interface BuildFlags {
   out?: string;
@@ -40,8 +42,14 @@ export interface BuildResult {
 export async function buildPlugin(dirArg: string, flags: BuildFlags, cwd: string): Promise<BuildResult> {
   const dir = resolve(cwd, dirArg);
   const entry = join(dir, 'assembly', 'index.ts');
+  const cSources = existsSync(join(dir, 'src')) ? readdirSync(join(dir, 'src')).filter((f) => f.endsWith('.c')).sort() : [];
+  if (!existsSync(entry) && cSources.length > 0) {
+    const out = flags.out ? resolve(cwd, flags.out) : join(dir, 'build', `${pluginName(dir)}.wasm`);
+    const built = await compileC({ sources: cSources.map((f) => join(dir, 'src', f)), out, includeDirs: [findCSdk(dir)], debug: flags.debug ?? false });
+    return { out: built.out, bytes: built.bytes, durationMs: built.durationMs };
+  }
   if (!existsSync(entry)) {
-    throw new CliError(`${dirArg}: no assembly/index.ts here; run plugin build in a plugin folder (see wasmhooks plugin new)`, EXIT.USAGE);
+    throw new CliError(`${dirArg}: no assembly/index.ts or src/*.c here; run plugin build in a plugin folder (see wasmhooks plugin new)`, EXIT.USAGE);
   }
   const tools = findToolchain(dir);
   const out = flags.out ? resolve(cwd, flags.out) : join(dir, 'build', `${pluginName(dir)}.wasm`);

@@ -6,6 +6,7 @@
 import { WasmhooksError, messageOf } from '../../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../../protocol/codec.js';
 import { defaultFailurePolicy } from '../../hooks/decisions.js';
+import { matchesEveryTool } from '../../hooks/matcher.js';
 import { createSandbox } from '../../sandbox/index.js';
 import type { PluginFailure } from '../../sandbox/types.js';
 import { EXIT, type ExitCode } from '../exit.js';
@@ -74,7 +75,7 @@ export function renderInspection(r: Inspection, color: boolean): string {
     lines.push('', p.bold(`hooks (${info.hooks.length})`));
     for (const h of info.hooks) {
       const policy = h.failurePolicy ?? `${defaultFailurePolicy(h.event)} (default)`;
-      lines.push(`  ${h.event.padEnd(18)} matcher ${h.matcher ? `/${h.matcher}/` : '(all tools)'}  ${p.dim(policy)}`);
+      lines.push(`  ${h.event.padEnd(18)} matcher ${matchesEveryTool(h.matcher) ? '(all tools)' : `/${h.matcher}/`}  ${p.dim(policy)}`);
     }
     lines.push('', p.bold(`tools (${info.tools.length})`));
     for (const t of info.tools) {

@@ -1,14 +1,20 @@
-/** `wasmhooks plugin new <name>`: scaffolds a plugin project on the guest SDK. */
+/** `wasmhooks plugin new <name> [--lang c]`: scaffolds a plugin project on the guest SDK (AssemblyScript) or the C SDK. */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { scaffoldFiles } from '../scaffold.js';
+import { scaffoldFilesC } from '../scaffold-c.js';
 import { findUp } from '../toolchain.js';
+
+/** The languages `plugin new` scaffolds in. */
+export const PLUGIN_LANGS = ['assemblyscript', 'c'] as const;
+export type PluginLang = (typeof PLUGIN_LANGS)[number];
 
 export interface NewFlags {
   dir?: string;
+  lang?: PluginLang;
 }
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;
@@ -21,7 +27,7 @@ export async function newCommand(name: string, flags: NewFlags, io: CliIO): Prom
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0)) {
     throw new CliError(`${relative(io.cwd, dir) || dir} already exists and is not empty; pick another name or --dir`, EXIT.USAGE);
   }
-  const files = scaffoldFiles(name);
+  const files = flags.lang === 'c' ? scaffoldFilesC(name) : scaffoldFiles(name);
   for (const [path, content] of Object.entries(files)) {
     const target = join(dir, path);
     await mkdir(dirname(target), { recursive: true });

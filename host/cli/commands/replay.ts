@@ -8,7 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { messageOf } from '../../errors.js';
-import { HOOK_EVENT_NAMES, type HookInput, type HookResult } from '../../hooks/types.js';
+import type { EmittedEvent } from '../../events/types.js';
+import { dispatch } from '../../hooks/dispatch.js';
+import { HookRegistry } from '../../hooks/registry.js';
+import { HOOK_EVENT_NAMES, type HookInput } from '../../hooks/types.js';
 import { loadPlugin } from '../../plugins/load.js';
 import type { PluginOptions } from '../../plugins/options.js';
 import type { WasmPlugin } from '../../plugins/plugin.js';
@@ -123,25 +126,30 @@ async function requestedGrants(ref: string, bytes: Uint8Array, sha256: string) {
   return report.describe.ok ? report.describe.info.grants : undefined;
 }
 
-/** What `plugin` decides for `input`, or that none of its bindings matches. */
+/**
+ * What `plugin` decides for `input`, as a host with only this plugin would: every binding whose
+ * event and matcher accept the input, chained by the host's rules (the guest answers per binding).
+ * The first failure, if any, is the verdict (before the failure policy turns it into a decision).
+ */
 export async function verdictOf(plugin: WasmPlugin, input: HookInput): Promise<Verdict> {
-  const tool = 'tool_name' in input ? input.tool_name : undefined;
-  const bound = plugin
-    .hooks()
-    .some((h) => h.event === input.hook_event_name && (!h.matcher || tool === undefined || h.matcher.test(tool)));
-  if (!bound) return { kind: 'unbound' };
+  const registry = new HookRegistry();
+  for (const h of plugin.hooks()) registry.addHandler(h);
+  const ends: Array<Extract<EmittedEvent, { type: 'hook.end' }>> = [];
+  const emit = (e: EmittedEvent) => void (e.type === 'hook.end' && ends.push(e));
   const started = performance.now();
-  const result: HookResult = await plugin.callHook(input);
+  const out = await dispatch({ registry, emit, signal: new AbortController().signal }, input.hook_event_name, () => input as never);
   const durationMs = performance.now() - started;
-  const fuel = result.fuelUsed !== undefined ? { fuelUsed: result.fuelUsed } : {};
-  if (!result.ok) return { kind: 'failed', code: result.failure.code, message: result.failure.message, durationMs, ...fuel };
-  const o = result.output;
+  if (ends.length === 0) return { kind: 'unbound' };
+  const fuelUsed = ends.reduce((sum, e) => sum + (e.fuelUsed ?? 0), 0);
+  const fuel = ends.some((e) => e.fuelUsed !== undefined) ? { fuelUsed } : {};
+  const failed = ends.find((e) => e.failure);
+  if (failed?.failure) return { kind: 'failed', code: failed.failure.code, message: failed.failure.message, durationMs, ...fuel };
   return {
     kind: 'decided',
-    decision: o.decision ?? 'continue',
-    ...(o.reason ? { reason: o.reason } : {}),
-    ...(o.updatedInput ? { updatedInput: o.updatedInput } : {}),
-    ...(o.updatedOutput !== undefined ? { updatedOutput: o.updatedOutput } : {}),
+    decision: out.decision,
+    ...(out.reason ? { reason: out.reason } : {}),
+    ...(out.updatedInput ? { updatedInput: out.updatedInput } : {}),
+    ...(out.updatedOutput !== undefined ? { updatedOutput: out.updatedOutput } : {}),
     durationMs,
     ...fuel,
   };

@@ -125,7 +125,11 @@ export function decisionName(value: i32): string {
 /** One hook a plugin wants to receive. */
 export class HookBinding {
   event: HookEvent = 0;
-  /** A regular expression matched against the whole tool name; empty matches every tool. */
+  /**
+   * Which tools: "" or "*" match every tool; anything else is a regular expression
+   * (RE2 syntax, at most 256 characters; see docs/hooks.md for its limits) matched against the
+   * whole tool name. The host matches; the plugin is called once per matching binding.
+   */
   matcher: string = "";
   failurePolicy: FailurePolicy = 0;
 
@@ -968,7 +972,8 @@ export class HookRequest {
   context: HookContext | null = null;
   /**
    * Which of the plugin's bindings matched: an index into PluginInfo.hooks.
-   * Lets a plugin with several bindings for one event route without regexes.
+   * The plugin answers for that binding only (the guest SDK runs its handler);
+   * the host calls each matching binding in turn and chains the answers.
    */
   bindingIndex: u32 = 0;
   session: SessionPayload | null = null;

@@ -1,0 +1,126 @@
+/**
+ * What a JS hook returns or a shell hook prints, read in one place: our own
+ * fields and the Claude Agent SDK / Claude Code ones, mapped onto the one
+ * `HookOutput`. Strict: an unknown key, or a `hookSpecificOutput` written for
+ * another event, is BAD_OUTPUT, so the failure policy decides (a guard whose
+ * answer we cannot read denies instead of allowing).
+ *
+ * | accepted | becomes |
+ * | --- | --- |
+ * | `decision` (ours), `"approve"` | that decision; `approve` is allow |
+ * | `decision: "block"` | block on Stop/SubagentStop, deny elsewhere |
+ * | `hookSpecificOutput.permissionDecision` | allow / deny / ask |
+ * | both of the above | the more restrictive (deny/stop/block > ask > allow) |
+ * | `continue: false` (+ `stopReason`) | stop; deny where the event cannot stop; on Stop/SubagentStop "let it stop" (continue). Wins over any decision |
+ * | `permissionDecisionReason`, `stopReason`, `reason` | `reason` of the decision they go with |
+ * | `hookSpecificOutput.updatedInput` / `additionalContext` | `updatedInput` (given once) / `additionalContext` (joined) |
+ * | `hookSpecificOutput.decision` (PermissionRequest) | `{ behavior: 'allow', updatedInput? }` allow, `{ behavior: 'deny', message? }` deny |
+ * | `suppressOutput`, `continue: true` | accepted, no effect |
+ */
+import { z } from 'zod';
+import { DECISION_RANK, HOOK_EVENT_RULES } from './decisions.js';
+import { HOOK_EVENT_NAMES, type HookCallbackOutput, type HookDecision, type HookEventName, type HookOutput } from './types.js';
+
+const record = z.record(z.string(), z.unknown());
+
+const hookSpecificOutputSchema = z.strictObject({
+  hookEventName: z.enum(HOOK_EVENT_NAMES),
+  permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+  permissionDecisionReason: z.string().optional(),
+  updatedInput: record.optional(),
+  additionalContext: z.string().optional(),
+  /** PermissionRequest only (the Claude Agent SDK's answer to the permission question). */
+  decision: z
+    .discriminatedUnion('behavior', [
+      z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional() }),
+      z.strictObject({ behavior: z.literal('deny'), message: z.string().optional() }),
+    ])
+    .optional(),
+});
+
+/** Validates a hook's answer in either spelling; unknown keys are refused. */
+export const hookOutputSchema = z.strictObject({
+  decision: z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'approve']).optional(),
+  reason: z.string().optional(),
+  updatedInput: record.optional(),
+  updatedOutput: z.string().optional(),
+  additionalContext: z.string().optional(),
+  systemMessage: z.string().optional(),
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  hookSpecificOutput: hookSpecificOutputSchema.optional(),
+}) satisfies z.ZodType<HookCallbackOutput>;
+
+type Parsed = z.output<typeof hookOutputSchema>;
+
+export type OutputRead = { ok: true; output: HookOutput } | { ok: false; message: string };
+
+/** Stop and SubagentStop: where `block` means "keep working" rather than deny. */
+export const isStopEvent = (event: HookEventName): boolean => event === 'Stop' || event === 'SubagentStop';
+
+/** `continue: false`: stop where legal, else deny where legal; on Stop it lets the agent stop. */
+function haltDecision(event: HookEventName): HookDecision {
+  if (isStopEvent(event)) return 'continue';
+  const legal = HOOK_EVENT_RULES[event].decisions;
+  // On an observe-only event neither is legal; `stop` is then reported as a violation.
+  return legal.includes('stop') || !legal.includes('deny') ? 'stop' : 'deny';
+}
+
+function spelled(decision: NonNullable<Parsed['decision']>, event: HookEventName): HookDecision {
+  if (decision === 'approve') return 'allow';
+  if (decision === 'block' && !isStopEvent(event)) return 'deny';
+  return decision;
+}
+
+/** The decision and its reason, from whichever field said the most restrictive thing. */
+function decide(p: Parsed, event: HookEventName): { decision?: HookDecision; reason?: string } {
+  const specific = p.hookSpecificOutput;
+  if (p.continue === false) return { decision: haltDecision(event), reason: p.stopReason ?? p.reason ?? specific?.permissionDecisionReason };
+  const ours = p.decision !== undefined ? { decision: spelled(p.decision, event), reason: p.reason ?? specific?.permissionDecisionReason } : undefined;
+  const answer = specific?.decision;
+  const claude = specific?.permissionDecision !== undefined
+    ? { decision: specific.permissionDecision, reason: specific.permissionDecisionReason ?? p.reason }
+    : answer !== undefined
+      ? { decision: answer.behavior, reason: (answer.behavior === 'deny' ? answer.message : undefined) ?? p.reason }
+      : undefined;
+  if (ours && claude) return DECISION_RANK[claude.decision] > DECISION_RANK[ours.decision] ? claude : ours;
+  return ours ?? claude ?? { reason: p.reason ?? specific?.permissionDecisionReason };
+}
+
+const joined = (a: string | undefined, b: string | undefined) => (a !== undefined && b !== undefined ? `${a}\n${b}` : (a ?? b));
+
+/**
+ * Reads what a hook of `event` answered. Never throws.
+ *
+ * @example
+ * readHookOutput('PreToolUse', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } })
+ * // → { ok: true, output: { decision: 'deny' } }
+ */
+export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
+  const parsed = hookOutputSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, message: z.prettifyError(parsed.error) };
+  const p = parsed.data;
+  const specific = p.hookSpecificOutput;
+  if (specific && specific.hookEventName !== event) {
+    return { ok: false, message: `hookSpecificOutput.hookEventName is "${specific.hookEventName}", but this hook runs on ${event}` };
+  }
+  if (specific?.decision !== undefined && (event !== 'PermissionRequest' || specific.permissionDecision !== undefined)) {
+    return { ok: false, message: 'hookSpecificOutput.decision answers a PermissionRequest only, and not together with permissionDecision' };
+  }
+  const answered = specific?.decision?.behavior === 'allow' ? specific.decision.updatedInput : undefined;
+  if ([p.updatedInput, specific?.updatedInput, answered].filter((u) => u !== undefined).length > 1) {
+    return { ok: false, message: 'updatedInput is given twice (at the top level and in hookSpecificOutput); give it once' };
+  }
+  const { decision, reason } = decide(p, event);
+  const output: HookOutput = {};
+  if (decision !== undefined && decision !== 'continue') output.decision = decision;
+  if (reason !== undefined) output.reason = reason;
+  const updatedInput = p.updatedInput ?? specific?.updatedInput ?? answered;
+  if (updatedInput !== undefined) output.updatedInput = updatedInput;
+  if (p.updatedOutput !== undefined) output.updatedOutput = p.updatedOutput;
+  const context = joined(p.additionalContext, specific?.additionalContext);
+  if (context !== undefined) output.additionalContext = context;
+  if (p.systemMessage !== undefined) output.systemMessage = p.systemMessage;
+  return { ok: true, output };
+}
