@@ -33,9 +33,9 @@ export async function connectRedis(url: string): Promise<Redis> {
   return client;
 }
 
-/** A second connection to the same server (blocking reads and pub/sub need their own). */
-export async function duplicate(client: Redis, url: string): Promise<Redis> {
-  const other = client.duplicate({ lazyConnect: true, enableOfflineQueue: false });
+/** A second connection to the same server (blocking reads and pub/sub need their own); `retries`: resends of a command cut by a reconnect. */
+export async function duplicate(client: Redis, url: string, retries = 1): Promise<Redis> {
+  const other = client.duplicate({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: retries });
   other.on('error', () => {});
   try {
     await other.connect();

@@ -39,6 +39,8 @@ export class RedisEventLog implements EventLog {
   /** Position of the newest entry this process appended. */
   #appended = '0-0';
   #closed = false;
+  /** Set by a failed read or a reconnect: check the epoch before reading on. */
+  #recheck = false;
   /** Events dropped because the queue was full while Redis was away. */
   dropped = 0;
 
@@ -55,8 +57,10 @@ export class RedisEventLog implements EventLog {
   }
 
   static async open(redis: Redis, url: string, options: RedisLogOptions): Promise<RedisEventLog> {
-    const log = new RedisEventLog(redis, await duplicate(redis, url), url, options);
+    // The reader never resends a read cut by a reconnect: it must fail, so the epoch is checked first.
+    const log = new RedisEventLog(redis, await duplicate(redis, url, 0), url, options);
     await guarded(url, () => log.#start());
+    log.reader.on('ready', () => (log.#recheck = true));
     void log.#read();
     return log;
   }
@@ -114,8 +118,14 @@ export class RedisEventLog implements EventLog {
 
   /** One blocking reader per process delivers every replica's events in stream order. */
   async #read(): Promise<void> {
+    // After any failure the epoch is checked before the next read: a Redis that came back empty must not
+    // have its new entries delivered under the old epoch.
     while (!this.#closed) {
       try {
+        if (this.#recheck) {
+          this.#recheck = false;
+          if (await this.#ensureEpoch()) this.#seen = '0-0';
+        }
         const got = await this.reader.xread('COUNT', 1000, 'BLOCK', 1000, 'STREAMS', this.#key, this.#seen);
         for (const [, entries] of got ?? []) {
           for (const [position, fields] of entries) {
@@ -128,13 +138,8 @@ export class RedisEventLog implements EventLog {
         }
       } catch {
         if (this.#closed) return;
+        this.#recheck = true;
         await sleep(200);
-        // Back after an outage: a Redis that lost its data starts a new epoch, and the stream anew.
-        try {
-          if (await this.#ensureEpoch()) this.#seen = '0-0';
-        } catch {
-          // Still down.
-        }
       }
     }
   }
