@@ -43,7 +43,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   // Sub-agents still winding down after an abort; agent.end waits for them so it stays the last event.
   const children = new Set<Promise<unknown>>();
-  const config = withAgentTool(outer, emit, children);
+  const config = withAgentTool(outer, emit, children, runLoop);
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
   let text = '';

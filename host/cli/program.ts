@@ -71,6 +71,8 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--hostname <host>', 'interface to bind (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required on every request (default: $WASMHOOKS_TOKEN)')
     .option('--cors <origin>', 'allow a browser origin (repeatable)', collect)
+    .option('--allowed-host <name>', 'also answer this Host name on loopback, e.g. behind a proxy (repeatable)', collect)
+    .option('--global-event-format <format>', 'default /global/event envelope: wasmhooks or reference')
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
     .option('--data-dir <path>', 'keep sessions and JSONL transcripts here (default .wasmhooks under the working directory)')
     .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port)')

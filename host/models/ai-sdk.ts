@@ -9,6 +9,7 @@ import { codeForStatus } from './http.js';
 import { badStream } from './provider-stream.js';
 import { backoffMs, resolveRetry, type RetryOptions } from './retry.js';
 import type { Message, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
+import { parseJson } from '../json.js';
 
 /**
  * The part of an AI SDK `LanguageModelV2 | V3 | V4` this adapter uses.
@@ -196,14 +197,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         }
         case 'tool-call': {
           if (part.providerExecuted) break; // run by the provider itself; nothing for us to do
-          let input: unknown;
-          try {
-            input = part.input.trim() === '' ? {} : JSON.parse(part.input);
-          } catch (error) {
-            return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${messageOf(error)}).`);
-          }
+          const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input');
+          if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
           calls++;
-          yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input };
+          yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
           break;
         }
         case 'finish': {

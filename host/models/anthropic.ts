@@ -15,6 +15,7 @@ import {
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
 import { badStream, midStreamError, parseData, streamTurn, type WireDecoder } from './provider-stream.js';
 import type { AssistantPart, Model, ModelEvent, ModelRequest, StopReason, Usage } from './types.js';
+import { parseJson } from '../json.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -228,12 +229,11 @@ class MessagesDecoder implements WireDecoder {
     if (block.kind !== 'tool') return [];
     let input: unknown = block.preset ?? {};
     if (block.json.trim() !== '') {
-      try {
-        input = JSON.parse(block.json);
-      } catch (error) {
-        const why = messageOf(error);
-        return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${why}): ${block.json.slice(0, 200)}`)];
+      const parsed = parseJson(block.json, 'the input');
+      if (!parsed.ok) {
+        return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${parsed.message}): ${block.json.slice(0, 200)}`)];
       }
+      input = parsed.value;
     }
     block.input = input;
     block.done = true;

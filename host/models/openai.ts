@@ -10,6 +10,7 @@ import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from
 import { type Chunk, chunkSchema, toRequestBody } from './openai-wire.js';
 import { badStream, midStreamError, parseData, streamTurn, type WireDecoder } from './provider-stream.js';
 import type { Model, ModelEvent, ModelRequest, StopReason, Usage } from './types.js';
+import { parseJson } from '../json.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -177,14 +178,11 @@ class ChatCompletionsDecoder implements WireDecoder {
     for (const index of [...this.calls.keys()].sort((a, b) => a - b)) {
       const call = this.calls.get(index) as ToolCallState;
       if (call.name === '') return [badStream(`Tool call ${index} in the stream from ${this.label} has no function name.`)];
-      let input: unknown;
-      try {
-        input = call.args.trim() === '' ? {} : JSON.parse(call.args);
-      } catch (error) {
-        const why = messageOf(error);
-        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${why}): ${call.args.slice(0, 200)}`)];
+      const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`);
+      if (!parsed.ok) {
+        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}`)];
       }
-      events.push({ type: 'tool.call', id: call.id, name: call.name, input });
+      events.push({ type: 'tool.call', id: call.id, name: call.name, input: parsed.value });
     }
     return events;
   }

@@ -9,6 +9,7 @@ import { messageOf } from '../errors.js';
 import { type PostRequest, postWithRetry } from './http.js';
 import { readSse } from './sse.js';
 import type { ModelEvent, ModelFailure } from './types.js';
+import { parseJson } from '../json.js';
 
 /** Turns one provider's SSE events into `ModelEvent`s; one instance per turn. */
 export interface WireDecoder {
@@ -92,15 +93,13 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: ModelFail
 
 /** Parses one SSE `data` payload as JSON and checks it against `schema`, saying what was wrong. */
 export function parseData<T>(schema: z.ZodType<T>, message: EventSourceMessage, label: string): Parsed<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(message.data);
-  } catch (error) {
+  const json = parseJson(message.data, 'the chunk');
+  if (!json.ok) {
     const excerpt = message.data.length > 200 ? `${message.data.slice(0, 200)}…` : message.data;
-    const what = `Malformed JSON in the stream from ${label} (${messageOf(error)}): ${excerpt}`;
+    const what = `Malformed JSON in the stream from ${label} (${json.message}): ${excerpt}`;
     return { ok: false, failure: { code: 'BAD_STREAM', message: what } };
   }
-  const result = schema.safeParse(json);
+  const result = schema.safeParse(json.value);
   if (result.success) return { ok: true, value: result.data };
   const event = message.event ? ` event "${message.event}"` : ' chunk';
   const what = `Unexpected${event} in the stream from ${label}: ${z.prettifyError(result.error)}`;

@@ -7,6 +7,7 @@ import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
+import { parseJson as parseBoundedJson } from '../json.js';
 
 const v1 = wasmhooks.v1;
 
@@ -100,11 +101,8 @@ function decodeWith<T>(what: string, bytes: Uint8Array, decode: (b: Uint8Array) 
 }
 
 function parseJson(what: string, text: string): Decoded<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return bad(`${what} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseBoundedJson(text, what);
+  return parsed.ok ? parsed : bad(parsed.message);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -1,27 +1,39 @@
 /** Bun: `Bun.serve`. */
-import { GRACE_MS, urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
+import { grace, jsonError, urlOf, type ServeAdapter } from './serve-types.js';
 
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void> | void;
 }
 interface BunServe {
-  serve(options: { hostname: string; port: number; idleTimeout: number; fetch: FetchHandler }): BunServer;
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout: number;
+    fetch: (request: Request) => Response | Promise<Response>;
+    error: (error: unknown) => Response;
+  }): BunServer;
 }
 
-export const serveBun: ServeAdapter = async (fetch, { hostname, port }) => {
+export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const bun = (globalThis as unknown as { Bun: BunServe }).Bun;
   // idleTimeout 0: SSE streams are idle between heartbeats, and Bun's default (10 s) would cut them.
-  const server = bun.serve({ hostname, port, idleTimeout: 0, fetch });
+  // Bun gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent).
+  const server = bun.serve({
+    hostname,
+    port,
+    idleTimeout: 0,
+    fetch: (request) => fetch(request),
+    error: () => jsonError(500, 'internal server error', errorBody),
+  });
   return {
     hostname,
     port: server.port,
     url: urlOf(hostname, server.port),
-    async close() {
-      // stop() lets responses in flight finish but waits for SSE streams forever; stop(true) after the grace cuts them.
-      const force = setTimeout(() => void server.stop(true), GRACE_MS);
-      await server.stop(false);
-      clearTimeout(force);
+    async close(graceMs = 1000) {
+      // stop(false) waits for running responses; stop(true) cuts whatever is left after the grace period.
+      await Promise.race([server.stop(false), grace(graceMs)]);
+      await server.stop(true);
     },
   };
 };

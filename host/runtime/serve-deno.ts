@@ -1,5 +1,5 @@
 /** Deno: `Deno.serve`. */
-import { GRACE_MS, urlOf, type FetchHandler, type ServeAdapter } from './serve-types.js';
+import { grace, jsonError, urlOf, type ServeAdapter } from './serve-types.js';
 
 interface DenoServer {
   readonly addr: { port: number };
@@ -8,25 +8,37 @@ interface DenoServer {
 }
 interface DenoServe {
   serve(
-    options: { hostname: string; port: number; signal: AbortSignal; onListen(addr: { port: number }): void },
-    handler: FetchHandler,
+    options: {
+      hostname: string;
+      port: number;
+      signal: AbortSignal;
+      onListen(addr: { port: number }): void;
+      onError(error: unknown): Response;
+    },
+    handler: (request: Request) => Response | Promise<Response>,
   ): DenoServer;
 }
 
-export const serveDeno: ServeAdapter = async (fetch, { hostname, port }) => {
+export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
   const controller = new AbortController();
   // Deno.serve binds synchronously (a busy port throws here); onListen only silences its default log line.
-  const server = deno.serve({ hostname, port, signal: controller.signal, onListen: () => {} }, fetch);
+  // Deno gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent).
+  const server = deno.serve(
+    { hostname, port, signal: controller.signal, onListen: () => {}, onError: () => jsonError(500, 'internal server error', errorBody) },
+    (request) => fetch(request),
+  );
   return {
     hostname,
     port: server.addr.port,
     url: urlOf(hostname, server.addr.port),
-    async close() {
-      // shutdown() lets responses in flight finish but waits for SSE streams forever; abort() after the grace cuts them.
-      const force = setTimeout(() => controller.abort(), GRACE_MS);
-      await Promise.race([server.shutdown(), server.finished]);
-      clearTimeout(force);
+    async close(graceMs = 1000) {
+      // shutdown() lets running responses finish (the app has ended its SSE streams); abort() cuts the rest.
+      let finished = false;
+      const shutdown = server.shutdown().then(() => (finished = true));
+      await Promise.race([shutdown, grace(graceMs)]);
+      // Aborting a server that has already shut down throws BadResource.
+      if (!finished) controller.abort();
       await server.finished;
     },
   };

@@ -1,11 +1,23 @@
 /** The one interface every runtime's HTTP adapter implements. */
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** What the adapter knows about the connection under a request, passed to the handler as its second argument. */
+export interface Connection {
+  /** Cuts the connection at once (a stalled SSE reader). Absent where the runtime gives no handle (Deno, Bun). */
+  destroy?(): void;
+}
+
+export type FetchHandler = (request: Request, connection?: Connection) => Response | Promise<Response>;
 
 export interface ServeOptions {
   hostname: string;
   /** 0 picks a free port. */
   port: number;
+  /**
+   * The JSON body of an error answered before the handler runs (a request
+   * the runtime's parser refused: oversize headers, an unknown method, bad
+   * bytes), or when the handler throws. Each runtime uses it where it can.
+   */
+  errorBody?: (status: number, message: string) => string;
 }
 
 /** A listening server. */
@@ -15,18 +27,29 @@ export interface Served {
   /** `http://host:port`, with IPv6 hosts in brackets. */
   readonly url: string;
   /**
-   * Stops listening; responses still being written (an SSE stream's last
-   * frames) get a short grace (`GRACE_MS`), then open connections are dropped.
+   * Stops listening; responses still running (SSE streams ended by the app)
+   * get `graceMs` to finish, then connections are dropped.
    */
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
-
-/** How long `close()` lets responses in flight finish before it drops their connections. */
-export const GRACE_MS = 500;
 
 export type ServeAdapter = (fetch: FetchHandler, options: ServeOptions) => Promise<Served>;
 
 export function urlOf(hostname: string, port: number): string {
   const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
   return `http://${host}:${port}`;
+}
+
+/** A JSON error response from `errorBody` (or a minimal one). */
+export function jsonError(status: number, message: string, errorBody?: ServeOptions['errorBody']): Response {
+  const body = errorBody ? errorBody(status, message) : JSON.stringify({ error: { code: 'internal', message } });
+  return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** Resolves after `ms`, without keeping the process alive. */
+export function grace(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms) as { unref?: () => void };
+    timer.unref?.();
+  });
 }

@@ -1,6 +1,13 @@
 /**
  * Bearer-token auth. The comparison takes the same time wherever the tokens
  * differ, so the token cannot be guessed byte by byte from response times.
+ *
+ * Why not `hono/bearer-auth`: it accepts only tokens of the RFC 6750
+ * token68 alphabet (a configured token with other characters could never
+ * match, silently), and it answers with its own plain-text bodies and
+ * `WWW-Authenticate` variants; ours accepts any configured token (checked
+ * once at start-up: at least 16 characters, no surrounding whitespace) and
+ * answers with the API's one JSON error shape.
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.js';

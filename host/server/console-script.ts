@@ -32,14 +32,37 @@ function renderRequests() {
   const box = $('requests'); box.replaceChildren();
   if (state.requests.size === 0) box.append(el('div', 'end', 'none'));
   for (const r of state.requests.values()) {
-    const d = el('div', 'req'); d.dataset.request = r.id;
-    d.append(el('div', '', (r.payload.toolName || r.subtype) + ' · session ' + r.sessionId.slice(0, 8)));
+    const d = el('div', 'req'); d.dataset.request = r.id; d.dataset.subtype = r.subtype;
+    const who = ' · session ' + r.sessionId.slice(0, 8) + (r.payload.agentId ? ' · ' + r.payload.agentId : '');
+    if (r.subtype === 'elicitation') { renderElicitation(d, r, who); box.append(d); continue; }
+    d.append(el('div', '', (r.payload.toolName || r.payload.hookEvent || r.subtype) + who));
     d.append(el('pre', '', JSON.stringify(r.payload.input ?? r.payload, null, 1)));
     const ok = el('button', 'allow', 'approve'), no = el('button', 'deny', 'deny');
-    ok.onclick = () => answer(r, { behavior: 'allow' });
-    no.onclick = () => answer(r, { behavior: 'deny', message: 'denied in the console' });
+    const hook = r.subtype === 'hook_callback';
+    ok.onclick = () => answer(r, hook ? { decision: 'allow' } : { behavior: 'allow' });
+    no.onclick = () => answer(r, hook ? { decision: 'deny', reason: 'denied in the console' } : { behavior: 'deny', message: 'denied in the console' });
     d.append(ok, ' ', no); box.append(d);
   }
+}
+// A question from a tool or hook: one field per property of its schema (text, number or checkbox).
+function renderElicitation(d, r, who) {
+  d.append(el('div', '', 'question' + who), el('div', 'row user', r.payload.message));
+  const props = (r.payload.schema && r.payload.schema.properties) || {};
+  const fields = [];
+  for (const [name, spec] of Object.entries(props)) {
+    const type = spec && spec.type, label = el('label', 'row', (spec && spec.title) || name);
+    const input = el('input'); input.name = name;
+    input.type = type === 'boolean' ? 'checkbox' : type === 'number' || type === 'integer' ? 'number' : 'text';
+    label.append(' ', input); d.append(label); fields.push([name, type, input]);
+  }
+  const ok = el('button', 'allow', 'submit'), no = el('button', 'deny', 'decline');
+  ok.onclick = () => {
+    const content = {};
+    for (const [name, type, input] of fields) content[name] = type === 'boolean' ? input.checked : type === 'number' || type === 'integer' ? Number(input.value) : input.value;
+    answer(r, { action: 'accept', content });
+  };
+  no.onclick = () => answer(r, { action: 'decline' });
+  d.append(ok, ' ', no);
 }
 function renderHooks() {
   const box = $('hooks'); box.replaceChildren();

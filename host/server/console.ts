@@ -1,6 +1,7 @@
 /**
  * The browser console served at `/`: live sessions, streamed text and tool
- * calls, hook decisions, and approve/deny for pending tool calls. Plain HTML
+ * calls, hook decisions, approve/deny for pending tool calls and hook
+ * callbacks, and a form for elicitation questions. Plain HTML
  * and JS; it reads `/global/event` with fetch (not EventSource) so it can
  * send the bearer token as a header. Event data is only ever put in the page
  * as text, never as HTML.
@@ -28,5 +29,5 @@ form{display:flex;gap:6px}form textarea{flex:1;height:52px}.req{border:1px solid
 <header><h1>wasmhooks console</h1><input id="token" type="password" placeholder="bearer token (if required)" size="28"><button id="connect">connect</button><span class="status" id="status">disconnected</span></header>
 <aside><button id="new">+ new session</button><ul id="sessions"></ul></aside>
 <main><div id="log"></div><form id="send"><textarea id="prompt" placeholder="prompt"></textarea><button>send</button><button type="button" id="abort">abort</button></form></main>
-<section><h2>pending tool calls</h2><div id="requests"></div><h2>hook decisions</h2><div id="hooks"></div></section>
+<section><h2>pending questions</h2><div id="requests"></div><h2>hook decisions</h2><div id="hooks"></div></section>
 <script>${consoleScript}</script></body></html>`;

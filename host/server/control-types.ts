@@ -65,16 +65,28 @@ export type ControlRequest = {
   };
 }[ControlSubtype];
 
+/**
+ * Subtypes a client may name. `mcp_message` is the reference runtime API's
+ * subtype for MCP traffic; this server never raises one, so answering or
+ * cancelling it is accepted and resolves nothing.
+ */
+const wireSubtype = z.enum(['can_use_tool', 'hook_callback', 'elicitation', 'mcp_message']);
+export type WireSubtype = z.output<typeof wireSubtype>;
+
 /** Body of `POST /session/:id/control-response`. */
 export const controlResponseBodySchema = z
   .object({
     requestID: z.string().min(1).max(200),
-    subtype: z.enum(['can_use_tool', 'hook_callback', 'elicitation']),
+    subtype: wireSubtype,
     response: z.unknown(),
   })
   .strict();
 
-export const controlCancelBodySchema = z.object({ requestID: z.string().min(1).max(200).optional() }).strict();
+/** Body of `POST /session/:id/control-cancel`: one request (its subtype is checked when given), or all of the session's. */
+export const controlCancelBodySchema = z
+  .object({ requestID: z.string().min(1).max(200).optional(), subtype: wireSubtype.optional() })
+  .strict()
+  .refine((b) => b.subtype === undefined || b.requestID !== undefined, 'subtype needs a requestID');
 
 /** Why a response was not applied. */
 export type NotResolvedReason = 'not-pending' | 'session-mismatch' | 'subtype-mismatch';

@@ -12,9 +12,10 @@ import {
   type ControlResponses,
   type ControlSubtype,
   type NotResolvedReason,
+  type WireSubtype,
 } from './control-types.js';
-import { validationError } from './errors.js';
-import type { ServerEventPayloads } from './events.js';
+import { ApiError, validationError } from './errors.js';
+import { encodeEvent, type ServerEventPayloads } from './events.js';
 
 type CancelReason = ServerEventPayloads['control.cancelled']['reason'];
 
@@ -25,6 +26,8 @@ export type ControlOutcome<S extends ControlSubtype> =
 
 interface Pending {
   request: ControlRequest;
+  /** A further check of a well-formed answer; a message refuses it (400) and the request stays pending. */
+  check?: (response: never) => string | undefined;
   settle(outcome: ControlOutcome<ControlSubtype>): void;
 }
 
@@ -48,18 +51,24 @@ export class ControlBroker {
     sessionId: string,
     subtype: S,
     payload: ControlPayloads[S],
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+    options: { signal?: AbortSignal; timeoutMs?: number; check?: (response: ControlResponses[S]) => string | undefined } = {},
   ): Promise<ControlOutcome<S>> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const request = { id: crypto.randomUUID(), sessionId, subtype, payload, createdAt: Date.now(), timeoutMs } as ControlRequest;
     if (this.#closed) return Promise.resolve({ kind: 'cancelled', reason: 'server-closed' });
     if (options.signal?.aborted) return Promise.resolve({ kind: 'cancelled', reason: 'aborted' });
+    // A question nobody could read (its payload cannot be encoded for the stream) is settled at once, never left to time out.
+    if (encodeEvent({ type: 'control.request', time: 0, ...request }).event.type !== 'control.request') {
+      this.sink.cancelled(request, 'unencodable');
+      return Promise.resolve({ kind: 'cancelled', reason: 'unencodable' });
+    }
     return new Promise<ControlOutcome<S>>((resolve) => {
       const onAbort = () => this.#cancel(request.id, 'aborted');
       const timer = setTimeout(() => this.#cancel(request.id, 'timeout'), timeoutMs);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(request.id, {
         request,
+        ...(options.check ? { check: options.check as (response: never) => string | undefined } : {}),
         settle: (outcome) => {
           clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
@@ -83,7 +92,7 @@ export class ControlBroker {
   respond(
     sessionId: string,
     requestID: string,
-    subtype: ControlSubtype,
+    subtype: WireSubtype,
     response: unknown,
   ): { resolved: true } | { resolved: false; reason: NotResolvedReason } {
     const pending = this.#pending.get(requestID);
@@ -92,17 +101,21 @@ export class ControlBroker {
     if (pending.request.subtype !== subtype) return { resolved: false, reason: 'subtype-mismatch' };
     const parsed = controlResponseSchemas[subtype].safeParse(response);
     if (!parsed.success) throw validationError(parsed.error, 'response');
+    const refused = pending.check?.(parsed.data as never);
+    if (refused !== undefined) throw new ApiError('validation', `response.content: ${refused}`, 'response.content');
     pending.settle({ kind: 'answered', response: parsed.data as ControlResponses[ControlSubtype] });
     this.sink.resolved(pending.request);
     return { resolved: true };
   }
 
-  /** Cancels one request of the session, or all of them; returns how many. */
-  cancel(sessionId: string, requestID?: string, reason: CancelReason = 'cancelled'): number {
+  /** Cancels one request of the session (only if it has `subtype`, when given), or all of them; returns how many. */
+  cancel(sessionId: string, requestID?: string, reason: CancelReason = 'cancelled', subtype?: WireSubtype): number {
     const ids = requestID ? [requestID] : this.pending(sessionId).map((r) => r.id);
     let count = 0;
     for (const id of ids) {
-      if (this.#pending.get(id)?.request.sessionId === sessionId && this.#cancel(id, reason)) count++;
+      const request = this.#pending.get(id)?.request;
+      if (request?.sessionId !== sessionId || (subtype !== undefined && request.subtype !== subtype)) continue;
+      if (this.#cancel(id, reason)) count++;
     }
     return count;
   }

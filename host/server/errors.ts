@@ -16,6 +16,8 @@ export type ApiErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'headers_too_large'
   | 'not_implemented'
   | 'unavailable'
   | 'internal';
@@ -33,6 +35,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  headers_too_large: 431,
   not_implemented: 501,
   unavailable: 503,
   internal: 500,
@@ -88,6 +92,8 @@ function fromStatus(status: number): ApiErrorCode {
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
   if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 431) return 'headers_too_large';
   if (status >= 400 && status < 500) return 'bad_request';
   return 'internal';
 }
@@ -100,6 +106,12 @@ export function validationError(error: z.ZodError, where: string): ApiError {
   return new ApiError('validation', `${at}: ${issue?.message ?? 'invalid'}`, at);
 }
 
+/** The JSON text of an error body; also written raw by runtime adapters for requests that never reach the app. */
+export function errorJson(code: ApiErrorCode, message: string, path?: string): string {
+  const body: ApiErrorBody = { error: { code, message, ...(path ? { path } : {}) } };
+  return JSON.stringify(body);
+}
+
 /** Maps anything thrown in a route to a JSON response. Unknown errors are 500 without internals. */
 export function errorResponse(error: unknown): Response {
   let api: ApiError;
@@ -108,8 +120,7 @@ export function errorResponse(error: unknown): Response {
   else if (error instanceof z.ZodError) api = validationError(error, 'body');
   else if (error instanceof HTTPException) api = new ApiError(fromStatus(error.status), error.message || `HTTP ${error.status}`);
   else api = new ApiError('internal', 'internal server error');
-  const body: ApiErrorBody = { error: { code: api.code, message: api.message, ...(api.path ? { path: api.path } : {}) } };
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (api.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
-  return new Response(JSON.stringify(body), { status: api.status, headers });
+  return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
 }

@@ -2,7 +2,8 @@
  * What the SSE endpoints carry: every `HostEvent` of every session created
  * over HTTP, plus the server's own events (one union, discriminated on
  * `type`). On `/event` the data is the event itself; on `/global/event` it is
- * wrapped as `{ sessionId, event }`.
+ * wrapped as `{ sessionId, event }`, or, in the reference runtime API's
+ * format, as `{ sessionID, payload: { type, properties } }`.
  */
 import type { HostEvent } from '../events/types.js';
 import type { ControlRequest, ControlSubtype } from './control-types.js';
@@ -23,8 +24,6 @@ export interface ServerEventPayloads {
     missed: number | null;
     reason: 'evicted' | 'unknown-id';
   };
-  /** Last event of every stream when the server shuts down; reconnect (to another replica) with Last-Event-ID. */
-  'server.closing': { reason: 'shutdown' };
   /**
    * The replica running this session's prompt stopped without finishing it
    * (its lease expired); found and reported by another replica or a restart.
@@ -40,8 +39,16 @@ export interface ServerEventPayloads {
     id: string;
     sessionId: string;
     subtype: ControlSubtype;
-    reason: 'timeout' | 'cancelled' | 'aborted' | 'session-deleted' | 'server-closed' | 'interrupted';
+    reason: 'timeout' | 'cancelled' | 'aborted' | 'session-deleted' | 'server-closed' | 'unencodable' | 'interrupted';
   };
+  /**
+   * Stands in for an event that could not be encoded as JSON (a cycle, a
+   * BigInt, nesting too deep for the runtime's stack): the stream and the
+   * replay stay readable, and the reader learns what was lost.
+   */
+  'event.unencodable': { sessionId: string | null; originalType: string; message: string };
+  /** The last event of every stream when the server shuts down; the stream ends after it. */
+  'server.closing': { reason: 'shutdown' };
 }
 
 export type ServerEventType = keyof ServerEventPayloads;
@@ -64,11 +71,62 @@ export function sessionOf(event: StreamEvent): string | null {
   return 'sessionId' in event && typeof event.sessionId === 'string' ? event.sessionId : null;
 }
 
+/** An event with its JSON text; `event` is the stand-in when the original could not be encoded. */
+export interface Encoded {
+  event: StreamEvent;
+  json: string;
+}
+
+/**
+ * Encodes an event; never throws. Called once per event before it enters
+ * the replay ring (or an event log), so a value that cannot be serialised
+ * is replaced there by `event.unencodable` and can never poison a replay.
+ */
+export function encodeEvent(event: StreamEvent): Encoded {
+  let why: string;
+  try {
+    const json = JSON.stringify(event) as string | undefined;
+    if (typeof json === 'string') return { event, json };
+    why = 'it is not a JSON value';
+  } catch (error) {
+    why = error instanceof Error ? `${error.name}: ${error.message}` : 'serialisation threw';
+  }
+  const stand: ServerEvent = {
+    type: 'event.unencodable',
+    time: Date.now(),
+    sessionId: typeof event === 'object' && event !== null ? sessionOf(event) : null,
+    originalType: String((event as { type?: unknown } | null)?.type).slice(0, 100),
+    message: `a ${String((event as { type?: unknown } | null)?.type).slice(0, 100)} event could not be encoded as JSON (${why.slice(0, 300)}); it was dropped`,
+  };
+  return { event: stand, json: JSON.stringify(stand) };
+}
+
+/**
+ * An event in the reference runtime API's shape: `{ type, properties }`,
+ * with `sessionId` spelled `sessionID` (as in its events).
+ */
+export function referencePayload(event: StreamEvent): { type: string; properties: Record<string, unknown> } {
+  const { type, ...rest } = event as { type: string; sessionId?: unknown } & Record<string, unknown>;
+  if ('sessionId' in rest) {
+    const { sessionId, ...others } = rest;
+    return { type, properties: { sessionID: sessionId, ...others } };
+  }
+  return { type, properties: rest };
+}
+
 const encoder = new TextEncoder();
 
-/** One SSE frame. JSON never contains a raw newline, so one `data:` line suffices. */
+/** One SSE frame around JSON text. JSON never contains a raw newline, so one `data:` line suffices. */
+export function frameJson(id: string | undefined, json: string): Uint8Array {
+  return encoder.encode(id === undefined ? `data: ${json}\n\n` : `id: ${id}\ndata: ${json}\n\n`);
+}
+
+/** One SSE frame around any JSON value (throws where JSON.stringify does; streams use `encodeEvent` first). */
 export function frame(id: string, data: unknown): Uint8Array {
-  return encoder.encode(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+  return frameJson(id, JSON.stringify(data));
 }
 
 export const HEARTBEAT = encoder.encode(': heartbeat\n\n');
+
+/** The reference format's heartbeat is a data event without an id (so `Last-Event-ID` is unchanged). */
+export const REFERENCE_HEARTBEAT = frameJson(undefined, JSON.stringify({ sessionID: null, payload: { type: 'server.heartbeat', properties: {} } }));

@@ -6,4 +6,5 @@ export type { ControlRequest, ControlSubtype, ControlPayloads, ControlResponses 
 export type { ServerEvent, ServerEventType, StreamEvent, GlobalEnvelope } from './events.js';
 export type { ServerHost, ServerSession, ServerSessionOptions, ServerPlugin } from './types.js';
 export type { SessionView } from './sessions.js';
+export type { ElicitationRequest, ElicitationOutcome } from './elicit.js';
 export type { PluginView } from './plugins.js';

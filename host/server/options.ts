@@ -17,12 +17,22 @@ export function isLoopback(hostname: string): boolean {
 export const serverOptionsSchema = z
   .object({
     /** Bearer token every API request must carry. Required off loopback. */
-    token: z.string().min(16, 'token must be at least 16 characters').optional(),
+    token: z
+      .string()
+      .min(16, 'token must be at least 16 characters')
+      .refine((t) => t.trim() === t, 'token must not start or end with whitespace (clients trim the header, so it could never match)')
+      .optional(),
     hostname: z.string().min(1).default('127.0.0.1'),
     /** 0 picks a free port. */
     port: z.number().int().min(0).max(65535).default(4096),
-    /** Origins allowed by CORS; empty (the default) sends no CORS headers. */
+    /** Origins allowed by CORS; empty (the default) sends no CORS headers. Requests from any other origin are refused. */
     corsOrigins: z.array(z.string().min(1)).default([]),
+    /** Host names (no port) a loopback server answers besides localhost, 127.x.x.x and [::1] (e.g. behind a proxy). */
+    allowedHosts: z
+      .array(z.string().regex(/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/i, 'allowedHosts entries are host names without port'))
+      .default([]),
+    /** Shape of `/global/event` frames unless the client asks with `?format=`: ours, or the reference runtime API's. */
+    globalEventFormat: z.enum(['wasmhooks', 'reference']).default('wasmhooks'),
     /** Largest accepted request body, in bytes. */
     bodyLimit: z.number().int().positive().default(1024 * 1024),
     /** Events kept for `Last-Event-ID` replay. */
@@ -35,8 +45,10 @@ export const serverOptionsSchema = z
     allowPluginLoading: z.boolean().default(false),
     /** How long a control request waits for an answer before it is denied, ms. */
     controlTimeoutMs: z.number().int().positive().default(5 * 60_000),
-    /** Chunks queued for one slow SSE client before it is disconnected (it may reconnect and replay). */
+    /** Frames (events and heartbeats) queued for one slow SSE client before it is disconnected (it may reconnect and replay). */
     clientQueueLimit: z.number().int().positive().default(10_000),
+    /** Bytes queued for one slow SSE client before it is disconnected; whichever limit is reached first counts. */
+    clientQueueBytes: z.number().int().positive().default(8 * 1024 * 1024),
     /** Where sessions live (see `openStore`); default: this process's memory. The caller closes it. */
     store: z.custom<SessionStore>((s) => typeof (s as SessionStore | undefined)?.acquire === 'function', 'store must be a SessionStore (see openStore())').optional(),
     /** Where events are logged for replay; default: a ring of `replayBufferSize` in memory. The caller closes it. */

@@ -1,34 +1,55 @@
 /**
  * A bounded ring of the last N stream events (the memory event log's
- * window). Entries carry their SSE id (`<epoch>.<position>`); frames are
- * encoded lazily, once per event and shape, however many clients read them.
+ * window), each with its SSE id `<epoch>.<position>`. An event is encoded once, when it is
+ * pushed (so an unencodable one is replaced before it is stored); frames
+ * are built from that text lazily, once per shape, however many clients
+ * read them.
  */
-import { frame, sessionOf, type GlobalEnvelope, type StreamEvent } from './events.js';
+import { encodeEvent, frameJson, referencePayload, sessionOf, type StreamEvent } from './events.js';
+
+/** The shapes a stream can carry: `/event`, `/global/event`, and `/global/event` in the reference runtime API's format. */
+export type StreamFormat = 'plain' | 'global' | 'reference';
 
 export class Entry {
-  #plain: Uint8Array | undefined;
-  #global: Uint8Array | undefined;
+  readonly #frames: Partial<Record<StreamFormat, Uint8Array>> = {};
   readonly sessionId: string | null;
+  readonly event: StreamEvent;
+  /** The event's JSON text. */
+  readonly json: string;
 
   constructor(
     readonly id: string,
-    readonly event: StreamEvent,
+    event: StreamEvent,
   ) {
-    this.sessionId = sessionOf(event);
+    const encoded = encodeEvent(event);
+    this.event = encoded.event;
+    this.json = encoded.json;
+    this.sessionId = sessionOf(this.event);
   }
 
-  /** The frame for `/event`. */
-  plain(): Uint8Array {
-    return (this.#plain ??= frame(this.id, this.event));
+  frame(format: StreamFormat): Uint8Array {
+    return (this.#frames[format] ??= frameJson(this.id, this.#data(format)));
   }
 
-  /** The frame for `/global/event`. */
-  global(): Uint8Array {
-    if (!this.#global) {
-      const envelope: GlobalEnvelope = { sessionId: this.sessionId, event: this.event };
-      this.#global = frame(this.id, envelope);
+  #data(format: StreamFormat): string {
+    switch (format) {
+      case 'plain':
+        return this.json;
+      case 'global':
+        return `{"sessionId":${JSON.stringify(this.sessionId)},"event":${this.json}}`;
+      case 'reference': {
+        // Re-encoding the same values cannot fail where the first encoding succeeded, short of a toJSON that changes its mind.
+        try {
+          return JSON.stringify({ sessionID: this.sessionId, payload: referencePayload(this.event) });
+        } catch {
+          return JSON.stringify({ sessionID: this.sessionId, payload: { type: 'event.unencodable', properties: { originalType: this.event.type } } });
+        }
+      }
+      default: {
+        const never: never = format;
+        return never;
+      }
     }
-    return this.#global;
   }
 }
 

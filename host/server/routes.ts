@@ -69,7 +69,7 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
   app.post('/session/:id/control-cancel', async (c) => {
     const id = param(c, 'id');
     const body = await jsonBody(c, controlCancelBodySchema, true);
-    return c.json({ cancelled: await sessions.cancel(id, body.requestID) });
+    return c.json({ cancelled: await sessions.cancel(id, body.requestID, body.subtype) });
   });
 
   app.get('/plugins', (c) => c.json({ plugins: pluginViews(host) }));

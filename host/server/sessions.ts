@@ -15,7 +15,7 @@ import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { runLeased } from '../sessions/run.js';
 import { persistTranscript, type Transcript } from '../store/transcript.js';
 import type { SessionRecord, SessionStore, StoredResult } from '../store/types.js';
-import { controlResponseSchemas, type ControlRequest, type ControlSubtype } from './control-types.js';
+import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
 import { ApiError, validationError } from './errors.js';
 import type { EventHub } from './hub.js';
@@ -93,6 +93,10 @@ export class SessionRegistry {
     return this.#view(record, []);
   }
 
+  async has(id: string): Promise<boolean> {
+    return (await this.d.store.get(id)) !== undefined;
+  }
+
   async list(): Promise<SessionView[]> {
     const records = await this.d.store.list();
     return Promise.all(records.map(async (r) => this.#view(r, await this.d.store.controls(r.id))));
@@ -154,24 +158,26 @@ export class SessionRegistry {
     return this.#abortHere(id) || (await this.#forward(id, { op: 'abort', sessionId: id })) === true;
   }
 
-  async respond(id: string, requestID: string, subtype: ControlSubtype, response: unknown) {
+  async respond(id: string, requestID: string, subtype: WireSubtype, response: unknown) {
     await this.#record(id);
     const here = this.d.broker.pending(id).some((r) => r.id === requestID);
     const request = here ? undefined : (await this.d.store.controls(id)).find((r) => r.id === requestID);
     // Held here, or held nowhere: the local broker gives the exact verdict (session or subtype mismatch, not pending).
     if (!request) return this.d.broker.respond(id, requestID, subtype, response);
     // Checked here too, so a bad answer is a 400 from whichever replica got it.
-    const parsed = controlResponseSchemas[subtype].safeParse(response);
-    if (request.subtype === subtype && !parsed.success) throw validationError(parsed.error, 'response');
+    if (request.subtype === subtype) {
+      const parsed = controlResponseSchemas[request.subtype].safeParse(response);
+      if (!parsed.success) throw validationError(parsed.error, 'response');
+    }
     const answer = await this.#forward(id, { op: 'respond', sessionId: id, requestID, subtype, response });
     if (answer && typeof answer === 'object' && 'resolved' in answer) return answer as ReturnType<ControlBroker['respond']>;
     return { resolved: false as const, reason: 'not-pending' as const };
   }
 
-  async cancel(id: string, requestID?: string): Promise<number> {
+  async cancel(id: string, requestID?: string, subtype?: WireSubtype): Promise<number> {
     await this.#record(id);
-    const here = this.d.broker.cancel(id, requestID);
-    const there = await this.#forward(id, { op: 'cancel', sessionId: id, ...(requestID ? { requestID } : {}) });
+    const here = this.d.broker.cancel(id, requestID, 'cancelled', subtype);
+    const there = await this.#forward(id, { op: 'cancel', sessionId: id, ...(requestID ? { requestID } : {}), ...(subtype ? { subtype } : {}) });
     return here + (typeof there === 'number' ? there : 0);
   }
 
@@ -181,7 +187,7 @@ export class SessionRegistry {
       case 'abort':
         return this.#abortHere(call.sessionId);
       case 'cancel':
-        return this.d.broker.cancel(call.sessionId, call.requestID);
+        return this.d.broker.cancel(call.sessionId, call.requestID, 'cancelled', call.subtype);
       case 'respond':
         try {
           return this.d.broker.respond(call.sessionId, call.requestID, call.subtype, call.response);

@@ -1,8 +1,10 @@
 /** `GET /event` and `GET /global/event`: Server-Sent Events from the hub. */
 import type { Context } from 'hono';
+import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
 import { ApiError } from './errors.js';
 import type { EventHub } from './hub.js';
+import type { StreamFormat } from './ring.js';
 import { sessionIdSchema } from './validate.js';
 
 const SSE_HEADERS = {
@@ -22,19 +24,30 @@ function lastEventId(c: Context): string | undefined {
   return raw;
 }
 
-export function sseHandler(hub: EventHub, envelope: boolean) {
+/** `/global/event?format=wasmhooks|reference` picks the envelope; the server option is the default. */
+function globalFormat(c: Context, fallback: 'wasmhooks' | 'reference'): StreamFormat {
+  const raw = c.req.query('format') ?? fallback;
+  if (raw === 'wasmhooks') return 'global';
+  if (raw === 'reference') return 'reference';
+  throw new ApiError('validation', 'format must be "wasmhooks" or "reference"', 'query.format');
+}
+
+export function sseHandler(hub: EventHub, global: false | { format: 'wasmhooks' | 'reference' }) {
   return (c: Context): Response => {
     const session = c.req.query('session');
     if (session !== undefined && !sessionIdSchema.safeParse(session).success) {
       throw new ApiError('validation', 'session must be a session id', 'query.session');
     }
     const from = lastEventId(c);
+    const format = global ? globalFormat(c, global.format) : 'plain';
     // Disconnects arrive as the body's cancel on every runtime; request.signal is not used
     // because Deno's legacy semantics fire it when a response is delivered.
+    const destroy = (c.env as Partial<Connection> | undefined)?.destroy;
     const body = hub.open({
-      envelope,
+      format,
       ...(session !== undefined ? { session } : {}),
       ...(from !== undefined ? { lastEventId: from } : {}),
+      ...(typeof destroy === 'function' ? { destroy } : {}),
     });
     return new Response(body, { headers: SSE_HEADERS });
   };

@@ -1,22 +1,21 @@
 /** Reading and validating request input; every failure is a 4xx `ApiError`. */
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { parseJson } from '../json.js';
 import { ApiError, validationError } from './errors.js';
 
-/** The JSON body, validated. An absent body is `{}` when `optional`. */
+/**
+ * The JSON body, validated. An absent body is `{}` when `optional`. The
+ * content type was checked by `jsonPosts`, the size by `bodyLimit`; the
+ * nesting depth is checked here, by the host's one bounded parser.
+ */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optional = false): Promise<z.output<T>> {
   const text = await c.req.text();
   let value: unknown = {};
   if (text.trim() !== '' || !optional) {
-    const type = c.req.header('content-type') ?? '';
-    if (!/^application\/json\b/i.test(type)) {
-      throw new ApiError('bad_request', 'the body must be JSON: send "Content-Type: application/json"');
-    }
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new ApiError('invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
-    }
+    const parsed = parseJson(text, 'the body');
+    if (!parsed.ok) throw new ApiError(parsed.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', parsed.message);
+    value = parsed.value;
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, 'body');

@@ -10,12 +10,12 @@ import type { SessionStore } from '../store/types.js';
 
 const callSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('abort'), sessionId: z.string() }),
-  z.object({ op: z.literal('cancel'), sessionId: z.string(), requestID: z.string().optional() }),
+  z.object({ op: z.literal('cancel'), sessionId: z.string(), requestID: z.string().optional(), subtype: z.enum(['can_use_tool', 'hook_callback', 'elicitation', 'mcp_message']).optional() }),
   z.object({
     op: z.literal('respond'),
     sessionId: z.string(),
     requestID: z.string(),
-    subtype: z.enum(['can_use_tool', 'hook_callback', 'elicitation']),
+    subtype: z.enum(['can_use_tool', 'hook_callback', 'elicitation', 'mcp_message']),
     response: z.unknown(),
   }),
 ]);

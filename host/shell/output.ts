@@ -19,6 +19,7 @@
 import type { HookDecision, HookEventName, HookResult } from '../hooks/types.js';
 import { isStopEvent, readHookOutput } from '../hooks/output.js';
 import type { ShellOutcome } from './run.js';
+import { parseJson } from '../json.js';
 
 export const EXIT_DENY = 2;
 export const EXIT_STOP = 49;
@@ -31,13 +32,12 @@ const tail = (text: string, max = 500) => {
 function parseStdout(stdout: string, event: HookEventName): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout is not JSON: ${JSON.stringify(tail(text, 200))}` } };
+  const json = parseJson(text, 'stdout');
+  if (!json.ok) {
+    const why = json.problem === 'syntax' ? 'is not JSON' : json.message.replace(/^stdout /, '');
+    return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout ${why}: ${JSON.stringify(tail(text, 200))}` } };
   }
-  const read = readHookOutput(event, json);
+  const read = readHookOutput(event, json.value);
   if (!read.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${read.message}` } };
   return { ok: true, output: read.output };
 }

@@ -243,6 +243,16 @@ describe('openaiModel failures', () => {
     expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('(read_file) from') } });
   });
 
+  it('refuses tool arguments nested deeper than the host-wide JSON bound (BAD_STREAM), before they can reach an event', async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const body = chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'Write', arguments: deep } }] }) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n';
+    const { events } = await run([{ body }]);
+    expect(last(events)).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('deeper than 64 levels') } });
+    expect(events.some((e) => e.type === 'tool.call')).toBe(false);
+  });
+
   it('rejects a JSON answer to a streaming request as BAD_STREAM', async () => {
     const { events } = await run([{ headers: { 'content-type': 'application/json' }, body: '{"choices":[]}' }]);
     expect(events[0]).toMatchObject({ type: 'error', error: { code: 'BAD_STREAM', message: expect.stringContaining('without a stream') } });

@@ -102,6 +102,14 @@ describe('protocol codec', () => {
     expect(truncated.ok || truncated.failure).toMatchObject({ code: 'BAD_OUTPUT' });
   });
 
+  it('refuses JSON in a plugin output nested deeper than the host-wide bound (BAD_OUTPUT), so a guard fails closed', () => {
+    const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const refused = decodeHookResponse(response({ decision: v1.Decision.DECISION_ALLOW, updatedInputJson: deep }));
+    expect(refused.ok || refused.failure).toMatchObject({ code: 'BAD_OUTPUT', message: /updated_input_json nests .* deeper than 64 levels/ });
+    const fine = `{"a":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect(decodeHookResponse(response({ updatedInputJson: fine })).ok).toBe(true);
+  });
+
   it('decodes tool responses', () => {
     const bytes = v1.ToolResponse.encode({ content: '42', isError: true }).finish();
     expect(decodeToolResponse(bytes)).toEqual({ ok: true, value: { content: '42', isError: true } });

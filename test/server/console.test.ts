@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
-import { hostWithGuard } from './real-host.js';
+import { asker, hostWithGuard } from './real-host.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -41,6 +41,7 @@ async function api(url: string, method: string, path: string, body?: unknown) {
 describe.skipIf(!hasChromium)('browser console (headless Chromium)', () => {
   it('shows a pending tool call, approves it, streams the result and the hook decision', async () => {
     server = createServer(await hostWithGuard(), { port: 0, token: TOKEN });
+    asker.elicit = server.elicit;
     const { url } = await server.listen();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const page = await browser.newPage({ viewport: { width: 1200, height: 640 } });
@@ -81,6 +82,17 @@ describe.skipIf(!hasChromium)('browser console (headless Chromium)', () => {
     await page.click('.req button.deny');
     await page.waitForSelector('.row.deny:text("denied in the console")');
     await page.waitForSelector('.row.end >> nth=2');
+
+    // A tool asks the user a question (an elicitation); the page shows a form and sends the answer.
+    await page.fill('#prompt', 'ask me something');
+    await page.click('#send button');
+    const question = page.locator('.req[data-subtype="elicitation"]');
+    await question.waitFor();
+    expect(await question.textContent()).toContain('Which file?');
+    await question.locator('input[name="file"]').fill('notes.txt');
+    await question.locator('button.allow').click();
+    await page.waitForSelector('.row.tool:text("← Ask: answer: {\\"action\\":\\"accept\\",\\"content\\":{\\"file\\":\\"notes.txt\\"}}")');
+    await page.waitForSelector('.row.end >> nth=3');
     expect(errors).toEqual([]);
   }, 60_000);
 });

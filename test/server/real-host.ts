@@ -1,6 +1,8 @@
 // The real host with the scripted model: "tool" prompts call Write (which needs
 // permission), "wait" prompts call Sleep (allowed; runs until aborted), anything
 // else is echoed. A JS PreToolUse hook named "audit" makes hook.end events.
+// "ask" prompts call Ask, which asks the user through `asker.elicit` (set it to
+// a server's `elicit`) and returns the answer.
 import { z } from 'zod';
 import { createHost, type Host } from '../../host/host.js';
 import type { HostOptions } from '../../host/host.js';
@@ -11,17 +13,23 @@ import { loadPlugin, type WasmPlugin } from '../../host/plugins/index.js';
 import { encodePluginInfo } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { cannedPlugin } from '../fixtures/canned.js';
+import type { WasmhooksServer } from '../../host/server/app.js';
 
 const lastUser = (request: ModelRequest) => {
   const last = request.messages.findLast((m) => m.role === 'user');
   return last?.role === 'user' ? last.content : '';
 };
 
+/** Where the Ask tool sends its question: assign a server's `elicit`. */
+export const asker: { elicit?: WasmhooksServer['elicit'] } = {};
+
 export function realHost(options: Partial<HostOptions> = {}): Host {
   const model = scriptedModel({
     rules: [
       { when: { lastToolName: 'Write' }, reply: { text: 'Done writing.' } },
       { when: { lastToolName: 'Sleep' }, reply: { text: 'Woke up.' } },
+      { when: { lastToolName: 'Ask' }, reply: { text: 'Thanks for answering.' } },
+      { when: { lastUser: 'ask' }, reply: { toolCalls: [{ name: 'Ask', input: { question: 'Which file?' } }] } },
       { when: { lastUser: 'tool' }, reply: { text: 'Writing the file.', toolCalls: [{ name: 'Write', input: { path: 'notes.txt', text: 'hi' } }] } },
       { when: { lastUser: 'wait' }, reply: { toolCalls: [{ name: 'Sleep', input: {} }] } },
       { when: () => true, reply: (request) => ({ text: `echo: ${lastUser(request)}` }) },
@@ -34,10 +42,16 @@ export function realHost(options: Partial<HostOptions> = {}): Host {
     z.object({}),
     ({}, ctx) => new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true })),
   );
+  const ask = tool('Ask', 'Ask the user', z.object({ question: z.string() }), async ({ question }, ctx) => {
+    if (!asker.elicit) return { content: 'nobody to ask', isError: true };
+    const schema = { type: 'object', properties: { file: { type: 'string', title: 'File name' } }, required: ['file'] };
+    const answer = await asker.elicit(ctx.sessionId, { message: question, schema }, { signal: ctx.signal });
+    return `answer: ${JSON.stringify(answer)}`;
+  });
   return createHost({
     model,
-    tools: [write, sleep],
-    allowedTools: ['Sleep'],
+    tools: [write, sleep, ask],
+    allowedTools: ['Sleep', 'Ask'],
     hooks: { PreToolUse: [{ name: 'audit', hooks: [async () => ({})] }] },
     ...options,
   });

@@ -22,9 +22,13 @@ describe('session routes', () => {
     expect((await call(server, 'GET', '/session')).json.sessions).toEqual([]);
   });
 
-  it('creates a session with no body at all', async () => {
+  it('creates a session with an empty JSON body, and refuses a POST without the JSON content type', async () => {
     server = createServer(realHost());
-    expect((await server.app.request('/session', { method: 'POST' })).status).toBe(201);
+    const json = { 'content-type': 'application/json' };
+    expect((await server.app.request('/session', { method: 'POST', headers: json })).status).toBe(201);
+    const bare = await server.app.request('/session', { method: 'POST' });
+    expect(bare.status).toBe(415);
+    expect((await bare.json()).error.code).toBe('unsupported_media_type');
   });
 
   it('accepts a prompt at once (202) and reports it through events', async () => {
@@ -48,10 +52,10 @@ describe('session routes', () => {
     const second = await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'again' });
     expect(second.status).toBe(409);
     expect(second.json.error.code).toBe('conflict');
-    expect((await call(server, 'POST', `/session/${s.id}/abort`)).json).toEqual({ aborted: true });
+    expect((await call(server, 'POST', `/session/${s.id}/abort`, {})).json).toEqual({ aborted: true });
     await until(async () => !(await server.sessions.get(s.id)).running);
     expect((await server.sessions.get(s.id)).lastResult?.subtype).toBe('aborted');
-    expect((await call(server, 'POST', `/session/${s.id}/abort`)).json).toEqual({ aborted: false });
+    expect((await call(server, 'POST', `/session/${s.id}/abort`, {})).json).toEqual({ aborted: false });
   });
 
   it('filters /event by session and wraps /global/event in envelopes', async () => {

@@ -144,7 +144,7 @@ describe('malformed input', () => {
     const tooBig = await call(server, 'POST', `/session/${s.id}/prompt`, big);
     expect(tooBig.status).toBe(413);
     const wrongType = await call(server, 'POST', `/session/${s.id}/prompt`, '{"prompt":"hi"}', { 'content-type': 'text/plain' });
-    expect(wrongType.status).toBe(400);
+    expect(wrongType.status).toBe(415);
     const path = await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 42 });
     expect(path.json.error).toMatchObject({ code: 'validation', path: 'body.prompt' });
   });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import type { HookInput } from '../../host/hooks/types.js';
-import { createShellHook, shellHooks } from '../../host/shell/index.js';
+import { createShellHook, shellHooks, type ShellOutcome } from '../../host/shell/index.js';
+import { shellResult } from '../../host/shell/output.js';
 
 const input: HookInput = {
   hook_event_name: 'PreToolUse',
@@ -80,6 +81,12 @@ describe('shell hooks', () => {
   it('a crash (signal) is a TRAP failure', async () => {
     const result = await run(`kill -SEGV $$`);
     expect(result).toMatchObject({ ok: false, failure: { code: 'TRAP', message: expect.stringMatching(/SIGSEGV/) } });
+  });
+
+  it('stdout nested deeper than the host-wide JSON bound is BAD_OUTPUT, not a stack overflow later', () => {
+    const stdout = `{"decision":"allow","updatedInput":{"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    const result = shellResult({ kind: 'exited', code: 0, stdout, stderr: '' } as ShellOutcome, 'PreToolUse', 'deep');
+    expect(result).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT', message: expect.stringContaining('deeper than 64 levels') } });
   });
 
   it('invalid JSON or a bad field on stdout with exit 0 is BAD_OUTPUT', async () => {

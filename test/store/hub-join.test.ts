@@ -19,7 +19,7 @@ class SlowLog extends MemoryEventLog {
 }
 
 const ev = (n: number): ServerEvent => ({ type: 'session.created', time: n, sessionId: `s${n}` });
-const options = { replayBufferSize: 100, heartbeatMs: 60_000, clientQueueLimit: 1000, retryMs: 1000 };
+const options = { replayBufferSize: 100, heartbeatMs: 60_000, clientQueueLimit: 1000, clientQueueBytes: 1 << 20, retryMs: 1000 };
 
 describe('replay joined to live delivery', () => {
   it('delivers every event once, in order, when events arrive while the replay is read', async () => {
@@ -30,7 +30,7 @@ describe('replay joined to live delivery', () => {
     log.onSince = () => {
       for (let i = 6; i <= 10; i++) hub.publish(ev(i));
     };
-    const body = hub.open({ envelope: false, lastEventId: `${log.epoch}.2` });
+    const body = hub.open({ format: 'plain', lastEventId: `${log.epoch}.2` });
     const got = await readSse(body, (m) => m.length >= 9);
     const positions = got.slice(1).map((m) => Number(m.id!.split('.')[1]));
     expect(positions).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
@@ -41,7 +41,7 @@ describe('replay joined to live delivery', () => {
     const log = new MemoryEventLog(100);
     const hub = new EventHub(options, log);
     for (let i = 1; i <= 3; i++) hub.publish(ev(i));
-    const got = await readSse(hub.open({ envelope: false, lastEventId: 'otherepoch.2' }), (m) => m.length >= 5);
+    const got = await readSse(hub.open({ format: 'plain', lastEventId: 'otherepoch.2' }), (m) => m.length >= 5);
     expect(JSON.parse(got[1]!.data)).toMatchObject({ type: 'replay.gap', reason: 'unknown-id', missed: null, oldestAvailable: `${log.epoch}.1` });
     expect(got.slice(2).map((m) => m.id)).toEqual([1, 2, 3].map((n) => `${log.epoch}.${n}`));
     await hub.close(10);

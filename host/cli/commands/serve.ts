@@ -14,6 +14,8 @@ export interface ServeFlags extends HostFlags {
   hostname?: string;
   token?: string;
   cors?: string[];
+  allowedHost?: string[];
+  globalEventFormat?: 'wasmhooks' | 'reference';
   allowPluginLoading?: boolean;
   dataDir?: string;
   store?: string;
@@ -56,6 +58,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.hostname ? { hostname: flags.hostname } : {}),
     ...(token ? { token } : {}),
     ...(flags.cors?.length ? { corsOrigins: flags.cors } : {}),
+    ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
+    ...(flags.globalEventFormat ? { globalEventFormat: flags.globalEventFormat } : {}),
     ...(flags.allowPluginLoading ? { allowPluginLoading: true } : {}),
     store: opened.store,
     ...(opened.eventLog ? { eventLog: opened.eventLog } : {}),

@@ -1,0 +1,73 @@
+/**
+ * The one bounded JSON parser for every JSON text that enters the host from
+ * outside: HTTP bodies (and control answers inside them), tool arguments
+ * streamed by models, JSON inside plugin outputs. `JSON.parse` itself copes
+ * with deep nesting, but everything after it (`JSON.stringify` for an SSE
+ * frame, structured clone, a recursive walk) overflows the stack on a value
+ * nested some thousands deep. So depth is checked on the text, in one linear
+ * pass without recursion, before it is parsed.
+ */
+
+export interface JsonBounds {
+  /** Deepest nesting of arrays and objects (`[]` is depth 1). */
+  maxDepth: number;
+  /** Longest text, in UTF-16 code units (`string.length`). */
+  maxLength: number;
+}
+
+/** Generous for any real tool input or answer; far below what overflows a stack on Node, Deno or Bun. */
+export const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 * 1024 * 1024 };
+
+/** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
+export type JsonProblem = 'syntax' | 'too_deep' | 'too_large';
+
+export type JsonParsed = { ok: true; value: unknown } | { ok: false; problem: JsonProblem; message: string };
+
+/**
+ * The nesting depth of a JSON text, counting brackets outside strings. Stops
+ * counting (and returns) as soon as `limit` is passed. Malformed text gets a
+ * number too; `JSON.parse` refuses it afterwards.
+ */
+function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/**
+ * Parses `text` within `bounds`; never throws. `what` names the text in the
+ * message ("the body", "tool call 0 (Write) arguments").
+ *
+ * @example
+ * const r = parseJson(body, 'the body');
+ * if (!r.ok) throw new ApiError(r.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', r.message);
+ */
+export function parseJson(text: string, what: string, bounds: Partial<JsonBounds> = {}): JsonParsed {
+  const maxLength = bounds.maxLength ?? JSON_BOUNDS.maxLength;
+  const maxDepth = bounds.maxDepth ?? JSON_BOUNDS.maxDepth;
+  if (text.length > maxLength) {
+    return { ok: false, problem: 'too_large', message: `${what} is ${text.length} characters long; the limit is ${maxLength}` };
+  }
+  if (jsonDepth(text, maxDepth) > maxDepth) {
+    return { ok: false, problem: 'too_deep', message: `${what} nests arrays/objects deeper than ${maxDepth} levels` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, problem: 'syntax', message: `${what} is not valid JSON: ${(error as Error).message}` };
+  }
+}
