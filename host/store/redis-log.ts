@@ -10,7 +10,7 @@
  */
 import type { Redis } from 'ioredis';
 import { Entry } from '../server/ring.js';
-import type { StreamEvent } from '../server/events.js';
+import { encodeEvent, type StreamEvent } from '../server/events.js';
 import { comparePositions, newEpoch, parseEventId } from './ids.js';
 import { duplicate, guarded } from './redis-client.js';
 import type { EventLog, Since } from './types.js';
@@ -89,7 +89,8 @@ export class RedisEventLog implements EventLog {
       this.#queue.shift();
       this.dropped++;
     }
-    this.#queue.push(JSON.stringify(event));
+    // Total: an event that cannot be encoded is logged as its `event.unencodable` stand-in.
+    this.#queue.push(encodeEvent(event).json);
     if (!this.#pumping) void this.#pump();
   }
 

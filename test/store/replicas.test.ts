@@ -73,7 +73,7 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
       expect(r.status).toBe(202);
     });
     await onB.next(type('control.request'));
-    expect((await json(`${a.url}/session/${s.id}/abort`, 'POST')).json).toEqual({ aborted: true });
+    expect((await json(`${a.url}/session/${s.id}/abort`, 'POST', {})).json).toEqual({ aborted: true });
     expect((await onB.next(type('agent.end'))).data.result.subtype).toBe('aborted');
   }, 30_000);
 
