@@ -17,11 +17,13 @@ export class Entry {
   /** The event's JSON text. */
   readonly json: string;
 
+  /** `json`: the event's text when it is already known (read back from a log), so it is not encoded again. */
   constructor(
     readonly id: string,
     event: StreamEvent,
+    json?: string,
   ) {
-    const encoded = encodeEvent(event);
+    const encoded = json === undefined ? encodeEvent(event) : { event, json };
     this.event = encoded.event;
     this.json = encoded.json;
     this.sessionId = sessionOf(this.event);

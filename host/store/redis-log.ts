@@ -131,9 +131,9 @@ export class RedisEventLog implements EventLog {
         for (const [, entries] of got ?? []) {
           for (const [position, fields] of entries) {
             this.#seen = position;
-            const event = decode(fields);
-            if (!event) continue;
-            const entry = new Entry(`${this.#epoch}.${position}`, event);
+            const decoded = decode(fields);
+            if (!decoded) continue;
+            const entry = new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
             for (const fn of this.#subscribers) fn(entry);
           }
         }
@@ -160,8 +160,8 @@ export class RedisEventLog implements EventLog {
       const all = async (from: string) =>
         (await this.redis.xrange(this.#key, from, '+', 'COUNT', this.capacity))
           .map(([position, fields]) => {
-            const event = decode(fields);
-            return event && new Entry(`${this.#epoch}.${position}`, event);
+            const decoded = decode(fields);
+            return decoded && new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
           })
           .filter((e): e is Entry => e !== undefined);
       if (!parsed || parsed.epoch !== this.#epoch || comparePositions(parsed.position, this.#seen) > 0) {
@@ -196,11 +196,15 @@ export class RedisEventLog implements EventLog {
   }
 }
 
-function decode(fields: string[]): StreamEvent | undefined {
+/** An entry's event and its text (as appended: already encoded, so it is not encoded again). */
+function decode(fields: string[]): { event: StreamEvent; json: string } | undefined {
   const at = fields.indexOf('d');
   if (at < 0) return undefined;
+  const json = fields[at + 1] as string;
   try {
-    return JSON.parse(fields[at + 1] as string) as StreamEvent;
+    const event = JSON.parse(json) as StreamEvent;
+    // Our appends are single-line; anything else is re-encoded, so it can never break the SSE framing.
+    return /[\r\n]/.test(json) ? { event, json: encodeEvent(event).json } : { event, json };
   } catch {
     return undefined;
   }
