@@ -28,6 +28,7 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   memory: () => import('./rows/memory.js'),
   guests: () => import('./rows/guests.js'),
   matcher: () => import('./rows/matcher.js'),
+  anylang: () => import('./rows/anylang.js'),
 };
 
 interface Args {

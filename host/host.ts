@@ -232,6 +232,7 @@ export function createHost(options: HostOptions = {}): Host {
       }
       plugins.push(plugin);
       plugin.onHealth?.((change) => announce({ type: 'plugin.health', ...change }));
+      plugin.onLog?.((line) => announce({ type: 'plugin.log', ...line }));
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');

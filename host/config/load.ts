@@ -35,6 +35,10 @@ function resolvePlugin(dir: string, entry: PluginEntry): PluginEntry {
         : Object.fromEntries(Object.entries(paths).map(([host, guest]) => [abs(dir, host), guest])),
     };
   }
+  const wasi = entry.wasi;
+  if (typeof wasi === 'object' && wasi.preopens) {
+    out.wasi = { ...wasi, preopens: Object.fromEntries(Object.entries(wasi.preopens).map(([guest, host]) => [guest, abs(dir, host)])) };
+  }
   return out;
 }
 

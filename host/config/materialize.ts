@@ -9,6 +9,7 @@ import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginCont
 import { loadPlugin } from '../plugins/load.js';
 import type { PluginSource } from '../plugins/source.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
+import type { HostFunctions } from '../sandbox/host-functions.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
 import type { PluginEntry } from './schema.js';
@@ -30,18 +31,27 @@ function pluginOptions(entry: PluginEntry) {
     ...(entry.config ? { config: entry.config } : {}),
     ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
     ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
+    ...(entry.tools ? { tools: entry.tools } : {}),
+    ...(entry.pluginName ? { pluginName: entry.pluginName } : {}),
   };
 }
 
+/** What the embedding application adds to a config: code a JSON file cannot hold. */
+export interface MaterializeOptions {
+  /** Host functions on offer to plugins; each plugin gets those in its `grants.hostFunctions`. */
+  hostFunctions?: HostFunctions;
+}
+
 /** Loads one configured plugin; a failure names the config entry. */
-export async function loadConfiguredPlugin(entry: PluginEntry, where: string): Promise<WasmPlugin> {
+export async function loadConfiguredPlugin(entry: PluginEntry, where: string, options: MaterializeOptions = {}): Promise<WasmPlugin> {
   const pin = entry.sha256 ? { sha256: entry.sha256 } : {};
   const source: PluginSource =
     entry.name !== undefined ? { name: entry.name, ...pin }
     : entry.path !== undefined ? { path: entry.path, ...pin }
     : { url: entry.url!, sha256: entry.sha256! };
   try {
-    return await loadPlugin(source, pluginOptions(entry));
+    return await loadPlugin(source, { ...pluginOptions(entry), ...(options.hostFunctions ? { hostFunctions: options.hostFunctions } : {}) });
   } catch (error) {
     const code = error instanceof WasmhooksError ? error.code : 'LOAD_FAILED';
     throw new WasmhooksError(code, `${where}: ${messageOf(error)}`, { cause: error });
@@ -102,7 +112,7 @@ export function mergeHooks(...configs: HooksConfig[]): HooksConfig {
  * const parts = await materializeConfig(await loadConfig('wasmhooks.json'));
  * const host = createHost({ plugins: [...parts.plugins, ...(parts.shell ? [parts.shell] : [])], hooks: parts.hooks });
  */
-export async function materializeConfig(config: ResolvedConfig): Promise<ConfigParts> {
+export async function materializeConfig(config: ResolvedConfig, options: MaterializeOptions = {}): Promise<ConfigParts> {
   const label = config.file === '<inline>' ? 'config' : basename(config.file);
   const plugins: WasmPlugin[] = [];
   const close = async () => {
@@ -110,7 +120,7 @@ export async function materializeConfig(config: ResolvedConfig): Promise<ConfigP
   };
   try {
     for (const [i, entry] of (config.plugins ?? []).entries()) {
-      plugins.push(await loadConfiguredPlugin(entry, `${label}: plugins[${i}]`));
+      plugins.push(await loadConfiguredPlugin(entry, `${label}: plugins[${i}]`, options));
     }
     const modules: HooksConfig[] = [];
     for (const [i, entry] of (config.hookModules ?? []).entries()) {

@@ -6,7 +6,9 @@ import type { AgentResult, AgentState, HostEvent } from '../events/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { HookHandler } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
+import type { ResolvedGrants } from '../plugins/grants.js';
 import type { Limits } from '../sandbox/types.js';
+import type { WasiGrant } from '../sandbox/wasi/options.js';
 
 /** Options the server passes when it creates a session for an HTTP client. */
 export interface ServerSessionOptions {
@@ -48,6 +50,8 @@ export interface ServerPlugin {
   readonly sandbox?: { readonly health: string };
   readonly sha256?: string;
   readonly origin?: string;
+  /** What it was granted, recorded with its sha256 (WASI included). */
+  readonly pin?: { readonly wasi: WasiGrant | null; readonly grants: ResolvedGrants };
 }
 
 export interface ServerHost {

@@ -103,6 +103,7 @@ async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO):
     ...(entry.grants ? { grants: entry.grants } : {}),
     ...(entry.config ? { config: entry.config } : {}),
     ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
+    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
   };
 }
 
