@@ -64,3 +64,8 @@ export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type C
 // HTTP control plane: the hono app, SSE with replay, control requests; the per-runtime serve adapter.
 export * from './server/index.js';
 export { serve, runtimeName, type FetchHandler, type ServeOptions, type Served, type RuntimeName } from './runtime/serve.js';
+
+// Durable sessions: stores (memory, a data directory, Redis) and the event log.
+export { openStore, type StoreSpec, type OpenedStore } from './store/open.js';
+export type { SessionStore, EventLog, SessionRecord, StoredResult, StoredSessionOptions, Since, ReplicaMessage } from './store/types.js';
+export { persistTranscript, type Transcript, type TranscriptSource } from './store/transcript.js';

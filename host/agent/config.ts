@@ -109,6 +109,8 @@ export interface LoopConfig {
   /** additionalContext waiting for the next model call; the loop drains it. */
   pendingContext: string[];
   setState(to: AgentState): void;
+  /** The session's JSONL transcript, when its store keeps one (hook inputs carry it). */
+  transcriptPath?: string;
   /** Absent: the `agent` tool is not offered. */
   subagents?: SubagentSettings;
   /** Absent: the default compactor, keeping 2 turns, the model's context window. */
@@ -127,6 +129,7 @@ export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
     iteration,
     permission_mode: config.permissions.mode,
     ...(config.agentId !== undefined ? { agent_id: config.agentId } : {}),
+    ...(config.transcriptPath !== undefined ? { transcript_path: config.transcriptPath } : {}),
   };
 }
 

@@ -2,8 +2,7 @@
  * From a validated config to live parts: loaded WASM plugins, imported JS
  * hook modules and shell hooks, ready to hand to `createHost`.
  */
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, fileUrl } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
 import { loadPlugin } from '../plugins/load.js';
@@ -83,7 +82,7 @@ function asHooksConfig(value: unknown, where: string): HooksConfig {
 export async function importHookModule(entry: { module: string; export?: string }, where: string): Promise<HooksConfig> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(entry.module).href)) as Record<string, unknown>;
+    mod = (await import(fileUrl(entry.module).href)) as Record<string, unknown>;
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${where}: cannot import ${entry.module}: ${messageOf(error)}`, { cause: error });
   }

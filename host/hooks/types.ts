@@ -49,6 +49,8 @@ export interface HookCommon {
   permission_mode: PermissionMode;
   /** Set only inside a sub-agent. */
   agent_id?: string;
+  /** The session's conversation as a JSONL file, when its store keeps one (the data directory of `serve`). */
+  transcript_path?: string;
 }
 
 /** One call of a batch, as the batch hooks see it. */
