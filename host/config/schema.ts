@@ -32,6 +32,10 @@ export const configLimitsSchema = z
     maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
     maxInputBytes: positiveInt(),
     maxOutputBytes: positiveInt(),
+    maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
+    maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
+    maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
+    maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
   })
   .partial()
   .strict();

@@ -16,6 +16,10 @@ export const limitsSchema = z
     maxMemoryPages: positiveInt.max(65536),
     maxInputBytes: positiveInt,
     maxOutputBytes: positiveInt,
+    maxVarBytes: positiveInt,
+    maxVars: positiveInt,
+    maxLogBytes: positiveInt,
+    maxProgressBytes: positiveInt,
   })
   .partial()
   .strict();

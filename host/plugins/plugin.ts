@@ -25,6 +25,7 @@ import {
   type PluginInfo,
 } from '../protocol/codec.js';
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import { violation } from '../hooks/decisions.js';
 import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
@@ -136,13 +137,21 @@ export class WasmPlugin implements PluginContribution {
     const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
     if (bindingIndex < 0) return { ok: true, output: {} };
     const request = toWireRequest(input, bindingIndex);
+    // Decoded inside the call, so an unreadable answer counts toward quarantine.
+    let decoded: ReturnType<typeof decodeHookResponse> | undefined;
     const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
+      check: (output) => {
+        decoded = decodeHookResponse(output);
+        if (!decoded.ok) return decoded.failure;
+        // A decision the event does not allow is as unreadable as garbage.
+        const bad = violation(input.hook_event_name, fromWireResponse(decoded.value));
+        return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
+      },
     });
     if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
-    const decoded = decodeHookResponse(outcome.output);
-    if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
+    if (!decoded?.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
     return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
   }
 
@@ -164,13 +173,17 @@ export class WasmPlugin implements PluginContribution {
     });
     this.#progress.current = ctx.onProgress;
     try {
-      const outcome = await this.#sandbox.call('tool', request, { signal: ctx.signal });
-      if (!outcome.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${outcome.failure.code}: ${outcome.failure.message}`, isError: true };
-      }
-      const decoded = decodeToolResponse(outcome.output);
-      if (!decoded.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${decoded.failure.code}: ${decoded.failure.message}`, isError: true };
+      let decoded: ReturnType<typeof decodeToolResponse> | undefined;
+      const outcome = await this.#sandbox.call('tool', request, {
+        signal: ctx.signal,
+        check: (output) => {
+          decoded = decodeToolResponse(output);
+          return decoded.ok ? null : decoded.failure;
+        },
+      });
+      if (!outcome.ok || !decoded?.ok) {
+        const f = outcome.ok ? { code: 'BAD_OUTPUT', message: 'the tool output was not decoded' } : outcome.failure;
+        return { content: `tool ${name} (plugin ${this.name}) failed: ${f.code}: ${f.message}`, isError: true };
       }
       return decoded.value;
     } finally {

@@ -6,6 +6,7 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
+import { rerouteDenied } from './denied.js';
 import { loadFailed } from './failures.js';
 import { HealthTracker } from './health.js';
 import { prepareGuest } from './guest-imports.js';
@@ -13,6 +14,8 @@ import { INTERNAL_EXPORTS } from './imports.js';
 import { instrument } from './instrument/index.js';
 import { Sandboxed } from './module.js';
 import { resolveOptions } from './options.js';
+
+export { HOST_MEMORY_SLACK_BYTES, hostMemoryBound } from './options.js';
 import type { SandboxOptions, SandboxedModule } from './types.js';
 import { WorkerBackend } from './worker/host.js';
 
@@ -45,7 +48,7 @@ export async function createSandbox(
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    instrumented = instrument(guest.bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    instrumented = instrument(rerouteDenied(guest.bytes), { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

@@ -19,8 +19,24 @@ export interface Limits {
   maxInputBytes: number;
   /** Largest output accepted from one call. */
   maxOutputBytes: number;
-  /** Cap on the plugin's Extism variables (`var_set`), in bytes, per instance. */
+  /**
+   * Cap on the plugin's Extism variables (`var_set`), per instance: the UTF-8
+   * bytes of every key plus every value. Deleting a variable frees its share.
+   */
   maxVarBytes: number;
+  /** Cap on the number of Extism variables one instance may hold at once. */
+  maxVars: number;
+  /**
+   * Plugin log text delivered per call (Extism `log_*`), in UTF-8 bytes. Lines past
+   * it (or past `MAX_LOG_LINES_PER_CALL`) are dropped and counted in one
+   * final warning line, never buffered.
+   */
+  maxLogBytes: number;
+  /**
+   * Progress text one call may report (`wasmhooks:host/progress`), in bytes,
+   * all messages together. Going past it stops the call with OUTPUT_TOO_LARGE.
+   */
+  maxProgressBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -30,6 +46,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
+  maxVars: 1_024,
+  maxLogBytes: 256 * 1024,
+  maxProgressBytes: 1 << 20,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */
@@ -65,6 +84,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides of the module's limits for this call (a binding's own timeout, say). */
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
+  /**
+   * Reads the output of a call that returned: the failure that makes it
+   * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
+   * becomes the call's outcome and counts toward quarantine like any other.
+   * Contract: must not throw.
+   */
+  check?: (output: Uint8Array) => PluginFailure | null;
 }
 
 /** Callbacks for what a plugin reports (progress, logs). */
