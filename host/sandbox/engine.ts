@@ -7,6 +7,8 @@
  */
 import createPlugin, { type CallContext, type ExtismPluginOptions, type Plugin } from '@extism/extism';
 import { classify, corruptsInstance, failure } from './failures.js';
+import { gateImport } from './gate.js';
+import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 
@@ -153,6 +155,7 @@ export class Engine {
           if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
           return meter.refuel();
         },
+        [GATE_NAME]: gateImport(() => this.#meter),
       },
       // Extism's own alloc logs "memory limit exceeded" and returns 0, after
       // which the plugin fails on an unrelated error; stop it here instead.

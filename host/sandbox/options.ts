@@ -20,6 +20,7 @@ const schema = z.object({
       maxInputBytes: count,
       maxOutputBytes: count,
       maxVarBytes: count,
+      maxTableElements: z.number().int().nonnegative().max(10_000_000),
     })
     .partial()
     .optional(),
@@ -31,6 +32,7 @@ const schema = z.object({
     .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
     .optional(),
   name: z.string().optional(),
+  allowExceptions: z.boolean().optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()
@@ -42,6 +44,7 @@ export interface ResolvedOptions {
   quarantine: Readonly<QuarantinePolicy>;
   isolation: 'in-thread' | 'worker';
   name: string;
+  allowExceptions: boolean;
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -56,5 +59,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),
     isolation: o.isolation ?? 'in-thread',
     name: o.name ?? 'plugin',
+    allowExceptions: o.allowExceptions ?? false,
   };
 }
