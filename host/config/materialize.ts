@@ -29,6 +29,7 @@ function pluginOptions(entry: PluginEntry) {
     ...(entry.config ? { config: entry.config } : {}),
     ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
     ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.allowExceptions !== undefined ? { allowExceptions: entry.allowExceptions } : {}),
   };
 }
 
