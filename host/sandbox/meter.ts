@@ -1,9 +1,10 @@
 /**
  * The budget of one call, consulted by the instrumented module's `refuel`
- * import. Instrumented code burns fuel from an exported global and calls
- * `refuel()` when it drops below zero; that is the only moment the host gets
- * control back from a running plugin, so deadline, budget and abort are all
- * checked here.
+ * and `gate` imports. Instrumented code burns fuel from an exported global
+ * and calls `refuel()` when it drops below zero, and `gate()` before host
+ * calls and wherever an exception handler may resume; those are the moments
+ * the host gets control back from a running plugin, so deadline, budget and
+ * abort are checked there, and a stop, once thrown, is thrown again by each.
  */
 import type { FailureCode } from './types.js';
 
@@ -11,9 +12,11 @@ import type { FailureCode } from './types.js';
  * Fuel is handed out in slices, sized so the plugin comes back to the host
  * about every `SLICE_PERIOD_MS`: often enough that a 50 ms deadline is hit
  * within a few percent, rarely enough that refuel costs far below 1% of the
- * run. Fuel does not price host calls, so a plugin that mostly calls the host
- * burns time far faster than fuel; the slice therefore adapts to the time
- * each one actually took, starting small.
+ * run. Fuel prices host calls only roughly (a constant plus their length),
+ * so a plugin that mostly calls the host may burn time faster than fuel; the
+ * slice therefore adapts to the time each one actually took, starting small,
+ * and the gate (gate.ts) reads the clock before every host call that is not
+ * a constant-time accessor.
  */
 export const SLICE_PERIOD_MS = 1;
 export const FIRST_SLICE = 10_000;
