@@ -3,6 +3,7 @@
  * deadline, a fuel budget, a memory cap and an abort signal, on the caller's
  * thread or in a worker, and report the outcome as data.
  */
+import { DEFAULT_MAX_TABLE_ELEMENTS } from './instrument/tables.js';
 
 /** Limits applied to every call. Defaults: see `DEFAULT_LIMITS`. */
 export interface Limits {
@@ -32,7 +33,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
-  maxTableElements: 100_000, // ≈ 1.6 MiB of host memory at most
+  maxTableElements: DEFAULT_MAX_TABLE_ELEMENTS,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */

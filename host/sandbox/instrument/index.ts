@@ -21,10 +21,12 @@ import {
 } from './sections.js';
 import { type RewriteInfo, writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';
 
 export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 export { GATE_NAME, GateKind } from './hostcalls.js';
+export { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */
@@ -35,8 +37,6 @@ export interface InstrumentOptions {
   allowExceptions?: boolean;
 }
 
-/** Real plugins' tables hold tens to a few thousand functions (Rust, C, AssemblyScript); large Emscripten apps ~50k. */
-export const DEFAULT_MAX_TABLE_ELEMENTS = 100_000;
 
 export interface InstrumentResult {
   bytes: Uint8Array<ArrayBuffer>;

@@ -9,6 +9,13 @@ import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
 /**
+ * The default cap (`limits.maxTableElements`): ≈ 1.6 MiB of host memory. Real
+ * plugins' tables hold tens to a few thousand functions (Rust, C,
+ * AssemblyScript); large Emscripten apps tens of thousands.
+ */
+export const DEFAULT_MAX_TABLE_ELEMENTS = 100_000;
+
+/**
  * Per table (imported first), its maximum after capping: its minimum plus an
  * equal share of what the minimums leave of the cap, or its own maximum if
  * that is lower. The maxima then sum to at most the cap.
