@@ -3,16 +3,18 @@
  * registries and the defaults; `host.session()` starts conversations.
  */
 import { z } from 'zod';
-import type { AgentDefinition, Compactor } from './agent/config.js';
+import { DEFAULT_MAX_PARALLEL_TOOLS, type AgentDefinition, type Compactor } from './agent/config.js';
 import { DEFAULT_KEEP_TURNS } from './agent/compact.js';
 import { Session, type SessionSettings } from './agent/session.js';
 import { AGENT_TOOL } from './agent/subagent.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
-import type { Emit } from './events/types.js';
+import type { Emit, EmittedEvent } from './events/types.js';
 import { compileMatcher } from './hooks/js.js';
 import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
+import { McpServers } from './mcp/client.js';
+import { mcpServersSchema, type McpServersConfig } from './mcp/config.js';
 import { scriptedModel } from './models/scripted.js';
 import type { Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
@@ -23,12 +25,14 @@ const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${w
 const permissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']);
 const toolPattern = z.union([z.string(), z.instanceof(RegExp)]);
 
-// Strict: a Claude-style `timeout` (seconds) must not be dropped silently.
+// Strict: an unknown key (a misspelt timeout, say) must not be dropped silently.
 const matcherGroup = z
   .object({
     matcher: toolPattern.optional(),
     hooks: z.array(fn('each hook')),
     timeoutMs: z.number().positive().optional(),
+    /** Seconds, as Claude's hook matchers write it. */
+    timeout: z.number().positive().optional(),
     failurePolicy: z.enum(['fail-closed', 'fail-open']).optional(),
     name: z.string().optional(),
   })
@@ -44,6 +48,8 @@ const sessionFields = {
   maxTurns: z.number().int().positive().optional(),
   /** Stop-hook blocks allowed per prompt. Default 8. */
   stopHookCap: z.number().int().nonnegative().optional(),
+  /** Concurrency-safe (read-only) calls of one batch that run at once. Default 8; 1 runs every call in turn. */
+  maxParallelTools: z.number().int().positive().optional(),
   /** Auto-compact when a model call's input reaches this fraction of the context window. Default 0.8; false: never. */
   autoCompact: z.union([z.number().gt(0).max(1), z.literal(false)]).optional(),
   /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */
@@ -76,6 +82,8 @@ const hostOptionsSchema = z
     disallowedTools: z.array(toolPattern).optional(),
     /** Sub-agents the `agent` tool can start, by name. */
     agents: z.record(z.string(), agentSchema).optional(),
+    /** MCP servers whose tools join the registry as `mcp__<server>__<tool>` (the `.mcp.json` shape); started at the first prompt. */
+    mcpServers: mcpServersSchema.optional(),
     /** Levels of sub-agents (1: sub-agents cannot start sub-agents). Default 1. */
     maxAgentDepth: z.number().int().positive().optional(),
     /** Replaces the default summarising compactor. */
@@ -99,8 +107,10 @@ const sessionOptionsSchema = z
   })
   .strict();
 
-export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks' | 'agents' | 'compactor'> & {
+export type HostOptions = Omit<z.input<typeof hostOptionsSchema>, 'hooks' | 'agents' | 'compactor' | 'mcpServers'> & {
   hooks?: HooksConfig;
+  /** MCP servers as tool sources, by name (see docs/mcp.md). */
+  mcpServers?: McpServersConfig;
   /** Sub-agents the `agent` tool can start, by name. */
   agents?: Record<string, AgentDefinition>;
   /** Replaces the default summarising compactor (see docs/agent.md). */
@@ -118,6 +128,10 @@ export interface Host {
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
   use(plugin: PluginContribution): void;
+  /** Starts what the host otherwise starts at the first prompt (MCP servers); failures are events, never thrown. */
+  ready(): Promise<void>;
+  /** Closes what the host started (MCP servers). Sessions stay usable; servers restart at the next prompt. */
+  close(): Promise<void>;
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -171,6 +185,11 @@ export function createHost(options: HostOptions = {}): Host {
     },
   };
 
+  const announce = (event: EmittedEvent) => {
+    for (const emit of live) emit(event);
+  };
+  const mcp = o.mcpServers && Object.keys(o.mcpServers).length > 0 ? new McpServers(o.mcpServers, tools, announce) : undefined;
+
   const host: Host = {
     model,
     hooks,
@@ -198,9 +217,7 @@ export function createHost(options: HostOptions = {}): Host {
         throw e;
       }
       plugins.push(plugin);
-      plugin.onHealth?.((change) => {
-        for (const emit of live) emit({ type: 'plugin.health', ...change });
-      });
+      plugin.onHealth?.((change) => announce({ type: 'plugin.health', ...change }));
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
@@ -225,12 +242,20 @@ export function createHost(options: HostOptions = {}): Host {
         },
         maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
         stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+        maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
         autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
         ...(subagents ? { subagents } : {}),
         compaction,
         announcements,
+        ...(mcp ? { prepare: () => mcp.ensure() } : {}),
       };
       return new Session(settings);
+    },
+    async ready() {
+      await mcp?.ensure();
+    },
+    async close() {
+      await mcp?.close();
     },
   };
   for (const p of o.plugins ?? []) host.use(p);

@@ -16,7 +16,7 @@ export type * from './hooks/types.js';
 export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';
 export { HookRegistry } from './hooks/registry.js';
 export { jsHookHandlers, hookOutputSchema } from './hooks/js.js';
-export { tool, type JsToolContext, type JsToolReturn } from './tools/define.js';
+export { tool, type JsToolContext, type JsToolOptions, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';
 export type * from './permissions/types.js';
 export { createShellHook, shellHooks, type ShellHookSpec, type ShellHookOptions } from './shell/index.js';
@@ -43,6 +43,11 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox } from './sandbox/index.js';
+
+// MCP both ways: MCP servers as tool sources (createHost's mcpServers), and our tools served over MCP.
+export { createMcpServer, relayModel, type McpToolHost } from './mcp/server.js';
+export { mcpHttpApp, type McpHttpOptions } from './mcp/http.js';
+export { mcpToolName, type McpServerConfig, type McpServersConfig } from './mcp/config.js';
 
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';

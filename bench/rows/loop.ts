@@ -73,6 +73,7 @@ export const run: RowsFn = async ({ quick }) => {
     { samples: quick ? 20 : 100, warmup: 5, maxMs: quick ? 3_000 : 15_000, rounds: 10, clock: 'cpu' },
   );
   await Promise.all(plugins.map((p) => p.close()));
+  const batch = await parallelBatch(quick);
   const iter = (s: { median: number; p99: number }) => ({ value: s.median / PER_PROMPT, unit: 'µs', p99: s.p99 / PER_PROMPT, clock: 'cpu' as const });
   const perHook = (r.hooked.median - r.loop.median) / callsPerPrompt;
   return [
@@ -97,5 +98,32 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: iter(r.loop),
       note: `≈ ${perHook.toFixed(1)} µs per hook call inside the loop (dispatch + sandboxed call); events hooked: ${events.join(', ')}`,
     }),
+    makeRow('loop', runtime, {
+      what: 'a batch of 3 × 200 ms read-only tools, through the loop',
+      ours: { value: batch.loop.median, unit: 'ms', p99: batch.loop.p99 },
+      anchorName: 'the 3 tools awaited together by hand (Promise.all)',
+      anchor: { value: batch.anchor.median, unit: 'ms', p99: batch.anchor.p99 },
+      target: { op: 'max', value: 1.1 },
+      note: `one at a time (maxParallelTools: 1) takes ${batch.sequential.median.toFixed(0)} ms`,
+    }),
   ];
 };
+
+/** Wall time of one prompt whose model asks for 3 read-only 200 ms calls at once. */
+async function parallelBatch(quick: boolean) {
+  const nap = tool('Nap', 'sleeps', z.object({ ms: z.number() }), async ({ ms }) => (await new Promise((r) => setTimeout(r, ms)), 'ok'), { readOnly: true });
+  const turn = { toolCalls: [0, 1, 2].map(() => ({ name: 'Nap', input: { ms: 200 } })) };
+  const prompt = (maxParallelTools: number) => async () => {
+    const model = scriptedModel([turn, { text: 'done' }]);
+    await createHost({ model, tools: [nap], permissionMode: 'bypassPermissions', maxParallelTools }).session().prompt('go');
+  };
+  const signal = new AbortController().signal;
+  const context = { session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default' as const };
+  const anchor = async () => {
+    await Promise.all([0, 1, 2].map((i) => nap.run({ ms: 200 }, { signal, toolUseId: `t${i}`, onProgress: () => {}, context })));
+  };
+  const n = quick ? 3 : 6;
+  const ms = (s: { median: number; p99: number }) => ({ median: s.median / 1000, p99: s.p99 / 1000 });
+  const r = await compare({ anchor, loop: prompt(8), sequential: prompt(1) }, { samples: n, warmup: 1, maxMs: 60_000, rounds: n });
+  return { anchor: ms(r.anchor), loop: ms(r.loop), sequential: ms(r.sequential) };
+}

@@ -8,6 +8,9 @@ import type { PermissionConfig } from '../permissions/resolve.js';
 import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePathFields } from './paths.js';
 
+/** Default of `maxParallelTools`: concurrency-safe calls of one batch running at once. */
+export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
+
 /** The tools a loop sees: the host's registry, or a sub-agent's filtered view of it. */
 export interface ToolSet {
   get(name: string): RegisteredTool | undefined;
@@ -71,6 +74,13 @@ export interface CompactionSettings {
 export interface LoopConfig {
   sessionId: string;
   agentId?: string;
+  /**
+   * Set for a sub-agent's loop: the parent's agent call. Such a loop starts
+   * from its task without UserPromptSubmit and ends without Stop hooks: the
+   * caller fires SubagentStop and continues the loop with a new message if a
+   * hook blocks.
+   */
+  parentToolUseId?: string;
   cwd: string;
   /** Prompt number in the session, 1-based. */
   turn: number;
@@ -86,6 +96,8 @@ export interface LoopConfig {
   maxTurns: number;
   /** Stop-hook blocks allowed per prompt before it ends anyway (error STOP_HOOK_CAP). */
   stopHookCap: number;
+  /** Concurrency-safe calls of one batch that may run at once. */
+  maxParallelTools: number;
   /**
    * Compact automatically before a model call once the previous call's input
    * reached this fraction of the model's context window (when the model

@@ -80,14 +80,17 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       const s = await dispatch(ctx, 'SessionStart', () => ({ ...hookCommon(config, 0), hook_event_name: 'SessionStart', reason: 'startup' }));
       config.pendingContext.push(...s.additionalContext);
     }
-    const submit = await dispatch(ctx, 'UserPromptSubmit', () => ({ ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));
-    if (signal.aborted) return finish('aborted');
-    if (submit.decision === 'deny' || submit.decision === 'stop') {
-      // A refused prompt never enters the conversation.
-      return finish('success', { stoppedBy: stoppedBy('UserPromptSubmit', submit) });
+    // A sub-agent's task is not a user prompt: it continues straight into the loop (no UserPromptSubmit).
+    if (config.parentToolUseId === undefined) {
+      const submit = await dispatch(ctx, 'UserPromptSubmit', () => ({ ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));
+      if (signal.aborted) return finish('aborted');
+      if (submit.decision === 'deny' || submit.decision === 'stop') {
+        // A refused prompt never enters the conversation.
+        return finish('success', { stoppedBy: stoppedBy('UserPromptSubmit', submit) });
+      }
+      config.pendingContext.push(...submit.additionalContext);
     }
     config.messages.push({ role: 'user', content: config.prompt });
-    config.pendingContext.push(...submit.additionalContext);
 
     for (;;) {
       if (signal.aborted) return finish('aborted');
@@ -139,6 +142,11 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       if (said) text = said;
 
       if (model.toolCalls.length === 0) {
+        // Where a sub-agent would stop, its caller fires SubagentStop (and may send it back to work).
+        if (config.parentToolUseId !== undefined) {
+          emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
+          return finish('success');
+        }
         const stop = await dispatch(ctx, 'Stop', () => ({
           ...common,
           hook_event_name: 'Stop',

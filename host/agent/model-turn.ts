@@ -76,7 +76,8 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           break;
         case 'message.end': {
           const content = ev.content ?? parts;
-          emit({ type: 'message.end', content, stopReason: ev.stopReason, usage: ev.usage });
+          const text = content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+          emit({ type: 'message.end', content, text, stopReason: ev.stopReason, usage: ev.usage });
           return { kind: 'done', content, toolCalls, stopReason: ev.stopReason, usage: ev.usage };
         }
         case 'error':

@@ -30,11 +30,14 @@ export interface SessionSettings {
   permissions: PermissionConfig;
   maxTurns: number;
   stopHookCap: number;
+  maxParallelTools: number;
   autoCompact: number | false;
   subagents?: SubagentSettings;
   compaction?: CompactionSettings;
   /** Host-wide events (plugin health) reach sessions while a prompt runs. */
   announcements?: { subscribe(emit: Emit): () => void };
+  /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */
+  prepare?: () => Promise<void>;
 }
 
 export interface PromptOptions {
@@ -188,7 +191,8 @@ export class Session {
 
   private assertReady(): void {
     if (this.closed) throw new WasmhooksError('SESSION_CLOSED', `session ${this.id} is closed; create a new one with host.session()`);
-    if (this.machine.state !== 'idle') {
+    // A prompt still preparing (starting MCP servers) has not left idle yet.
+    if (this.machine.state !== 'idle' || (this.run && !this.run.finished)) {
       throw new WasmhooksError('SESSION_BUSY', `session ${this.id} is ${this.machine.state}; await session.idle() (or abort()) before the next prompt`);
     }
   }
@@ -209,6 +213,7 @@ export class Session {
       permissions: s.permissions,
       maxTurns: s.maxTurns,
       stopHookCap: s.stopHookCap,
+      maxParallelTools: s.maxParallelTools,
       autoCompact: s.autoCompact,
       ...(s.subagents ? { subagents: s.subagents } : {}),
       ...(s.compaction ? { compaction: s.compaction } : {}),
@@ -238,7 +243,9 @@ export class Session {
     const unlink = link(options.signal, controller);
     const unannounce = this.settings.announcements?.subscribe(this.emit);
     const run: Run = { controller, finished: false, done: Promise.resolve() as unknown as Promise<AgentResult> };
-    run.done = runLoop(config, this.emit, controller.signal).finally(() => {
+    const prepare = this.settings.prepare;
+    const loop = prepare ? prepare().then(() => runLoop(config, this.emit, controller.signal)) : runLoop(config, this.emit, controller.signal);
+    run.done = loop.finally(() => {
       run.finished = true;
       unannounce?.();
       unlink();

@@ -163,6 +163,7 @@ async function runSubagent(
   const config: LoopConfig = {
     sessionId: parent.sessionId,
     agentId,
+    parentToolUseId: toolUseId,
     cwd: parent.cwd,
     turn: parent.turn,
     prompt,
@@ -174,6 +175,7 @@ async function runSubagent(
     permissions: parent.permissions,
     maxTurns,
     stopHookCap: parent.stopHookCap,
+    maxParallelTools: parent.maxParallelTools,
     autoCompact: parent.autoCompact,
     sessionStart: false,
     pendingContext: [...start.additionalContext],
@@ -196,6 +198,7 @@ async function runSubagent(
     }
     blocks++;
     const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
+    // Continue the same conversation: the hook's reason is its next message.
     result = await runLoop({ ...config, prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }, subEmit, signal);
     outcome = outcomeOf(name, maxTurns, result);
   }

@@ -1,14 +1,21 @@
 /**
- * One batch of tool calls, run one after another in the model's order, each
- * in three steps: prepare (PreToolUse hooks, then permission) → execute
- * (validate, run, tool.output) → finalize (PostToolUse or PostToolUseFailure).
- * PreToolBatch runs first, PostToolBatch once after the last call settles.
- * Every call ends with a tool result in the conversation, denied ones too.
+ * One batch of tool calls, each in three steps: prepare (PreToolUse hooks,
+ * then permission) → execute (validate, run) → finalize (PostToolUse or
+ * PostToolUseFailure, tool.output). PreToolBatch runs first, PostToolBatch
+ * once after the last call settles. Every call ends with a tool result in the
+ * conversation, denied ones too, in the model's order.
+ *
+ * Consecutive calls of concurrency-safe tools (read-only ones) form a group
+ * whose executions overlap (at most `maxParallelTools` at once); every other
+ * call is a group of one. Within a group, prepare runs call by call in order,
+ * then the executions, then finalize call by call in order: hooks, permission
+ * questions and `tool.output` keep the model's order whatever finishes first;
+ * only `tool.progress` events of overlapping calls interleave.
  */
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
-import { dispatch, stoppedBy } from '../hooks/dispatch.js';
-import type { HookToolCall, ToolOutcome } from '../hooks/types.js';
+import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
+import type { HookCommon, HookToolCall, ToolOutcome } from '../hooks/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
@@ -19,105 +26,131 @@ export interface BatchResult {
   stoppedBy?: StoppedBy;
 }
 
-type Prepared =
-  | { kind: 'run'; input: Record<string, unknown> }
-  | { kind: 'denied'; reason: string; source: DenialSource; hookName?: string; stop?: StoppedBy };
+/** One call as it moves through the steps (pi-mono's PreparedToolCall). */
+interface ToolCallRun {
+  readonly call: ToolCallRequest;
+  /** The input as the model sent it, path fields resolved; `undefined` when it is not a JSON object. */
+  readonly input: Record<string, unknown> | undefined;
+  /** What the model gets; set once the call is denied or finalized. */
+  result?: { content: string; isError: boolean };
+  /** Set by prepare when the call may run: the input the tool gets (after rewrites). */
+  approved?: Record<string, unknown>;
+  outcome?: ToolOutcome;
+  durationMs: number;
+}
+
+/** Everything the steps share for one batch. */
+interface Batch {
+  readonly config: LoopConfig;
+  readonly emit: Emit;
+  readonly signal: AbortSignal;
+  readonly ctx: DispatchContext;
+  readonly common: HookCommon;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number): Promise<BatchResult> {
+  const b: Batch = { config, emit, signal, ctx: dispatchContext(config, emit, signal), common: hookCommon(config, iteration) };
+  const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isObject(call.input) ? resolvePathFields(call.input, config.cwd) : undefined, durationMs: 0 }));
+  const hookCalls = (withResults: boolean): HookToolCall[] =>
+    runs.map((r) => ({
+      tool_use_id: r.call.id,
+      tool_name: r.call.name,
+      tool_input: r.approved ?? r.input ?? {},
+      ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
+    }));
 
-export async function runToolBatch(
-  config: LoopConfig,
-  emit: Emit,
-  signal: AbortSignal,
-  calls: ToolCallRequest[],
-  iteration: number,
-): Promise<BatchResult> {
-  const ctx = dispatchContext(config, emit, signal);
-  const common = hookCommon(config, iteration);
-  const pending = config.pendingContext;
-  const inputs = calls.map((c) => (isObject(c.input) ? resolvePathFields(c.input, config.cwd) : {}));
-  const batch: HookToolCall[] = calls.map((c, i) => ({ tool_use_id: c.id, tool_name: c.name, tool_input: inputs[i] ?? {} }));
-
-  const deny = (call: ToolCallRequest, reason: string, source: DenialSource, hookName?: string) => {
-    emit({ type: 'tool.denied', toolUseId: call.id, name: call.name, reason, source, ...(hookName ? { hookName } : {}) });
-    config.messages.push({ role: 'tool', toolUseId: call.id, toolName: call.name, content: reason, isError: true });
-  };
-
-  const pre = await dispatch(ctx, 'PreToolBatch', () => ({ ...common, hook_event_name: 'PreToolBatch', tool_calls: batch }));
-  pending.push(...pre.additionalContext);
-  if (signal.aborted) {
-    for (const call of calls) deny(call, 'aborted before the tool ran', 'aborted');
-    return {};
-  }
-  if (pre.decision === 'stop') {
-    const stop = stoppedBy('PreToolBatch', pre);
-    for (const call of calls) deny(call, pre.reason ?? 'a PreToolBatch hook stopped the turn', 'stopped', stop.hookName);
-    return { stoppedBy: stop };
+  const pre = await dispatch(b.ctx, 'PreToolBatch', () => ({ ...b.common, hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
+  config.pendingContext.push(...pre.additionalContext);
+  if (signal.aborted || pre.decision === 'stop') {
+    const stop = signal.aborted ? undefined : stoppedBy('PreToolBatch', pre);
+    for (const r of runs) {
+      if (stop) deny(b, r, pre.reason ?? 'a PreToolBatch hook stopped the turn', 'stopped', stop.hookName);
+      else deny(b, r, 'aborted before the tool ran', 'aborted');
+      pushResult(b, r);
+    }
+    return stop ? { stoppedBy: stop } : {};
   }
 
   let stop: StoppedBy | undefined;
   let stopAfterBatch: StoppedBy | undefined;
-  for (const [i, call] of calls.entries()) {
-    if (signal.aborted) {
-      deny(call, 'aborted before the tool ran', 'aborted');
-      continue;
+  for (const group of groups(config, runs)) {
+    for (const r of group) {
+      if (signal.aborted) deny(b, r, 'aborted before the tool ran', 'aborted');
+      else if (stop) deny(b, r, `not run: ${stop.event} hook "${stop.hookName}" stopped the turn`, 'stopped', stop.hookName);
+      else stop = await prepare(b, r);
     }
-    if (stop) {
-      deny(call, `not run: ${stop.event} hook "${stop.hookName}" stopped the turn`, 'stopped', stop.hookName);
-      continue;
+    const runnable = group.filter((r) => r.approved);
+    await eachBounded(runnable, group.length > 1 ? config.maxParallelTools : 1, (r) => execute(b, r));
+    for (const r of runnable) {
+      const post = await finalize(b, r);
+      if (post && !stopAfterBatch) stopAfterBatch = post;
     }
-    const prepared = isObject(call.input)
-      ? await prepare(config, ctx, emit, signal, call, inputs[i] ?? {}, common)
-      : ({ kind: 'run', input: {} } as const);
-    if (prepared.kind === 'denied') {
-      if (prepared.stop) stop = prepared.stop;
-      deny(call, prepared.reason, signal.aborted ? 'aborted' : prepared.source, prepared.hookName);
-      continue;
-    }
-    // PostToolBatch sees what actually ran (after rewrites).
-    batch[i] = { ...(batch[i] as HookToolCall), tool_input: prepared.input };
-    const started = performance.now();
-    const outcome = isObject(call.input)
-      ? await execute(config, emit, signal, call, prepared.input, common)
-      : { content: `the input of ${call.name} must be a JSON object`, isError: true };
-    const durationMs = performance.now() - started;
-    const post = await finalize(ctx, call, prepared.input, outcome, common, signal);
-    // tool.output carries what the model gets: after PostToolUse rewrites (a redactor's, say), never the raw text.
-    emit({ type: 'tool.output', toolUseId: call.id, name: call.name, content: post.content, isError: outcome.isError, durationMs });
-    pending.push(...post.additionalContext);
-    config.messages.push({ role: 'tool', toolUseId: call.id, toolName: call.name, content: post.content, isError: outcome.isError });
-    if (post.stop && !stopAfterBatch) stopAfterBatch = post.stop;
+    for (const r of group) pushResult(b, r);
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(ctx, 'PostToolBatch', () => ({ ...common, hook_event_name: 'PostToolBatch', tool_calls: batch }));
-    pending.push(...after.additionalContext);
+    const after = await dispatch(b.ctx, 'PostToolBatch', () => ({ ...b.common, hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
+    config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
   return result ? { stoppedBy: result } : {};
 }
 
-async function prepare(
-  config: LoopConfig,
-  ctx: ReturnType<typeof dispatchContext>,
-  emit: Emit,
-  signal: AbortSignal,
-  call: ToolCallRequest,
-  input: Record<string, unknown>,
-  common: ReturnType<typeof hookCommon>,
-): Promise<Prepared> {
+/** Consecutive concurrency-safe calls share a group; any other call is a group of one. */
+function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
+  const out: ToolCallRun[][] = [];
+  let open: ToolCallRun[] | undefined;
+  for (const r of runs) {
+    const safe = r.input !== undefined && config.tools.get(r.call.name)?.handler.concurrencySafe === true;
+    if (safe && open) open.push(r);
+    else out.push((open = [r]));
+    if (!safe) open = undefined;
+  }
+  return out;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function deny(b: Batch, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
+  b.emit({ type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source, ...(hookName ? { hookName } : {}) });
+  r.result = { content: reason, isError: true };
+}
+
+function pushResult(b: Batch, r: ToolCallRun): void {
+  const { content, isError } = r.result ?? { content: `${r.call.name} did not run`, isError: true };
+  b.config.messages.push({ role: 'tool', toolUseId: r.call.id, toolName: r.call.name, content, isError });
+}
+
+/** PreToolUse, then the permission question. Sets `approved` or denies; returns a stop that ends the batch. */
+async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined> {
+  const { config, signal, ctx, common } = b;
+  const { call, input } = r;
+  if (input === undefined) {
+    // Not an object: nothing for a hook to judge; execute reports it to the model.
+    r.approved = {};
+    return undefined;
+  }
   const tool = { tool_name: call.name, tool_use_id: call.id };
   const pre = await dispatch(ctx, 'PreToolUse', () => ({ ...common, ...tool, hook_event_name: 'PreToolUse', tool_input: input }));
   config.pendingContext.push(...pre.additionalContext);
   const hookName = pre.decidedBy?.hookName;
-  if (signal.aborted) return { kind: 'denied', reason: 'aborted before the tool ran', source: 'aborted' };
+  if (signal.aborted) return void deny(b, r, 'aborted before the tool ran', 'aborted');
   switch (pre.decision) {
     case 'deny':
-      return { kind: 'denied', reason: pre.reason ?? `denied by hook "${hookName}"`, source: 'hook', ...(hookName ? { hookName } : {}) };
+      return void deny(b, r, pre.reason ?? `denied by hook "${hookName}"`, 'hook', hookName);
     case 'stop': {
       const stop = stoppedBy('PreToolUse', pre);
-      return { kind: 'denied', reason: pre.reason ?? `hook "${hookName}" stopped the turn`, source: 'stopped', stop, ...(hookName ? { hookName } : {}) };
+      deny(b, r, pre.reason ?? `hook "${hookName}" stopped the turn`, 'stopped', hookName);
+      return stop;
     }
     case 'allow':
     case 'ask':
@@ -136,30 +169,34 @@ async function prepare(
     input: pre.updatedInput ?? input,
     hookDecision: pre.decision,
     signal,
-    emit,
+    emit: b.emit,
+    cwd: config.cwd,
+    ...(config.agentId !== undefined ? { agentId: config.agentId } : {}),
+    ...(config.parentToolUseId !== undefined ? { parentToolUseId: config.parentToolUseId } : {}),
     runHooks: (toolInput) => dispatch(ctx, 'PermissionRequest', () => ({ ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: toolInput })),
     notify: async (message) => {
       const n = await dispatch(ctx, 'Notification', () => ({ ...common, hook_event_name: 'Notification', message, level: 'info' }));
       config.pendingContext.push(...n.additionalContext);
     },
   });
-  if (permission.behavior === 'deny') {
-    return { kind: 'denied', reason: permission.message, source: permission.source, ...(permission.hookName ? { hookName: permission.hookName } : {}) };
-  }
-  return { kind: 'run', input: resolvePathFields(permission.input, config.cwd) };
+  if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
+  r.approved = resolvePathFields(permission.input, config.cwd);
+  return undefined;
 }
 
-async function execute(
-  config: LoopConfig,
-  emit: Emit,
-  signal: AbortSignal,
-  call: ToolCallRequest,
-  input: Record<string, unknown>,
-  common: ReturnType<typeof hookCommon>,
-): Promise<ToolOutcome> {
+async function execute(b: Batch, r: ToolCallRun): Promise<void> {
+  const started = performance.now();
+  r.outcome = await run(b, r);
+  r.durationMs = performance.now() - started;
+}
+
+async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
+  const { config, emit, signal } = b;
+  const { call } = r;
+  if (r.input === undefined) return { content: `the input of ${call.name} must be a JSON object`, isError: true };
   const tool = config.tools.get(call.name);
   if (!tool) return { content: `no tool named "${call.name}" is available`, isError: true };
-  const checked = tool.validate(input);
+  const checked = tool.validate(r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
   let onAbort = () => {};
@@ -172,16 +209,14 @@ async function execute(
       tool.handler.run(checked.value, {
         signal,
         toolUseId: call.id,
-        context: common,
+        context: b.common,
         onProgress: (progress) => {
           if (!signal.aborted) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
         },
       }),
     );
     const out = await Promise.race([running, aborted]);
-    if (typeof out?.content !== 'string') {
-      return { content: `tool ${call.name} returned no text content`, isError: true };
-    }
+    if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
     return { content: out.content, isError: out.isError === true };
   } catch (e) {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
@@ -190,30 +225,23 @@ async function execute(
   }
 }
 
-async function finalize(
-  ctx: ReturnType<typeof dispatchContext>,
-  call: ToolCallRequest,
-  input: Record<string, unknown>,
-  outcome: ToolOutcome,
-  common: ReturnType<typeof hookCommon>,
-  signal: AbortSignal,
-): Promise<{ content: string; additionalContext: readonly string[]; stop?: StoppedBy }> {
-  const tool = { tool_name: call.name, tool_use_id: call.id, tool_input: input };
-  if (signal.aborted) return { content: outcome.content, additionalContext: [] };
-  if (outcome.isError) {
-    const out = await dispatch(ctx, 'PostToolUseFailure', () => ({
-      ...common,
-      ...tool,
-      hook_event_name: 'PostToolUseFailure',
-      error: outcome.content,
-      tool_response: outcome.content,
-    }));
-    return { content: out.updatedOutput ?? outcome.content, additionalContext: out.additionalContext };
+/** PostToolUse or PostToolUseFailure, then tool.output; returns a PostToolUse stop (it ends the turn after the batch). */
+async function finalize(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined> {
+  const { config, ctx, common, signal } = b;
+  const outcome = r.outcome ?? { content: `${r.call.name} did not run`, isError: true };
+  const tool = { tool_name: r.call.name, tool_use_id: r.call.id, tool_input: r.approved ?? {}, duration_ms: Math.round(r.durationMs) };
+  let content = outcome.content;
+  let stop: StoppedBy | undefined;
+  if (!signal.aborted) {
+    const post = outcome.isError
+      ? await dispatch(ctx, 'PostToolUseFailure', () => ({ ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: outcome.content, tool_response: outcome.content }))
+      : await dispatch(ctx, 'PostToolUse', () => ({ ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content }));
+    content = post.updatedOutput ?? outcome.content;
+    config.pendingContext.push(...post.additionalContext);
+    if (!outcome.isError && post.decision === 'stop') stop = stoppedBy('PostToolUse', post);
   }
-  const out = await dispatch(ctx, 'PostToolUse', () => ({ ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content }));
-  return {
-    content: out.updatedOutput ?? outcome.content,
-    additionalContext: out.additionalContext,
-    ...(out.decision === 'stop' ? { stop: stoppedBy('PostToolUse', out) } : {}),
-  };
+  // tool.output carries what the model gets: after PostToolUse rewrites (a redactor's, say), never the raw text.
+  b.emit({ type: 'tool.output', toolUseId: r.call.id, name: r.call.name, content, isError: outcome.isError, durationMs: r.durationMs });
+  r.result = { content, isError: outcome.isError };
+  return stop;
 }

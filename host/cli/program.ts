@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { WasmhooksError, messageOf } from '../errors.js';
 import { buildCommand, type BuildFlags } from './commands/build.js';
 import { inspectCommand } from './commands/inspect.js';
+import { mcpCommand, type McpFlags } from './commands/mcp.js';
 import { newCommand, type NewFlags } from './commands/new.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
@@ -72,6 +73,18 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--cors <origin>', 'allow a browser origin (repeatable)', collect)
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
     .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
+
+  program
+    .command('mcp')
+    .description('serve the loaded plugins\' tools to MCP clients (stdio; --http for Streamable HTTP), with the loaded guards around every call')
+    .option('-c, --config <file>', 'config file (default: ./wasmhooks.json when present)')
+    .option('-p, --plugin <file.wasm>', 'load a plugin (repeatable), on top of the config\'s', collect)
+    .addOption(new Option('--permission-mode <mode>', 'what happens to a call no hook decided (default bypassPermissions: the MCP client asks its user)').choices(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
+    .option('--http', 'serve Streamable HTTP at /mcp instead of stdio')
+    .option('--port <n>', 'port for --http (0 picks a free one; default 4097)', port)
+    .option('--hostname <host>', 'interface for --http (default 127.0.0.1; anything else needs --token)')
+    .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
+    .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
 
   const plugin = program.command('plugin').description('inspect, create, build and test plugins');
   plugin

@@ -113,6 +113,15 @@ export class EventRenderer {
             : this.p.yellow(`! plugin ${event.plugin} is ${event.status} after ${event.failures} failure(s)${event.message ? `: ${event.message}` : ''}`),
         );
         return;
+      case 'mcp.server.connected':
+        if (this.options.verbose) this.line(this.p.dim(`✓ MCP server ${event.server} (${event.transport}): ${event.tools.length} tool(s)`));
+        return;
+      case 'mcp.server.closed':
+        this.line(this.p.yellow(`! MCP server ${event.server} closed: ${event.reason}`));
+        return;
+      case 'mcp.server.error':
+        this.line(this.p.yellow(`! MCP server ${event.server} ${event.code}: ${truncate(event.message, 200)}`));
+        return;
       case 'events.dropped':
         this.line(this.p.yellow(`! ${event.count} events were dropped (slow output)`));
         return;

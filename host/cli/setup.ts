@@ -69,16 +69,17 @@ async function pickModel(flags: HostFlags, config: ResolvedConfig | undefined, i
 export async function setupHost(
   flags: HostFlags,
   io: CliIO,
-  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool } = {},
+  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
-  const model = await pickModel(flags, config, io);
+  const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)
     : { plugins: [], hooks: {}, close: async () => {} };
   const added: WasmPlugin[] = [];
+  let host: Host | undefined;
   const closeAll = async () => {
-    await Promise.all([parts.close(), ...added.map((p) => p.close())]);
+    await Promise.all([parts.close(), ...added.map((p) => p.close()), host?.close()]);
   };
   try {
     for (const [i, path] of (flags.plugin ?? []).entries()) {
@@ -96,8 +97,9 @@ export async function setupHost(
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
       ...pick('allowedTools', config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),
+      ...pick('mcpServers', config?.mcpServers),
     };
-    const host = createHost(options);
+    host = createHost(options);
     return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...added], close: closeAll };
   } catch (error) {
     await closeAll();

@@ -5,6 +5,7 @@
  * this (see `npm run gen:schema`).
  */
 import { z } from 'zod';
+import { mcpServersSchema } from '../mcp/config.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { shellHookSpecSchema, validRegex } from '../shell/spec.js';
 
@@ -117,6 +118,9 @@ export const configSchema = z
       .optional()
       .describe('ES modules exporting JS hooks (`export default { PreToolUse: [{ matcher, hooks: [fn] }] }`).'),
     shellHooks: z.array(shellHookSpecSchema, { error: 'expected an array of shell hooks' }).optional(),
+    mcpServers: mcpServersSchema
+      .optional()
+      .describe('MCP servers whose tools join as mcp__<server>__<tool> (the .mcp.json shape: { "name": { "command", "args", "env" } } or { "name": { "url", "headers" } }).'),
   })
   .strict();
 

@@ -1,10 +1,15 @@
 /**
  * The event bus: any number of subscribers, each with its own bounded queue.
- * `publish` never blocks or awaits a subscriber: it appends to each queue and
- * schedules a drain. A full queue drops the event for that subscriber alone
- * and counts it; once there is room again the subscriber first receives one
- * `events.dropped` event with the count. A throwing (or rejecting) subscriber
- * is isolated: it affects neither the others nor the publisher.
+ * `publish` never awaits a subscriber: it appends to each queue and
+ * schedules a drain (a microtask). A synchronous burst larger than a queue
+ * does not drop events for a subscriber that keeps up: when the queue is full
+ * and the subscriber is not busy with a promise it returned, `publish` hands
+ * it the queued events at once (it runs inside `publish` then). A queue that
+ * is full because its subscriber is still awaiting (back-pressure) drops the
+ * event for that subscriber alone and counts it; once there is room again the
+ * subscriber first receives one `events.dropped` event with the count. A
+ * throwing (or rejecting) subscriber is isolated: it affects neither the
+ * others nor the publisher.
  */
 import type { HostEvent, HostEventOf } from './types.js';
 
@@ -26,6 +31,10 @@ class SubscriberQueue {
   private dropped = 0;
   private lastDropped: HostEvent | undefined;
   private draining = false;
+  /** A promise the subscriber returned and we have not seen settle: it is busy. */
+  private pending: Promise<void> | undefined;
+  /** Inside an inline delivery: a publish from the subscriber itself must not re-enter. */
+  private delivering = false;
   closed = false;
 
   constructor(
@@ -36,6 +45,7 @@ class SubscriberQueue {
 
   push(event: HostEvent): void {
     if (this.closed) return;
+    if (this.items.length - this.head >= this.capacity && !this.pending && !this.delivering) this.deliverNow();
     if (this.items.length - this.head >= this.capacity) {
       this.dropped++;
       this.lastDropped = event;
@@ -65,22 +75,42 @@ class SubscriberQueue {
   }
 
   private async drain(): Promise<void> {
-    while (!this.closed && this.head < this.items.length) {
-      const event = this.items[this.head] as HostEvent;
-      this.items[this.head++] = undefined as unknown as HostEvent;
-      if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
+    for (;;) {
+      if (this.pending) {
+        await this.pending;
+        this.pending = undefined;
       }
-      try {
-        const r = this.fn(event);
-        if (r && typeof (r as Promise<void>).then === 'function') await r;
-      } catch (error) {
-        this.report(error);
-      }
+      if (this.closed || this.head >= this.items.length) break;
+      this.deliverOne();
       if (this.head >= this.items.length && this.dropped > 0) this.flushDropped();
     }
     this.draining = false;
+  }
+
+  /** Hands the subscriber the queued events now, until it returns a promise. */
+  private deliverNow(): void {
+    this.delivering = true;
+    try {
+      while (!this.closed && !this.pending && this.head < this.items.length) this.deliverOne();
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  /** Delivers the next event; a returned promise makes the subscriber busy until it settles. */
+  private deliverOne(): void {
+    const event = this.items[this.head] as HostEvent;
+    this.items[this.head++] = undefined as unknown as HostEvent;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    try {
+      const r = this.fn(event);
+      if (r && typeof (r as Promise<void>).then === 'function') this.pending = (r as Promise<void>).then(undefined, (error) => this.report(error));
+    } catch (error) {
+      this.report(error);
+    }
   }
 
   private report(error: unknown): void {

@@ -60,7 +60,12 @@ export interface HostEventPayloads {
   'turn.start': { iteration: number };
   'turn.end': { iteration: number; stopReason: StopReason | 'error' | 'aborted'; toolCalls: number };
   'message.start': { model: string };
-  'message.end': { content: AssistantPart[]; stopReason: StopReason; usage: Usage };
+  /**
+   * The assistant message is complete (Claude's MessageDisplay): `content` is
+   * the whole message, `text` its text parts joined, so a UI need not
+   * reassemble deltas.
+   */
+  'message.end': { content: AssistantPart[]; text: string; stopReason: StopReason; usage: Usage };
   'text.delta': { text: string };
   'thinking.delta': { text: string };
   /** A piece of a tool call's JSON arguments, as streamed (not parseable alone). */
@@ -112,12 +117,21 @@ export interface HostEventPayloads {
     messagesBefore: number;
     messagesAfter: number;
   };
+  /** An MCP server started (lazily, at the first prompt) and its tools joined the registry. */
+  'mcp.server.connected': { server: string; transport: 'stdio' | 'http'; tools: string[] };
+  /** An MCP server's connection ended without the host closing it (a crash, say); its tools left the registry until it restarts. */
+  'mcp.server.closed': { server: string; reason: string };
+  /** An MCP server failed to start, a call failed, or it sent something we cannot use. */
+  'mcp.server.error': { server: string; code: McpErrorCode; message: string };
   /** This subscriber's queue was full; `count` events were dropped for it alone. */
   'events.dropped': { count: number };
   error: { code: string; message: string };
 }
 
 export type HostEventType = keyof HostEventPayloads;
+
+/** Why an MCP server or one of its calls failed. */
+export type McpErrorCode = 'MCP_START_FAILED' | 'MCP_CLOSED' | 'MCP_TIMEOUT' | 'MCP_ERROR' | 'MCP_PROTOCOL';
 
 /** Fields every event carries. */
 export interface HostEventBase {

@@ -119,8 +119,11 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: "hooks" must be an array of functions`);
   }
   const matcher = compileMatcher(group.matcher);
-  const timeoutMs = group.timeoutMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: timeoutMs must be > 0`);
+  if (group.timeout !== undefined && group.timeoutMs !== undefined) {
+    throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: give timeoutMs (milliseconds) or timeout (seconds, Claude style), not both`);
+  }
+  const timeoutMs = group.timeout !== undefined ? group.timeout * 1000 : (group.timeoutMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS);
+  if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${group.timeout !== undefined ? 'timeout' : 'timeoutMs'} must be > 0`);
   const failurePolicy: FailurePolicy = group.failurePolicy ?? HOOK_EVENT_RULES[event].defaultPolicy;
   return group.hooks.map((cb, i) => {
     const id = nextHookId('js');

@@ -55,10 +55,15 @@ export interface HookToolCall {
   tool_use_id: string;
   tool_name: string;
   tool_input: Record<string, unknown>;
+  /** PostToolBatch only: what the model got for this call (output, error text or denial reason). */
+  tool_response?: string;
+  /** PostToolBatch only: the call failed or did not run. */
+  is_error?: boolean;
 }
 
 /**
  * Tool fields of PreToolUse, PermissionRequest, PostToolUse(Failure).
+ * PostToolUse(Failure) add `duration_ms`, how long the tool ran (the loop always sets it).
  * `tool_input` has path-like fields (`file_path`, `path`) resolved against `cwd`.
  */
 interface ToolFields {
@@ -78,8 +83,8 @@ export type HookInput = HookCommon &
     | { hook_event_name: 'PreToolBatch'; tool_calls: HookToolCall[] }
     | ({ hook_event_name: 'PreToolUse' } & ToolFields)
     | ({ hook_event_name: 'PermissionRequest' } & ToolFields)
-    | ({ hook_event_name: 'PostToolUse'; tool_response: string } & ToolFields)
-    | ({ hook_event_name: 'PostToolUseFailure'; error: string; tool_response?: string } & ToolFields)
+    | ({ hook_event_name: 'PostToolUse'; tool_response: string; duration_ms?: number } & ToolFields)
+    | ({ hook_event_name: 'PostToolUseFailure'; error: string; tool_response?: string; duration_ms?: number } & ToolFields)
     | { hook_event_name: 'PostToolBatch'; tool_calls: HookToolCall[] }
     | { hook_event_name: 'Stop'; stop_hook_active: boolean; last_assistant_message: string }
     | { hook_event_name: 'StopFailure'; stop_hook_active: boolean; last_assistant_message: string; error: string }
@@ -182,6 +187,8 @@ export interface HookCallbackMatcher {
   hooks: HookCallback[];
   /** Per-call timeout; its expiry aborts the hook's signal. Default 60 000. */
   timeoutMs?: number;
+  /** The same in seconds, as Claude's hook matchers write it (give one of the two). */
+  timeout?: number;
   failurePolicy?: FailurePolicy;
   /** Name prefix used in events (default `js`). */
   name?: string;
@@ -219,8 +226,13 @@ export interface ToolHandler {
   readonly description: string;
   /** JSON Schema of the input (an object schema). */
   readonly inputSchema: Record<string, unknown>;
-  readonly kind: 'js' | 'wasm';
+  readonly kind: 'js' | 'wasm' | 'mcp';
   readonly plugin?: string;
+  /**
+   * Safe to run at the same time as other such calls (read-only, no shared
+   * state): consecutive calls of such tools in one batch overlap.
+   */
+  readonly concurrencySafe?: boolean;
   /**
    * Optional own validation (JS tools: their zod schema). Without it the host
    * validates against `inputSchema`. Contract: must not throw.

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import type { ChainOutcome } from '../hooks/dispatch.js';
-import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionSource } from './types.js';
+import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
 
 /** Tools acceptEdits lets through without asking. */
 export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -40,6 +40,11 @@ export interface PermissionCall {
   hookDecision: 'continue' | 'ask' | 'allow';
   signal: AbortSignal;
   emit: Emit;
+  /** The session's working directory (the question's `workingDirectory`). */
+  cwd: string;
+  /** Set when the call comes from a sub-agent. */
+  agentId?: string;
+  parentToolUseId?: string;
   /** Runs the PermissionRequest hooks on the (possibly rewritten) input. */
   runHooks(input: Record<string, unknown>): Promise<ChainOutcome>;
   /** Fires the Notification hooks ("permission needed"). */
@@ -94,7 +99,16 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
     }, cfg.timeoutMs);
   });
   try {
-    const info = { toolUseId: call.toolUseId, toolName: name, input, signal: controller.signal, reason };
+    const info: PermissionRequestInfo = {
+      toolUseId: call.toolUseId,
+      toolName: name,
+      input,
+      signal: controller.signal,
+      reason,
+      workingDirectory: call.cwd,
+      ...(call.agentId !== undefined ? { agentId: call.agentId } : {}),
+      ...(call.parentToolUseId !== undefined ? { parentToolUseId: call.parentToolUseId } : {}),
+    };
     const answer = await Promise.race([
       Promise.resolve().then(() => (cfg.canUseTool as CanUseTool)(name, input, info)),
       timeout,

@@ -34,6 +34,12 @@ export interface PermissionRequestInfo {
   signal: AbortSignal;
   /** Why it reached the callback (`mode`, `rule:ask`, `hook:ask`). */
   reason: string;
+  /** The session's working directory, which relative paths in the input are resolved against. */
+  workingDirectory: string;
+  /** Set when a sub-agent asks: its id (`<type>@<parent tool use id>`), so a UI can show where the call comes from. */
+  agentId?: string;
+  /** Set when a sub-agent asks: the parent's agent call. */
+  parentToolUseId?: string;
 }
 
 /**

@@ -48,7 +48,12 @@ function payloadOf(input: HookInput): WireHookRequest {
         event,
         context: wireContext(input),
         toolBatch: {
-          calls: input.tool_calls.map((c) => ({ id: c.tool_use_id, name: c.tool_name, inputJson: json(c.tool_input) })),
+          calls: input.tool_calls.map((c) => ({
+            id: c.tool_use_id,
+            name: c.tool_name,
+            inputJson: json(c.tool_input),
+            ...(c.tool_response !== undefined ? { responseJson: json(c.tool_response), isError: c.is_error === true } : {}),
+          })),
         },
       };
     case 'PreToolUse':
@@ -62,7 +67,7 @@ function payloadOf(input: HookInput): WireHookRequest {
       return {
         event,
         context: wireContext(input, input.tool_use_id),
-        toolResult: { toolName: input.tool_name, toolInputJson: json(input.tool_input), toolOutputJson: json(input.tool_response) },
+        toolResult: { toolName: input.tool_name, toolInputJson: json(input.tool_input), toolOutputJson: json(input.tool_response), durationMs: wireMs(input.duration_ms ?? 0) },
       };
     case 'PostToolUseFailure':
       return {
@@ -73,6 +78,7 @@ function payloadOf(input: HookInput): WireHookRequest {
           toolInputJson: json(input.tool_input),
           toolOutputJson: input.tool_response === undefined ? '' : json(input.tool_response),
           error: input.error,
+          durationMs: wireMs(input.duration_ms ?? 0),
         },
       };
     case 'Stop':
@@ -131,3 +137,6 @@ export function fromWireResponse(response: HookResponse): HookOutput {
   if (response.systemMessage) output.systemMessage = response.systemMessage;
   return output;
 }
+
+/** A duration as the protocol's uint32 milliseconds. */
+const wireMs = (ms: number) => Math.min(Math.max(0, Math.round(ms)), 0xffffffff);

@@ -79,6 +79,9 @@ function onEvent(sid, e) {
     }
     case 'state.change': { const s = state.sessions.get(sid); if (s) { s.state = e.to; renderSessions(); } break; }
     case 'agent.end': add(sid, 'end', 'end: ' + e.result.subtype + ' (' + e.result.turns + ' turns)'); break;
+    case 'mcp.server.connected': add(sid, 'hook', 'MCP server ' + e.server + ' connected (' + e.transport + ', ' + e.tools.length + ' tools)'); break;
+    case 'mcp.server.closed': add(sid, 'deny', 'MCP server ' + e.server + ' closed: ' + e.reason); break;
+    case 'mcp.server.error': add(sid, 'deny', 'MCP server ' + e.server + ' ' + e.code + ': ' + e.message); break;
   }
   partial.set(sid, false);
 }

@@ -9,7 +9,17 @@ import type { PermissionAnswer } from '../permissions/types.js';
 export type ControlSubtype = 'can_use_tool' | 'hook_callback' | 'elicitation';
 
 export interface ControlPayloads {
-  can_use_tool: { toolName: string; toolUseId: string; input: Record<string, unknown>; reason: string };
+  can_use_tool: {
+    toolName: string;
+    toolUseId: string;
+    input: Record<string, unknown>;
+    reason: string;
+    /** The session's cwd, which relative paths in `input` are resolved against. */
+    workingDirectory: string;
+    /** Set when a sub-agent asks (so a UI can show where the call comes from). */
+    agentId?: string;
+    parentToolUseId?: string;
+  };
   hook_callback: { callbackId: string; hookEvent: string; input: unknown };
   elicitation: { message: string; schema?: Record<string, unknown> };
 }

@@ -134,7 +134,14 @@ export function remoteCanUseTool(broker: ControlBroker, sessionId: string, timeo
     const outcome = await broker.ask(
       sessionId,
       'can_use_tool',
-      { toolName, toolUseId: info.toolUseId, input, reason: info.reason },
+      {
+        toolName,
+        toolUseId: info.toolUseId,
+        input,
+        reason: info.reason,
+        workingDirectory: info.workingDirectory,
+        ...(info.agentId !== undefined ? { agentId: info.agentId, ...(info.parentToolUseId !== undefined ? { parentToolUseId: info.parentToolUseId } : {}) } : {}),
+      },
       { signal: info.signal, ...(timeoutMs ? { timeoutMs } : {}) },
     );
     if (outcome.kind === 'answered') return outcome.response;

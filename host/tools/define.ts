@@ -21,16 +21,25 @@ export interface JsToolContext {
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+export interface JsToolOptions {
+  /**
+   * The tool only reads (no side effects, no shared state): consecutive calls
+   * of such tools in one batch run at the same time.
+   */
+  readOnly?: boolean;
+}
+
 /**
  * @example
  * const read = tool('Read', 'Read a file', z.object({ file_path: z.string() }),
- *   async ({ file_path }) => await fs.readFile(file_path, 'utf8'));
+ *   async ({ file_path }) => await fs.readFile(file_path, 'utf8'), { readOnly: true });
  */
 export function tool<S extends z.ZodObject>(
   name: string,
   description: string,
   schema: S,
   run: (input: z.infer<S>, ctx: JsToolContext) => Promise<JsToolReturn> | JsToolReturn,
+  options: JsToolOptions = {},
 ): ToolHandler {
   if (!TOOL_NAME.test(name)) {
     throw new WasmhooksError('INVALID_OPTIONS', `tool name ${JSON.stringify(name)} must match ${TOOL_NAME.source}`);
@@ -45,6 +54,7 @@ export function tool<S extends z.ZodObject>(
     description,
     inputSchema,
     kind: 'js',
+    ...(options.readOnly ? { concurrencySafe: true } : {}),
     validate: (input) => check(schema, input),
     async run(input, ctx: ToolRunContext) {
       try {

@@ -23,7 +23,8 @@ describe('createHost', () => {
     expect(() => createHost({ model: {} as never })).toThrowError(/Model/);
     expect(() => createHost({ hooks: { SubagentStopp: [{ hooks: [async () => ({})] }] } } as never)).toThrowError(expect.objectContaining({ code: 'UNKNOWN_HOOK_EVENT' }));
     expect(() => createHost().session({ maxTurns: -1 })).toThrowError(/session options/);
-    expect(() => createHost({ hooks: { Stop: [{ timeout: 30, hooks: [async () => ({})] }] } } as never)).toThrowError(/timeout/);
+    expect(() => createHost({ hooks: { Stop: [{ timeOut: 30, hooks: [async () => ({})] }] } } as never)).toThrowError(/timeOut/);
+    expect(() => createHost({ hooks: { Stop: [{ timeout: 30, timeoutMs: 5, hooks: [async () => ({})] }] } })).toThrowError(/not both/);
   });
 
   it('use(plugin) adds its hooks and tools; hook.end shows plugin, kind and fuel', async () => {

@@ -52,10 +52,9 @@ describe('sub-agent order and ids', () => {
       'UserPromptSubmit',
       'PreToolUse[agent]',
       `SubagentStart@${sub}`,
-      `UserPromptSubmit@${sub}`,
+      // Neither UserPromptSubmit nor Stop fires inside a sub-agent (the measured Claude trace).
       `PreToolUse[Read]@${sub}`,
       `PostToolUse[Read]@${sub}`,
-      `Stop@${sub}`,
       `SubagentStop@${sub}`,
       'PostToolUse[agent]',
       'Stop',
@@ -169,6 +168,22 @@ describe('guards cover the tree', () => {
     expect(again.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: 'SubagentStop hook "block#0": check twice' });
     expect(ofType(events, 'tool.output')[0]).toMatchObject({ content: 'second try', isError: false });
     expect(ofType(events, 'subagent.end')).toHaveLength(1);
+    // Continued, not re-entered: the same conversation, the task still first.
+    expect(again.requests[2]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(again.requests[2]?.messages[0]).toEqual({ role: 'user', content: 'x' });
+  });
+
+  it('a Stop-hook gate (require-verification style) gates the session, not its sub-agents', async () => {
+    const stops: HookInput[] = [];
+    const gate: HookCallback = async (input) => {
+      stops.push(input);
+      return stops.filter((i) => i.hook_event_name === 'Stop').length === 1 ? { decision: 'block', reason: 'run the tests first' } : {};
+    };
+    const model = scriptedModel([callAgent('x'), { text: 'sub done' }, { text: 'parent done' }, { text: 'tested' }]);
+    const events = await collect(agentHost({ model, hooks: { Stop: [{ hooks: [gate] }], UserPromptSubmit: [{ hooks: [async (i) => (stops.push(i), {})] }] } }).session(), 'go');
+    expect(stops.map((i) => `${i.hook_event_name}${'agent_id' in i && i.agent_id ? '@sub' : ''}`)).toEqual(['UserPromptSubmit', 'Stop', 'Stop']);
+    expect(ofType(events, 'tool.output')[0]).toMatchObject({ content: 'sub done', isError: false });
+    expect(endResult(events)).toMatchObject({ subtype: 'success', text: 'tested' });
   });
 });
 

@@ -24,7 +24,7 @@ const run: EmittedEvent[] = [
   { type: 'text.delta', text: 'files.' },
   { type: 'tool.call', toolUseId: 't1', name: 'Bash', input: { command: 'ls' } },
   { type: 'tool.call', toolUseId: 't2', name: 'Write', input: { file_path: '/a', content: 'x' } },
-  { type: 'message.end', content: [], stopReason: 'tool_use', usage },
+  { type: 'message.end', content: [], text: '', stopReason: 'tool_use', usage },
   { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 't1', decision: 'allow', durationMs: 0.25, fuelUsed: 1500 },
   { type: 'tool.output', toolUseId: 't1', name: 'Bash', content: 'a.txt\nb.txt', isError: false, durationMs: 12 },
   { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 't2', decision: 'deny', durationMs: 101, failure: { code: 'TIMEOUT', message: 'deadline' }, failurePolicy: 'fail-closed' },

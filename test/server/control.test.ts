@@ -22,7 +22,7 @@ function recordingBroker(timeoutMs = 1000) {
   return { broker, log, requests };
 }
 
-const info = (signal = new AbortController().signal) => ({ toolUseId: 't', toolName: 'Bash', input: {}, signal, reason: 'mode' });
+const info = (signal = new AbortController().signal) => ({ toolUseId: 't', toolName: 'Bash', input: {}, signal, reason: 'mode', workingDirectory: '/w' });
 
 describe('control broker', () => {
   it('applies a matching answer once; duplicates and mismatches are refused', async () => {

@@ -38,7 +38,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const host = createHost({ model, tools: [read, bash], permissionMode: 'bypassPermissions', agents: { researcher }, hooks });
     const events = await collect(host.session().stream('go'));
     assert.deepEqual(seen, [
-      'PreToolUse[agent]', 'SubagentStart@sub', 'PreToolUse[Read]@sub', 'PostToolUse[Read]@sub', 'Stop@sub', 'SubagentStop@sub', 'PostToolUse[agent]', 'Stop',
+      'PreToolUse[agent]', 'SubagentStart@sub', 'PreToolUse[Read]@sub', 'PostToolUse[Read]@sub', 'SubagentStop@sub', 'PostToolUse[agent]', 'Stop',
     ]);
     const subEvents = events.filter((e) => e.agentId !== undefined);
     assert.ok(subEvents.length > 5);

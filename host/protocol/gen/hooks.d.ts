@@ -738,6 +738,9 @@ export namespace wasmhooks {
             /** ToolResultPayload error. */
             error: string;
 
+            /** ToolResultPayload durationMs. */
+            durationMs: number;
+
             /**
              * Encodes the specified ToolResultPayload message. Does not implicitly {@link wasmhooks.v1.ToolResultPayload.verify|verify} messages.
              * @param message ToolResultPayload message or plain object to encode
@@ -781,6 +784,9 @@ export namespace wasmhooks {
                 /** ToolResultPayload error */
                 error?: (string|null);
 
+                /** ToolResultPayload durationMs */
+                durationMs?: (number|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
@@ -816,6 +822,12 @@ export namespace wasmhooks {
 
             /** ToolCall inputJson. */
             inputJson: string;
+
+            /** ToolCall responseJson. */
+            responseJson: string;
+
+            /** ToolCall isError. */
+            isError: boolean;
 
             /**
              * Encodes the specified ToolCall message. Does not implicitly {@link wasmhooks.v1.ToolCall.verify|verify} messages.
@@ -856,6 +868,12 @@ export namespace wasmhooks {
 
                 /** ToolCall inputJson */
                 inputJson?: (string|null);
+
+                /** ToolCall responseJson */
+                responseJson?: (string|null);
+
+                /** ToolCall isError */
+                isError?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

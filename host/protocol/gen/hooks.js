@@ -1681,6 +1681,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [toolInputJson] ToolResultPayload toolInputJson
              * @property {string|null} [toolOutputJson] ToolResultPayload toolOutputJson
              * @property {string|null} [error] ToolResultPayload error
+             * @property {number|null} [durationMs] ToolResultPayload durationMs
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -1745,6 +1746,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             ToolResultPayload.prototype.error = "";
 
             /**
+             * ToolResultPayload durationMs.
+             * @member {number} durationMs
+             * @memberof wasmhooks.v1.ToolResultPayload
+             * @instance
+             */
+            ToolResultPayload.prototype.durationMs = 0;
+
+            /**
              * Encodes the specified ToolResultPayload message. Does not implicitly {@link wasmhooks.v1.ToolResultPayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.ToolResultPayload
@@ -1768,6 +1777,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 3, wireType 2 =*/26).string(message.toolOutputJson);
                 if (message.error != null && $Object.hasOwnProperty.call(message, "error") && message.error !== "")
                     writer.uint32(/* id 4, wireType 2 =*/34).string(message.error);
+                if (message.durationMs != null && $Object.hasOwnProperty.call(message, "durationMs") && message.durationMs !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.durationMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1848,6 +1859,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 delete message.error;
                             continue;
                         }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.durationMs = value;
+                            else
+                                delete message.durationMs;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -1890,6 +1910,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [id] ToolCall id
              * @property {string|null} [name] ToolCall name
              * @property {string|null} [inputJson] ToolCall inputJson
+             * @property {string|null} [responseJson] ToolCall responseJson
+             * @property {boolean|null} [isError] ToolCall isError
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -1946,6 +1968,22 @@ export const wasmhooks = $root.wasmhooks = (() => {
             ToolCall.prototype.inputJson = "";
 
             /**
+             * ToolCall responseJson.
+             * @member {string} responseJson
+             * @memberof wasmhooks.v1.ToolCall
+             * @instance
+             */
+            ToolCall.prototype.responseJson = "";
+
+            /**
+             * ToolCall isError.
+             * @member {boolean} isError
+             * @memberof wasmhooks.v1.ToolCall
+             * @instance
+             */
+            ToolCall.prototype.isError = false;
+
+            /**
              * Encodes the specified ToolCall message. Does not implicitly {@link wasmhooks.v1.ToolCall.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.ToolCall
@@ -1967,6 +2005,10 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.name);
                 if (message.inputJson != null && $Object.hasOwnProperty.call(message, "inputJson") && message.inputJson !== "")
                     writer.uint32(/* id 3, wireType 2 =*/26).string(message.inputJson);
+                if (message.responseJson != null && $Object.hasOwnProperty.call(message, "responseJson") && message.responseJson !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.responseJson);
+                if (message.isError != null && $Object.hasOwnProperty.call(message, "isError") && message.isError !== false)
+                    writer.uint32(/* id 5, wireType 0 =*/40).bool(message.isError);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2036,6 +2078,24 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.inputJson = value;
                             else
                                 delete message.inputJson;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.responseJson = value;
+                            else
+                                delete message.responseJson;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.isError = value;
+                            else
+                                delete message.isError;
                             continue;
                         }
                     }

@@ -567,6 +567,8 @@ export class ToolResultPayload {
   toolOutputJson: string = "";
   /** The error message when the call failed. */
   error: string = "";
+  /** How long the tool ran, in milliseconds. */
+  durationMs: u32 = 0;
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -575,6 +577,7 @@ export class ToolResultPayload {
     w.string(2, this.toolInputJson);
     w.string(3, this.toolOutputJson);
     w.string(4, this.error);
+    w.uint32(5, this.durationMs);
     return w.finish();
   }
 
@@ -596,6 +599,7 @@ export class ToolResultPayload {
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.toolInputJson = r.string(); break;
         case 3: if (r.expect(wt, WIRE_LEN, 3)) m.toolOutputJson = r.string(); break;
         case 4: if (r.expect(wt, WIRE_LEN, 4)) m.error = r.string(); break;
+        case 5: if (r.expect(wt, WIRE_VARINT, 5)) m.durationMs = r.uint32(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -609,6 +613,7 @@ export class ToolResultPayload {
     if (this.toolInputJson.length > 0) w.key("toolInputJson").string(this.toolInputJson);
     if (this.toolOutputJson.length > 0) w.key("toolOutputJson").string(this.toolOutputJson);
     if (this.error.length > 0) w.key("error").string(this.error);
+    if (this.durationMs != 0) w.key("durationMs").number(<f64>this.durationMs);
     w.endObject();
   }
 }
@@ -618,6 +623,10 @@ export class ToolCall {
   id: string = "";
   name: string = "";
   inputJson: string = "";
+  /** PostToolBatch only: what the model got for this call, as JSON (a JSON string for text output). */
+  responseJson: string = "";
+  /** PostToolBatch only: the call failed or was denied. */
+  isError: bool = false;
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -625,6 +634,8 @@ export class ToolCall {
     w.string(1, this.id);
     w.string(2, this.name);
     w.string(3, this.inputJson);
+    w.string(4, this.responseJson);
+    w.bool(5, this.isError);
     return w.finish();
   }
 
@@ -645,6 +656,8 @@ export class ToolCall {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.id = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.name = r.string(); break;
         case 3: if (r.expect(wt, WIRE_LEN, 3)) m.inputJson = r.string(); break;
+        case 4: if (r.expect(wt, WIRE_LEN, 4)) m.responseJson = r.string(); break;
+        case 5: if (r.expect(wt, WIRE_VARINT, 5)) m.isError = r.bool(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -657,6 +670,8 @@ export class ToolCall {
     if (this.id.length > 0) w.key("id").string(this.id);
     if (this.name.length > 0) w.key("name").string(this.name);
     if (this.inputJson.length > 0) w.key("inputJson").string(this.inputJson);
+    if (this.responseJson.length > 0) w.key("responseJson").string(this.responseJson);
+    if (this.isError) w.key("isError").bool(true);
     w.endObject();
   }
 }

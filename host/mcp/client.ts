@@ -1,0 +1,224 @@
+/**
+ * MCP servers as tool sources. Each configured server starts lazily (at the
+ * first prompt), its tools join the host's registry as `mcp__<server>__<tool>`
+ * and from then on are ordinary tools: every hook, matcher, permission rule
+ * and guard applies to them. A server that fails to start, crashes, times out
+ * or answers with an error gives the model a typed error result and the
+ * stream an `mcp.server.*` event; it never hangs the loop. A crashed server is
+ * started again at the next prompt.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../errors.js';
+import type { EmittedEvent, McpErrorCode } from '../events/types.js';
+import type { ToolHandler, ToolOutcome, ToolRunContext } from '../hooks/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_MAX_OUTPUT_CHARS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  isStdio,
+  mcpServersSchema,
+  mcpToolName,
+  type McpServersConfig,
+} from './config.js';
+import { outcomeOf } from './result.js';
+
+type ServerConfig = ReturnType<typeof mcpServersSchema.parse>[string];
+
+interface ServerState {
+  readonly name: string;
+  readonly config: ServerConfig;
+  client?: Client;
+  starting?: Promise<Client | undefined>;
+  /** Tool names this server has in the registry now. */
+  registered: string[];
+  /** The last lines the server wrote to stderr (stdio), for start-up errors. */
+  stderr: string;
+  /** Set while we close it ourselves: no `mcp.server.closed` error then. */
+  closing: boolean;
+}
+
+const STDERR_TAIL = 2_000;
+
+/** The MCP servers of one host. */
+export class McpServers {
+  readonly #servers = new Map<string, ServerState>();
+
+  constructor(
+    config: McpServersConfig,
+    private readonly tools: ToolRegistry,
+    /** Host-wide events (reach every session with a prompt running). Contract: must not throw. */
+    private readonly announce: (event: EmittedEvent) => void,
+  ) {
+    for (const [name, c] of Object.entries(mcpServersSchema.parse(config))) {
+      this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.#servers.keys()];
+  }
+
+  /** Starts every server that is not running (in parallel). Never throws: a failure is an event. */
+  async ensure(): Promise<void> {
+    await Promise.all([...this.#servers.values()].map((s) => this.#start(s)));
+  }
+
+  /** Closes every server (the host is done with them). */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.#servers.values()].map(async (s) => {
+        const client = s.client ?? (await s.starting?.catch(() => undefined));
+        s.closing = true;
+        this.#unregister(s);
+        s.client = undefined;
+        await client?.close().catch(() => {});
+        s.closing = false;
+      }),
+    );
+  }
+
+  #start(s: ServerState): Promise<Client | undefined> {
+    if (s.client) return Promise.resolve(s.client);
+    s.starting ??= this.#connect(s).finally(() => (s.starting = undefined));
+    return s.starting;
+  }
+
+  async #connect(s: ServerState): Promise<Client | undefined> {
+    const c = s.config;
+    const timeout = c.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    const client = new Client(
+      { name: 'wasmhooks', version: '0.1.0' },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error) this.#fail(s, 'MCP_PROTOCOL', `tools/list after list_changed failed: ${messageOf(error)}`);
+              else if (tools && s.client === client) this.#register(s, client, tools);
+            },
+          },
+        },
+      },
+    );
+    client.onclose = () => {
+      if (s.client !== client) return;
+      s.client = undefined;
+      this.#unregister(s);
+      if (!s.closing) this.announce({ type: 'mcp.server.closed', server: s.name, reason: `the server closed the connection${this.#tail(s)}` });
+    };
+    try {
+      const transport = await this.#transport(s);
+      await client.connect(transport, { timeout });
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 10_000);
+      s.client = client;
+      this.#register(s, client, tools);
+      this.announce({ type: 'mcp.server.connected', server: s.name, transport: isStdio(c) ? 'stdio' : 'http', tools: [...s.registered] });
+      return client;
+    } catch (error) {
+      await client.close().catch(() => {});
+      this.#fail(s, 'MCP_START_FAILED', `could not start: ${describe(error)}${this.#tail(s)}`);
+      return undefined;
+    }
+  }
+
+  async #transport(s: ServerState): Promise<Transport> {
+    const c = s.config;
+    if (isStdio(c)) {
+      // Loaded only when a stdio server is configured: it needs child_process.
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const t = new StdioClientTransport({
+        command: c.command,
+        ...(c.args ? { args: c.args } : {}),
+        ...(c.env ? { env: c.env } : {}),
+        ...(c.cwd ? { cwd: c.cwd } : {}),
+        stderr: 'pipe',
+      });
+      s.stderr = '';
+      t.stderr?.on('data', (chunk: Uint8Array | string) => {
+        s.stderr = (s.stderr + String(chunk)).slice(-STDERR_TAIL);
+      });
+      return t;
+    }
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
+  }
+
+  #register(s: ServerState, client: Client, tools: readonly Tool[]): void {
+    this.#unregister(s);
+    for (const t of tools) {
+      const name = mcpToolName(s.name, t.name);
+      if (!name) {
+        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: mcp__${s.name}__${t.name} is longer than 64 characters`);
+        continue;
+      }
+      try {
+        this.tools.add(this.#handler(s, client, t, name));
+        s.registered.push(name);
+      } catch (error) {
+        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  #unregister(s: ServerState): void {
+    for (const name of s.registered) this.tools.remove(name);
+    s.registered = [];
+  }
+
+  #handler(s: ServerState, client: Client, t: Tool, name: string): ToolHandler {
+    return {
+      name,
+      description: t.description ?? `${t.name} (MCP server ${s.name})`,
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      kind: 'mcp',
+      plugin: `mcp:${s.name}`,
+      // The server's own word that the tool has no side effects lets calls overlap.
+      ...(t.annotations?.readOnlyHint === true ? { concurrencySafe: true } : {}),
+      run: (input, ctx) => this.#call(s, client, t.name, input, ctx),
+    };
+  }
+
+  async #call(s: ServerState, client: Client, tool: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
+    const c = s.config;
+    const where = `MCP server "${s.name}" tool "${tool}"`;
+    try {
+      const result = await client.callTool({ name: tool, arguments: input }, undefined, {
+        signal: ctx.signal,
+        timeout: c.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+        onprogress: (p) => ctx.onProgress(p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress))),
+      });
+      return outcomeOf(result as Parameters<typeof outcomeOf>[0], c.maxOutputChars ?? DEFAULT_MCP_MAX_OUTPUT_CHARS);
+    } catch (error) {
+      if (ctx.signal.aborted) return { content: `${where} was cancelled`, isError: true };
+      const code: McpErrorCode =
+        error instanceof McpError && error.code === ErrorCode.RequestTimeout ? 'MCP_TIMEOUT'
+        : error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? 'MCP_CLOSED'
+        : 'MCP_ERROR';
+      const message = `${describe(error)}${code === 'MCP_CLOSED' ? this.#tail(s) : ''}`;
+      this.#fail(s, code, `${tool}: ${message}`);
+      return { content: `${where} failed [${code}]: ${message}`, isError: true };
+    }
+  }
+
+  #fail(s: ServerState, code: McpErrorCode, message: string): void {
+    this.announce({ type: 'mcp.server.error', server: s.name, code, message });
+  }
+
+  #tail(s: ServerState): string {
+    const last = s.stderr.trim().split('\n').slice(-3).join(' | ');
+    return last ? ` (stderr: ${last})` : '';
+  }
+}
+
+function describe(error: unknown): string {
+  const m = messageOf(error);
+  return m.replace(/^MCP error -?\d+: /, '');
+}

@@ -1,0 +1,72 @@
+/**
+ * MCP servers as tool sources, in the shape users already keep in `.mcp.json`
+ * (Claude Code, Cursor): `{ "name": { "command", "args", "env" } }` for stdio,
+ * `{ "name": { "url", "headers" } }` for Streamable HTTP. One schema for the
+ * host options and for `wasmhooks.json`.
+ */
+import { z } from 'zod';
+
+/** Server names become part of tool names (`mcp__<server>__<tool>`). */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** A call that has not answered after this long fails with MCP_TIMEOUT. */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+/** Starting a server (spawn + initialize + tools/list) fails after this long. */
+export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
+/** Tool results longer than this are cut (with a note) before hooks and the model see them. */
+export const DEFAULT_MCP_MAX_OUTPUT_CHARS = 1_000_000;
+
+const common = {
+  /** Per-call deadline in ms. Default 60 000. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Startup deadline in ms (spawn/connect, initialize, tools/list). Default 30 000. */
+  startTimeoutMs: z.number().int().positive().optional(),
+  /** Longest tool result passed on, in characters. Default 1 000 000. */
+  maxOutputChars: z.number().int().positive().optional(),
+};
+
+const stdioServer = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1, 'expected the command that starts the server'),
+    args: z.array(z.string()).optional(),
+    /** Exactly the environment the server gets (plus PATH-like basics the SDK adds); the host's is not leaked. */
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+    ...common,
+  })
+  .strict();
+
+const httpServer = z
+  .object({
+    type: z.literal('http').optional(),
+    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    headers: z.record(z.string(), z.string()).optional(),
+    ...common,
+  })
+  .strict();
+
+export const mcpServerSchema = z.union([stdioServer, httpServer], {
+  error: 'expected a stdio server { "command", "args"?, "env"? } or an HTTP server { "url", "headers"? }',
+});
+
+export const mcpServersSchema = z.record(
+  z.string().regex(MCP_SERVER_NAME, `server names must match ${MCP_SERVER_NAME.source}`),
+  mcpServerSchema,
+);
+
+export type McpServerConfig = z.input<typeof mcpServerSchema>;
+export type McpServersConfig = Record<string, McpServerConfig>;
+export type McpStdioServer = z.output<typeof stdioServer>;
+export type McpHttpServer = z.output<typeof httpServer>;
+
+export const isStdio = (s: z.output<typeof mcpServerSchema>): s is McpStdioServer => 'command' in s;
+
+/**
+ * The tool name hooks and the model see. Characters a model API refuses
+ * become `_`; `undefined` when the result would be too long for them.
+ */
+export function mcpToolName(server: string, tool: string): string | undefined {
+  const name = `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return name.length <= 64 ? name : undefined;
+}

@@ -1,0 +1,93 @@
+/**
+ * The host's tools served over MCP: WASM tool plugins (and any other tool in
+ * the registry) to any MCP client, with every loaded guard applied around
+ * every call. Each `tools/call` runs as a one-call session of the ordinary
+ * agent loop, driven by `relayModel()`, so PreToolUse, permission rules,
+ * PostToolUse rewrites, limits and failure policies are exactly the loop's:
+ * there is no second tool-call pipeline to drift from it.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Session } from '../agent/session.js';
+import type { Model, ModelEvent } from '../models/types.js';
+import type { ToolDefinition } from '../models/types.js';
+import { resultOf } from './result.js';
+
+/** What the MCP server needs of a host (a `Host` built with `model: relayModel()`). */
+export interface McpToolHost {
+  readonly tools: { definitions(): ToolDefinition[] };
+  session(): Session;
+  /** Starts lazily started tool sources (the host's own MCP servers) before a listing. */
+  ready?(): Promise<void>;
+}
+
+interface RelayedCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+const ZERO = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * A model that makes exactly the tool call its prompt names (JSON
+ * `{ id, name, input }`, written by the MCP server) and then ends the turn.
+ * Hooks on UserPromptSubmit see that JSON as the prompt.
+ */
+export function relayModel(): Model {
+  return {
+    id: 'mcp-relay',
+    async *stream(request): AsyncIterable<ModelEvent> {
+      yield { type: 'message.start', model: 'mcp-relay' };
+      const first = request.messages[0];
+      if (first?.role === 'user' && !request.messages.some((m) => m.role === 'assistant')) {
+        const call = JSON.parse(first.content) as RelayedCall;
+        yield { type: 'tool.call', id: call.id, name: call.name, input: call.input };
+        yield { type: 'message.end', stopReason: 'tool_use', usage: ZERO };
+        return;
+      }
+      yield { type: 'message.end', stopReason: 'end_turn', usage: ZERO };
+    },
+  };
+}
+
+let calls = 0;
+
+/**
+ * @example
+ * const host = createHost({ model: relayModel(), plugins: [calc, guard], permissionMode: 'bypassPermissions' });
+ * await createMcpServer(host).connect(new StdioServerTransport());
+ */
+export function createMcpServer(host: McpToolHost, info: { name?: string; version?: string } = {}): Server {
+  const server = new Server({ name: info.name ?? 'wasmhooks', version: info.version ?? '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await host.ready?.();
+    const tools = host.tools.definitions().map((d) => ({
+      name: d.name,
+      description: d.description,
+      inputSchema: { type: 'object' as const, ...d.inputSchema },
+    }));
+    return { tools };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const call: RelayedCall = { id: `mcp_call_${++calls}`, name: request.params.name, input: request.params.arguments ?? {} };
+    const token = request.params._meta?.progressToken;
+    const session = host.session();
+    let result: CallToolResult | undefined;
+    try {
+      for await (const e of session.stream(JSON.stringify(call), { signal: extra.signal })) {
+        if (e.type === 'tool.output' && e.toolUseId === call.id) result = resultOf(e);
+        else if (e.type === 'tool.denied' && e.toolUseId === call.id) result = resultOf({ content: `denied (${e.source}): ${e.reason}`, isError: true });
+        else if (e.type === 'tool.progress' && e.toolUseId === call.id && token !== undefined) {
+          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: e.progress } }).catch(() => {});
+        } else if (e.type === 'agent.end' && !result) {
+          result = resultOf({ content: `the call did not run (${e.result.subtype}${e.result.error ? `: ${e.result.error.message}` : ''})`, isError: true });
+        }
+      }
+    } finally {
+      await session.close();
+    }
+    return result ?? resultOf({ content: 'the call did not run', isError: true });
+  });
+  return server;
+}
