@@ -10,6 +10,7 @@ import type { CallOutcome, SandboxedModule } from '../../host/sandbox/types.js';
 import {
   ECHO,
   assembleHole,
+  engineCallHoles,
   exceptionHoles,
   invalidModules,
   operandHoles,
@@ -109,10 +110,10 @@ describe('2. work that grows with an operand, and host calls, are charged and ch
     await healthyStillAnswers();
   });
 
-  it.each(operandHoles)('charged by the operand: a small fuel budget stops it ($name)', async (hole) => {
-    const r = await run(hole, { timeoutMs: 10_000, fuel: 2_000_000 });
+  it.each([...operandHoles, ...engineCallHoles])('charged by the operand: a small fuel budget stops it ($name)', async (hole) => {
+    const r = await run(hole, { timeoutMs: 10_000, fuel: 500_000 });
     expect(r.code).toBe('FUEL_EXHAUSTED');
-    expect(r.outcome!.fuelUsed).toBeLessThanOrEqual(2_000_000);
+    expect(r.outcome!.fuelUsed).toBeLessThanOrEqual(500_000);
     expect(r.elapsed).toBeLessThan(1_000);
   });
 });

@@ -21,7 +21,7 @@ import type { Code, Hole } from '../fixtures/hostile/holes.js';
 // the .ts file itself (Deno resolves no .js → .ts without sloppy imports).
 type Holes = typeof import('../fixtures/hostile/holes.js');
 const holesUrl = new URL('../fixtures/hostile/holes.ts', import.meta.url).href;
-const { ECHO, asGuard, assembleHole, exceptionHoles, invalidModules, operandHoles, straightLine, tableHoles } = (await import(
+const { ECHO, asGuard, assembleHole, engineCallHoles, exceptionHoles, invalidModules, operandHoles, straightLine, tableHoles } = (await import(
   holesUrl
 )) as Holes;
 
@@ -107,10 +107,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'table ops charged by their length, host calls gated: stopped at the deadline': () => stoppedInTime(operandHoles),
 
   'the same holes under a small fuel budget: FUEL_EXHAUSTED, never more fuel than the budget': async () => {
-    for (const hole of operandHoles) {
-      const r = await run(hole, { timeoutMs: 10_000, fuel: 2_000_000 });
+    for (const hole of [...operandHoles, ...engineCallHoles]) {
+      const r = await run(hole, { timeoutMs: 10_000, fuel: 500_000 });
       assert.equal(r.code, 'FUEL_EXHAUSTED', hole.name);
-      assert.ok(r.outcome!.fuelUsed <= 2_000_000, `${hole.name}: ${r.outcome!.fuelUsed}`);
+      assert.ok(r.outcome!.fuelUsed <= 500_000, `${hole.name}: ${r.outcome!.fuelUsed}`);
     }
     const straight = await run({ name: 'straight', wat: straightLine(100_000), expect: [] }, { timeoutMs: 5_000, fuel: 20_000 });
     assert.equal(straight.code, 'FUEL_EXHAUSTED');

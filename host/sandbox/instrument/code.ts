@@ -1,5 +1,5 @@
 import type { RewriteInfo } from './additions.js';
-import { chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
+import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex } from './hostcalls.js';
 import { reload, writeBack } from './fuel.js';
@@ -78,6 +78,12 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
     w.copy(buf, from, at);
     from = at;
     chargeOperand(m, w, charge);
+  };
+  /** A check of its own before the instruction at `at`: one that calls into the engine (bulk.ts). */
+  const checkHere = (): void => {
+    w.copy(buf, from, at);
+    from = at;
+    chargeEngineCall(m, w);
   };
 
   for (;;) {
@@ -166,9 +172,12 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           handlerGate(m, w);
         }
         break;
-      case Imm.Grow:
+      case Imm.Grow: // memory.grow, table.set
         p = skip(buf, p, end);
-        if (instrument) chargeHere(growCharge(m));
+        if (instrument) {
+          if (op === 0x40) chargeHere(growCharge(m));
+          else checkHere();
+        }
         break;
       case Imm.Leb2:
         p = skip(buf, skip(buf, p, end), end);
@@ -276,10 +285,12 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           cost += fcWeight(sub) - 1;
           const charge = instrument ? fcCharge(m, sub) : null;
           if (charge) chargeHere(charge);
+          else if (instrument && sub === 13) checkHere(); // elem.drop
         } else if (op === 0xfe) {
           const sub = readLeb(buf, at + 1);
           // memory.atomic.wait32/64 block the thread for an operand's nanoseconds, out of the host's reach.
           if (sub === 1 || sub === 2) r.fail('memory.atomic.wait blocks the thread and is not supported by the sandbox', at);
+          if (sub === 0 && instrument) checkHere(); // memory.atomic.notify
         }
     }
   }
