@@ -1,7 +1,7 @@
 import type { RewriteInfo } from './additions.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
 import { exceptionOp, handlerGate } from './handlers.js';
-import { chargeDirectCall, funcIndex } from './hostcalls.js';
+import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { reload, writeBack } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
@@ -184,9 +184,11 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         break;
       case Imm.Func: {
         const idx = readLeb(buf, p);
-        // Calls to imports sync too: most go through a wrapper that charges the global (hostcalls.ts).
-        const sync = local && op !== 0xd2;
-        if (instrument && op === 0x10) {
+        // Calls to imports sync too (most go through a wrapper that charges the global, hostcalls.ts),
+        // except direct calls to Extism's accessors, which are charged inline and never run wasm.
+        const accessor = op === 0x10 && isAccessor(m, idx);
+        const sync = local && op !== 0xd2 && !accessor;
+        if (instrument && accessor) {
           w.copy(buf, from, at);
           from = at;
           chargeDirectCall(m, w, idx);

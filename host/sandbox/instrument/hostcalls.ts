@@ -105,9 +105,14 @@ export function funcIndex(m: RewriteInfo, idx: number, directCall: boolean): num
   return m.funcImports + m.added + m.definedFunctions + idx;
 }
 
-/** Before a direct `call` to import `idx`: the inline charge of a constant-time accessor. */
+/** Function `idx` is an imported Extism constant-time accessor (charged inline, not gated). */
+export function isAccessor(m: RewriteInfo, idx: number): boolean {
+  return idx < m.funcImports && m.imports[idx]!.cheap;
+}
+
+/** Before a direct `call` to accessor `idx`: its inline charge. */
 export function chargeDirectCall(m: RewriteInfo, w: Writer, idx: number): void {
-  if (idx >= m.funcImports || !m.imports[idx]!.cheap) return;
+  if (!isAccessor(m, idx)) return;
   patchSleb5(w.buf, writeCheck(m, w, false), HOST_CALL_FUEL);
   m.checksInserted++;
 }
