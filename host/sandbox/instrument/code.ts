@@ -282,6 +282,11 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           exceptionOp(m, r, op, at);
           if (depth === 0) r.fail('delegate outside a try', at);
           depth--;
+          if (m.handlerGates) {
+            w.copy(buf, from, p);
+            from = p;
+            handlerGate(m, w); // the try's label: a try_table catch clause may land here
+          }
         } else if (op === 0xfc) {
           const sub = readLeb(buf, at + 1);
           cost += fcWeight(sub) - 1;
