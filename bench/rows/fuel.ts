@@ -12,6 +12,7 @@ import { buildC } from '../../scripts/build-c.js';
 import { corpus } from '../../test/fixtures/corpus.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { compare, runtimeName } from '../harness.js';
+import { gateRows } from './gate.js';
 import { fig, makeRow, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -38,7 +39,7 @@ export const run: RowsFn = async ({ quick }) => {
   const meteredCode = instrument(code, { maxMemoryPages: 65536 }).bytes;
   const rawMetered = await createPlugin(
     { wasm: [{ data: meteredCode }] },
-    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n } } },
+    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n, gate: () => 0 } } },
   );
   const ours = await createSandbox(code, { limits: { timeoutMs: 10_000, fuel: 1e15, maxInputBytes: 1 << 20 } });
   const check = await ours.call('count_vowels', text);
@@ -56,6 +57,7 @@ export const run: RowsFn = async ({ quick }) => {
     { ...opts, rounds: 10, clock: 'cpu' },
   );
   await Promise.all([raw.close(), rawMetered.close(), ours.close()]);
+  const gate = await gateRows(runtime, quick);
   return [
     makeRow('fuel', runtime, {
       what: 'FNV-1a 1 MiB × 4 (hash.wat), instrumented vs original',
@@ -86,5 +88,6 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: fig(r.raw, 'ms', 'cpu'),
       note: 'end to end: fuel and the sandbox machinery together',
     }),
+    ...gate,
   ];
 };

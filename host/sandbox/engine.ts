@@ -9,6 +9,8 @@ import createPlugin, { type CallContext, type ExtismPluginOptions, type Plugin }
 import { classify, corruptsInstance, failure } from './failures.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
+import { gateImport } from './gate.js';
+import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 
@@ -165,6 +167,7 @@ export class Engine {
           if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
           return meter.refuel();
         },
+        [GATE_NAME]: gateImport(() => this.#meter),
       },
       // Extism's own alloc logs "memory limit exceeded" and returns 0, after
       // which the plugin fails on an unrelated error; stop it here instead.

@@ -20,6 +20,7 @@ const schema = z.object({
       maxInputBytes: count,
       maxOutputBytes: count,
       maxVarBytes: count,
+      maxTableElements: z.number().int().nonnegative().max(10_000_000),
     })
     .partial()
     .optional(),
@@ -33,6 +34,7 @@ const schema = z.object({
   name: z.string().optional(),
   // Checked in full by prepareGuest (the object form reads directories).
   wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
+  allowExceptions: z.boolean().optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()
@@ -44,6 +46,7 @@ export interface ResolvedOptions {
   quarantine: Readonly<QuarantinePolicy>;
   isolation: 'in-thread' | 'worker';
   name: string;
+  allowExceptions: boolean;
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -58,5 +61,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),
     isolation: o.isolation ?? 'in-thread',
     name: o.name ?? 'plugin',
+    allowExceptions: o.allowExceptions ?? false,
   };
 }

@@ -3,6 +3,7 @@
  * deadline, a fuel budget, a memory cap and an abort signal, on the caller's
  * thread or in a worker, and report the outcome as data.
  */
+import { DEFAULT_MAX_TABLE_ELEMENTS } from './instrument/tables.js';
 
 import type { HostFunctions } from './host-functions.js';
 import type { WasiOptions } from './wasi/options.js';
@@ -21,6 +22,11 @@ export interface Limits {
   maxOutputBytes: number;
   /** Cap on the plugin's Extism variables (`var_set`), in bytes, per instance. */
   maxVarBytes: number;
+  /**
+   * Cap on the elements of all the plugin's tables together (written into the
+   * binary like the memory cap; about 8–16 bytes of host memory each).
+   */
+  maxTableElements: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -30,6 +36,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
+  maxTableElements: DEFAULT_MAX_TABLE_ELEMENTS,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */
@@ -97,6 +104,12 @@ export interface SandboxOptions {
   hostFunctions?: HostFunctions;
   /** Name used in messages. */
   name?: string;
+  /**
+   * Accept modules that use wasm exception handling. Refused by default (a
+   * handler could catch the sandbox's stop); with this set, every handler
+   * entry re-raises a stop. See docs/sandbox-instrumentation.md.
+   */
+  allowExceptions?: boolean;
   /** When a module is quarantined after repeated failures, and for how long. */
   quarantine?: Partial<QuarantinePolicy>;
   /** Called on every health transition. Contract: must not throw. */

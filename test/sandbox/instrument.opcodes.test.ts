@@ -17,15 +17,25 @@ function module(body: number[]): Uint8Array {
 const CHECK_LENGTH = 23;
 
 /** The instrumented body of the single function, split into the entry check and the rest. */
-function rewrittenBody(wasm: Uint8Array): { check: number[]; rest: number[] } {
-  const out = instrument(wasm, { maxMemoryPages: 1 }).bytes;
+function rewrittenBody(wasm: Uint8Array, allowExceptions = false): { check: number[]; rest: number[] } {
+  const out = instrument(wasm, { maxMemoryPages: 1, allowExceptions }).bytes;
   let p = 8;
+  const leb = (): number => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = out[p++]!;
+      v |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+  };
   for (;;) {
     const id = out[p++]!;
-    const size = out[p++]!; // small test modules: one-byte sizes only
+    const size = leb();
     if (id === 10) {
-      const entry = [...out.subarray(p + 2, p + size)]; // after count and body size
-      const body = entry.slice(1 + 2 * entry[0]!); // after the locals (one-byte counts only)
+      leb(); // count
+      const end = leb() + p; // the first body
+      let body = [...out.subarray(p + 1 + 2 * out[p]!, end)]; // after the locals (one-byte counts only)
+      if (allowExceptions) body = body.slice(2); // the block that wraps a body with handlers
       return { check: body.slice(0, CHECK_LENGTH), rest: body.slice(CHECK_LENGTH) };
     }
     p += size;
@@ -47,13 +57,16 @@ describe('opcode decoding beyond what this Node can run', () => {
       0xd2, 0x00, 0x1a, // ref.func 0: becomes ref.func 1
       0x0b,
     ];
-    const { check, rest } = rewrittenBody(module(body));
+    // A function with a handler keeps the counter in the global, with gates where a handler may resume.
+    const { check, rest } = rewrittenBody(module(body), true);
     expect(check.slice(0, 3)).toEqual([0x23, 0x00, 0x42]); // global.get 0; i64.const …
     expect(check.slice(-7)).toEqual([0x04, 0x40, 0x10, 0x00, 0x24, 0x00, 0x0b]); // if; call $refuel; global.set; end
+    const gate = [0x41, 0x00, 0x42, 0x00, 0x10, 0x01, 0x1a]; // i32.const 0 (handler); i64.const 0; call $gate; drop
     const expected = [...body];
-    expected[expected.length - 5] = 0x01;
-    expected[expected.length - 3] = 0x01;
-    expect(rest).toEqual(expected);
+    expected[expected.length - 5] = 0x02; // call 0 and ref.func 0: past refuel and the gate
+    expected[expected.length - 3] = 0x02;
+    expected.splice(16, 0, ...gate); // after try_table's end
+    expect(rest).toEqual([...expected, ...gate, 0x0b]);
   });
 
   it('charges the weighted size of the guarded code', () => {

@@ -1,4 +1,7 @@
-import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
+import type { RewriteInfo } from './additions.js';
+import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
+import { exceptionOp, handlerGate } from './handlers.js';
+import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { reload, writeBack } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
@@ -57,7 +60,7 @@ let frameRegion = new Float64Array(1024);
  * immediates go through the bounds-checked `Reader`. Reads past `end` are
  * caught at the top of the loop, so a truncated body fails, never hangs.
  */
-export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boolean): boolean {
+export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: boolean): boolean {
   const buf = r.buf;
   const local = instrument && m.fuelLocal >= 0;
   const end = r.limit;
@@ -68,10 +71,24 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   let cost = 0;
   resetSites();
   if (instrument) regions = openRegion(m, w, regions, cost, true);
+  /** Charges the operand on top of the stack before the instruction at `at` (bulk.ts). */
+  let at = p;
+  const chargeHere = (charge: OperandCharge): void => {
+    if (m.tempLocal < 0) r.fail('too many locals to meter this instruction (the sandbox needs one more)', at);
+    w.copy(buf, from, at);
+    from = at;
+    chargeOperand(m, w, charge);
+  };
+  /** A check of its own before the instruction at `at`: one that calls into the engine (bulk.ts). */
+  const checkHere = (): void => {
+    w.copy(buf, from, at);
+    from = at;
+    chargeEngineCall(m, w);
+  };
 
   for (;;) {
     if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));
-    const at = p;
+    at = p;
     const op = buf[p++]!;
     cost += OP_WEIGHT[op]!;
     switch (OP_IMM[op] as Imm) {
@@ -113,9 +130,17 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         }
         depth--;
         if (frames[depth] !== Frame.Block && instrument) cost = closeRegion(w, --regions, cost);
+        if (m.handlerGates) {
+          w.copy(buf, from, p);
+          from = p;
+          handlerGate(m, w); // a try_table catch clause may land here
+        }
         break;
       case Imm.Block:
-        if (op === 0x06 && local) return false; // try
+        if (op === 0x06) {
+          exceptionOp(m, r, op, at);
+          if (local) return false; // try
+        }
         p = blockType(r, p);
         frames = grow(frames, depth);
         frames[depth++] = 0;
@@ -134,24 +159,49 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           from = p;
           regions = openRegion(m, w, regions, cost, !atEdges);
           cost = 0;
+          handlerGate(m, w); // a try_table catch clause may land here
         }
         break;
       }
+      case Imm.Catch:
+        exceptionOp(m, r, op, at);
+        if (op === 0x07) p = skip(buf, p, end);
+        if (m.handlerGates) {
+          w.copy(buf, from, p);
+          from = p;
+          handlerGate(m, w);
+        }
+        break;
+      case Imm.Grow: // memory.grow, table.set
+        p = skip(buf, p, end);
+        if (instrument) {
+          if (op === 0x40) chargeHere(growCharge(m));
+          else checkHere();
+        }
+        break;
       case Imm.Leb2:
         p = skip(buf, skip(buf, p, end), end);
         break;
       case Imm.Func: {
         const idx = readLeb(buf, p);
-        // Imported functions (the host) never touch the fuel global: calls to them keep the local.
-        const sync = local && op !== 0xd2 && (op === 0x12 || idx >= m.funcImports);
+        // Calls to imports sync too (most go through a wrapper that charges the global, hostcalls.ts),
+        // except direct calls to Extism's accessors, which are charged inline and never run wasm.
+        const accessor = op === 0x10 && isAccessor(m, idx);
+        const sync = local && op !== 0xd2 && !accessor;
+        if (instrument && accessor) {
+          w.copy(buf, from, at);
+          from = at;
+          chargeDirectCall(m, w, idx);
+        }
         if (sync) {
           w.copy(buf, from, at);
           writeBack(m, w);
           from = at;
         }
-        if (idx >= m.funcImports) {
+        const to = funcIndex(m, idx, op === 0x10);
+        if (to !== idx) {
           w.copy(buf, from, p);
-          w.uleb(idx + 1);
+          w.uleb(to);
           from = lebEnd;
         }
         p = lebEnd;
@@ -191,7 +241,8 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           from = at;
           writeBack(m, w);
         }
-        if (op === 0x08 || op === 0x15) p = skip(buf, p, end);
+        if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at); // throw, rethrow, throw_ref
+        if (op === 0x08 || op === 0x09 || op === 0x15) p = skip(buf, p, end);
         else if (op === 0x13) p = skip(buf, skip(buf, p, end), end);
         break;
       case Imm.CallIndirect:
@@ -223,20 +274,30 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           from = at;
           brTable(m, w, buf, at + 1, depth);
         } else if (op === 0x1f) {
+          exceptionOp(m, r, op, at);
           if (local) return false;
           frames = grow(frames, depth);
           frames[depth++] = 0;
         } else if (op === 0x18) {
+          exceptionOp(m, r, op, at);
           if (depth === 0) r.fail('delegate outside a try', at);
           depth--;
+          if (m.handlerGates) {
+            w.copy(buf, from, p);
+            from = p;
+            handlerGate(m, w); // the try's label: a try_table catch clause may land here
+          }
         } else if (op === 0xfc) {
           const sub = readLeb(buf, at + 1);
           cost += fcWeight(sub) - 1;
-          if (instrument && m.tempLocal >= 0 && bulkLengthIsI32(m, buf, sub, lebEnd)) {
-            w.copy(buf, from, at);
-            from = at;
-            chargeBulkLength(m, w);
-          }
+          const charge = instrument ? fcCharge(m, sub) : null;
+          if (charge) chargeHere(charge);
+          else if (instrument && sub === 13) checkHere(); // elem.drop
+        } else if (op === 0xfe) {
+          const sub = readLeb(buf, at + 1);
+          // memory.atomic.wait32/64 block the thread for an operand's nanoseconds, out of the host's reach.
+          if (sub === 1 || sub === 2) r.fail('memory.atomic.wait blocks the thread and is not supported by the sandbox', at);
+          if (sub === 0 && instrument) checkHere(); // memory.atomic.notify
         }
     }
   }
