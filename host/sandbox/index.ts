@@ -37,7 +37,7 @@ export async function createSandbox(
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
   try {
-    instrumented = instrument(bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    instrumented = instrument(bytes, { maxMemoryPages: resolved.limits.maxMemoryPages, metering: options.metering ?? 'fast' }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

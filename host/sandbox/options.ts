@@ -31,6 +31,7 @@ const schema = z.object({
     .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
     .optional(),
   name: z.string().optional(),
+  metering: z.enum(['fast', 'exact']).optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()

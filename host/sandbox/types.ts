@@ -87,6 +87,13 @@ export interface SandboxOptions {
   quarantine?: Partial<QuarantinePolicy>;
   /** Called on every health transition. Contract: must not throw. */
   onHealth?: (event: HealthEvent) => void;
+  /**
+   * How fuel is charged: `'fast'` (default) charges each straight-line block
+   * as it is entered; `'exact'` charges every instruction as it runs, several
+   * times slower. The exact mode is the reference the fast mode's accuracy
+   * is measured against (docs/sandbox-instrumentation.md).
+   */
+  metering?: 'fast' | 'exact';
 }
 
 /**

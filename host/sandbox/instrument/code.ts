@@ -1,10 +1,23 @@
 import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
-import { reload, writeBack } from './fuel.js';
+import { writeBack, writeReloadCharge } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
 import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
-import { addSite, closeRegion, grow, openRegion, resetSites } from './regions.js';
+import {
+  AT_EDGES,
+  PENDING,
+  addCost,
+  addSite,
+  chargeHere,
+  checkedBlock,
+  finishBlocks,
+  grow,
+  isPending,
+  newBlock,
+  resetBlocks,
+  setPatch,
+} from './regions.js';
 import type { Writer } from './writer.js';
 
 /** What the walker needs to know about the module being rewritten. */
@@ -29,28 +42,32 @@ export interface ModuleInfo {
   tempUsed: boolean;
 }
 
-/** Control frames: a `Frame`. Shared scratch, grown on demand. */
+/** Control frames: a `Frame`, with per-frame fuel-block state. Shared scratch, grown on demand. */
 let frames = new Uint8Array(1024);
 const enum Frame {
   Block = 0,
   /** A loop checked at its header. */
   Loop = 1,
-  /** A loop checked at its back-edges (the branches to it); `frameRegion` holds its region. */
+  /** A loop checked at its back-edges (the branches to it); `frameBlock` holds its header block. */
   BackEdgeLoop = 2,
 }
-let frameRegion = new Float64Array(1024);
+let frameBlock = new Float64Array(1024);
+/** The fuel block that was running when the frame opened: resumed after its `end` unless control may have skipped it. */
+let frameSaved = new Float64Array(1024);
+/** The outermost frame index a branch inside this frame may reach (-1: out of the function); its own index if none. */
+let frameEscape = new Float64Array(1024);
 
 /**
  * Copies one expression (a function body after its locals, or a constant
  * expression) from `r` to `w` up to and including its final `end`,
- * renumbering function indices and, if `instrument`, inserting a fuel check
- * at the start and for every loop: at its back-edges when the counter is in
- * a local and the loop's label takes no values, else after its header. A
- * region's cost is patched into its checks when the region closes. With a
- * fuel local (`m.fuelLocal`), it also writes the local back to the global
- * wherever control may leave the function and reloads it after calls; it
- * then returns false, having written garbage, if the body has an exception
- * handler (the caller retries with the global).
+ * renumbering function indices and, if `instrument`, charging fuel by the
+ * block rule (regions.ts): each straight-line block is charged once when it
+ * is entered, with a check (subtract and compare) at the function entry and
+ * at each loop's back-edges (or header) and a plain decrement elsewhere.
+ * With a fuel local (`m.fuelLocal`), it also writes the local back to the
+ * global wherever control may leave the function and reloads it after calls;
+ * it then returns false, having written garbage, if the body has an
+ * exception handler (the caller retries with the global).
  *
  * The hot path keeps the position in a local and skips LEB128s inline (this
  * runs once per plugin load, mostly before the JIT has warmed up); rare
@@ -64,16 +81,57 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   let p = r.pos;
   let from = p;
   let depth = 0;
-  let regions = 0;
+  /** The running block; `cost` is what it has accrued since `cur` last changed. */
+  let cur = -1;
   let cost = 0;
-  resetSites();
-  if (instrument) regions = openRegion(m, w, regions, cost, true);
+  let pending = false;
+  if (instrument) {
+    resetBlocks();
+    cur = checkedBlock(m, w, true);
+  }
+  /** Ends the running block; the code from here on is a new block, charged before its first instruction. */
+  const next = (): void => {
+    addCost(cur, cost);
+    cost = 0;
+    cur = newBlock(PENDING);
+    pending = true;
+  };
+  /** Marks a branch out of the innermost frame to frame `target`. */
+  const escape = (target: number): void => {
+    if (depth > 0 && target < frameEscape[depth - 1]!) frameEscape[depth - 1] = target;
+  };
+  const open = (kind: Frame): void => {
+    frames = grow(frames, depth);
+    frameSaved = grow(frameSaved, depth);
+    frameEscape = grow(frameEscape, depth);
+    frameBlock = grow(frameBlock, depth);
+    frames[depth] = kind;
+    frameSaved[depth] = cur;
+    frameEscape[depth] = depth;
+    depth++;
+  };
+  /** After a call returns: the reload of the local fused with the next block's charge. */
+  const afterCall = (): void => {
+    addCost(cur, cost);
+    cost = 0;
+    if (!local) return next();
+    cur = newBlock(PENDING);
+    setPatch(cur, writeReloadCharge(m, w));
+    pending = false;
+  };
 
   for (;;) {
     if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));
     const at = p;
     const op = buf[p++]!;
-    cost += OP_WEIGHT[op]!;
+    const weight = OP_WEIGHT[op]!;
+    if (pending && weight !== 0) {
+      w.copy(buf, from, at);
+      from = at;
+      chargeHere(m, w, cur);
+      pending = false;
+    }
+    cost += weight;
     switch (OP_IMM[op] as Imm) {
       case Imm.None:
         break;
@@ -107,33 +165,46 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
             writeBack(m, w);
           }
           w.copy(buf, from, p);
-          if (instrument) closeRegion(w, --regions, cost);
+          if (instrument) {
+            addCost(cur, cost);
+            finishBlocks(w);
+          }
           r.pos = p;
           return true;
         }
         depth--;
-        if (frames[depth] !== Frame.Block && instrument) cost = closeRegion(w, --regions, cost);
+        if (instrument) closeFrame(depth);
         break;
       case Imm.Block:
         if (op === 0x06 && local) return false; // try
         p = blockType(r, p);
-        frames = grow(frames, depth);
-        frames[depth++] = 0;
+        open(Frame.Block);
+        if (op === 0x04 && instrument) next(); // the then-arm
+        break;
+      case Imm.Arm: // else, catch, catch_all
+        if (op === 0x07) p = skip(buf, p, end);
+        if (instrument) next();
         break;
       case Imm.Loop: {
         // A loop whose label takes no values can be checked where it branches back (see backEdge).
         const b = buf[p]!;
         const atEdges = local && b >= 0x40 && b < 0x80;
         p = blockType(r, p);
-        frames = grow(frames, depth);
-        frameRegion = grow(frameRegion, depth);
-        frames[depth] = atEdges ? Frame.BackEdgeLoop : Frame.Loop;
-        frameRegion[depth++] = regions;
+        if (instrument && pending) {
+          // The block entering the loop pays for the first iteration: it needs a charge of its own.
+          w.copy(buf, from, at);
+          from = at;
+          chargeHere(m, w, cur);
+          pending = false;
+        }
+        open(atEdges ? Frame.BackEdgeLoop : Frame.Loop);
         if (instrument) {
           w.copy(buf, from, p);
           from = p;
-          regions = openRegion(m, w, regions, cost, !atEdges);
+          addCost(cur, cost);
           cost = 0;
+          cur = atEdges ? newBlock(AT_EDGES, cur) : checkedBlock(m, w, false);
+          frameBlock[depth - 1] = cur;
         }
         break;
       }
@@ -142,8 +213,8 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         break;
       case Imm.Func: {
         const idx = readLeb(buf, p);
-        // Imported functions (the host) never touch the fuel global: calls to them keep the local.
-        const sync = local && op !== 0xd2 && (op === 0x12 || idx >= m.funcImports);
+        // Calls to imports sync too: a host function may run other instrumented code of this module.
+        const sync = local && op !== 0xd2;
         if (sync) {
           w.copy(buf, from, at);
           writeBack(m, w);
@@ -155,34 +226,39 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           from = lebEnd;
         }
         p = lebEnd;
-        if (sync && op === 0x10) {
+        if (op === 0x10 && instrument) {
           w.copy(buf, from, p);
           from = p;
-          reload(m, w);
+          afterCall();
+        } else if (op === 0x12 && instrument) {
+          escape(-1);
+          next();
         }
         break;
       }
       case Imm.Br: {
         const label = readLeb(buf, p);
         p = lebEnd;
-        if (!local) break;
-        if (label === depth) {
+        if (!instrument) break;
+        escape(depth - 1 - label);
+        if (local && label === depth) {
           w.copy(buf, from, at);
           from = at;
           writeBack(m, w);
-        } else if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop) {
+        } else if (local && label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop) {
           w.copy(buf, from, at);
           from = at;
-          const region = frameRegion[depth - 1 - label]!;
+          const header = frameBlock[depth - 1 - label]!;
           if (op === 0x0d) {
             // br_if L  =>  if  <check>  br L+1  end: only a taken branch pays.
             w.u8(0x04), w.u8(0x40);
-            addSite(m, w, region);
+            addSite(m, w, header);
             w.u8(0x0c), w.uleb(label + 1);
             w.u8(0x0b);
             from = p;
-          } else addSite(m, w, region); // br, br_on_null/non_null (charged taken or not)
+          } else addSite(m, w, header); // br, br_on_null/non_null (charged taken or not)
         }
+        next(); // the fall-through (dead code after br)
         break;
       }
       case Imm.Exit:
@@ -193,6 +269,10 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         }
         if (op === 0x08 || op === 0x15) p = skip(buf, p, end);
         else if (op === 0x13) p = skip(buf, skip(buf, p, end), end);
+        if (instrument) {
+          if (op !== 0x00) escape(-1); // a trap ends the call: it skips nothing that matters
+          next();
+        }
         break;
       case Imm.CallIndirect:
         if (local) {
@@ -202,10 +282,10 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         }
         p = skip(buf, p, end);
         if (op === 0x11) p = skip(buf, p, end);
-        if (local) {
+        if (instrument) {
           w.copy(buf, from, p);
           from = p;
-          reload(m, w);
+          afterCall();
         }
         break;
       case Imm.Bytes4:
@@ -218,17 +298,25 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         r.pos = p;
         rareImmediates(r, op, at);
         p = r.pos;
-        if (op === 0x0e && local) {
-          w.copy(buf, from, at);
-          from = at;
-          brTable(m, w, buf, at + 1, depth);
+        if (op === 0x0e) {
+          if (!instrument) break;
+          for (const label of tableLabels(buf, at + 1)) escape(depth - 1 - label);
+          if (local) {
+            w.copy(buf, from, at);
+            from = brTable(m, w, buf, at + 1, depth) ? p : at;
+          }
+          next();
         } else if (op === 0x1f) {
           if (local) return false;
-          frames = grow(frames, depth);
-          frames[depth++] = 0;
+          open(Frame.Block);
+          if (instrument) for (const label of catchLabels(r, at + 1)) escape(depth - 2 - label);
         } else if (op === 0x18) {
           if (depth === 0) r.fail('delegate outside a try', at);
           depth--;
+          if (instrument) {
+            escape(-1);
+            next();
+          }
         } else if (op === 0xfc) {
           const sub = readLeb(buf, at + 1);
           cost += fcWeight(sub) - 1;
@@ -240,29 +328,86 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         }
     }
   }
+
+  /**
+   * After frame `k`'s `end`: if nothing inside it may have branched past its
+   * end, the code that follows runs whenever the block that opened the frame
+   * ran, so that block pays for it; otherwise it is a block of its own.
+   */
+  function closeFrame(k: number): void {
+    addCost(cur, cost);
+    cost = 0;
+    const reach = frameEscape[k]!;
+    if (k > 0 && reach < frameEscape[k - 1]!) frameEscape[k - 1] = reach;
+    if (reach < k) {
+      cur = newBlock(PENDING);
+      pending = true;
+    } else {
+      cur = frameSaved[k]!;
+      pending = isPending(cur);
+    }
+  }
+}
+
+/** The labels of a br_table whose immediates start at `p` (already bounds-checked). */
+function tableLabels(buf: Uint8Array, p: number): number[] {
+  const n = readLeb(buf, p);
+  p = lebEnd;
+  const out: number[] = [];
+  for (let i = 0; i <= n; i++) {
+    out.push(readLeb(buf, p));
+    p = lebEnd;
+  }
+  return out;
+}
+
+/** The labels of a try_table's catch clauses (relative to the frame outside it). */
+function catchLabels(r: Reader, p: number): number[] {
+  const save = r.pos;
+  r.pos = p;
+  r.skipBlockType();
+  const out: number[] = [];
+  for (let n = r.u32(); n > 0; n--) {
+    if (r.u8() < 2) r.skipLeb();
+    out.push(r.u32());
+  }
+  r.pos = save;
+  return out;
 }
 
 /**
- * Before a br_table (immediates at `p`, already bounds-checked): a write-back
- * if a target leaves the function, and a check for each distinct back-edge
- * loop it targets (charged whichever target is taken: an upper bound).
+ * Before a br_table (immediates at `p`, already bounds-checked), with a fuel
+ * local: a write-back if a target leaves the function. If targets include
+ * loops checked at their back-edges, the br_table is rewritten so that only
+ * the taken back-edge pays: its back-edge targets go to trampoline blocks
+ * that check that loop and branch to it, the index parked in the scratch
+ * local. Returns true if it wrote the br_table itself (the original's bytes
+ * are then skipped).
  */
-function brTable(m: ModuleInfo, w: Writer, buf: Uint8Array, p: number, depth: number): void {
-  let leaves = false;
-  const seen: number[] = [];
-  const n = readLeb(buf, p);
-  p = lebEnd;
-  for (let i = 0; i <= n; i++) {
-    const label = readLeb(buf, p);
-    p = lebEnd;
-    if (label === depth) leaves = true;
-    else if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop) {
-      const region = frameRegion[depth - 1 - label]!;
-      if (!seen.includes(region)) seen.push(region);
-    }
+function brTable(m: ModuleInfo, w: Writer, buf: Uint8Array, p: number, depth: number): boolean {
+  const labels = tableLabels(buf, p);
+  if (labels.includes(depth)) writeBack(m, w);
+  const loops: number[] = [];
+  for (const label of labels) {
+    if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop && !loops.includes(label)) loops.push(label);
   }
-  for (const region of seen) addSite(m, w, region);
-  if (leaves) writeBack(m, w);
+  if (loops.length === 0 || m.tempLocal < 0) return false;
+  const k = loops.length;
+  w.u8(0x21), w.uleb(m.tempLocal);
+  for (let i = 0; i < k; i++) w.u8(0x02), w.u8(0x40);
+  w.u8(0x20), w.uleb(m.tempLocal);
+  w.u8(0x0e), w.uleb(labels.length - 1);
+  for (const label of labels) {
+    const j = loops.indexOf(label);
+    w.uleb(j >= 0 ? j : label + k);
+  }
+  for (let j = 0; j < k; j++) {
+    w.u8(0x0b);
+    addSite(m, w, frameBlock[depth - 1 - loops[j]!]!);
+    w.u8(0x0c), w.uleb(loops[j]! + k - 1 - j);
+  }
+  m.tempUsed = true;
+  return true;
 }
 
 function blockType(r: Reader, p: number): number {

@@ -54,6 +54,36 @@ export function writeBack(m: ModuleInfo, w: Writer): void {
   w.u8(GLOBAL_SET), w.uleb(m.globals);
 }
 
+/**
+ * `counter -= <cost>` with no test: the charge of a block between checks.
+ * Returns the offset of its padded constant.
+ */
+export function writeDecrement(m: ModuleInfo, w: Writer): number {
+  const f = m.fuelLocal;
+  w.u8(f >= 0 ? LOCAL_GET : GLOBAL_GET), w.uleb(f >= 0 ? f : m.globals);
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d);
+  w.u8(f >= 0 ? LOCAL_SET : GLOBAL_SET), w.uleb(f >= 0 ? f : m.globals);
+  return at;
+}
+
+/**
+ * After a call: `local.set $f (global.get $fuel - <cost>)`, the reload fused
+ * with the charge of the block that follows the call. Returns the offset of
+ * its padded constant.
+ */
+export function writeReloadCharge(m: ModuleInfo, w: Writer): number {
+  w.u8(GLOBAL_GET), w.uleb(m.globals);
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d);
+  w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
+  return at;
+}
+
 /** `local.set $f (global.get $fuel)`: picks up what a callee burnt. */
 export function reload(m: ModuleInfo, w: Writer): void {
   w.u8(GLOBAL_GET), w.uleb(m.globals);

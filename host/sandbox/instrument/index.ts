@@ -26,6 +26,13 @@ export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */
   maxMemoryPages: number;
+  /**
+   * How fuel is charged. `'fast'` (the default): each straight-line block is
+   * charged when entered (the block rule). `'exact'`: every instruction is
+   * charged as it runs, several times slower: the reference the fast mode is
+   * measured against.
+   */
+  metering?: 'fast' | 'exact';
 }
 
 export interface InstrumentResult {
@@ -59,8 +66,11 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   const cap = options.maxMemoryPages;
   if (!Number.isInteger(cap) || cap < 0 || cap > 65536)
     throw new WasmhooksError('INVALID_OPTIONS', `maxMemoryPages must be an integer in 0..65536, got ${cap}`);
+  if (options.metering !== undefined && options.metering !== 'fast' && options.metering !== 'exact')
+    throw new WasmhooksError('INVALID_OPTIONS', `metering must be 'fast' or 'exact', got ${String(options.metering)}`);
   const sections = scanSections(wasm);
   const m = readInfo(wasm, sections, cap);
+  m.exact = options.metering === 'exact';
   const present = new Set(sections.map((s) => s.id));
   const pending = [TYPE, IMPORT, GLOBAL, EXPORT].filter((id) => !present.has(id));
 

@@ -49,6 +49,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: 
     maxMemoryPages,
     memories: 0,
     functionsInstrumented: 0,
+    exact: false,
     checksInserted: 0,
     params: funcTypes.map((t) => typeParams[t] ?? 0),
     memory64: Uint8Array.from(memory64),

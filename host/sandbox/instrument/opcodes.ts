@@ -26,6 +26,7 @@ export const enum Imm {
   Br, // br, br_if, br_on_null, br_on_non_null: label; leaves the function if it names the body
   Exit, // unreachable, return, throw, throw_ref, return_call_indirect, return_call_ref: leaves the function
   CallIndirect, // call_indirect (type, table), call_ref (type): may run any function
+  Arm, // else, catch (tag), catch_all: starts another arm of the enclosing frame (a fuel block)
 }
 
 /** Immediate kind per single-byte opcode. */
@@ -59,6 +60,7 @@ set(Imm.Leb2, 0x11, 0x13); // call_indirect, return_call_indirect: type, table
 set(Imm.Br, 0x0c, 0x0d, 0xd5, 0xd6);
 set(Imm.Exit, 0x00, 0x0f, 0x08, 0x0a, 0x13, 0x15);
 set(Imm.CallIndirect, 0x11, 0x14);
+set(Imm.Arm, 0x05, 0x07, 0x19);
 set(Imm.Func, 0x10, 0x12, 0xd2); // call, return_call, ref.func
 set(Imm.Global, 0x23, 0x24);
 set(Imm.MemArg, ...range(0x28, 0x3e));

@@ -8,6 +8,7 @@ import {
   writeRefuelType,
 } from './additions.js';
 import { rewriteExpr } from './code.js';
+import { rewriteExprExact } from './exact.js';
 import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -211,7 +212,13 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
     let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
     m.tempLocal = locals < 49_998 ? locals + 1 : locals < 49_999 ? locals : -1;
     m.tempUsed = false;
-    if (!rewriteExpr(m, r, w, true)) {
+    if (m.exact) {
+      m.fuelLocal = -1;
+      m.tempLocal = locals < 49_999 ? locals : -1;
+      w.pos = localsOut;
+      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+      rewriteExprExact(m, r, w);
+    } else if (!rewriteExpr(m, r, w, true)) {
       // An exception handler: a caught throw would leave the local stale, so this function uses the global.
       r.pos = bodyIn;
       w.pos = localsOut;
