@@ -1,88 +1,123 @@
 /**
- * Row group 2: what fuel metering costs on compute-heavy code.
- * - FNV-1a over 1 MiB × 4 rounds (test/fixtures/wat/hash.wat): the instrumented
- *   module against the original, both as bare WebAssembly instances.
- * - A third-party compute-heavy plugin end to end: the Rust `count_vowels` of
- *   ../shared/corpus/code.wasm over 256 KiB of text, through our sandbox
- *   (instrumented, fuel on) against raw Extism on the original bytes.
+ * Row group 2: what fuel metering costs, and how well it measures.
+ * Overhead, each instrumented module against the original, side by side:
+ * - FNV-1a over 1 MiB × 4 rounds (test/fixtures/wat/hash.wat), bare instances;
+ * - count_vowels (test/fixtures/count-vowels, C built with clang -O2) over
+ *   256 KiB, raw Extism with a refuel that always refills;
+ * - sql.js (SQLite, Emscripten) running a recursive query, with its own glue;
+ * - guard-shell (first-party, AssemblyScript) deciding one Bash command, raw
+ *   Extism.
+ * Then the sandbox machinery on top, and the accuracy rows (fuel-accuracy.ts).
  */
 import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
 import { createSandbox } from '../../host/index.js';
+import { toWireRequest } from '../../host/plugins/wire.js';
+import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
+import { SQL_QUERY, loadSql, vowelsText, type FuelApi } from '../../test/fixtures/fuel-corpus.js';
 import { compare, runtimeName } from '../harness.js';
-import { fig, makeRow, type RowsFn } from './row.js';
+import { accuracyRows } from './fuel-accuracy.js';
+import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
 type HashExports = { fill: (n: number) => void; hash: (n: number, rounds: number) => number };
+
+export const api: FuelApi = { instrument, createSandbox: createSandbox as unknown as FuelApi['createSandbox'] };
+const refill = { 'wasmhooks:sandbox': { refuel: () => 1_000_000_000_000n } };
+const noHost = { 'wasmhooks:host': { progress: () => undefined } };
+
+async function rawPair(wasm: Uint8Array) {
+  const original = await createPlugin({ wasm: [{ data: wasm }] }, { useWasi: false, functions: noHost });
+  const metered = await createPlugin(
+    { wasm: [{ data: instrument(wasm, { maxMemoryPages: 65536 }).bytes }] },
+    { useWasi: false, functions: { ...refill, ...noHost } },
+  );
+  return { original, metered };
+}
+
+/** A benign Bash command of about `bytes` bytes (a heredoc writing a file). */
+export function heredoc(bytes: number): string {
+  const line = 'export const answer = compute(42); // a line of a generated file\n';
+  return `cat > src/generated.ts <<'EOF'\n${line.repeat(Math.ceil(bytes / line.length))}EOF`;
+}
+
+export function guardRequest(command: string): Uint8Array {
+  return encodeHookRequest(
+    toWireRequest({
+      session_id: 's1',
+      cwd: '/work/app',
+      turn: 1,
+      iteration: 1,
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_use_id: 'toolu_1',
+    }),
+  );
+}
 
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const original = await watFixture('wat/hash.wat');
   const { bytes: metered } = instrument(original, { maxMemoryPages: 256 });
-  let refuels = 0;
-  const imports = { 'wasmhooks:sandbox': { refuel: () => (refuels++, 10_000_000n) } };
   const plain = (await WebAssembly.instantiate(original)).instance.exports as unknown as HashExports;
-  const fueled = (await WebAssembly.instantiate(metered as Uint8Array<ArrayBuffer>, imports)).instance.exports as unknown as HashExports;
+  const fueled = (await WebAssembly.instantiate(metered as Uint8Array<ArrayBuffer>, refill)).instance.exports as unknown as HashExports;
   const BYTES = 1 << 20;
   plain.fill(BYTES);
   fueled.fill(BYTES);
   if (plain.hash(BYTES, 2) !== fueled.hash(BYTES, 2)) throw new Error('fuel bench: instrumented hash differs from the original');
 
-  const code = new Uint8Array(await readFile(new URL('../../../shared/corpus/code.wasm', import.meta.url)));
-  const text = new TextEncoder().encode('the quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((256 << 10) / 45)));
-  const raw = await createPlugin({ wasm: [{ data: code }] }, { useWasi: false });
-  // The same plugin instrumented, in raw Extism with a refuel that always refills: fuel alone, no sandbox.
-  const meteredCode = instrument(code, { maxMemoryPages: 65536 }).bytes;
-  const rawMetered = await createPlugin(
-    { wasm: [{ data: meteredCode }] },
-    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n } } },
-  );
-  const ours = await createSandbox(code, { limits: { timeoutMs: 10_000, fuel: 1e15, maxInputBytes: 1 << 20 } });
+  const vowelsWasm = new Uint8Array(await readFile(new URL('../../test/fixtures/count-vowels/count_vowels.wasm', import.meta.url)));
+  const text = vowelsText(256 << 10);
+  const vowels = await rawPair(vowelsWasm);
+  const ours = await createSandbox(vowelsWasm, { limits: { timeoutMs: 10_000, fuel: 1e15, maxInputBytes: 1 << 20 } });
   const check = await ours.call('count_vowels', text);
   if (!check.ok) throw new Error(`fuel bench: count_vowels in the sandbox failed: ${check.failure.message}`);
+  const sqlPlain = await loadSql(api, 'none');
+  const sqlFast = await loadSql(api, 'fast');
+  const guardWasm = new Uint8Array(await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)));
+  const guard = await rawPair(guardWasm);
+  const request = guardRequest(heredoc(2_000));
 
   const opts = { samples: quick ? 20 : 100, warmup: 3, maxMs: quick ? 2_000 : 8_000 };
   const r = await compare(
     {
       plain: () => plain.hash(BYTES, 4),
       fueled: () => fueled.hash(BYTES, 4),
-      raw: () => raw.call('count_vowels', text),
-      rawMetered: () => rawMetered.call('count_vowels', text),
+      raw: () => vowels.original.call('count_vowels', text),
+      rawMetered: () => vowels.metered.call('count_vowels', text),
       ours: () => ours.call('count_vowels', text),
+      sqlPlain: () => sqlPlain.db.exec(SQL_QUERY),
+      sqlFast: () => sqlFast.db.exec(SQL_QUERY),
+      guardPlain: () => guard.original.call('hook', request),
+      guardFast: () => guard.metered.call('hook', request),
     },
     { ...opts, rounds: 10, clock: 'cpu' },
   );
-  await Promise.all([raw.close(), rawMetered.close(), ours.close()]);
+  await Promise.all([vowels.original.close(), vowels.metered.close(), ours.close(), guard.original.close(), guard.metered.close()]);
+  const overhead = (what: string, a: 'fueled' | 'rawMetered' | 'sqlFast' | 'guardFast', b: keyof typeof r, anchorName: string, note?: string): Row =>
+    makeRow('fuel', runtime, {
+      what,
+      ours: fig(r[a], 'ms', 'cpu'),
+      anchorName,
+      anchor: fig(r[b], 'ms', 'cpu'),
+      target: { op: 'max', value: 1.2 },
+      ...(note ? { note } : {}),
+    });
   return [
+    overhead('fuel overhead: FNV-1a 1 MiB × 4 (hash.wat), instrumented vs original', 'fueled', 'plain', 'original module'),
+    overhead('fuel overhead: count_vowels (C, clang -O2) over 256 KiB, raw Extism', 'rawMetered', 'raw', 'raw Extism, original', 'a refuel import that always refills: fuel alone'),
+    overhead('fuel overhead: sql.js recursive query (20k rows), own glue', 'sqlFast', 'sqlPlain', 'sql.js, original wasm'),
+    overhead('fuel overhead: guard-shell deciding a 2 KB Bash command, raw Extism', 'guardFast', 'guardPlain', 'raw Extism, original'),
     makeRow('fuel', runtime, {
-      what: 'FNV-1a 1 MiB × 4 (hash.wat), instrumented vs original',
-      ours: fig(r.fueled, 'ms', 'cpu'),
-      anchorName: 'original module',
-      anchor: fig(r.plain, 'ms', 'cpu'),
-      target: { op: 'max', value: 1.2 },
-    }),
-    makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB (corpus code.wasm), raw Extism: instrumented vs original bytes',
-      ours: fig(r.rawMetered, 'ms', 'cpu'),
-      anchorName: 'raw Extism, original',
-      anchor: fig(r.raw, 'ms', 'cpu'),
-      target: { op: 'max', value: 1.2 },
-      note: 'fuel alone in a real plugin: the same Extism host, a refuel import that always refills',
-    }),
-    makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
+      what: 'count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
       ours: fig(r.ours, 'ms', 'cpu'),
       anchorName: 'raw Extism, instrumented',
       anchor: fig(r.rawMetered, 'ms', 'cpu'),
       note: 'the sandbox machinery alone (input copy, limits, deadline), fuel on both sides',
     }),
-    makeRow('fuel', runtime, {
-      what: 'Rust count_vowels over 256 KiB (corpus code.wasm), sandbox vs raw Extism',
-      ours: fig(r.ours, 'ms', 'cpu'),
-      anchorName: 'raw Extism',
-      anchor: fig(r.raw, 'ms', 'cpu'),
-      note: 'end to end: fuel and the sandbox machinery together',
-    }),
+    ...(await accuracyRows(api, runtime, quick)),
   ];
 };

@@ -89,11 +89,15 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
     resetBlocks();
     cur = checkedBlock(m, w, true);
   }
-  /** Ends the running block; the code from here on is a new block, charged before its first instruction. */
-  const next = (): void => {
+  /**
+   * Ends the running block; the code from here on is a new block, charged
+   * before its first instruction. `host`: a block that runs whenever the new
+   * one does (-1: none, or dead code).
+   */
+  const next = (host: number): void => {
     addCost(cur, cost);
     cost = 0;
-    cur = newBlock(PENDING);
+    cur = newBlock(PENDING, -1, host);
     pending = true;
   };
   /** Marks a branch out of the innermost frame to frame `target`. */
@@ -114,8 +118,9 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
   const afterCall = (): void => {
     addCost(cur, cost);
     cost = 0;
-    if (!local) return next();
-    cur = newBlock(PENDING);
+    const host = cur;
+    if (!local) return next(host);
+    cur = newBlock(PENDING, -1, host);
     setPatch(cur, writeReloadCharge(m, w));
     pending = false;
   };
@@ -179,11 +184,11 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         if (op === 0x06 && local) return false; // try
         p = blockType(r, p);
         open(Frame.Block);
-        if (op === 0x04 && instrument) next(); // the then-arm
+        if (op === 0x04 && instrument) next(cur); // the then-arm
         break;
       case Imm.Arm: // else, catch, catch_all
         if (op === 0x07) p = skip(buf, p, end);
-        if (instrument) next();
+        if (instrument) next(op === 0x05 ? frameSaved[depth - 1]! : -1); // a handler runs only on a throw
         break;
       case Imm.Loop: {
         // A loop whose label takes no values can be checked where it branches back (see backEdge).
@@ -232,7 +237,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           afterCall();
         } else if (op === 0x12 && instrument) {
           escape(-1);
-          next();
+          next(-1);
         }
         break;
       }
@@ -258,7 +263,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
             from = p;
           } else addSite(m, w, header); // br, br_on_null/non_null (charged taken or not)
         }
-        next(); // the fall-through (dead code after br)
+        next(op === 0x0c ? -1 : cur); // the fall-through (dead code after br)
         break;
       }
       case Imm.Exit:
@@ -271,7 +276,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
         else if (op === 0x13) p = skip(buf, skip(buf, p, end), end);
         if (instrument) {
           if (op !== 0x00) escape(-1); // a trap ends the call: it skips nothing that matters
-          next();
+          next(-1);
         }
         break;
       case Imm.CallIndirect:
@@ -305,7 +310,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
             w.copy(buf, from, at);
             from = brTable(m, w, buf, at + 1, depth) ? p : at;
           }
-          next();
+          next(-1);
         } else if (op === 0x1f) {
           if (local) return false;
           open(Frame.Block);
@@ -315,7 +320,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           depth--;
           if (instrument) {
             escape(-1);
-            next();
+            next(-1);
           }
         } else if (op === 0xfc) {
           const sub = readLeb(buf, at + 1);
@@ -340,7 +345,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
     const reach = frameEscape[k]!;
     if (k > 0 && reach < frameEscape[k - 1]!) frameEscape[k - 1] = reach;
     if (reach < k) {
-      cur = newBlock(PENDING);
+      cur = newBlock(PENDING, -1, frameSaved[k]!);
       pending = true;
     } else {
       cur = frameSaved[k]!;

@@ -37,7 +37,14 @@ export const OP_WEIGHT = new Uint8Array(256).fill(1);
 /** Heavier weights: calls leave the region's accounting to the callee's entry check only in part. */
 export const WEIGHT_CALL = 5;
 export const WEIGHT_MEMORY_GROW = 100;
-export const WEIGHT_BULK = 50;
+/**
+ * The fixed part of memory.copy/fill/init and the table ops: about a call's
+ * worth (the length is charged apart, at run time). Compilers emit small
+ * copies by the thousand (AssemblyScript builds strings with them), so a
+ * larger constant made string-heavy plugins pay ~10× the fuel per µs of
+ * other code.
+ */
+export const WEIGHT_BULK = 5;
 /** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (code.ts). */
 export const BULK_BYTES_PER_FUEL_LOG2 = 4;
 

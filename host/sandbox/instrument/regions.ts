@@ -28,6 +28,11 @@ let blockPatch = new Float64Array(256);
 let blockCost = new Float64Array(256);
 let blockParent = new Float64Array(256);
 let blockSites = new Float64Array(256);
+/** The block that runs whenever this one does (it may absorb this one's cost), or -1; and where this block's decrement starts. */
+let blockHost = new Float64Array(256);
+let blockStart = new Float64Array(256);
+let blockEnd = new Float64Array(256);
+let blockFolded = new Float64Array(256);
 let sitePatch = new Float64Array(256);
 let siteNext = new Float64Array(256);
 let blocks = 0;
@@ -47,16 +52,28 @@ export function resetBlocks(): void {
   sites = 0;
 }
 
-/** Opens a block in state `patch` (PENDING, AT_EDGES or a patch offset); returns its index. */
-export function newBlock(patch: number, parent = -1): number {
+/**
+ * Opens a block in state `patch` (PENDING, AT_EDGES or a patch offset);
+ * returns its index. `host`: a block that has run whenever this one runs
+ * (once per run of this one), which may absorb its cost (see finishBlocks);
+ * -1 for none.
+ */
+export function newBlock(patch: number, parent = -1, host = -1): number {
   blockPatch = grow(blockPatch, blocks);
   blockCost = grow(blockCost, blocks);
   blockParent = grow(blockParent, blocks);
   blockSites = grow(blockSites, blocks);
+  blockHost = grow(blockHost, blocks);
+  blockStart = grow(blockStart, blocks);
+  blockEnd = grow(blockEnd, blocks);
+  blockFolded = grow(blockFolded, blocks);
   blockPatch[blocks] = patch;
   blockCost[blocks] = 0;
   blockParent[blocks] = parent;
   blockSites[blocks] = -1;
+  blockHost[blocks] = host;
+  blockStart[blocks] = -1;
+  blockFolded[blocks] = 0;
   return blocks++;
 }
 
@@ -66,7 +83,9 @@ export function isPending(b: number): boolean {
 
 /** Writes the charge of pending block `b` here (a decrement). */
 export function chargeHere(m: ModuleInfo, w: Writer, b: number): void {
+  blockStart[b] = w.pos;
   blockPatch[b] = writeDecrement(m, w);
+  blockEnd[b] = w.pos;
 }
 
 /** Opens a block charged by a check here (function entry, or a loop checked at its header). */
@@ -99,18 +118,37 @@ export function addSite(m: ModuleInfo, w: Writer, b: number): void {
 }
 
 /**
- * Patches every block's cost into its charge. Loop headers charged at their
+ * A conditional block costing at most this fraction of its host's own cost
+ * is charged with its host instead (its decrement becomes nops). Its host
+ * runs whenever it does, so fuel can only grow, by at most this fraction of
+ * the host's own cost per run: fast fuel ≤ (1 + FOLD) × exact.
+ */
+export const FOLD = 0.2;
+
+/**
+ * Patches every block's cost into its charge, after folding small
+ * conditional blocks into their hosts. Loop headers charged at their
  * back-edges also add their cost to the block they were entered from (the
- * first iteration); a loop's header is opened after that block, so walking
- * from the last block down sees each header's final cost before its parent.
+ * first iteration). Hosts and parents are opened before the blocks they
+ * absorb, so walking from the last block down sees each block's final cost
+ * before its host's or parent's.
  */
 export function finishBlocks(w: Writer): void {
   for (let b = blocks - 1; b >= 0; b--) {
-    const cost = Math.min(blockCost[b]!, MAX_COST);
+    const total = blockCost[b]! + blockFolded[b]!;
+    const host = blockHost[b]!;
     const patch = blockPatch[b]!;
+    if (host >= 0 && patch >= 0 && total <= FOLD * blockCost[host]! - blockFolded[host]!) {
+      blockFolded[host] = blockFolded[host]! + total;
+      const start = blockStart[b]!;
+      if (start >= 0) w.buf.fill(0x01, start, blockEnd[b]!); // nop: the decrement is stack-neutral
+      else patchSleb5(w.buf, patch, 0);
+      continue;
+    }
+    const cost = Math.min(total, MAX_COST);
     if (patch >= 0) patchSleb5(w.buf, patch, cost);
     for (let s = blockSites[b]!; s >= 0; s = siteNext[s]!) patchSleb5(w.buf, sitePatch[s]!, cost);
     const parent = blockParent[b]!;
-    if (parent >= 0) blockCost[parent] = blockCost[parent]! + cost;
+    if (parent >= 0) blockCost[parent] = blockCost[parent]! + total;
   }
 }
