@@ -15,7 +15,7 @@ import { createSandbox } from '../../host/index.js';
 import { toWireRequest } from '../../host/plugins/wire.js';
 import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
-import { SQL_QUERY, loadSql, vowelsText, type FuelApi } from '../../test/fixtures/fuel-corpus.js';
+import { SQL_QUERY, loadOnig, loadSql, vowelsText, type FuelApi } from '../../test/fixtures/fuel-corpus.js';
 import { compare, runtimeName } from '../harness.js';
 import { accuracyRows } from './fuel-accuracy.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
@@ -80,6 +80,9 @@ export const run: RowsFn = async ({ quick }) => {
   const guardWasm = new Uint8Array(await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)));
   const guard = await rawPair(guardWasm);
   const request = guardRequest(heredoc(2_000));
+  const guardSandbox = await createSandbox(guardWasm, { limits: { timeoutMs: 10_000, fuel: 1e15 } });
+  const onigPlain = await loadOnig(api, 'none');
+  const onigFast = await loadOnig(api, 'fast');
 
   const opts = { samples: quick ? 20 : 100, warmup: 3, maxMs: quick ? 2_000 : 8_000 };
   const r = await compare(
@@ -93,11 +96,45 @@ export const run: RowsFn = async ({ quick }) => {
       sqlFast: () => sqlFast.db.exec(SQL_QUERY),
       guardPlain: () => guard.original.call('hook', request),
       guardFast: () => guard.metered.call('hook', request),
+      onigPlain: () => onigPlain.scan(),
+      onigFast: () => onigFast.scan(),
     },
     { ...opts, rounds: 10, clock: 'cpu' },
   );
-  await Promise.all([vowels.original.close(), vowels.metered.close(), ours.close(), guard.original.close(), guard.metered.close()]);
-  const overhead = (what: string, a: 'fueled' | 'rawMetered' | 'sqlFast' | 'guardFast', b: keyof typeof r, anchorName: string, note?: string): Row =>
+  // The fuel of one call of each task (fast mode), for fuel per µs of the uninstrumented median.
+  const global = (fueled as unknown as { __wasmhooks_fuel?: WebAssembly.Global }).__wasmhooks_fuel;
+  const fuelOf = async (run: () => unknown, used: () => number) => {
+    const before = used();
+    await run();
+    return used() - before;
+  };
+  const hashUsed = () => -Number((global?.value as bigint | undefined) ?? 0n);
+  const perCall = {
+    'FNV-1a 1 MiB × 4 (hash.wat)': [await fuelOf(() => fueled.hash(BYTES, 4), hashUsed), r.plain.median],
+    'count_vowels (C) over 256 KiB': [(await ours.call('count_vowels', text)).fuelUsed, r.raw.median],
+    'sql.js recursive query': [await fuelOf(() => sqlFast.db.exec(SQL_QUERY), sqlFast.used), r.sqlPlain.median],
+    'guard-shell deciding a 2 KB command': [(await guardSandbox.call('hook', request)).fuelUsed, r.guardPlain.median],
+    'vscode-oniguruma scanning 40 KB': [await fuelOf(() => onigFast.scan(), onigFast.used), r.onigPlain.median],
+  } as const;
+  await Promise.all([vowels.original.close(), vowels.metered.close(), ours.close(), guard.original.close(), guard.metered.close(), guardSandbox.close()]);
+  const rates = Object.entries(perCall).map(([what, [fuel, us]]) => ({ what, fuel, us, rate: fuel / us }));
+  const sorted = rates.map((x) => x.rate).sort((a, b) => a - b);
+  const perUs: Row[] = [
+    ...rates.map((x) =>
+      makeRow('fuel', runtime, {
+        what: `fuel per µs: ${x.what}`,
+        ours: { value: x.rate, unit: 'fuel/µs' },
+        note: `${x.fuel} fuel per call; ${(x.us / 1000).toFixed(2)} ms CPU per call uninstrumented (median)`,
+      }),
+    ),
+    makeRow('fuel', runtime, {
+      what: 'fuel per µs: spread across these modules (max ÷ min)',
+      ours: { value: sorted[sorted.length - 1]! / sorted[0]!, unit: '×' },
+      target: { op: 'within', value: 1, unit: '×', tolerance: 9 },
+      note: `median ${sorted[sorted.length >> 1]!.toFixed(0)} fuel/µs: the default budget of 1e9 fuel ≈ ${(1e9 / sorted[sorted.length >> 1]! / 1000).toFixed(0)} ms of this CPU`,
+    }),
+  ];
+  const overhead = (what: string, a: 'fueled' | 'rawMetered' | 'sqlFast' | 'guardFast' | 'onigFast', b: keyof typeof r, anchorName: string, note?: string): Row =>
     makeRow('fuel', runtime, {
       what,
       ours: fig(r[a], 'ms', 'cpu'),
@@ -111,6 +148,7 @@ export const run: RowsFn = async ({ quick }) => {
     overhead('fuel overhead: count_vowels (C, clang -O2) over 256 KiB, raw Extism', 'rawMetered', 'raw', 'raw Extism, original', 'a refuel import that always refills: fuel alone'),
     overhead('fuel overhead: sql.js recursive query (20k rows), own glue', 'sqlFast', 'sqlPlain', 'sql.js, original wasm'),
     overhead('fuel overhead: guard-shell deciding a 2 KB Bash command, raw Extism', 'guardFast', 'guardPlain', 'raw Extism, original'),
+    overhead('fuel overhead: vscode-oniguruma scanning 40 KB, own glue', 'onigFast', 'onigPlain', 'oniguruma, original wasm'),
     makeRow('fuel', runtime, {
       what: 'count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
       ours: fig(r.ours, 'ms', 'cpu'),
@@ -118,6 +156,7 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: fig(r.rawMetered, 'ms', 'cpu'),
       note: 'the sandbox machinery alone (input copy, limits, deadline), fuel on both sides',
     }),
+    ...perUs,
     ...(await accuracyRows(api, runtime, quick)),
   ];
 };

@@ -8,7 +8,11 @@
 export interface Limits {
   /** Wall-clock deadline of one call, including instantiation. */
   timeoutMs: number;
-  /** Fuel units one call may burn (roughly: wasm instructions executed). */
+  /**
+   * Fuel units one call may burn: wasm instructions executed, weighted
+   * (docs/sandbox-instrumentation.md). The same plugin on the same input
+   * burns the same fuel on every runtime and machine.
+   */
   fuel: number;
   /** Cap on the plugin's linear memory, in 64 KiB pages. */
   maxMemoryPages: number;
@@ -22,7 +26,10 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   timeoutMs: 100,
-  fuel: 50_000_000,
+  // ≈ 1e9 weighted instructions ≈ 90 ms of one modern core (bench "fuel per µs": 1.6k–16k fuel/µs, median ≈ 11k):
+  // guard-shell and path-guard decide a 1 MiB command (~1,100 fuel per byte), secret-redactor redacts 1 MB
+  // (~570 per byte). Fuel makes the budget the same on every machine; the deadline bounds wall time.
+  fuel: 1_000_000_000,
   maxMemoryPages: 256, // 16 MiB
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
