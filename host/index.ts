@@ -43,6 +43,8 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox } from './sandbox/index.js';
+// The instrumenter alone (tooling, and measuring fuel against the exact-count mode).
+export { instrument, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
 
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';

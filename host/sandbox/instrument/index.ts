@@ -23,6 +23,7 @@ import { Writer } from './writer.js';
 
 export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 
+/** Options of `instrument`. */
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */
   maxMemoryPages: number;
@@ -35,6 +36,7 @@ export interface InstrumentOptions {
   metering?: 'fast' | 'exact';
 }
 
+/** The rewritten module and what was added to it. */
 export interface InstrumentResult {
   bytes: Uint8Array<ArrayBuffer>;
   functionsInstrumented: number;
