@@ -103,10 +103,6 @@ export function addCost(b: number, cost: number): void {
   blockCost[b] = blockCost[b]! + cost;
 }
 
-export function costOf(b: number): number {
-  return blockCost[b]!;
-}
-
 /** A check for back-edge loop header `b` here, its cost patched at the end. */
 export function addSite(m: ModuleInfo, w: Writer, b: number): void {
   sitePatch = grow(sitePatch, sites);
