@@ -1,4 +1,5 @@
 import { bulkLengthIsI32, chargeBulkLength } from './bulk.js';
+import { brTable, catchLabels, tableLabels } from './branches.js';
 import { writeBack, writeReloadCharge } from './fuel.js';
 import { rareImmediates } from './immediates.js';
 import { lebEnd, readLeb, skip } from './leb.js';
@@ -308,7 +309,7 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
           for (const label of tableLabels(buf, at + 1)) escape(depth - 1 - label);
           if (local) {
             w.copy(buf, from, at);
-            from = brTable(m, w, buf, at + 1, depth) ? p : at;
+            from = brTable(m, w, buf, at + 1, depth, (d) => frames[d] === Frame.BackEdgeLoop, (d) => frameBlock[d]!) ? p : at;
           }
           next(-1);
         } else if (op === 0x1f) {
@@ -352,67 +353,6 @@ export function rewriteExpr(m: ModuleInfo, r: Reader, w: Writer, instrument: boo
       pending = isPending(cur);
     }
   }
-}
-
-/** The labels of a br_table whose immediates start at `p` (already bounds-checked). */
-function tableLabels(buf: Uint8Array, p: number): number[] {
-  const n = readLeb(buf, p);
-  p = lebEnd;
-  const out: number[] = [];
-  for (let i = 0; i <= n; i++) {
-    out.push(readLeb(buf, p));
-    p = lebEnd;
-  }
-  return out;
-}
-
-/** The labels of a try_table's catch clauses (relative to the frame outside it). */
-function catchLabels(r: Reader, p: number): number[] {
-  const save = r.pos;
-  r.pos = p;
-  r.skipBlockType();
-  const out: number[] = [];
-  for (let n = r.u32(); n > 0; n--) {
-    if (r.u8() < 2) r.skipLeb();
-    out.push(r.u32());
-  }
-  r.pos = save;
-  return out;
-}
-
-/**
- * Before a br_table (immediates at `p`, already bounds-checked), with a fuel
- * local: a write-back if a target leaves the function. If targets include
- * loops checked at their back-edges, the br_table is rewritten so that only
- * the taken back-edge pays: its back-edge targets go to trampoline blocks
- * that check that loop and branch to it, the index parked in the scratch
- * local. Returns true if it wrote the br_table itself (the original's bytes
- * are then skipped).
- */
-function brTable(m: ModuleInfo, w: Writer, buf: Uint8Array, p: number, depth: number): boolean {
-  const labels = tableLabels(buf, p);
-  if (labels.includes(depth)) writeBack(m, w);
-  const loops: number[] = [];
-  for (const label of labels) {
-    if (label < depth && frames[depth - 1 - label] === Frame.BackEdgeLoop && !loops.includes(label)) loops.push(label);
-  }
-  if (loops.length === 0 || m.tempLocal < 0) return false;
-  const k = loops.length;
-  w.u8(0x21), w.uleb(m.tempLocal);
-  for (let i = 0; i < k; i++) w.u8(0x02), w.u8(0x40);
-  w.u8(0x20), w.uleb(m.tempLocal);
-  w.u8(0x0e), w.uleb(labels.length - 1);
-  for (const label of labels) {
-    const j = loops.indexOf(label);
-    w.uleb(j >= 0 ? j : label + k);
-  }
-  for (let j = 0; j < k; j++) {
-    w.u8(0x0b);
-    addSite(m, w, frameBlock[depth - 1 - loops[j]!]!);
-    w.u8(0x0c), w.uleb(loops[j]! + k - 1 - j);
-  }
-  m.tempUsed = true;
-  return true;
 }
 
 function blockType(r: Reader, p: number): number {
