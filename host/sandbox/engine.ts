@@ -79,8 +79,14 @@ export class Engine {
   #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null): CallOutcome {
     // What is left stays in the global unused: the next call overwrites it
     // with its own first slice.
-    const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+    let fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
+    const over = failed ? null : meter.overBudget(fuelUsed);
+    if (over) {
+      // Charges after the last check took it past its budget: its result is not used.
+      failed = over;
+      fuelUsed = meter.budget.fuel;
+    }
     this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;

@@ -35,3 +35,15 @@ export function gateImport(current: () => Meter | null): (cc: CallContext, kind:
     }
   };
 }
+
+/**
+ * The gate for a module run outside Extism (raw.ts): the same checks, called
+ * without Extism's call context. Such a module has no Extism blocks, so a
+ * block-reading call (only Extism and `wasmhooks:host` imports are planned
+ * as such) is gated like any other and owes no extra fuel.
+ */
+export function rawGateImport(current: () => Meter | null): (kind: number, arg: bigint) => number {
+  const gate = gateImport(current);
+  const noBlocks = { length: () => 0n } as unknown as CallContext;
+  return (kind, arg) => gate(noBlocks, kind, arg);
+}

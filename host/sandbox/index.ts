@@ -51,7 +51,7 @@ export async function createSandbox(
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    instrumented = instrument(guest.bytes, plan).bytes;
+    instrumented = instrument(guest.bytes, { ...plan, metering: options.metering ?? 'fast' }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

@@ -6,7 +6,7 @@
  * the host gets control back from a running plugin, so deadline, budget and
  * abort are checked there, and a stop, once thrown, is thrown again by each.
  */
-import type { FailureCode } from './types.js';
+import type { FailureCode, PluginFailure } from './types.js';
 
 /**
  * Fuel is handed out in slices, sized so the plugin comes back to the host
@@ -145,9 +145,25 @@ export class Meter {
     return BigInt(slice);
   }
 
-  /** Fuel burnt, given what is left in the module's fuel global. */
+  /**
+   * Fuel burnt, given what is left in the module's fuel global. A negative
+   * global after a stop is the charge refuel refused (not counted); after a
+   * call that ended on its own it is charges made since the last check
+   * (blocks are charged without a test, see instrument/code.ts), counted:
+   * the result may then exceed the budget, by at most the bound documented
+   * in docs/sandbox-instrumentation.md, and the engine reports the call as
+   * FUEL_EXHAUSTED (`overBudget`).
+   */
   used(remaining: bigint | undefined): number {
-    const left = remaining === undefined || remaining < 0n ? 0 : Number(remaining);
-    return Math.max(0, this.handedOut + this.overshoot - left);
+    const charged = this.handedOut + this.overshoot;
+    if (remaining === undefined) return charged;
+    if (remaining >= 0n) return Math.max(0, charged - Number(remaining));
+    return this.stopped ? charged : charged + Number(-remaining);
+  }
+
+  /** A call that ended on its own used more than its budget (see `used`). */
+  overBudget(used: number): PluginFailure | null {
+    if (used <= this.budget.fuel) return null;
+    return { code: 'FUEL_EXHAUSTED', message: `the call burnt its fuel budget of ${this.budget.fuel} units` };
   }
 }

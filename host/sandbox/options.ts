@@ -35,6 +35,7 @@ const schema = z.object({
   // Checked in full by prepareGuest (the object form reads directories).
   wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
   allowExceptions: z.boolean().optional(),
+  metering: z.enum(['fast', 'exact']).optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()

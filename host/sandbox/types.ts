@@ -12,7 +12,11 @@ import type { WasiOptions } from './wasi/options.js';
 export interface Limits {
   /** Wall-clock deadline of one call, including instantiation. */
   timeoutMs: number;
-  /** Fuel units one call may burn (roughly: wasm instructions executed). */
+  /**
+   * Fuel units one call may burn: wasm instructions executed, weighted
+   * (docs/sandbox-instrumentation.md). The same plugin on the same input
+   * burns the same fuel on every runtime and machine.
+   */
   fuel: number;
   /** Cap on the plugin's linear memory, in 64 KiB pages. */
   maxMemoryPages: number;
@@ -31,7 +35,10 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   timeoutMs: 100,
-  fuel: 50_000_000,
+  // ≈ 1e9 weighted instructions ≈ 90 ms of one modern core (bench "fuel per µs": 1.6k–16k fuel/µs, median ≈ 11k):
+  // guard-shell and path-guard decide a 1 MiB command (~1,100 fuel per byte), secret-redactor redacts 1 MB
+  // (~570 per byte). Fuel makes the budget the same on every machine; the deadline bounds wall time.
+  fuel: 1_000_000_000,
   maxMemoryPages: 256, // 16 MiB
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
@@ -114,6 +121,13 @@ export interface SandboxOptions {
   quarantine?: Partial<QuarantinePolicy>;
   /** Called on every health transition. Contract: must not throw. */
   onHealth?: (event: HealthEvent) => void;
+  /**
+   * How fuel is charged: `'fast'` (default) charges each straight-line block
+   * as it is entered; `'exact'` charges every instruction as it runs, several
+   * times slower. The exact mode is the reference the fast mode's accuracy
+   * is measured against (docs/sandbox-instrumentation.md).
+   */
+  metering?: 'fast' | 'exact';
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   exceptionHoles,
   invalidModules,
   operandHoles,
+  branchyLine,
   straightLine,
   tableHoles,
   uncaughtThrow,
@@ -127,6 +128,12 @@ describe('3. fuel is never overdrawn', () => {
     const r = await run({ name: 'straight', wat: straightLine(size), expect: [] }, { timeoutMs: 5_000, fuel: budget });
     expect(r.code).toBe('FUEL_EXHAUSTED');
     expect(r.outcome!.fuelUsed).toBeLessThanOrEqual(budget);
+  });
+
+  it('a straight line of 2,000 conditional blocks (100,000 instructions) under a budget of 20,000', async () => {
+    const r = await run({ name: 'branchy', wat: branchyLine(2_000), expect: [] }, { timeoutMs: 5_000, fuel: 20_000 });
+    expect(r.code).toBe('FUEL_EXHAUSTED');
+    expect(r.outcome!.fuelUsed).toBeLessThanOrEqual(20_000);
   });
 
   it('a region that fits the budget runs, and reports what it used', async () => {

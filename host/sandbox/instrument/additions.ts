@@ -44,6 +44,8 @@ export interface RewriteInfo extends ModuleInfo {
   /** Memories seen so far (imported, then defined), for messages. */
   memories: number;
   functionsInstrumented: number;
+  /** The exact-count reference mode (exact.ts) instead of the block rule. */
+  exact: boolean;
 }
 
 function writeName(w: Writer, s: string): void {

@@ -28,6 +28,7 @@ export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 export { GATE_NAME, GateKind } from './hostcalls.js';
 export { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 
+/** Options of `instrument`. */
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */
   maxMemoryPages: number;
@@ -35,9 +36,16 @@ export interface InstrumentOptions {
   maxTableElements?: number;
   /** Accept exception handling, with a gate at every handler entry (handlers.ts). Default false: refused. */
   allowExceptions?: boolean;
+  /**
+   * How fuel is charged. `'fast'` (the default): each straight-line block is
+   * charged when entered (the block rule). `'exact'`: every instruction is
+   * charged as it runs, several times slower: the reference the fast mode is
+   * measured against.
+   */
+  metering?: 'fast' | 'exact';
 }
 
-
+/** The rewritten module and what was added to it. */
 export interface InstrumentResult {
   bytes: Uint8Array<ArrayBuffer>;
   functionsInstrumented: number;
@@ -72,8 +80,11 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   const maxTableElements = options.maxTableElements ?? DEFAULT_MAX_TABLE_ELEMENTS;
   if (!Number.isInteger(maxTableElements) || maxTableElements < 0 || maxTableElements > 10_000_000)
     throw new WasmhooksError('INVALID_OPTIONS', `maxTableElements must be an integer in 0..10000000, got ${maxTableElements}`);
+  if (options.metering !== undefined && options.metering !== 'fast' && options.metering !== 'exact')
+    throw new WasmhooksError('INVALID_OPTIONS', `metering must be 'fast' or 'exact', got ${String(options.metering)}`);
   const sections = scanSections(wasm);
   const m = readInfo(wasm, sections, { maxMemoryPages: cap, maxTableElements, allowExceptions: options.allowExceptions ?? false });
+  m.exact = options.metering === 'exact';
   const present = new Set(sections.map((s) => s.id));
   // Import wrappers need a function and a code section even in a module that defines no function.
   const wrappers = m.funcImports > 0 ? [FUNCTION, CODE] : [];

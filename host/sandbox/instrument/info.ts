@@ -80,6 +80,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     maxMemoryPages: caps.maxMemoryPages,
     memories: 0,
     functionsInstrumented: 0,
+    exact: false,
     checksInserted: 0,
     params: funcTypes.map((t) => types[t]?.params.length ?? 0),
     memory64: Uint8Array.from(memory64),

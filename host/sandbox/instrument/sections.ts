@@ -11,6 +11,7 @@ import { rewriteExpr } from './code.js';
 import { closeBodyBlock, openBodyBlock } from './handlers.js';
 import { funcIndex, writeWrapperTypes, writeWrappers } from './hostcalls.js';
 import { capTableType } from './tables.js';
+import { rewriteExprExact } from './exact.js';
 import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -244,10 +245,21 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
     let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
     m.tempLocal = locals < 49_998 ? locals + 1 : locals < 49_999 ? locals : -1;
     m.tempUsed = false;
-    // Functions that keep the counter in the global from the start may have handlers too.
-    m.handlerGates = m.allowExceptions && m.fuelLocal < 0;
-    if (m.handlerGates) openBodyBlock(m, w, i);
-    if (!rewriteExpr(m, r, w, true)) {
+    if (m.exact) {
+      // The reference mode keeps the counter in the global, so every function may have handlers.
+      m.fuelLocal = -1;
+      m.tempLocal = locals < 49_999 ? locals : -1;
+      w.pos = localsOut;
+      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+      m.handlerGates = m.allowExceptions;
+      if (m.handlerGates) openBodyBlock(m, w, i);
+      rewriteExprExact(m, r, w);
+    } else {
+      // Functions that keep the counter in the global from the start may have handlers too.
+      m.handlerGates = m.allowExceptions && m.fuelLocal < 0;
+      if (m.handlerGates) openBodyBlock(m, w, i);
+    }
+    if (!m.exact && !rewriteExpr(m, r, w, true)) {
       // An exception handler: a caught throw would leave the local stale, so this function uses the global.
       r.pos = bodyIn;
       w.pos = localsOut;

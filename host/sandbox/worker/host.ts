@@ -68,6 +68,7 @@ export class WorkerBackend implements Backend {
     const live = this.#live as Live;
     const { channel } = live;
     const request: RequestMeta = { fn, timeoutMs: finite(budget.timeoutMs), fuel: finite(budget.fuel) };
+    if (Number.isFinite(budget.timeoutMs)) request.deadlineAt = performance.timeOrigin + started + budget.timeoutMs;
     channel.write(request, input);
     Atomics.store(channel.header, Slot.ABORT, 0);
     // The hard deadline: the call's own, or a grace period after an abort.

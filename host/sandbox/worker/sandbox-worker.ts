@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     progress = [];
     logBytes = 0;
     const outcome = await engine.run(meta.fn, data, {
-      deadline: performance.now() + meta.timeoutMs,
+      // The host's deadline, not one restarted when this thread woke up (which came late on a busy machine).
+      deadline: meta.deadlineAt !== undefined ? meta.deadlineAt - performance.timeOrigin : performance.now() + meta.timeoutMs,
       timeoutMs: meta.timeoutMs,
       fuel: meta.fuel,
       signal: abortFlag,
