@@ -59,7 +59,10 @@ function check(samples: Corpus.Sample[]): void {
   for (const s of samples) {
     const r = corpus.ratio(s);
     console.log(`    [${runtime}] ${s.module}, ${s.what}: fast ${s.fast}, exact ${s.exact}, ${r.toFixed(3)}`);
-    if (/TRAP|STACK_OVERFLOW/.test(s.what)) {
+    // How deep a recursion gets before the engine's stack limit depends on each mode's frame size in the
+    // tier that runs it (on Bun 1.0 or 1.4 from one run to the next): not a measure of fuel.
+    if (/STACK_OVERFLOW/.test(s.what)) continue;
+    if (/TRAP/.test(s.what)) {
       assert.ok(s.fast <= (1 + FOLD) * s.exact, `${s.module}: a trapped call is never over-charged`);
       continue;
     }
