@@ -36,11 +36,6 @@ export function growCharge(m: RewriteInfo): OperandCharge {
   return { shift: MEMORY_PAGE_FUEL_LOG2, cap: m.maxMemoryPages };
 }
 
-/** Kept for the bulk-memory callers: memory lengths are always i32 (64-bit memories are refused). */
-export function bulkLengthIsI32(_m: ModuleInfo, _buf: Uint8Array, sub: number): boolean {
-  return sub === 8 || sub === 10 || sub === 11;
-}
-
 /**
  * Instructions with no operand to charge by that still call into the engine
  * (table.set, elem.drop, memory.atomic.notify: 70–130 ns each on V8): a check
@@ -49,11 +44,6 @@ export function bulkLengthIsI32(_m: ModuleInfo, _buf: Uint8Array, sub: number): 
 export function chargeEngineCall(m: ModuleInfo, w: Writer): void {
   patchSleb5(w.buf, writeCheck(m, w, false), ENGINE_CALL_FUEL);
   m.checksInserted++;
-}
-
-/** memory.init/copy/fill: 1 fuel per 16 bytes. */
-export function chargeBulkLength(m: ModuleInfo, w: Writer): void {
-  chargeOperand(m, w, BULK);
 }
 
 /**
