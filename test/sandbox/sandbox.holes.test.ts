@@ -96,6 +96,27 @@ describe('1. exception handling cannot swallow the stop', () => {
     await healthyStillAnswers();
   });
 
+  // The exact-count reference mode (instrument/exact.ts) gates handlers the same way.
+  it.each(exceptionHoles)('exact mode, with allowExceptions, every handler re-raises: $name', async (hole) => {
+    let sandbox: SandboxedModule;
+    try {
+      sandbox = await createSandbox(await assembleHole(hole.wat), {
+        limits: { timeoutMs: DEADLINE, fuel: 1e15 },
+        allowExceptions: true,
+        metering: 'exact',
+      });
+    } catch (error) {
+      expect((error as WasmhooksError).code).toBe('INVALID_WASM'); // try_table where the runtime lacks it
+      expect(hole.expect).toContain('INVALID_WASM');
+      return;
+    }
+    const started = performance.now();
+    const outcome = await sandbox.call('run', new Uint8Array(0));
+    await sandbox.close();
+    expect(hole.expect).toContain(outcome.ok ? 'ok' : outcome.failure.code);
+    expect(performance.now() - started).toBeLessThan(BOUND * 2);
+  });
+
   it('an uncaught wasm exception fails the call (its message is failures.ts\'s)', async () => {
     const r = await run(uncaughtThrow, { timeoutMs: 2_000 });
     expect(r.code).toBe('TRAP');
