@@ -36,6 +36,9 @@ export const configLimitsSchema = z
     maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
     maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
     maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
+    maxTableElements: positiveInt()
+      .max(10_000_000, { error: 'expected at most 10000000' })
+      .describe('Cap on the elements of all the plugin\'s tables together (host memory, ~16 bytes each).'),
   })
   .partial()
   .strict();
@@ -110,6 +113,10 @@ const pluginCommon = {
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _, . or -' })
     .optional()
     .describe('Name of a plugin used through `tools` (default: its file name).'),
+  allowExceptions: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe('Accept a plugin that uses wasm exception handling (refused by default; every handler then re-raises a stop).'),
 };
 
 /** One plugin: exactly one of `name`, `path` and `url`; a `url` needs a `sha256` pin. */

@@ -10,6 +10,8 @@ import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
+import { gateImport } from './gate.js';
+import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 import { VarStore } from './vars.js';
@@ -121,8 +123,14 @@ export class Engine {
   #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
     // What is left stays in the global unused: the next call overwrites it
     // with its own first slice.
-    const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+    let fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
+    const over = failed ? null : meter.overBudget(fuelUsed);
+    if (over) {
+      // Charges after the last check took it past its budget: its result is not used.
+      failed = over;
+      fuelUsed = meter.budget.fuel;
+    }
     this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
@@ -170,7 +178,7 @@ export class Engine {
         { wasm: [{ module: this.module }] },
         {
           useWasi: false,
-          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel }, this.#guest.functions()),
+          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
           // Plugin log lines come through our own log_* imports; what Extism

@@ -83,7 +83,7 @@ describe('terminated workers', () => {
   ])('%s: after its worker is terminated, the process uses no CPU', async (fixture, fn) => {
     // The host kills the worker before the worker's own deadline could stop the plugin.
     setWorkerGraceMs(-9_000);
-    const sandbox = await createSandbox(await hostile(fixture), { isolation: 'worker', limits: { timeoutMs: 9_100, fuel: 1e15 } });
+    const sandbox = await createSandbox(await hostile(fixture), { isolation: 'worker', limits: { timeoutMs: 9_100, fuel: 1e15 }, allowExceptions: fixture === 'swallow-stop' });
     for (let i = 0; i < 2; i++) {
       const outcome = await sandbox.call(fn, new Uint8Array(0));
       expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /worker was terminated/ });

@@ -50,7 +50,7 @@ afterAll(() => echo.close());
 for (const isolation of ['in-thread', 'worker'] as const) {
   describe(`a stop is final, one type per cause: ${isolation}`, () => {
     it.each(cases)('%s %s → %s', async (fixture, fn, code, message, limits) => {
-      const sandbox = await createSandbox(await hostile(fixture), { name: fixture, isolation, limits });
+      const sandbox = await createSandbox(await hostile(fixture), { name: fixture, isolation, limits, allowExceptions: fixture === 'swallow-stop' });
       const times: number[] = [];
       for (let round = 0; round < 2; round++) {
         const started = performance.now();
@@ -71,7 +71,7 @@ for (const isolation of ['in-thread', 'worker'] as const) {
 
 describe('an abort is final', () => {
   it('a worker plugin that catches the abort and answers still ends ABORTED, within the grace', async () => {
-    const sandbox = await createSandbox(await hostile('swallow-stop'), { isolation: 'worker', limits: { timeoutMs: 10_000, fuel: 1e15 } });
+    const sandbox = await createSandbox(await hostile('swallow-stop'), { allowExceptions: true, isolation: 'worker', limits: { timeoutMs: 10_000, fuel: 1e15 } });
     for (const fn of ['swallow_spin', 'swallow_twice', 'swallow_quiet', 'answer_then_swallow']) {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 30);
@@ -127,7 +127,7 @@ describe('hostile guards fail closed', () => {
     ['host-typing', 'http_get', 'in-thread'],
     ['vars', 'many', 'worker'],
   ] as const)('%s %s as a PreToolUse guard (%s): the Bash call is denied', async (fixture, fn, isolation) => {
-    const guard = await loadPlugin({ bytes: await guardBytes(fixture, fn) }, { limits: { timeoutMs: DEADLINE }, isolation });
+    const guard = await loadPlugin({ bytes: await guardBytes(fixture, fn) }, { limits: { timeoutMs: DEADLINE }, isolation, allowExceptions: fixture === 'swallow-stop' });
     const ran: string[] = [];
     const host = createHost({
       plugins: [guard],

@@ -96,6 +96,7 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
     const sandbox = await createSandbox(await wat(h.fixture), {
       name: h.fixture,
       isolation,
+      allowExceptions: h.fixture === 'swallow-stop',
       limits: h.limits,
       quarantine: { maxConsecutiveFailures: 100 },
       ...(h.config ? { config: h.config } : {}),
@@ -131,7 +132,7 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
 
 /** The hostile export as a PreToolUse guard in an agent run: Bash must never run. */
 async function guardDenies(fixture: string, fn: string, isolation: (typeof ISOLATIONS)[number]): Promise<void> {
-  const guard = await loadPlugin({ bytes: await wat(fixture, fn) }, { limits: { timeoutMs: DEADLINE }, isolation });
+  const guard = await loadPlugin({ bytes: await wat(fixture, fn) }, { limits: { timeoutMs: DEADLINE }, isolation, allowExceptions: fixture === 'swallow-stop' });
   const ran: string[] = [];
   const host = createHost({
     plugins: [guard],
@@ -225,7 +226,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   'after TIMEOUT and ABORTED in a worker, the process uses no CPU': async () => {
-    const sandbox = await createSandbox(await wat('swallow-stop'), { isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
+    const sandbox = await createSandbox(await wat('swallow-stop'), { allowExceptions: true, isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
     for (let i = 0; i < 3; i++) assert.equal(codeOf(await sandbox.call('swallow_twice', new Uint8Array(0))), 'TIMEOUT');
     const bulk = await createSandbox(await wat('bulk-spin'), { isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
     for (const fn of ['memory_fill', 'memory_copy']) assert.equal(codeOf(await bulk.call(fn, new Uint8Array(0))), 'TIMEOUT');

@@ -36,6 +36,12 @@ export interface RequestMeta {
   fn: string;
   timeoutMs: number;
   fuel: number;
+  /**
+   * The deadline on the shared clock (`performance.timeOrigin + performance.now()`,
+   * the same instant in every thread), counted from when the host started the
+   * call, not from when the worker woke up to it. Absent: no deadline.
+   */
+  deadlineAt?: number;
 }
 
 export interface ResponseMeta {

@@ -56,7 +56,8 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
     logs = [];
     progress = [];
     const outcome = await engine.run(meta.fn, data, {
-      deadline: performance.now() + meta.timeoutMs,
+      // The host's deadline, not one restarted when this thread woke up (which came late on a busy machine).
+      deadline: meta.deadlineAt !== undefined ? meta.deadlineAt - performance.timeOrigin : performance.now() + meta.timeoutMs,
       timeoutMs: meta.timeoutMs,
       fuel: meta.fuel,
       signal: abortFlag,
