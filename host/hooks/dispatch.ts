@@ -52,9 +52,9 @@ const NOTHING: ChainOutcome = Object.freeze({
   systemMessages: Object.freeze([]) as readonly string[],
 });
 
-function selected(handlers: readonly HookHandler[], input: HookInput): HookHandler[] {
-  const toolName = 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
-  return handlers.filter((h) => !h.matcher || toolName === undefined || h.matcher.test(toolName));
+/** The tool name handlers' matchers test, or undefined when the event is not tool-scoped. */
+function matchedTool(input: HookInput): string | undefined {
+  return 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
 }
 
 /**
@@ -94,14 +94,37 @@ class LazySignal {
   }
 }
 
+const threw = (e: unknown): HookResult => ({
+  ok: false,
+  failure: { code: 'TRAP', message: `hook threw: ${e instanceof Error ? e.message : String(e)}` },
+});
+
+const sessionAborted = (): HookResult => ({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
+
+/**
+ * A handler that enforces its own timeout (sandboxed WASM): no timer, no
+ * child signal, no race; the prompt's signal goes straight through. A call
+ * the prompt's abort stopped reads as the session's abort, as on the slow path.
+ */
+function callSelfTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+  let running: Promise<HookResult>;
+  try {
+    running = handler.run(input, { signal: outer });
+  } catch (e) {
+    return Promise.resolve(threw(e));
+  }
+  return running.then((r) => (!r.ok && r.failure.code === 'ABORTED' && outer.aborted ? sessionAborted() : r), threw);
+}
+
 /** Runs one handler with its timeout and the prompt's signal; never throws. */
 async function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+  if (handler.enforcesTimeout === true && !outer.aborted) return callSelfTimed(handler, input, outer);
   const lazy = new LazySignal();
   let settle!: (r: HookResult) => void;
   const stopped = new Promise<HookResult>((resolve) => (settle = resolve));
   const onOuterAbort = () => {
     lazy.abort(outer.reason);
-    settle({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
+    settle(sessionAborted());
   };
   const timer = setTimeout(() => {
     const message = `hook "${handler.name}" timed out after ${handler.timeoutMs} ms`;
@@ -119,10 +142,7 @@ async function callHandler(handler: HookHandler, input: HookInput, outer: AbortS
     };
     const running = Promise.resolve()
       .then(() => handler.run(arg, ctx))
-      .catch((e: unknown): HookResult => ({
-        ok: false,
-        failure: { code: 'TRAP', message: `hook threw: ${e instanceof Error ? e.message : String(e)}` },
-      }));
+      .catch(threw);
     return await Promise.race([running, stopped]);
   } finally {
     clearTimeout(timer);
@@ -156,7 +176,10 @@ export async function dispatch<E extends HookEventName>(
   const rule = HOOK_EVENT_RULES[event];
   const toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
 
-  for (const handler of selected(all, input)) {
+  // Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name).
+  const toolName = matchedTool(input);
+  for (const handler of all) {
+    if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
     if (ctx.signal.aborted) break;
     const ref = {
       hookId: handler.id,

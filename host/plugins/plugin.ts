@@ -15,17 +15,14 @@ import type {
   ToolOutcome,
   ToolRunContext,
 } from '../hooks/types.js';
-import {
-  decodeHookResponse,
-  decodeToolResponse,
-  encodeHookRequest,
-  encodeToolRequest,
-  type PluginBinding,
-  type PluginInfo,
-} from '../protocol/codec.js';
-import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
+import { encodeHookInput } from '../protocol/hook-request.js';
+import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
 import type { ResolvedPluginOptions } from './options.js';
-import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
+import { fromWireResponse, wireContext } from './wire.js';
+
+/** Call options shared by every call without a signal or deadline of its own (nothing to allocate). */
+const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export interface WasmPluginParts {
   info: PluginInfo;
@@ -47,6 +44,7 @@ export class WasmPlugin implements PluginContribution {
   readonly #progress: WasmPluginParts['progress'];
   /** One compiled matcher per binding (undefined: matches every tool). */
   readonly #matchers: ReadonlyArray<ToolMatcher | undefined>;
+  #lastOptions: CallOptions | undefined;
 
   constructor(parts: WasmPluginParts) {
     this.info = parts.info;
@@ -101,11 +99,15 @@ export class WasmPlugin implements PluginContribution {
   ): Promise<HookResult> {
     const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
     if (bindingIndex < 0) return { ok: true, output: {} };
-    const request = toWireRequest(input, bindingIndex);
-    const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
+    return this.#callBinding(input, bindingIndex, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
     });
+  }
+
+  /** The hot path (a registered handler lands here): encode, call, decode; nothing else. */
+  async #callBinding(input: HookInput, bindingIndex: number, callOptions: CallOptions): Promise<HookResult> {
+    const outcome = await this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions);
     if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
     const decoded = decodeHookResponse(outcome.output);
     if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
@@ -133,6 +135,13 @@ export class WasmPlugin implements PluginContribution {
     } finally {
       this.#progress.current = undefined;
     }
+  }
+
+  /** One options object per prompt signal, not per call (the loop passes the same signal to every hook of a prompt). */
+  #optionsFor(signal: AbortSignal | undefined): CallOptions {
+    if (!signal) return NO_OPTIONS;
+    if (this.#lastOptions?.signal !== signal) this.#lastOptions = { signal };
+    return this.#lastOptions;
   }
 
   /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */
@@ -169,7 +178,10 @@ export class WasmPlugin implements PluginContribution {
       ...(this.#matchers[index] ? { matcher: this.#matchers[index] } : {}),
       failurePolicy: this.#options.failurePolicy[event] ?? binding.failurePolicy ?? defaultFailurePolicy(event),
       timeoutMs: this.#sandbox.limits.timeoutMs,
-      run: (input, ctx) => this.callHook(input, { signal: ctx.signal, bindingIndex: index }),
+      // The sandbox enforces timeoutMs (its own deadline, in-thread or in a worker); ctx.signal is
+      // the prompt's own signal, read once and passed on (a worker delivers it mid-call).
+      enforcesTimeout: true,
+      run: (input, ctx) => this.#callBinding(input, index, this.#optionsFor(ctx.signal)),
     };
   }
 }
