@@ -245,7 +245,7 @@ function breakdown(r: Record<string, Stat | undefined>, alloc: Record<'raw' | 's
     ['dispatch', r.wasmDispatch!.median - r.ours!.median],
     ['loop', perCall * (raw / loopRaw) - r.wasmDispatch!.median],
   ];
-  const kb = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(2)} KB` : 'n/a (no gc())');
+  const kb = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(2)} KB` : 'n/a');
   return [
     row({
       what: 'guard-shell loaded into the agent loop, added per tool call (20 Bash calls/prompt)',

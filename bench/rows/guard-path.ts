@@ -48,18 +48,17 @@ export async function guardLoop(guard: WasmPlugin) {
 }
 
 type Gc = () => void;
+/** V8's gc() (Node --expose-gc, Deno --v8-flags=--expose-gc). Bun's heapUsed does not follow allocations closely enough: n/a there. */
 const gcFn = (): Gc | undefined => {
-  const g = globalThis as { gc?: Gc; Bun?: { gc(force: boolean): void } };
-  if (typeof g.gc === 'function') return g.gc;
-  if (g.Bun) return () => g.Bun!.gc(true);
-  return undefined;
+  const g = globalThis as { gc?: Gc; Bun?: unknown };
+  return typeof g.gc === 'function' && g.Bun === undefined ? g.gc : undefined;
 };
 
 /**
  * JS heap bytes allocated per call, from the heap growth over `n` calls
  * after a full GC (few enough calls that no collection runs in between;
  * the smallest of 5 tries drops any try a collection cut short). NaN
- * where the runtime exposes no GC (run Node with --expose-gc).
+ * where the runtime exposes no V8 gc() (run Node with --expose-gc).
  */
 export async function bytesPerCall(task: () => unknown, n = 200): Promise<number> {
   const gc = gcFn();

@@ -7,7 +7,7 @@
  * hook.start and hook.end.
  */
 import type { PluginFailure } from '../sandbox/types.js';
-import type { Emit, StoppedBy } from '../events/types.js';
+import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult } from './types.js';
@@ -51,6 +51,9 @@ const NOTHING: ChainOutcome = Object.freeze({
   additionalContext: Object.freeze([]) as readonly string[],
   systemMessages: Object.freeze([]) as readonly string[],
 });
+
+/** A failed fail-open hook's output: nothing (shared, read only). */
+const NO_OUTPUT: HookOutput = Object.freeze({});
 
 /** The tool name handlers' matchers test, or undefined when the event is not tool-scoped. */
 function matchedTool(input: HookInput): string | undefined {
@@ -181,15 +184,7 @@ export async function dispatch<E extends HookEventName>(
   for (const handler of all) {
     if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
     if (ctx.signal.aborted) break;
-    const ref = {
-      hookId: handler.id,
-      hookName: handler.name,
-      kind: handler.kind,
-      event,
-      ...(handler.plugin !== undefined ? { plugin: handler.plugin } : {}),
-      ...(toolUseId !== undefined ? { toolUseId } : {}),
-    };
-    ctx.emit({ type: 'hook.start', ...ref });
+    ctx.emit(hookEvent('hook.start', handler, event, toolUseId));
     const started = performance.now();
     let result = await callHandler(handler, input, ctx.signal);
     if (result.ok) {
@@ -199,7 +194,7 @@ export async function dispatch<E extends HookEventName>(
 
     let decision: HookDecision;
     let reason: string | undefined;
-    let output: HookOutput = {};
+    let output: HookOutput = NO_OUTPUT;
     if (result.ok) {
       output = result.output;
       decision = output.decision ?? 'continue';
@@ -210,18 +205,20 @@ export async function dispatch<E extends HookEventName>(
       // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
       if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
     }
-    ctx.emit({
-      type: 'hook.end',
-      ...ref,
-      decision,
-      durationMs: performance.now() - started,
-      ...(reason !== undefined ? { reason } : {}),
-      ...fuel(result),
-      ...(result.ok ? {} : { failure: result.failure, failurePolicy: handler.failurePolicy }),
-      ...(output.systemMessage !== undefined ? { systemMessage: output.systemMessage } : {}),
-      ...(output.additionalContext !== undefined ? { additionalContext: output.additionalContext } : {}),
-      ...(output.updatedInput !== undefined ? { inputUpdated: true } : {}),
-    });
+    // Built by assignment, in the order the spread version had: no temporary objects per call.
+    const end = hookEvent('hook.end', handler, event, toolUseId);
+    end.decision = decision;
+    end.durationMs = performance.now() - started;
+    if (reason !== undefined) end.reason = reason;
+    if (result.fuelUsed !== undefined) end.fuelUsed = result.fuelUsed;
+    if (!result.ok) {
+      end.failure = result.failure;
+      end.failurePolicy = handler.failurePolicy;
+    }
+    if (output.systemMessage !== undefined) end.systemMessage = output.systemMessage;
+    if (output.additionalContext !== undefined) end.additionalContext = output.additionalContext;
+    if (output.updatedInput !== undefined) end.inputUpdated = true;
+    ctx.emit(end);
 
     if (output.additionalContext) context.push(output.additionalContext);
     if (output.systemMessage) messages.push(output.systemMessage);
@@ -243,6 +240,14 @@ export async function dispatch<E extends HookEventName>(
     if (TERMINAL_DECISIONS.has(decision)) break;
   }
   return outcome;
+}
+
+/** A hook.start/hook.end event with its HookRef fields, in the order the events always had (id, name, kind, event, plugin, toolUseId). */
+function hookEvent<T extends 'hook.start' | 'hook.end'>(type: T, handler: HookHandler, event: HookEventName, toolUseId: string | undefined): Extract<EmittedEvent, { type: T }> {
+  const e: Record<string, unknown> = { type, hookId: handler.id, hookName: handler.name, kind: handler.kind, event };
+  if (handler.plugin !== undefined) e.plugin = handler.plugin;
+  if (toolUseId !== undefined) e.toolUseId = toolUseId;
+  return e as unknown as Extract<EmittedEvent, { type: T }>;
 }
 
 function fuel(r: HookResult): { fuelUsed?: number } {
