@@ -119,9 +119,13 @@ function callSelfTimed(handler: HookHandler, input: HookInput, outer: AbortSigna
   return running.then((r) => (!r.ok && r.failure.code === 'ABORTED' && outer.aborted ? sessionAborted() : r), threw);
 }
 
-/** Runs one handler with its timeout and the prompt's signal; never throws. */
-async function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
-  if (handler.enforcesTimeout === true && !outer.aborted) return callSelfTimed(handler, input, outer);
+/** Runs one handler with its timeout and the prompt's signal; never throws. Not async: the fast path adds no tick. */
+function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+  return handler.enforcesTimeout === true && !outer.aborted ? callSelfTimed(handler, input, outer) : callTimed(handler, input, outer);
+}
+
+/** Any other handler: a timer at its timeoutMs, a child signal made only if the hook reads it, a race with both. */
+async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
   const lazy = new LazySignal();
   let settle!: (r: HookResult) => void;
   const stopped = new Promise<HookResult>((resolve) => (settle = resolve));

@@ -17,9 +17,17 @@ import type {
 } from '../hooks/types.js';
 import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
 import { encodeHookInput } from '../protocol/hook-request.js';
-import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
+import type { CallOptions, CallOutcome, Limits, SandboxedModule } from '../sandbox/types.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { fromWireResponse, wireContext } from './wire.js';
+
+/** A `hook` call's outcome as the handler's result: the decoded answer, or the failure, with the fuel used. */
+function hookResult(outcome: CallOutcome): HookResult {
+  if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
+  const decoded = decodeHookResponse(outcome.output);
+  if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
+  return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
+}
 
 /** Call options shared by every call without a signal or deadline of its own (nothing to allocate). */
 const NO_OPTIONS: CallOptions = Object.freeze({});
@@ -99,19 +107,16 @@ export class WasmPlugin implements PluginContribution {
   ): Promise<HookResult> {
     const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
     if (bindingIndex < 0) return { ok: true, output: {} };
+    if (!options.timeoutMs) return this.#callBinding(input, bindingIndex, this.#optionsFor(options.signal));
     return this.#callBinding(input, bindingIndex, {
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
+      limits: { timeoutMs: options.timeoutMs },
     });
   }
 
-  /** The hot path (a registered handler lands here): encode, call, decode; nothing else. */
-  async #callBinding(input: HookInput, bindingIndex: number, callOptions: CallOptions): Promise<HookResult> {
-    const outcome = await this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions);
-    if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
-    const decoded = decodeHookResponse(outcome.output);
-    if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
-    return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
+  /** The hot path (a registered handler lands here): encode, call, decode; a plain promise chain, no async frame. */
+  #callBinding(input: HookInput, bindingIndex: number, callOptions: CallOptions): Promise<HookResult> {
+    return this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions).then(hookResult);
   }
 
   /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
