@@ -41,10 +41,15 @@ export async function guardLoop(guard: WasmPlugin) {
       if (result.subtype !== 'error_max_turns') throw new Error(`guard loop bench: unexpected result ${result.subtype}`);
     };
   };
-  let seen: HookInput | undefined;
-  await prompter(true, (i) => (seen ??= i))();
-  if (!seen) throw new Error('guard loop bench: no PreToolUse reached the hooks');
-  return { bare: prompter(false), guarded: prompter(true), guardBytes: encodeHookInput(seen, 0) };
+  const seen: HookInput[] = [];
+  const spied = prompter(true, (i) => seen.push(i));
+  await spied();
+  await spied();
+  if (seen.length === 0) throw new Error('guard loop bench: no PreToolUse reached the hooks');
+  // The request must not grow from call to call (only turn/iteration change; their varints stay one byte here).
+  const sizes = seen.map((i) => encodeHookInput(i, 0).length);
+  if (Math.max(...sizes) !== Math.min(...sizes)) throw new Error(`guard loop bench: the hook request grows across calls: ${sizes.join(', ')} bytes`);
+  return { bare: prompter(false), guarded: prompter(true), guardBytes: encodeHookInput(seen[0]!, 0), requestBytes: sizes[0]! };
 }
 
 type Gc = () => void;
