@@ -2,13 +2,13 @@
  * From a validated config to live parts: loaded WASM plugins, imported JS
  * hook modules and shell hooks, ready to hand to `createHost`.
  */
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, fileUrl } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
 import { loadPlugin } from '../plugins/load.js';
 import type { PluginSource } from '../plugins/source.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
+import type { HostFunctions } from '../sandbox/host-functions.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
 import type { PluginEntry } from './schema.js';
@@ -30,18 +30,27 @@ function pluginOptions(entry: PluginEntry) {
     ...(entry.config ? { config: entry.config } : {}),
     ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
     ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
+    ...(entry.tools ? { tools: entry.tools } : {}),
+    ...(entry.pluginName ? { pluginName: entry.pluginName } : {}),
   };
 }
 
+/** What the embedding application adds to a config: code a JSON file cannot hold. */
+export interface MaterializeOptions {
+  /** Host functions on offer to plugins; each plugin gets those in its `grants.hostFunctions`. */
+  hostFunctions?: HostFunctions;
+}
+
 /** Loads one configured plugin; a failure names the config entry. */
-export async function loadConfiguredPlugin(entry: PluginEntry, where: string): Promise<WasmPlugin> {
+export async function loadConfiguredPlugin(entry: PluginEntry, where: string, options: MaterializeOptions = {}): Promise<WasmPlugin> {
   const pin = entry.sha256 ? { sha256: entry.sha256 } : {};
   const source: PluginSource =
     entry.name !== undefined ? { name: entry.name, ...pin }
     : entry.path !== undefined ? { path: entry.path, ...pin }
     : { url: entry.url!, sha256: entry.sha256! };
   try {
-    return await loadPlugin(source, pluginOptions(entry));
+    return await loadPlugin(source, { ...pluginOptions(entry), ...(options.hostFunctions ? { hostFunctions: options.hostFunctions } : {}) });
   } catch (error) {
     const code = error instanceof WasmhooksError ? error.code : 'LOAD_FAILED';
     throw new WasmhooksError(code, `${where}: ${messageOf(error)}`, { cause: error });
@@ -73,7 +82,7 @@ function asHooksConfig(value: unknown, where: string): HooksConfig {
 export async function importHookModule(entry: { module: string; export?: string }, where: string): Promise<HooksConfig> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(entry.module).href)) as Record<string, unknown>;
+    mod = (await import(fileUrl(entry.module).href)) as Record<string, unknown>;
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${where}: cannot import ${entry.module}: ${messageOf(error)}`, { cause: error });
   }
@@ -102,7 +111,7 @@ export function mergeHooks(...configs: HooksConfig[]): HooksConfig {
  * const parts = await materializeConfig(await loadConfig('wasmhooks.json'));
  * const host = createHost({ plugins: [...parts.plugins, ...(parts.shell ? [parts.shell] : [])], hooks: parts.hooks });
  */
-export async function materializeConfig(config: ResolvedConfig): Promise<ConfigParts> {
+export async function materializeConfig(config: ResolvedConfig, options: MaterializeOptions = {}): Promise<ConfigParts> {
   const label = config.file === '<inline>' ? 'config' : basename(config.file);
   const plugins: WasmPlugin[] = [];
   const close = async () => {
@@ -110,7 +119,7 @@ export async function materializeConfig(config: ResolvedConfig): Promise<ConfigP
   };
   try {
     for (const [i, entry] of (config.plugins ?? []).entries()) {
-      plugins.push(await loadConfiguredPlugin(entry, `${label}: plugins[${i}]`));
+      plugins.push(await loadConfiguredPlugin(entry, `${label}: plugins[${i}]`, options));
     }
     const modules: HooksConfig[] = [];
     for (const [i, entry] of (config.hookModules ?? []).entries()) {

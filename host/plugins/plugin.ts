@@ -8,29 +8,24 @@ import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type {
   HookHandler,
   HookInput,
+  HookOutput,
   HookResult,
   PluginContribution,
   PluginHealthChange,
+  PluginLogLine,
   ToolHandler,
   ToolOutcome,
   ToolRunContext,
 } from '../hooks/types.js';
 import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
 import { encodeHookInput } from '../protocol/hook-request.js';
-import type { CallOptions, CallOutcome, Limits, SandboxedModule } from '../sandbox/types.js';
+import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
+import { violation } from '../hooks/decisions.js';
+import type { WasiGrant } from '../sandbox/wasi/options.js';
+import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
+import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { fromWireResponse, wireContext } from './wire.js';
-
-/** A `hook` call's outcome as the handler's result: the decoded answer, or the failure, with the fuel used. */
-function hookResult(outcome: CallOutcome): HookResult {
-  if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
-  const decoded = decodeHookResponse(outcome.output);
-  if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
-  return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
-}
-
-/** Call options shared by every call without a signal or deadline of its own (nothing to allocate). */
-const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export interface WasmPluginParts {
   info: PluginInfo;
@@ -40,6 +35,19 @@ export interface WasmPluginParts {
   options: ResolvedPluginOptions;
   /** Where the sandbox's progress host function reports, per running tool call. */
   progress: { current: ((message: string) => void) | undefined };
+  /** The WASI grant, null when WASI is off. */
+  wasi: WasiGrant | null;
+  /** Listeners of the sandbox's log lines (the sandbox reports to `emit`). */
+  logs: Set<(level: PluginLogLine['level'], message: string) => void>;
+  /** For a plugin used through its exports (no protocol): the tools, by export. */
+  extismTools?: readonly ResolvedExtismTool[];
+}
+
+/** What a loaded plugin is and was given: its bytes' hash with every grant, as one record. */
+export interface PluginPin {
+  sha256: string;
+  grants: ResolvedGrants;
+  wasi: WasiGrant | null;
 }
 
 export class WasmPlugin implements PluginContribution {
@@ -50,9 +58,12 @@ export class WasmPlugin implements PluginContribution {
   readonly #sandbox: SandboxedModule;
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
+  readonly #extismTools: ReadonlyMap<string, ResolvedExtismTool>;
+  readonly #logs: WasmPluginParts['logs'];
+  /** The WASI grant, null when WASI is off. */
+  readonly wasi: WasiGrant | null;
   /** One compiled matcher per binding (undefined: matches every tool). */
   readonly #matchers: ReadonlyArray<ToolMatcher | undefined>;
-  #lastOptions: CallOptions | undefined;
 
   constructor(parts: WasmPluginParts) {
     this.info = parts.info;
@@ -62,6 +73,9 @@ export class WasmPlugin implements PluginContribution {
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
     this.#progress = parts.progress;
+    this.wasi = parts.wasi;
+    this.#logs = parts.logs;
+    this.#extismTools = new Map((parts.extismTools ?? []).map((t) => [t.name, t]));
     // decodePluginInfo already checked (and compiled) each matcher: this is a cache hit.
     this.#matchers = parts.info.hooks.map((b, i) => {
       const parsed = parseToolMatcher(b.matcher);
@@ -73,6 +87,16 @@ export class WasmPlugin implements PluginContribution {
   /** The limits every call of this plugin runs under. */
   get limits(): Readonly<Limits> {
     return this.#sandbox.limits;
+  }
+
+  /** The sha256 of the plugin's bytes with everything it was granted. */
+  get pin(): PluginPin {
+    return { sha256: this.sha256, grants: this.#options.grants, wasi: this.wasi };
+  }
+
+  /** True for a plugin used through its exports rather than the wasmhooks protocol. */
+  get isExtismTools(): boolean {
+    return this.#extismTools.size > 0;
   }
 
   /** The sandbox, for health and low-level calls (tests, tooling). */
@@ -107,20 +131,47 @@ export class WasmPlugin implements PluginContribution {
   ): Promise<HookResult> {
     const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
     if (bindingIndex < 0) return { ok: true, output: {} };
-    if (!options.timeoutMs) return this.#callBinding(input, bindingIndex, this.#optionsFor(options.signal));
-    return this.#callBinding(input, bindingIndex, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      limits: { timeoutMs: options.timeoutMs },
-    });
+    return this.#callBinding(input, bindingIndex, options.signal, options.timeoutMs);
   }
 
-  /** The hot path (a registered handler lands here): encode, call, decode; a plain promise chain, no async frame. */
-  #callBinding(input: HookInput, bindingIndex: number, callOptions: CallOptions): Promise<HookResult> {
-    return this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions).then(hookResult);
+  /**
+   * The hot path (a registered handler lands here): encode straight to bytes, call, decode; a
+   * plain promise chain, no async frame. The answer is decoded and checked inside the call
+   * (`check`), so an unreadable answer counts toward quarantine.
+   */
+  #callBinding(input: HookInput, bindingIndex: number, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<HookResult> {
+    let output: HookOutput | undefined;
+    const event = input.hook_event_name;
+    const callOptions: CallOptions = {
+      check: (bytes) => {
+        const decoded = decodeHookResponse(bytes);
+        if (!decoded.ok) return decoded.failure;
+        output = fromWireResponse(decoded.value);
+        // A decision the event does not allow is as unreadable as garbage.
+        const bad = violation(event, output);
+        return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
+      },
+    };
+    if (signal) callOptions.signal = signal;
+    if (timeoutMs) callOptions.limits = { timeoutMs };
+    return this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions).then((outcome): HookResult => {
+      if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
+      if (!output) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
+      return { ok: true, output, fuelUsed: outcome.fuelUsed };
+    });
   }
 
   /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
   async callTool(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
+    const extism = this.#extismTools.get(name);
+    if (extism) {
+      this.#progress.current = ctx.onProgress;
+      try {
+        return await callExtismTool(this.#sandbox, this.name, extism, input, ctx);
+      } finally {
+        this.#progress.current = undefined;
+      }
+    }
     const request = encodeToolRequest({
       name,
       inputJson: JSON.stringify(input),
@@ -128,25 +179,22 @@ export class WasmPlugin implements PluginContribution {
     });
     this.#progress.current = ctx.onProgress;
     try {
-      const outcome = await this.#sandbox.call('tool', request, { signal: ctx.signal });
-      if (!outcome.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${outcome.failure.code}: ${outcome.failure.message}`, isError: true };
-      }
-      const decoded = decodeToolResponse(outcome.output);
-      if (!decoded.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${decoded.failure.code}: ${decoded.failure.message}`, isError: true };
+      let decoded: ReturnType<typeof decodeToolResponse> | undefined;
+      const outcome = await this.#sandbox.call('tool', request, {
+        signal: ctx.signal,
+        check: (output) => {
+          decoded = decodeToolResponse(output);
+          return decoded.ok ? null : decoded.failure;
+        },
+      });
+      if (!outcome.ok || !decoded?.ok) {
+        const f = outcome.ok ? { code: 'BAD_OUTPUT', message: 'the tool output was not decoded' } : outcome.failure;
+        return { content: `tool ${name} (plugin ${this.name}) failed: ${f.code}: ${f.message}`, isError: true };
       }
       return decoded.value;
     } finally {
       this.#progress.current = undefined;
     }
-  }
-
-  /** One options object per prompt signal, not per call (the loop passes the same signal to every hook of a prompt). */
-  #optionsFor(signal: AbortSignal | undefined): CallOptions {
-    if (!signal) return NO_OPTIONS;
-    if (this.#lastOptions?.signal !== signal) this.#lastOptions = { signal };
-    return this.#lastOptions;
   }
 
   /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */
@@ -168,6 +216,12 @@ export class WasmPlugin implements PluginContribution {
     );
   }
 
+  onLog(listener: (line: PluginLogLine) => void): () => void {
+    const forward = (level: PluginLogLine['level'], message: string) => listener({ plugin: this.name, level, message });
+    this.#logs.add(forward);
+    return () => this.#logs.delete(forward);
+  }
+
   close(): Promise<void> {
     return this.#sandbox.close();
   }
@@ -186,7 +240,7 @@ export class WasmPlugin implements PluginContribution {
       // The sandbox enforces timeoutMs (its own deadline, in-thread or in a worker); ctx.signal is
       // the prompt's own signal, read once and passed on (a worker delivers it mid-call).
       enforcesTimeout: true,
-      run: (input, ctx) => this.#callBinding(input, index, this.#optionsFor(ctx.signal)),
+      run: (input, ctx) => this.#callBinding(input, index, ctx.signal, undefined),
     };
   }
 }

@@ -20,6 +20,9 @@ const schema = z.object({
       maxInputBytes: count,
       maxOutputBytes: count,
       maxVarBytes: count,
+      maxVars: count,
+      maxLogBytes: count,
+      maxProgressBytes: count,
     })
     .partial()
     .optional(),
@@ -31,11 +34,39 @@ const schema = z.object({
     .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
     .optional(),
   name: z.string().optional(),
+  // Checked in full by prepareGuest (the object form reads directories).
+  wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()
     .optional(),
 });
+
+/**
+ * What one sandbox may add to the host's resident memory beyond its caps:
+ * the engine's own structures, compiled code, one variable record per var,
+ * transient copies of a message on its way out, and garbage the runtime has
+ * not collected yet (Bun's collector is lazy: up to ~95 MiB measured after a
+ * few hundred thousand host calls). docs/sandbox.md ("Host memory") states
+ * the bound and the hostile tests check it on every runtime.
+ */
+export const HOST_MEMORY_SLACK_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The most host memory one sandbox's calls can hold, given its limits: its
+ * linear memory and Extism's host-side blocks (each capped at
+ * `maxMemoryPages`, and one refused block of up to that size until it is
+ * collected: Extism allocates before it checks), its variables, one output,
+ * one call's progress and logs (UTF-16: two bytes a character), plus
+ * `HOST_MEMORY_SLACK_BYTES`. A worker's own runtime (tens of MiB) comes on
+ * top, paid once when the sandbox starts.
+ */
+export function hostMemoryBound(limits: Readonly<Limits>): number {
+  const pages = limits.maxMemoryPages * 65_536;
+  return (
+    3 * pages + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogBytes + HOST_MEMORY_SLACK_BYTES
+  );
+}
 
 export interface ResolvedOptions {
   limits: Readonly<Limits>;

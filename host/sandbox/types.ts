@@ -4,6 +4,9 @@
  * thread or in a worker, and report the outcome as data.
  */
 
+import type { HostFunctions } from './host-functions.js';
+import type { WasiOptions } from './wasi/options.js';
+
 /** Limits applied to every call. Defaults: see `DEFAULT_LIMITS`. */
 export interface Limits {
   /** Wall-clock deadline of one call, including instantiation. */
@@ -16,8 +19,24 @@ export interface Limits {
   maxInputBytes: number;
   /** Largest output accepted from one call. */
   maxOutputBytes: number;
-  /** Cap on the plugin's Extism variables (`var_set`), in bytes, per instance. */
+  /**
+   * Cap on the plugin's Extism variables (`var_set`), per instance: the UTF-8
+   * bytes of every key plus every value. Deleting a variable frees its share.
+   */
   maxVarBytes: number;
+  /** Cap on the number of Extism variables one instance may hold at once. */
+  maxVars: number;
+  /**
+   * Plugin log text delivered per call (Extism `log_*`), in UTF-8 bytes. Lines past
+   * it (or past `MAX_LOG_LINES_PER_CALL`) are dropped and counted in one
+   * final warning line, never buffered.
+   */
+  maxLogBytes: number;
+  /**
+   * Progress text one call may report (`wasmhooks:host/progress`), in bytes,
+   * all messages together. Going past it stops the call with OUTPUT_TOO_LARGE.
+   */
+  maxProgressBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -27,6 +46,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
+  maxVars: 1_024,
+  maxLogBytes: 256 * 1024,
+  maxProgressBytes: 1 << 20,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */
@@ -62,10 +84,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides of the module's limits for this call (a binding's own timeout, say). */
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
+  /**
+   * Reads the output of a call that returned: the failure that makes it
+   * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
+   * becomes the call's outcome and counts toward quarantine like any other.
+   * Contract: must not throw.
+   */
+  check?: (output: Uint8Array) => PluginFailure | null;
 }
 
-/** Host functions a plugin may import, beyond Extism's own. */
-export interface HostFunctions {
+/** Callbacks for what a plugin reports (progress, logs). */
+export interface HostCallbacks {
   /** `wasmhooks:host/progress`: a tool reports progress (UTF-8 JSON or text). */
   onProgress?: (message: string) => void;
   /** Plugin log lines (Extism `log_*`). */
@@ -80,7 +109,18 @@ export interface SandboxOptions {
   config?: Record<string, string>;
   allowedHosts?: string[];
   allowedPaths?: Record<string, string>;
-  host?: HostFunctions;
+  host?: HostCallbacks;
+  /**
+   * WASI preview1, off by default. `true`: clocks, random bytes, stdout and
+   * stderr as log lines (`info`, `warn`), `proc_exit` as an outcome (0: ok,
+   * else PLUGIN_ERROR); no args, env or files. The object form grants those.
+   */
+  wasi?: WasiOptions;
+  /**
+   * Functions the plugin may import from `extism:host/user`, by name. A module
+   * importing one not given here fails to load. In-thread isolation only.
+   */
+  hostFunctions?: HostFunctions;
   /** Name used in messages. */
   name?: string;
   /** When a module is quarantined after repeated failures, and for how long. */
