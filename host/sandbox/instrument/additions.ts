@@ -4,7 +4,7 @@
  * catch exceptions), the fuel global and its export. The sandbox runtime
  * binds to exactly these names (see docs/sandbox-instrumentation.md).
  */
-import type { ModuleInfo } from './code.js';
+import type { ModuleInfo } from './module-info.js';
 import { GATE_NAME, writeGateType, type ImportPlan } from './hostcalls.js';
 import type { FuncType } from './info.js';
 import type { Writer } from './writer.js';

@@ -3,7 +3,7 @@
  * try_table's catch clauses, and the rewrite of a br_table that targets
  * loops checked at their back-edges.
  */
-import type { ModuleInfo } from './code.js';
+import type { ModuleInfo } from './module-info.js';
 import { writeBack } from './fuel.js';
 import { lebEnd, readLeb } from './leb.js';
 import type { Reader } from './reader.js';

@@ -17,7 +17,7 @@
  */
 import type { RewriteInfo } from './additions.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
-import { UNCHECKED_MAX, type ModuleInfo } from './code.js';
+import { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';

@@ -9,7 +9,7 @@
  * global directly (`fuelLocal` -1): a caught exception would leave the local
  * stale.
  */
-import type { ModuleInfo } from './code.js';
+import type { ModuleInfo } from './module-info.js';
 import type { Writer } from './writer.js';
 
 const GLOBAL_GET = 0x23, GLOBAL_SET = 0x24, LOCAL_GET = 0x20, LOCAL_SET = 0x21, LOCAL_TEE = 0x22;

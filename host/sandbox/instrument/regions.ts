@@ -15,7 +15,7 @@
  *   iteration, by the block it was entered from (`blockParent`);
  *   `blockPatch` = AT_EDGES.
  */
-import type { ModuleInfo } from './code.js';
+import type { ModuleInfo } from './module-info.js';
 import { writeCheck, writeDecrement } from './fuel.js';
 import { patchSleb5, type Writer } from './writer.js';
 

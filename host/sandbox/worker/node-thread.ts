@@ -3,7 +3,7 @@
  * bundle has no static Node-only import.
  */
 import type { WorkerInit } from './channel.js';
-import type { ThreadAdapter } from './thread.js';
+import type { ThreadAdapter } from './adapter.js';
 
 export const adapter: ThreadAdapter = {
   async spawn(url, init, onDeath) {

@@ -3,19 +3,10 @@
  * `node:worker_threads`, Deno and Bun the web-standard `Worker`. Both sides
  * (host and worker) pick their adapter with the same capability check.
  */
-import type { WorkerInit } from './channel.js';
+import type { ThreadAdapter } from './adapter.js';
 
-export interface WorkerHandle {
-  /** Stop the worker at once, whatever it is running. */
-  terminate(): Promise<void>;
-}
+export type { ThreadAdapter, WorkerHandle } from './adapter.js';
 
-export interface ThreadAdapter {
-  /** Host side: start `url` and hand it `init`; `onDeath` fires if it errors or exits. */
-  spawn(url: URL, init: WorkerInit, onDeath: (reason: string) => void): Promise<WorkerHandle>;
-  /** Worker side: the `init` the host sent. */
-  receive(): Promise<WorkerInit>;
-}
 
 export function loadAdapter(): Promise<ThreadAdapter> {
   return typeof (globalThis as { Worker?: unknown }).Worker === 'function'

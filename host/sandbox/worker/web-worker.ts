@@ -1,6 +1,6 @@
 /** Workers on Deno and Bun: the web-standard `Worker`. */
 import type { WorkerInit } from './channel.js';
-import type { ThreadAdapter } from './thread.js';
+import type { ThreadAdapter } from './adapter.js';
 
 /**
  * A message that reaches a worker before it listens is lost, and the worker
