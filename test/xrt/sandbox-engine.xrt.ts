@@ -37,7 +37,12 @@ async function wat(name: string, hook?: string): Promise<Uint8Array> {
 const text = (s: string) => new TextEncoder().encode(s);
 const str = (b: Uint8Array) => new TextDecoder().decode(b);
 const codeOf = (o: CallOutcome) => (o.ok ? `ok (${str(o.output).slice(0, 20)})` : o.failure.code);
-const rss = () => process.memoryUsage().rss;
+// Garbage is not held memory: collect first where the runtime lets us (Bun frees lazily; Node with --expose-gc).
+const rss = () => {
+  (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(true);
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss;
+};
 function u64(n: number): Uint8Array {
   const bytes = new Uint8Array(8);
   new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
