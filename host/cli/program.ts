@@ -30,6 +30,14 @@ function port(value: string): number {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** `run` and `serve`: the workspace toolset and its default guards. */
+function workspaceOptions(cmd: Command): Command {
+  return cmd
+    .option('--tools <list>', 'workspace tools to offer, comma-separated (default: Read,Write,Edit,Glob,Grep,Bash, confined to the cwd)')
+    .option('--no-tools', 'offer no workspace tools')
+    .option('--no-default-guards', 'do not load the guard-shell and path-guard plugins around the workspace tools');
+}
+
 function hostOptions(cmd: Command): Command {
   return cmd
     .option('-c, --config <file>', 'config file (default: ./wasmhooks.json when present)')
@@ -59,14 +67,15 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
 
-  hostOptions(program.command('run').argument('<prompt>', 'what the agent should do').description('run one prompt and show what the agent and its hooks do'))
+  workspaceOptions(hostOptions(program.command('run').argument('<prompt>', 'what the agent should do').description('run one prompt and show what the agent and its hooks do'))
+    )
     .option('--json', 'print every event as one JSON line instead')
     .option('--record <file.jsonl>', 'record every hook input, for plugin test --events')
     .option('--verbose', 'also show thinking, turns and every hook call')
     .option('--no-ask', 'never ask at the terminal whether a tool may run (undecided calls are denied)')
     .action(async (prompt: string, flags: RunFlags) => exit(await runCommand(prompt, flags, io)));
 
-  hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console'))
+  workspaceOptions(hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console')))
     .option('--port <n>', 'port to listen on (0 picks a free one)', port)
     .option('--hostname <host>', 'interface to bind (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required on every request (default: $WASMHOOKS_TOKEN)')

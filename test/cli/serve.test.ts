@@ -23,13 +23,13 @@ describe('wasmhooks serve', () => {
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
-          const m = /serving on (http:\/\/\S+) \(model scripted, 1 plugin\)/.exec(out);
+          const m = /serving on (http:\/\/\S+) \(model scripted, 3 plugins, 6 workspace tools\)/.exec(out);
           if (m) resolve(m[1]!);
         });
         void exited.then(() => reject(new Error(`serve exited early: ${stderr}`)));
       });
       const plugins = (await (await fetch(`${url}/plugins`)).json()) as { plugins: Array<{ name: string }> };
-      expect(plugins.plugins.map((p) => p.name)).toEqual(['canned-deny']);
+      expect(plugins.plugins.map((p) => p.name)).toEqual(['canned-deny', 'guard-shell', 'path-guard']);
       const created = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(created.status).toBe(201);
     } finally {

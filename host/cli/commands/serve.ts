@@ -6,8 +6,9 @@ import type { ServerHost } from '../../server/types.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
+import type { WorkspaceFlags } from '../workspace.js';
 
-export interface ServeFlags extends HostFlags {
+export interface ServeFlags extends HostFlags, WorkspaceFlags {
   port?: number;
   hostname?: string;
   token?: string;
@@ -18,7 +19,7 @@ export interface ServeFlags extends HostFlags {
 }
 
 export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCode> {
-  const setup = await setupHost(flags, io);
+  const setup = await setupHost(flags, io, { workspace: flags });
   const plugins = [...setup.plugins];
   const host: ServerHost = {
     session: (options) => setup.host.session(options),
@@ -48,7 +49,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     await setup.close();
     throw error;
   }
-  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''})\n`);
+  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}, ${setup.tools.length} workspace tool${setup.tools.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''})\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
