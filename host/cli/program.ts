@@ -8,6 +8,8 @@ import { buildCommand, type BuildFlags } from './commands/build.js';
 import { inspectCommand } from './commands/inspect.js';
 import { mcpCommand, type McpFlags } from './commands/mcp.js';
 import { newCommand, PLUGIN_LANGS, type NewFlags } from './commands/new.js';
+import { pluginAddCommand, type PluginAddFlags } from './commands/plugin-add.js';
+import { keygenCommand, signCommand, verifyCommand } from './commands/plugin-sign.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
 import { serveCommand, type ServeFlags } from './commands/serve.js';
@@ -97,13 +99,41 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
     .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
 
-  const plugin = program.command('plugin').description('inspect, create, build and test plugins');
+  const plugin = program.command('plugin').description('add, inspect, sign, verify, create, build and test plugins');
   plugin
     .command('inspect')
     .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
     .option('--json', 'print the report as JSON')
     .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
+  plugin
+    .command('add')
+    .argument('<plugin>', 'a first-party name (guard-shell), an npm package (npm:name or @scope/name), an https URL, a .wasm file or a plugin package folder')
+    .description('record a plugin in wasmhooks.json and wasmhooks.lock (source, version, sha256, consented grants); re-run to upgrade')
+    .option('-c, --config <file>', 'config file to update (default: ./wasmhooks.json, created when missing)')
+    .option('--accept-grants', 'consent to the grants the plugin asks for beyond what was consented before')
+    .option('--no-ask', 'never ask at the terminal (grants not consented are refused)')
+    .action(async (ref: string, flags: PluginAddFlags) => exit(await pluginAddCommand(ref, flags, io)));
+  plugin
+    .command('keygen')
+    .argument('<key-id>', 'a name for the key (letters, digits, ".", "_", "-"), e.g. acme-2026')
+    .description('make an Ed25519 signing key: writes the private key file, prints the trustedKeys entry')
+    .option('-o, --out <file>', 'private key file (default: <key-id>.key.json; never overwritten)')
+    .action(async (keyId: string, flags: { out?: string }) => exit(await keygenCommand(keyId, flags, io)));
+  plugin
+    .command('sign')
+    .argument('<file.wasm>', 'the plugin to sign')
+    .description('sign a plugin with a key from plugin keygen: writes <file.wasm>.sig')
+    .requiredOption('-k, --key <file>', 'private key file')
+    .option('-o, --out <file>', 'signature file (default: <file.wasm>.sig)')
+    .action(async (file: string, flags: { key: string; out?: string }) => exit(await signCommand(file, flags, io)));
+  plugin
+    .command('verify')
+    .argument('<plugin>', 'a .wasm file or an http(s) URL (its signature: <plugin>.sig)')
+    .description('check a plugin\'s signature against the trusted keys of wasmhooks.json')
+    .option('-c, --config <file>', 'config holding trustedKeys (default: ./wasmhooks.json)')
+    .option('--signature <file>', 'signature file (default: <plugin>.sig)')
+    .action(async (ref: string, flags: { config?: string; signature?: string }) => exit(await verifyCommand(ref, flags, io)));
   plugin
     .command('new')
     .argument('<name>', 'plugin name (lower-case letters, digits and dashes)')

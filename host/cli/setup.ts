@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { findConfig, loadConfig, type ResolvedConfig } from '../config/load.js';
-import { loadConfiguredPlugin, materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
+import { materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
+import { loadTrustedPlugin, trustContext } from '../config/trust.js';
 import { WasmhooksError } from '../errors.js';
 import { createHost, type Host, type HostOptions } from '../host.js';
 import type { HooksConfig, PluginContribution, ToolHandler } from '../hooks/types.js';
@@ -86,12 +87,14 @@ export async function setupHost(
     await Promise.all([parts.close(), ...added.map((p) => p.close()), host?.close()]);
   };
   try {
+    // Not config entries, so not in the lock; requireSignature still applies to them.
+    const trust = await trustContext(config, io.cwd);
     for (const [i, path] of (flags.plugin ?? []).entries()) {
-      added.push(await loadConfiguredPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`));
+      added.push(await loadTrustedPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`, trust, false));
     }
     const named = new Set([...(config?.plugins ?? []).map((p) => p.name), ...(flags.plugin ?? [])].filter((n) => n !== undefined));
     const workspace = extra.workspace ? await workspaceParts(extra.workspace, io.cwd, named) : { tools: [], readOnly: [], guards: [] };
-    for (const guard of workspace.guards) added.push(await loadConfiguredPlugin(guard.entry, guard.where));
+    for (const guard of workspace.guards) added.push(await loadTrustedPlugin(guard.entry, guard.where, trust, false));
     const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {
       model,
