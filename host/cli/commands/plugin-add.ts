@@ -145,7 +145,7 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   await writeLock(lockFile, lock);
   const granted = newGrants(grantLists(undefined), requested);
   io.stdout.write(
-    `${previous ? (previous.sha256 === plugin.sha256 ? 'unchanged' : `upgraded ${previous.version} →`) : 'added'} ${info.name} ${info.version} (${target.source}, sha256 ${plugin.sha256.slice(0, 12)}…${signedBy ? `, signed by ${signedBy}` : ''}) in ${relative(io.cwd, file) || file} and ${LOCK_FILE_NAME}; grants: ${granted.join(', ') || 'none'}\n`,
+    `${!previous ? 'added' : previous.sha256 === plugin.sha256 ? 'unchanged' : 'upgraded'} ${info.name} ${previous && previous.sha256 !== plugin.sha256 ? `${previous.version} → ` : ''}${info.version} (${target.source}, sha256 ${plugin.sha256.slice(0, 12)}…${signedBy ? `, signed by ${signedBy}` : ''}) in ${relative(io.cwd, file) || file} and ${LOCK_FILE_NAME}; grants: ${granted.join(', ') || 'none'}\n`,
   );
   return EXIT.OK;
 }
