@@ -24,9 +24,11 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   bus: () => import('./rows/bus.js'),
   loop: () => import('./rows/loop.js'),
   sse: () => import('./rows/sse.js'),
+  store: () => import('./rows/store.js'),
   memory: () => import('./rows/memory.js'),
   guests: () => import('./rows/guests.js'),
   matcher: () => import('./rows/matcher.js'),
+  anylang: () => import('./rows/anylang.js'),
 };
 
 interface Args {

@@ -19,6 +19,8 @@ export type WasmhooksErrorCode =
   | 'SESSION_BUSY'
   | 'SESSION_CLOSED'
   | 'NOT_FOUND'
+  /** The session store (a data directory, Redis) could not be read or written; retry once it is back. */
+  | 'STORE_UNAVAILABLE'
   | 'MODEL_ERROR';
 
 /**

@@ -16,9 +16,11 @@ import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types
 import { McpServers } from './mcp/client.js';
 import { mcpServersSchema, type McpServersConfig } from './mcp/config.js';
 import { scriptedModel } from './models/scripted.js';
-import type { Model } from './models/types.js';
+import type { Message, Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
 import type { CanUseTool, PermissionMode } from './permissions/types.js';
+import { persistTranscript } from './store/transcript.js';
+import type { SessionStore } from './store/types.js';
 import { ToolRegistry } from './tools/registry.js';
 
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', `${what} must be a function`);
@@ -92,6 +94,8 @@ const hostOptionsSchema = z
     keepTurns: z.number().int().positive().optional(),
     /** Context window in tokens, for models that do not report one (auto-compaction needs one). */
     contextWindow: z.number().int().positive().optional(),
+    /** Keeps every session's conversation (see `openStore`); `host.resume(id)` continues one. */
+    store: z.custom<SessionStore>((s) => typeof (s as SessionStore | undefined)?.appendMessages === 'function', 'store must be a SessionStore (see openStore())').optional(),
     ...sessionFields,
   })
   .strict();
@@ -103,6 +107,10 @@ const sessionOptionsSchema = z
     agentId: z.string().min(1).optional(),
     /** The parent's tool call that started this sub-agent (stamped on events). */
     parentToolUseId: z.string().min(1).optional(),
+    /** Start from this conversation instead of an empty one (no SessionStart on the first prompt). */
+    history: z.array(z.custom<Message>((m) => typeof (m as Message | undefined)?.role === 'string', 'history entries must be messages')).readonly().optional(),
+    /** Where the conversation is kept as JSONL; hook inputs carry it as `transcript_path`. */
+    transcriptPath: z.string().min(1).optional(),
     ...sessionFields,
   })
   .strict();
@@ -122,8 +130,13 @@ export interface Host {
   readonly model: Model;
   readonly hooks: HookRegistry;
   readonly tools: ToolRegistry;
-  /** Starts a conversation. */
+  /** Starts a conversation (kept in the host's `store`, when it has one). */
   session(options?: SessionOptions): Session;
+  /**
+   * Continues a stored conversation: the next prompt sees every message of
+   * it. Needs the host's `store`; an unknown id is `NOT_FOUND`.
+   */
+  resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history'>): Promise<Session>;
   /** The plugins added so far, in order. */
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
@@ -175,6 +188,7 @@ export function createHost(options: HostOptions = {}): Host {
   const allow = rulesOf('allowedTools', o.allowedTools);
   const deny = rulesOf('disallowedTools', o.disallowedTools);
   let sessions = 0;
+  const store = o.store;
   const plugins: PluginContribution[] = [];
   // Emitters of the sessions with a prompt running: plugin health goes to them.
   const live = new Set<Emit>();
@@ -218,38 +232,26 @@ export function createHost(options: HostOptions = {}): Host {
       }
       plugins.push(plugin);
       plugin.onHealth?.((change) => announce({ type: 'plugin.health', ...change }));
+      plugin.onLog?.((line) => announce({ type: 'plugin.log', ...line }));
     },
     session(sessionOptions = {}) {
       const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
-      const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
-      const canUseTool = s.canUseTool ?? o.canUseTool;
-      const settings: SessionSettings = {
-        id: s.sessionId ?? newSessionId(++sessions),
-        ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
-        ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
-        cwd: s.cwd ?? o.cwd ?? defaultCwd(),
-        model,
-        ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),
-        tools,
-        hooks,
-        permissions: {
-          mode,
-          allow,
-          deny,
-          ...(canUseTool ? { canUseTool } : {}),
-          timeoutMs: s.permissionTimeoutMs ?? o.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
-          alwaysAllowed: new Set(),
-        },
-        maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
-        stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
-        maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
-        autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
-        ...(subagents ? { subagents } : {}),
-        compaction,
-        announcements,
-        ...(mcp ? { prepare: () => mcp.ensure() } : {}),
-      };
-      return new Session(settings);
+      if (store && s.transcriptPath === undefined) {
+        s.sessionId ??= newSessionId(++sessions);
+        const path = store.transcriptPath(s.sessionId);
+        if (path !== undefined) s.transcriptPath = path;
+      }
+      const session = build(s);
+      // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
+      if (store) persistTranscript(session, store, session.id, s.history?.length ?? 0);
+      return session;
+    },
+    async resume(id, resumeOptions = {}) {
+      if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: (await openStore({ kind: "file", dataDir })).store })');
+      const history = await store.messages(id);
+      if (history.length === 0 && !(await store.get(id))) throw new WasmhooksError('NOT_FOUND', `no stored session ${id}`);
+      const path = store.transcriptPath(id);
+      return host.session({ ...resumeOptions, sessionId: id, history, ...(path ? { transcriptPath: path } : {}) });
     },
     async ready() {
       await mcp?.ensure();
@@ -258,6 +260,39 @@ export function createHost(options: HostOptions = {}): Host {
       await mcp?.close();
     },
   };
+  function build(s: z.output<typeof sessionOptionsSchema>): Session {
+    const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
+    const canUseTool = s.canUseTool ?? o.canUseTool;
+    const settings: SessionSettings = {
+      id: s.sessionId ?? newSessionId(++sessions),
+      ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
+      ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
+      cwd: s.cwd ?? o.cwd ?? defaultCwd(),
+      model,
+      ...((s.systemPrompt ?? o.systemPrompt) !== undefined ? { systemPrompt: (s.systemPrompt ?? o.systemPrompt) as string } : {}),
+      tools,
+      hooks,
+      permissions: {
+        mode,
+        allow,
+        deny,
+        ...(canUseTool ? { canUseTool } : {}),
+        timeoutMs: s.permissionTimeoutMs ?? o.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
+        alwaysAllowed: new Set(),
+      },
+      maxTurns: s.maxTurns ?? o.maxTurns ?? 100,
+      stopHookCap: s.stopHookCap ?? o.stopHookCap ?? 8,
+      maxParallelTools: s.maxParallelTools ?? o.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
+      autoCompact: s.autoCompact ?? o.autoCompact ?? 0.8,
+      ...(subagents ? { subagents } : {}),
+      compaction,
+      announcements,
+      ...(s.history ? { history: s.history } : {}),
+      ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
+      ...(mcp ? { prepare: () => mcp.ensure() } : {}),
+    };
+    return new Session(settings);
+  }
   for (const p of o.plugins ?? []) host.use(p);
   return host;
 }

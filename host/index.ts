@@ -40,12 +40,19 @@ export type { RetryOptions } from './models/retry.js';
 // Plugins: loading (sources, pins, grants), the WASM hook/tool adapter, the protocol.
 export { loadPlugin, WasmPlugin, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
 export { generateSigningKey, signPlugin, verifyPluginSignature, parseSignature, SignatureError, type SignatureEnvelope, type SignatureFailure, type TrustedKeys, type PrivateKeyFile } from './plugins/signature.js';
+export type { PluginPin } from './plugins/plugin.js';
+export type { ExtismTool } from './plugins/extism-tools.js';
 export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolSpec, type PluginGrants } from './protocol/codec.js';
 
 // The sandbox: any wasm export under a deadline, fuel, a memory cap and an abort signal.
 export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox } from './sandbox/index.js';
+export type { WasiOptions, WasiGrant } from './sandbox/wasi/options.js';
+export type { HostFunction, HostFunctions, HostCallContext, HostValue, HostValueType } from './sandbox/host-functions.js';
+// Any wasm module (not only Extism plugins): the instrumenter, and a sandbox for caller-provided imports.
+export { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
+export { createRawSandbox, type RawSandbox, type RawSandboxOptions, type RawOutcome } from './sandbox/raw.js';
 
 // MCP both ways: MCP servers as tool sources (createHost's mcpServers), and our tools served over MCP.
 export { createMcpServer, relayModel, type McpToolHost } from './mcp/server.js';
@@ -53,8 +60,13 @@ export { mcpHttpApp, type McpHttpOptions } from './mcp/http.js';
 export { mcpToolName, type McpServerConfig, type McpServersConfig } from './mcp/config.js';
 
 // Configuration file.
-export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type WasmhooksConfigFile } from './config/index.js';
+export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type MaterializeOptions, type WasmhooksConfigFile } from './config/index.js';
 
 // HTTP control plane: the hono app, SSE with replay, control requests; the per-runtime serve adapter.
 export * from './server/index.js';
 export { serve, runtimeName, type FetchHandler, type ServeOptions, type Served, type RuntimeName } from './runtime/serve.js';
+
+// Durable sessions: stores (memory, a data directory, Redis) and the event log.
+export { openStore, type StoreSpec, type OpenedStore } from './store/open.js';
+export type { SessionStore, EventLog, SessionRecord, StoredResult, StoredSessionOptions, Since, ReplicaMessage } from './store/types.js';
+export { persistTranscript, type Transcript, type TranscriptSource } from './store/transcript.js';

@@ -21,10 +21,10 @@ beforeAll(() => {
 describe('cross-runtime scenarios', () => {
   for (const [name, [cmd, ...args]] of Object.entries(runtimes)) {
     it(`pass on ${name}`, () => {
-      const run = spawnSync(cmd!, args, { cwd: root, encoding: 'utf8', timeout: 240_000 });
+      const run = spawnSync(cmd!, args, { cwd: root, encoding: 'utf8', timeout: 480_000 });
       const out = `${run.stdout}\n${run.stderr}`;
       expect(out, out).toMatch(/: \d+ passed, 0 failed/);
       expect(run.status, out).toBe(0);
-    }, 300_000);
+    }, 540_000);
   }
 });

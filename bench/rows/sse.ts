@@ -15,9 +15,9 @@ import { frame } from '../../host/server/events.js';
 import { percentile, runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
 
-const CLIENTS = 200;
+export const CLIENTS = 200;
 const BATCH = 50;
-const RATE = 50;
+export const RATE = 50;
 /** A run that has not finished by then is stopped and reported as such. */
 const RUN_LIMIT_MS = 30_000;
 const now = () => performance.timeOrigin + performance.now();
@@ -51,14 +51,14 @@ async function client() {
 Promise.all(Array.from({ length: clients }, client)).then(() => parentPort.postMessage({ latencies, lost }));
 `;
 
-interface Result {
+export interface Result {
   seconds: number;
   lost: number;
   p50: number;
   p99: number;
 }
 
-async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
+export async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
   const worker = new Worker(clientCode, { eval: true, workerData: { url, clients: CLIENTS, events } });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -114,7 +114,7 @@ async function anchor(events: number, rate?: number): Promise<Result> {
   let id = 0;
   try {
     const publish = (e: HostEvent) => {
-      const bytes = frame(++id, e);
+      const bytes = frame(`anchor.${++id}`, e);
       for (const res of responses) res.write(bytes);
     };
     return await fanOut(`http://127.0.0.1:${port}/`, publish, events, rate);

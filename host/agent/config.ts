@@ -1,5 +1,5 @@
 /** What one prompt's loop needs. The session builds it; the loop only reads it (and appends to `messages`). */
-import type { AgentState, Emit } from '../events/types.js';
+import type { AgentResult, AgentState, Emit } from '../events/types.js';
 import type { DispatchContext } from '../hooks/dispatch.js';
 import type { HookRegistry } from '../hooks/registry.js';
 import type { HookCommon } from '../hooks/types.js';
@@ -109,11 +109,16 @@ export interface LoopConfig {
   /** additionalContext waiting for the next model call; the loop drains it. */
   pendingContext: string[];
   setState(to: AgentState): void;
+  /** The session's JSONL transcript, when its store keeps one (hook inputs carry it). */
+  transcriptPath?: string;
   /** Absent: the `agent` tool is not offered. */
   subagents?: SubagentSettings;
   /** Absent: the default compactor, keeping 2 turns, the model's context window. */
   compaction?: CompactionSettings;
 }
+
+/** The loop's signature (host/agent/loop.ts), for the code that runs nested loops. */
+export type RunLoop = (config: LoopConfig, emit: Emit, signal: AbortSignal) => Promise<AgentResult>;
 
 /** The HookCommon fields at one iteration. */
 export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
@@ -124,6 +129,7 @@ export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
     iteration,
     permission_mode: config.permissions.mode,
     ...(config.agentId !== undefined ? { agent_id: config.agentId } : {}),
+    ...(config.transcriptPath !== undefined ? { transcript_path: config.transcriptPath } : {}),
   };
 }
 

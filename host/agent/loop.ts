@@ -5,7 +5,7 @@
  * `error_during_execution` result.
  */
 import { messageOf } from '../errors.js';
-import type { AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
+import type { AgentErrorCode, AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
 import { dispatch, stoppedBy } from '../hooks/dispatch.js';
 import type { AssistantPart, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
@@ -43,7 +43,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   // Sub-agents still winding down after an abort; agent.end waits for them so it stays the last event.
   const children = new Set<Promise<unknown>>();
-  const config = withAgentTool(outer, emit, children);
+  const config = withAgentTool(outer, emit, children, runLoop);
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
   let text = '';
@@ -65,7 +65,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     emit({ type: 'agent.end', result });
     return result;
   };
-  const fail = async (code: string, message: string, iteration: number, lastMessage = text) => {
+  const fail = async (code: AgentErrorCode, message: string, iteration: number, lastMessage = text) => {
     emit({ type: 'error', code, message });
     const common = hookCommon(config, iteration);
     await dispatch(ctx, 'StopFailure', () => ({ ...common, hook_event_name: 'StopFailure', stop_hook_active: stopBlocks > 0, last_assistant_message: lastMessage, error: message }));

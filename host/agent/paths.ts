@@ -19,6 +19,17 @@ export function resolvePath(cwd: string, p: string): string {
   return `/${out.join('/')}`;
 }
 
+/** The last segment of a POSIX path (`node:path`'s `basename`, without it). */
+export function basename(p: string): string {
+  const trimmed = p.replace(/\/+$/, '');
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+/** A `file:` URL for an absolute POSIX path, every segment escaped (`#`, `?`, `%` included). */
+export function fileUrl(p: string): URL {
+  return new URL(`file://${p.split('/').map(encodeURIComponent).join('/')}`);
+}
+
 /** A copy with path fields resolved; the same object when there is nothing to resolve. */
 export function resolvePathFields(input: Record<string, unknown>, cwd: string): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;

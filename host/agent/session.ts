@@ -34,6 +34,10 @@ export interface SessionSettings {
   autoCompact: number | false;
   subagents?: SubagentSettings;
   compaction?: CompactionSettings;
+  /** The conversation so far, when continuing a stored session (the first prompt then fires no SessionStart). */
+  history?: readonly Message[];
+  /** Where the store keeps the transcript (hook inputs carry it as `transcript_path`). */
+  transcriptPath?: string;
   /** Host-wide events (plugin health) reach sessions while a prompt runs. */
   announcements?: { subscribe(emit: Emit): () => void };
   /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */
@@ -82,6 +86,10 @@ export class Session {
 
   constructor(private readonly settings: SessionSettings) {
     this.id = settings.id;
+    if (settings.history) {
+      this.history.push(...settings.history);
+      this.started = true;
+    }
     const { agentId, parentToolUseId } = settings;
     // Stamped in place: every emitted event is a fresh literal owned by the bus from here on.
     this.emit = (event) => {
@@ -217,6 +225,7 @@ export class Session {
       autoCompact: s.autoCompact,
       ...(s.subagents ? { subagents: s.subagents } : {}),
       ...(s.compaction ? { compaction: s.compaction } : {}),
+      ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
       sessionStart: false,
       pendingContext: this.pendingContext,
       setState: (to) => {

@@ -14,19 +14,21 @@ import { dispatch } from '../hooks/dispatch.js';
 import type { HookCommon, ToolHandler, ToolOutcome } from '../hooks/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { dispatchContext, type AgentDefinition, type LoopConfig, type SubagentSettings, type ToolSet } from './config.js';
-import { runLoop } from './loop.js';
+import { dispatchContext, type AgentDefinition, type LoopConfig, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
 import { StateMachine } from './state.js';
 
 /** The tool's name, as the model sees it. */
 export const AGENT_TOOL = 'agent';
 
-/** Offers the `agent` tool to this loop when sub-agents are configured. */
-export function withAgentTool(config: LoopConfig, emit: Emit, children: Set<Promise<unknown>>): LoopConfig {
+/**
+ * Offers the `agent` tool to this loop when sub-agents are configured.
+ * `runLoop` is passed in (not imported) so the loop and this file do not import each other.
+ */
+export function withAgentTool(config: LoopConfig, emit: Emit, children: Set<Promise<unknown>>, runLoop: RunLoop): LoopConfig {
   const sub = config.subagents;
   const names = Object.keys(sub?.agents ?? {});
   if (!sub || names.length === 0) return config;
-  const tool = agentTool(config, sub, names, emit, children);
+  const tool = agentTool(config, sub, names, emit, children, runLoop);
   // Past the depth limit the tool is not offered, but a call still gets the reason.
   const offered = sub.depth < sub.maxDepth;
   const registered: RegisteredTool = { handler: tool, validate: (input) => (tool.validate as NonNullable<ToolHandler['validate']>)(input) };
@@ -54,7 +56,7 @@ const inputSchemaOf = (names: string[]) =>
     description: z.string().optional().describe('A short label for the task (3-5 words)'),
   });
 
-function agentTool(parent: LoopConfig, sub: SubagentSettings, names: string[], emit: Emit, children: Set<Promise<unknown>>): ToolHandler {
+function agentTool(parent: LoopConfig, sub: SubagentSettings, names: string[], emit: Emit, children: Set<Promise<unknown>>, runLoop: RunLoop): ToolHandler {
   const schema = inputSchemaOf(names);
   const inputSchema = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete inputSchema.$schema;
@@ -76,7 +78,7 @@ function agentTool(parent: LoopConfig, sub: SubagentSettings, names: string[], e
         };
       }
       const { subagent_type: name, prompt } = input as z.infer<typeof schema>;
-      const job = runSubagent(parent, sub, emit, name, prompt, ctx.toolUseId, ctx.context, ctx.signal);
+      const job = runSubagent(runLoop, parent, sub, emit, name, prompt, ctx.toolUseId, ctx.context, ctx.signal);
       children.add(job);
       try {
         return await job;
@@ -124,6 +126,7 @@ function outcomeOf(name: string, maxTurns: number, result: AgentResult): ToolOut
 }
 
 async function runSubagent(
+  runLoop: RunLoop,
   parent: LoopConfig,
   sub: SubagentSettings,
   emit: Emit,

@@ -7,7 +7,6 @@
  * {"input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},…},"expect":{"decision":"deny","reason":"force"}}
  */
 import { z } from 'zod';
-import type { Verdict } from './commands/replay.js';
 
 export const expectationSchema = z
   .object({
@@ -46,3 +45,9 @@ export function unmet(expect: Expectation, v: Verdict): string[] {
   }
   return out;
 }
+
+/** What a plugin did with one recorded input (what `plugin test` compares). */
+export type Verdict =
+  | { kind: 'unbound' }
+  | { kind: 'decided'; decision: string; reason?: string; updatedInput?: unknown; updatedOutput?: unknown; durationMs: number; fuelUsed?: number }
+  | { kind: 'failed'; code: string; message: string; durationMs: number; fuelUsed?: number };

@@ -85,6 +85,11 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--allowed-host <name>', 'also answer this Host name on loopback, e.g. behind a proxy (repeatable)', collect)
     .option('--global-event-format <format>', 'default /global/event envelope: wasmhooks or reference')
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
+    .option('--data-dir <path>', 'keep sessions and JSONL transcripts here (default .wasmhooks under the working directory)')
+    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port)')
+    .option('--replica <name>', 'this process among replicas (default: random)')
+    .option('--lease-ms <n>', 'prompt lease: a replica that dies mid-prompt is noticed after about this long (default 10000)', positiveInt)
+    .option('--replay-window <n>', 'events kept for Last-Event-ID replay (default 4096 in memory, 10000 in Redis)', positiveInt)
     .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
 
   program

@@ -113,6 +113,11 @@ export class EventRenderer {
             : this.p.yellow(`! plugin ${event.plugin} is ${event.status} after ${event.failures} failure(s)${event.message ? `: ${event.message}` : ''}`),
         );
         return;
+      case 'plugin.log':
+        if (this.options.verbose || event.level === 'warn' || event.level === 'error') {
+          this.line(this.p.dim(`  [${event.plugin} ${event.level}] ${truncate(event.message, 200)}`));
+        }
+        return;
       case 'mcp.server.connected':
         if (this.options.verbose) this.line(this.p.dim(`✓ MCP server ${event.server} (${event.transport}): ${event.tools.length} tool(s)`));
         return;

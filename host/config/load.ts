@@ -2,8 +2,7 @@
  * Reading `wasmhooks.json`: parse, validate, and resolve every relative path
  * against the file's folder, so the rest of the host sees absolute paths only.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, defaultCwd, resolvePath } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { issueLines } from './issues.js';
 import { configSchema, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
@@ -20,7 +19,7 @@ export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schem
   hookModules?: Array<{ module: string; export?: string }>;
 }
 
-const abs = (dir: string, path: string) => (isAbsolute(path) ? path : resolve(dir, path));
+const abs = (dir: string, path: string) => resolvePath(dir, path);
 
 function resolvePlugin(dir: string, entry: PluginEntry): PluginEntry {
   const out: PluginEntry = { ...entry };
@@ -35,6 +34,10 @@ function resolvePlugin(dir: string, entry: PluginEntry): PluginEntry {
         ? paths.map((p) => abs(dir, p))
         : Object.fromEntries(Object.entries(paths).map(([host, guest]) => [abs(dir, host), guest])),
     };
+  }
+  const wasi = entry.wasi;
+  if (typeof wasi === 'object' && wasi.preopens) {
+    out.wasi = { ...wasi, preopens: Object.fromEntries(Object.entries(wasi.preopens).map(([guest, host]) => [guest, abs(dir, host)])) };
   }
   return out;
 }
@@ -75,9 +78,11 @@ export function parseConfig(raw: unknown, where: { file: string; dir: string }):
 
 /** Reads and validates a config file. Errors name the file, the path inside it and what was expected. */
 export async function loadConfig(path: string): Promise<ResolvedConfig> {
-  const file = resolve(path);
+  const file = resolvePath(defaultCwd(), path);
   let text: string;
   try {
+    // Loaded here so the main entry stays web-standard (test/package/barrel-clean).
+    const { readFile } = await import('node:fs/promises');
     text = await readFile(file, 'utf8');
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
@@ -88,12 +93,13 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${basename(file)}: not valid JSON: ${messageOf(error)}`, { cause: error });
   }
-  return parseConfig(raw, { file, dir: dirname(file) });
+  return parseConfig(raw, { file, dir: resolvePath(file, '..') });
 }
 
 /** `dir/wasmhooks.json` when it exists. */
 export async function findConfig(dir: string): Promise<string | undefined> {
-  const candidate = resolve(dir, CONFIG_FILE_NAME);
+  const candidate = resolvePath(resolvePath(defaultCwd(), dir), CONFIG_FILE_NAME);
+  const { stat } = await import('node:fs/promises');
   try {
     return (await stat(candidate)).isFile() ? candidate : undefined;
   } catch {

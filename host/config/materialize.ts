@@ -2,8 +2,7 @@
  * From a validated config to live parts: loaded WASM plugins, imported JS
  * hook modules and shell hooks, ready to hand to `createHost`.
  */
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, fileUrl } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
@@ -11,7 +10,9 @@ import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
 import { loadTrustedPlugin, trustContext } from './trust.js';
 
-export { loadConfiguredPlugin } from './entry.js';
+import type { MaterializeOptions } from './entry.js';
+
+export { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 
 export interface ConfigParts {
   plugins: WasmPlugin[];
@@ -48,7 +49,7 @@ function asHooksConfig(value: unknown, where: string): HooksConfig {
 export async function importHookModule(entry: { module: string; export?: string }, where: string): Promise<HooksConfig> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(entry.module).href)) as Record<string, unknown>;
+    mod = (await import(fileUrl(entry.module).href)) as Record<string, unknown>;
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${where}: cannot import ${entry.module}: ${messageOf(error)}`, { cause: error });
   }
@@ -77,7 +78,7 @@ export function mergeHooks(...configs: HooksConfig[]): HooksConfig {
  * const parts = await materializeConfig(await loadConfig('wasmhooks.json'));
  * const host = createHost({ plugins: [...parts.plugins, ...(parts.shell ? [parts.shell] : [])], hooks: parts.hooks });
  */
-export async function materializeConfig(config: ResolvedConfig): Promise<ConfigParts> {
+export async function materializeConfig(config: ResolvedConfig, options: MaterializeOptions = {}): Promise<ConfigParts> {
   const label = config.file === '<inline>' ? 'config' : basename(config.file);
   const plugins: WasmPlugin[] = [];
   const close = async () => {
@@ -87,7 +88,7 @@ export async function materializeConfig(config: ResolvedConfig): Promise<ConfigP
     // The lock (wasmhooks.lock beside the file) and the signature policy apply to every entry.
     const trust = await trustContext(config, config.dir);
     for (const [i, entry] of (config.plugins ?? []).entries()) {
-      plugins.push(await loadTrustedPlugin(entry, `${label}: plugins[${i}]`, trust));
+      plugins.push(await loadTrustedPlugin(entry, `${label}: plugins[${i}]`, trust, true, options));
     }
     const modules: HooksConfig[] = [];
     for (const [i, entry] of (config.hookModules ?? []).entries()) {

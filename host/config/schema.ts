@@ -46,8 +46,46 @@ const grants = z
       })
       .describe('Host paths the plugin may read (relative paths resolve against this file\'s folder).'),
     configKeys: stringList('config key').describe('Config keys the plugin may read.'),
+    hostFunctions: stringList('host function name').describe(
+      'Embedder host functions (extism:host/user) the plugin may import; the embedding application provides them.',
+    ),
   })
   .partial()
+  .strict();
+
+const wasi = z
+  .union(
+    [
+      z.boolean(),
+      z
+        .object({
+          args: z.array(text('an argument'), { error: 'expected an array of strings' }).describe('argv as the plugin sees it (none by default).'),
+          env: z.record(z.string(), text('a string value')).describe('Environment variables (none by default).'),
+          preopens: z
+            .record(z.string(), nonEmpty('a host directory'))
+            .refine((dirs) => Object.keys(dirs).every((p) => p.startsWith('/')), {
+              error: 'expected absolute plugin paths (starting with /) as keys',
+            })
+            .describe('Read-only directories: plugin path → host directory (relative to this file\'s folder), read once at load.'),
+        })
+        .partial()
+        .strict(),
+    ],
+    { error: 'expected true, false or { "args", "env", "preopens" }' },
+  )
+  .describe('WASI preview1, off by default. true: clocks, random, stdout/stderr as plugin logs, no files, args or env.');
+
+const extismTool = z
+  .object({
+    name: text('a tool name').regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'expected 1-64 letters, digits, _ or -' }),
+    export: nonEmpty('an export name').optional().describe('The export to call (default: the tool name).'),
+    description: text().optional(),
+    inputSchema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the tool input (an object schema).'),
+    input: z
+      .enum(['json', 'text'], { error: 'expected "json" or "text"' })
+      .optional()
+      .describe('json: the tool input as JSON text (default); text: its string field "input", as is.'),
+  })
   .strict();
 
 const pluginCommon = {
@@ -60,6 +98,15 @@ const pluginCommon = {
     .optional()
     .describe('Failure policy per event, overriding the plugin\'s own.'),
   isolation: z.enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' }).optional(),
+  wasi: wasi.optional(),
+  tools: z
+    .array(extismTool, { error: 'expected an array of tools' })
+    .optional()
+    .describe('Use a plugin without the wasmhooks protocol (any Extism plugin) through these exports, as tools.'),
+  pluginName: text('a plugin name')
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _, . or -' })
+    .optional()
+    .describe('Name of a plugin used through `tools` (default: its file name).'),
   signature: nonEmpty('a path or URL of a .sig file').optional().describe('Where the plugin\'s signature is (default: the plugin\'s path or URL + ".sig").'),
 };
 

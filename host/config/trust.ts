@@ -4,15 +4,13 @@
  * and signatures (`trustedKeys`, `requireSignature`). First-party plugins by
  * name are pinned by the package itself and need no signature.
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { parseSignature, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
 import { resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
-import { loadConfiguredPlugin } from './entry.js';
+import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
 
 export interface TrustContext {
@@ -26,8 +24,8 @@ export interface TrustContext {
 
 /** The trust settings of a config (none without one). */
 export async function trustContext(config: ResolvedConfig | undefined, cwd: string): Promise<TrustContext> {
-  const dir = config && config.file !== '<inline>' ? dirname(config.file) : cwd;
-  const file = join(dir, LOCK_FILE_NAME);
+  const dir = config && config.file !== '<inline>' ? config.dir : cwd;
+  const file = `${dir.replace(/\/+$/, '')}/${LOCK_FILE_NAME}`;
   const data = config && config.file !== '<inline>' ? await readLock(file) : undefined;
   return {
     ...(data ? { lock: { file, data } } : {}),
@@ -51,6 +49,8 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
     text = (await response.text()).slice(0, 64 << 10);
   } else {
     try {
+      // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
+      const { readFile } = await import('node:fs/promises');
       text = await readFile(where, 'utf8');
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT' && entry.signature === undefined) return undefined;
@@ -79,7 +79,7 @@ export async function checkSignature(entry: PluginEntry, pin: string | undefined
  * false for plugins that are not config entries (`--plugin`, the CLI's
  * default guards): the lock does not list them, signatures still apply.
  */
-export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust: TrustContext, locked = true): Promise<WasmPlugin> {
+export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust: TrustContext, locked = true, options: MaterializeOptions = {}): Promise<WasmPlugin> {
   let pin = entry.sha256?.toLowerCase();
   const locking = locked && trust.lock ? trust.lock : undefined;
   const key = lockKey(entry, trust.dir);
@@ -101,7 +101,7 @@ export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust
     if (error instanceof WasmhooksError) error.message = `${where}: ${error.message}`;
     throw error;
   });
-  const plugin = await loadConfiguredPlugin(pin ? { ...entry, sha256: pin } : entry, where);
+  const plugin = await loadConfiguredPlugin(pin ? { ...entry, sha256: pin } : entry, where, options);
   if (locks) {
     // The bytes match the lock, so this only fails if the lock was edited by hand; check anyway.
     const extra = newGrants(locks.grants, grantLists(plugin.info.grants));

@@ -8,8 +8,9 @@
  * (turn.start … turn.end, numbered by `iteration`).
  */
 import type { PluginFailure } from '../sandbox/types.js';
-import type { PluginHealthChange } from '../hooks/types.js';
-import type { AssistantPart, StopReason, Usage } from '../models/types.js';
+import type { PluginHealthChange, PluginLogLine } from '../hooks/types.js';
+import type { AssistantPart, ModelErrorCode, StopReason, Usage } from '../models/types.js';
+import type { WasmhooksErrorCode } from '../errors.js';
 import type { FailurePolicy, HookDecision, HookEventName, HookKind } from '../hooks/types.js';
 import type { PermissionSource } from '../permissions/types.js';
 
@@ -38,7 +39,7 @@ export interface AgentResult {
   /** Set when a hook refused the prompt or stopped the turn. */
   stoppedBy?: StoppedBy;
   /** Set for `error_during_execution` (and for a model error). */
-  error?: { code: string; message: string };
+  error?: { code: AgentErrorCode; message: string };
 }
 
 /** Why a tool call did not happen. */
@@ -102,6 +103,8 @@ export interface HostEventPayloads {
   'state.change': { from: AgentState; to: AgentState };
   /** A plugin's health changed (a failure, a quarantine, a recovery); sent to every session with a prompt running. */
   'plugin.health': PluginHealthChange;
+  /** A plugin logged a line (sent to every session with a prompt running; capped per call by the sandbox). */
+  'plugin.log': PluginLogLine;
   /**
    * A sub-agent started (after its SubagentStart hooks). Stamped with the
    * sub-agent's `agentId` and the `parentToolUseId` of the agent call.
@@ -125,10 +128,25 @@ export interface HostEventPayloads {
   'mcp.server.error': { server: string; code: McpErrorCode; message: string };
   /** This subscriber's queue was full; `count` events were dropped for it alone. */
   'events.dropped': { count: number };
-  error: { code: string; message: string };
+  error: { code: AgentErrorCode; message: string };
 }
 
 export type HostEventType = keyof HostEventPayloads;
+
+/**
+ * The code of an `error` event and of a result's `error`: a model failure,
+ * a host error that ended the work (a compactor throwing a
+ * `WasmhooksError`, say), or one of the loop's own.
+ */
+export type AgentErrorCode =
+  | ModelErrorCode
+  | WasmhooksErrorCode
+  /** A bug in the loop itself (the prompt ended; please report it). */
+  | 'INTERNAL'
+  /** Stop (or SubagentStop) hooks blocked more than `stopHookCap` times. */
+  | 'STOP_HOOK_CAP'
+  /** The compactor failed or returned an unusable conversation. */
+  | 'COMPACTION_FAILED';
 
 /** Why an MCP server or one of its calls failed. */
 export type McpErrorCode = 'MCP_START_FAILED' | 'MCP_CLOSED' | 'MCP_TIMEOUT' | 'MCP_ERROR' | 'MCP_PROTOCOL';

@@ -49,6 +49,8 @@ export interface HookCommon {
   permission_mode: PermissionMode;
   /** Set only inside a sub-agent. */
   agent_id?: string;
+  /** The session's conversation as a JSONL file, when its store keeps one (the data directory of `serve`). */
+  transcript_path?: string;
 }
 
 /** One call of a batch, as the batch hooks see it. */
@@ -282,6 +284,15 @@ export interface PluginContribution {
   tools(): ToolHandler[];
   /** Health transitions (WASM plugins); the host forwards them as `plugin.health` events. Returns the unsubscribe function. */
   onHealth?(listener: (change: PluginHealthChange) => void): () => void;
+  /** Log lines of the plugin (Extism `log_*`, WASI stdout/stderr); the host forwards them as `plugin.log` events. */
+  onLog?(listener: (line: PluginLogLine) => void): () => void;
+}
+
+/** One log line of a plugin. WASI stdout is `info`, stderr `warn`. */
+export interface PluginLogLine {
+  plugin: string;
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  message: string;
 }
 
 /** A plugin's health moved (see the sandbox's quarantine policy). */

@@ -3,7 +3,6 @@
  * package ships each built plugin with `plugins/first-party.json`, which pins
  * its sha256; a build that does not match its pin is refused (INTEGRITY).
  */
-import { readFile } from 'node:fs/promises';
 import { WasmhooksError, messageOf } from '../errors.js';
 
 /** Names a first-party plugin may have (`plugin new` enforces the same). */
@@ -27,6 +26,7 @@ const candidates = () => ['../', '../../', '../../../'].map((up) => new URL(`${u
 let manifest: Promise<{ base: URL; entries: Record<string, { file: string; sha256: string; bytes: number }> }> | undefined;
 
 async function readManifest() {
+  const { readFile } = await import('node:fs/promises');
   const tried: string[] = [];
   for (const url of candidates()) {
     try {

@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import type { PluginGrants } from '../protocol/codec.js';
+import type { HostFunctions } from '../sandbox/host-functions.js';
+import { USER_MODULE } from '../sandbox/host-functions.js';
+import { functionImports } from '../sandbox/imports.js';
 
 export const grantsSchema = z
   .object({
@@ -15,6 +18,8 @@ export const grantsSchema = z
     filePaths: z.union([z.array(z.string().min(1)), z.record(z.string(), z.string())]).default([]),
     /** Config keys the plugin may read; their values come from the plugin's `config`. */
     configKeys: z.array(z.string().min(1)).default([]),
+    /** Embedder host functions (`extism:host/user`) the plugin may import; their code comes from `hostFunctions`. */
+    hostFunctions: z.array(z.string().min(1)).default([]),
   })
   .strict();
 export type Grants = z.input<typeof grantsSchema>;
@@ -51,4 +56,39 @@ export function checkGrants(plugin: string, requested: PluginGrants, granted: Re
       `plugin ${plugin} asks for more than it was granted: ${missing.join(', ')}. Add them to the plugin's grants if you trust it, or use another plugin.`,
     );
   }
+}
+
+/**
+ * The host functions a plugin gets: those granted by name, taken from the
+ * ones on offer. A plugin importing one it was not granted is refused here,
+ * before it is compiled: GRANT_DENIED naming the function.
+ */
+export function grantedHostFunctions(
+  origin: string,
+  bytes: Uint8Array,
+  options: { grants: ResolvedGrants; hostFunctions?: HostFunctions | undefined },
+): HostFunctions {
+  const granted = options.grants.hostFunctions;
+  const offered = options.hostFunctions ?? {};
+  const unknown = granted.filter((name) => !Object.hasOwn(offered, name));
+  if (unknown.length > 0) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `plugin ${origin} is granted host functions nobody provides: ${unknown.join(', ')} (offered: ${Object.keys(offered).join(', ') || 'none'})`,
+    );
+  }
+  let imported: string[] = [];
+  try {
+    imported = functionImports(bytes).filter((i) => i.module === USER_MODULE).map((i) => i.name);
+  } catch {
+    // Malformed bytes: the sandbox reports them, with the offset.
+  }
+  const denied = imported.filter((name) => !granted.includes(name));
+  if (denied.length > 0) {
+    throw new WasmhooksError(
+      'GRANT_DENIED',
+      `plugin ${origin} imports host functions it was not granted: ${denied.join(', ')}. Add them to the plugin's grants.hostFunctions if you trust it with them.`,
+    );
+  }
+  return Object.fromEntries(granted.map((name) => [name, offered[name]!]));
 }

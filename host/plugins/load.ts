@@ -3,13 +3,17 @@
  * (validated, protocol major checked, grants compared) → a `WasmPlugin`.
  */
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
-import { decodePluginInfo } from '../protocol/codec.js';
+import { decodePluginInfo, type PluginInfo } from '../protocol/codec.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { PluginFailure } from '../sandbox/types.js';
-import { checkGrants, grantedPaths } from './grants.js';
+import type { PluginFailure, SandboxedModule } from '../sandbox/types.js';
+import { wasiGrant } from '../sandbox/wasi/options.js';
+import { extismInfo, nameFromOrigin } from './extism-tools.js';
+import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
 import { parsePluginOptions, type PluginOptions } from './options.js';
 import { resolveSource, type PluginSource } from './source.js';
-import { WasmPlugin } from './plugin.js';
+import { WasmPlugin, type WasmPluginParts } from './plugin.js';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
@@ -39,9 +43,11 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   checkMagic(origin, bytes);
 
   const progress = { current: undefined as ((message: string) => void) | undefined };
+  const logs: WasmPluginParts['logs'] = new Set();
   const config = Object.fromEntries(
     Object.entries(opts.config).filter(([key]) => opts.grants.configKeys.includes(key)),
   );
+  const hostFunctions = grantedHostFunctions(origin, bytes, opts);
   const sandbox = await createSandbox(bytes, {
     name: origin,
     limits: opts.limits,
@@ -49,41 +55,59 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     config,
     ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
     ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
-    host: { onProgress: (message) => progress.current?.(message) },
+    host: {
+      onProgress: (message) => progress.current?.(message),
+      onLog: (level, message) => {
+        const known = LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
+        for (const listener of logs) listener(known, message);
+      },
+    },
+    ...(opts.wasi !== undefined ? { wasi: opts.wasi } : {}),
+    ...(Object.keys(hostFunctions).length > 0 ? { hostFunctions } : {}),
   });
+  const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, progress, logs, wasi: wasiGrant(opts.wasi) };
 
   try {
-    if (!sandbox.exports.includes('describe')) {
-      throw new WasmhooksError(
-        'MISSING_EXPORT',
-        `plugin ${origin} does not export "describe" (it exports: ${sandbox.exports.join(', ') || 'nothing'}). Build it with the wasmhooks guest SDK, which provides describe, hook and tool.`,
-      );
+    if (opts.tools) {
+      const info = extismInfo(opts.pluginName ?? nameFromOrigin(origin), opts.tools, sandbox, origin);
+      return new WasmPlugin({ ...parts, info, extismTools: opts.tools });
     }
-    const described = await sandbox.call('describe', new Uint8Array());
-    if (!described.ok) {
-      throw new WasmhooksError(
-        failureCode(described.failure),
-        `plugin ${origin}: describe failed (${described.failure.code}): ${described.failure.message}`,
-      );
-    }
-    const info = decodePluginInfo(described.output);
-    if (!info.ok) {
-      throw new WasmhooksError(failureCode(info.failure), `plugin ${origin}: ${info.failure.message}`);
-    }
-    const needed = [
-      ...(info.value.hooks.length > 0 ? ['hook'] : []),
-      ...(info.value.tools.length > 0 ? ['tool'] : []),
-    ].filter((name) => !sandbox.exports.includes(name));
-    if (needed.length > 0) {
-      throw new WasmhooksError(
-        'MISSING_EXPORT',
-        `plugin ${origin} (${info.value.name}) declares ${needed.map((n) => (n === 'hook' ? 'hooks' : 'tools')).join(' and ')} but does not export ${needed.map((n) => `"${n}"`).join(' and ')}`,
-      );
-    }
-    checkGrants(`${info.value.name} (${origin})`, info.value.grants, opts.grants);
-    return new WasmPlugin({ info: info.value, sandbox, sha256: resolved.sha256, origin, options: opts, progress });
+    return new WasmPlugin({ ...parts, info: await describe(sandbox, origin, opts) });
   } catch (error) {
     await sandbox.close();
     throw error;
   }
+}
+
+/** Calls and validates `describe`, checks the exports it implies and the grants it asks for. */
+async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnType<typeof parsePluginOptions>): Promise<PluginInfo> {
+  if (!sandbox.exports.includes('describe')) {
+    throw new WasmhooksError(
+      'MISSING_EXPORT',
+      `plugin ${origin} does not export "describe" (it exports: ${sandbox.exports.join(', ') || 'nothing'}). Build it with the wasmhooks guest SDK, which provides describe, hook and tool, or use its exports as tools with the "tools" option.`,
+    );
+  }
+  const described = await sandbox.call('describe', new Uint8Array());
+  if (!described.ok) {
+    throw new WasmhooksError(
+      failureCode(described.failure),
+      `plugin ${origin}: describe failed (${described.failure.code}): ${described.failure.message}`,
+    );
+  }
+  const info = decodePluginInfo(described.output);
+  if (!info.ok) {
+    throw new WasmhooksError(failureCode(info.failure), `plugin ${origin}: ${info.failure.message}`);
+  }
+  const needed = [
+    ...(info.value.hooks.length > 0 ? ['hook'] : []),
+    ...(info.value.tools.length > 0 ? ['tool'] : []),
+  ].filter((name) => !sandbox.exports.includes(name));
+  if (needed.length > 0) {
+    throw new WasmhooksError(
+      'MISSING_EXPORT',
+      `plugin ${origin} (${info.value.name}) declares ${needed.map((n) => (n === 'hook' ? 'hooks' : 'tools')).join(' and ')} but does not export ${needed.map((n) => `"${n}"`).join(' and ')}`,
+    );
+  }
+  checkGrants(`${info.value.name} (${origin})`, info.value.grants, opts.grants);
+  return info.value;
 }

@@ -4,8 +4,6 @@
  * to the locked sha256, and the grants the config gives it must be ones that
  * were consented. An upgrade asking for more is refused until re-consented.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, relative } from 'node:path';
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 
@@ -43,6 +41,8 @@ export const emptyLock = (): LockFile => ({ lockfileVersion: 1, plugins: {} });
 export async function readLock(path: string): Promise<LockFile | undefined> {
   let text: string;
   try {
+    // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
+    const { readFile } = await import('node:fs/promises');
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
@@ -60,6 +60,7 @@ export async function readLock(path: string): Promise<LockFile | undefined> {
 }
 
 export async function writeLock(path: string, lock: LockFile): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
   const plugins = Object.fromEntries(Object.entries(lock.plugins).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   await writeFile(path, `${JSON.stringify({ lockfileVersion: 1, plugins }, null, 2)}\n`);
 }
@@ -69,8 +70,16 @@ export function lockKey(entry: { name?: string | undefined; path?: string | unde
   if (entry.name !== undefined) return `name:${entry.name}`;
   if (entry.url !== undefined) return `url:${entry.url}`;
   const path = entry.path ?? '';
-  const rel = isAbsolute(path) ? relative(configDir, path) : path;
-  return `path:${rel.split('\\').join('/')}`;
+  return `path:${path.startsWith('/') ? relativePosix(configDir, path) : path}`;
+}
+
+/** `to` relative to the folder `from`, both absolute POSIX paths (`node:path`'s `relative`, without it). */
+export function relativePosix(from: string, to: string): string {
+  const a = from.split('/').filter((s) => s !== '');
+  const b = to.split('/').filter((s) => s !== '');
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) same++;
+  return [...a.slice(same).map(() => '..'), ...b.slice(same)].join('/') || '.';
 }
 
 /** Config grants (filePaths may map host → plugin path) as lists of what the plugin sees. */

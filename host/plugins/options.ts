@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import type { HostFunctions } from '../sandbox/host-functions.js';
+import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
+import { extismToolSchema } from './extism-tools.js';
 import { grantsSchema } from './grants.js';
 
 const positiveInt = z.number().int().positive();
@@ -26,11 +29,22 @@ export const pluginOptionsSchema = z
     /** `worker` runs the plugin off the caller's thread (slower, never blocks the app). */
     isolation: z.enum(['in-thread', 'worker']).default('in-thread'),
     /** What the plugin may reach. Nothing by default. */
-    grants: grantsSchema.default({ networkHosts: [], filePaths: [], configKeys: [] }),
+    grants: grantsSchema.default({ networkHosts: [], filePaths: [], configKeys: [], hostFunctions: [] }),
     /** Config values; the plugin sees only the keys in `grants.configKeys`. */
     config: z.record(z.string(), z.string()).default({}),
     /** Override the failure policy of the plugin's bindings, per event. */
     failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), failurePolicySchema).default({}),
+    /** WASI preview1: off unless given (see `WasiOptions`); the object form is a grant. */
+    wasi: wasiOptionsSchema.optional(),
+    /** Host functions on offer; the plugin gets those named in `grants.hostFunctions`. */
+    hostFunctions: z.custom<HostFunctions>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be an object of host functions').optional(),
+    /**
+     * Use a plugin that does not speak the wasmhooks protocol (no `describe`)
+     * through these exports, as tools. Its name is `pluginName` (default: the file name).
+     */
+    tools: z.array(extismToolSchema).optional(),
+    /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
+    pluginName: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _, . or -').optional(),
   })
   .strict();
 

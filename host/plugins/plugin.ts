@@ -11,6 +11,7 @@ import type {
   HookResult,
   PluginContribution,
   PluginHealthChange,
+  PluginLogLine,
   ToolHandler,
   ToolOutcome,
   ToolRunContext,
@@ -24,6 +25,9 @@ import {
   type PluginInfo,
 } from '../protocol/codec.js';
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import type { WasiGrant } from '../sandbox/wasi/options.js';
+import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
+import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
 
@@ -35,6 +39,19 @@ export interface WasmPluginParts {
   options: ResolvedPluginOptions;
   /** Where the sandbox's progress host function reports, per running tool call. */
   progress: { current: ((message: string) => void) | undefined };
+  /** The WASI grant, null when WASI is off. */
+  wasi: WasiGrant | null;
+  /** Listeners of the sandbox's log lines (the sandbox reports to `emit`). */
+  logs: Set<(level: PluginLogLine['level'], message: string) => void>;
+  /** For a plugin used through its exports (no protocol): the tools, by export. */
+  extismTools?: readonly ResolvedExtismTool[];
+}
+
+/** What a loaded plugin is and was given: its bytes' hash with every grant, as one record. */
+export interface PluginPin {
+  sha256: string;
+  grants: ResolvedGrants;
+  wasi: WasiGrant | null;
 }
 
 export class WasmPlugin implements PluginContribution {
@@ -45,6 +62,10 @@ export class WasmPlugin implements PluginContribution {
   readonly #sandbox: SandboxedModule;
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
+  readonly #extismTools: ReadonlyMap<string, ResolvedExtismTool>;
+  readonly #logs: WasmPluginParts['logs'];
+  /** The WASI grant, null when WASI is off. */
+  readonly wasi: WasiGrant | null;
   /** One compiled matcher per binding (undefined: matches every tool). */
   readonly #matchers: ReadonlyArray<ToolMatcher | undefined>;
 
@@ -56,6 +77,9 @@ export class WasmPlugin implements PluginContribution {
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
     this.#progress = parts.progress;
+    this.wasi = parts.wasi;
+    this.#logs = parts.logs;
+    this.#extismTools = new Map((parts.extismTools ?? []).map((t) => [t.name, t]));
     // decodePluginInfo already checked (and compiled) each matcher: this is a cache hit.
     this.#matchers = parts.info.hooks.map((b, i) => {
       const parsed = parseToolMatcher(b.matcher);
@@ -67,6 +91,16 @@ export class WasmPlugin implements PluginContribution {
   /** The limits every call of this plugin runs under. */
   get limits(): Readonly<Limits> {
     return this.#sandbox.limits;
+  }
+
+  /** The sha256 of the plugin's bytes with everything it was granted. */
+  get pin(): PluginPin {
+    return { sha256: this.sha256, grants: this.#options.grants, wasi: this.wasi };
+  }
+
+  /** True for a plugin used through its exports rather than the wasmhooks protocol. */
+  get isExtismTools(): boolean {
+    return this.#extismTools.size > 0;
   }
 
   /** The sandbox, for health and low-level calls (tests, tooling). */
@@ -114,6 +148,15 @@ export class WasmPlugin implements PluginContribution {
 
   /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
   async callTool(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
+    const extism = this.#extismTools.get(name);
+    if (extism) {
+      this.#progress.current = ctx.onProgress;
+      try {
+        return await callExtismTool(this.#sandbox, this.name, extism, input, ctx);
+      } finally {
+        this.#progress.current = undefined;
+      }
+    }
     const request = encodeToolRequest({
       name,
       inputJson: JSON.stringify(input),
@@ -152,6 +195,12 @@ export class WasmPlugin implements PluginContribution {
         ...(e.failure ? { message: `${e.failure.code}: ${e.failure.message}` } : {}),
       }),
     );
+  }
+
+  onLog(listener: (line: PluginLogLine) => void): () => void {
+    const forward = (level: PluginLogLine['level'], message: string) => listener({ plugin: this.name, level, message });
+    this.#logs.add(forward);
+    return () => this.#logs.delete(forward);
   }
 
   close(): Promise<void> {

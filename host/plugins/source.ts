@@ -2,8 +2,6 @@
  * Where plugin bytes come from, normalised into one typed spec, with the
  * integrity pin checked before anything compiles them.
  */
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
@@ -73,7 +71,7 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
   if ('name' in source) {
     // The package's own pin first; a caller's pin on top must agree with it.
     const plugin = await firstPartyPlugin(source.name);
-    const bytes = await readBytes({ path: fileURLToPath(plugin.url) }, origin);
+    const bytes = await readBytes({ path: decodeURIComponent(plugin.url.pathname) }, origin);
     const actual = await sha256(bytes);
     for (const pin of [plugin.sha256, source.sha256]) {
       if (pin && pin !== actual) {
@@ -97,7 +95,8 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
   if ('bytes' in source) return source.bytes;
   if ('path' in source) {
     try {
-      // node:fs/promises is implemented by Node, Deno and Bun alike.
+      // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
+      const { readFile } = await import('node:fs/promises');
       return new Uint8Array(await readFile(source.path));
     } catch (error) {
       throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });

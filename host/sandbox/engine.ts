@@ -7,6 +7,8 @@
  */
 import createPlugin, { type CallContext, type ExtismPluginOptions, type Plugin } from '@extism/extism';
 import { classify, corruptsInstance, failure } from './failures.js';
+import { GuestImports, type GuestImportOptions } from './guest-imports.js';
+import { ProcExit } from './host-call.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
 
@@ -14,7 +16,7 @@ const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export const MAX_LOG_LINES_PER_CALL = 1_000;
 
-export interface EngineOptions {
+export interface EngineOptions extends GuestImportOptions {
   limits: Readonly<Limits>;
   config?: Record<string, string>;
   onLog?: (level: string, message: string) => void;
@@ -31,11 +33,15 @@ export class Engine {
   #logLines = 0;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
+  /** WASI and the embedder's host functions, when given. */
+  readonly #guest: GuestImports;
 
   constructor(
     readonly module: WebAssembly.Module,
     readonly options: EngineOptions,
-  ) {}
+  ) {
+    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => this.#log(level, line));
+  }
 
   /** Run `fn` under `budget`. Never throws. */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
@@ -61,6 +67,9 @@ export class Engine {
       const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
       return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
     } catch (error) {
+      // A plugin's own exit ends its instance; exit 0 is a finished call.
+      if (error instanceof ProcExit) void this.discard();
+      if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, started, new Uint8Array(0), null);
       return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
     }
   }
@@ -70,6 +79,7 @@ export class Engine {
     // with its own first slice.
     const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
+    this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#logLines > MAX_LOG_LINES_PER_CALL) this.#flushDroppedLogs();
@@ -125,6 +135,7 @@ export class Engine {
       this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
       const memory = instance.exports.memory;
       this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
+      this.#guest.start(instance);
       return null;
     } catch (error) {
       return classify(error, 'load');
@@ -146,6 +157,7 @@ export class Engine {
   #hostFunctions(): NonNullable<ExtismPluginOptions['functions']> {
     const cap = this.options.limits.maxMemoryPages * PAGE;
     return {
+      ...this.#guest.functions(),
       [REFUEL_MODULE]: {
         [REFUEL_NAME]: () => {
           const meter = this.#meter;
@@ -178,12 +190,15 @@ export class Engine {
     };
   }
 
+  /** One plugin log line (Extism `log_*`, WASI stdout/stderr), within the per-call cap. */
+  #log(level: LogLevel, message: string): void {
+    this.#logLines++;
+    if (this.#logLines > MAX_LOG_LINES_PER_CALL) return;
+    safely(() => this.options.onLog?.(level, message));
+  }
+
   #logger(): Console {
-    const forward = (level: LogLevel) => (message: unknown) => {
-      this.#logLines++;
-      if (this.#logLines > MAX_LOG_LINES_PER_CALL) return;
-      safely(() => this.options.onLog?.(level, String(message)));
-    };
+    const forward = (level: LogLevel) => (message: unknown) => this.#log(level, String(message));
     const logger = {
       trace: forward('trace'),
       debug: forward('debug'),

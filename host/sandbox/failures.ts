@@ -5,6 +5,7 @@
  * class first and by text only where there is no class to go by.
  */
 import { WasmhooksError, messageOf } from '../errors.js';
+import { ProcExit } from './host-call.js';
 import { StopSignal } from './meter.js';
 import type { FailureCode, PluginFailure } from './types.js';
 
@@ -19,6 +20,8 @@ export function failure(code: FailureCode, message: string): PluginFailure {
 
 export function classify(error: unknown, phase: Phase): PluginFailure {
   if (error instanceof StopSignal) return failure(error.code, error.message);
+  // exit(0) is a finished call; the engine turns it into one before this.
+  if (error instanceof ProcExit) return failure('PLUGIN_ERROR', error.message);
   const message = messageOf(error);
   if (error instanceof RangeError && /call stack size/i.test(message)) {
     return failure('STACK_OVERFLOW', `the plugin overflowed the call stack (${message})`);

@@ -8,6 +8,8 @@ import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
 import { loadFailed } from './failures.js';
 import { HealthTracker } from './health.js';
+import { prepareGuest } from './guest-imports.js';
+import { INTERNAL_EXPORTS } from './imports.js';
 import { instrument } from './instrument/index.js';
 import { Sandboxed } from './module.js';
 import { resolveOptions } from './options.js';
@@ -33,11 +35,17 @@ export async function createSandbox(
   options: SandboxOptions = {},
 ): Promise<SandboxedModule> {
   const resolved = resolveOptions(options);
-  const bytes = toBytes(wasm);
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
+  let guest: Awaited<ReturnType<typeof prepareGuest>>;
   try {
-    instrumented = instrument(bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    guest = await prepareGuest(toBytes(wasm), options, resolved.name);
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
+  }
+  try {
+    instrumented = instrument(guest.bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
@@ -46,9 +54,9 @@ export async function createSandbox(
     });
   }
   const exports = WebAssembly.Module.exports(module)
-    .filter((e) => e.kind === 'function')
+    .filter((e) => e.kind === 'function' && !INTERNAL_EXPORTS.has(e.name))
     .map((e) => e.name);
-  const engine: EngineOptions = { limits: resolved.limits };
+  const engine: EngineOptions = { limits: resolved.limits, ...guest.imports };
   if (options.config) engine.config = options.config;
   if (options.host?.onLog) engine.onLog = options.host.onLog;
   if (options.host?.onProgress) engine.onProgress = options.host.onProgress;

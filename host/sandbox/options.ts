@@ -31,6 +31,8 @@ const schema = z.object({
     .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
     .optional(),
   name: z.string().optional(),
+  // Checked in full by prepareGuest (the object form reads directories).
+  wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()

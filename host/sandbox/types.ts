@@ -4,6 +4,9 @@
  * thread or in a worker, and report the outcome as data.
  */
 
+import type { HostFunctions } from './host-functions.js';
+import type { WasiOptions } from './wasi/options.js';
+
 /** Limits applied to every call. Defaults: see `DEFAULT_LIMITS`. */
 export interface Limits {
   /** Wall-clock deadline of one call, including instantiation. */
@@ -64,8 +67,8 @@ export interface CallOptions {
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
 }
 
-/** Host functions a plugin may import, beyond Extism's own. */
-export interface HostFunctions {
+/** Callbacks for what a plugin reports (progress, logs). */
+export interface HostCallbacks {
   /** `wasmhooks:host/progress`: a tool reports progress (UTF-8 JSON or text). */
   onProgress?: (message: string) => void;
   /** Plugin log lines (Extism `log_*`). */
@@ -80,7 +83,18 @@ export interface SandboxOptions {
   config?: Record<string, string>;
   allowedHosts?: string[];
   allowedPaths?: Record<string, string>;
-  host?: HostFunctions;
+  host?: HostCallbacks;
+  /**
+   * WASI preview1, off by default. `true`: clocks, random bytes, stdout and
+   * stderr as log lines (`info`, `warn`), `proc_exit` as an outcome (0: ok,
+   * else PLUGIN_ERROR); no args, env or files. The object form grants those.
+   */
+  wasi?: WasiOptions;
+  /**
+   * Functions the plugin may import from `extism:host/user`, by name. A module
+   * importing one not given here fails to load. In-thread isolation only.
+   */
+  hostFunctions?: HostFunctions;
   /** Name used in messages. */
   name?: string;
   /** When a module is quarantined after repeated failures, and for how long. */

@@ -18,6 +18,10 @@ import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type Serv
 import { RemoteHooks } from './remote-hooks.js';
 import { apiRoutes } from './routes.js';
 import { SessionRegistry } from './sessions.js';
+import { storedSink } from '../sessions/control-store.js';
+import { replicaDuties } from '../sessions/replica.js';
+import { MemorySessionStore } from '../store/memory.js';
+import { MemoryEventLog } from '../store/memory-log.js';
 import { sseHandler } from './sse.js';
 import type { ServerHost } from './types.js';
 
@@ -38,10 +42,15 @@ export interface WasmhooksServer {
   elicit(sessionId: string, request: ElicitationRequest, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ElicitationOutcome>;
   /** Serves on `options.hostname:options.port` through this runtime's adapter. */
   listen(): Promise<Served>;
+  /** This process's name among replicas. */
+  readonly replica: string;
+  /** Resolves once the server listens for calls from other replicas (immediate for a memory store). */
+  readonly ready: Promise<void>;
   /**
-   * Cancels pending control requests (each SSE client sees `control.cancelled`),
-   * closes sessions, ends every SSE stream after a final `server.closing`
-   * event, then closes the listener.
+   * Graceful shutdown: refuses new prompts, cancels pending control requests
+   * (`control.cancelled`, reason `server-closed`, delivered), aborts running
+   * prompts and stores their results, ends every SSE stream with
+   * `server.closing`, then stops listening. Stored sessions stay.
    */
   close(): Promise<void>;
 }
@@ -54,17 +63,36 @@ export interface WasmhooksServer {
  */
 export function createServer(host: ServerHost, options: ServerOptions = {}): WasmhooksServer {
   const resolved = resolveServerOptions(options);
-  const hub = new EventHub(resolved);
-  const broker = new ControlBroker(
+  const store = resolved.store ?? new MemorySessionStore();
+  const hub = new EventHub(resolved, resolved.eventLog ?? new MemoryEventLog(resolved.replayBufferSize));
+  const replica = resolved.replica ?? `r-${crypto.randomUUID().slice(0, 8)}`;
+  // Pending questions are kept in the store, so every replica (and a restarted one) can list them.
+  const sink = storedSink(
     {
       request: (request) => hub.emit('control.request', request),
       resolved: (r) => hub.emit('control.resolved', { id: r.id, sessionId: r.sessionId, subtype: r.subtype }),
       cancelled: (r, reason) => hub.emit('control.cancelled', { id: r.id, sessionId: r.sessionId, subtype: r.subtype, reason }),
     },
-    resolved.controlTimeoutMs,
+    store,
+    () => {},
   );
+  const broker = new ControlBroker(sink, resolved.controlTimeoutMs);
   const remoteHooks = new RemoteHooks(host, broker, resolved.controlTimeoutMs);
-  const sessions = new SessionRegistry(host, hub, broker, resolved.controlTimeoutMs, remoteHooks);
+  // The registry and the replica's duties refer to each other: calls forwarded here are handled by the registry.
+  let registry: SessionRegistry | undefined;
+  const duties = replicaDuties(store, hub, replica, resolved.leaseMs, (call) => (registry as SessionRegistry).handleCall(call));
+  const sessions = new SessionRegistry({
+    host,
+    hub,
+    broker,
+    controlTimeoutMs: resolved.controlTimeoutMs,
+    remoteHooks,
+    store,
+    replica,
+    leaseMs: resolved.leaseMs,
+    calls: duties.calls,
+  });
+  registry = sessions;
 
   const app = new Hono();
   app.onError((error) => errorResponse(error));
@@ -89,10 +117,14 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       },
     }),
   );
-  app.get('/health', (c) => c.json({ ok: true, sessions: sessions.list().length, sseClients: hub.clientCount }));
+  app.get('/health', async (c) => {
+    const count = await sessions.list().then((l) => l.length, () => undefined);
+    if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);
+    return c.json({ ok: true, sessions: count, replica, sseClients: hub.clientCount });
+  });
   app.get('/event', sseHandler(hub, false));
   app.get('/global/event', sseHandler(hub, { format: resolved.globalEventFormat }));
-  app.route('/', apiRoutes({ host, sessions, broker, allowPluginLoading: resolved.allowPluginLoading }));
+  app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
 
   const fetch = appFetch(app);
   let served: Served | undefined;
@@ -104,15 +136,22 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     broker,
     sessions,
     elicit: async (sessionId, request, opts) =>
-      sessions.has(sessionId) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
+      (await sessions.has(sessionId)) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
       served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port });
       return served;
     },
+    ready: duties.ready,
+    replica,
     async close() {
+      // Order matters: no new prompts; pending questions cancelled (events logged); runs stopped and stored;
+      // then every stream gets what was logged and a closing event before the listener goes.
+      sessions.stopAccepting();
       broker.close();
       await sessions.closeAll();
+      await sink.settled();
+      duties.stop();
       await hub.close();
       await served?.close();
       served = undefined;

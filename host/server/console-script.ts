@@ -121,7 +121,7 @@ async function stream() {
   const controller = new AbortController(); state.controller = controller;
   for (let delay = 500; !controller.signal.aborted; delay = Math.min(delay * 2, 8000)) {
     try {
-      const h = headers(false); if (state.lastId !== undefined) h['last-event-id'] = String(state.lastId);
+      const h = headers(false); if (state.lastId !== undefined) h['last-event-id'] = state.lastId;
       const res = await fetch('/global/event', { headers: h, signal: controller.signal });
       if (res.status === 401) { setStatus('token required'); return; }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -132,7 +132,7 @@ async function stream() {
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, i); buf = buf.slice(i + 2); let data = '';
           for (const line of block.split('\n')) {
-            if (line.startsWith('id: ')) state.lastId = Number(line.slice(4));
+            if (line.startsWith('id: ')) state.lastId = line.slice(4);
             else if (line.startsWith('data: ')) data += line.slice(6);
           }
           if (data) { const env = JSON.parse(data); onEvent(env.sessionId, env.event); }

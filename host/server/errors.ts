@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
+  | 'unavailable'
   | 'internal';
 
 export interface ApiErrorBody {
@@ -37,6 +38,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -74,6 +76,8 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'SIGNATURE':
     case 'UNKNOWN_HOOK_EVENT':
       return 'bad_request';
+    case 'STORE_UNAVAILABLE':
+      return 'unavailable';
     case 'LOAD_FAILED':
     case 'MODEL_ERROR':
       return 'internal';

@@ -10,16 +10,25 @@ import type { ControlRequest, ControlSubtype } from './control-types.js';
 
 export interface ServerEventPayloads {
   /** First event of every connection. `lastEventId` is where this stream resumes from. */
-  'server.connected': { lastEventId: number; replayBufferSize: number };
-  /** The client asked to resume from an event the ring buffer no longer holds. */
+  'server.connected': { lastEventId: string; replayBufferSize: number };
+  /**
+   * The client asked to resume from an event the log no longer holds, or from
+   * an id of another log or an older incarnation of this one (`unknown-id`:
+   * the epoch before the dot differs).
+   */
   'replay.gap': {
-    requestedAfter: number;
-    /** The oldest event still held; replay starts here. */
-    oldestAvailable: number;
-    /** Events that cannot be replayed (unknown when the id is from another server instance). */
+    requestedAfter: string;
+    /** The oldest event still held (null when none is); replay starts there. */
+    oldestAvailable: string | null;
+    /** Events that cannot be replayed (null when unknown). */
     missed: number | null;
     reason: 'evicted' | 'unknown-id';
   };
+  /**
+   * The replica running this session's prompt stopped without finishing it
+   * (its lease expired); found and reported by another replica or a restart.
+   */
+  'prompt.interrupted': { sessionId: string; replica: string; message: string };
   'session.created': { sessionId: string };
   'session.deleted': { sessionId: string };
   /** The prompt could not start or its run threw (the host's own failures arrive as agent.end). */
@@ -30,7 +39,7 @@ export interface ServerEventPayloads {
     id: string;
     sessionId: string;
     subtype: ControlSubtype;
-    reason: 'timeout' | 'cancelled' | 'aborted' | 'session-deleted' | 'server-closed' | 'unencodable';
+    reason: 'timeout' | 'cancelled' | 'aborted' | 'session-deleted' | 'server-closed' | 'unencodable' | 'interrupted';
   };
   /**
    * Stands in for an event that could not be encoded as JSON (a cycle, a
@@ -108,12 +117,12 @@ export function referencePayload(event: StreamEvent): { type: string; properties
 const encoder = new TextEncoder();
 
 /** One SSE frame around JSON text. JSON never contains a raw newline, so one `data:` line suffices. */
-export function frameJson(id: number | undefined, json: string): Uint8Array {
+export function frameJson(id: string | undefined, json: string): Uint8Array {
   return encoder.encode(id === undefined ? `data: ${json}\n\n` : `id: ${id}\ndata: ${json}\n\n`);
 }
 
 /** One SSE frame around any JSON value (throws where JSON.stringify does; streams use `encodeEvent` first). */
-export function frame(id: number, data: unknown): Uint8Array {
+export function frame(id: string, data: unknown): Uint8Array {
   return frameJson(id, JSON.stringify(data));
 }
 

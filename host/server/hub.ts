@@ -1,6 +1,8 @@
 /**
- * The event hub: assigns SSE ids, keeps the replay ring, and fans every event
- * out to the connected SSE clients. `publish` never blocks: each client has
+ * The event hub: publishes into the event log (which assigns the SSE ids and
+ * holds the replay window; with a shared log such as Redis, the events of
+ * every replica arrive here through its subscription) and fans every logged
+ * event out to the connected SSE clients. `publish` never blocks: each client has
  * its own queue, handed to the runtime only when the runtime asks for more
  * (the stream's `pull`), so the queue measures exactly what the peer has not
  * taken. A client whose queue passes `clientQueueLimit` frames or
@@ -10,14 +12,16 @@
  */
 import { HEARTBEAT, REFERENCE_HEARTBEAT, encodeEvent, frameJson, referencePayload } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
-import { Ring, type Entry, type StreamFormat } from './ring.js';
+import { MemoryEventLog } from '../store/memory-log.js';
+import type { EventLog, Since } from '../store/types.js';
+import type { Entry, StreamFormat } from './ring.js';
 
 export interface StreamRequest {
   /** Only events of this session (plus server-wide ones). */
   session?: string;
   format: StreamFormat;
   /** From the `Last-Event-ID` header; undefined for a fresh connection. */
-  lastEventId?: number;
+  lastEventId?: string;
   /** Cuts the connection under the stream (the runtime adapter's, when it has one). */
   destroy?: () => void;
 }
@@ -39,6 +43,8 @@ class Client {
   waiting = false;
   /** End the stream once the queue is taken (shutdown). */
   ending = false;
+  /** Live entries that arrived while the replay was being read (null once live). */
+  held: Entry[] | null = null;
   ended = false;
   controller!: ReadableStreamDefaultController<Uint8Array>;
   constructor(
@@ -99,7 +105,8 @@ class Client {
 }
 
 export class EventHub {
-  readonly #ring: Ring;
+  readonly #log: EventLog;
+  readonly #unsubscribe: () => void;
   readonly #clients = new Set<Client>();
   readonly #dirty = new Set<Client>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -107,22 +114,32 @@ export class EventHub {
   #closed = false;
   #drained: (() => void) | undefined;
 
-  constructor(private readonly options: HubOptions) {
-    this.#ring = new Ring(options.replayBufferSize);
+  constructor(
+    private readonly options: HubOptions,
+    log: EventLog = new MemoryEventLog(options.replayBufferSize),
+  ) {
+    this.#log = log;
+    this.#unsubscribe = log.subscribe((entry) => {
+      for (const client of this.#clients) this.#send(client, entry);
+    });
   }
 
   get clientCount(): number {
     return this.#clients.size;
   }
 
-  get lastId(): number {
-    return this.#ring.lastId;
+  /** The newest event id delivered here. */
+  get lastId(): string {
+    return this.#log.lastId();
+  }
+
+  get log(): EventLog {
+    return this.#log;
   }
 
   publish(event: StreamEvent): void {
     if (this.#closed) return;
-    const entry = this.#ring.push(event);
-    for (const client of this.#clients) this.#send(client, entry);
+    this.#log.append(event);
   }
 
   /** Builds and publishes a server event. */
@@ -135,28 +152,18 @@ export class EventHub {
     const client = new Client(request, (c) => this.#forget(c));
     return new ReadableStream<Uint8Array>(
       {
-        start: (controller) => {
+        start: async (controller) => {
           client.controller = controller;
           if (this.#closed) return controller.close();
-          const resumeFrom = request.lastEventId ?? this.#ring.lastId;
+          const resumeFrom = request.lastEventId ?? this.#log.lastId();
           client.push(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
-          const connected = { lastEventId: resumeFrom, replayBufferSize: this.#ring.capacity };
+          const connected = { lastEventId: resumeFrom, replayBufferSize: this.#log.capacity };
           client.push(this.#serverFrame(request.format, resumeFrom, 'server.connected', connected));
-          if (request.lastEventId !== undefined) {
-            const since = this.#ring.since(request.lastEventId);
-            if (since.kind === 'gap') {
-              const gap = {
-                requestedAfter: request.lastEventId,
-                oldestAvailable: since.oldest,
-                missed: since.missed,
-                reason: since.missed === null ? ('unknown-id' as const) : ('evicted' as const),
-              };
-              client.push(this.#serverFrame(request.format, since.oldest - 1, 'replay.gap', gap));
-            }
-            for (const entry of since.entries) this.#send(client, entry, false);
-          }
+          // Live from now on, held while the replay is read, so nothing falls between the two.
+          if (request.lastEventId !== undefined) client.held = [];
           this.#clients.add(client);
           this.#startHeartbeat();
+          if (request.lastEventId !== undefined) await this.#replay(client, request.lastEventId);
         },
         pull: () => client.pull(),
         cancel: () => client.drop('cancelled by the reader', false),
@@ -166,15 +173,48 @@ export class EventHub {
     );
   }
 
+  async #replay(client: Client, after: string): Promise<void> {
+    let since: Since;
+    try {
+      since = await this.#log.since(after);
+    } catch {
+      // The log is unreachable (Redis down): say the replay could not be done, then go live.
+      since = { kind: 'gap', entries: [], oldest: null, missed: null, reason: 'unknown-id' };
+    }
+    if (client.ended) return;
+    const format = client.request.format;
+    if (since.kind === 'gap') {
+      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: since.missed, reason: since.reason };
+      client.push(this.#serverFrame(format, after, 'replay.gap', gap));
+    }
+    let last = since.entries.at(-1)?.id;
+    for (const entry of since.entries) this.#send(client, entry, false);
+    const held = client.held ?? [];
+    client.held = null;
+    for (const entry of held) {
+      if (last !== undefined && this.#log.compare(entry.id, last) <= 0) continue;
+      last = entry.id;
+      this.#send(client, entry);
+    }
+    if (client.waiting && client.queue.length > 0) this.#enqueueFlush(client);
+  }
+
   /**
-   * Ends every stream after a final `server.closing` event; later publishes
-   * are ignored. Resolves once every client has taken its queue, or after
-   * `graceMs`, when the rest are dropped.
+   * Ends every stream after a final `server.closing` event (this server's
+   * clients only: it is not logged, other replicas go on); later publishes
+   * are ignored. What was published before reaches the clients first (the
+   * log is drained, within `graceMs`). Resolves once every client has taken
+   * its queue, or after `graceMs`, when the rest are dropped.
    */
   async close(graceMs = 1000): Promise<void> {
     if (this.#closed) return;
-    this.emit('server.closing', { reason: 'shutdown' });
+    let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#log.drain(), new Promise<void>((resolve) => (drainTimer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(drainTimer);
     this.#closed = true;
+    this.#unsubscribe();
+    const lastId = this.#log.lastId();
+    for (const client of this.#clients) this.#enqueue(client, this.#serverFrame(client.request.format, lastId, 'server.closing', { reason: 'shutdown' }), false);
     this.#flush();
     for (const client of [...this.#clients]) {
       client.ending = true;
@@ -199,7 +239,7 @@ export class EventHub {
     if (this.#clients.size === 0) this.#drained?.();
   }
 
-  #serverFrame<K extends 'server.connected' | 'replay.gap'>(format: StreamFormat, id: number, type: K, payload: ServerEventPayloads[K]): Uint8Array {
+  #serverFrame<K extends 'server.connected' | 'replay.gap' | 'server.closing'>(format: StreamFormat, id: string, type: K, payload: ServerEventPayloads[K]): Uint8Array {
     const event = { type, time: Date.now(), ...payload } as ServerEvent;
     if (format === 'reference') return frameJson(id, JSON.stringify({ sessionID: null, payload: referencePayload(event) }));
     const { json } = encodeEvent(event);
@@ -207,6 +247,10 @@ export class EventHub {
   }
 
   #send(client: Client, entry: Entry, live = true): void {
+    if (live && client.held) {
+      client.held.push(entry);
+      return;
+    }
     const session = client.request.session;
     if (session !== undefined && entry.sessionId !== null && entry.sessionId !== session) return;
     this.#enqueue(client, entry.frame(client.request.format), live);
@@ -220,6 +264,10 @@ export class EventHub {
       return;
     }
     if (!client.waiting) return;
+    this.#enqueueFlush(client);
+  }
+
+  #enqueueFlush(client: Client): void {
     this.#dirty.add(client);
     if (!this.#flushQueued) {
       this.#flushQueued = true;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import type { EventLog, SessionStore } from '../store/types.js';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 
@@ -48,6 +49,14 @@ export const serverOptionsSchema = z
     clientQueueLimit: z.number().int().positive().default(10_000),
     /** Bytes queued for one slow SSE client before it is disconnected; whichever limit is reached first counts. */
     clientQueueBytes: z.number().int().positive().default(8 * 1024 * 1024),
+    /** Where sessions live (see `openStore`); default: this process's memory. The caller closes it. */
+    store: z.custom<SessionStore>((s) => typeof (s as SessionStore | undefined)?.acquire === 'function', 'store must be a SessionStore (see openStore())').optional(),
+    /** Where events are logged for replay; default: a ring of `replayBufferSize` in memory. The caller closes it. */
+    eventLog: z.custom<EventLog>((l) => typeof (l as EventLog | undefined)?.since === 'function', 'eventLog must be an EventLog (see openStore())').optional(),
+    /** This process's name among replicas (in leases and `prompt.interrupted`); default: random. */
+    replica: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
+    /** How long a prompt's lease lasts without a heartbeat: a replica that dies is noticed after about this long, ms. */
+    leaseMs: z.number().int().min(100).max(600_000).default(10_000),
   })
   .strict();
 

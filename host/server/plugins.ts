@@ -1,5 +1,7 @@
 /** `GET /plugins`: what the host has loaded, read from whatever it exposes. */
+import type { ResolvedGrants } from '../plugins/grants.js';
 import type { Limits } from '../sandbox/types.js';
+import type { WasiGrant } from '../sandbox/wasi/options.js';
 import type { ServerHost } from './types.js';
 
 export interface PluginView {
@@ -11,6 +13,9 @@ export interface PluginView {
   tools: string[];
   limits: Readonly<Limits> | null;
   health: string;
+  /** The grants it runs with, WASI's included (null: not recorded by this host). */
+  grants: ResolvedGrants | null;
+  wasi: WasiGrant | null;
 }
 
 export function pluginViews(host: ServerHost): PluginView[] {
@@ -28,5 +33,7 @@ export function pluginViews(host: ServerHost): PluginView[] {
     tools: (p.info?.tools ?? []).map((t) => t.name),
     limits: p.limits ?? null,
     health: p.sandbox?.health ?? 'unknown',
+    grants: p.pin?.grants ?? null,
+    wasi: p.pin?.wasi ?? null,
   }));
 }

@@ -1,6 +1,6 @@
 /**
- * A bounded ring of the last N stream events, each with its SSE id (a
- * per-server counter starting at 1). An event is encoded once, when it is
+ * A bounded ring of the last N stream events (the memory event log's
+ * window), each with its SSE id `<epoch>.<position>`. An event is encoded once, when it is
  * pushed (so an unencodable one is replaced before it is stored); frames
  * are built from that text lazily, once per shape, however many clients
  * read them.
@@ -17,11 +17,13 @@ export class Entry {
   /** The event's JSON text. */
   readonly json: string;
 
+  /** `json`: the event's text when it is already known (read back from a log), so it is not encoded again. */
   constructor(
-    readonly id: number,
+    readonly id: string,
     event: StreamEvent,
+    json?: string,
   ) {
-    const encoded = encodeEvent(event);
+    const encoded = json === undefined ? encodeEvent(event) : { event, json };
     this.event = encoded.event;
     this.json = encoded.json;
     this.sessionId = sessionOf(this.event);
@@ -53,7 +55,7 @@ export class Entry {
   }
 }
 
-export type Since =
+export type RingSince =
   | { kind: 'ok'; entries: Entry[] }
   /** Some events after `after` are gone; `entries` is everything still held. */
   | { kind: 'gap'; entries: Entry[]; oldest: number; missed: number | null };
@@ -62,37 +64,45 @@ export class Ring {
   readonly #slots: (Entry | undefined)[];
   #last = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    readonly epoch: string,
+  ) {
     this.#slots = new Array<Entry | undefined>(capacity);
   }
 
-  /** The id of the newest event (0 before the first). */
-  get lastId(): number {
+  /** The position of the newest event (0 before the first). */
+  get lastPosition(): number {
     return this.#last;
   }
 
-  /** The id of the oldest event still held. */
-  get oldestId(): number {
+  /** The position of the oldest event still held. */
+  get oldestPosition(): number {
     return Math.max(1, this.#last - this.capacity + 1);
   }
 
+  idAt(position: number): string {
+    return `${this.epoch}.${position}`;
+  }
+
   push(event: StreamEvent): Entry {
-    const entry = new Entry(++this.#last, event);
-    this.#slots[entry.id % this.capacity] = entry;
+    const position = ++this.#last;
+    const entry = new Entry(this.idAt(position), event);
+    this.#slots[position % this.capacity] = entry;
     return entry;
   }
 
-  /** Every held event with an id greater than `after`. */
-  since(after: number): Since {
-    if (after > this.#last) return { kind: 'gap', entries: this.#range(this.oldestId), oldest: this.oldestId, missed: null };
-    const oldest = this.oldestId;
+  /** Every held event with a position greater than `after`. */
+  since(after: number): RingSince {
+    if (after > this.#last) return { kind: 'gap', entries: this.#range(this.oldestPosition), oldest: this.oldestPosition, missed: null };
+    const oldest = this.oldestPosition;
     if (after + 1 < oldest) return { kind: 'gap', entries: this.#range(oldest), oldest, missed: oldest - after - 1 };
     return { kind: 'ok', entries: this.#range(after + 1) };
   }
 
   #range(from: number): Entry[] {
     const out: Entry[] = [];
-    for (let id = from; id <= this.#last; id++) out.push(this.#slots[id % this.capacity] as Entry);
+    for (let p = from; p <= this.#last; p++) out.push(this.#slots[p % this.capacity] as Entry);
     return out;
   }
 }

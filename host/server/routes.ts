@@ -3,7 +3,6 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
-import type { ControlBroker } from './control.js';
 import { ApiError } from './errors.js';
 import { pluginViews } from './plugins.js';
 import type { SessionRegistry } from './sessions.js';
@@ -34,19 +33,19 @@ const loadPluginSchema = z
 export interface RouteDeps {
   host: ServerHost;
   sessions: SessionRegistry;
-  broker: ControlBroker;
   allowPluginLoading: boolean;
 }
 
-export function apiRoutes({ host, sessions, broker, allowPluginLoading }: RouteDeps): Hono {
+export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Hono {
   const app = new Hono();
 
   app.post('/session', async (c) => {
     const body = await jsonBody(c, createSessionSchema, true);
     return c.json(await sessions.create(body), 201);
   });
-  app.get('/session', (c) => c.json({ sessions: sessions.list() }));
-  app.get('/session/:id', (c) => c.json(sessions.get(param(c, 'id'))));
+  app.get('/session', async (c) => c.json({ sessions: await sessions.list() }));
+  app.get('/session/:id', async (c) => c.json(await sessions.get(param(c, 'id'))));
+  app.get('/session/:id/messages', async (c) => c.json({ messages: await sessions.messages(param(c, 'id')) }));
   app.delete('/session/:id', async (c) => {
     await sessions.delete(param(c, 'id'));
     return c.json({ deleted: true });
@@ -55,27 +54,22 @@ export function apiRoutes({ host, sessions, broker, allowPluginLoading }: RouteD
   app.post('/session/:id/prompt', async (c) => {
     const id = param(c, 'id');
     const { prompt } = await jsonBody(c, promptSchema);
-    sessions.prompt(id, prompt);
+    await sessions.prompt(id, prompt);
     return c.json({ accepted: true, sessionId: id }, 202);
   });
-  app.post('/session/:id/abort', (c) => c.json({ aborted: sessions.abort(param(c, 'id')) }));
+  app.post('/session/:id/abort', async (c) => c.json({ aborted: await sessions.abort(param(c, 'id')) }));
 
-  app.get('/session/:id/control-requests', (c) => {
-    const id = param(c, 'id');
-    sessions.get(id);
-    return c.json({ requests: broker.pending(id) });
-  });
+  // Control requests live in the store: any replica lists them, and answers reach the replica that asked.
+  app.get('/session/:id/control-requests', async (c) => c.json({ requests: await sessions.controls(param(c, 'id')) }));
   app.post('/session/:id/control-response', async (c) => {
     const id = param(c, 'id');
     const body = await jsonBody(c, controlResponseBodySchema);
-    sessions.get(id);
-    return c.json(broker.respond(id, body.requestID, body.subtype, body.response));
+    return c.json(await sessions.respond(id, body.requestID, body.subtype, body.response));
   });
   app.post('/session/:id/control-cancel', async (c) => {
     const id = param(c, 'id');
     const body = await jsonBody(c, controlCancelBodySchema, true);
-    sessions.get(id);
-    return c.json({ cancelled: broker.cancel(id, body.requestID, 'cancelled', body.subtype) });
+    return c.json({ cancelled: await sessions.cancel(id, body.requestID, body.subtype) });
   });
 
   app.get('/plugins', (c) => c.json({ plugins: pluginViews(host) }));

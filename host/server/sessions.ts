@@ -1,14 +1,23 @@
 /**
- * Sessions created over HTTP: each is subscribed into the hub, answers its
- * permission questions through control requests, and runs one prompt at a
- * time in the background (the POST returns at once).
+ * Sessions created over HTTP, kept in the session store: a record (options,
+ * prompt count, last result, the replica running it) and the conversation.
+ * A prompt runs on the replica that received it, under a lease in the store
+ * (one prompt per session across replicas; 409 elsewhere), in the background
+ * (the POST returns at once). The session object is built from the store
+ * when needed: after a restart, or on a replica that did not create it.
  */
-import type { AgentResult, HostEvent } from '../events/types.js';
-import { messageOf, WasmhooksError } from '../errors.js';
+import type { HostEvent } from '../events/types.js';
+import { messageOf } from '../errors.js';
 import type { HookEventName } from '../hooks/types.js';
+import type { Message } from '../models/types.js';
 import type { PermissionMode } from '../permissions/types.js';
+import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
+import { runLeased } from '../sessions/run.js';
+import { persistTranscript, type Transcript } from '../store/transcript.js';
+import type { SessionRecord, SessionStore, StoredResult } from '../store/types.js';
+import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
-import { ApiError } from './errors.js';
+import { ApiError, validationError } from './errors.js';
 import type { EventHub } from './hub.js';
 import type { RemoteHooks } from './remote-hooks.js';
 import type { ServerHost, ServerSession } from './types.js';
@@ -22,14 +31,13 @@ export interface CreateSessionInput {
   maxTurns?: number;
 }
 
-interface SessionRecord {
+/** A session object built on this replica. */
+interface Live {
+  /** The session's id (the host's, when it picked one). */
   id: string;
-  title?: string;
   session: ServerSession;
-  createdAt: number;
+  transcript: Transcript | undefined;
   running: boolean;
-  prompts: number;
-  lastResult?: AgentResult;
   unsubscribe: () => void;
 }
 
@@ -42,149 +50,263 @@ export interface SessionView {
   createdAt: number;
   prompts: number;
   pendingControlRequests: number;
-  lastResult?: {
-    subtype: AgentResult['subtype'];
-    text: string;
-    turns: number;
-    durationMs: number;
-    /** Why the prompt failed (`error_during_execution`, a model error). */
-    error?: { code: string; message: string };
-  };
+  lastResult?: StoredResult;
+}
+
+export interface RegistryDeps {
+  host: ServerHost;
+  hub: EventHub;
+  broker: ControlBroker;
+  controlTimeoutMs: number;
+  remoteHooks: RemoteHooks;
+  store: SessionStore;
+  /** This process's name in leases and routed calls. */
+  replica: string;
+  leaseMs: number;
+  calls: ReplicaCalls;
 }
 
 export class SessionRegistry {
-  readonly #records = new Map<string, SessionRecord>();
+  readonly #live = new Map<string, Live>();
+  readonly #runs = new Set<Promise<void>>();
+  /** Sessions whose prompt is being started here (between the checks and `running`). */
+  readonly #starting = new Set<string>();
+  #accepting = true;
 
-  constructor(
-    private readonly host: ServerHost,
-    private readonly hub: EventHub,
-    private readonly broker: ControlBroker,
-    private readonly controlTimeoutMs: number,
-    private readonly remoteHooks: RemoteHooks,
-  ) {}
+  constructor(private readonly d: RegistryDeps) {}
 
   async create(input: CreateSessionInput): Promise<SessionView> {
-    // The id must exist before the session so its permission callback can name it.
-    const provisional = crypto.randomUUID();
-    let id: string = provisional;
-    const session = await this.host.session({
-      sessionId: provisional,
-      permissionTimeoutMs: this.controlTimeoutMs + 1000,
-      canUseTool: (name, toolInput, info) => remoteCanUseTool(this.broker, id)(name, toolInput, info),
-      ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}),
-      ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
-      ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
-    });
-    id = session.id ?? provisional;
-    if (this.#records.has(id)) throw new ApiError('conflict', `session ${id} exists`);
+    this.#assertAccepting();
+    const { title, ...options } = input;
+    // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
+    const live = await this.#build(crypto.randomUUID(), options, []);
+    const id = live.id;
+    const record: SessionRecord = { id, ...(title ? { title } : {}), createdAt: Date.now(), prompts: 0, options };
     try {
-      this.remoteHooks.enable(id, input.hookCallbacks ?? []);
+      if (!(await this.d.store.create(record))) throw new ApiError('conflict', `session ${id} exists`);
+    } catch (error) {
+      await this.#drop(id, true);
+      throw error;
+    }
+    if (this.d.store.shared) await this.#drop(id, false);
+    this.d.hub.emit('session.created', { sessionId: id });
+    return this.#view(record, []);
+  }
+
+  async has(id: string): Promise<boolean> {
+    return (await this.d.store.get(id)) !== undefined;
+  }
+
+  async list(): Promise<SessionView[]> {
+    const records = await this.d.store.list();
+    return Promise.all(records.map(async (r) => this.#view(r, await this.d.store.controls(r.id))));
+  }
+
+  async get(id: string): Promise<SessionView> {
+    return this.#view(await this.#record(id), await this.d.store.controls(id));
+  }
+
+  async messages(id: string) {
+    await this.#record(id);
+    return this.d.store.messages(id);
+  }
+
+  async controls(id: string): Promise<ControlRequest[]> {
+    await this.#record(id);
+    return this.d.store.controls(id);
+  }
+
+  /** Starts a prompt in the background; 409 while one runs on any replica. */
+  async prompt(id: string, text: string): Promise<void> {
+    this.#assertAccepting();
+    const record = await this.#record(id);
+    const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
+    if (this.#live.get(id)?.running || this.#starting.has(id)) throw busy();
+    this.#starting.add(id);
+    let live: Live;
+    try {
+      if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
+      try {
+        live = this.#live.get(id) ?? (await this.#build(id, record.options, await this.d.store.messages(id)));
+        if (live.session.state !== 'idle') throw busy();
+        await this.d.store.update(id, { prompts: record.prompts + 1 });
+      } catch (error) {
+        await this.d.store.release(id, this.d.replica).catch(() => {});
+        throw error;
+      }
+      live.running = true;
+    } finally {
+      this.#starting.delete(id);
+    }
+    const run = this.#run(id, live, text);
+    this.#runs.add(run);
+    void run.finally(() => this.#runs.delete(run));
+  }
+
+  async #run(id: string, live: Live, text: string): Promise<void> {
+    try {
+      await runLeased(this.d, id, live.session, live.transcript, text);
+    } finally {
+      live.running = false;
+      if (this.d.store.shared) await this.#drop(id, false);
+    }
+  }
+
+  /** Returns whether a prompt was running (here or on the replica that runs it). */
+  async abort(id: string): Promise<boolean> {
+    await this.#record(id);
+    return this.#abortHere(id) || (await this.#forward(id, { op: 'abort', sessionId: id })) === true;
+  }
+
+  async respond(id: string, requestID: string, subtype: WireSubtype, response: unknown) {
+    await this.#record(id);
+    const here = this.d.broker.pending(id).some((r) => r.id === requestID);
+    const request = here ? undefined : (await this.d.store.controls(id)).find((r) => r.id === requestID);
+    // Held here, or held nowhere: the local broker gives the exact verdict (session or subtype mismatch, not pending).
+    if (!request) return this.d.broker.respond(id, requestID, subtype, response);
+    // Checked here too, so a bad answer is a 400 from whichever replica got it.
+    if (request.subtype === subtype) {
+      const parsed = controlResponseSchemas[request.subtype].safeParse(response);
+      if (!parsed.success) throw validationError(parsed.error, 'response');
+    }
+    const answer = await this.#forward(id, { op: 'respond', sessionId: id, requestID, subtype, response });
+    if (answer && typeof answer === 'object' && 'resolved' in answer) return answer as ReturnType<ControlBroker['respond']>;
+    return { resolved: false as const, reason: 'not-pending' as const };
+  }
+
+  async cancel(id: string, requestID?: string, subtype?: WireSubtype): Promise<number> {
+    await this.#record(id);
+    const here = this.d.broker.cancel(id, requestID, 'cancelled', subtype);
+    const there = await this.#forward(id, { op: 'cancel', sessionId: id, ...(requestID ? { requestID } : {}), ...(subtype ? { subtype } : {}) });
+    return here + (typeof there === 'number' ? there : 0);
+  }
+
+  /** What this replica does for a call forwarded by another. */
+  async handleCall(call: ReplicaCall): Promise<unknown> {
+    switch (call.op) {
+      case 'abort':
+        return this.#abortHere(call.sessionId);
+      case 'cancel':
+        return this.d.broker.cancel(call.sessionId, call.requestID, 'cancelled', call.subtype);
+      case 'respond':
+        try {
+          return this.d.broker.respond(call.sessionId, call.requestID, call.subtype, call.response);
+        } catch (error) {
+          return { error: messageOf(error) };
+        }
+      default: {
+        const never: never = call;
+        return never;
+      }
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#record(id);
+    // A replica that runs the prompt but does not answer is dead: its lease expires and the sweep settles it.
+    await this.abort(id).catch(() => false);
+    await this.d.store.delete(id);
+    await this.#drop(id, true);
+    this.d.hub.emit('session.deleted', { sessionId: id });
+  }
+
+  /** Refuses new sessions and prompts (shutdown has begun). */
+  stopAccepting(): void {
+    this.#accepting = false;
+  }
+
+  /**
+   * Shutdown: running prompts are aborted and waited for (their transcripts
+   * and results stored, leases released), then local sessions are closed.
+   * Stored sessions stay: another replica or the next start continues them.
+   */
+  async closeAll(graceMs = 5000): Promise<void> {
+    this.#accepting = false;
+    for (const id of this.#live.keys()) this.#abortHere(id);
+    await Promise.race([Promise.allSettled([...this.#runs]), new Promise((r) => setTimeout(r, graceMs))]);
+    await Promise.allSettled([...this.#live.keys()].map((id) => this.#drop(id, true)));
+    this.d.remoteHooks.close();
+  }
+
+  #abortHere(id: string): boolean {
+    this.d.broker.cancel(id, undefined, 'aborted');
+    const live = this.#live.get(id);
+    if (!live?.running) return false;
+    live.session.abort();
+    return true;
+  }
+
+  /** Sends `call` to the replica running the session's prompt, if that is another one. */
+  async #forward(id: string, call: ReplicaCall): Promise<unknown> {
+    const owner = await this.d.store.leaseOwner(id);
+    if (!owner || owner === this.d.replica) return undefined;
+    return this.d.calls.call(owner, call);
+  }
+
+  async #build(id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
+    const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = this.d;
+    const path = store.transcriptPath(id);
+    const session = await host.session({
+      sessionId: id,
+      permissionTimeoutMs: controlTimeoutMs + 1000,
+      canUseTool: (name, toolInput, info) => remoteCanUseTool(broker, realId)(name, toolInput, info),
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(history.length > 0 ? { history } : {}),
+      ...(path !== undefined ? { transcriptPath: path } : {}),
+    });
+    const realId = session.id ?? id;
+    try {
+      remoteHooks.enable(realId, (options.hookCallbacks ?? []) as HookEventName[]);
     } catch (error) {
       await session.close?.();
       throw error;
     }
-    const forward =
-      id === session.id
-        ? (event: HostEvent) => this.hub.publish(event)
-        : (event: HostEvent) => this.hub.publish({ ...event, sessionId: id });
-    const record: SessionRecord = {
-      id,
-      ...(input.title ? { title: input.title } : {}),
-      session,
-      createdAt: Date.now(),
-      running: false,
-      prompts: 0,
-      unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }),
-    };
-    this.#records.set(id, record);
-    this.hub.emit('session.created', { sessionId: id });
-    return this.#view(record);
+    const forward = realId === session.id ? (e: HostEvent) => hub.publish(e) : (e: HostEvent) => hub.publish({ ...e, sessionId: realId });
+    const transcript = session.messages
+      ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
+          hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
+        )
+      : undefined;
+    const live: Live = { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+    this.#live.set(realId, live);
+    return live;
   }
 
-  has(id: string): boolean {
-    return this.#records.has(id);
+  /** Forgets the session object here; `close` also ends it (SessionEnd hooks) after its last writes. */
+  async #drop(id: string, close: boolean): Promise<void> {
+    const live = this.#live.get(id);
+    if (!live) return;
+    this.#live.delete(id);
+    this.d.remoteHooks.disable(id);
+    live.unsubscribe();
+    if (close) await live.session.close?.();
+    await live.transcript?.flush().catch(() => {});
+    live.transcript?.stop();
   }
 
-  list(): SessionView[] {
-    return [...this.#records.values()].map((r) => this.#view(r));
+  #assertAccepting(): void {
+    if (!this.#accepting) throw new ApiError('unavailable', 'the server is shutting down; retry on another replica or after the restart');
   }
 
-  get(id: string): SessionView {
-    return this.#view(this.#record(id));
-  }
-
-  /** Starts a prompt in the background; 409 while one runs. */
-  prompt(id: string, text: string): void {
-    const record = this.#record(id);
-    if (record.running || record.session.state !== 'idle') {
-      throw new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
-    }
-    record.running = true;
-    record.prompts++;
-    void (async () => {
-      try {
-        record.lastResult = await record.session.prompt(text);
-      } catch (error) {
-        const code = error instanceof WasmhooksError ? error.code : 'PROMPT_FAILED';
-        this.hub.emit('prompt.failed', { sessionId: id, code, message: messageOf(error) });
-      } finally {
-        record.running = false;
-      }
-    })();
-  }
-
-  /** Returns whether a prompt was running. */
-  abort(id: string): boolean {
-    const record = this.#record(id);
-    this.broker.cancel(id, undefined, 'aborted');
-    if (!record.running) return false;
-    record.session.abort();
-    return true;
-  }
-
-  async delete(id: string): Promise<void> {
-    const record = this.#record(id);
-    this.#records.delete(id);
-    this.broker.cancel(id, undefined, 'session-deleted');
-    this.remoteHooks.disable(id);
-    if (record.running) record.session.abort();
-    record.unsubscribe();
-    await record.session.close?.();
-    this.hub.emit('session.deleted', { sessionId: id });
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.allSettled([...this.#records.keys()].map((id) => this.delete(id)));
-    this.remoteHooks.close();
-  }
-
-  #record(id: string): SessionRecord {
-    const record = this.#records.get(id);
+  async #record(id: string): Promise<SessionRecord> {
+    const record = await this.d.store.get(id);
     if (!record) throw new ApiError('not_found', `no session ${id}`);
     return record;
   }
 
-  #view(r: SessionRecord): SessionView {
-    const last = r.lastResult;
+  #view(r: SessionRecord, controls: readonly ControlRequest[]): SessionView {
+    const live = this.#live.get(r.id);
     return {
       id: r.id,
       ...(r.title ? { title: r.title } : {}),
-      state: r.session.state,
-      running: r.running,
+      state: live?.session.state ?? (r.running ? 'running' : 'idle'),
+      running: r.running !== undefined || live?.running === true,
       createdAt: r.createdAt,
       prompts: r.prompts,
-      pendingControlRequests: this.broker.pending(r.id).length,
-      ...(last
-        ? {
-            lastResult: {
-              subtype: last.subtype,
-              text: last.text,
-              turns: last.turns,
-              durationMs: last.durationMs,
-              ...(last.error ? { error: { code: last.error.code, message: last.error.message } } : {}),
-            },
-          }
-        : {}),
+      pendingControlRequests: controls.length,
+      ...(r.lastResult ? { lastResult: r.lastResult } : {}),
     };
   }
 }

@@ -1,6 +1,7 @@
 /** `GET /event` and `GET /global/event`: Server-Sent Events from the hub. */
 import type { Context } from 'hono';
 import type { Connection } from '../runtime/serve-types.js';
+import { EVENT_ID } from '../store/ids.js';
 import { ApiError } from './errors.js';
 import type { EventHub } from './hub.js';
 import type { StreamFormat } from './ring.js';
@@ -13,11 +14,14 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-function lastEventId(c: Context): number | undefined {
+function lastEventId(c: Context): string | undefined {
   const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
   if (raw === undefined || raw === '') return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new ApiError('validation', 'Last-Event-ID must be a non-negative integer', 'headers.last-event-id');
-  return Number(raw);
+  // Ids of another format (a bare counter from an older server) are valid requests: they get replay.gap.
+  if (!EVENT_ID.test(raw) && !/^\d{1,15}$/.test(raw)) {
+    throw new ApiError('validation', 'Last-Event-ID must be an event id as sent in `id:` (<epoch>.<position>)', 'headers.last-event-id');
+  }
+  return raw;
 }
 
 /** `/global/event?format=wasmhooks|reference` picks the envelope; the server option is the default. */

@@ -5,7 +5,10 @@
 import type { AgentResult, AgentState, HostEvent } from '../events/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { HookHandler } from '../hooks/types.js';
+import type { Message } from '../models/types.js';
+import type { ResolvedGrants } from '../plugins/grants.js';
 import type { Limits } from '../sandbox/types.js';
+import type { WasiGrant } from '../sandbox/wasi/options.js';
 
 /** Options the server passes when it creates a session for an HTTP client. */
 export interface ServerSessionOptions {
@@ -17,12 +20,18 @@ export interface ServerSessionOptions {
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   maxTurns?: number;
+  /** The stored conversation, when the session continues one (after a restart, or on another replica). */
+  history?: readonly Message[];
+  /** Where the store keeps the conversation as JSONL (hook inputs carry it as `transcript_path`). */
+  transcriptPath?: string;
 }
 
 export interface ServerSession {
   /** The host's id; the server uses it as the session's URL id when present. */
   readonly id?: string;
   readonly state: AgentState;
+  /** The conversation; the server keeps it in its store when present. */
+  readonly messages?: readonly Message[];
   prompt(text: string, options?: { signal?: AbortSignal }): Promise<AgentResult>;
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
   abort(): void;
@@ -41,6 +50,8 @@ export interface ServerPlugin {
   readonly sandbox?: { readonly health: string };
   readonly sha256?: string;
   readonly origin?: string;
+  /** What it was granted, recorded with its sha256 (WASI included). */
+  readonly pin?: { readonly wasi: WasiGrant | null; readonly grants: ResolvedGrants };
 }
 
 export interface ServerHost {

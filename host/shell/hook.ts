@@ -3,8 +3,6 @@
  * `shell`, so the registry, the dispatcher and the events treat it like any
  * JS or WASM hook.
  */
-import { resolve } from 'node:path';
-import process from 'node:process';
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
@@ -23,7 +21,8 @@ export interface ShellHookOptions {
 
 function workingDir(base: string | undefined, dir: string | undefined): string | undefined {
   if (dir === undefined) return base;
-  return base === undefined ? dir : resolve(base, dir);
+  // POSIX path resolution without node:path, so the main entry stays web-standard.
+  return base === undefined || dir.startsWith('/') ? dir : decodeURIComponent(new URL(dir, `file://${base.endsWith('/') ? base : `${base}/`}`).pathname).replace(/(.)\/$/, '$1');
 }
 
 /**
@@ -51,7 +50,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
       timeoutMs,
       signal: ctx.signal,
       ...(cwd ? { cwd } : {}),
-      env: { ...process.env, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
+      env: { ...globalThis.process?.env, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
     });
     return shellResult(outcome, input.hook_event_name, label);
   };

@@ -3,8 +3,7 @@
  * signal, and reports how it ended as data. Uses `node:child_process`, which
  * Node, Deno and Bun all implement.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import process from 'node:process';
+import type { ChildProcess } from 'node:child_process';
 
 /** How a command ended. Contract: `runShell` never throws; every outcome is one of these. */
 export type ShellOutcome =
@@ -32,7 +31,7 @@ const DEFAULT_MAX_OUTPUT = 1 << 20;
 function killTree(child: ChildProcess): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    globalThis.process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
   }
@@ -60,13 +59,13 @@ function collector(max: number) {
  * const out = await runShell('jq .tool_name', { stdin: JSON.stringify(input), timeoutMs: 5000 });
  * if (out.kind === 'exited' && out.code === 0) console.log(out.stdout);
  */
-export function runShell(command: string, options: ShellRunOptions): Promise<ShellOutcome> {
+export async function runShell(command: string, options: ShellRunOptions): Promise<ShellOutcome> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  if (options.signal?.aborted) {
-    return Promise.resolve({ kind: 'aborted', reason: options.signal.reason, durationMs: 0 });
-  }
+  if (options.signal?.aborted) return { kind: 'aborted', reason: options.signal.reason, durationMs: 0 };
+  // Loaded here, not at the top: the main entry must not pull Node builtins (test/package/barrel-clean).
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {

@@ -51,20 +51,50 @@ static inline bool wh__input_json(wh_str text, const char *what, wh_json *out, w
   return false;
 }
 
-static inline const char *wh__event_label(int32_t event) {
+/** The proto name of an event, or "HookEvent <n>" for a value this SDK does not know. */
+static inline wh_str wh__event_label(int32_t event) {
   const char *name = wh_hook_event_name(event);
-  return name ? name : "an unknown HookEvent";
+  if (name) return wh_cstr(name);
+  wh_buf b = {0};
+  wh_buf_cstr(&b, "HookEvent ");
+  wh_buf_int(&b, event);
+  return wh_buf_view(&b);
 }
 
-/** The binding this request is for: the host's binding_index when it names a binding of this event, else the first binding of the event. */
-static inline int32_t wh__binding_for(const wh_plugin *p, const wh_hook_request *request) {
-  if (request->binding_index < p->binding_count && p->bindings[request->binding_index].event == request->event) return (int32_t)request->binding_index;
-  for (uint32_t i = 0; i < p->binding_count; i++)
-    if (p->bindings[i].event == request->event) return (int32_t)i;
-  return -1;
+/**
+ * The binding this request is for: `binding_index`, an index into describe's
+ * bindings (the handlers in registration order). The host has already applied
+ * the matcher and runs the chain, so the guest neither matches nor chains; an
+ * index out of range or naming a binding of another event fails the call
+ * (the same rule as the AssemblyScript SDK).
+ */
+static inline bool wh__binding_for(const wh_plugin *p, const wh_hook_request *request, uint32_t *index, wh_str *error) {
+  uint32_t i = request->binding_index;
+  wh_buf b = {0};
+  if (i >= p->binding_count) {
+    wh_buf_cstr(&b, "binding_index ");
+    wh_buf_int(&b, i);
+    wh_buf_cstr(&b, " is out of range: plugin ");
+    wh_buf_str(&b, p->name);
+    wh_buf_cstr(&b, " has ");
+    wh_buf_int(&b, p->binding_count);
+    wh_buf_cstr(&b, " bindings");
+  } else if (p->bindings[i].event != request->event) {
+    wh_buf_cstr(&b, "binding_index ");
+    wh_buf_int(&b, i);
+    wh_buf_cstr(&b, " is a ");
+    wh_buf_str(&b, wh__event_label(p->bindings[i].event));
+    wh_buf_cstr(&b, " binding, but the request is ");
+    wh_buf_str(&b, wh__event_label(request->event));
+  } else {
+    *index = i;
+    return true;
+  }
+  *error = wh_buf_view(&b);
+  return false;
 }
 
-static inline bool wh__run_binding(const wh_plugin *p, int32_t i, const wh_hook_request *request, wh_hook_response *out, wh_str *error) {
+static inline bool wh__run_binding(const wh_plugin *p, uint32_t i, const wh_hook_request *request, wh_hook_response *out, wh_str *error) {
   static const wh_hook_context no_context;
   const wh_hook_context *context = request->context ? request->context : &no_context;
   switch (p->kinds[i]) {
@@ -74,7 +104,7 @@ static inline bool wh__run_binding(const wh_plugin *p, int32_t i, const wh_hook_
     case WH__ON_TOOL_USE: {
       const wh_tool_use_payload *use = request->payload_case == 12 ? request->tool_use : 0;
       if (!use) {
-        *error = wh_concat(3, WH_STR("a "), wh_cstr(wh__event_label(request->event)), WH_STR(" request without a tool_use payload"));
+        *error = wh_concat(3, WH_STR("a "), wh__event_label(request->event), WH_STR(" request without a tool_use payload"));
         return false;
       }
       wh_tool_use call = {request, request->event, use->tool_name, {{0, 0}}, use->tool_input_json, context};
@@ -85,7 +115,7 @@ static inline bool wh__run_binding(const wh_plugin *p, int32_t i, const wh_hook_
     case WH__ON_TOOL_RESULT: {
       const wh_tool_result_payload *res = request->payload_case == 13 ? request->tool_result : 0;
       if (!res) {
-        *error = wh_concat(3, WH_STR("a "), wh_cstr(wh__event_label(request->event)), WH_STR(" request without a tool_result payload"));
+        *error = wh_concat(3, WH_STR("a "), wh__event_label(request->event), WH_STR(" request without a tool_result payload"));
         return false;
       }
       wh_tool_result result = {request, request->event, res->tool_name, {{0, 0}}, res->tool_input_json, res->tool_output_json, res->error,
@@ -131,9 +161,11 @@ EXTISM_EXPORT(hook) int32_t wh__hook(void) {
   wh_hook_request *request = (wh_hook_request *)wh_alloc_zeroed(sizeof *request);
   if (!wh_hook_request_decode(&r, request)) return wh__fail_call(wh_concat(2, WH_STR("hook: input is not a valid HookRequest: "), wire.message));
   wh_hook_response response = wh_continue();
-  int32_t i = wh__binding_for(p, request);
+  uint32_t i = 0;
   wh_str error = {0, 0};
-  if (i >= 0 && !wh__run_binding(p, i, request, &response, &error)) return wh__fail_call(wh_concat(2, WH_STR("hook: "), error));
+  if (!wh__binding_for(p, request, &i, &error) || !wh__run_binding(p, i, request, &response, &error)) {
+    return wh__fail_call(wh_concat(2, WH_STR("hook: "), error));
+  }
   /* A handler that left the decision unset meant "no opinion". */
   if (response.decision == WH_DECISION_UNSPECIFIED) response.decision = WH_DECISION_CONTINUE;
   WH__OUTPUT(wh_hook_response, &response);

@@ -1,8 +1,8 @@
 // The C SDK's authoring API (sdk-c/wasmhooks.h), through a test plugin that uses
 // all of it (test/fixtures/sdk-features-c), called raw through Extism.
-// Dispatch differs from the AssemblyScript SDK on purpose: the host calls `hook`
-// once per matching binding with its binding_index, and the C SDK runs exactly
-// that binding's handler (no guest-side matching; see docs/abi.md).
+// Dispatch is the AssemblyScript SDK's rule: the host calls `hook` once per
+// matching binding with its binding_index, and the SDK runs exactly that
+// binding's handler (no guest-side matching or chaining; see docs/abi.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
 import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
@@ -64,8 +64,10 @@ describe('hook dispatch by binding_index', () => {
     expect((await preToolUse(2, 'Edit', { path: '/sandbox/a' })).decision).toBe('allow');
   });
 
-  it('falls back to the first binding of the event when binding_index names another event', async () => {
-    expect((await preToolUse(6, 'Bash', { command: 'rm -r x' })).decision).toBe('deny');
+  it('fails the call for a binding_index of another event, or out of range (the AssemblyScript SDK\'s rule)', async () => {
+    await expect(preToolUse(6, 'Bash', { command: 'rm -r x' })).rejects.toThrow(/hook: binding_index 6 is a HOOK_EVENT_STOP binding, but the request is HOOK_EVENT_PRE_TOOL_USE/);
+    await expect(preToolUse(9, 'Bash', { command: 'ls' })).rejects.toThrow(/hook: binding_index 9 is out of range: plugin sdk-features-c has 9 bindings/);
+    await expect(p.hook({ event: 99 as never, bindingIndex: 0, toolUse: { toolName: 'Bash' } })).rejects.toThrow(/binding, but the request is HookEvent 99/);
   });
 
   it('answers PermissionRequest, PostToolUse and PostToolUseFailure', async () => {
@@ -84,7 +86,8 @@ describe('hook dispatch by binding_index', () => {
 
   it('decodes a batch of 40 000 calls (arena growth for repeated messages) and a 900 KB tool input', async () => {
     const calls = Array.from({ length: 40_000 }, (_, i) => ({ id: `t${i}`, name: 'Bash', inputJson: '{}' }));
-    expect((await p.hook({ event: 'HOOK_EVENT_POST_TOOL_BATCH', bindingIndex: 0, toolBatch: { calls } })).decision).toBe('continue');
+    // Decoded to the end, then refused for routing: the plugin has no PostToolBatch binding.
+    await expect(p.hook({ event: 'HOOK_EVENT_POST_TOOL_BATCH', bindingIndex: 0, toolBatch: { calls } })).rejects.toThrow(/but the request is HOOK_EVENT_POST_TOOL_BATCH/);
     const big = { command: `echo ${'x'.repeat(900_000)}` };
     expect((await preToolUse(0, 'Bash', big)).decision).toBe('continue');
     expect((await preToolUse(0, 'Bash', { command: 'rm -rf x' })).decision).toBe('deny');
@@ -121,8 +124,8 @@ describe('hook dispatch by binding_index', () => {
     expect(answered).toBeGreaterThan(10);
   }, 120_000);
 
-  it('says continue for events it has no binding for', async () => {
-    expect((await p.hook({ event: 'HOOK_EVENT_SESSION_START', bindingIndex: 0, session: { reason: 'startup' } })).decision).toBe('continue');
+  it('refuses an event it has no binding for (the host never sends one)', async () => {
+    await expect(p.hook({ event: 'HOOK_EVENT_SESSION_START', bindingIndex: 0, session: { reason: 'startup' } })).rejects.toThrow(/binding_index 0 is a HOOK_EVENT_PRE_TOOL_USE binding, but the request is HOOK_EVENT_SESSION_START/);
   });
 
   it('fails the call (never traps) on a tool event without its payload, bad input JSON or bad bytes', async () => {

@@ -36,7 +36,7 @@ beforeAll(() => {
   // other suites rebuilding dist/ meanwhile cannot leave a half-written file in the tarball.
   const stage = join(work, 'stage');
   mkdirSync(stage);
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'proto', 'bin', 'schema', 'docs']) cpSync(join(repo, f), join(stage, f), { recursive: true });
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'proto', 'bin', 'schema', 'docs', 'sdk-c']) cpSync(join(repo, f), join(stage, f), { recursive: true });
   cpSync(join(repo, 'plugins/first-party.json'), join(stage, 'plugins/first-party.json'));
   for (const name of readdirSync(join(repo, 'plugins'))) {
     const built = join(repo, 'plugins', name, 'build', `${name}.wasm`);
@@ -57,7 +57,7 @@ beforeAll(() => {
 describe('the npm package, installed outside the repository', () => {
   it('ships declarations, the first-party plugins and their pins', () => {
     const pkg = join(app, 'node_modules/wasmhooks');
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'plugins/first-party.json', 'plugins/guard-shell/build/guard-shell.wasm', 'LICENSE']) {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'plugins/first-party.json', 'plugins/guard-shell/build/guard-shell.wasm', 'LICENSE', 'sdk-c/wasmhooks.h', 'sdk-c/wasmhooks/hooks.pb.h']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
   });
@@ -101,5 +101,20 @@ describe('the npm package, installed outside the repository', () => {
     expect(existsSync(join(dir, 'build/no-force.wasm'))).toBe(true);
     const tested = run('npm', ['test'], dir);
     expect(tested).toMatch(/5 passed|passed: 5|5\/5/);
+  }, 600_000);
+
+  it('plugin new --lang c → npm install → npm test, in an empty folder (the C SDK from the package, clang from the system)', () => {
+    const parent = join(work, 'c-plugins');
+    mkdirSync(parent);
+    const created = run(join(app, 'node_modules/.bin/wasmhooks'), ['plugin', 'new', 'c-guard', '--lang', 'c'], parent);
+    expect(created).toContain('npm install');
+    const dir = join(parent, 'c-guard');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    pkg.devDependencies.wasmhooks = `file:${tarball}`;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+    npm(['install'], dir);
+    const tested = run('npm', ['test'], dir);
+    expect(tested).toMatch(/5\/5 expectations met/);
+    expect(existsSync(join(dir, 'build/c-guard.wasm'))).toBe(true);
   }, 600_000);
 });

@@ -205,7 +205,7 @@ describe('remote hook callbacks', () => {
       failurePolicy: 'fail-closed',
     });
     expect(got.find((e) => e.type === 'tool.denied')).toMatchObject({ name: 'Write' });
-    expect(server.sessions.get(id).pendingControlRequests).toBe(0);
+    expect((await server.sessions.get(id)).pendingControlRequests).toBe(0);
   });
 
   it('rejects unknown hook event names', async () => {

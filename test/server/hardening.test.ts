@@ -86,7 +86,7 @@ describe('1. DNS rebinding and cross-site requests', () => {
       }
     }
     expect((await server.app.request(`/session/${s.id}/abort`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(200);
-    expect(server.sessions.get(s.id).prompts).toBe(0);
+    expect((await server.sessions.get(s.id)).prompts).toBe(0);
   });
 });
 
@@ -99,7 +99,7 @@ describe('2. deep JSON and total event encoding', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('deeper than 64 levels') });
     expect((await call(server, 'GET', `/session/${id}/control-requests`)).json.requests).toHaveLength(1);
-    const replay = await server.app.request('/event', { headers: { 'last-event-id': '0' } });
+    const replay = await server.app.request('/event', { headers: { 'last-event-id': `${server.hub.log.epoch}.0` } });
     expect(replay.status).toBe(200);
     expect(types(await readSse(replay.body!, (m) => types(m).includes('control.request')))).toContain('control.request');
     // Depth within the bound is an ordinary answer.
@@ -127,7 +127,7 @@ describe('2. deep JSON and total event encoding', () => {
     server.hub.publish({ type: 'tool.call', sessionId: 's1', seq: 2, time: 1, name: 'Y', toolUseId: 'u', input: deep });
     server.hub.publish({ type: 'text.delta', sessionId: 's1', seq: 3, time: 1, text: 'still here' });
     for (const path of ['/event', '/global/event', '/global/event?format=reference']) {
-      const res = await server.app.request(path, { headers: { 'last-event-id': '0' } });
+      const res = await server.app.request(path, { headers: { 'last-event-id': `${server.hub.log.epoch}.0` } });
       expect(res.status).toBe(200);
       const got = await readSse(res.body!, (m) => m.length === 4);
       const data = got.slice(1).map((m) => JSON.parse(m.data));
@@ -159,7 +159,7 @@ describe('7. small findings', () => {
     server = createServer(realHost({ model: failing as never }));
     const { json: s } = await call(server, 'POST', '/session', {});
     await call(server, 'POST', `/session/${s.id}/prompt`, { prompt: 'hi' });
-    await until(() => server.sessions.get(s.id).lastResult !== undefined);
+    await until(async () => (await server.sessions.get(s.id)).lastResult !== undefined);
     expect((await call(server, 'GET', `/session/${s.id}`)).json.lastResult).toMatchObject({
       subtype: 'error_during_execution',
       error: { code: 'OVERLOADED', message: expect.stringContaining('try later') },

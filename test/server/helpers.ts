@@ -44,9 +44,9 @@ export async function readSse(
 
 export const types = (messages: EventSourceMessage[]) => messages.map((m) => JSON.parse(m.data).type as string);
 
-export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 5));
   }

@@ -9,22 +9,25 @@ import { readSse, until } from './helpers.js';
 let server: WasmhooksServer;
 afterEach(() => server?.close());
 
+/** The position part of an `<epoch>.<position>` id. */
+const pos = (id: string | undefined) => Number(id?.split('.')[1]);
+const at = (n: number) => `${server.hub.log.epoch}.${n}`;
 const ev = (n: number): ServerEvent => ({ type: 'session.created', time: n, sessionId: `s${n}` });
 
 describe('replay ring', () => {
   it('returns what came after an id, and reports a gap when it is gone', () => {
-    const ring = new Ring(4);
+    const ring = new Ring(4, 'ep');
     expect(ring.since(0)).toEqual({ kind: 'ok', entries: [] });
     for (let i = 1; i <= 10; i++) ring.push(ev(i));
-    expect(ring.lastId).toBe(10);
-    expect(ring.oldestId).toBe(7);
+    expect(ring.lastPosition).toBe(10);
+    expect(ring.oldestPosition).toBe(7);
     const ok = ring.since(7);
     expect(ok.kind).toBe('ok');
-    expect(ok.entries.map((e) => e.id)).toEqual([8, 9, 10]);
+    expect(ok.entries.map((e) => e.id)).toEqual(['ep.8', 'ep.9', 'ep.10']);
     expect(ring.since(6)).toMatchObject({ kind: 'ok' });
     const gap = ring.since(3);
     expect(gap).toMatchObject({ kind: 'gap', oldest: 7, missed: 3 });
-    expect(gap.entries.map((e) => e.id)).toEqual([7, 8, 9, 10]);
+    expect(gap.entries.map((e) => e.id)).toEqual(['ep.7', 'ep.8', 'ep.9', 'ep.10']);
     expect(ring.since(10).entries).toEqual([]);
     expect(ring.since(99)).toMatchObject({ kind: 'gap', missed: null });
   });
@@ -34,23 +37,23 @@ describe('SSE replay', () => {
   it('sends replay.gap first when the gap is larger than the buffer', async () => {
     server = createServer(realHost(), { replayBufferSize: 5 });
     for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
-    const res = await server.app.request('/event', { headers: { 'last-event-id': '2' } });
+    const res = await server.app.request('/event', { headers: { 'last-event-id': at(2) } });
     const got = await readSse(res.body!, (m) => m.length >= 7);
     const data = got.map((m) => JSON.parse(m.data));
-    expect(data[0]).toMatchObject({ type: 'server.connected', lastEventId: 2 });
-    expect(data[1]).toMatchObject({ type: 'replay.gap', requestedAfter: 2, oldestAvailable: 16, missed: 13, reason: 'evicted' });
-    expect(got.slice(2).map((m) => Number(m.id))).toEqual([16, 17, 18, 19, 20]);
+    expect(data[0]).toMatchObject({ type: 'server.connected', lastEventId: at(2) });
+    expect(data[1]).toMatchObject({ type: 'replay.gap', requestedAfter: at(2), oldestAvailable: at(16), missed: 13, reason: 'evicted' });
+    expect(got.slice(2).map((m) => pos(m.id))).toEqual([16, 17, 18, 19, 20]);
   });
 
   it('replays exactly the missed events when they are still held', async () => {
     server = createServer(realHost(), { replayBufferSize: 100 });
     for (let i = 1; i <= 20; i++) server.hub.publish(ev(i));
-    const res = await server.app.request('/global/event', { headers: { 'last-event-id': '17' } });
+    const res = await server.app.request('/global/event', { headers: { 'last-event-id': at(17) } });
     const got = await readSse(res.body!, (m) => m.length >= 4);
     expect(got.map((m) => JSON.parse(m.data).event.type)).toEqual(['server.connected', 'session.created', 'session.created', 'session.created']);
-    expect(got.slice(1).map((m) => Number(m.id))).toEqual([18, 19, 20]);
-    const byQuery = await server.app.request('/event?lastEventId=18');
-    expect((await readSse(byQuery.body!, (m) => m.length >= 3)).slice(1).map((m) => Number(m.id))).toEqual([19, 20]);
+    expect(got.slice(1).map((m) => pos(m.id))).toEqual([18, 19, 20]);
+    const byQuery = await server.app.request(`/event?lastEventId=${at(18)}`);
+    expect((await readSse(byQuery.body!, (m) => m.length >= 3)).slice(1).map((m) => pos(m.id))).toEqual([19, 20]);
   });
 
   it('a real EventSource client reconnects with Last-Event-ID and receives what it missed', async () => {
@@ -70,7 +73,7 @@ describe('SSE replay', () => {
     };
     const es = new EventSource(`${url}/event`, { fetch: fetchLike });
     const received: { id: number; type: string }[] = [];
-    es.onmessage = (m) => received.push({ id: Number(m.lastEventId), type: JSON.parse(m.data).type });
+    es.onmessage = (m) => received.push({ id: pos(m.lastEventId), type: JSON.parse(m.data).type });
     try {
       await until(() => received.length === 1 && server.hub.clientCount === 1);
       for (let i = 1; i <= 5; i++) server.hub.publish(ev(i));
@@ -84,7 +87,7 @@ describe('SSE replay', () => {
     } finally {
       es.close();
     }
-    expect(sentIds).toEqual([null, '5']);
+    expect(sentIds).toEqual([null, at(5)]);
     const created = received.filter((r) => r.type === 'session.created').map((r) => r.id);
     expect(created).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
     expect(received.filter((r) => r.type === 'server.connected')).toHaveLength(2);
@@ -99,13 +102,13 @@ describe('SSE replay', () => {
       server.hub.publish(ev(i));
       await new Promise((r) => setTimeout(r, 0));
     }
-    expect((await fastReading).slice(1).map((m) => Number(m.id))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect((await fastReading).slice(1).map((m) => pos(m.id))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(server.hub.clientCount).toBe(0);
     // Dropped: the stream is errored and its queue freed; the client resumes from the last id it read (none here).
     await expect(stalled.body!.getReader().read()).rejects.toThrow(/slow client/);
     const last = 0;
-    const again = await server.app.request('/event', { headers: { 'last-event-id': String(last) } });
+    const again = await server.app.request('/event', { headers: { 'last-event-id': at(last) } });
     const rest = await readSse(again.body!, (m) => m.length === 1 + 20 - last);
-    expect(rest.slice(1).map((m) => Number(m.id))).toEqual(Array.from({ length: 20 - last }, (_, i) => last + i + 1));
+    expect(rest.slice(1).map((m) => pos(m.id))).toEqual(Array.from({ length: 20 - last }, (_, i) => last + i + 1));
   });
 });

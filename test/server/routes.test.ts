@@ -41,8 +41,8 @@ describe('session routes', () => {
     const got = types(await reading);
     expect(got[0]).toBe('server.connected');
     expect(got).toEqual(expect.arrayContaining(['agent.start', 'text.delta', 'agent.end']));
-    await until(() => !server.sessions.get(s.id).running);
-    expect(server.sessions.get(s.id).lastResult).toMatchObject({ subtype: 'success', text: 'echo: hello' });
+    await until(async () => !(await server.sessions.get(s.id)).running);
+    expect((await server.sessions.get(s.id)).lastResult).toMatchObject({ subtype: 'success', text: 'echo: hello' });
   });
 
   it('refuses a second prompt while one runs (409), and abort ends it', async () => {
@@ -53,8 +53,8 @@ describe('session routes', () => {
     expect(second.status).toBe(409);
     expect(second.json.error.code).toBe('conflict');
     expect((await call(server, 'POST', `/session/${s.id}/abort`, {})).json).toEqual({ aborted: true });
-    await until(() => !server.sessions.get(s.id).running);
-    expect(server.sessions.get(s.id).lastResult?.subtype).toBe('aborted');
+    await until(async () => !(await server.sessions.get(s.id)).running);
+    expect((await server.sessions.get(s.id)).lastResult?.subtype).toBe('aborted');
     expect((await call(server, 'POST', `/session/${s.id}/abort`, {})).json).toEqual({ aborted: false });
   });
 
@@ -123,7 +123,7 @@ describe('session routes', () => {
     let text = '';
     while (!text.includes(': heartbeat')) text += (await reader.read()).value;
     await reader.cancel();
-    expect(text).toMatch(/^retry: 1000\n\nid: \d+\ndata: \{"type":"server.connected"/);
+    expect(text).toMatch(/^retry: 1000\n\nid: [a-z0-9]+\.\d+\ndata: \{"type":"server.connected"/);
     await until(() => server.hub.clientCount === 0);
   });
 

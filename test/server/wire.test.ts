@@ -20,7 +20,7 @@ describe('8. the reference runtime API envelope', () => {
     const ours = await server.app.request('/global/event');
     const { json: s } = await call(server, 'POST', '/session', {});
     const [connected, created] = (await readSse(ref.body!, (m) => m.length === 2)).map(data);
-    expect(connected).toEqual({ sessionID: null, payload: { type: 'server.connected', properties: expect.objectContaining({ lastEventId: 0 }) } });
+    expect(connected).toEqual({ sessionID: null, payload: { type: 'server.connected', properties: expect.objectContaining({ lastEventId: `${server.hub.log.epoch}.0` }) } });
     expect(created).toEqual({ sessionID: s.id, payload: { type: 'session.created', properties: { sessionID: s.id, time: expect.any(Number) } } });
     const [, mine] = (await readSse(ours.body!, (m) => m.length === 2)).map(data);
     expect(mine).toEqual({ sessionId: s.id, event: { type: 'session.created', sessionId: s.id, time: expect.any(Number) } });
@@ -41,7 +41,7 @@ describe('8. the reference runtime API envelope', () => {
     server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
     const outcome = server.broker.ask(s.id, 'can_use_tool', { toolName: 'Write', toolUseId: 't1', input: {}, reason: 'mode', workingDirectory: '/tmp', agentId: 'reviewer@toolu_1' });
-    const res = await server.app.request(`/global/event?format=reference&lastEventId=0`);
+    const res = await server.app.request(`/global/event?format=reference&lastEventId=${server.hub.log.epoch}.0`);
     const frames = (await readSse(res.body!, (m) => m.some((x) => x.data.includes('control.request')))).map(data);
     const request = frames.find((f) => f.payload.type === 'control.request');
     expect(request.payload.properties).toMatchObject({ sessionID: s.id, subtype: 'can_use_tool', payload: { agentId: 'reviewer@toolu_1' } });
@@ -65,8 +65,8 @@ describe('9. elicitation', () => {
     expect(bad.json.error.path).toBe('response.content');
     expect(server.broker.pending(s.id)).toHaveLength(1);
     expect((await answer({ action: 'accept', content: { file: 'notes.txt' } })).json).toEqual({ resolved: true });
-    await until(() => server.sessions.get(s.id).lastResult !== undefined);
-    expect(server.sessions.get(s.id).lastResult?.text).toBe('Thanks for answering.');
+    await until(async () => (await server.sessions.get(s.id)).lastResult !== undefined);
+    expect((await server.sessions.get(s.id)).lastResult?.text).toBe('Thanks for answering.');
   });
 
   it('declines, cancels, and refuses malformed questions without throwing', async () => {

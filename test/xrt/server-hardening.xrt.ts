@@ -46,9 +46,9 @@ const post = (path: string, body: string, headers: string[] = ['Host: 127.0.0.1'
 
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -181,7 +181,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(request.subtype, 'elicitation');
       const answer = JSON.stringify({ requestID: request.id, subtype: 'elicitation', response: { action: 'accept', content: { name: 'Ada' } } });
       assert.deepEqual(JSON.parse((await rawRequest(port, post(`/session/${id}/control-response`, answer))).body), { resolved: true });
-      await until(() => server.sessions.get(id).lastResult !== undefined);
+      await until(async () => (await server.sessions.get(id)).lastResult !== undefined);
       await server.close();
       const frames = (await stream.done).data.map((d) => JSON.parse(d));
       assert.deepEqual(frames[0].payload.type, 'server.connected');

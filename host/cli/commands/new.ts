@@ -34,7 +34,10 @@ export async function newCommand(name: string, flags: NewFlags, io: CliIO): Prom
     await writeFile(target, content);
   }
   const where = relative(io.cwd, dir) || '.';
-  io.stdout.write([`created ${where}/ (${Object.keys(files).join(', ')})`, '', 'next:', ...nextSteps(io.cwd, where, name), ''].join('\n'));
+  const hints = nextSteps(io.cwd, where, name);
+  // C builds need a compiler npm does not bring.
+  if (flags.lang === 'c') hints.push('  (the C build needs clang and lld: Debian/Ubuntu sudo apt-get install clang lld)');
+  io.stdout.write([`created ${where}/ (${Object.keys(files).join(', ')})`, '', 'next:', ...hints, ''].join('\n'));
   return EXIT.OK;
 }
 

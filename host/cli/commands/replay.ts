@@ -19,7 +19,9 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { count, inputLabel, ms, truncate } from '../format.js';
 import { palette, useColor, type CliIO } from '../io.js';
 import { readPluginBytes } from '../plugin-source.js';
-import { expectationSchema, unmet, type Expectation } from '../expect.js';
+import { expectationSchema, unmet, type Expectation, type Verdict } from '../expect.js';
+
+export type { Verdict } from '../expect.js';
 import { inspectBytes } from './inspect.js';
 import { readConfig } from '../setup.js';
 
@@ -37,10 +39,6 @@ export interface ReplayFlags {
 }
 
 /** One plugin's answer to one input. */
-export type Verdict =
-  | { kind: 'unbound' }
-  | { kind: 'decided'; decision: string; reason?: string; updatedInput?: unknown; updatedOutput?: unknown; durationMs: number; fuelUsed?: number }
-  | { kind: 'failed'; code: string; message: string; durationMs: number; fuelUsed?: number };
 
 const inputSchema = z.looseObject({
   hook_event_name: z.enum(HOOK_EVENT_NAMES, { error: 'expected a hook input with a known hook_event_name' }),
@@ -105,6 +103,7 @@ async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO):
     ...(entry.grants ? { grants: entry.grants } : {}),
     ...(entry.config ? { config: entry.config } : {}),
     ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
+    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 /** `wasmhooks serve`: the HTTP control plane over a host built from the config and flags. */
+import { resolve } from 'node:path';
 import process from 'node:process';
 import { loadPlugin } from '../../plugins/load.js';
 import { createServer } from '../../server/app.js';
 import type { ServerHost } from '../../server/types.js';
-import { EXIT, type ExitCode } from '../exit.js';
+import { openStore, type OpenedStore } from '../../store/open.js';
+import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 import type { WorkspaceFlags } from '../workspace.js';
@@ -16,10 +18,29 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
   allowedHost?: string[];
   globalEventFormat?: 'wasmhooks' | 'reference';
   allowPluginLoading?: boolean;
+  dataDir?: string;
+  store?: string;
+  replica?: string;
+  leaseMs?: number;
+  replayWindow?: number;
+}
+
+/** `--store redis://…` shares sessions with other replicas; otherwise a data directory (default `.wasmhooks/`). */
+async function openServeStore(flags: ServeFlags, io: CliIO): Promise<OpenedStore> {
+  if (flags.store && flags.dataDir) throw new CliError('give --store or --data-dir, not both (with --store, Redis keeps the sessions)', EXIT.USAGE);
+  if (flags.store) return openStore({ kind: 'redis', url: flags.store, ...(flags.replayWindow ? { replayWindow: flags.replayWindow } : {}) });
+  return openStore({ kind: 'file', dataDir: resolve(io.cwd, flags.dataDir ?? '.wasmhooks') });
 }
 
 export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCode> {
-  const setup = await setupHost(flags, io, { workspace: flags });
+  const opened = await openServeStore(flags, io);
+  let setup;
+  try {
+    setup = await setupHost(flags, io, { workspace: flags });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
   const plugins = [...setup.plugins];
   const host: ServerHost = {
     session: (options) => setup.host.session(options),
@@ -41,15 +62,21 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
     ...(flags.globalEventFormat ? { globalEventFormat: flags.globalEventFormat } : {}),
     ...(flags.allowPluginLoading ? { allowPluginLoading: true } : {}),
+    store: opened.store,
+    ...(opened.eventLog ? { eventLog: opened.eventLog } : {}),
+    ...(flags.replica ? { replica: flags.replica } : {}),
+    ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
+    ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
   });
   let served;
   try {
     served = await server.listen();
   } catch (error) {
     await setup.close();
+    await opened.close();
     throw error;
   }
-  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}, ${setup.tools.length} workspace tool${setup.tools.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''})\n`);
+  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}, ${setup.tools.length} workspace tool${setup.tools.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''}); sessions in ${opened.description}, replica ${server.replica}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -60,6 +87,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     process.on('SIGTERM', stop);
   });
   await server.close();
+  await opened.close();
   await Promise.all([setup.close(), ...plugins.slice(setup.plugins.length).map((p) => p.close())]);
   return EXIT.OK;
 }

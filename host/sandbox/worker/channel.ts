@@ -44,6 +44,8 @@ export interface WorkerInit {
   buffer: SharedArrayBuffer;
   limits: import('../types.js').Limits;
   config: Record<string, string>;
+  /** The resolved WASI grant (plain data, granted trees included). */
+  wasi: import('../wasi/options.js').WasiConfig | null;
   wantsLogs: boolean;
 }
 

@@ -128,6 +128,7 @@ export class WorkerBackend implements Backend {
       buffer: channel.buffer,
       limits: { ...limits },
       config: this.options.config ?? {},
+      wasi: this.options.wasi ?? null,
       wantsLogs: this.options.onLog !== undefined,
     };
     try {

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     engine = new Engine(module, {
       limits: init.limits,
       config: init.config,
+      wasi: init.wasi,
       // Host callbacks cannot cross threads synchronously: lines are kept
       // (bounded) and handed over with the response.
       onLog: (level, message) => {

@@ -1,0 +1,117 @@
+/**
+ * Existing Extism plugins as tools, without the wasmhooks protocol: the
+ * operator names exports and says how each takes its input (the tool input
+ * as JSON text, or one string field as raw text); the export's output, as
+ * UTF-8 text, is the tool result. Limits, grants, pins, health and failure
+ * typing are the sandbox's, as for protocol plugins.
+ */
+import { z } from 'zod';
+import { WasmhooksError } from '../errors.js';
+import type { ToolOutcome, ToolRunContext } from '../hooks/types.js';
+import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
+import type { SandboxedModule } from '../sandbox/types.js';
+
+/** The field whose string value a `text` tool passes as its input. */
+export const TEXT_FIELD = 'input';
+
+export const extismToolSchema = z
+  .object({
+    /** The tool's name, as the model sees it. */
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
+    /** The plugin's export to call (default: the tool's name). */
+    export: z.string().min(1).optional(),
+    description: z.string().default(''),
+    /** JSON Schema of the tool input (an object schema); a default fits `input`. */
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+    /** `json`: the whole tool input as JSON text. `text`: the string field `input`, as is. */
+    input: z.enum(['json', 'text']).default('json'),
+  })
+  .strict();
+
+export type ExtismTool = z.input<typeof extismToolSchema>;
+export type ResolvedExtismTool = z.output<typeof extismToolSchema>;
+
+const TEXT_SCHEMA = {
+  type: 'object',
+  properties: { [TEXT_FIELD]: { type: 'string', description: 'Text passed to the plugin as is' } },
+  required: [TEXT_FIELD],
+};
+
+export const exportOf = (tool: ResolvedExtismTool): string => tool.export ?? tool.name;
+
+/**
+ * The `PluginInfo` of a plugin used through its exports: no hooks, the
+ * configured tools, asking for nothing (its grants are what it is given).
+ * Throws MISSING_EXPORT for a tool whose export the module lacks.
+ */
+export function extismInfo(
+  name: string,
+  tools: readonly ResolvedExtismTool[],
+  sandbox: Pick<SandboxedModule, 'exports'>,
+  origin: string,
+): PluginInfo {
+  const missing = tools.filter((t) => !sandbox.exports.includes(exportOf(t)));
+  if (missing.length > 0) {
+    throw new WasmhooksError(
+      'MISSING_EXPORT',
+      `plugin ${origin} does not export ${missing.map((t) => `"${exportOf(t)}" (tool ${t.name})`).join(', ')}; its function exports are: ${sandbox.exports.join(', ') || 'none'}`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new WasmhooksError('INVALID_OPTIONS', `plugin ${origin}: two tools are named "${t.name}"`);
+    seen.add(t.name);
+  }
+  const specs: PluginToolSpec[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description || `Calls the export "${exportOf(t)}" of ${name}`,
+    inputSchema: t.inputSchema ?? (t.input === 'text' ? TEXT_SCHEMA : { type: 'object' }),
+  }));
+  return {
+    name,
+    version: '',
+    description: '',
+    protocolVersion: 0,
+    hooks: [],
+    tools: specs,
+    grants: { networkHosts: [], filePaths: [], configKeys: [] },
+  };
+}
+
+/** A plugin name from its origin: the file name without `.wasm`. */
+export function nameFromOrigin(origin: string): string {
+  if (origin === '<bytes>') return 'extism-plugin';
+  const base = origin.split(/[\\/?#]/).filter(Boolean).pop() ?? '';
+  return base.replace(/\.wasm$/i, '').replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'extism-plugin';
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Calls one export as a tool. Never throws: a failure is an error result naming its code. */
+export async function callExtismTool(
+  sandbox: SandboxedModule,
+  plugin: string,
+  tool: ResolvedExtismTool,
+  input: Record<string, unknown>,
+  ctx: Pick<ToolRunContext, 'signal'>,
+): Promise<ToolOutcome> {
+  const failed = (code: string, message: string): ToolOutcome => ({
+    content: `tool ${tool.name} (plugin ${plugin}) failed: ${code}: ${message}`,
+    isError: true,
+  });
+  let payload: string;
+  if (tool.input === 'text') {
+    const value = input[TEXT_FIELD];
+    if (typeof value !== 'string') return failed('BAD_INPUT', `expected a string "${TEXT_FIELD}" field`);
+    payload = value;
+  } else {
+    payload = JSON.stringify(input);
+  }
+  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal });
+  if (!outcome.ok) return failed(outcome.failure.code, outcome.failure.message);
+  try {
+    return { content: decoder.decode(outcome.output), isError: false };
+  } catch {
+    return failed('BAD_OUTPUT', `the export "${exportOf(tool)}" returned ${outcome.output.byteLength} bytes that are not UTF-8 text`);
+  }
+}

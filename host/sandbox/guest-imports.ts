@@ -1,0 +1,103 @@
+/**
+ * The imports a plugin gets beyond Extism's and the meter's: WASI (when
+ * granted) and the embedder's host functions, plus starting an instance
+ * whose entry points `redirectWasi` renamed. Kept apart from the engine so
+ * the engine only wires them in.
+ */
+import type { CallContext } from '@extism/extism';
+import { WasmhooksError } from '../errors.js';
+import { checkUserImports, userImports, validateHostFunctions, type HostFunctions } from './host-functions.js';
+import { functionImports, HS_INIT_EXPORT, INITIALIZE_EXPORT, redirectWasi, WASI_MODULE, WASI_REDIRECT } from './imports.js';
+import type { Meter } from './meter.js';
+import type { SandboxOptions } from './types.js';
+import { resolveWasi, type WasiConfig } from './wasi/options.js';
+import { preview1Functions, Wasi } from './wasi/preview1.js';
+
+export interface GuestImportOptions {
+  wasi?: WasiConfig | null;
+  hostFunctions?: HostFunctions;
+}
+
+type Functions = Record<string, Record<string, (cc: CallContext, ...args: never[]) => unknown>>;
+
+export class GuestImports {
+  readonly wasi: Wasi | null;
+
+  constructor(
+    private readonly options: GuestImportOptions,
+    private readonly meter: () => Meter | null,
+    log: (level: 'info' | 'warn', line: string) => void,
+  ) {
+    this.wasi = options.wasi ? new Wasi(options.wasi, { meter, log }) : null;
+  }
+
+  /** Extism `functions` entries for WASI and the host functions. */
+  functions(): Functions {
+    const out: Functions = {};
+    if (this.wasi) {
+      const wasi: Functions[string] = {};
+      // Extism passes its call context first; WASI functions do not use it.
+      for (const [name, fn] of Object.entries(this.wasi.imports())) wasi[name] = (_cc, ...args) => fn(...args);
+      out[WASI_REDIRECT] = wasi;
+    }
+    const user = this.options.hostFunctions;
+    if (user && Object.keys(user).length > 0) out['extism:host/user'] = userImports(user, this.meter) as Functions[string];
+    return out;
+  }
+
+  /**
+   * A new instance: WASI gets its memory and fresh descriptors, then the
+   * module's own initialisation runs (wasi-libc constructors, a Haskell
+   * runtime), under the caller's meter like any other code.
+   */
+  start(instance: WebAssembly.Instance): void {
+    if (!this.wasi) return;
+    const memory = instance.exports.memory;
+    this.wasi.attach(memory instanceof WebAssembly.Memory ? memory : null);
+    for (const name of [INITIALIZE_EXPORT, HS_INIT_EXPORT]) {
+      const init = instance.exports[name];
+      if (typeof init === 'function') (init as () => void)();
+    }
+  }
+
+  /** End of a call: unfinished stdout/stderr lines are passed on. */
+  flush(): void {
+    this.wasi?.flush();
+  }
+}
+
+/**
+ * Checks what a module imports against what it is given, before anything
+ * compiles it, and prepares its bytes: WASI imports redirected when WASI is
+ * on. Throws `WasmhooksError`: LOAD_FAILED for an import that will not be
+ * served (WASI off, a host function not given), INVALID_OPTIONS for options
+ * that cannot work together.
+ */
+export async function prepareGuest(
+  bytes: Uint8Array,
+  options: Pick<SandboxOptions, 'wasi' | 'hostFunctions' | 'isolation'>,
+  name: string,
+): Promise<{ bytes: Uint8Array; imports: GuestImportOptions }> {
+  const hostFunctions = validateHostFunctions(options.hostFunctions);
+  if (options.isolation === 'worker' && Object.keys(hostFunctions).length > 0) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `${name}: host functions run on the caller's thread and cannot be given to a plugin in worker isolation; use isolation "in-thread"`,
+    );
+  }
+  const wasi = await resolveWasi(options.wasi, name);
+  const imports = functionImports(bytes);
+  const wasiImports = imports.filter((i) => i.module === WASI_MODULE).map((i) => i.name);
+  if (wasiImports.length > 0 && !wasi) {
+    throw new WasmhooksError(
+      'LOAD_FAILED',
+      `${name} imports WASI (${WASI_MODULE}: ${wasiImports.slice(0, 6).join(', ')}${wasiImports.length > 6 ? ', …' : ''}), which is off by default. Pass wasi: true to give it clocks, random bytes and stdout/stderr as logs (no files, args or env), or the object form to grant those.`,
+    );
+  }
+  const unknown = wasiImports.filter((n) => !preview1Functions().has(n));
+  if (unknown.length > 0) {
+    throw new WasmhooksError('LOAD_FAILED', `${name} imports ${WASI_MODULE} functions that do not exist in WASI preview1: ${unknown.join(', ')}`);
+  }
+  checkUserImports(name, imports, hostFunctions);
+  return { bytes: wasi ? redirectWasi(bytes) : bytes, imports: { wasi, hostFunctions } };
+}

@@ -1,0 +1,154 @@
+/**
+ * Embedder host functions: named, typed, synchronous functions the
+ * application gives a plugin (Extism's `extism:host/user` namespace). Each
+ * call is charged fuel on entry and checks the deadline and the abort flag
+ * on return, so a host function cannot become a way around the limits; a
+ * plugin that imports one it was not given is refused at load.
+ */
+import type { CallContext } from '@extism/extism';
+import { WasmhooksError } from '../errors.js';
+import { BYTES_PER_FUEL, charge, checkDeadline, hostCallFuel } from './host-call.js';
+import type { FunctionImport, ValType } from './imports.js';
+import type { Meter } from './meter.js';
+
+/** The namespace Extism's PDKs import host functions from. */
+export const USER_MODULE = 'extism:host/user';
+
+export type HostValueType = 'i32' | 'i64' | 'f32' | 'f64';
+/** i64 values are bigint (Extism memory offsets are i64); the others are number. */
+export type HostValue = number | bigint;
+
+/** What a host function can do with the plugin's Extism memory. */
+export interface HostCallContext {
+  /** The bytes of the Extism memory block at `offset` (a copy), or null for no block. */
+  readBytes(offset: bigint): Uint8Array | null;
+  /** The UTF-8 text of the block at `offset`, or null. */
+  readText(offset: bigint): string | null;
+  /** Stores `value` in a new block and returns its offset, to hand back to the plugin. */
+  store(value: string | Uint8Array): bigint;
+}
+
+/**
+ * One host function.
+ *
+ * @example
+ * const lookup: HostFunction = {
+ *   params: ['i64'], results: ['i64'],
+ *   fn: (ctx, offset) => ctx.store(users.get(ctx.readText(offset as bigint) ?? '') ?? ''),
+ * };
+ */
+export interface HostFunction {
+  /** The wasm parameter types the plugin must import it with (checked at load). */
+  params: HostValueType[];
+  /** At most one result type. */
+  results: HostValueType[];
+  /**
+   * Runs on the plugin's call, on the caller's thread. Contract: synchronous
+   * and quick; a throw stops the plugin's call (a TRAP failure naming it).
+   */
+  fn: (ctx: HostCallContext, ...args: HostValue[]) => HostValue | void;
+}
+
+export type HostFunctions = Record<string, HostFunction>;
+
+const sameTypes = (a: readonly ValType[], b: readonly ValType[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+const signature = (params: readonly string[], results: readonly string[]) => `(${params.join(', ')}) -> (${results.join(', ')})`;
+
+/**
+ * Checks a module's `extism:host/user` imports against what it was given:
+ * every one present, with the declared signature. Throws LOAD_FAILED.
+ */
+export function checkUserImports(name: string, imports: readonly FunctionImport[], given: HostFunctions): void {
+  for (const i of imports) {
+    if (i.module !== USER_MODULE) continue;
+    const fn = Object.hasOwn(given, i.name) ? given[i.name] : undefined;
+    if (!fn) {
+      const offered = Object.keys(given);
+      throw new WasmhooksError(
+        'LOAD_FAILED',
+        `${name} imports the host function "${i.name}" (${USER_MODULE}), which it was not given (given: ${offered.join(', ') || 'none'}). Pass it in hostFunctions (and grants.hostFunctions for a plugin) if you trust the plugin with it.`,
+      );
+    }
+    if (!sameTypes(i.params, fn.params) || !sameTypes(i.results, fn.results)) {
+      throw new WasmhooksError(
+        'LOAD_FAILED',
+        `${name} imports the host function "${i.name}" as ${signature(i.params, i.results)}, but it is ${signature(fn.params, fn.results)}`,
+      );
+    }
+  }
+}
+
+/** Validates host function definitions at the edge. Throws INVALID_OPTIONS. */
+export function validateHostFunctions(given: unknown): HostFunctions {
+  if (given === undefined) return {};
+  const bad = (why: string): never => {
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid hostFunctions: ${why}`);
+  };
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return bad('expected an object of name → { params, results, fn }');
+  const types = new Set(['i32', 'i64', 'f32', 'f64']);
+  for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
+    const f = value as Partial<HostFunction> | null;
+    if (!key) bad('a function name must not be empty');
+    if (!f || typeof f.fn !== 'function') bad(`${key}: expected { params, results, fn } with fn a function`);
+    if (!Array.isArray(f!.params) || !f!.params.every((t) => types.has(t))) bad(`${key}: params must be an array of "i32", "i64", "f32", "f64"`);
+    if (!Array.isArray(f!.results) || f!.results.length > 1 || !f!.results.every((t) => types.has(t))) {
+      bad(`${key}: results must be [] or one of "i32", "i64", "f32", "f64"`);
+    }
+    if (f!.fn!.constructor.name === 'AsyncFunction') bad(`${key}: host functions are synchronous (got an async function)`);
+  }
+  return given as HostFunctions;
+}
+
+/** The Extism `functions` entries for the given host functions, metered. */
+export function userImports(
+  given: HostFunctions,
+  meter: () => Meter | null,
+): Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> {
+  const out: Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> = {};
+  for (const [name, spec] of Object.entries(given)) {
+    out[name] = (cc, ...args) => {
+      charge(meter(), hostCallFuel());
+      const ctx = contextOf(cc, meter);
+      const result = spec.fn(ctx, ...args);
+      checkDeadline(meter());
+      return checked(name, spec, result);
+    };
+  }
+  return out;
+}
+
+function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext {
+  const bytesOf = (offset: bigint): Uint8Array | null => {
+    const block = cc.read(offset);
+    if (!block) return null;
+    const bytes = new Uint8Array(block.bytes());
+    charge(meter(), Math.ceil(bytes.length / BYTES_PER_FUEL));
+    return bytes;
+  };
+  return {
+    readBytes: bytesOf,
+    readText: (offset) => {
+      const bytes = bytesOf(offset);
+      return bytes && new TextDecoder().decode(bytes);
+    },
+    store: (value) => {
+      const size = typeof value === 'string' ? value.length * 3 : value.byteLength;
+      charge(meter(), Math.ceil(size / BYTES_PER_FUEL));
+      return cc.store(value);
+    },
+  };
+}
+
+function checked(name: string, spec: HostFunction, result: HostValue | void): HostValue | void {
+  const type = spec.results[0];
+  const ok =
+    type === undefined
+      ? result === undefined
+      : type === 'i64'
+        ? typeof result === 'bigint'
+        : typeof result === 'number';
+  if (!ok) {
+    throw new TypeError(`host function "${name}" returned ${typeof result}, but its result type is ${type ?? 'none'}`);
+  }
+  return result;
+}

@@ -1,0 +1,134 @@
+/**
+ * Any wasm module, not only Extism plugins, under the same instrumentation:
+ * the caller brings the module's imports (an Emscripten build's, say) and
+ * runs its own code that calls into the instance inside `run`, which sets
+ * the deadline, the fuel budget and the abort signal. Outside `run` the
+ * module cannot execute metered code at all, and after a stop the instance
+ * is spent: a stopped module's state is whatever it was mid-flight.
+ */
+import { WasmhooksError, messageOf } from '../errors.js';
+import { classify } from './failures.js';
+import { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
+import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
+import type { CallOptions, Limits, PluginFailure } from './types.js';
+import { DEFAULT_LIMITS } from './types.js';
+
+export interface RawSandboxOptions {
+  /** Defaults for every `run` (`timeoutMs`, `fuel`) and the memory cap written into the module. */
+  limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel' | 'maxMemoryPages'>>;
+  /** Name used in messages. */
+  name?: string;
+}
+
+export type RawOutcome<T> =
+  | { ok: true; value: T; fuelUsed: number; durationMs: number }
+  | { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number };
+
+/**
+ * An instrumented, compiled module and the budget its code runs under.
+ *
+ * @example
+ * const raw = await createRawSandbox(bytes, { limits: { timeoutMs: 100 } });
+ * const instance = await raw.instantiate({ env: { log: (x: number) => console.log(x) } });
+ * const out = await raw.run(() => (instance.exports.work as () => number)());
+ * if (!out.ok) console.warn(out.failure.code); // TIMEOUT, FUEL_EXHAUSTED, TRAP, …
+ */
+export interface RawSandbox {
+  readonly module: WebAssembly.Module;
+  readonly limits: Readonly<Pick<Limits, 'timeoutMs' | 'fuel' | 'maxMemoryPages'>>;
+  /**
+   * Instantiates the module with the caller's imports (plus the meter's own).
+   * A start function runs under the `run` in progress; without one it is stopped.
+   */
+  instantiate(imports?: WebAssembly.Imports): Promise<WebAssembly.Instance>;
+  /**
+   * Runs `fn` (which calls into an instance) under a budget. A stop (deadline,
+   * fuel, abort) or a trap becomes a failure outcome, and spends the
+   * sandbox: later runs fail with ABORTED. Other errors `fn` throws (the
+   * caller's own, like a SQL error from a library's JS) are rethrown. Runs
+   * do not nest or overlap.
+   */
+  run<T>(fn: () => T | Promise<T>, options?: CallOptions): Promise<RawOutcome<T>>;
+}
+
+/** Instruments and compiles `wasm`. Throws INVALID_WASM or INVALID_OPTIONS. */
+export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOptions = {}): Promise<RawSandbox> {
+  const name = options.name ?? 'module';
+  const limits = Object.freeze({
+    timeoutMs: options.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    fuel: options.limits?.fuel ?? DEFAULT_LIMITS.fuel,
+    maxMemoryPages: options.limits?.maxMemoryPages ?? DEFAULT_LIMITS.maxMemoryPages,
+  });
+  for (const [key, value] of Object.entries(limits)) {
+    if (!(value > 0)) throw new WasmhooksError('INVALID_OPTIONS', `createRawSandbox: limits.${key} must be positive, got ${value}`);
+  }
+  let module: WebAssembly.Module;
+  try {
+    const { bytes } = instrument(wasm, { maxMemoryPages: limits.maxMemoryPages });
+    module = await WebAssembly.compile(bytes);
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('INVALID_WASM', `${name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
+  }
+  return new Raw(module, limits, name);
+}
+
+class Raw implements RawSandbox {
+  #meter: Meter | null = null;
+  #fuel: WebAssembly.Global | null = null;
+  #spent: PluginFailure | null = null;
+  #slice = FIRST_SLICE;
+
+  constructor(
+    readonly module: WebAssembly.Module,
+    readonly limits: RawSandbox['limits'],
+    private readonly name: string,
+  ) {}
+
+  async instantiate(imports: WebAssembly.Imports = {}): Promise<WebAssembly.Instance> {
+    if (Object.hasOwn(imports, REFUEL_MODULE)) {
+      throw new WasmhooksError('INVALID_OPTIONS', `${this.name}: the import namespace "${REFUEL_MODULE}" is the sandbox's own`);
+    }
+    const refuel = (): bigint => {
+      const meter = this.#meter;
+      if (!meter) throw new StopSignal('ABORTED', `${this.name} ran outside of sandbox.run()`);
+      return meter.refuel();
+    };
+    const instance = await WebAssembly.instantiate(this.module, { ...imports, [REFUEL_MODULE]: { [REFUEL_NAME]: refuel } });
+    const global = instance.exports[FUEL_EXPORT];
+    this.#fuel = global instanceof WebAssembly.Global ? global : null;
+    if (this.#meter) this.#meter.global = this.#fuel;
+    return instance;
+  }
+
+  async run<T>(fn: () => T | Promise<T>, options: CallOptions = {}): Promise<RawOutcome<T>> {
+    const started = performance.now();
+    const fail = (failure: PluginFailure): RawOutcome<T> => ({ ok: false, failure, fuelUsed: 0, durationMs: 0 });
+    if (this.#spent) return fail({ code: 'ABORTED', message: `${this.name} was stopped earlier (${this.#spent.code}); create a new sandbox` });
+    if (this.#meter) return fail({ code: 'ABORTED', message: `${this.name}: runs do not nest or overlap` });
+    if (options.signal?.aborted) return fail({ code: 'ABORTED', message: 'the call was aborted before it started' });
+    const timeoutMs = options.limits?.timeoutMs ?? this.limits.timeoutMs;
+    const fuel = options.limits?.fuel ?? this.limits.fuel;
+    const meter = new Meter({ deadline: started + timeoutMs, timeoutMs, fuel, signal: options.signal }, this.#slice, this.#fuel, started);
+    this.#meter = meter;
+    if (this.#fuel) this.#fuel.value = meter.prefill(0n);
+    const settle = (): { fuelUsed: number; durationMs: number } => {
+      const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+      if (this.#fuel) this.#fuel.value = 0n;
+      this.#slice = meter.slice;
+      this.#meter = null;
+      return { fuelUsed, durationMs: performance.now() - started };
+    };
+    try {
+      const value = await fn();
+      return { ok: true, value, ...settle() };
+    } catch (error) {
+      const stopped = error instanceof StopSignal || error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
+      const figures = settle();
+      if (!stopped) throw error;
+      const failure = classify(error, 'call');
+      this.#spent = failure;
+      return { ok: false, failure, ...figures };
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The `wasi` option: deny by default. `true` gives a plugin clocks, random
+ * bytes and stdout/stderr (as log lines), and nothing else: no arguments, no
+ * environment, no files. The object form grants arguments, environment
+ * variables and read-only directories, each named explicitly.
+ */
+import { z } from 'zod';
+import { WasmhooksError } from '../../errors.js';
+import { snapshotDirectory, type DirNode } from './snapshot.js';
+
+/**
+ * @example
+ * { wasi: true }
+ * { wasi: { args: ['guard', '--strict'], env: { LANG: 'C' }, preopens: { '/rules': './rules' } } }
+ */
+export type WasiOptions =
+  | boolean
+  | {
+      /** `argv` as the plugin sees it (empty by default: not even a program name). */
+      args?: string[];
+      /** Environment variables (none by default). */
+      env?: Record<string, string>;
+      /**
+       * Read-only directories, plugin path → host directory. Each is read once,
+       * when the plugin loads (regular files and directories; symlinks are
+       * skipped), within `MAX_PREOPEN_BYTES` and `MAX_PREOPEN_ENTRIES`.
+       */
+      preopens?: Record<string, string>;
+    };
+
+/** The resolved grant, plain data (it crosses to the sandbox worker as is). */
+export interface WasiConfig {
+  args: string[];
+  /** `KEY=value` strings. */
+  env: string[];
+  preopens: Array<{ guestPath: string; root: DirNode }>;
+}
+
+/** What a WASI grant amounts to, for `plugin inspect`, listings and pins. */
+export interface WasiGrant {
+  args: string[];
+  env: string[];
+  /** Plugin path → host directory. */
+  preopens: Record<string, string>;
+}
+
+const MAX_ARG_BYTES = 64 * 1024;
+
+const guestPath = z
+  .string()
+  .regex(/^\/[^\0]*$/, 'must be an absolute path inside the plugin (start with /)')
+  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+
+export const wasiOptionsSchema = z.union([
+  z.boolean(),
+  z
+    .object({
+      args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).optional(),
+      env: z
+        .record(
+          z.string().regex(/^[^=\0]+$/, 'names must be non-empty, without "=" or NUL'),
+          z.string().refine((s) => !s.includes('\0'), 'must not contain NUL'),
+        )
+        .optional(),
+      preopens: z.record(guestPath, z.string().min(1)).optional(),
+    })
+    .strict(),
+]);
+
+/** The grant a `wasi` option amounts to; null when WASI is off. */
+export function wasiGrant(options: WasiOptions | undefined): WasiGrant | null {
+  if (!options) return null;
+  if (options === true) return { args: [], env: [], preopens: {} };
+  return {
+    args: options.args ?? [],
+    env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    preopens: { ...options.preopens },
+  };
+}
+
+/** Validates a `wasi` option and reads its directories. Throws INVALID_OPTIONS. */
+export async function resolveWasi(options: WasiOptions | undefined, name: string): Promise<WasiConfig | null> {
+  const parsed = wasiOptionsSchema.safeParse(options ?? false);
+  if (!parsed.success) {
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid wasi option for ${name}: ${z.prettifyError(parsed.error)}`);
+  }
+  const grant = wasiGrant(parsed.data);
+  if (!grant) return null;
+  const size = [...grant.args, ...grant.env].reduce((n, s) => n + s.length + 1, 0);
+  if (size > MAX_ARG_BYTES) {
+    throw new WasmhooksError('INVALID_OPTIONS', `wasi args and env of ${name} are ${size} bytes, more than ${MAX_ARG_BYTES}`);
+  }
+  const preopens: WasiConfig['preopens'] = [];
+  const budget = { entries: 0, bytes: 0 };
+  for (const [guest, host] of Object.entries(grant.preopens)) {
+    preopens.push({ guestPath: guest.replace(/\/+$/, '') || '/', root: await snapshotDirectory(host, budget, name) });
+  }
+  return { args: grant.args, env: grant.env, preopens };
+}

@@ -1,0 +1,64 @@
+/**
+ * One prompt under a lease: the heartbeat renews the lease while the prompt
+ * runs, the result and the transcript are stored when it ends, then the
+ * lease is released. A replica that lost its lease, or could not renew it
+ * for a whole lease period (cut off from the store), aborts its prompt: by
+ * then another replica may have reported it interrupted and run the next.
+ */
+import type { AgentResult } from '../events/types.js';
+import { messageOf, WasmhooksError } from '../errors.js';
+import type { EventHub } from '../server/hub.js';
+import type { ServerSession } from '../server/types.js';
+import type { Transcript } from '../store/transcript.js';
+import type { SessionStore, StoredResult } from '../store/types.js';
+
+export interface LeaseContext {
+  store: SessionStore;
+  hub: EventHub;
+  replica: string;
+  leaseMs: number;
+}
+
+const storedResult = (r: AgentResult): StoredResult => ({
+  subtype: r.subtype,
+  text: r.text,
+  turns: r.turns,
+  durationMs: r.durationMs,
+  ...(r.error ? { error: r.error } : {}),
+});
+
+/** Runs `text` on `session`, whose lease this replica holds; never rejects. */
+export async function runLeased(c: LeaseContext, id: string, session: ServerSession, transcript: Transcript | undefined, text: string): Promise<void> {
+  const { store, hub, replica, leaseMs } = c;
+  let renewed = Date.now();
+  const heartbeat = setInterval(() => {
+    store.renew(id, replica, leaseMs).then(
+      (held) => {
+        if (held) renewed = Date.now();
+        else session.abort();
+      },
+      () => {
+        if (Date.now() - renewed >= leaseMs) session.abort();
+      },
+    );
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+  let lastResult: StoredResult;
+  try {
+    lastResult = storedResult(await session.prompt(text));
+  } catch (error) {
+    const code = error instanceof WasmhooksError ? error.code : 'PROMPT_FAILED';
+    hub.emit('prompt.failed', { sessionId: id, code, message: messageOf(error) });
+    lastResult = { subtype: 'error_during_execution', text: '', turns: 0, durationMs: 0, error: { code, message: messageOf(error) } };
+  } finally {
+    clearInterval(heartbeat);
+  }
+  try {
+    await transcript?.flush();
+    // A prompt whose lease was lost (reported interrupted elsewhere meanwhile) does not overwrite that result.
+    if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
+    await store.release(id, replica);
+  } catch (error) {
+    // The lease expires by itself; another replica then reports the prompt as interrupted.
+    hub.emit('prompt.failed', { sessionId: id, code: 'STORE_UNAVAILABLE', message: `the result could not be stored: ${messageOf(error)}` });
+  }
+}

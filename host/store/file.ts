@@ -1,0 +1,148 @@
+/**
+ * The data-directory store, the default of `serve`: one JSON record and one
+ * JSONL transcript per session under `<dataDir>/sessions/`. Records are
+ * replaced atomically (write, fsync, rename); transcripts are append-only and
+ * fsynced at session boundaries (`sync`: a prompt ended, a session closed).
+ * Pending control requests and leases stay in memory: they belong to the
+ * running process, and a restart marks its interrupted prompts as such.
+ */
+import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { WasmhooksError } from '../errors.js';
+import type { Message } from '../models/types.js';
+import { appendJsonl, readJsonl, writeAtomic } from './jsonl.js';
+import { MemorySessionStore } from './memory.js';
+import type { SessionRecord } from './types.js';
+
+const RECORD = '.json';
+const TRANSCRIPT = '.jsonl';
+/** Ids become file names: no separators, no leading dot (so never `..` or a hidden file). */
+const SAFE_ID = /^[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}$/;
+
+function checked(id: string): string {
+  if (!SAFE_ID.test(id)) throw new WasmhooksError('INVALID_OPTIONS', `session id ${JSON.stringify(id.slice(0, 40))} cannot name a file: use letters, digits and . _ : - (not first)`);
+  return id;
+}
+
+export class FileSessionStore extends MemorySessionStore {
+  override readonly kind = 'file' as const;
+  readonly dir: string;
+  readonly #handles = new Map<string, Promise<FileHandle>>();
+  /** Sessions whose transcript has been read into memory. */
+  readonly #loaded = new Set<string>();
+  /** Torn lines dropped while reading, by session (for the operator's log and the tests). */
+  readonly dropped = new Map<string, number>();
+
+  private constructor(dataDir: string) {
+    super();
+    this.dir = join(resolve(dataDir), 'sessions');
+  }
+
+  /** Opens (creating) `dataDir` and reads every session record in it. */
+  static async open(dataDir: string): Promise<FileSessionStore> {
+    const store = new FileSessionStore(dataDir);
+    await guard(store.dir, () => mkdir(store.dir, { recursive: true }));
+    for (const name of await guard(store.dir, () => readdir(store.dir))) {
+      if (!name.endsWith(RECORD)) continue;
+      const path = join(store.dir, name);
+      const { records } = await readJsonl<SessionRecord>(path);
+      const record = records[0];
+      if (record && typeof record.id === 'string' && `${record.id}${RECORD}` === name) store.records.set(record.id, record);
+    }
+    return store;
+  }
+
+  override transcriptPath(id: string): string {
+    return join(this.dir, `${checked(id)}${TRANSCRIPT}`);
+  }
+
+  override async create(record: SessionRecord): Promise<boolean> {
+    checked(record.id);
+    if (!(await super.create(record))) return false;
+    await this.persist(record.id);
+    return true;
+  }
+
+  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+    await super.update(id, patch);
+    await this.persist(id);
+  }
+
+  override async delete(id: string): Promise<void> {
+    checked(id);
+    await this.#closeHandle(id);
+    await super.delete(id);
+    this.#loaded.delete(id);
+    await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
+  }
+
+  override async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+    await this.#load(id);
+    await super.appendMessages(id, messages);
+    const handle = await this.#handle(id);
+    await guard(this.dir, () => appendJsonl(handle, messages));
+  }
+
+  override async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+    await this.#closeHandle(id);
+    await super.replaceMessages(id, messages);
+    this.#loaded.add(id);
+    await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
+  }
+
+  override async messages(id: string): Promise<Message[]> {
+    await this.#load(id);
+    return super.messages(id);
+  }
+
+  override async sync(id: string): Promise<void> {
+    const handle = this.#handles.get(id);
+    if (handle) await guard(this.dir, async () => (await handle).sync());
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([...this.#handles.keys()].map((id) => this.#closeHandle(id, true)));
+    await super.close();
+  }
+
+  protected override async persist(id: string): Promise<void> {
+    const record = this.records.get(id);
+    if (record) await guard(this.dir, () => writeAtomic(join(this.dir, `${id}${RECORD}`), `${JSON.stringify(record)}\n`));
+  }
+
+  async #load(id: string): Promise<void> {
+    if (this.#loaded.has(id)) return;
+    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id));
+    if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
+    this.#loaded.add(id);
+    this.conversations.set(id, records);
+  }
+
+  #handle(id: string): Promise<FileHandle> {
+    let h = this.#handles.get(id);
+    if (!h) {
+      h = open(this.transcriptPath(id), 'a');
+      this.#handles.set(id, h);
+    }
+    return h;
+  }
+
+  async #closeHandle(id: string, sync = false): Promise<void> {
+    const h = this.#handles.get(id);
+    if (!h) return;
+    this.#handles.delete(id);
+    const handle = await h;
+    if (sync) await handle.sync().catch(() => {});
+    await handle.close();
+  }
+}
+
+/** File-system failures as `STORE_UNAVAILABLE`, naming the directory. */
+async function guard<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('STORE_UNAVAILABLE', `the data directory ${dir} cannot be written: ${(error as Error).message}`);
+  }
+}

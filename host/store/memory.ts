@@ -1,0 +1,153 @@
+/**
+ * The in-process session store: the library's default and the base of the
+ * file store (which adds a data directory under it). Leases and replica
+ * messages stay inside this process.
+ */
+import type { Message } from '../models/types.js';
+import type { ControlRequest } from '../server/control-types.js';
+import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
+
+interface Lease {
+  owner: string;
+  until: number;
+}
+
+export class MemorySessionStore implements SessionStore {
+  readonly kind: 'memory' | 'file' = 'memory';
+  readonly shared = false;
+  protected readonly records = new Map<string, SessionRecord>();
+  protected readonly conversations = new Map<string, Message[]>();
+  readonly #controls = new Map<string, Map<string, ControlRequest>>();
+  readonly #leases = new Map<string, Lease>();
+  readonly #listeners = new Map<string, (message: ReplicaMessage) => void>();
+
+  async create(record: SessionRecord): Promise<boolean> {
+    if (this.records.has(record.id)) return false;
+    this.records.set(record.id, structuredClone(record));
+    return true;
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const r = this.records.get(id);
+    return r && structuredClone(r);
+  }
+
+  async list(): Promise<SessionRecord[]> {
+    return [...this.records.values()].map((r) => structuredClone(r));
+  }
+
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+    const r = this.records.get(id);
+    if (r) Object.assign(r, structuredClone(patch));
+  }
+
+  async delete(id: string): Promise<void> {
+    this.records.delete(id);
+    this.conversations.delete(id);
+    this.#controls.delete(id);
+    this.#leases.delete(id);
+  }
+
+  async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+    const list = this.conversations.get(id) ?? [];
+    list.push(...structuredClone(messages));
+    this.conversations.set(id, list);
+  }
+
+  async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+    this.conversations.set(id, structuredClone([...messages]));
+  }
+
+  async messages(id: string): Promise<Message[]> {
+    return structuredClone(this.conversations.get(id) ?? []);
+  }
+
+  transcriptPath(_id: string): string | undefined {
+    return undefined;
+  }
+
+  async sync(_id: string): Promise<void> {}
+
+  async putControl(request: ControlRequest): Promise<void> {
+    const map = this.#controls.get(request.sessionId) ?? new Map<string, ControlRequest>();
+    map.set(request.id, request);
+    this.#controls.set(request.sessionId, map);
+  }
+
+  async deleteControl(sessionId: string, requestId: string): Promise<boolean> {
+    return this.#controls.get(sessionId)?.delete(requestId) ?? false;
+  }
+
+  async controls(sessionId: string): Promise<ControlRequest[]> {
+    return [...(this.#controls.get(sessionId)?.values() ?? [])];
+  }
+
+  async acquire(id: string, owner: string, ttlMs: number): Promise<boolean> {
+    const record = this.records.get(id);
+    if (!record) return false;
+    const lease = this.#leases.get(id);
+    // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
+    if ((lease && lease.until > Date.now()) || record.running !== undefined) return false;
+    this.#leases.set(id, { owner, until: Date.now() + ttlMs });
+    record.running = owner;
+    await this.persist(id);
+    return true;
+  }
+
+  async renew(id: string, owner: string, ttlMs: number): Promise<boolean> {
+    const lease = this.#leases.get(id);
+    if (!lease || lease.owner !== owner || !this.records.has(id)) return false;
+    lease.until = Date.now() + ttlMs;
+    return true;
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    if (this.#leases.get(id)?.owner === owner) this.#leases.delete(id);
+    const record = this.records.get(id);
+    if (record?.running === owner) {
+      delete record.running;
+      await this.persist(id);
+    }
+  }
+
+  async leaseOwner(id: string): Promise<string | undefined> {
+    const lease = this.#leases.get(id);
+    return lease && lease.until > Date.now() ? lease.owner : undefined;
+  }
+
+  async orphans(): Promise<{ id: string; owner: string }[]> {
+    const now = Date.now();
+    const out: { id: string; owner: string }[] = [];
+    for (const r of this.records.values()) {
+      const lease = this.#leases.get(r.id);
+      if (r.running && !(lease && lease.until > now)) out.push({ id: r.id, owner: r.running });
+    }
+    return out;
+  }
+
+  async claimOrphan(id: string, owner: string): Promise<boolean> {
+    const record = this.records.get(id);
+    if (record?.running !== owner) return false;
+    delete record.running;
+    this.#leases.delete(id);
+    await this.persist(id);
+    return true;
+  }
+
+  async send(to: string, message: ReplicaMessage): Promise<void> {
+    const fn = this.#listeners.get(to);
+    if (fn) queueMicrotask(() => fn(message));
+  }
+
+  async listen(replica: string, fn: (message: ReplicaMessage) => void): Promise<() => void> {
+    this.#listeners.set(replica, fn);
+    return () => void this.#listeners.delete(replica);
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+  }
+
+  /** Hook for the file store: the record of `id` changed. */
+  protected async persist(_id: string): Promise<void> {}
+}

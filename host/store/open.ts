@@ -1,0 +1,78 @@
+/**
+ * `openStore(spec)`: the one way to get a session store (and, for Redis, the
+ * shared event log). Backends load on demand, so the main entry pulls in no
+ * file-system or Redis code until one is asked for.
+ *
+ * @example
+ * const opened = await openStore({ dataDir: '.wasmhooks' });
+ * const host = createHost({ store: opened.store });
+ * const again = await host.resume(sessionId);
+ */
+import { WasmhooksError } from '../errors.js';
+import type { EventLog, SessionStore } from './types.js';
+
+export type StoreSpec =
+  | { kind: 'memory' }
+  /** A data directory: JSONL transcripts and session records on disk (single process). */
+  | { kind: 'file'; dataDir: string }
+  /** Redis: sessions, conversations and the event log shared by replicas. */
+  | { kind: 'redis'; url: string; prefix?: string; replayWindow?: number; replayMaxAgeMs?: number };
+
+export interface OpenedStore {
+  readonly store: SessionStore;
+  /** The shared event log (Redis only; otherwise the server keeps its own ring in memory). */
+  readonly eventLog?: EventLog;
+  /** For logs: what was opened, without secrets. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export async function openStore(spec: StoreSpec): Promise<OpenedStore> {
+  switch (spec.kind) {
+    case 'memory': {
+      const { MemorySessionStore } = await import('./memory.js');
+      const store = new MemorySessionStore();
+      return { store, description: 'memory', close: () => store.close() };
+    }
+    case 'file': {
+      const { FileSessionStore } = await import('./file.js');
+      const store = await FileSessionStore.open(spec.dataDir);
+      return { store, description: `data directory ${store.dir.replace(/[/\\]sessions$/, '')}`, close: () => store.close() };
+    }
+    case 'redis': {
+      const prefix = spec.prefix ?? 'wasmhooks:';
+      if (!/^[A-Za-z0-9:._-]{1,64}$/.test(prefix)) throw new WasmhooksError('INVALID_OPTIONS', 'the Redis key prefix must be 1-64 of A-Z a-z 0-9 : . _ -');
+      const [{ connectRedis, describeUrl }, { RedisSessionStore }, { RedisEventLog }] = await Promise.all([
+        import('./redis-client.js'),
+        import('./redis.js'),
+        import('./redis-log.js'),
+      ]);
+      const redis = await connectRedis(spec.url);
+      try {
+        const store = new RedisSessionStore(redis, spec.url, prefix);
+        const eventLog = await RedisEventLog.open(redis, spec.url, {
+          capacity: spec.replayWindow ?? 10_000,
+          prefix,
+          ...(spec.replayMaxAgeMs ? { maxAgeMs: spec.replayMaxAgeMs } : {}),
+        });
+        return {
+          store,
+          eventLog,
+          description: `redis ${describeUrl(spec.url)}`,
+          async close() {
+            await eventLog.close();
+            await store.close();
+            redis.disconnect();
+          },
+        };
+      } catch (error) {
+        redis.disconnect();
+        throw error;
+      }
+    }
+    default: {
+      const never: never = spec;
+      throw new WasmhooksError('INVALID_OPTIONS', `unknown store ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Connecting to Redis with `ioredis` (works on Node, Deno and Bun): commands
+ * fail at once while the connection is down (no offline queue), so a request
+ * gets a clear `STORE_UNAVAILABLE` instead of hanging, and the client keeps
+ * reconnecting in the background.
+ */
+// The default export: ioredis is CommonJS, and the default is what every runtime's interop agrees on.
+import IORedis, { type Redis } from 'ioredis';
+import { WasmhooksError, messageOf } from '../errors.js';
+
+/** Redacts a password in `redis://user:pass@host` for messages. */
+export function describeUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+export async function connectRedis(url: string): Promise<Redis> {
+  if (!/^rediss?:\/\//.test(url)) throw new WasmhooksError('INVALID_OPTIONS', `--store must be a redis:// or rediss:// URL, not ${describeUrl(url)}`);
+  const client = new IORedis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+  });
+  // ioredis reports connection errors as events too; they are handled per command.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw unavailable(url, error);
+  }
+  return client;
+}
+
+/** A second connection to the same server (blocking reads and pub/sub need their own); `retries`: resends of a command cut by a reconnect. */
+export async function duplicate(client: Redis, url: string, retries = 1): Promise<Redis> {
+  const other = client.duplicate({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: retries });
+  other.on('error', () => {});
+  try {
+    await other.connect();
+  } catch (error) {
+    other.disconnect();
+    throw unavailable(url, error);
+  }
+  return other;
+}
+
+function unavailable(url: string, error: unknown): WasmhooksError {
+  if (error instanceof WasmhooksError) return error;
+  return new WasmhooksError(
+    'STORE_UNAVAILABLE',
+    `the session store ${describeUrl(url)} is unreachable (${messageOf(error)}); nothing was changed, retry once Redis is back`,
+  );
+}
+
+/** Runs a Redis call, turning connection failures into `STORE_UNAVAILABLE`. */
+export async function guarded<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw unavailable(url, error);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The Redis event log: one stream (`<prefix>events`) that every replica
+ * appends to and reads. Stream ids (`ms-seq`) become SSE ids under the
+ * log's epoch (`<prefix>epoch`, created when missing: a Redis that lost its
+ * data gets a new epoch, and older ids get `replay.gap`). The stream is
+ * trimmed to about `capacity` entries (and, with `maxAgeMs`, by age): that
+ * is the replay window. Appends are queued and sent in order, in batches;
+ * while Redis is down they wait (bounded) and are retried, so an event may
+ * be logged twice but is not lost while this process lives (at-least-once).
+ */
+import type { Redis } from 'ioredis';
+import { Entry } from '../server/ring.js';
+import { encodeEvent, type StreamEvent } from '../server/events.js';
+import { comparePositions, newEpoch, parseEventId } from './ids.js';
+import { duplicate, guarded } from './redis-client.js';
+import type { EventLog, Since } from './types.js';
+
+/** Events held while Redis is unreachable; beyond this the oldest are dropped. */
+const MAX_QUEUE = 100_000;
+const BATCH = 500;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface RedisLogOptions {
+  capacity: number;
+  maxAgeMs?: number;
+  prefix?: string;
+}
+
+export class RedisEventLog implements EventLog {
+  #epoch = '';
+  readonly capacity: number;
+  readonly #key: string;
+  readonly #epochKey: string;
+  readonly #subscribers = new Set<(entry: Entry) => void>();
+  readonly #queue: string[] = [];
+  #pumping = false;
+  /** Position of the newest entry delivered to subscribers. */
+  #seen = '0-0';
+  /** Position of the newest entry this process appended. */
+  #appended = '0-0';
+  #closed = false;
+  /** Set by a failed read or a reconnect: check the epoch before reading on. */
+  #recheck = false;
+  /** Events dropped because the queue was full while Redis was away. */
+  dropped = 0;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly reader: Redis,
+    private readonly url: string,
+    private readonly options: RedisLogOptions,
+  ) {
+    this.capacity = options.capacity;
+    const prefix = options.prefix ?? 'wasmhooks:';
+    this.#key = `${prefix}events`;
+    this.#epochKey = `${prefix}epoch`;
+  }
+
+  static async open(redis: Redis, url: string, options: RedisLogOptions): Promise<RedisEventLog> {
+    // The reader never resends a read cut by a reconnect: it must fail, so the epoch is checked first.
+    const log = new RedisEventLog(redis, await duplicate(redis, url, 0), url, options);
+    await guarded(url, () => log.#start());
+    log.reader.on('ready', () => (log.#recheck = true));
+    void log.#read();
+    return log;
+  }
+
+  get epoch(): string {
+    return this.#epoch;
+  }
+
+  async #ensureEpoch(): Promise<boolean> {
+    await this.redis.set(this.#epochKey, newEpoch(), 'NX');
+    const epoch = (await this.redis.get(this.#epochKey)) ?? '';
+    const changed = epoch !== this.#epoch;
+    this.#epoch = epoch;
+    return changed;
+  }
+
+  async #start(): Promise<void> {
+    await this.#ensureEpoch();
+    const last = await this.redis.xrevrange(this.#key, '+', '-', 'COUNT', 1);
+    this.#seen = last[0]?.[0] ?? '0-0';
+  }
+
+  append(event: StreamEvent): void {
+    if (this.#closed) return;
+    if (this.#queue.length >= MAX_QUEUE) {
+      this.#queue.shift();
+      this.dropped++;
+    }
+    // Total: an event that cannot be encoded is logged as its `event.unencodable` stand-in.
+    this.#queue.push(encodeEvent(event).json);
+    if (!this.#pumping) void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      while (this.#queue.length > 0 && !this.#closed) {
+        const batch = this.#queue.slice(0, BATCH);
+        const pipe = this.redis.pipeline();
+        for (const data of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'd', data);
+        if (this.options.maxAgeMs) pipe.xtrim(this.#key, 'MINID', '~', String(Date.now() - this.options.maxAgeMs));
+        try {
+          const results = (await pipe.exec()) ?? [];
+          const ids = results.slice(0, batch.length).map(([error, id]) => (error ? undefined : (id as string)));
+          if (ids.some((id) => id === undefined)) throw new Error('append failed');
+          this.#appended = ids.at(-1) as string;
+          this.#queue.splice(0, batch.length);
+        } catch {
+          await sleep(200);
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** One blocking reader per process delivers every replica's events in stream order. */
+  async #read(): Promise<void> {
+    // After any failure the epoch is checked before the next read: a Redis that came back empty must not
+    // have its new entries delivered under the old epoch.
+    while (!this.#closed) {
+      try {
+        if (this.#recheck) {
+          this.#recheck = false;
+          if (await this.#ensureEpoch()) this.#seen = '0-0';
+        }
+        const got = await this.reader.xread('COUNT', 1000, 'BLOCK', 1000, 'STREAMS', this.#key, this.#seen);
+        for (const [, entries] of got ?? []) {
+          for (const [position, fields] of entries) {
+            this.#seen = position;
+            const decoded = decode(fields);
+            if (!decoded) continue;
+            const entry = new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
+            for (const fn of this.#subscribers) fn(entry);
+          }
+        }
+      } catch {
+        if (this.#closed) return;
+        this.#recheck = true;
+        await sleep(200);
+      }
+    }
+  }
+
+  subscribe(fn: (entry: Entry) => void): () => void {
+    this.#subscribers.add(fn);
+    return () => void this.#subscribers.delete(fn);
+  }
+
+  lastId(): string {
+    return `${this.#epoch}.${this.#seen}`;
+  }
+
+  async since(afterId: string): Promise<Since> {
+    const parsed = parseEventId(afterId);
+    return guarded(this.url, async () => {
+      const all = async (from: string) =>
+        (await this.redis.xrange(this.#key, from, '+', 'COUNT', this.capacity))
+          .map(([position, fields]) => {
+            const decoded = decode(fields);
+            return decoded && new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
+          })
+          .filter((e): e is Entry => e !== undefined);
+      if (!parsed || parsed.epoch !== this.#epoch || comparePositions(parsed.position, this.#seen) > 0) {
+        const entries = await all('-');
+        return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'unknown-id' };
+      }
+      const info = (await this.redis.call('XINFO', 'STREAM', this.#key).catch(() => [])) as unknown[];
+      const at = info.indexOf('max-deleted-entry-id');
+      const trimmedUpTo = at >= 0 ? String(info[at + 1]) : '0-0';
+      const entries = await all(`(${parsed.position}`);
+      if (comparePositions(parsed.position, trimmedUpTo) < 0) {
+        return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'evicted' };
+      }
+      return { kind: 'ok', entries };
+    });
+  }
+
+  compare(a: string, b: string): number {
+    return comparePositions(a.slice(a.indexOf('.') + 1), b.slice(b.indexOf('.') + 1));
+  }
+
+  /** Gives up after 5 s (Redis unreachable): what is queued stays queued. */
+  async drain(): Promise<void> {
+    const until = Date.now() + 5000;
+    while (!this.#closed && Date.now() < until && (this.#queue.length > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#subscribers.clear();
+    this.reader.disconnect();
+  }
+}
+
+/** An entry's event and its text (as appended: already encoded, so it is not encoded again). */
+function decode(fields: string[]): { event: StreamEvent; json: string } | undefined {
+  const at = fields.indexOf('d');
+  if (at < 0) return undefined;
+  const json = fields[at + 1] as string;
+  try {
+    const event = JSON.parse(json) as StreamEvent;
+    // Our appends are single-line; anything else is re-encoded, so it can never break the SSE framing.
+    return /[\r\n]/.test(json) ? { event, json: encodeEvent(event).json } : { event, json };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The Redis session store, shared by every replica. Keys (under `prefix`):
+ *   s:<id>      hash: id, title, createdAt, prompts, options, lastResult (JSON), running (owner)
+ *   sessions    sorted set of ids by creation time
+ *   m:<id>      list: the conversation, one JSON message per element
+ *   c:<id>      hash: pending control requests by id
+ *   lease:<id>  the prompt lease (owner, with an expiry: the heartbeat renews it)
+ *   running     set of ids marked running (where the sweep looks for orphans)
+ *   replica:<r> pub/sub channel of replica r (forwarded calls and replies)
+ * Lease changes are Lua scripts, so "one prompt per session" holds across replicas.
+ */
+import type { Redis } from 'ioredis';
+import type { Message } from '../models/types.js';
+import type { ControlRequest } from '../server/control-types.js';
+import { duplicate, guarded } from './redis-client.js';
+import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
+
+// Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
+const ACQUIRE = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[2], 'running') == 1 then return 0 end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('HSET', KEYS[2], 'running', ARGV[1]); redis.call('SADD', KEYS[3], ARGV[3]); return 1
+end
+return 0`;
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1 end
+return 0`;
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('HGET', KEYS[2], 'running') == ARGV[1] then redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]) end
+return 1`;
+const CLAIM_ORPHAN = `
+if redis.call('HGET', KEYS[2], 'running') == ARGV[1] and redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]); return 1
+end
+return 0`;
+
+export class RedisSessionStore implements SessionStore {
+  readonly kind = 'redis' as const;
+  readonly shared = true;
+  #subscriber: Redis | undefined;
+  readonly #listeners = new Map<string, (message: ReplicaMessage) => void>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly url: string,
+    private readonly prefix = 'wasmhooks:',
+  ) {}
+
+  #k(...parts: string[]): string {
+    return this.prefix + parts.join(':');
+  }
+
+  #call<T>(fn: () => Promise<T>): Promise<T> {
+    return guarded(this.url, fn);
+  }
+
+  async create(record: SessionRecord): Promise<boolean> {
+    return this.#call(async () => {
+      const key = this.#k('s', record.id);
+      if ((await this.redis.hsetnx(key, 'id', record.id)) === 0) return false;
+      const fields: Record<string, string> = {
+        createdAt: String(record.createdAt),
+        prompts: String(record.prompts),
+        options: JSON.stringify(record.options),
+      };
+      if (record.title !== undefined) fields.title = record.title;
+      if (record.lastResult) fields.lastResult = JSON.stringify(record.lastResult);
+      await this.redis.multi().hset(key, fields).zadd(this.#k('sessions'), String(record.createdAt), record.id).exec();
+      return true;
+    });
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id))));
+  }
+
+  async list(): Promise<SessionRecord[]> {
+    return this.#call(async () => {
+      const ids = await this.redis.zrange(this.#k('sessions'), '0', '-1');
+      if (ids.length === 0) return [];
+      const pipe = this.redis.pipeline();
+      for (const id of ids) pipe.hgetall(this.#k('s', id));
+      const rows = (await pipe.exec()) ?? [];
+      return rows.map(([, row]) => toRecord(row as Record<string, string>)).filter((r): r is SessionRecord => r !== undefined);
+    });
+  }
+
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+    const fields: Record<string, string> = {};
+    if (patch.prompts !== undefined) fields.prompts = String(patch.prompts);
+    if (patch.lastResult !== undefined) fields.lastResult = JSON.stringify(patch.lastResult);
+    if (Object.keys(fields).length === 0) return;
+    await this.#call(async () => {
+      // Only an existing session is updated (a deleted one is not brought back).
+      if (await this.redis.exists(this.#k('s', id))) await this.redis.hset(this.#k('s', id), fields);
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#call(() =>
+      this.redis
+        .multi()
+        .del(this.#k('s', id), this.#k('m', id), this.#k('c', id), this.#k('lease', id))
+        .zrem(this.#k('sessions'), id)
+        .srem(this.#k('running'), id)
+        .exec(),
+    );
+  }
+
+  async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.#call(() => this.redis.rpush(this.#k('m', id), ...messages.map((m) => JSON.stringify(m))));
+  }
+
+  async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+    const key = this.#k('m', id);
+    const tx = this.redis.multi().del(key);
+    if (messages.length > 0) tx.rpush(key, ...messages.map((m) => JSON.stringify(m)));
+    await this.#call(() => tx.exec());
+  }
+
+  async messages(id: string): Promise<Message[]> {
+    return this.#call(async () => (await this.redis.lrange(this.#k('m', id), 0, -1)).map((m) => JSON.parse(m) as Message));
+  }
+
+  transcriptPath(_id: string): string | undefined {
+    return undefined;
+  }
+
+  /** Redis acknowledges each write; its own persistence settings (AOF fsync) decide what survives its crash. */
+  async sync(_id: string): Promise<void> {}
+
+  async putControl(request: ControlRequest): Promise<void> {
+    await this.#call(() => this.redis.hset(this.#k('c', request.sessionId), request.id, JSON.stringify(request)));
+  }
+
+  async deleteControl(sessionId: string, requestId: string): Promise<boolean> {
+    return this.#call(async () => (await this.redis.hdel(this.#k('c', sessionId), requestId)) === 1);
+  }
+
+  async controls(sessionId: string): Promise<ControlRequest[]> {
+    return this.#call(async () => {
+      const all = Object.values(await this.redis.hgetall(this.#k('c', sessionId))).map((v) => JSON.parse(v) as ControlRequest);
+      return all.sort((a, b) => a.createdAt - b.createdAt);
+    });
+  }
+
+  async acquire(id: string, owner: string, ttlMs: number): Promise<boolean> {
+    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running')];
+    return this.#call(async () => (await this.redis.eval(ACQUIRE, 3, ...keys, owner, ttlMs, id)) === 1);
+  }
+
+  async renew(id: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.#call(async () => (await this.redis.eval(RENEW, 1, this.#k('lease', id), owner, ttlMs)) === 1);
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.#call(() => this.redis.eval(RELEASE, 3, this.#k('lease', id), this.#k('s', id), this.#k('running'), owner, id));
+  }
+
+  async leaseOwner(id: string): Promise<string | undefined> {
+    return this.#call(async () => (await this.redis.get(this.#k('lease', id))) ?? undefined);
+  }
+
+  async orphans(): Promise<{ id: string; owner: string }[]> {
+    return this.#call(async () => {
+      const ids = await this.redis.smembers(this.#k('running'));
+      if (ids.length === 0) return [];
+      const pipe = this.redis.pipeline();
+      for (const id of ids) pipe.hget(this.#k('s', id), 'running').exists(this.#k('lease', id));
+      const rows = (await pipe.exec()) ?? [];
+      const out: { id: string; owner: string }[] = [];
+      ids.forEach((id, i) => {
+        const owner = rows[2 * i]?.[1] as string | null;
+        const leased = rows[2 * i + 1]?.[1] as number;
+        if (owner && !leased) out.push({ id, owner });
+      });
+      return out;
+    });
+  }
+
+  async claimOrphan(id: string, owner: string): Promise<boolean> {
+    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running')];
+    return this.#call(async () => (await this.redis.eval(CLAIM_ORPHAN, 3, ...keys, owner, id)) === 1);
+  }
+
+  async send(to: string, message: ReplicaMessage): Promise<void> {
+    await this.#call(() => this.redis.publish(this.#k('replica', to), JSON.stringify(message)));
+  }
+
+  async listen(replica: string, fn: (message: ReplicaMessage) => void): Promise<() => void> {
+    if (!this.#subscriber) {
+      const sub = await duplicate(this.redis, this.url);
+      sub.on('message', (channel: string, text: string) => {
+        const listener = this.#listeners.get(channel);
+        if (!listener) return;
+        try {
+          const message = JSON.parse(text) as ReplicaMessage;
+          if (message && (message.kind === 'call' || message.kind === 'reply') && typeof message.callId === 'string') listener(message);
+        } catch {
+          // Not one of ours: ignored.
+        }
+      });
+      this.#subscriber = sub;
+    }
+    const channel = this.#k('replica', replica);
+    this.#listeners.set(channel, fn);
+    await this.#call(() => (this.#subscriber as Redis).subscribe(channel));
+    return () => {
+      this.#listeners.delete(channel);
+      void this.#subscriber?.unsubscribe(channel).catch(() => {});
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    this.#subscriber?.disconnect();
+    this.#subscriber = undefined;
+  }
+}
+
+function toRecord(row: Record<string, string>): SessionRecord | undefined {
+  if (!row.id) return undefined;
+  return {
+    id: row.id,
+    ...(row.title !== undefined ? { title: row.title } : {}),
+    createdAt: Number(row.createdAt),
+    prompts: Number(row.prompts ?? 0),
+    options: row.options ? (JSON.parse(row.options) as SessionRecord['options']) : {},
+    ...(row.lastResult ? { lastResult: JSON.parse(row.lastResult) as SessionRecord['lastResult'] } : {}),
+    ...(row.running ? { running: row.running } : {}),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The storage contracts behind durable sessions: a `SessionStore` (session
+ * records, conversations, pending control requests, and the coordination
+ * replicas need: prompt leases and replica-to-replica messages) and an
+ * `EventLog` (every published stream event under an id that carries the
+ * log's epoch). Three implementations: memory (the library default), a data
+ * directory (the default of `serve`), Redis (replicas).
+ */
+import type { AgentResult } from '../events/types.js';
+import type { Message } from '../models/types.js';
+import type { Entry } from '../server/ring.js';
+import type { ControlRequest } from '../server/control-types.js';
+import type { StreamEvent } from '../server/events.js';
+
+/** Per-session options the server applies each time it (re)builds the session. */
+export interface StoredSessionOptions {
+  permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'dontAsk';
+  systemPrompt?: string;
+  maxTurns?: number;
+  hookCallbacks?: string[];
+}
+
+/** The last result as stored: what `GET /session/:id` shows. */
+export interface StoredResult {
+  subtype: AgentResult['subtype'];
+  text: string;
+  turns: number;
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+export interface SessionRecord {
+  id: string;
+  title?: string;
+  createdAt: number;
+  /** Prompts started, over the session's whole life. */
+  prompts: number;
+  options: StoredSessionOptions;
+  lastResult?: StoredResult;
+  /** The replica running a prompt now (set with the lease, cleared when the prompt ends or is found interrupted). */
+  running?: string;
+}
+
+/** A message between replicas (control answers and aborts routed to a prompt's owner). */
+export type ReplicaMessage =
+  | { kind: 'call'; callId: string; from: string; body: unknown }
+  | { kind: 'reply'; callId: string; body: unknown };
+
+/**
+ * Sessions, conversations and pending questions. Every method may reject
+ * with `WasmhooksError('STORE_UNAVAILABLE')` when the backing service is
+ * unreachable; nothing is half-applied in that case beyond one message.
+ */
+export interface SessionStore {
+  readonly kind: 'memory' | 'file' | 'redis';
+  /** Whether other processes share this store (then a cached conversation may be stale). */
+  readonly shared: boolean;
+  /** False when a session with this id exists already. */
+  create(record: SessionRecord): Promise<boolean>;
+  get(id: string): Promise<SessionRecord | undefined>;
+  list(): Promise<SessionRecord[]>;
+  update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void>;
+  delete(id: string): Promise<void>;
+
+  /** Appends to the conversation (creates it if needed). */
+  appendMessages(id: string, messages: readonly Message[]): Promise<void>;
+  /** Replaces the whole conversation (after a compaction). */
+  replaceMessages(id: string, messages: readonly Message[]): Promise<void>;
+  messages(id: string): Promise<Message[]>;
+  /** Where the conversation lives as a JSONL file, when it does (hook inputs carry it as `transcript_path`). */
+  transcriptPath(id: string): string | undefined;
+  /** A durability point (a prompt ended, a session closed): what was written survives a crash. */
+  sync(id: string): Promise<void>;
+
+  putControl(request: ControlRequest): Promise<void>;
+  /** True when this call removed it (exactly one caller wins). */
+  deleteControl(sessionId: string, requestId: string): Promise<boolean>;
+  controls(sessionId: string): Promise<ControlRequest[]>;
+
+  /**
+   * Takes the prompt lease of a session for `owner` for `ttlMs` and marks the
+   * session running. False when another owner holds it (one prompt per
+   * session across replicas). Not re-entrant: false too while the session
+   * is still marked running, by anyone, until the sweep clears an orphan.
+   */
+  acquire(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends a held lease; false when it was lost (expired and taken, or the session is gone). */
+  renew(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Ends the lease and the running mark, if `owner` still holds them. */
+  release(id: string, owner: string): Promise<void>;
+  leaseOwner(id: string): Promise<string | undefined>;
+  /** Sessions marked running whose lease has expired: their owner died mid-prompt. */
+  orphans(): Promise<{ id: string; owner: string }[]>;
+  /** Clears an orphan's running mark; true for exactly one caller. */
+  claimOrphan(id: string, owner: string): Promise<boolean>;
+
+  /** Delivers `message` to the replica `to` (dropped if it is not listening). */
+  send(to: string, message: ReplicaMessage): Promise<void>;
+  /** Receives messages sent to `replica`. */
+  listen(replica: string, fn: (message: ReplicaMessage) => void): Promise<() => void>;
+
+  close(): Promise<void>;
+}
+
+/** What `since` found. */
+export type Since =
+  | { kind: 'ok'; entries: Entry[] }
+  /** Some events after the requested id are gone (or the id is not from this log); `entries` is everything still held. */
+  | { kind: 'gap'; entries: Entry[]; oldest: string | null; missed: number | null; reason: 'evicted' | 'unknown-id' };
+
+/**
+ * Every published event, in one order, under ids `<epoch>.<position>`. The
+ * epoch changes whenever the log starts empty (a new process for the memory
+ * and file stores, a Redis that lost its data), so an id from elsewhere or
+ * from before is never mistaken for a position in this log.
+ */
+export interface EventLog {
+  readonly epoch: string;
+  /** Events the replay window holds at most. */
+  readonly capacity: number;
+  /** Adds an event; appends keep their order. Delivery is through `subscribe`. */
+  append(event: StreamEvent): void;
+  /** Called with every appended entry in log order (from any replica, for a shared log). */
+  subscribe(fn: (entry: Entry) => void): () => void;
+  /** The newest id delivered to subscribers here (`<epoch>.0` before any). */
+  lastId(): string;
+  /** Held entries after `afterId`. */
+  since(afterId: string): Promise<Since>;
+  /** Negative, zero or positive as `a` is before, at or after `b` (both of this epoch). */
+  compare(a: string, b: string): number;
+  /** Resolves when every append so far has been delivered to subscribers (or after a few seconds when the log is unreachable). */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}

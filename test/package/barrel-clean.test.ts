@@ -1,0 +1,52 @@
+// `import 'wasmhooks'` stays web-standard (hono's rule, the MCP SDK's
+// barrelClean test): the main entry's static module graph reaches no Node
+// builtin. Node-only pieces (files, processes, workers, serving) are loaded
+// with `import()` where they are used, or live behind the CLI.
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const host = fileURLToPath(new URL('../../host/', import.meta.url));
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+// Static value imports and re-exports (not `import type`, not `import()`).
+const STATIC = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"`;]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+
+/** A relative import's file: `x.js` is written for `x.ts` (or is a generated `.js`). */
+function localFile(path: string): string {
+  const ts = path.replace(/\.js$/, '.ts');
+  try {
+    readFileSync(ts);
+    return ts;
+  } catch {
+    return path;
+  }
+}
+
+/** Every module reachable from `entry` by static value imports, with the chain that reached it. */
+function staticGraph(entry: string): Map<string, string[]> {
+  const seen = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.shift() as string;
+    if (!file.endsWith('.ts') && !file.endsWith('.js')) continue;
+    const source = readFileSync(file, 'utf8');
+    for (const m of source.matchAll(STATIC)) {
+      const spec = m[1] as string;
+      const target = spec.startsWith('.') ? localFile(resolve(dirname(file), spec)) : spec;
+      if (seen.has(target)) continue;
+      seen.set(target, [...(seen.get(file) as string[]), target]);
+      if (spec.startsWith('.')) queue.push(target);
+    }
+  }
+  return seen;
+}
+
+describe('the main entry', () => {
+  it('reaches no Node builtin through static imports', () => {
+    const graph = staticGraph(join(host, 'index.ts'));
+    const offenders = [...graph.entries()].filter(([m]) => builtins.has(m)).map(([, chain]) => chain.map((f) => f.replace(host, 'host/')).join(' → '));
+    expect(offenders, `Node builtins reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
+  });
+});

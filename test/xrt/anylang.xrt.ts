@@ -1,0 +1,128 @@
+// Plugins in any language on Node, Deno and Bun, against the ESM build:
+// a C plugin on wasi-libc (WASI deny by default), an ordinary Extism plugin
+// used as an agent tool, embedder host functions, and sql.js in the raw
+// sandbox. The plugins are built from source in this repository
+// (scripts/build-wasi-fixtures.mjs, scripts/build-plugins.mjs).
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHost, createSandbox, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import type { CallOutcome, HostEvent, HostFunction } from '../../dist/index.js';
+
+const fixture = async (path: string) => new Uint8Array(await readFile(new URL(`../fixtures/${path}`, import.meta.url)));
+const guard = () => fixture('wasi/build/guard.wasm');
+const vowels = () => fixture('extism-vowels/build/extism-vowels.wasm');
+const text = (s: string) => new TextEncoder().encode(s);
+const out = (o: CallOutcome) => (o.ok ? new TextDecoder().decode(o.output) : `${o.failure.code}: ${o.failure.message}`);
+const lookup: HostFunction = { params: ['i64'], results: ['i64'], fn: (c, o) => c.store(`host says ${c.readText(o as bigint)}`) };
+const ctx = { signal: new AbortController().signal, toolUseId: 't1', context: {} } as never;
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'a WASI C plugin is refused without wasi, and with wasi: true loads, decides and logs stderr as plugin.log': async () => {
+    await assert.rejects(createSandbox(await guard()), (e: unknown) => e instanceof WasmhooksError && e.code === 'LOAD_FAILED' && /wasi: true/.test(e.message));
+    const plugin = await loadPlugin({ bytes: await guard() }, { wasi: true });
+    const ran: string[] = [];
+    const host = createHost({
+      plugins: [plugin],
+      permissionMode: 'bypassPermissions',
+      model: scriptedModel({ turns: [{ toolCalls: [{ name: 'Bash', input: { command: 'rm -rf /' } }, { name: 'Bash', input: { command: 'ls' } }] }, { text: 'Done.' }] }),
+      tools: [{ name: 'Bash', description: 'shell', inputSchema: { type: 'object' }, kind: 'js', run: async (input: Record<string, unknown>) => (ran.push(String(input.command)), { content: 'ok', isError: false }) }],
+    });
+    const events: HostEvent[] = [];
+    for await (const event of host.session().stream('clean up')) events.push(event);
+    await plugin.close();
+    assert.deepEqual(ran, ['ls']);
+    const logs = events.flatMap((e) => (e.type === 'plugin.log' ? [`${e.plugin} ${e.level} ${e.message}`] : []));
+    assert.equal(logs.length, 2, JSON.stringify(logs));
+    assert.match(logs[0]!, /^wasi-guard warn wasi-guard: denied a \d+-byte request$/);
+  },
+
+  'WASI: no files without a grant; a read-only preopen, args and env with one': async () => {
+    const bare = await createSandbox(await guard(), { wasi: true, limits: { timeoutMs: 2_000 } });
+    assert.match(out(await bare.call('read_file', text('/etc/hostname'))), /^error: /);
+    assert.equal(out(await bare.call('args_env', new Uint8Array())), '');
+    await bare.close();
+    const root = await mkdtemp(join(tmpdir(), 'xrt-wasi-'));
+    await mkdir(join(root, 'data'));
+    await writeFile(join(root, 'data', 'a.txt'), 'granted');
+    const granted = await createSandbox(await guard(), { wasi: { args: ['g'], env: { K: 'v' }, preopens: { '/data': join(root, 'data') } }, limits: { timeoutMs: 2_000 } });
+    assert.equal(out(await granted.call('read_file', text('/data/a.txt'))), 'read 7 bytes: granted');
+    assert.match(out(await granted.call('read_file', text('/data/../../etc/hostname'))), /^error: /);
+    assert.match(out(await granted.call('write_file', text('/data/b.txt'))), /^error: .*read-only/i);
+    assert.equal(out(await granted.call('args_env', new Uint8Array())), 'arg g\nenv K=v\n');
+    await granted.close();
+  },
+
+  'WASI: a loop of WASI calls is stopped by the deadline and by fuel; exit codes are outcomes': async () => {
+    const s = await createSandbox(await guard(), { wasi: true, limits: { timeoutMs: 50, fuel: 1e15 }, quarantine: { maxConsecutiveFailures: 100 } });
+    const started = performance.now();
+    assert.match(out(await s.call('spin_clock', new Uint8Array())), /^TIMEOUT/);
+    assert.ok(performance.now() - started < 1_000);
+    assert.match(out(await s.call('spin_write', new Uint8Array(), { limits: { timeoutMs: 5_000, fuel: 2_000_000 } })), /^FUEL_EXHAUSTED/);
+    const napped = performance.now();
+    assert.match(out(await s.call('nap', new Uint8Array(), { limits: { timeoutMs: 2_000 } })), /^TIMEOUT: .*sleep past its deadline of 2000 ms/);
+    assert.ok(performance.now() - napped < 1_000, 'a sleep past the deadline stops at once');
+    // Each stop discards the instance; rebuilding it is part of the next call's deadline, so give it room.
+    const roomy = { limits: { timeoutMs: 2_000 } };
+    assert.equal(out(await s.call('quit', text('0'), roomy)), '');
+    assert.equal(out(await s.call('quit', text('7'), roomy)), 'PLUGIN_ERROR: the plugin exited with code 7');
+    await s.close();
+  },
+
+  'WASI in worker isolation: the same grant and limits': async () => {
+    const root = await mkdtemp(join(tmpdir(), 'xrt-wasi-worker-'));
+    await writeFile(join(root, 'w.txt'), 'in the worker');
+    const s = await createSandbox(await guard(), { wasi: { preopens: { '/w': root } }, isolation: 'worker', limits: { timeoutMs: 100, fuel: 1e15 } });
+    assert.match(out(await s.call('entropy', new Uint8Array())), /^[0-9a-f]{32} \d+$/);
+    assert.equal(out(await s.call('read_file', text('/w/w.txt'), { limits: { timeoutMs: 2_000 } })), 'read 13 bytes: in the worker');
+    assert.match(out(await s.call('spin_clock', new Uint8Array())), /^TIMEOUT/);
+    assert.match(out(await s.call('read_file', text('/etc/hostname'))), /^error: /);
+    await s.close();
+  },
+
+  'an Extism plugin without our protocol is a tool in an agent run': async () => {
+    const plugin = await loadPlugin({ bytes: await vowels() }, {
+      pluginName: 'vowels',
+      tools: [{ name: 'count_vowels', description: 'Counts vowels', input: 'text' }],
+      grants: { hostFunctions: ['lookup'] },
+      hostFunctions: { lookup },
+    });
+    const host = createHost({
+      plugins: [plugin],
+      permissionMode: 'bypassPermissions',
+      model: scriptedModel({ turns: [{ toolCalls: [{ name: 'count_vowels', input: { input: 'any wasm, any language' } }] }, { text: 'Counted.' }] }),
+    });
+    const events: HostEvent[] = [];
+    for await (const event of host.session().stream('count')) events.push(event);
+    await plugin.close();
+    const output = events.find((e) => e.type === 'tool.output');
+    assert.ok(output?.type === 'tool.output' && output.content === '{"count":7,"total":22}' && !output.isError, JSON.stringify(output));
+    const end = events.at(-1);
+    assert.ok(end?.type === 'agent.end' && end.result.subtype === 'success');
+  },
+
+  'host functions: called when granted, refused at load when not': async () => {
+    const plugin = await loadPlugin({ bytes: await vowels() }, { tools: [{ name: 'ask_host', input: 'text' }], grants: { hostFunctions: ['lookup'] }, hostFunctions: { lookup } });
+    assert.deepEqual(await plugin.callTool('ask_host', { input: 'hello' }, ctx), { content: 'host says hello', isError: false });
+    await plugin.close();
+    await assert.rejects(
+      loadPlugin({ bytes: await vowels() }, { tools: [{ name: 'count_vowels' }], hostFunctions: { lookup } }),
+      (e: unknown) => e instanceof WasmhooksError && e.code === 'GRANT_DENIED' && /lookup/.test(e.message),
+    );
+  },
+
+  'sql.js in the raw sandbox: a query with a deadline, a runaway recursive CTE stopped with TIMEOUT': async () => {
+    // The example itself (a .ts file every runtime here runs as is).
+    const example = new URL('../../examples/sqljs-sandbox/main.ts', import.meta.url).href;
+    const { openSandboxedSql } = (await import(example)) as typeof import('../../examples/sqljs-sandbox/main.js');
+    const sql = await openSandboxedSql({ timeoutMs: 200 });
+    const ok = await sql.exec('CREATE TABLE t(x); INSERT INTO t VALUES (2),(3); SELECT sum(x) AS total FROM t;', 2_000); // the first query also warms up the engine's code
+    assert.ok(ok.ok, JSON.stringify(ok));
+    assert.deepEqual(ok.value, [{ columns: ['total'], values: [[5]] }]);
+    const started = performance.now();
+    const runaway = await sql.exec('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c;');
+    assert.equal(runaway.ok ? 'ok' : runaway.failure.code, 'TIMEOUT');
+    assert.ok(performance.now() - started < 1_500, `stopped after ${performance.now() - started} ms`);
+  },
+};
