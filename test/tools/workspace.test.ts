@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HookCommon, ToolHandler } from '../../host/hooks/types.js';
 import { confine, OutsideWorkspaceError, workspaceTools } from '../../host/tools/workspace/index.js';
@@ -98,6 +99,10 @@ describe('the tools', () => {
 
   it('Bash runs in the workspace, reports exit codes, caps output and times out', async () => {
     expect(await call('Bash', { command: 'pwd' })).toEqual({ content: `${root}\n`, isError: false });
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-secret';
+    process.env.WASMHOOKS_XRT_VISIBLE = 'visible';
+    expect(await call('Bash', { command: 'echo "[$ANTHROPIC_API_KEY][$WASMHOOKS_XRT_VISIBLE]"' })).toEqual({ content: '[][visible]\n', isError: false });
+    delete process.env.ANTHROPIC_API_KEY;
     expect(await call('Bash', { command: 'echo oops >&2; exit 3' })).toEqual({ content: 'stderr:\noops\n\n(exit 3)', isError: true });
     const big = await call('Bash', { command: 'yes x | head -c 5000' });
     expect(big.content).toMatch(/^(x\n){50}\n… \(4900 more characters cut\)$/);

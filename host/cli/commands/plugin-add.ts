@@ -50,6 +50,7 @@ async function resolveTarget(ref: string, cwd: string, dir: string, io: CliIO): 
   if (isPackageRef(ref)) {
     const spec = ref.replace(/^npm:/, '');
     const name = spec.startsWith('@') ? `@${spec.slice(1).split('@')[0]}` : spec.split('@')[0]!;
+    if (!/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new CliError(`${ref}: not an npm package name`, EXIT.USAGE);
     const pkgDir = join(dir, 'node_modules', name);
     if (!(await isDirectory(pkgDir))) {
       io.stderr.write(`installing ${spec} (npm install --save-dev --ignore-scripts)\n`);

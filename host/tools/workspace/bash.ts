@@ -31,6 +31,19 @@ class Capped {
   }
 }
 
+/**
+ * The credentials the host itself reads (model API keys, the server token)
+ * are not passed to the model's commands: `echo $ANTHROPIC_API_KEY` must not
+ * hand the key to the model. Everything else in the environment is.
+ */
+export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'WASMHOOKS_TOKEN'] as const;
+
+function commandEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(WITHHELD_ENV as readonly string[]).includes(k)) env[k] = v;
+  return env;
+}
+
 export function bashTool(root: string, limits: WorkspaceLimits): ToolHandler {
   return tool(
     'Bash',
@@ -42,7 +55,7 @@ export function bashTool(root: string, limits: WorkspaceLimits): ToolHandler {
     }),
     ({ command, timeout }, ctx) =>
       new Promise((resolve) => {
-        const child = spawn('sh', ['-c', command], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const child = spawn('sh', ['-c', command], { cwd: root, env: commandEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         const stdout = new Capped(limits.maxOutputChars);
         const stderr = new Capped(limits.maxOutputChars);
         let stopped: string | undefined;
