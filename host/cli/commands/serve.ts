@@ -1,6 +1,7 @@
 /** `wasmhooks serve`: the HTTP control plane over a host built from the config and flags. */
 import { resolve } from 'node:path';
 import process from 'node:process';
+import { checkSignature, trustContext } from '../../config/trust.js';
 import { loadPlugin } from '../../plugins/load.js';
 import { createServer } from '../../server/app.js';
 import type { ServerHost } from '../../server/types.js';
@@ -47,7 +48,10 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     plugins: () => plugins,
     // Only reachable when --allow-plugin-loading is set; the server checks that.
     async loadPlugin(source) {
-      const plugin = await loadPlugin(source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) });
+      const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
+      // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
+      await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins');
+      const plugin = await loadPlugin(entry);
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;
