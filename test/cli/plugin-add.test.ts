@@ -1,6 +1,8 @@
 // plugin add / keygen / sign / verify as a user runs them, and `run` honouring the lock and requireSignature.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import process from 'node:process';
 import { beforeAll, describe, it } from 'vitest';
 import { cannedGuard, cli, cliBundle, workspace } from './helpers.js';
 
@@ -106,5 +108,39 @@ describe('wasmhooks plugin keygen / sign / verify', () => {
     const tampered = await cli(['plugin', 'verify', 'g.wasm'], { cwd: dir });
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(/the signature of plugin g\.wasm does not verify with key "acme-2026" .*\[SIGNATURE\]/);
+  });
+});
+
+// util-linux `script` gives the CLI a pseudo-terminal, so the consent prompt is the one a person sees.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+/** Runs `plugin add` on a terminal and answers the consent prompt. */
+async function addOnTerminal(dir: string, ref: string, answer: string): Promise<{ code: number | null; out: string }> {
+  const command = [process.execPath, '--disable-warning=ExperimentalWarning', await cliBundle(), 'plugin', 'add', ref].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let answered = false;
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (!answered && out.includes('Grant them? [y/N]')) {
+      answered = true;
+      child.stdin.write(`${answer}\n`);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, out };
+}
+
+describe.skipIf(!hasScript)('wasmhooks plugin add on a terminal', () => {
+  it('shows the grants asked for and adds only on yes', async ({ expect }) => {
+    const dir = await workspace({});
+    const no = await addOnTerminal(dir, 'path-guard', 'n');
+    expect(no.out).toMatch(/path-guard 1\.0\.0 asks for grants you have not consented to:\r?\n {2}\+ config key "workspace"/);
+    expect(no.code).toBe(1);
+    expect(no.out).toMatch(/not added: the grants were not consented/);
+    await expect(readFile(join(dir, 'wasmhooks.lock'))).rejects.toThrow();
+    const yes = await addOnTerminal(dir, 'path-guard', 'y');
+    expect(yes.code, yes.out).toBe(0);
+    expect((await json(join(dir, 'wasmhooks.lock'))).plugins['name:path-guard'].grants.configKeys).toEqual(['workspace']);
   });
 });
