@@ -17,7 +17,7 @@ export interface WorkspaceFlags {
 }
 
 /** The tools `--tools` names, checked; `false` for none. */
-export function parseToolList(value: string | boolean | undefined): readonly WorkspaceToolName[] | false {
+function parseToolList(value: string | boolean | undefined): readonly WorkspaceToolName[] | false {
   if (value === false) return false;
   if (value === undefined || value === true) return WORKSPACE_TOOLS;
   const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');

@@ -11,10 +11,10 @@ export const LOCK_FILE_NAME = 'wasmhooks.lock';
 
 const list = z.array(z.string());
 /** Grants as lists: what was consented (plugin-visible file paths). */
-export const grantListsSchema = z.object({ networkHosts: list, filePaths: list, configKeys: list }).strict();
+const grantListsSchema = z.object({ networkHosts: list, filePaths: list, configKeys: list }).strict();
 export type GrantLists = z.output<typeof grantListsSchema>;
 
-export const lockEntrySchema = z
+const lockEntrySchema = z
   .object({
     /** Where it came from: `first-party:<name>`, `npm:<package>@<version>`, an https URL, or `path:<file>`. */
     source: z.string().min(1),
@@ -28,9 +28,8 @@ export const lockEntrySchema = z
     signedBy: z.string().optional(),
   })
   .strict();
-export type LockEntry = z.output<typeof lockEntrySchema>;
 
-export const lockFileSchema = z
+const lockFileSchema = z
   .object({ lockfileVersion: z.literal(1), plugins: z.record(z.string(), lockEntrySchema) })
   .strict();
 export type LockFile = z.output<typeof lockFileSchema>;
@@ -74,7 +73,7 @@ export function lockKey(entry: { name?: string | undefined; path?: string | unde
 }
 
 /** `to` relative to the folder `from`, both absolute POSIX paths (`node:path`'s `relative`, without it). */
-export function relativePosix(from: string, to: string): string {
+function relativePosix(from: string, to: string): string {
   const a = from.split('/').filter((s) => s !== '');
   const b = to.split('/').filter((s) => s !== '');
   let same = 0;

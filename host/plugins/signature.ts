@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import { sha256 } from './source.js';
 
-export const SIGNATURE_FORMAT = 'wasmhooks-signature-v1';
+const SIGNATURE_FORMAT = 'wasmhooks-signature-v1';
 const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
 
 /** The `.sig` file. */
-export const signatureEnvelopeSchema = z
+const signatureEnvelopeSchema = z
   .object({
     format: z.literal(SIGNATURE_FORMAT),
     keyId: z.string().regex(KEY_ID),
@@ -27,7 +27,7 @@ export const signatureEnvelopeSchema = z
 export type SignatureEnvelope = z.output<typeof signatureEnvelopeSchema>;
 
 /** One trusted key: the raw 32-byte Ed25519 public key in base64, and when it stops being trusted. */
-export const trustedKeySchema = z
+const trustedKeySchema = z
   .object({
     publicKey: base64.describe('Raw Ed25519 public key (32 bytes), base64, as printed by `wasmhooks plugin keygen`.'),
     expires: z.iso.datetime({ offset: true }).optional().describe('ISO date-time after which signatures by this key are refused.'),

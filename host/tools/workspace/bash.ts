@@ -36,7 +36,7 @@ class Capped {
  * are not passed to the model's commands: `echo $ANTHROPIC_API_KEY` must not
  * hand the key to the model. Everything else in the environment is.
  */
-export const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'WASMHOOKS_TOKEN'] as const;
+const WITHHELD_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'WASMHOOKS_TOKEN'] as const;
 
 function commandEnv(): Record<string, string> {
   const env: Record<string, string> = {};

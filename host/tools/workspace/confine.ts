@@ -14,7 +14,7 @@ export class OutsideWorkspaceError extends Error {
 }
 
 /** True when `path` (absolute, resolved) is `root` or below it. */
-export function isWithin(root: string, path: string): boolean {
+function isWithin(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

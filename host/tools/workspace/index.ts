@@ -12,7 +12,6 @@ import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from './limits.js';
 import { globTool, grepTool } from './search.js';
 
 export { OutsideWorkspaceError, confine } from './confine.js';
-export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from './limits.js';
 
 export const WORKSPACE_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'] as const;
 export type WorkspaceToolName = (typeof WORKSPACE_TOOLS)[number];
