@@ -17,7 +17,7 @@ const extra = process.argv.slice(2).filter((a) => a === '--quick');
 const RUNS: { name: string; cmd: string[] }[] = [
   { name: 'node', cmd: ['node', '--expose-gc', '--import', 'tsx', 'bench/run.ts'] },
   // Sloppy imports: the host's sources import './x.js' for './x.ts', as tsc wants.
-  { name: 'deno', cmd: ['npx', 'deno', 'run', '-A', '--unstable-sloppy-imports', 'bench/run.ts'] },
+  { name: 'deno', cmd: ['npx', 'deno', 'run', '-A', '--unstable-sloppy-imports', '--v8-flags=--expose-gc', 'bench/run.ts'] },
   { name: 'bun', cmd: ['npx', 'bun', 'run', 'bench/run.ts'] },
 ];
 

@@ -20,6 +20,8 @@ function targetCell(t: Target, ratioOf: Row['ratioOf']): string {
   switch (t.op) {
     case 'within':
       return `${num(t.value)} ${t.unit} ± ${Math.round(t.tolerance * 100)}%`;
+    case 'atMost':
+      return `≤ ${num(t.value)} ${t.unit}`;
     case 'max':
     case 'min':
       return `${t.op === 'max' ? '≤' : '≥'} ${t.value}×${ratioOf === 'anchor/ours' || t.op === 'min' ? ' faster' : ''}`;

@@ -47,7 +47,7 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 // The sandbox: any wasm export under a deadline, fuel, a memory cap and an abort signal.
 export type * from './sandbox/types.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
-export { createSandbox } from './sandbox/index.js';
+export { createSandbox, hostMemoryBound, HOST_MEMORY_SLACK_BYTES } from './sandbox/index.js';
 export type { WasiOptions, WasiGrant } from './sandbox/wasi/options.js';
 export type { HostFunction, HostFunctions, HostCallContext, HostValue, HostValueType } from './sandbox/host-functions.js';
 // Any wasm module (not only Extism plugins): the instrumenter, and a sandbox for caller-provided imports.

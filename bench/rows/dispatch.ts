@@ -9,9 +9,9 @@ import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
 import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInput, type HookOutput } from '../../host/index.js';
 import { dispatch } from '../../host/hooks/dispatch.js';
-import { encodeHookRequest } from '../../host/protocol/codec.js';
-import { toWireRequest } from '../../host/plugins/wire.js';
+import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
+import { bytesPerCall, guardLoop, LOOP_CALLS, rawInstrumented } from './guard-path.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -49,7 +49,9 @@ export const run: RowsFn = async ({ quick }) => {
   const ours = await loadPlugin({ bytes }, { limits });
   const worker = await loadPlugin({ bytes }, { limits, isolation: 'worker' });
   const raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
-  const request = encodeHookRequest(toWireRequest(input));
+  const request = encodeHookInput(input, 0);
+  const instrumented = await rawInstrumented(bytes);
+  const loop = await guardLoop(ours);
 
   // Sanity: every path answers, and answers the same.
   const a = await ours.callHook(input);
@@ -59,6 +61,8 @@ export const run: RowsFn = async ({ quick }) => {
   const viaSandbox = await ours.sandbox.call('hook', request);
   const viaRaw = await raw.call('hook', request);
   if (!viaSandbox.ok || !viaRaw || viaRaw.bytes().join() !== viaSandbox.output.join()) fail('raw Extism and the sandbox answer differently');
+  const viaInstrumented = await instrumented.call('hook', request);
+  if (!viaInstrumented || viaInstrumented.bytes().join() !== viaRaw.bytes().join()) fail('instrumented bytes answer differently in raw Extism');
 
   const signal = new AbortController().signal;
   const emit = () => {};
@@ -99,6 +103,7 @@ export const run: RowsFn = async ({ quick }) => {
 
   const n = quick ? 300 : 3000;
   const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
+  const loopOpts = { samples: quick ? 40 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
   const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
   const tasks: Record<string, [Task, SampleOptions]> = {
     js: [() => jsGuard(input), { ...fast, batch: 100 }],
@@ -107,6 +112,12 @@ export const run: RowsFn = async ({ quick }) => {
     ours: [() => ours.callHook(input), fast],
     sandboxCall: [() => ours.sandbox.call('hook', request), fast],
     raw: [() => raw.call('hook', request), fast],
+    rawInstrumented: [() => instrumented.call('hook', request), fast],
+    // The loop rows: prompts of LOOP_CALLS tool calls (CPU time: long samples on a loaded machine),
+    // beside LOOP_CALLS raw calls of the bytes the loop sends, timed the same way.
+    loopBare: [loop.bare, loopOpts],
+    loopGuarded: [loop.guarded, loopOpts],
+    rawLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await raw.call('hook', loop.guardBytes); }, loopOpts],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
     ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
@@ -115,7 +126,14 @@ export const run: RowsFn = async ({ quick }) => {
     ...(echoWorker ? { echoWorker: [() => echoWorker.call('run', echoIn), slow] } : {}),
   };
   const r = await compare(tasks, { rounds: 10 });
-  await Promise.all([ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
+  // Allocations after timing, so the GCs they force do not land in the samples.
+  const alloc = {
+    raw: await bytesPerCall(() => raw.call('hook', request)),
+    sandbox: await bytesPerCall(() => ours.sandbox.call('hook', request)),
+    callHook: await bytesPerCall(() => ours.callHook(input)),
+    dispatch: await bytesPerCall(() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build)),
+  };
+  await Promise.all([instrumented.close(), ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
   const row = (x: Parameters<typeof makeRow>[2]): Row => makeRow('dispatch', runtime, x);
   const rows: Row[] = [
@@ -132,7 +150,8 @@ export const run: RowsFn = async ({ quick }) => {
       ours: fig(r.ours!),
       anchorName: 'raw Extism in-thread',
       anchor: fig(r.raw!),
-      target: { op: 'max', value: 1.5 },
+      target: { op: 'max', value: 1.3 },
+      note: 'moonshot ≤ 1.1×: the host adds nothing measurable',
     }),
     row({
       what: 'the same, sandbox.call with pre-encoded bytes (no codec)',
@@ -141,6 +160,7 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: fig(r.raw!),
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
+    ...breakdown(r, alloc, loop.requestBytes, row),
     row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
   ];
   if (r.extismWorker) {
@@ -206,3 +226,48 @@ export const run: RowsFn = async ({ quick }) => {
   );
   return rows;
 };
+
+type Stat = { median: number; p99: number };
+
+/**
+ * The guard's cost from raw Extism up to the agent loop, one layer at a time,
+ * and what each layer allocates: the row to read when a ratio regresses.
+ */
+function breakdown(
+  r: Record<string, Stat | undefined>,
+  alloc: Record<'raw' | 'sandbox' | 'callHook' | 'dispatch', number>,
+  requestBytes: number,
+  row: (x: Parameters<typeof makeRow>[2]) => Row,
+): Row[] {
+  const raw = r.raw!.median;
+  const loopRaw = r.rawLoop!.median / LOOP_CALLS;
+  const perCall = (r.loopGuarded!.median - r.loopBare!.median) / LOOP_CALLS;
+  const layers: [string, number][] = [
+    ['raw', raw],
+    ['instrumentation', r.rawInstrumented!.median - raw],
+    ['sandbox', r.sandboxCall!.median - r.rawInstrumented!.median],
+    ['codec', r.ours!.median - r.sandboxCall!.median],
+    ['dispatch', r.wasmDispatch!.median - r.ours!.median],
+    ['loop', perCall * (raw / loopRaw) - r.wasmDispatch!.median],
+  ];
+  const kb = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(2)} KB` : 'n/a');
+  return [
+    row({
+      what: 'guard-shell loaded into the agent loop, added per tool call (20 Bash calls/prompt)',
+      ours: { value: perCall, unit: 'µs', clock: 'cpu' },
+      anchorName: 'raw Extism in-thread, the bytes the loop sends',
+      anchor: { value: loopRaw, unit: 'µs', clock: 'cpu' },
+      target: { op: 'max', value: 1.5 },
+      note: `CPU time: (prompt with the guard − prompt without) / 20, beside 20 raw calls / 20; the request is ${requestBytes} bytes on every call of 2 prompts (checked: it does not grow)`,
+    }),
+    row({
+      what: 'breakdown of one guard decision (median µs per layer, wall; loop layer scaled from CPU time)',
+      ours: { value: r.wasmDispatch!.median, unit: 'µs' },
+      anchorName: 'raw Extism in-thread',
+      anchor: { value: raw, unit: 'µs' },
+      note:
+        layers.map(([k, v]) => `${k} ${v >= 0 ? (k === 'raw' ? '' : '+') : ''}${v.toFixed(1)}`).join(' / ') +
+        `; JS heap allocated per call: raw ${kb(alloc.raw)}, sandbox.call ${kb(alloc.sandbox)}, callHook ${kb(alloc.callHook)}, dispatch ${kb(alloc.dispatch)}`,
+    }),
+  ];
+}

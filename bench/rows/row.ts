@@ -19,8 +19,13 @@ export interface Figure {
  * `max`: the ratio must be at most `value`; `min`: at least.
  * `within`: our own figure (not a ratio) must lie within `value` ± `tolerance`
  * (a fraction of `value`), in the figure's unit; for rows with no anchor.
+ * `atMost`: our own figure must be at most `value`, in `unit` (an absolute
+ * budget, such as a cold start's 100 ms; the anchor's ratio is shown beside it).
  */
-export type Target = { op: 'max' | 'min'; value: number } | { op: 'within'; value: number; unit: string; tolerance: number };
+export type Target =
+  | { op: 'max' | 'min'; value: number }
+  | { op: 'within'; value: number; unit: string; tolerance: number }
+  | { op: 'atMost'; value: number; unit: string };
 
 export interface Row {
   group: Group;
@@ -65,14 +70,18 @@ export function makeRow(group: Group, runtime: string, r: RowInput): Row {
     if (r.ours.unit !== t.unit) throw new Error(`row "${r.what}": target in ${t.unit}, figure in ${r.ours.unit}`);
     row.pass = Number.isFinite(r.ours.value) && Math.abs(r.ours.value - t.value) <= t.value * t.tolerance;
   }
+  if (r.target?.op === 'atMost') {
+    if (r.ours.unit !== r.target.unit) throw new Error(`row "${r.what}": target in ${r.target.unit}, figure in ${r.ours.unit}`);
+    row.pass = Number.isFinite(r.ours.value) && r.ours.value <= r.target.value;
+  }
   if (r.anchor && Number.isFinite(r.anchor.value) && Number.isFinite(r.ours.value) && r.anchor.value > 0 && r.ours.value > 0) {
     const of = r.ratioOf ?? 'ours/anchor';
     row.ratioOf = of;
     const ours = comparable(r.ours, r.anchor);
     const anchor = comparable(r.anchor, r.ours);
     row.ratio = of === 'ours/anchor' ? ours / anchor : anchor / ours;
-    if (r.target && r.target.op !== 'within') row.pass = r.target.op === 'max' ? row.ratio <= r.target.value : row.ratio >= r.target.value;
-  } else if (r.target && r.target.op !== 'within') {
+    if (r.target && (r.target.op === 'max' || r.target.op === 'min')) row.pass = r.target.op === 'max' ? row.ratio <= r.target.value : row.ratio >= r.target.value;
+  } else if (r.target && (r.target.op === 'max' || r.target.op === 'min')) {
     row.pass = false;
   }
   return row;

@@ -16,6 +16,7 @@ function pluginOptions(entry: PluginEntry) {
     ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
     ...(entry.tools ? { tools: entry.tools } : {}),
     ...(entry.pluginName ? { pluginName: entry.pluginName } : {}),
+    ...(entry.allowExceptions !== undefined ? { allowExceptions: entry.allowExceptions } : {}),
   };
 }
 

@@ -8,9 +8,8 @@ import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginCont
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
-import { loadTrustedPlugin, trustContext } from './trust.js';
-
 import type { MaterializeOptions } from './entry.js';
+import { loadTrustedPlugin, trustContext } from './trust.js';
 
 export { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 

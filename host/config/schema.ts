@@ -33,6 +33,13 @@ export const configLimitsSchema = z
     maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
     maxInputBytes: positiveInt(),
     maxOutputBytes: positiveInt(),
+    maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
+    maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
+    maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
+    maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
+    maxTableElements: positiveInt()
+      .max(10_000_000, { error: 'expected at most 10000000' })
+      .describe('Cap on the elements of all the plugin\'s tables together (host memory, ~16 bytes each).'),
   })
   .partial()
   .strict();
@@ -107,6 +114,10 @@ const pluginCommon = {
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _, . or -' })
     .optional()
     .describe('Name of a plugin used through `tools` (default: its file name).'),
+  allowExceptions: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe('Accept a plugin that uses wasm exception handling (refused by default; every handler then re-raises a stop).'),
   signature: nonEmpty('a path or URL of a .sig file').optional().describe('Where the plugin\'s signature is (default: the plugin\'s path or URL + ".sig").'),
 };
 

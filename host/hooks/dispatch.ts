@@ -7,7 +7,7 @@
  * hook.start and hook.end.
  */
 import type { PluginFailure } from '../sandbox/types.js';
-import type { Emit, StoppedBy } from '../events/types.js';
+import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult } from './types.js';
@@ -52,9 +52,12 @@ const NOTHING: ChainOutcome = Object.freeze({
   systemMessages: Object.freeze([]) as readonly string[],
 });
 
-function selected(handlers: readonly HookHandler[], input: HookInput): HookHandler[] {
-  const toolName = 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
-  return handlers.filter((h) => !h.matcher || toolName === undefined || h.matcher.test(toolName));
+/** A failed fail-open hook's output: nothing (shared, read only). */
+const NO_OUTPUT: HookOutput = Object.freeze({});
+
+/** The tool name handlers' matchers test, or undefined when the event is not tool-scoped. */
+function matchedTool(input: HookInput): string | undefined {
+  return 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
 }
 
 /**
@@ -94,14 +97,41 @@ class LazySignal {
   }
 }
 
-/** Runs one handler with its timeout and the prompt's signal; never throws. */
-async function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+const threw = (e: unknown): HookResult => ({
+  ok: false,
+  failure: { code: 'TRAP', message: `hook threw: ${e instanceof Error ? e.message : String(e)}` },
+});
+
+const sessionAborted = (): HookResult => ({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
+
+/**
+ * A handler that enforces its own timeout (sandboxed WASM): no timer, no
+ * child signal, no race; the prompt's signal goes straight through. A call
+ * the prompt's abort stopped reads as the session's abort, as on the slow path.
+ */
+function callSelfTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+  let running: Promise<HookResult>;
+  try {
+    running = handler.run(input, { signal: outer });
+  } catch (e) {
+    return Promise.resolve(threw(e));
+  }
+  return running.then((r) => (!r.ok && r.failure.code === 'ABORTED' && outer.aborted ? sessionAborted() : r), threw);
+}
+
+/** Runs one handler with its timeout and the prompt's signal; never throws. Not async: the fast path adds no tick. */
+function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
+  return handler.enforcesTimeout === true && !outer.aborted ? callSelfTimed(handler, input, outer) : callTimed(handler, input, outer);
+}
+
+/** Any other handler: a timer at its timeoutMs, a child signal made only if the hook reads it, a race with both. */
+async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
   const lazy = new LazySignal();
   let settle!: (r: HookResult) => void;
   const stopped = new Promise<HookResult>((resolve) => (settle = resolve));
   const onOuterAbort = () => {
     lazy.abort(outer.reason);
-    settle({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
+    settle(sessionAborted());
   };
   const timer = setTimeout(() => {
     const message = `hook "${handler.name}" timed out after ${handler.timeoutMs} ms`;
@@ -119,10 +149,7 @@ async function callHandler(handler: HookHandler, input: HookInput, outer: AbortS
     };
     const running = Promise.resolve()
       .then(() => handler.run(arg, ctx))
-      .catch((e: unknown): HookResult => ({
-        ok: false,
-        failure: { code: 'TRAP', message: `hook threw: ${e instanceof Error ? e.message : String(e)}` },
-      }));
+      .catch(threw);
     return await Promise.race([running, stopped]);
   } finally {
     clearTimeout(timer);
@@ -156,17 +183,12 @@ export async function dispatch<E extends HookEventName>(
   const rule = HOOK_EVENT_RULES[event];
   const toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
 
-  for (const handler of selected(all, input)) {
+  // Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name).
+  const toolName = matchedTool(input);
+  for (const handler of all) {
+    if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
     if (ctx.signal.aborted) break;
-    const ref = {
-      hookId: handler.id,
-      hookName: handler.name,
-      kind: handler.kind,
-      event,
-      ...(handler.plugin !== undefined ? { plugin: handler.plugin } : {}),
-      ...(toolUseId !== undefined ? { toolUseId } : {}),
-    };
-    ctx.emit({ type: 'hook.start', ...ref });
+    ctx.emit(hookEvent('hook.start', handler, event, toolUseId));
     const started = performance.now();
     let result = await callHandler(handler, input, ctx.signal);
     if (result.ok) {
@@ -176,7 +198,7 @@ export async function dispatch<E extends HookEventName>(
 
     let decision: HookDecision;
     let reason: string | undefined;
-    let output: HookOutput = {};
+    let output: HookOutput = NO_OUTPUT;
     if (result.ok) {
       output = result.output;
       decision = output.decision ?? 'continue';
@@ -187,18 +209,20 @@ export async function dispatch<E extends HookEventName>(
       // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
       if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
     }
-    ctx.emit({
-      type: 'hook.end',
-      ...ref,
-      decision,
-      durationMs: performance.now() - started,
-      ...(reason !== undefined ? { reason } : {}),
-      ...fuel(result),
-      ...(result.ok ? {} : { failure: result.failure, failurePolicy: handler.failurePolicy }),
-      ...(output.systemMessage !== undefined ? { systemMessage: output.systemMessage } : {}),
-      ...(output.additionalContext !== undefined ? { additionalContext: output.additionalContext } : {}),
-      ...(output.updatedInput !== undefined ? { inputUpdated: true } : {}),
-    });
+    // Built by assignment, in the order the spread version had: no temporary objects per call.
+    const end = hookEvent('hook.end', handler, event, toolUseId);
+    end.decision = decision;
+    end.durationMs = performance.now() - started;
+    if (reason !== undefined) end.reason = reason;
+    if (result.fuelUsed !== undefined) end.fuelUsed = result.fuelUsed;
+    if (!result.ok) {
+      end.failure = result.failure;
+      end.failurePolicy = handler.failurePolicy;
+    }
+    if (output.systemMessage !== undefined) end.systemMessage = output.systemMessage;
+    if (output.additionalContext !== undefined) end.additionalContext = output.additionalContext;
+    if (output.updatedInput !== undefined) end.inputUpdated = true;
+    ctx.emit(end);
 
     if (output.additionalContext) context.push(output.additionalContext);
     if (output.systemMessage) messages.push(output.systemMessage);
@@ -220,6 +244,14 @@ export async function dispatch<E extends HookEventName>(
     if (TERMINAL_DECISIONS.has(decision)) break;
   }
   return outcome;
+}
+
+/** A hook.start/hook.end event with its HookRef fields, in the order the events always had (id, name, kind, event, plugin, toolUseId). */
+function hookEvent<T extends 'hook.start' | 'hook.end'>(type: T, handler: HookHandler, event: HookEventName, toolUseId: string | undefined): Extract<EmittedEvent, { type: T }> {
+  const e: Record<string, unknown> = { type, hookId: handler.id, hookName: handler.name, kind: handler.kind, event };
+  if (handler.plugin !== undefined) e.plugin = handler.plugin;
+  if (toolUseId !== undefined) e.toolUseId = toolUseId;
+  return e as unknown as Extract<EmittedEvent, { type: T }>;
 }
 
 function fuel(r: HookResult): { fuelUsed?: number } {

@@ -193,6 +193,15 @@ export interface HookHandler {
   readonly matcher?: ToolMatcher;
   readonly failurePolicy: FailurePolicy;
   readonly timeoutMs: number;
+  /**
+   * The handler enforces `timeoutMs` itself and settles soon after the
+   * prompt's signal fires (a sandboxed WASM call: its own deadline in-thread,
+   * deadline and abort delivered mid-call in a worker). The dispatcher then
+   * sets no timer of its own and passes the prompt's signal as `ctx.signal`
+   * instead of a per-call child signal: both would only duplicate the
+   * sandbox's work on every call.
+   */
+  readonly enforcesTimeout?: boolean;
   run(input: HookInput, ctx: HookRunContext): Promise<HookResult>;
 }
 

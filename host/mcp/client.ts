@@ -7,9 +7,10 @@
  * stream an `mcp.server.*` event; it never hangs the loop. A crashed server is
  * started again at the next prompt.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// The SDK is loaded on first connect, not at import: it is most of `import('wasmhooks')`'s time otherwise.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '../errors.js';
 import type { EmittedEvent, McpErrorCode } from '../events/types.js';
 import type { ToolHandler, ToolOutcome, ToolRunContext } from '../hooks/types.js';
@@ -89,6 +90,7 @@ export class McpServers {
   async #connect(s: ServerState): Promise<Client | undefined> {
     const c = s.config;
     const timeout = c.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(
       { name: 'wasmhooks', version: '0.1.0' },
       {
@@ -198,6 +200,7 @@ export class McpServers {
       return outcomeOf(result as Parameters<typeof outcomeOf>[0], c.maxOutputChars ?? DEFAULT_MCP_MAX_OUTPUT_CHARS);
     } catch (error) {
       if (ctx.signal.aborted) return { content: `${where} was cancelled`, isError: true };
+      const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
       const code: McpErrorCode =
         error instanceof McpError && error.code === ErrorCode.RequestTimeout ? 'MCP_TIMEOUT'
         : error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? 'MCP_CLOSED'

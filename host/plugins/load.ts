@@ -52,6 +52,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     name: origin,
     limits: opts.limits,
     isolation: opts.isolation,
+    allowExceptions: opts.allowExceptions,
     config,
     ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
     ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),

@@ -16,6 +16,11 @@ export const limitsSchema = z
     maxMemoryPages: positiveInt.max(65536),
     maxInputBytes: positiveInt,
     maxOutputBytes: positiveInt,
+    maxVarBytes: positiveInt,
+    maxVars: positiveInt,
+    maxLogBytes: positiveInt,
+    maxProgressBytes: positiveInt,
+    maxTableElements: z.number().int().nonnegative().max(10_000_000),
   })
   .partial()
   .strict();
@@ -32,6 +37,11 @@ export const pluginOptionsSchema = z
     grants: grantsSchema.default({ networkHosts: [], filePaths: [], configKeys: [], hostFunctions: [] }),
     /** Config values; the plugin sees only the keys in `grants.configKeys`. */
     config: z.record(z.string(), z.string()).default({}),
+    /**
+     * Accept a plugin that uses wasm exception handling (refused by default:
+     * a handler could catch the sandbox's stop; with this, every handler re-raises it).
+     */
+    allowExceptions: z.boolean().default(false),
     /** Override the failure policy of the plugin's bindings, per event. */
     failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), failurePolicySchema).default({}),
     /** WASI preview1: off unless given (see `WasiOptions`); the object form is a grant. */

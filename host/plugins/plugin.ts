@@ -8,6 +8,7 @@ import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type {
   HookHandler,
   HookInput,
+  HookOutput,
   HookResult,
   PluginContribution,
   PluginHealthChange,
@@ -16,20 +17,15 @@ import type {
   ToolOutcome,
   ToolRunContext,
 } from '../hooks/types.js';
-import {
-  decodeHookResponse,
-  decodeToolResponse,
-  encodeHookRequest,
-  encodeToolRequest,
-  type PluginBinding,
-  type PluginInfo,
-} from '../protocol/codec.js';
-import type { Limits, SandboxedModule } from '../sandbox/types.js';
+import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
+import { encodeHookInput } from '../protocol/hook-request.js';
+import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
+import { violation } from '../hooks/decisions.js';
 import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
-import { fromWireResponse, toWireRequest, wireContext } from './wire.js';
+import { fromWireResponse, wireContext } from './wire.js';
 
 export interface WasmPluginParts {
   info: PluginInfo;
@@ -135,15 +131,34 @@ export class WasmPlugin implements PluginContribution {
   ): Promise<HookResult> {
     const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
     if (bindingIndex < 0) return { ok: true, output: {} };
-    const request = toWireRequest(input, bindingIndex);
-    const outcome = await this.#sandbox.call('hook', encodeHookRequest(request), {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs ? { limits: { timeoutMs: options.timeoutMs } } : {}),
+    return this.#callBinding(input, bindingIndex, options.signal, options.timeoutMs);
+  }
+
+  /**
+   * The hot path (a registered handler lands here): encode straight to bytes, call, decode; a
+   * plain promise chain, no async frame. The answer is decoded and checked inside the call
+   * (`check`), so an unreadable answer counts toward quarantine.
+   */
+  #callBinding(input: HookInput, bindingIndex: number, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<HookResult> {
+    let output: HookOutput | undefined;
+    const event = input.hook_event_name;
+    const callOptions: CallOptions = {
+      check: (bytes) => {
+        const decoded = decodeHookResponse(bytes);
+        if (!decoded.ok) return decoded.failure;
+        output = fromWireResponse(decoded.value);
+        // A decision the event does not allow is as unreadable as garbage.
+        const bad = violation(event, output);
+        return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
+      },
+    };
+    if (signal) callOptions.signal = signal;
+    if (timeoutMs) callOptions.limits = { timeoutMs };
+    return this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions).then((outcome): HookResult => {
+      if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
+      if (!output) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
+      return { ok: true, output, fuelUsed: outcome.fuelUsed };
     });
-    if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
-    const decoded = decodeHookResponse(outcome.output);
-    if (!decoded.ok) return { ok: false, failure: decoded.failure, fuelUsed: outcome.fuelUsed };
-    return { ok: true, output: fromWireResponse(decoded.value), fuelUsed: outcome.fuelUsed };
   }
 
   /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
@@ -164,13 +179,17 @@ export class WasmPlugin implements PluginContribution {
     });
     this.#progress.current = ctx.onProgress;
     try {
-      const outcome = await this.#sandbox.call('tool', request, { signal: ctx.signal });
-      if (!outcome.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${outcome.failure.code}: ${outcome.failure.message}`, isError: true };
-      }
-      const decoded = decodeToolResponse(outcome.output);
-      if (!decoded.ok) {
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${decoded.failure.code}: ${decoded.failure.message}`, isError: true };
+      let decoded: ReturnType<typeof decodeToolResponse> | undefined;
+      const outcome = await this.#sandbox.call('tool', request, {
+        signal: ctx.signal,
+        check: (output) => {
+          decoded = decodeToolResponse(output);
+          return decoded.ok ? null : decoded.failure;
+        },
+      });
+      if (!outcome.ok || !decoded?.ok) {
+        const f = outcome.ok ? { code: 'BAD_OUTPUT', message: 'the tool output was not decoded' } : outcome.failure;
+        return { content: `tool ${name} (plugin ${this.name}) failed: ${f.code}: ${f.message}`, isError: true };
       }
       return decoded.value;
     } finally {
@@ -218,7 +237,10 @@ export class WasmPlugin implements PluginContribution {
       ...(this.#matchers[index] ? { matcher: this.#matchers[index] } : {}),
       failurePolicy: this.#options.failurePolicy[event] ?? binding.failurePolicy ?? defaultFailurePolicy(event),
       timeoutMs: this.#sandbox.limits.timeoutMs,
-      run: (input, ctx) => this.callHook(input, { signal: ctx.signal, bindingIndex: index }),
+      // The sandbox enforces timeoutMs (its own deadline, in-thread or in a worker); ctx.signal is
+      // the prompt's own signal, read once and passed on (a worker delivers it mid-call).
+      enforcesTimeout: true,
+      run: (input, ctx) => this.#callBinding(input, index, ctx.signal, undefined),
     };
   }
 }

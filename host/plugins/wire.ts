@@ -22,7 +22,11 @@ export function wireContext(common: HookCommon, toolUseId?: string): WireContext
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
 /**
- * The protocol message for one hook input. `bindingIndex` is assigned after
+ * The protocol message for one hook input, as a protobufjs object: the
+ * readable reference mapping. Calls encode with `encodeHookInput`
+ * (host/protocol/hook-request.ts), which writes the same bytes without this
+ * object; test/protocol/hook-request.test.ts holds the two to each other.
+ * `bindingIndex` is assigned after
  * the fact, not spread in: spreading these oneof-shaped objects made encoding
  * five times slower (measured: ~5 µs vs ~1 µs per request).
  */

@@ -5,16 +5,20 @@
  * instantiation, never a recompilation. The worker backend runs this very
  * class inside its worker.
  */
-import createPlugin, { type CallContext, type ExtismPluginOptions, type Plugin } from '@extism/extism';
-import { classify, corruptsInstance, failure } from './failures.js';
+import createPlugin, { type Plugin } from '@extism/extism';
+import { classify, clip, corruptsInstance, failure } from './failures.js';
+import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
-import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
+import { gateImport } from './gate.js';
+import { GATE_NAME } from './instrument/index.js';
+import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
 import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
-export const MAX_LOG_LINES_PER_CALL = 1_000;
+export { MAX_LOG_LINES_PER_CALL };
 
 export interface EngineOptions extends GuestImportOptions {
   limits: Readonly<Limits>;
@@ -23,16 +27,15 @@ export interface EngineOptions extends GuestImportOptions {
   onProgress?: (message: string) => void;
 }
 
-type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 export class Engine {
   #plugin: Plugin | null = null;
   #fuel: WebAssembly.Global | null = null;
   #memory: WebAssembly.Memory | null = null;
   #meter: Meter | null = null;
-  #logLines = 0;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
+  /** What the host functions see of the current call (its first stop, its counters) and of the instance (its variables). */
+  readonly #scope: ImportScope;
   /** WASI and the embedder's host functions, when given. */
   readonly #guest: GuestImports;
 
@@ -40,15 +43,25 @@ export class Engine {
     readonly module: WebAssembly.Module,
     readonly options: EngineOptions,
   ) {
-    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => this.#log(level, line));
+    this.#scope = {
+      limits: options.limits,
+      vars: new VarStore(options.limits),
+      config: options.config ?? {},
+      log: { lines: 0, bytes: 0, dropped: 0 },
+      onLog: options.onLog,
+      stop: null,
+      progressBytes: 0,
+      onProgress: options.onProgress,
+    };
+    // WASI stdout/stderr lines go through the same per-call caps as log_*.
+    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line));
   }
 
   /** Run `fn` under `budget`. Never throws. */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
     const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
-    this.#meter = meter;
-    this.#logLines = 0;
+    this.#begin(meter);
     let remaining = 0n;
     if (!this.#plugin) {
       const loaded = await this.#instantiate();
@@ -59,32 +72,71 @@ export class Engine {
     const plugin = this.#plugin as Plugin;
     // Hand out the first slice up front: a short call then never needs refuel.
     if (this.#fuel) this.#fuel.value = meter.prefill(remaining);
+    let output: Uint8Array | null = null;
+    let thrown: { error: unknown } | null = null;
     try {
       const out = await plugin.call(fn, input);
-      const output = out ? out.bytes() : new Uint8Array(0);
-      const max = this.options.limits.maxOutputBytes;
-      if (output.byteLength <= max) return this.#finish(meter, started, output, null);
-      const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
-      return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
+      output = out ? out.bytes() : new Uint8Array(0);
     } catch (error) {
+      thrown = { error };
+    }
+    // A stop is final: whatever the plugin did after it (caught it, returned,
+    // threw something else), the outcome is the stop and no output is used.
+    const stop = this.#stopOf(meter);
+    if (stop) return this.#finish(meter, started, null, classify(stop, 'call'), true);
+    if (thrown) {
+      const { error } = thrown;
       // A plugin's own exit ends its instance; exit 0 is a finished call.
       if (error instanceof ProcExit) void this.discard();
       if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, started, new Uint8Array(0), null);
       return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
     }
+    const bytes = output ?? new Uint8Array(0);
+    const max = this.options.limits.maxOutputBytes;
+    if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
+    const message = `the plugin returned ${bytes.byteLength} bytes, more than maxOutputBytes (${max})`;
+    return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
   }
 
-  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null): CallOutcome {
+  #begin(meter: Meter): void {
+    this.#meter = meter;
+    this.#scope.stop = null;
+    this.#scope.progressBytes = 0;
+    this.#scope.log = { lines: 0, bytes: 0, dropped: 0 };
+  }
+
+  /**
+   * The call's stop: the first one a host function raised (every meter import
+   * goes through `hostImports`' wrapper, which records it), a stop the meter
+   * kept itself (`stopped`, where meter.ts records its sticky stop), or an
+   * abort seen after the plugin returned.
+   */
+  #stopOf(meter: Meter): Error | null {
+    const own = (meter as { stopped?: unknown }).stopped;
+    if (this.#scope.stop) return this.#scope.stop;
+    if (own instanceof Error) return own;
+    if (meter.budget.signal?.aborted) return new StopSignal('ABORTED', 'the call was aborted');
+    return null;
+  }
+
+  /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */
+  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
     // What is left stays in the global unused: the next call overwrites it
     // with its own first slice.
-    const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+    let fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
     const durationMs = performance.now() - started;
+    const over = failed ? null : meter.overBudget(fuelUsed);
+    if (over) {
+      // Charges after the last check took it past its budget: its result is not used.
+      failed = over;
+      fuelUsed = meter.budget.fuel;
+    }
     this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
-    if (this.#logLines > MAX_LOG_LINES_PER_CALL) this.#flushDroppedLogs();
+    if (this.#scope.log.dropped > 0) this.#flushDroppedLogs();
     if (failed) {
-      if (corruptsInstance(failed.code)) void this.discard();
+      if (unwound || corruptsInstance(failed.code)) void this.discard();
       return { ok: false, failure: failed, fuelUsed, durationMs };
     }
     return { ok: true, output: output ?? new Uint8Array(0), fuelUsed, durationMs };
@@ -100,7 +152,7 @@ export class Engine {
     if (this.#plugin) return null;
     const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, signal: undefined };
     const meter = new Meter(budget, this.#slice, null);
-    this.#meter = meter;
+    this.#begin(meter);
     const failed = await this.#instantiate();
     this.#meter = null;
     this.#slice = meter.slice;
@@ -114,33 +166,61 @@ export class Engine {
     this.#plugin = null;
     this.#fuel = null;
     this.#memory = null;
+    this.#scope.vars.clear();
     await plugin?.close().catch(() => undefined);
   }
 
   async #instantiate(): Promise<PluginFailure | null> {
+    this.#scope.vars.clear();
+    let plugin: Plugin;
     try {
-      const plugin = await createPlugin(
+      plugin = await createPlugin(
         { wasm: [{ module: this.module }] },
         {
           useWasi: false,
-          functions: this.#hostFunctions(),
+          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
           config: this.options.config ?? {},
-          memory: { maxPages: this.options.limits.maxMemoryPages, maxVarBytes: this.options.limits.maxVarBytes },
-          logger: this.#logger(),
+          memory: { maxPages: this.options.limits.maxMemoryPages },
+          // Plugin log lines come through our own log_* imports; what Extism
+          // logs itself is about failures we report as failures.
+          logger: SILENT,
+          // What the plugin reads from get_log_level: everything, if anyone listens.
           logLevel: this.options.onLog ? 'trace' : 'silent',
         },
       );
-      const instance = await plugin.getInstance();
-      this.#plugin = plugin;
-      this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
-      const memory = instance.exports.memory;
-      this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
-      this.#guest.start(instance);
-      return null;
     } catch (error) {
-      return classify(error, 'load');
+      return this.#scope.stop ? classify(this.#scope.stop, 'load') : classify(error, 'load');
     }
+    // A start function that caught its stop still stopped.
+    if (this.#scope.stop) {
+      await plugin.close().catch(() => undefined);
+      return classify(this.#scope.stop, 'load');
+    }
+    const instance = await plugin.getInstance();
+    this.#plugin = plugin;
+    this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
+    const memory = instance.exports.memory;
+    this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
+    // The module's own initialisation (wasi-libc constructors) runs under this meter.
+    try {
+      this.#guest.start(instance);
+    } catch (error) {
+      await this.discard();
+      return classify(this.#scope.stop ?? error, 'load');
+    }
+    if (this.#scope.stop) {
+      await this.discard();
+      return classify(this.#scope.stop, 'load');
+    }
+    return null;
   }
+
+  readonly #refuel = (): bigint => {
+    const meter = this.#meter;
+    // Outside a call (never expected): stop rather than run unmetered.
+    if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+    return meter.refuel();
+  };
 
   /** A trap right after the memory hit its cap is the cap's doing: say so. */
   #explain(f: PluginFailure): PluginFailure {
@@ -154,66 +234,15 @@ export class Engine {
     );
   }
 
-  #hostFunctions(): NonNullable<ExtismPluginOptions['functions']> {
-    const cap = this.options.limits.maxMemoryPages * PAGE;
-    return {
-      ...this.#guest.functions(),
-      [REFUEL_MODULE]: {
-        [REFUEL_NAME]: () => {
-          const meter = this.#meter;
-          // Outside a call (never expected): stop rather than run unmetered.
-          if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
-          return meter.refuel();
-        },
-      },
-      // Extism's own alloc logs "memory limit exceeded" and returns 0, after
-      // which the plugin fails on an unrelated error; stop it here instead.
-      'extism:host/env': {
-        alloc: (cc: CallContext, size: bigint) => {
-          const bytes = Number(size);
-          const address = bytes > cap ? 0n : cc.alloc(bytes);
-          if (address === 0n) {
-            throw new StopSignal(
-              'MEMORY_LIMIT',
-              `the plugin asked the host for ${bytes} bytes, beyond its cap of ${this.options.limits.maxMemoryPages} pages (maxMemoryPages)`,
-            );
-          }
-          return address;
-        },
-      },
-      'wasmhooks:host': {
-        progress: (cc: CallContext, address: bigint) => {
-          const text = cc.read(address)?.text();
-          if (text !== undefined) safely(() => this.options.onProgress?.(text));
-        },
-      },
-    };
-  }
-
-  /** One plugin log line (Extism `log_*`, WASI stdout/stderr), within the per-call cap. */
-  #log(level: LogLevel, message: string): void {
-    this.#logLines++;
-    if (this.#logLines > MAX_LOG_LINES_PER_CALL) return;
-    safely(() => this.options.onLog?.(level, message));
-  }
-
-  #logger(): Console {
-    const forward = (level: LogLevel) => (message: unknown) => this.#log(level, String(message));
-    const logger = {
-      trace: forward('trace'),
-      debug: forward('debug'),
-      info: forward('info'),
-      warn: forward('warn'),
-      error: forward('error'),
-    };
-    return logger as unknown as Console;
-  }
-
   #flushDroppedLogs(): void {
-    const dropped = this.#logLines - MAX_LOG_LINES_PER_CALL;
-    if (dropped > 0) safely(() => this.options.onLog?.('warn', `${dropped} more log lines dropped (limit ${MAX_LOG_LINES_PER_CALL} per call)`));
+    const { maxLogBytes } = this.options.limits;
+    const message = `${this.#scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogBytes} bytes, maxLogBytes)`;
+    safely(() => this.options.onLog?.('warn', clip(message)));
   }
 }
+
+const ignore = (): void => undefined;
+const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
 
 let warm: Promise<void> | undefined;
 

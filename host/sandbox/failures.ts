@@ -1,6 +1,9 @@
 /**
- * Turning whatever a plugin call threw into one typed `PluginFailure`. The
- * messages differ per engine (V8 says "unreachable", JavaScriptCore
+ * Turning whatever a plugin call threw into one typed `PluginFailure`, and
+ * what each failure code means for the instance and for the module's health
+ * (one table, `FAILURE_RULES`, which docs/sandbox.md mirrors row by row).
+ *
+ * The messages differ per engine (V8 says "unreachable", JavaScriptCore
  * "Unreachable code should not be executed"), so classification goes by error
  * class first and by text only where there is no class to go by.
  */
@@ -10,23 +13,92 @@ import { StopSignal } from './meter.js';
 import type { FailureCode, PluginFailure } from './types.js';
 
 const PLUGIN_ERROR_PREFIX = 'Plugin-originated error: ';
+/**
+ * Failure messages carry plugin-supplied text (an `error_set` string, a trap
+ * message); they are cut to this many characters so a plugin cannot make the
+ * host hold, log or send megabytes of it.
+ */
+export const MAX_FAILURE_MESSAGE_CHARS = 4_096;
 
 /** Where the error came from: building the instance, or running a call. */
 export type Phase = 'load' | 'call';
 
+/**
+ * What a failure does to the module's health: `counts` toward quarantine (the
+ * plugin misbehaved), `resets` the count (the plugin ran to completion and
+ * reported an error of its own), or `neutral` (the caller's doing, or no call).
+ */
+export type HealthEffect = 'counts' | 'resets' | 'neutral';
+
+export interface FailureRule {
+  /** The instance may be corrupt (its stack was unwound mid-flight): rebuild it before the next call. */
+  rebuild: boolean;
+  health: HealthEffect;
+}
+
+const rule = (rebuild: boolean, health: HealthEffect): FailureRule => Object.freeze({ rebuild, health });
+
+/** Every failure code's consequences. docs/sandbox.md's failure table says the same (a test checks it). */
+export const FAILURE_RULES: Readonly<Record<FailureCode, FailureRule>> = Object.freeze({
+  TIMEOUT: rule(true, 'counts'),
+  FUEL_EXHAUSTED: rule(true, 'counts'),
+  MEMORY_LIMIT: rule(true, 'counts'),
+  TRAP: rule(true, 'counts'),
+  STACK_OVERFLOW: rule(true, 'counts'),
+  // A returned output past the cap leaves the instance intact; a stop mid-call
+  // (too much progress) unwinds it, and every stop rebuilds (see Engine).
+  OUTPUT_TOO_LARGE: rule(false, 'counts'),
+  PLUGIN_ERROR: rule(false, 'resets'),
+  MISSING_EXPORT: rule(false, 'neutral'),
+  INPUT_TOO_LARGE: rule(false, 'neutral'),
+  // An abort is the caller's decision; mid-call it still unwinds the plugin.
+  ABORTED: rule(true, 'neutral'),
+  QUARANTINED: rule(false, 'neutral'),
+  LOAD_FAILED: rule(true, 'counts'),
+  BAD_OUTPUT: rule(false, 'counts'),
+  PROTOCOL_MISMATCH: rule(false, 'counts'),
+});
+
+/**
+ * Thrown by one of our host functions that refuses what the plugin asked
+ * (memory or variables beyond a cap, too much progress text, a network call
+ * without a grant). Like a `StopSignal` it is final: the engine records it and
+ * ends the call with it, whatever the plugin does after catching it.
+ */
+export class HostRefusal extends Error {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostRefusal';
+  }
+}
+
 export function failure(code: FailureCode, message: string): PluginFailure {
-  return { code, message };
+  return { code, message: clip(message) };
+}
+
+/** Cut plugin-supplied text to `MAX_FAILURE_MESSAGE_CHARS`, saying so. */
+export function clip(message: string): string {
+  if (message.length <= MAX_FAILURE_MESSAGE_CHARS) return message;
+  const cut = message.length - MAX_FAILURE_MESSAGE_CHARS;
+  return `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}… (${cut} more characters cut)`;
 }
 
 export function classify(error: unknown, phase: Phase): PluginFailure {
-  if (error instanceof StopSignal) return failure(error.code, error.message);
+  if (error instanceof StopSignal || error instanceof HostRefusal) return failure(error.code, error.message);
   // exit(0) is a finished call; the engine turns it into one before this.
   if (error instanceof ProcExit) return failure('PLUGIN_ERROR', error.message);
+  if (isWasmException(error)) {
+    // Only the plugin's own `throw` makes one: our host functions throw JS errors.
+    return failure('TRAP', 'the plugin threw a wasm exception that it did not catch (WebAssembly.Exception)');
+  }
   const message = messageOf(error);
-  if (error instanceof RangeError && /call stack size/i.test(message)) {
+  if (error instanceof RangeError && /call stack size|stack overflow/i.test(message)) {
     return failure('STACK_OVERFLOW', `the plugin overflowed the call stack (${message})`);
   }
-  if (error instanceof RangeError && /allocat|array buffer length/i.test(message)) {
+  if (error instanceof RangeError && /allocat|array buffer length|out of memory/i.test(message)) {
     return failure('MEMORY_LIMIT', `the host could not allocate memory the plugin asked for (${message})`);
   }
   if (error instanceof WebAssembly.RuntimeError) {
@@ -34,7 +106,6 @@ export function classify(error: unknown, phase: Phase): PluginFailure {
   }
   if (message.startsWith(PLUGIN_ERROR_PREFIX)) {
     const own = message.slice(PLUGIN_ERROR_PREFIX.length);
-    if (/^var memory limit exceeded/.test(own)) return failure('MEMORY_LIMIT', own);
     return failure('PLUGIN_ERROR', own);
   }
   if (phase === 'load') {
@@ -45,67 +116,18 @@ export function classify(error: unknown, phase: Phase): PluginFailure {
   return failure('TRAP', `the plugin made an invalid host call: ${message}`);
 }
 
+function isWasmException(error: unknown): boolean {
+  const Exception = (WebAssembly as { Exception?: abstract new (...args: never[]) => unknown }).Exception;
+  return typeof Exception === 'function' && error instanceof Exception;
+}
+
 /** A module that cannot be instantiated is refused at load, its failure attached as `cause`. */
 export function loadFailed(name: string, failure: PluginFailure): WasmhooksError {
   const detail = failure.code === 'LOAD_FAILED' ? failure.message : `${failure.code}: ${failure.message}`;
   return new WasmhooksError('LOAD_FAILED', `${name} could not be loaded: ${detail}`, { cause: failure });
 }
 
-/**
- * Failures after which the instance may be corrupt (its stack was unwound
- * mid-flight): it is thrown away and rebuilt before the next call.
- */
+/** Failures after which the instance may be corrupt: it is thrown away and rebuilt before the next call. */
 export function corruptsInstance(code: FailureCode): boolean {
-  switch (code) {
-    case 'TIMEOUT':
-    case 'FUEL_EXHAUSTED':
-    case 'MEMORY_LIMIT':
-    case 'TRAP':
-    case 'STACK_OVERFLOW':
-    case 'ABORTED':
-    case 'LOAD_FAILED':
-      return true;
-    case 'BAD_OUTPUT':
-    case 'OUTPUT_TOO_LARGE':
-    case 'INPUT_TOO_LARGE':
-    case 'PROTOCOL_MISMATCH':
-    case 'QUARANTINED':
-    case 'PLUGIN_ERROR':
-    case 'MISSING_EXPORT':
-      return false;
-    default:
-      return assertNever(code);
-  }
-}
-
-/**
- * Failures that count toward quarantine: the plugin misbehaved. The caller's
- * own doing (too much input, an abort, a missing export) and a plugin that
- * deliberately reports an error do not.
- */
-export function countsAgainstPlugin(code: FailureCode): boolean {
-  switch (code) {
-    case 'TIMEOUT':
-    case 'FUEL_EXHAUSTED':
-    case 'MEMORY_LIMIT':
-    case 'TRAP':
-    case 'STACK_OVERFLOW':
-    case 'LOAD_FAILED':
-    case 'BAD_OUTPUT':
-    case 'OUTPUT_TOO_LARGE':
-    case 'PROTOCOL_MISMATCH':
-      return true;
-    case 'ABORTED':
-    case 'INPUT_TOO_LARGE':
-    case 'QUARANTINED':
-    case 'PLUGIN_ERROR':
-    case 'MISSING_EXPORT':
-      return false;
-    default:
-      return assertNever(code);
-  }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled failure code ${String(value)}`);
+  return FAILURE_RULES[code].rebuild;
 }

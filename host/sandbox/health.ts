@@ -4,7 +4,7 @@
  * then lets exactly one probe call through; a failed probe doubles the
  * backoff (capped), a successful one makes the module healthy again.
  */
-import { countsAgainstPlugin, failure } from './failures.js';
+import { FAILURE_RULES, failure } from './failures.js';
 import type { CallOutcome, Health, HealthEvent, PluginFailure, QuarantinePolicy } from './types.js';
 
 export const DEFAULT_QUARANTINE: Readonly<QuarantinePolicy> = Object.freeze({
@@ -48,14 +48,15 @@ export class HealthTracker {
   }
 
   record(outcome: CallOutcome): void {
+    const effect = outcome.ok ? 'resets' : FAILURE_RULES[outcome.failure.code].health;
     // A plugin that reports its own error ran to completion: it works.
-    if (outcome.ok || outcome.failure.code === 'PLUGIN_ERROR') {
+    if (effect === 'resets') {
       this.#consecutive = 0;
       this.#backoffMs = this.policy.backoffMs;
       this.#move('healthy');
       return;
     }
-    if (!countsAgainstPlugin(outcome.failure.code)) return;
+    if (effect === 'neutral' || outcome.ok) return;
     this.#consecutive++;
     if (this.#health === 'quarantined' || this.#consecutive >= this.policy.maxConsecutiveFailures) {
       // A failed probe doubles the wait; the first quarantine uses the base.

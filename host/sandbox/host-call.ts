@@ -36,19 +36,21 @@ export const hostCallFuel = (bytes = 0): number => HOST_CALL_FUEL + Math.ceil(by
  */
 export function charge(meter: Meter | null, units: number): void {
   if (!meter) throw new StopSignal('ABORTED', 'the plugin called the host outside of a call');
+  if (meter.stopped) throw meter.stopped;
   meter.handedOut += units;
-  if (meter.handedOut > meter.budget.fuel) {
-    throw new StopSignal('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${meter.budget.fuel} units`);
+  if (meter.handedOut + meter.overshoot > meter.budget.fuel) {
+    meter.stop('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${meter.budget.fuel} units`);
   }
   checkDeadline(meter);
 }
 
-/** The deadline and abort checks alone, as made when a host function returns. */
+/**
+ * The deadline and abort checks alone, as made when a host function returns.
+ * Stops go through the meter, so they are sticky: a plugin that catches one
+ * (wasm exception handling, allowed by `allowExceptions`) meets it again at
+ * its handler's gate.
+ */
 export function checkDeadline(meter: Meter | null): void {
   if (!meter) throw new StopSignal('ABORTED', 'the plugin called the host outside of a call');
-  const { budget } = meter;
-  if (budget.signal?.aborted) throw new StopSignal('ABORTED', 'the call was aborted');
-  if (performance.now() >= budget.deadline) {
-    throw new StopSignal('TIMEOUT', `the call ran past its deadline of ${budget.timeoutMs} ms`);
-  }
+  meter.gate();
 }

@@ -6,13 +6,16 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
+import { rerouteDenied } from './denied.js';
 import { loadFailed } from './failures.js';
 import { HealthTracker } from './health.js';
 import { prepareGuest } from './guest-imports.js';
 import { INTERNAL_EXPORTS } from './imports.js';
-import { instrument } from './instrument/index.js';
+import { instrument, type InstrumentOptions } from './instrument/index.js';
 import { Sandboxed } from './module.js';
 import { resolveOptions } from './options.js';
+
+export { HOST_MEMORY_SLACK_BYTES, hostMemoryBound } from './options.js';
 import type { SandboxOptions, SandboxedModule } from './types.js';
 import { WorkerBackend } from './worker/host.js';
 
@@ -37,15 +40,21 @@ export async function createSandbox(
   const resolved = resolveOptions(options);
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
+  const { maxMemoryPages, maxTableElements } = resolved.limits;
+  const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions };
   let guest: Awaited<ReturnType<typeof prepareGuest>>;
   try {
-    guest = await prepareGuest(toBytes(wasm), options, resolved.name);
+    const bytes = toBytes(wasm);
+    // An invalid module is refused before it is rewritten: rewriting could make it valid (an index one
+    // past the module's own locals or functions is one of ours afterwards).
+    if (!WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) refuseInvalid(resolved.name, bytes, plan);
+    guest = await prepareGuest(bytes, options, resolved.name);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    instrumented = instrument(guest.bytes, { maxMemoryPages: resolved.limits.maxMemoryPages }).bytes;
+    instrumented = instrument(rerouteDenied(guest.bytes), { ...plan, metering: options.metering ?? 'fast' }).bytes;
     module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
@@ -72,6 +81,22 @@ export async function createSandbox(
   const tracker = new HealthTracker(resolved.quarantine);
   if (options.onHealth) tracker.subscribe(options.onHealth);
   return new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name);
+}
+
+/**
+ * Throws INVALID_WASM for bytes the engine does not validate (with this
+ * runtime's features): the instrumenter's own message if it finds the
+ * problem (it names the function and byte offset), else the engine's.
+ */
+function refuseInvalid(name: string, bytes: Uint8Array, plan: InstrumentOptions): never {
+  instrument(bytes, plan);
+  let detail = 'the engine refused it';
+  try {
+    new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  } catch (error) {
+    detail = messageOf(error);
+  }
+  throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime: ${detail}`);
 }
 
 function toBytes(wasm: unknown): Uint8Array {

@@ -1,19 +1,22 @@
 /**
  * The budget of one call, consulted by the instrumented module's `refuel`
- * import. Instrumented code burns fuel from an exported global and calls
- * `refuel()` when it drops below zero; that is the only moment the host gets
- * control back from a running plugin, so deadline, budget and abort are all
- * checked here.
+ * and `gate` imports. Instrumented code burns fuel from an exported global
+ * and calls `refuel()` when it drops below zero, and `gate()` before host
+ * calls and wherever an exception handler may resume; those are the moments
+ * the host gets control back from a running plugin, so deadline, budget and
+ * abort are checked there, and a stop, once thrown, is thrown again by each.
  */
-import type { FailureCode } from './types.js';
+import type { FailureCode, PluginFailure } from './types.js';
 
 /**
  * Fuel is handed out in slices, sized so the plugin comes back to the host
  * about every `SLICE_PERIOD_MS`: often enough that a 50 ms deadline is hit
  * within a few percent, rarely enough that refuel costs far below 1% of the
- * run. Fuel does not price host calls, so a plugin that mostly calls the host
- * burns time far faster than fuel; the slice therefore adapts to the time
- * each one actually took, starting small.
+ * run. Fuel prices host calls only roughly (a constant plus their length),
+ * so a plugin that mostly calls the host may burn time faster than fuel; the
+ * slice therefore adapts to the time each one actually took, starting small,
+ * and the gate (gate.ts) reads the clock before every host call that is not
+ * a constant-time accessor.
  */
 export const SLICE_PERIOD_MS = 1;
 export const FIRST_SLICE = 10_000;
@@ -46,12 +49,20 @@ export interface Budget {
 export class Meter {
   /** Fuel handed to the module so far in this call. */
   handedOut = 0;
-  /** Fuel burnt beyond each slice before the check noticed (read at refuel). */
+  /** Overdrafts that refuel covered: fuel charged beyond each slice (read at refuel). */
   overshoot = 0;
   /** The next slice's size; the engine keeps it from call to call. */
   slice: number;
   /** The module's fuel global, once an instance exists (not yet while its start function runs). */
   global: WebAssembly.Global | null;
+  /**
+   * The stop, once there is one. Sticky: every later refuel or gate call
+   * throws it again, so a plugin that catches it (wasm exception handling)
+   * cannot go on metering, calling the host or leaving a handler.
+   */
+  stopped: StopSignal | null = null;
+  /** Cheap gate calls since the clock was last read. */
+  #unclocked = 0;
   #last: number;
 
   constructor(
@@ -65,27 +76,60 @@ export class Meter {
     this.#last = started;
   }
 
-  /** The `refuel` import's body: a new slice, or a thrown StopSignal. */
+  /**
+   * The `refuel` import's body: a new slice, or a thrown StopSignal. The
+   * global is negative here by what the failing check charged (a region's
+   * whole cost, charged before the region runs); that charge is granted only
+   * if the budget still covers it, so fuel used never exceeds the budget.
+   */
   refuel(): bigint {
     const { budget } = this;
+    this.#checkStop();
     const current = this.global?.value as bigint | undefined;
-    if (current !== undefined && current < 0n) this.overshoot += Number(-current);
-    if (budget.signal?.aborted) throw new StopSignal('ABORTED', 'the call was aborted');
+    const owed = current !== undefined && current < 0n ? Number(-current) : 0;
     const now = performance.now();
-    if (now >= budget.deadline) {
-      throw new StopSignal('TIMEOUT', `the call ran past its deadline of ${budget.timeoutMs} ms`);
+    if (now >= budget.deadline) this.#timeout();
+    const charged = this.handedOut + this.overshoot + owed;
+    if (charged > budget.fuel || (owed === 0 && charged >= budget.fuel)) {
+      this.stop('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${budget.fuel} units`);
     }
-    const left = budget.fuel - this.handedOut;
-    if (left <= 0) {
-      throw new StopSignal('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${budget.fuel} units`);
-    }
+    this.overshoot += owed;
     const elapsed = now - this.#last;
     this.#last = now;
     if (elapsed > 2 * SLICE_PERIOD_MS) this.slice = Math.max(MIN_SLICE, Math.floor(this.slice / 2));
     else if (elapsed < SLICE_PERIOD_MS / 2) this.slice = Math.min(MAX_SLICE, this.slice * 2);
+    const left = budget.fuel - charged;
     const slice = left < this.slice ? left : this.slice;
     this.handedOut += slice;
     return BigInt(slice);
+  }
+
+  /**
+   * The gate of a host call or an exception handler's entry (see
+   * `instrument/hostcalls.ts`): throws the stop if there is one, or if the
+   * call was aborted or ran past its deadline. `clockEvery` > 1 reads the
+   * clock on every n-th call only (for host calls known to be short).
+   */
+  gate(clockEvery = 1): void {
+    this.#checkStop();
+    if (++this.#unclocked < clockEvery) return;
+    this.#unclocked = 0;
+    if (performance.now() >= this.budget.deadline) this.#timeout();
+  }
+
+  /** Records and throws a stop; it stays the call's outcome whatever the plugin does next. */
+  stop(code: StopSignal['code'], message: string): never {
+    this.stopped ??= new StopSignal(code, message);
+    throw this.stopped;
+  }
+
+  #checkStop(): void {
+    if (this.stopped) throw this.stopped;
+    if (this.budget.signal?.aborted) this.stop('ABORTED', 'the call was aborted');
+  }
+
+  #timeout(): never {
+    return this.stop('TIMEOUT', `the call ran past its deadline of ${this.budget.timeoutMs} ms`);
   }
 
   /**
@@ -96,14 +140,30 @@ export class Meter {
   prefill(remaining: bigint): bigint {
     // Fuel left over from this call's own instantiation is not burnt.
     if (remaining > 0n) this.handedOut -= Number(remaining);
-    const slice = Math.min(this.slice, this.budget.fuel);
+    const slice = Math.max(0, Math.min(this.slice, this.budget.fuel - this.handedOut - this.overshoot));
     this.handedOut += slice;
     return BigInt(slice);
   }
 
-  /** Fuel burnt, given what is left in the module's fuel global. */
+  /**
+   * Fuel burnt, given what is left in the module's fuel global. A negative
+   * global after a stop is the charge refuel refused (not counted); after a
+   * call that ended on its own it is charges made since the last check
+   * (blocks are charged without a test, see instrument/code.ts), counted:
+   * the result may then exceed the budget, by at most the bound documented
+   * in docs/sandbox-instrumentation.md, and the engine reports the call as
+   * FUEL_EXHAUSTED (`overBudget`).
+   */
   used(remaining: bigint | undefined): number {
-    const left = remaining === undefined || remaining < 0n ? 0 : Number(remaining);
-    return Math.max(0, this.handedOut + this.overshoot - left);
+    const charged = this.handedOut + this.overshoot;
+    if (remaining === undefined) return charged;
+    if (remaining >= 0n) return Math.max(0, charged - Number(remaining));
+    return this.stopped ? charged : charged + Number(-remaining);
+  }
+
+  /** A call that ended on its own used more than its budget (see `used`). */
+  overBudget(used: number): PluginFailure | null {
+    if (used <= this.budget.fuel) return null;
+    return { code: 'FUEL_EXHAUSTED', message: `the call burnt its fuel budget of ${this.budget.fuel} units` };
   }
 }

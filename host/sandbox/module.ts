@@ -73,7 +73,8 @@ export class Sandboxed implements SandboxedModule {
     } catch (error) {
       running = Promise.reject(error);
     }
-    return running.then(this.#settle, this.#crash);
+    const check = options.check;
+    return running.then(check ? (outcome) => this.#settle(checked(outcome, check)) : this.#settle, this.#crash);
   }
 
   readonly #settle = (outcome: CallOutcome): CallOutcome => {
@@ -102,6 +103,19 @@ export class Sandboxed implements SandboxedModule {
     }
     return this.tracker.gate();
   }
+}
+
+/** The caller's verdict on an output: an unreadable one is a failure of the call. */
+function checked(outcome: CallOutcome, check: (output: Uint8Array) => PluginFailure | null): CallOutcome {
+  if (!outcome.ok) return outcome;
+  let bad: PluginFailure | null;
+  try {
+    bad = check(outcome.output);
+  } catch (error) {
+    bad = failure('BAD_OUTPUT', `the output could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!bad) return outcome;
+  return { ok: false, failure: bad, fuelUsed: outcome.fuelUsed, durationMs: outcome.durationMs };
 }
 
 /** A per-call override is used only when it is a positive number. */

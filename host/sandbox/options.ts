@@ -20,6 +20,10 @@ const schema = z.object({
       maxInputBytes: count,
       maxOutputBytes: count,
       maxVarBytes: count,
+      maxVars: count,
+      maxLogBytes: count,
+      maxProgressBytes: count,
+      maxTableElements: z.number().int().nonnegative().max(10_000_000),
     })
     .partial()
     .optional(),
@@ -33,17 +37,47 @@ const schema = z.object({
   name: z.string().optional(),
   // Checked in full by prepareGuest (the object form reads directories).
   wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
+  allowExceptions: z.boolean().optional(),
+  metering: z.enum(['fast', 'exact']).optional(),
   quarantine: z
     .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
     .partial()
     .optional(),
 });
 
+/**
+ * What one sandbox may add to the host's resident memory beyond its caps:
+ * the engine's own structures, compiled code, one variable record per var,
+ * transient copies of a message on its way out, and garbage the runtime has
+ * not collected yet (Bun's collector is lazy: up to ~95 MiB measured after a
+ * few hundred thousand host calls). docs/sandbox.md ("Host memory") states
+ * the bound and the hostile tests check it on every runtime.
+ */
+export const HOST_MEMORY_SLACK_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The most host memory one sandbox's calls can hold, given its limits: its
+ * linear memory and Extism's host-side blocks (each capped at
+ * `maxMemoryPages`, and one refused block of up to that size until it is
+ * collected: Extism allocates before it checks), its variables, one output,
+ * one call's progress and logs (UTF-16: two bytes a character), its tables
+ * (`maxTableElements`, at most 16 bytes an element), plus
+ * `HOST_MEMORY_SLACK_BYTES`. A worker's own runtime (tens of MiB) comes on
+ * top, paid once when the sandbox starts.
+ */
+export function hostMemoryBound(limits: Readonly<Limits>): number {
+  const pages = limits.maxMemoryPages * 65_536;
+  return (
+    3 * pages + 16 * limits.maxTableElements + limits.maxVarBytes + limits.maxOutputBytes + 2 * limits.maxProgressBytes + 2 * limits.maxLogBytes + HOST_MEMORY_SLACK_BYTES
+  );
+}
+
 export interface ResolvedOptions {
   limits: Readonly<Limits>;
   quarantine: Readonly<QuarantinePolicy>;
   isolation: 'in-thread' | 'worker';
   name: string;
+  allowExceptions: boolean;
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -58,5 +92,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),
     isolation: o.isolation ?? 'in-thread',
     name: o.name ?? 'plugin',
+    allowExceptions: o.allowExceptions ?? false,
   };
 }

@@ -8,7 +8,8 @@
  */
 import { WasmhooksError, messageOf } from '../errors.js';
 import { classify } from './failures.js';
-import { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
+import { rawGateImport } from './gate.js';
+import { instrument, FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
 import type { CallOptions, Limits, PluginFailure } from './types.js';
 import { DEFAULT_LIMITS } from './types.js';
@@ -64,6 +65,12 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
   }
   let module: WebAssembly.Module;
   try {
+    // Refused before it is rewritten: rewriting could make an invalid module valid (an index one past its
+    // own locals or functions is one of ours afterwards).
+    if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) {
+      instrument(wasm, { maxMemoryPages: limits.maxMemoryPages }); // its own message, if it finds the problem
+      throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime`);
+    }
     const { bytes } = instrument(wasm, { maxMemoryPages: limits.maxMemoryPages });
     module = await WebAssembly.compile(bytes);
   } catch (error) {
@@ -94,7 +101,8 @@ class Raw implements RawSandbox {
       if (!meter) throw new StopSignal('ABORTED', `${this.name} ran outside of sandbox.run()`);
       return meter.refuel();
     };
-    const instance = await WebAssembly.instantiate(this.module, { ...imports, [REFUEL_MODULE]: { [REFUEL_NAME]: refuel } });
+    const ours = { [REFUEL_NAME]: refuel, [GATE_NAME]: rawGateImport(() => this.#meter) };
+    const instance = await WebAssembly.instantiate(this.module, { ...imports, [REFUEL_MODULE]: ours });
     const global = instance.exports[FUEL_EXPORT];
     this.#fuel = global instanceof WebAssembly.Global ? global : null;
     if (this.#meter) this.#meter.global = this.#fuel;
@@ -121,7 +129,12 @@ class Raw implements RawSandbox {
     };
     try {
       const value = await fn();
-      return { ok: true, value, ...settle() };
+      const figures = settle();
+      const over = meter.overBudget(figures.fuelUsed);
+      if (!over) return { ok: true, value, ...figures };
+      // Charges after the last check took it past its budget: a stop like any other.
+      this.#spent = over;
+      return { ok: false, failure: over, ...figures, fuelUsed: meter.budget.fuel };
     } catch (error) {
       const stopped = error instanceof StopSignal || error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
       const figures = settle();

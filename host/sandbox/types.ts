@@ -3,6 +3,7 @@
  * deadline, a fuel budget, a memory cap and an abort signal, on the caller's
  * thread or in a worker, and report the outcome as data.
  */
+import { DEFAULT_MAX_TABLE_ELEMENTS } from './instrument/tables.js';
 
 import type { HostFunctions } from './host-functions.js';
 import type { WasiOptions } from './wasi/options.js';
@@ -11,7 +12,11 @@ import type { WasiOptions } from './wasi/options.js';
 export interface Limits {
   /** Wall-clock deadline of one call, including instantiation. */
   timeoutMs: number;
-  /** Fuel units one call may burn (roughly: wasm instructions executed). */
+  /**
+   * Fuel units one call may burn: wasm instructions executed, weighted
+   * (docs/sandbox-instrumentation.md). The same plugin on the same input
+   * burns the same fuel on every runtime and machine.
+   */
   fuel: number;
   /** Cap on the plugin's linear memory, in 64 KiB pages. */
   maxMemoryPages: number;
@@ -19,17 +24,45 @@ export interface Limits {
   maxInputBytes: number;
   /** Largest output accepted from one call. */
   maxOutputBytes: number;
-  /** Cap on the plugin's Extism variables (`var_set`), in bytes, per instance. */
+  /**
+   * Cap on the plugin's Extism variables (`var_set`), per instance: the UTF-8
+   * bytes of every key plus every value. Deleting a variable frees its share.
+   */
   maxVarBytes: number;
+  /** Cap on the number of Extism variables one instance may hold at once. */
+  maxVars: number;
+  /**
+   * Plugin log text delivered per call (Extism `log_*`), in UTF-8 bytes. Lines past
+   * it (or past `MAX_LOG_LINES_PER_CALL`) are dropped and counted in one
+   * final warning line, never buffered.
+   */
+  maxLogBytes: number;
+  /**
+   * Progress text one call may report (`wasmhooks:host/progress`), in bytes,
+   * all messages together. Going past it stops the call with OUTPUT_TOO_LARGE.
+   */
+  maxProgressBytes: number;
+  /**
+   * Cap on the elements of all the plugin's tables together (written into the
+   * binary like the memory cap; about 8–16 bytes of host memory each).
+   */
+  maxTableElements: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   timeoutMs: 100,
-  fuel: 50_000_000,
+  // ≈ 1e9 weighted instructions ≈ 90 ms of one modern core (bench "fuel per µs": 1.6k–16k fuel/µs, median ≈ 11k):
+  // guard-shell and path-guard decide a 1 MiB command (~1,100 fuel per byte), secret-redactor redacts 1 MB
+  // (~570 per byte). Fuel makes the budget the same on every machine; the deadline bounds wall time.
+  fuel: 1_000_000_000,
   maxMemoryPages: 256, // 16 MiB
   maxInputBytes: 1 << 20,
   maxOutputBytes: 1 << 20,
   maxVarBytes: 1 << 20,
+  maxVars: 1_024,
+  maxLogBytes: 256 * 1024,
+  maxProgressBytes: 1 << 20,
+  maxTableElements: DEFAULT_MAX_TABLE_ELEMENTS,
 });
 
 /** Why a plugin call produced no usable output. Never a decision by itself. */
@@ -65,6 +98,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides of the module's limits for this call (a binding's own timeout, say). */
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
+  /**
+   * Reads the output of a call that returned: the failure that makes it
+   * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
+   * becomes the call's outcome and counts toward quarantine like any other.
+   * Contract: must not throw.
+   */
+  check?: (output: Uint8Array) => PluginFailure | null;
 }
 
 /** Callbacks for what a plugin reports (progress, logs). */
@@ -97,10 +137,23 @@ export interface SandboxOptions {
   hostFunctions?: HostFunctions;
   /** Name used in messages. */
   name?: string;
+  /**
+   * Accept modules that use wasm exception handling. Refused by default (a
+   * handler could catch the sandbox's stop); with this set, every handler
+   * entry re-raises a stop. See docs/sandbox-instrumentation.md.
+   */
+  allowExceptions?: boolean;
   /** When a module is quarantined after repeated failures, and for how long. */
   quarantine?: Partial<QuarantinePolicy>;
   /** Called on every health transition. Contract: must not throw. */
   onHealth?: (event: HealthEvent) => void;
+  /**
+   * How fuel is charged: `'fast'` (default) charges each straight-line block
+   * as it is entered; `'exact'` charges every instruction as it runs, several
+   * times slower. The exact mode is the reference the fast mode's accuracy
+   * is measured against (docs/sandbox-instrumentation.md).
+   */
+  metering?: 'fast' | 'exact';
 }
 
 /**

@@ -20,6 +20,7 @@ async function run(bytes: Uint8Array, fn: string, input: string): Promise<{ outc
             refuels++;
             return 1_000_000_000n;
           },
+          gate: () => 0,
         },
       },
     },

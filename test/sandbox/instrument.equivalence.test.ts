@@ -79,6 +79,7 @@ describe('instrumented modules behave like the originals', () => {
     const moduleImports = WebAssembly.Module.imports(new WebAssembly.Module((await pair(await fixture('control'), controlImports)).result.bytes));
     expect(moduleImports.map((i) => `${i.module}.${i.name}:${i.kind}`)).toEqual([
       'env.twice:function', 'env.base:global', 'env.thrice:function', 'wasmhooks:sandbox.refuel:function',
+      'wasmhooks:sandbox.gate:function',
     ]);
   });
 });

@@ -67,8 +67,8 @@ async function load(slice = 1_000_000_000n, limit = Infinity) {
     state.handedOut += slice;
     return slice;
   };
-  const bytes = instrument(await assemble(WAT), { maxMemoryPages: 1 }).bytes;
-  const { instance } = await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel } });
+  const bytes = instrument(await assemble(WAT), { maxMemoryPages: 1, allowExceptions: true }).bytes;
+  const { instance } = await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel, gate: () => 0 } });
   global = instance.exports.__wasmhooks_fuel as WebAssembly.Global;
   const fn = (name: string) => instance.exports[name] as (...a: number[]) => number;
   const total = () => state.handedOut + state.overdraft - (global!.value as bigint);

@@ -51,21 +51,23 @@ function decodeNames(bytes: Uint8Array): Names {
 }
 
 describe('name section', () => {
-  it('shifts function and local names with the functions and names our import', async () => {
+  it('shifts function and local names with the functions and names our imports', async () => {
     const wasm = await fixture('control'); // two function imports
     const before = decodeNames(wasm);
     const after = decodeNames(instrument(wasm, { maxMemoryPages: 16 }).bytes);
     expect(before.functions.get(0)).toBe('twice');
     expect(before.functions.size).toBeGreaterThan(5);
 
-    const shifted = new Map([...before.functions].map(([i, n]) => [i >= 2 ? i + 1 : i, n]));
+    // Two imports of ours (refuel, and the gate: the module imports functions); wrappers stay unnamed.
+    const shifted = new Map([...before.functions].map(([i, n]) => [i >= 2 ? i + 2 : i, n]));
     shifted.set(2, 'wasmhooks_refuel');
+    shifted.set(3, 'wasmhooks_gate');
     expect(new Map([...after.functions].sort(([a], [b]) => a - b))).toEqual(new Map([...shifted].sort(([a], [b]) => a - b)));
 
     const fib = [...before.functions].find(([, n]) => n === 'fib')![0];
-    expect(after.functions.get(fib + 1)).toBe('fib');
-    expect(after.locals.get(fib + 1)?.get(0)).toBe('n');
-    expect([...after.locals.keys()].sort()).toEqual([...before.locals.keys()].map((i) => (i >= 2 ? i + 1 : i)).sort());
+    expect(after.functions.get(fib + 2)).toBe('fib');
+    expect(after.locals.get(fib + 2)?.get(0)).toBe('n');
+    expect([...after.locals.keys()].sort()).toEqual([...before.locals.keys()].map((i) => (i >= 2 ? i + 2 : i)).sort());
   });
 
   it('reads back through wabt with calls still naming their callees', async () => {

@@ -9,7 +9,7 @@ export async function hostile(name: string): Promise<Uint8Array> {
   const url = new URL(`../fixtures/hostile/${name}.wat`, import.meta.url);
   const source = await readFile(url, 'utf8');
   const w = await (wabt ??= wabtInit());
-  const mod = w.parseWat(`${name}.wat`, source);
+  const mod = w.parseWat(`${name}.wat`, source, { exceptions: true });
   try {
     mod.validate();
     return mod.toBinary({}).buffer;

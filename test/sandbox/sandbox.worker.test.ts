@@ -68,9 +68,16 @@ describe('worker isolation', () => {
       host: { onLog: (_level, line) => logs.push(line) },
     });
     logs.length = 0;
-    const outcome = await flood.call('run', new Uint8Array(0));
-    expect(!outcome.ok && outcome.failure.code).toBe('TIMEOUT');
-    expect(logs).toEqual(['!']);
+    // Lines travel with the answer: a loaded machine must not make the host
+    // give up on the worker (and its lines) before the worker's own stop.
+    setWorkerGraceMs(2_000);
+    try {
+      const outcome = await flood.call('run', new Uint8Array(0));
+      expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /deadline of 30 ms$/ });
+      expect(logs).toEqual(['!']);
+    } finally {
+      setWorkerGraceMs(DEFAULT_GRACE_MS);
+    }
     await flood.close();
   });
 

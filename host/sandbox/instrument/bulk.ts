@@ -1,38 +1,70 @@
+import type { RewriteInfo } from './additions.js';
 import type { ModuleInfo } from './code.js';
-import { writeRefuelIfNegative } from './fuel.js';
-import { lebEnd, readLeb } from './leb.js';
-import { BULK_BYTES_PER_FUEL_LOG2 } from './opcodes.js';
-import type { Writer } from './writer.js';
+import { writeCheck, writeRefuelIfNegative } from './fuel.js';
+import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2 } from './opcodes.js';
+import { patchSleb5, type Writer } from './writer.js';
 
 /**
- * memory.init (8), memory.copy (10) and memory.fill (11) cost in proportion
- * to their length, which is on top of the stack: charge it there, when the
- * length is an i32 (memory.init's always is; memory.copy's is unless both
- * memories are 64-bit).
+ * Instructions whose work grows with an operand, charged by it at run time
+ * just before they run (the operand is on top of the stack, always an i32:
+ * 64-bit memories and tables are refused):
+ *
+ * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per 16 bytes;
+ * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 64 fuel
+ *   per element (engines take 5–100 ns per element), counting at most
+ *   `maxTableElements` (a longer operation traps or fails at once);
+ * - memory.grow (0x40): 4096 fuel per page (1 per 16 bytes, engines zero the
+ *   pages), counting at most `maxMemoryPages`.
  */
-export function bulkLengthIsI32(m: ModuleInfo, buf: Uint8Array, sub: number, p: number): boolean {
-  if (sub === 8) return true;
-  if (sub === 10) {
-    const dst = readLeb(buf, p);
-    return !m.memory64[dst] || !m.memory64[readLeb(buf, lebEnd)];
-  }
-  return sub === 11 && !m.memory64[readLeb(buf, p)];
+export interface OperandCharge {
+  /** Positive: fuel = operand << shift; negative: operand >> -shift. */
+  shift: number;
+  /** The operand is counted up to this (unsigned), or not capped (-1). */
+  cap: number;
+}
+
+const BULK: OperandCharge = { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: -1 };
+
+/** How 0xFC sub-opcode `sub` is charged by its operand, or null for a fixed weight. */
+export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
+  if (sub === 8 || sub === 10 || sub === 11) return BULK;
+  if (sub === 12 || sub === 14 || sub === 15 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
+  return null;
+}
+
+export function growCharge(m: RewriteInfo): OperandCharge {
+  return { shift: MEMORY_PAGE_FUEL_LOG2, cap: m.maxMemoryPages };
 }
 
 /**
- * `local.set $t; fuel -= $t >> 4; if fuel < 0 { fuel = refuel() }; local.get $t`:
- * the stack is as it was, and the host gets control before a long fill or copy.
+ * Instructions with no operand to charge by that still call into the engine
+ * (table.set, elem.drop, memory.atomic.notify: 70–130 ns each on V8): a check
+ * of their own, so that a long straight line of them reaches refuel.
  */
-export function chargeBulkLength(m: ModuleInfo, w: Writer): void {
+export function chargeEngineCall(m: ModuleInfo, w: Writer): void {
+  patchSleb5(w.buf, writeCheck(m, w, false), ENGINE_CALL_FUEL);
+  m.checksInserted++;
+}
+
+/**
+ * `local.set $t; fuel -= charge($t); if fuel < 0 { fuel = refuel() }; local.get $t`:
+ * the stack is as it was, and the host gets control before a long operation.
+ */
+export function chargeOperand(m: ModuleInfo, w: Writer, c: OperandCharge): void {
   const t = m.tempLocal;
   const f = m.fuelLocal;
   w.u8(0x21), w.uleb(t);
   if (f >= 0) w.u8(0x20), w.uleb(f);
   else w.u8(0x23), w.uleb(m.globals);
   w.u8(0x20), w.uleb(t);
+  if (c.cap >= 0) {
+    // select(t, cap, t < cap): the operand, counted up to the cap
+    w.u8(0x41), sleb32(w, c.cap), w.u8(0x20), w.uleb(t), w.u8(0x41), sleb32(w, c.cap);
+    w.u8(0x49), w.u8(0x1b); // i32.lt_u; select
+  }
   w.u8(0xad); // i64.extend_i32_u
-  w.u8(0x42), w.u8(BULK_BYTES_PER_FUEL_LOG2);
-  w.u8(0x88); // i64.shr_u
+  w.u8(0x42), w.u8(Math.abs(c.shift));
+  w.u8(c.shift < 0 ? 0x88 : 0x86); // i64.shr_u | i64.shl
   w.u8(0x7d); // i64.sub
   if (f >= 0) w.u8(0x22), w.uleb(f);
   else w.u8(0x24), w.uleb(m.globals), w.u8(0x23), w.uleb(m.globals);
@@ -40,4 +72,15 @@ export function chargeBulkLength(m: ModuleInfo, w: Writer): void {
   w.u8(0x20), w.uleb(t);
   m.tempUsed = true;
   m.checksInserted++;
+}
+
+/** Signed LEB128 of an i32 constant given as an unsigned value below 2^32. */
+function sleb32(w: Writer, v: number): void {
+  let x = v | 0;
+  for (;;) {
+    const byte = x & 0x7f;
+    x >>= 7;
+    if ((x === 0 && (byte & 0x40) === 0) || (x === -1 && (byte & 0x40) !== 0)) return w.u8(byte);
+    w.u8(byte | 0x80);
+  }
 }

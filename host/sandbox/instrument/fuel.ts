@@ -2,10 +2,10 @@
  * The fuel code the walker inserts. In most functions the counter lives in a
  * local (`fuelLocal`), loaded from the exported global at entry and written
  * back before anything that leaves the function or may observe the global
- * (calls into the module, returns, branches out of the body, throws, traps,
- * `refuel`), and reloaded after calls into the module return. Engines keep
- * the local in a register, so a loop check is a subtract, a compare and a
- * branch. Functions with exception handlers (or too many locals) use the
+ * (calls, returns, branches out of the body, throws, traps, `refuel`), and
+ * reloaded after calls return, together with the charge of the block after
+ * the call. Engines keep the local in a register, so a loop check is a
+ * subtract, a compare and a branch, and a block's charge a subtract. Functions with exception handlers (or too many locals) use the
  * global directly (`fuelLocal` -1): a caught exception would leave the local
  * stale.
  */
@@ -54,8 +54,32 @@ export function writeBack(m: ModuleInfo, w: Writer): void {
   w.u8(GLOBAL_SET), w.uleb(m.globals);
 }
 
-/** `local.set $f (global.get $fuel)`: picks up what a callee burnt. */
-export function reload(m: ModuleInfo, w: Writer): void {
+/**
+ * `counter -= <cost>` with no test: the charge of a block between checks.
+ * Returns the offset of its padded constant.
+ */
+export function writeDecrement(m: ModuleInfo, w: Writer): number {
+  const f = m.fuelLocal;
+  w.u8(f >= 0 ? LOCAL_GET : GLOBAL_GET), w.uleb(f >= 0 ? f : m.globals);
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d);
+  w.u8(f >= 0 ? LOCAL_SET : GLOBAL_SET), w.uleb(f >= 0 ? f : m.globals);
+  return at;
+}
+
+/**
+ * After a call: `local.set $f (global.get $fuel - <cost>)`, the reload fused
+ * with the charge of the block that follows the call. Returns the offset of
+ * its padded constant.
+ */
+export function writeReloadCharge(m: ModuleInfo, w: Writer): number {
   w.u8(GLOBAL_GET), w.uleb(m.globals);
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d);
   w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
+  return at;
 }

@@ -61,6 +61,7 @@ export function rareImmediates(r: Reader, op: number, at: number): void {
     case Imm.Br:
     case Imm.Exit:
     case Imm.CallIndirect:
+    case Imm.Arm:
       return r.fail(`opcode 0x${op.toString(16)} reached the slow path`, at); // handled inline
   }
 }

@@ -11,6 +11,7 @@ import {
   rewriteCode,
   rewriteElements,
   rewriteExports,
+  rewriteFunctions,
   rewriteGlobals,
   rewriteImports,
   rewriteMemories,
@@ -19,15 +20,32 @@ import {
   rewriteTypes,
 } from './sections.js';
 import { type RewriteInfo, writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
+import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';
 
 export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
+export { GATE_NAME, GateKind } from './hostcalls.js';
+export { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 
+/** Options of `instrument`. */
 export interface InstrumentOptions {
   /** Cap on every memory's maximum, in 64 KiB pages. */
   maxMemoryPages: number;
+  /** Cap on the elements of all tables together (tables.ts). Default `DEFAULT_MAX_TABLE_ELEMENTS`. */
+  maxTableElements?: number;
+  /** Accept exception handling, with a gate at every handler entry (handlers.ts). Default false: refused. */
+  allowExceptions?: boolean;
+  /**
+   * How fuel is charged. `'fast'` (the default): each straight-line block is
+   * charged when entered (the block rule). `'exact'`: every instruction is
+   * charged as it runs, several times slower: the reference the fast mode is
+   * measured against.
+   */
+  metering?: 'fast' | 'exact';
 }
 
+/** The rewritten module and what was added to it. */
 export interface InstrumentResult {
   bytes: Uint8Array<ArrayBuffer>;
   functionsInstrumented: number;
@@ -38,7 +56,7 @@ export interface InstrumentResult {
 const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 const RANK = new Int8Array(14).fill(-1);
 ORDER.forEach((id, rank) => (RANK[id] = rank));
-const TYPE = 1, IMPORT = 2, GLOBAL = 6, EXPORT = 7; // sections we may have to create
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, GLOBAL = 6, EXPORT = 7, CODE = 10; // sections we may have to create
 
 /**
  * Instruments a wasm module: imports `wasmhooks:sandbox` `refuel: () -> i64`
@@ -59,10 +77,20 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   const cap = options.maxMemoryPages;
   if (!Number.isInteger(cap) || cap < 0 || cap > 65536)
     throw new WasmhooksError('INVALID_OPTIONS', `maxMemoryPages must be an integer in 0..65536, got ${cap}`);
+  const maxTableElements = options.maxTableElements ?? DEFAULT_MAX_TABLE_ELEMENTS;
+  if (!Number.isInteger(maxTableElements) || maxTableElements < 0 || maxTableElements > 10_000_000)
+    throw new WasmhooksError('INVALID_OPTIONS', `maxTableElements must be an integer in 0..10000000, got ${maxTableElements}`);
+  if (options.metering !== undefined && options.metering !== 'fast' && options.metering !== 'exact')
+    throw new WasmhooksError('INVALID_OPTIONS', `metering must be 'fast' or 'exact', got ${String(options.metering)}`);
   const sections = scanSections(wasm);
-  const m = readInfo(wasm, sections, cap);
+  const m = readInfo(wasm, sections, { maxMemoryPages: cap, maxTableElements, allowExceptions: options.allowExceptions ?? false });
+  m.exact = options.metering === 'exact';
   const present = new Set(sections.map((s) => s.id));
-  const pending = [TYPE, IMPORT, GLOBAL, EXPORT].filter((id) => !present.has(id));
+  // Import wrappers need a function and a code section even in a module that defines no function.
+  const wrappers = m.funcImports > 0 ? [FUNCTION, CODE] : [];
+  const pending = [TYPE, IMPORT, ...wrappers, GLOBAL, EXPORT]
+    .filter((id) => !present.has(id))
+    .sort((a, b) => RANK[a]! - RANK[b]!);
 
   const w = scratchWriter(wasm.length + (wasm.length >> 3) + 256);
   w.copy(wasm, 0, 8);
@@ -111,7 +139,8 @@ function scratchWriter(capacity: number): Writer {
 
 function rewriteSection(id: number, m: RewriteInfo, r: Reader, w: Writer): void {
   switch (id) {
-    case 1: return rewriteTypes(r, w);
+    case 1: return rewriteTypes(m, r, w);
+    case 3: return rewriteFunctions(m, r, w);
     case 2: return rewriteImports(m, r, w);
     case 4: return rewriteTables(m, r, w);
     case 5: return rewriteMemories(m, r, w);
@@ -128,11 +157,22 @@ function rewriteSection(id: number, m: RewriteInfo, r: Reader, w: Writer): void 
 
 function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () => void) => void, w: Writer): void {
   emit(id, () => {
-    w.u8(1);
-    if (id === TYPE) writeRefuelType(w);
-    else if (id === IMPORT) writeRefuelImport(m, w);
+    const at = w.pos;
+    w.u8(0); // the count, patched below (always < 128 here: ours, or one wrapper per import)
+    let count = 1;
+    if (id === TYPE) count = writeRefuelType(m, w);
+    else if (id === IMPORT) count = writeRefuelImport(m, w);
+    else if (id === FUNCTION) writeWrapperTypes(m, w), (count = m.funcImports);
+    else if (id === CODE) writeWrappers(m, w), (count = m.funcImports);
     else if (id === GLOBAL) writeFuelGlobal(w);
     else writeFuelExport(m, w);
+    if (count >= 128) {
+      w.ensure(4);
+      w.buf.copyWithin(at + 5, at + 1, w.pos);
+      w.pos += 4;
+      for (let i = 0; i < 4; i++) w.buf[at + i] = ((count >>> (7 * i)) & 0x7f) | 0x80;
+      w.buf[at + 4] = count >>> 28;
+    } else w.buf[at] = count;
   });
 }
 

@@ -4,7 +4,9 @@
  * local after them) and which memories are 64-bit.
  */
 import type { RewriteInfo } from './additions.js';
+import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
+import { planTables, skipConstExpr } from './tables.js';
 import { Writer } from './writer.js';
 
 export interface Section {
@@ -13,44 +15,74 @@ export interface Section {
   end: number;
 }
 
-const TYPE = 1, IMPORT = 2, FUNCTION = 3, MEMORY = 5, GLOBAL = 6;
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, TAG = 13;
 
-export function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: number): RewriteInfo {
+/** What `instrument` was asked for, as `readInfo` needs it. */
+export interface Caps {
+  maxMemoryPages: number;
+  maxTableElements: number;
+  allowExceptions: boolean;
+}
+
+export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {
   let funcImports = 0, globals = 0;
-  let typeParams: number[] = [];
+  let types: FuncType[] = [];
   let funcTypes: number[] = [];
   const memory64: number[] = [];
+  const imports: { module: string; name: string; type: number }[] = [];
+  const tableMins: number[] = [];
   for (const s of sections) {
     const r = new Reader(wasm, s.start, s.end);
     r.where = `section ${s.id}`;
-    if (s.id === TYPE) typeParams = readTypeParams(r);
+    if (s.id === TYPE) types = readTypes(r);
     else if (s.id === FUNCTION) funcTypes = Array.from({ length: r.u32() }, () => r.u32());
-    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memory64.push(r.limits().flags & 4 ? 1 : 0);
+    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memory64.push(memoryFlags(r));
+    else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
+    else if (s.id === TAG && !caps.allowExceptions) refuseExceptions(r, 'a tag section');
     else if (s.id === IMPORT) {
       const n = r.u32();
       for (let i = 0; i < n; i++) {
-        r.name();
-        r.name();
+        const mod = r.name();
+        const field = r.name();
         const kind = r.u8();
-        if (kind === 0x00) funcImports++, r.skipLeb();
-        else if (kind === 0x01) r.skipValType(), r.limits();
-        else if (kind === 0x02) memory64.push(r.limits().flags & 4 ? 1 : 0);
+        if (kind === 0x00) {
+          funcImports++;
+          imports.push({ module: text(wasm, mod), name: text(wasm, field), type: r.u32() });
+        } else if (kind === 0x01) tableMins.push(tableMin(r, false));
+        else if (kind === 0x02) memory64.push(memoryFlags(r));
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
-        else if (kind === 0x04) r.u8(), r.skipLeb();
-        else r.fail(`unknown import kind ${kind}`);
+        else if (kind === 0x04) {
+          if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
+          r.u8(), r.skipLeb();
+        } else r.fail(`unknown import kind ${kind}`);
       }
     }
   }
+  const calls = planImports(imports, types, caps);
   return {
     funcImports,
     globals,
-    refuelType: typeParams.length,
-    maxMemoryPages,
+    refuelType: types.length,
+    gateType: types.length + 1,
+    added: calls.needsGate ? 2 : 1,
+    definedFunctions: funcTypes.length,
+    imports: calls.plans,
+    importTypes: imports.map((i) => i.type),
+    blockTypes: blockTypes(types, caps.allowExceptions),
+    funcTypes,
+    types,
+    tables: planTables(tableMins, caps.maxTableElements),
+    tablesSeen: 0,
+    maxTableElements: caps.maxTableElements,
+    allowExceptions: caps.allowExceptions,
+    handlerGates: false,
+    maxMemoryPages: caps.maxMemoryPages,
     memories: 0,
     functionsInstrumented: 0,
+    exact: false,
     checksInserted: 0,
-    params: funcTypes.map((t) => typeParams[t] ?? 0),
+    params: funcTypes.map((t) => types[t]?.params.length ?? 0),
     memory64: Uint8Array.from(memory64),
     tempLocal: -1,
     fuelLocal: -1,
@@ -59,18 +91,75 @@ export function readInfo(wasm: Uint8Array, sections: Section[], maxMemoryPages: 
   };
 }
 
-/** Parameter count of each function type. GC type forms (rec groups, structs, arrays) are refused. */
-function readTypeParams(r: Reader): number[] {
-  const out: number[] = [];
+/** A function type: the first byte of each parameter's value type, and its results' encoded bytes. */
+export interface FuncType {
+  params: number[];
+  results: Uint8Array;
+  resultCount: number;
+}
+
+/** Every function type. GC type forms (rec groups, structs, arrays) are refused. */
+function readTypes(r: Reader): FuncType[] {
+  const out: FuncType[] = [];
   for (let n = r.u32(); n > 0; n--) {
     const form = r.u8();
     if (form !== 0x60) r.fail(`type form 0x${form.toString(16)} is not a function type (GC types are not supported)`, r.pos - 1);
-    const params = r.u32();
-    for (let i = 0; i < params; i++) r.skipValType();
-    for (let i = r.u32(); i > 0; i--) r.skipValType();
-    out.push(params);
+    const params: number[] = [];
+    for (let i = r.u32(); i > 0; i--) {
+      params.push(r.buf[r.pos]!);
+      r.skipValType();
+    }
+    const resultCount = r.u32();
+    const start = r.pos;
+    for (let i = 0; i < resultCount; i++) r.skipValType();
+    out.push({ params, results: r.buf.slice(start, r.pos), resultCount });
   }
   return out;
+}
+
+/**
+ * With exception handling allowed, each function body is wrapped in a block
+ * (handlers.ts); a function type with several results needs a `[] -> results`
+ * type for that block, appended after ours. Maps type index to that index.
+ */
+function blockTypes(types: FuncType[], allowExceptions: boolean): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!allowExceptions) return out;
+  types.forEach((t, i) => {
+    if (t.resultCount > 1) out.set(i, types.length + 2 + out.size);
+  });
+  return out;
+}
+
+/** 64-bit memories are refused: their bulk operations take i64 lengths, which the sandbox does not meter. */
+function memoryFlags(r: Reader): number {
+  const at = r.pos;
+  const { flags } = r.limits();
+  if (flags & 4) r.fail('64-bit memories (memory64) are not supported by the sandbox', at);
+  return 0;
+}
+
+function tableMin(r: Reader, defined = true): number {
+  const at = r.pos;
+  const withInit = defined && r.buf[r.pos] === 0x40;
+  if (withInit) r.skip(2);
+  r.skipValType();
+  const { flags, min } = r.limits();
+  if (flags & 4) r.fail('64-bit tables (table64) are not supported by the sandbox', at);
+  if (withInit) skipConstExpr(r);
+  return min;
+}
+
+function refuseExceptions(r: Reader, what: string): never {
+  return r.fail(
+    `the module uses wasm exception handling (${what}), which is refused by default: a handler could catch the sandbox's stop. ` +
+      'Load it with allowExceptions: true (every handler then re-raises a stop)',
+  );
+}
+
+const utf8d = new TextDecoder('utf-8', { fatal: false });
+function text(buf: Uint8Array, range: [number, number]): string {
+  return utf8d.decode(buf.subarray(range[0], range[1]));
 }
 
 /**

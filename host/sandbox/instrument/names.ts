@@ -2,7 +2,7 @@ import type { RewriteInfo } from './additions.js';
 import { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
-const REFUEL_DEBUG_NAME = new TextEncoder().encode('wasmhooks_refuel');
+const OUR_NAMES = ['wasmhooks_refuel', 'wasmhooks_gate'].map((n) => new TextEncoder().encode(n));
 
 // Subsections keyed by function index: 1 function names, 2 local names, 3 label names.
 const FUNCTION_NAMES = 1;
@@ -32,14 +32,14 @@ export function rewriteNames(m: RewriteInfo, r: Reader, w: Writer): boolean {
       const contentStart = w.openSize();
       const n = sub.u32();
       let named = id !== FUNCTION_NAMES;
-      w.uleb(id === FUNCTION_NAMES ? n + 1 : n);
+      w.uleb(id === FUNCTION_NAMES ? n + m.added : n);
       for (let i = 0; i < n; i++) {
         const idx = sub.u32();
         if (!named && idx >= m.funcImports) {
           writeRefuelName(m, w);
           named = true;
         }
-        w.uleb(idx >= m.funcImports ? idx + 1 : idx);
+        w.uleb(idx >= m.funcImports ? idx + m.added : idx);
         const start = sub.pos;
         if (id === FUNCTION_NAMES) sub.name();
         else {
@@ -62,10 +62,13 @@ export function rewriteNames(m: RewriteInfo, r: Reader, w: Writer): boolean {
   }
 }
 
+/** Names our imports (refuel, and the gate if added); the import wrappers stay unnamed. */
 function writeRefuelName(m: RewriteInfo, w: Writer): void {
-  w.uleb(m.funcImports);
-  w.uleb(REFUEL_DEBUG_NAME.length);
-  w.bytes(REFUEL_DEBUG_NAME);
+  for (let i = 0; i < m.added; i++) {
+    w.uleb(m.funcImports + i);
+    w.uleb(OUR_NAMES[i]!.length);
+    w.bytes(OUR_NAMES[i]!);
+  }
 }
 
 function rollback(w: Writer, mark: number): false {

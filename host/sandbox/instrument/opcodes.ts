@@ -26,6 +26,8 @@ export const enum Imm {
   Br, // br, br_if, br_on_null, br_on_non_null: label; leaves the function if it names the body
   Exit, // unreachable, return, throw, throw_ref, return_call_indirect, return_call_ref: leaves the function
   CallIndirect, // call_indirect (type, table), call_ref (type): may run any function
+  Arm, // else, catch (tag), catch_all: starts another arm of the enclosing frame (a fuel block); catch/catch_all start a handler (handlers.ts)
+  Grow, // memory.grow (charged by its operand), table.set (a check of its own): one index (bulk.ts)
 }
 
 /** Immediate kind per single-byte opcode. */
@@ -36,9 +38,22 @@ export const OP_WEIGHT = new Uint8Array(256).fill(1);
 /** Heavier weights: calls leave the region's accounting to the callee's entry check only in part. */
 export const WEIGHT_CALL = 5;
 export const WEIGHT_MEMORY_GROW = 100;
-export const WEIGHT_BULK = 50;
-/** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (code.ts). */
+/**
+ * The fixed part of memory.copy/fill/init and the table ops: about a call's
+ * worth (the length is charged apart, at run time). Compilers emit small
+ * copies by the thousand (AssemblyScript builds strings with them), so a
+ * larger constant made string-heavy plugins pay ~10× the fuel per µs of
+ * other code.
+ */
+export const WEIGHT_BULK = 5;
+/** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (bulk.ts). */
 export const BULK_BYTES_PER_FUEL_LOG2 = 4;
+/** table.init/copy/grow/fill also pay 2^6 = 64 fuel per element, charged at run time (bulk.ts). */
+export const TABLE_ELEMENT_FUEL_LOG2 = 6;
+/** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts). */
+export const ENGINE_CALL_FUEL = 64;
+/** memory.grow also pays 2^12 = 4096 fuel per page, charged at run time (bulk.ts). */
+export const MEMORY_PAGE_FUEL_LOG2 = 12;
 
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;
@@ -59,6 +74,9 @@ set(Imm.Leb2, 0x11, 0x13); // call_indirect, return_call_indirect: type, table
 set(Imm.Br, 0x0c, 0x0d, 0xd5, 0xd6);
 set(Imm.Exit, 0x00, 0x0f, 0x08, 0x0a, 0x13, 0x15);
 set(Imm.CallIndirect, 0x11, 0x14);
+set(Imm.Arm, 0x05, 0x07, 0x19);
+set(Imm.Exit, 0x09); // rethrow: label
+set(Imm.Grow, 0x40, 0x26); // memory.grow, table.set
 set(Imm.Func, 0x10, 0x12, 0xd2); // call, return_call, ref.func
 set(Imm.Global, 0x23, 0x24);
 set(Imm.MemArg, ...range(0x28, 0x3e));

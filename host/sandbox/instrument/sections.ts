@@ -8,6 +8,10 @@ import {
   writeRefuelType,
 } from './additions.js';
 import { rewriteExpr } from './code.js';
+import { closeBodyBlock, openBodyBlock } from './handlers.js';
+import { funcIndex, writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { capTableType } from './tables.js';
+import { rewriteExprExact } from './exact.js';
 import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -17,15 +21,27 @@ function nameAt(r: Reader, range: [number, number]): string {
   return utf8d.decode(r.buf.subarray(range[0], range[1]));
 }
 
-/** Copies a vector section's entries through `body`, then appends one entry written by `append`. */
-function appendToVector(r: Reader, w: Writer, body: (count: number) => void, append: () => void): void {
+/**
+ * Copies a vector section's entries through `body`, then appends the entries
+ * written by `append`, which returns how many; the count is patched after.
+ */
+function appendToVector(r: Reader, w: Writer, body: (count: number) => void, append: () => number): void {
   const count = r.u32();
-  w.uleb(count + 1);
+  // The count goes in front, known only at the end: a padded 5-byte LEB128 (valid wasm).
+  w.ensure(5);
+  const at = w.pos;
+  w.pos += 5;
   body(count);
-  append();
+  padLeb5(w.buf, at, count + append());
 }
 
-export function rewriteTypes(r: Reader, w: Writer): void {
+/** Writes `v` as a 5-byte (padded) unsigned LEB128 at `at`. */
+function padLeb5(buf: Uint8Array, at: number, v: number): void {
+  for (let i = 0; i < 4; i++) buf[at + i] = ((v >>> (7 * i)) & 0x7f) | 0x80;
+  buf[at + 4] = (v >>> 28) & 0x0f;
+}
+
+export function rewriteTypes(m: RewriteInfo, r: Reader, w: Writer): void {
   appendToVector(
     r,
     w,
@@ -33,7 +49,23 @@ export function rewriteTypes(r: Reader, w: Writer): void {
       w.copy(r.buf, r.pos, r.limit);
       r.pos = r.limit;
     },
-    () => writeRefuelType(w),
+    () => writeRefuelType(m, w),
+  );
+}
+
+/** The function section: the wrappers' types after the module's own. */
+export function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): void {
+  appendToVector(
+    r,
+    w,
+    () => {
+      w.copy(r.buf, r.pos, r.limit);
+      r.pos = r.limit;
+    },
+    () => {
+      writeWrapperTypes(m, w);
+      return m.funcImports;
+    },
   );
 }
 
@@ -48,11 +80,6 @@ function capLimits(m: RewriteInfo, r: Reader, w: Writer, what: string): void {
   w.u8(flags | 1);
   w.uleb(min);
   w.uleb(Math.min(max ?? Infinity, m.maxMemoryPages));
-}
-
-function skipTableType(r: Reader): void {
-  r.skipValType();
-  r.limits();
 }
 
 export function rewriteImports(m: RewriteInfo, r: Reader, w: Writer): void {
@@ -75,8 +102,11 @@ export function rewriteImports(m: RewriteInfo, r: Reader, w: Writer): void {
         if (kind === 0x00 || kind === 0x04) {
           if (kind === 0x04) r.u8();
           r.skipLeb();
-        } else if (kind === 0x01) skipTableType(r);
-        else if (kind === 0x03) {
+        } else if (kind === 0x01) {
+          w.copy(r.buf, start, r.pos);
+          capTableType(m, r, w);
+          continue;
+        } else if (kind === 0x03) {
           r.skipValType();
           r.u8();
         } else r.fail(`unknown import kind ${kind}`);
@@ -94,8 +124,8 @@ export function rewriteTables(m: RewriteInfo, r: Reader, w: Writer): void {
     const start = r.pos;
     const withInit = r.buf[r.pos] === 0x40;
     if (withInit) r.skip(2);
-    skipTableType(r);
     w.copy(r.buf, start, r.pos);
+    capTableType(m, r, w);
     if (withInit) rewriteExpr(m, r, w, false);
   }
 }
@@ -119,7 +149,10 @@ export function rewriteGlobals(m: RewriteInfo, r: Reader, w: Writer): void {
         rewriteExpr(m, r, w, false);
       }
     },
-    () => writeFuelGlobal(w),
+    () => {
+      writeFuelGlobal(w);
+      return 1;
+    },
   );
 }
 
@@ -136,24 +169,25 @@ export function rewriteExports(m: RewriteInfo, r: Reader, w: Writer): void {
         const idx = r.u32();
         if (kind === 0x03 && idx >= m.globals) r.fail('exported global index out of range', start);
         w.copy(r.buf, start, name[1] + 1);
-        w.uleb(kind === 0x00 && idx >= m.funcImports ? idx + 1 : idx);
+        w.uleb(kind === 0x00 ? funcIndex(m, idx, false) : idx);
       }
     },
-    () => writeFuelExport(m, w),
+    () => {
+      writeFuelExport(m, w);
+      return 1;
+    },
   );
 }
 
 export function rewriteStart(m: RewriteInfo, r: Reader, w: Writer): void {
-  const idx = r.u32();
-  w.uleb(idx >= m.funcImports ? idx + 1 : idx);
+  w.uleb(funcIndex(m, r.u32(), false));
 }
 
 function rewriteFuncVec(m: RewriteInfo, r: Reader, w: Writer): void {
   const n = r.u32();
   w.uleb(n);
   for (let i = 0; i < n; i++) {
-    const idx = r.u32();
-    w.uleb(idx >= m.funcImports ? idx + 1 : idx);
+    w.uleb(funcIndex(m, r.u32(), false));
   }
 }
 
@@ -187,7 +221,7 @@ export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
 
 export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
   const count = r.u32();
-  w.uleb(count);
+  w.uleb(count + m.funcImports);
   const sectionEnd = r.limit;
   for (let i = 0; i < count; i++) {
     r.where = `function ${m.funcImports + i} (code entry ${i})`;
@@ -211,7 +245,21 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
     let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
     m.tempLocal = locals < 49_998 ? locals + 1 : locals < 49_999 ? locals : -1;
     m.tempUsed = false;
-    if (!rewriteExpr(m, r, w, true)) {
+    if (m.exact) {
+      // The reference mode keeps the counter in the global, so every function may have handlers.
+      m.fuelLocal = -1;
+      m.tempLocal = locals < 49_999 ? locals : -1;
+      w.pos = localsOut;
+      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+      m.handlerGates = m.allowExceptions;
+      if (m.handlerGates) openBodyBlock(m, w, i);
+      rewriteExprExact(m, r, w);
+    } else {
+      // Functions that keep the counter in the global from the start may have handlers too.
+      m.handlerGates = m.allowExceptions && m.fuelLocal < 0;
+      if (m.handlerGates) openBodyBlock(m, w, i);
+    }
+    if (!m.exact && !rewriteExpr(m, r, w, true)) {
       // An exception handler: a caught throw would leave the local stale, so this function uses the global.
       r.pos = bodyIn;
       w.pos = localsOut;
@@ -220,8 +268,12 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
       m.tempLocal = locals < 49_999 ? locals : -1;
       m.tempUsed = false;
       bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
+      m.handlerGates = m.allowExceptions;
+      if (m.handlerGates) openBodyBlock(m, w, i);
       rewriteExpr(m, r, w, true);
     }
+    if (m.handlerGates) closeBodyBlock(m, w);
+    m.handlerGates = false;
     if (r.pos !== bodyEnd) r.fail(`${bodyEnd - r.pos} bytes after the body's final end`);
     if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups);
     w.closeSize(contentStart);
@@ -229,6 +281,7 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
     m.functionsInstrumented++;
   }
   r.where = 'code section';
+  writeWrappers(m, w);
 }
 
 /** Copies the locals header, adding `1 × i64` for the fuel counter if there is a fuel local; returns where the body goes. */

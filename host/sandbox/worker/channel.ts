@@ -1,11 +1,17 @@
 /**
  * The shared-memory channel between the host and a sandbox worker. One
  * SharedArrayBuffer: a small Int32 header (state, abort flag, lengths), then
- * a payload of JSON meta followed by raw bytes (the input of a request, the
- * output of a response). Requests and responses never overlap in time, so one
- * payload region serves both.
+ * a payload region. A message is JSON meta followed by raw bytes (the input
+ * of a request, the output of a response). Requests and responses never
+ * overlap in time, so one payload region serves both.
+ *
+ * A request always fits (the payload is sized for `maxInputBytes` and the
+ * request meta). A response of any size is sent in chunks: the worker fills
+ * the payload, sets CHUNK and sleeps until the host has copied it out (and
+ * set CHUNK_TAKEN); the last part comes with RESPONSE. Nothing is dropped and
+ * nothing overflows: the caps on output, logs and progress bound the total.
  */
-import type { CallOutcome, PluginFailure } from '../types.js';
+import type { CallOutcome, Limits, PluginFailure } from '../types.js';
 
 export const State = {
   STARTING: 0,
@@ -15,17 +21,27 @@ export const State = {
   /** The worker failed to start or died; set by either side. */
   DEAD: 4,
   SHUTDOWN: 5,
+  /** Worker → host: a part of the response is in the payload. */
+  CHUNK: 6,
+  /** Host → worker: that part was copied; send the next. */
+  CHUNK_TAKEN: 7,
 } as const;
 
-export const Slot = { STATE: 0, ABORT: 1, META_LEN: 2, DATA_LEN: 3 } as const;
-const HEADER_BYTES = 16;
-/** Room for the JSON meta: function name, limits, failure text, log lines. */
+export const Slot = { STATE: 0, ABORT: 1, META_LEN: 2, DATA_LEN: 3, PART_LEN: 4 } as const;
+const HEADER_BYTES = 32;
+/** Room for a request's JSON meta (function name, limits) beside its input. */
 export const META_BYTES = 64 * 1024;
 
 export interface RequestMeta {
   fn: string;
   timeoutMs: number;
   fuel: number;
+  /**
+   * The deadline on the shared clock (`performance.timeOrigin + performance.now()`,
+   * the same instant in every thread), counted from when the host started the
+   * call, not from when the worker woke up to it. Absent: no deadline.
+   */
+  deadlineAt?: number;
 }
 
 export interface ResponseMeta {
@@ -42,7 +58,7 @@ export interface WorkerInit {
   wasmhooks: 'sandbox-worker';
   bytes: Uint8Array;
   buffer: SharedArrayBuffer;
-  limits: import('../types.js').Limits;
+  limits: Limits;
   config: Record<string, string>;
   /** The resolved WASI grant (plain data, granted trees included). */
   wasi: import('../wasi/options.js').WasiConfig | null;
@@ -61,8 +77,12 @@ export class Channel {
     this.#payload = new Uint8Array(buffer, HEADER_BYTES);
   }
 
-  static create(maxDataBytes: number): Channel {
-    return new Channel(new SharedArrayBuffer(HEADER_BYTES + META_BYTES + maxDataBytes));
+  static create(payloadBytes: number): Channel {
+    return new Channel(new SharedArrayBuffer(HEADER_BYTES + payloadBytes));
+  }
+
+  get capacity(): number {
+    return this.#payload.byteLength;
   }
 
   get state(): number {
@@ -75,22 +95,81 @@ export class Channel {
     Atomics.notify(this.header, Slot.STATE);
   }
 
-  write(meta: object, data: Uint8Array): void {
-    let json = encoder.encode(JSON.stringify(meta));
-    if (json.byteLength > META_BYTES) json = encoder.encode(JSON.stringify({ ...meta, logs: [], progress: [] }));
-    this.#payload.set(json, 0);
-    this.#payload.set(data, json.byteLength);
-    Atomics.store(this.header, Slot.META_LEN, json.byteLength);
-    Atomics.store(this.header, Slot.DATA_LEN, data.byteLength);
+  /** Encode a message: JSON meta, then the bytes. */
+  static encode(meta: object, data: Uint8Array): { message: Uint8Array; metaLen: number } {
+    const json = encoder.encode(JSON.stringify(meta));
+    const message = new Uint8Array(json.byteLength + data.byteLength);
+    message.set(json, 0);
+    message.set(data, json.byteLength);
+    return { message, metaLen: json.byteLength };
   }
 
-  read<T>(): { meta: T; data: Uint8Array } {
+  /** Write a whole message that fits (a request). Returns false when it does not. */
+  write(meta: object, data: Uint8Array): boolean {
+    const { message, metaLen } = Channel.encode(meta, data);
+    if (message.byteLength > this.capacity) return false;
+    this.#payload.set(message, 0);
+    this.#setLengths(metaLen, message.byteLength - metaLen, message.byteLength);
+    return true;
+  }
+
+  /**
+   * Worker side: send `meta` and `data` as a response, in as many parts as it
+   * takes, waiting for the host to take each part. Returns false if the host
+   * stopped taking parts (it gave up on the call).
+   */
+  respond(meta: object, data: Uint8Array, final: number = State.RESPONSE, partWaitMs = 10_000): boolean {
+    const { message, metaLen } = Channel.encode(meta, data);
+    let offset = 0;
+    for (;;) {
+      const part = Math.min(this.capacity, message.byteLength - offset);
+      this.#payload.set(message.subarray(offset, offset + part), 0);
+      this.#setLengths(metaLen, message.byteLength - metaLen, part);
+      offset += part;
+      if (offset >= message.byteLength) {
+        this.signal(final);
+        return true;
+      }
+      this.signal(State.CHUNK);
+      if (Atomics.wait(this.header, Slot.STATE, State.CHUNK, partWaitMs) === 'timed-out') return false;
+      if (this.state !== State.CHUNK_TAKEN) return false;
+    }
+  }
+
+  /** The part now in the payload (a copy: shared memory may change under a reader). */
+  part(): Uint8Array {
+    return this.#payload.slice(0, Atomics.load(this.header, Slot.PART_LEN));
+  }
+
+  /** Decode a whole message from its parts. */
+  decode<T>(parts: Uint8Array[]): { meta: T; data: Uint8Array } {
     const metaLen = Atomics.load(this.header, Slot.META_LEN);
     const dataLen = Atomics.load(this.header, Slot.DATA_LEN);
-    // Copies: decoders and callers must not see shared memory change under them.
-    const meta = JSON.parse(decoder.decode(this.#payload.slice(0, metaLen))) as T;
-    return { meta, data: this.#payload.slice(metaLen, metaLen + dataLen) };
+    const whole = parts.length === 1 ? parts[0]! : concat(parts, metaLen + dataLen);
+    const meta = JSON.parse(decoder.decode(whole.subarray(0, metaLen))) as T;
+    return { meta, data: whole.subarray(metaLen, metaLen + dataLen) };
   }
+
+  /** A message written in one part (a request, or a refusal at start). */
+  read<T>(): { meta: T; data: Uint8Array } {
+    return this.decode<T>([this.part()]);
+  }
+
+  #setLengths(metaLen: number, dataLen: number, partLen: number): void {
+    Atomics.store(this.header, Slot.META_LEN, metaLen);
+    Atomics.store(this.header, Slot.DATA_LEN, dataLen);
+    Atomics.store(this.header, Slot.PART_LEN, partLen);
+  }
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  const whole = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part.subarray(0, total - offset), offset);
+    offset += part.byteLength;
+  }
+  return whole;
 }
 
 export function outcomeOf(meta: ResponseMeta, data: Uint8Array): CallOutcome {

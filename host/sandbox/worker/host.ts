@@ -15,15 +15,18 @@ import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from '.
 /**
  * Past the deadline, how long the in-worker checks get before the worker is
  * killed. They answer within about a millisecond; the rest is room for a
- * busy machine, since a kill costs a respawn (tens to hundreds of ms).
+ * busy machine, since a kill costs a respawn (tens to hundreds of ms). 50 ms
+ * keeps the documented slack, max(2 × deadline, deadline + 50 ms).
  */
-export const DEFAULT_GRACE_MS = 100;
+export const DEFAULT_GRACE_MS = 50;
 let graceMs = DEFAULT_GRACE_MS;
 
 /** Tests only: a negative grace kills a worker before its own deadline fires. */
 export function setWorkerGraceMs(ms: number): void {
   graceMs = ms;
 }
+/** How long a finished call's answer may take to cross the channel, once its first part arrived. */
+const TRANSFER_MS = 1_000;
 /** How long a new worker may take to come up (it compiles the module). */
 const START_TIMEOUT_MS = 10_000;
 
@@ -37,6 +40,8 @@ export class WorkerBackend implements Backend {
   #live: Live | null = null;
   /** A replacement worker being started (after a kill), for the next call. */
   #starting: Promise<PluginFailure | null> | null = null;
+  /** Terminations under way: `close()` waits for them, so no thread of this sandbox outlives it. */
+  readonly #dying = new Set<Promise<void>>();
 
   private constructor(
     private readonly adapter: ThreadAdapter,
@@ -68,43 +73,64 @@ export class WorkerBackend implements Backend {
     const live = this.#live as Live;
     const { channel } = live;
     const request: RequestMeta = { fn, timeoutMs: finite(budget.timeoutMs), fuel: finite(budget.fuel) };
-    channel.write(request, input);
+    if (Number.isFinite(budget.timeoutMs)) request.deadlineAt = performance.timeOrigin + started + budget.timeoutMs;
+    if (!channel.write(request, input)) {
+      return fail(failure('INPUT_TOO_LARGE', `the request (${input.byteLength} bytes of input) does not fit the worker channel`));
+    }
     Atomics.store(channel.header, Slot.ABORT, 0);
     // The hard deadline: the call's own, or a grace period after an abort.
     let hardDeadline = performance.now() + budget.timeoutMs + graceMs;
+    let aborted = false;
     const onAbort = (): void => {
+      aborted = true;
       Atomics.store(channel.header, Slot.ABORT, 1);
       hardDeadline = Math.min(hardDeadline, performance.now() + graceMs);
       Atomics.notify(channel.header, Slot.STATE); // wakes our own wait to re-arm it
     };
+    if (budget.signal?.aborted) onAbort();
     budget.signal?.addEventListener('abort', onAbort);
     channel.signal(State.REQUEST);
     try {
+      const parts: Uint8Array[] = [];
       let state = channel.state;
-      while (state === State.REQUEST) {
+      // The worker's turn while it runs the call, and between parts of its answer.
+      while (state === State.REQUEST || state === State.CHUNK_TAKEN || state === State.CHUNK) {
+        if (state === State.CHUNK) {
+          // The plugin is done; only our own copying remains: give it room
+          // rather than call a finished call a timeout on a busy machine.
+          if (parts.length === 0) hardDeadline = Math.max(hardDeadline, performance.now() + TRANSFER_MS);
+          parts.push(channel.part());
+          channel.signal(State.CHUNK_TAKEN);
+          state = State.CHUNK_TAKEN;
+          continue;
+        }
         const left = hardDeadline - performance.now();
         if (left <= 0) break;
-        state = await waitWhile(channel, State.REQUEST, left);
+        state = await waitWhile(channel, state, left);
       }
       if (state === State.RESPONSE) {
-        const { meta, data } = channel.read<ResponseMeta>();
+        parts.push(channel.part());
+        const { meta, data } = channel.decode<ResponseMeta>(parts);
         // No wake-up: the worker sleeps on until the next request notifies it.
         Atomics.store(channel.header, Slot.STATE, State.IDLE);
         this.#deliver(meta);
-        return outcomeOf(meta, data);
+        const outcome = outcomeOf(meta, data);
+        // A stop is final: once the caller aborted, no answer of this call is used.
+        if (aborted && (outcome.ok || outcome.failure.code !== 'ABORTED')) {
+          return { ok: false, failure: failure('ABORTED', 'the call was aborted'), fuelUsed: outcome.fuelUsed, durationMs: outcome.durationMs };
+        }
+        return outcome;
       }
       // Not awaited: the caller need not wait for the old worker to wind down,
       // and the next call should not wait for the new one to come up.
       void this.#kill();
       this.#starting = this.#spawn();
-      if (state === State.DEAD) {
-        return fail(failure('TRAP', `the sandbox worker died during the call: ${live.death ?? 'unknown reason'}`));
-      }
-      if (budget.signal?.aborted) {
+      if (state === State.DEAD) return fail(deathOf(live, channel));
+      if (aborted) {
         return fail(failure('ABORTED', `the call was aborted and did not stop within ${graceMs} ms; its worker was terminated`));
       }
       return fail(
-        failure('TIMEOUT', `the call did not return within ${budget.timeoutMs} ms (+${graceMs} ms grace); its worker was terminated`),
+        failure('TIMEOUT', `the call ran past its deadline of ${budget.timeoutMs} ms and did not return within a ${graceMs} ms grace; its worker was terminated`),
       );
     } finally {
       budget.signal?.removeEventListener('abort', onAbort);
@@ -116,11 +142,13 @@ export class WorkerBackend implements Backend {
     this.#starting = null;
     this.#live?.channel.signal(State.SHUTDOWN);
     await this.#kill();
+    await Promise.all(this.#dying);
   }
 
   async #spawn(): Promise<PluginFailure | null> {
     const { limits } = this.options;
-    const channel = Channel.create(Math.max(limits.maxInputBytes, limits.maxOutputBytes) + META_BYTES);
+    // Sized for the largest request; responses beyond it come in parts.
+    const channel = Channel.create(limits.maxInputBytes + META_BYTES);
     const live: Live = { handle: { terminate: async () => undefined }, channel, death: null };
     const init = {
       wasmhooks: 'sandbox-worker' as const,
@@ -146,23 +174,48 @@ export class WorkerBackend implements Backend {
     }
     await live.handle.terminate().catch(() => undefined);
     // The worker says why it refused (its module would not instantiate), or it died.
-    if (state === State.DEAD && Atomics.load(channel.header, Slot.META_LEN) > 0) {
-      const reported = channel.read<ResponseMeta>().meta.failure;
-      if (reported) return reported;
-    }
+    const reported = state === State.DEAD ? reportedFailure(channel) : null;
+    if (reported) return reported;
     return failure('LOAD_FAILED', `the sandbox worker did not start: ${live.death ?? `no answer in ${START_TIMEOUT_MS} ms`}`);
   }
 
   async #kill(): Promise<void> {
     const live = this.#live;
     this.#live = null;
-    await live?.handle.terminate().catch(() => undefined);
+    if (!live) return;
+    // Until the thread is gone, a plugin still running there stops at its
+    // next refuel or host call: the abort flag is the first thing they read.
+    Atomics.store(live.channel.header, Slot.ABORT, 1);
+    const dying = live.handle.terminate().catch(() => undefined);
+    this.#dying.add(dying);
+    await dying;
+    this.#dying.delete(dying);
   }
 
   #deliver(meta: ResponseMeta): void {
     for (const [level, message] of meta.logs) safely(() => this.options.onLog?.(level, message));
     for (const message of meta.progress) safely(() => this.options.onProgress?.(message));
   }
+}
+
+/** What a worker that died said before dying, if anything. */
+function reportedFailure(channel: Channel): PluginFailure | null {
+  if (Atomics.load(channel.header, Slot.META_LEN) === 0) return null;
+  try {
+    return channel.read<ResponseMeta>().meta.failure ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The true label of a worker that died mid-call: its own report, or why the runtime says it died. */
+function deathOf(live: Live, channel: Channel): PluginFailure {
+  const reported = reportedFailure(channel);
+  if (reported) return reported;
+  const reason = live.death ?? 'unknown reason';
+  // Node names a worker's heap overflow ERR_WORKER_OUT_OF_MEMORY.
+  if (/out of memory/i.test(reason)) return failure('MEMORY_LIMIT', `the sandbox worker ran out of memory during the call: ${reason}`);
+  return failure('TRAP', `the sandbox worker died during the call: ${reason}`);
 }
 
 /**

@@ -2,20 +2,21 @@
  * The sandbox worker's entry: the same in-thread engine, driven over the
  * shared-memory channel. It blocks in `Atomics.wait` between calls (a worker
  * may block; it has nothing else to do) and reads the host's abort flag at
- * every refuel.
+ * every refuel. Log lines and progress are collected during the call (the
+ * engine bounds them: `maxLogBytes`, `maxProgressBytes`) and sent with the
+ * response, in as many parts as it takes.
  */
 import { Engine } from '../engine.js';
+import { clip } from '../failures.js';
 import type { PluginFailure } from '../types.js';
 import { Channel, Slot, State, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter } from './thread.js';
 
-const MAX_LOG_BYTES = 32 * 1024;
-
-async function main(): Promise<void> {
+async function main(channelOf: (channel: Channel) => void): Promise<void> {
   const init = await (await loadAdapter()).receive();
   const channel = new Channel(init.buffer);
+  channelOf(channel);
   let logs: ResponseMeta['logs'] = [];
-  let logBytes = 0;
   let progress: string[] = [];
   let engine: Engine;
   try {
@@ -24,24 +25,19 @@ async function main(): Promise<void> {
       limits: init.limits,
       config: init.config,
       wasi: init.wasi,
-      // Host callbacks cannot cross threads synchronously: lines are kept
-      // (bounded) and handed over with the response.
+      // Host callbacks cannot cross threads synchronously: they go with the response.
       onLog: (level, message) => {
-        if (!init.wantsLogs || logBytes > MAX_LOG_BYTES) return;
-        logBytes += message.length;
-        logs.push([level, message]);
+        if (init.wantsLogs) logs.push([level, message]);
       },
       onProgress: (message) => {
-        if (logBytes > MAX_LOG_BYTES) return;
-        logBytes += message.length;
         progress.push(message);
       },
     });
   } catch (error) {
-    return refuse({ code: 'LOAD_FAILED', message: `the module did not compile in the worker: ${String(error)}` });
+    return refuse(channel, { code: 'LOAD_FAILED', message: clip(`the module did not compile in the worker: ${String(error)}`) });
   }
   const failed = await engine.prepare(init.limits);
-  if (failed) return refuse(failed);
+  if (failed) return refuse(channel, failed);
   const abortFlag = {
     get aborted() {
       return Atomics.load(channel.header, Slot.ABORT) !== 0;
@@ -59,9 +55,9 @@ async function main(): Promise<void> {
     const { meta, data } = channel.read<RequestMeta>();
     logs = [];
     progress = [];
-    logBytes = 0;
     const outcome = await engine.run(meta.fn, data, {
-      deadline: performance.now() + meta.timeoutMs,
+      // The host's deadline, not one restarted when this thread woke up (which came late on a busy machine).
+      deadline: meta.deadlineAt !== undefined ? meta.deadlineAt - performance.timeOrigin : performance.now() + meta.timeoutMs,
       timeoutMs: meta.timeoutMs,
       fuel: meta.fuel,
       signal: abortFlag,
@@ -74,15 +70,19 @@ async function main(): Promise<void> {
       progress,
     };
     if (!outcome.ok) response.failure = outcome.failure;
-    channel.write(response, outcome.ok ? outcome.output : new Uint8Array(0));
-    channel.signal(State.RESPONSE);
-  }
-
-  function refuse(failure: PluginFailure): void {
-    const response: ResponseMeta = { ok: false, failure, fuelUsed: 0, durationMs: 0, logs: [], progress: [] };
-    channel.write(response, new Uint8Array(0));
-    channel.signal(State.DEAD);
+    channel.respond(response, outcome.ok ? outcome.output : new Uint8Array(0));
   }
 }
 
-void main();
+function refuse(channel: Channel, failure: PluginFailure): void {
+  const response: ResponseMeta = { ok: false, failure, fuelUsed: 0, durationMs: 0, logs: [], progress: [] };
+  channel.respond(response, new Uint8Array(0), State.DEAD);
+}
+
+let live: Channel | null = null;
+// Whatever goes wrong in here, the host learns it as a death with a reason,
+// never as a silent hang that it would have to call a timeout.
+main((channel) => (live = channel)).catch((error: unknown) => {
+  if (!live) throw error;
+  refuse(live, { code: 'TRAP', message: clip(`the sandbox worker failed: ${error instanceof Error ? error.message : String(error)}`) });
+});

@@ -1,0 +1,81 @@
+/**
+ * Helpers for the dispatch rows that follow one guard decision from raw
+ * Extism up to the agent loop: the instrumented bytes in raw Extism (fuel
+ * alone), a loop whose every iteration runs one `Bash` call past guard-shell,
+ * and JS heap bytes allocated per call.
+ */
+import createPlugin from '@extism/extism';
+import { z } from 'zod';
+import { createHost, scriptedModel, tool, type HookInput, type WasmPlugin } from '../../host/index.js';
+import { encodeHookInput } from '../../host/protocol/hook-request.js';
+import { instrument } from '../../host/sandbox/instrument/index.js';
+
+/** guard-shell's instrumented bytes in raw Extism, with a refuel that always refills: the instrumentation's cost alone. */
+export async function rawInstrumented(bytes: Uint8Array) {
+  return createPlugin(
+    { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536 }).bytes }] },
+    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n } } },
+  );
+}
+
+export const LOOP_CALLS = 20;
+
+/**
+ * Prompts of LOOP_CALLS iterations, each one model turn asking for one `Bash`
+ * call (a JS tool that returns at once), with and without guard-shell's hooks.
+ * `guardInput` is the PreToolUse input the guard saw, so the anchor can send
+ * raw Extism the very bytes the loop sends.
+ */
+export async function guardLoop(guard: WasmPlugin) {
+  const bash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), ({ command }) => command);
+  const turn = { toolCalls: [{ name: 'Bash', input: { command: 'ls -la src' } }] };
+  const prompter = (withGuard: boolean, spy?: (i: HookInput) => void) => {
+    const model = scriptedModel({ rules: [{ when: () => true, reply: turn }] });
+    const host = createHost({ model, tools: [bash], permissionMode: 'bypassPermissions', maxTurns: LOOP_CALLS, cwd: '/tmp' });
+    if (withGuard) host.use(guard);
+    if (spy) host.hooks.add('PreToolUse', { hooks: [async (i) => (spy(i), {})] });
+    let n = 0;
+    return async () => {
+      model.requests.length = 0;
+      const result = await host.session({ sessionId: `bench-${n++ % 10}` }).prompt('go');
+      if (result.subtype !== 'error_max_turns') throw new Error(`guard loop bench: unexpected result ${result.subtype}`);
+    };
+  };
+  const seen: HookInput[] = [];
+  const spied = prompter(true, (i) => seen.push(i));
+  await spied();
+  await spied();
+  if (seen.length === 0) throw new Error('guard loop bench: no PreToolUse reached the hooks');
+  // The request must not grow from call to call (only turn/iteration change; their varints stay one byte here).
+  const sizes = seen.map((i) => encodeHookInput(i, 0).length);
+  if (Math.max(...sizes) !== Math.min(...sizes)) throw new Error(`guard loop bench: the hook request grows across calls: ${sizes.join(', ')} bytes`);
+  return { bare: prompter(false), guarded: prompter(true), guardBytes: encodeHookInput(seen[0]!, 0), requestBytes: sizes[0]! };
+}
+
+type Gc = () => void;
+/** V8's gc() (Node --expose-gc, Deno --v8-flags=--expose-gc). Bun's heapUsed does not follow allocations closely enough: n/a there. */
+const gcFn = (): Gc | undefined => {
+  const g = globalThis as { gc?: Gc; Bun?: unknown };
+  return typeof g.gc === 'function' && g.Bun === undefined ? g.gc : undefined;
+};
+
+/**
+ * JS heap bytes allocated per call, from the heap growth over `n` calls
+ * after a full GC (few enough calls that no collection runs in between;
+ * the smallest of 5 tries drops any try a collection cut short). NaN
+ * where the runtime exposes no V8 gc() (run Node with --expose-gc).
+ */
+export async function bytesPerCall(task: () => unknown, n = 200): Promise<number> {
+  const gc = gcFn();
+  if (!gc) return Number.NaN;
+  for (let i = 0; i < 50; i++) await task();
+  let best = Infinity;
+  for (let t = 0; t < 5; t++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < n; i++) await task();
+    const grew = (process.memoryUsage().heapUsed - before) / n;
+    if (grew > 0) best = Math.min(best, grew);
+  }
+  return best === Infinity ? 0 : best;
+}

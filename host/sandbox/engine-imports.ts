@@ -1,0 +1,237 @@
+/**
+ * The host functions the engine hands a plugin in place of, or besides,
+ * Extism's own: the meter's `wasmhooks:sandbox` imports, `alloc` with the
+ * memory cap, the variable store, `config_get`, `log_*` with their caps,
+ * progress, refusals for what the sandbox never grants, and (passed in) WASI
+ * and the embedder's functions. Every one of them goes through `final`, which makes a stop final: after the
+ * first StopSignal or HostRefusal of a call, each of them throws it again, so
+ * a plugin that catches the stop (wasm exception handling) cannot call its
+ * way back to doing work that matters.
+ */
+import type { CallContext, ExtismPluginOptions } from '@extism/extism';
+import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
+import { HostRefusal } from './failures.js';
+import { REFUEL_MODULE, StopSignal } from './meter.js';
+import type { Limits } from './types.js';
+import type { VarStore } from './vars.js';
+
+const PAGE = 65_536;
+const encoder = new TextEncoder();
+const U64 = 64;
+
+/** What the host functions need from the engine's current call. */
+export interface ImportScope {
+  readonly limits: Readonly<Limits>;
+  readonly vars: VarStore;
+  /** The granted config keys and their values. */
+  readonly config: Readonly<Record<string, string>>;
+  /** The call's first stop, once there is one. */
+  stop: Error | null;
+  /** Progress text the current call reported so far, in bytes. */
+  progressBytes: number;
+  onProgress: ((message: string) => void) | undefined;
+  /** This call's log lines: delivered, and dropped past the caps. */
+  log: { lines: number; bytes: number; dropped: number };
+  onLog: ((level: string, message: string) => void) | undefined;
+}
+
+/** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
+export const MAX_LOG_LINES_PER_CALL = 1_000;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+type Functions = NonNullable<ExtismPluginOptions['functions']>;
+/** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
+type HostFunction = Functions[string][string];
+
+/**
+ * Extism `functions`: the meter's imports, ours, and `guest` (WASI, the
+ * embedder's), every one of them behind `final`.
+ */
+export function hostImports(
+  scope: ImportScope,
+  meterImports: Record<string, HostFunction>,
+  guest: Record<string, Record<string, (cc: CallContext, ...args: never[]) => unknown>> = {},
+): Functions {
+  const final = <F extends HostFunction>(fn: F): F =>
+    // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
+    fn.constructor.name === 'AsyncFunction' ? fn : ((cc: CallContext, ...args: unknown[]) => {
+      if (scope.stop) throw scope.stop;
+      try {
+        return fn(cc, ...args);
+      } catch (error) {
+        if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
+        throw error;
+      }
+    }) as F;
+  const wrap = (fns: Record<string, HostFunction>): Record<string, HostFunction> =>
+    Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, final(fn)]));
+  const denied = Object.fromEntries(
+    NETWORK_IMPORTS.map((name) => [
+      name,
+      () => {
+        throw new HostRefusal(
+          'TRAP',
+          `the plugin called ${name}, but the sandbox grants no network access (no allowedHosts); the call was refused`,
+        );
+      },
+    ]),
+  );
+  return {
+    ...Object.fromEntries(Object.entries(guest).map(([namespace, fns]) => [namespace, wrap(fns as Record<string, HostFunction>)])),
+    [REFUEL_MODULE]: wrap(meterImports),
+    'extism:host/env': wrap({
+      alloc: alloc(scope),
+      var_get: varGet(scope),
+      var_set: varSet(scope),
+      config_get: configGet(scope),
+      ...Object.fromEntries(LOG_LEVELS.map((level) => [`log_${level}`, log(scope, level)])),
+    }),
+    'wasmhooks:host': wrap({ progress: progress(scope) }),
+    [DENIED_MODULE]: wrap(denied),
+  };
+}
+
+/**
+ * Extism's own alloc logs "memory limit exceeded" and returns 0, after which
+ * the plugin fails on an unrelated error; refuse here instead. The size is an
+ * unsigned i64 (so `alloc(-1)` asks for 2^64 - 1 bytes, on every runtime).
+ */
+function alloc(scope: ImportScope): HostFunction {
+  return (cc: CallContext, size: bigint) => {
+    const cap = scope.limits.maxMemoryPages * PAGE;
+    const bytes = BigInt.asUintN(U64, BigInt(size));
+    const address = bytes > BigInt(cap) ? 0n : cc.alloc(Number(bytes));
+    if (address === 0n) {
+      throw new HostRefusal(
+        'MEMORY_LIMIT',
+        `the plugin asked the host for ${bytes} bytes, beyond its cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
+      );
+    }
+    return address;
+  };
+}
+
+function varGet(scope: ImportScope): HostFunction {
+  return (cc: CallContext, keyAddress: bigint) => {
+    const key = cc.read(keyAddress);
+    if (key === null) return 0n;
+    const value = scope.vars.get(key.string());
+    freeBlock(cc, keyAddress); // as Extism does: the PDKs do not free the key themselves
+    return value ? copyOut(cc, scope, value, 'var_get') : 0n;
+  };
+}
+
+/** Like Extism's, but the value goes out through `copyOut`, under the memory cap. */
+function configGet(scope: ImportScope): HostFunction {
+  return (cc: CallContext, keyAddress: bigint) => {
+    const key = cc.read(keyAddress);
+    if (key === null) return 0n;
+    const name = key.string();
+    freeBlock(cc, keyAddress);
+    if (!Object.hasOwn(scope.config, name)) return 0n;
+    return copyOut(cc, scope, encoder.encode(scope.config[name]), 'config_get');
+  };
+}
+
+/**
+ * A fresh block under the memory cap holding a copy of `bytes`. Extism's
+ * `store()` instead pushes the bytes' own buffer as a block, unchecked: for
+ * a variable that lets the plugin write into the store, and a loop of reads
+ * piles up blocks past every cap.
+ */
+function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
+  const address = cc.alloc(bytes.byteLength);
+  const block = address === 0n ? null : cc.read(address);
+  if (!block) {
+    throw new HostRefusal(
+      'MEMORY_LIMIT',
+      `${what} needs a block of ${bytes.byteLength} bytes, beyond the plugin's cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
+    );
+  }
+  block.bytes().set(bytes);
+  return address;
+}
+
+function varSet(scope: ImportScope): HostFunction {
+  return (cc: CallContext, keyAddress: bigint, valueAddress: bigint) => {
+    const keyBlock = cc.read(keyAddress);
+    if (keyBlock === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid key address (${keyAddress})`);
+    scope.vars.admitKey(keyBlock.arrayBuffer().byteLength);
+    const key = keyBlock.string();
+    if (valueAddress === 0n) return scope.vars.delete(key);
+    const value = cc.read(valueAddress);
+    if (value === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid value address (${valueAddress})`);
+    scope.vars.set(key, keyBlock.arrayBuffer().byteLength, value.bytes());
+  };
+}
+
+function progress(scope: ImportScope): HostFunction {
+  return (cc: CallContext, address: bigint) => {
+    const block = cc.read(address);
+    if (block === null) return;
+    const max = scope.limits.maxProgressBytes;
+    scope.progressBytes += block.arrayBuffer().byteLength;
+    if (scope.progressBytes > max) {
+      throw new HostRefusal(
+        'OUTPUT_TOO_LARGE',
+        `the plugin reported ${scope.progressBytes} bytes of progress in one call, more than maxProgressBytes (${max})`,
+      );
+    }
+    const text = block.text();
+    try {
+      scope.onProgress?.(text);
+    } catch {
+      // Contract: host callbacks must not throw; one that does must not break the call.
+    }
+  };
+}
+
+/**
+ * Extism's log_* with the caps checked before the line is decoded: past
+ * `MAX_LOG_LINES_PER_CALL` lines or `maxLogBytes` bytes a line is only
+ * counted. The block is freed, as Extism does.
+ */
+function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFunction {
+  return (cc: CallContext, address: bigint) => {
+    const block = cc.read(address);
+    if (block === null) throw new HostRefusal('TRAP', `the plugin called log_${level} with an invalid block address (${address})`);
+    if (scope.onLog) lineOut(scope, level, block.arrayBuffer().byteLength, () => block.text());
+    freeBlock(cc, address);
+  };
+}
+
+/** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*. */
+export function deliverLog(scope: ImportScope, level: string, line: string): void {
+  if (scope.onLog) lineOut(scope, level, encoder.encode(line).byteLength, () => line);
+}
+
+function lineOut(scope: ImportScope, level: string, bytes: number, text: () => string): void {
+  const log = scope.log;
+  log.lines++;
+  if (log.lines > MAX_LOG_LINES_PER_CALL || log.bytes + bytes > scope.limits.maxLogBytes) {
+    log.dropped++;
+    return;
+  }
+  log.bytes += bytes;
+  try {
+    scope.onLog?.(level, text());
+  } catch {
+    // Contract: host callbacks must not throw; one that does must not break the call.
+  }
+}
+
+/** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */
+function freeBlock(cc: CallContext, address: bigint): void {
+  let env = envs.get(cc);
+  if (env === undefined) {
+    env = null;
+    for (const symbol of Object.getOwnPropertySymbols(cc)) {
+      const candidate = (cc as unknown as Record<symbol, unknown>)[symbol] as { free?: unknown } | null;
+      if (candidate && typeof candidate.free === 'function') env = candidate as { free: (a: bigint) => void };
+    }
+    envs.set(cc, env);
+  }
+  env?.free(address);
+}
+
+const envs = new WeakMap<CallContext, { free: (address: bigint) => void } | null>();

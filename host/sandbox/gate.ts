@@ -1,0 +1,49 @@
+/**
+ * The host's side of the instrumenter's `gate` import (instrument/hostcalls.ts):
+ * called before every host call that is not one of Extism's constant-time
+ * accessors, and wherever an exception handler may resume. It throws the
+ * call's stop (sticky, see Meter), or a new one if the call was aborted or ran
+ * past its deadline, and returns the extra fuel a call reading a block owes.
+ */
+import type { CallContext } from '@extism/extism';
+import { GateKind } from './instrument/index.js';
+import { StopSignal, type Meter } from './meter.js';
+
+/** Handler entries read the clock every this many times (the stop and the abort flag: every time). */
+const HANDLER_CLOCK_EVERY = 64;
+const MAX_CHARGE = 0x7fffffff;
+
+export function gateImport(current: () => Meter | null): (cc: CallContext, kind: number, arg: bigint) => number {
+  return (cc, kind, arg) => {
+    const meter = current();
+    // Outside a call (never expected): stop rather than run unmetered.
+    if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+    switch (kind as GateKind) {
+      case GateKind.Handler:
+        meter.gate(HANDLER_CLOCK_EVERY);
+        return 0;
+      case GateKind.Call:
+        meter.gate();
+        return 0;
+      case GateKind.Block: {
+        meter.gate();
+        // 1 fuel per 16 bytes of the block the host is about to read (0 for an unknown address).
+        return Math.min(MAX_CHARGE, Number(cc.length(arg)) >>> 4);
+      }
+      default:
+        throw new StopSignal('ABORTED', `the plugin called the sandbox gate with an unknown kind ${kind}`);
+    }
+  };
+}
+
+/**
+ * The gate for a module run outside Extism (raw.ts): the same checks, called
+ * without Extism's call context. Such a module has no Extism blocks, so a
+ * block-reading call (only Extism and `wasmhooks:host` imports are planned
+ * as such) is gated like any other and owes no extra fuel.
+ */
+export function rawGateImport(current: () => Meter | null): (kind: number, arg: bigint) => number {
+  const gate = gateImport(current);
+  const noBlocks = { length: () => 0n } as unknown as CallContext;
+  return (kind, arg) => gate(noBlocks, kind, arg);
+}

@@ -1,0 +1,81 @@
+/**
+ * The direct encoder (host/protocol/hook-request.ts) against the reference
+ * path it replaced on the hot path: protobufjs encoding `toWireRequest`'s
+ * message. Byte for byte, for every event, with empty, multi-byte and long
+ * fields (lengths that need 2- and 3-byte varints).
+ */
+import { describe, expect, it } from 'vitest';
+import { HOOK_EVENT_NAMES, type HookCommon, type HookInput } from '../../host/hooks/types.js';
+import { encodeHookRequest } from '../../host/protocol/codec.js';
+import { encodeHookInput } from '../../host/protocol/hook-request.js';
+import { toWireRequest } from '../../host/plugins/wire.js';
+
+const long = 'x'.repeat(200);
+const huge = 'é'.repeat(40_000); // 80 KB of UTF-8: a 3-byte length, grows the shared buffer past what it keeps
+
+function inputs(common: HookCommon): HookInput[] {
+  const tool = { tool_name: 'Bash', tool_input: { command: 'ls -la ✓', n: 1 }, tool_use_id: 'toolu_1' };
+  return [
+    { ...common, hook_event_name: 'SessionStart', reason: 'startup' },
+    { ...common, hook_event_name: 'SessionEnd', reason: '' },
+    { ...common, hook_event_name: 'UserPromptSubmit', prompt: long },
+    { ...common, hook_event_name: 'IterationStart' },
+    { ...common, hook_event_name: 'PreToolBatch', tool_calls: [{ tool_use_id: 'a', tool_name: 'Read', tool_input: {} }] },
+    {
+      ...common,
+      hook_event_name: 'PostToolBatch',
+      tool_calls: [
+        { tool_use_id: 'a', tool_name: 'Read', tool_input: { p: long }, tool_response: 'ok', is_error: false },
+        { tool_use_id: 'b', tool_name: 'Bash', tool_input: {}, tool_response: { x: 1 }, is_error: true },
+      ],
+    },
+    { ...common, ...tool, hook_event_name: 'PreToolUse' },
+    { ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: { big: huge } },
+    { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: 'done', duration_ms: 12.6 },
+    { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: undefined, duration_ms: 0 },
+    { ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: 'boom', tool_response: undefined },
+    { ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: 'boom', tool_response: 'partial', duration_ms: 5e12 },
+    { ...common, hook_event_name: 'Stop', stop_hook_active: true, last_assistant_message: 'bye' },
+    { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: '' },
+    { ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: 'x', error: 'rate limit' },
+    { ...common, hook_event_name: 'SubagentStart', agent_type: 'explore', prompt: 'look' },
+    { ...common, hook_event_name: 'SubagentStop', agent_id: 'sub-1', agent_type: 'explore', prompt: 'look', result: '✓ found' },
+    { ...common, hook_event_name: 'PreCompact', trigger: 'auto', tokens_before: 123_456 },
+    { ...common, hook_event_name: 'PostCompact', trigger: 'manual', tokens_before: 2 ** 33 + 5, tokens_after: 0 },
+    { ...common, hook_event_name: 'Notification', message: 'hi', level: 'info' },
+    { ...common, hook_event_name: 'Error', code: 'MODEL', message: long + huge },
+  ] as HookInput[];
+}
+
+const commons: HookCommon[] = [
+  { session_id: 'sess-1', cwd: '/tmp', turn: 1, iteration: 2, permission_mode: 'default' },
+  { session_id: '', cwd: '', turn: 0, iteration: 0, permission_mode: 'default', agent_id: 'agent-7' },
+  { session_id: long, cwd: `/home/ü/${long}`, turn: 300, iteration: 70_000, permission_mode: 'bypassPermissions' },
+];
+
+describe('encodeHookInput', () => {
+  it('covers every hook event', () => {
+    const seen = new Set(inputs(commons[0]!).map((i) => i.hook_event_name));
+    expect([...seen].sort()).toEqual([...HOOK_EVENT_NAMES].sort());
+  });
+
+  for (const [c, common] of commons.entries()) {
+    it(`writes the bytes protobufjs writes for toWireRequest (context ${c})`, () => {
+      for (const input of inputs(common)) {
+        for (const binding of [0, 3, 200]) {
+          const ours = encodeHookInput(input, binding);
+          const reference = encodeHookRequest(toWireRequest(input, binding));
+          expect(Buffer.from(ours).toString('hex'), `${input.hook_event_name} binding ${binding}`).toBe(Buffer.from(reference).toString('hex'));
+        }
+      }
+    });
+  }
+
+  it('returns a copy the next call does not overwrite', () => {
+    const [first, second] = inputs(commons[0]!).slice(6, 8);
+    const a = encodeHookInput(first!, 0);
+    const before = Buffer.from(a).toString('hex');
+    encodeHookInput(second!, 1);
+    expect(Buffer.from(a).toString('hex')).toBe(before);
+  });
+});

@@ -1,0 +1,248 @@
+// Hostile plugins against the sandbox engine on Node, Deno and Bun, against
+// the ESM build, in-thread and in a worker: stops swallowed with wasm
+// exception handling, variables past their caps, big messages through the
+// worker channel, causes that must have one failure type. Each asserts the
+// failure type, that the call ends within the documented slack, that host
+// RSS grows by no more than `hostMemoryBound(limits)`, that the plugin as a
+// PreToolUse guard denies (fail closed), and that a healthy plugin in the same
+// host answers afterwards. WAT is assembled with wabt, as in test/sandbox.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import wabtInit from 'wabt';
+import { DEFAULT_LIMITS, createHost, createSandbox, hostMemoryBound, loadPlugin, scriptedModel } from '../../dist/index.js';
+import type { CallOutcome, HostEvent, Limits, SandboxedModule } from '../../dist/index.js';
+import { asGuard } from '../fixtures/hostile/guard.ts';
+
+const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
+const MiB = 1 << 20;
+const DEADLINE = 50;
+/** The documented slack: a call with a deadline ends by max(2 × deadline, deadline + 50 ms). */
+const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);
+/** What one round may lose to the other jobs of a shared 2-core machine (the best of three may not). */
+const NOISE_MS = 250;
+const ISOLATIONS = ['in-thread', 'worker'] as const;
+let wabt: ReturnType<typeof wabtInit> | undefined;
+
+async function wat(name: string, hook?: string): Promise<Uint8Array> {
+  let source = await readFile(new URL(`../fixtures/hostile/${name}.wat`, import.meta.url), 'utf8');
+  if (hook) source = asGuard(source, hook);
+  const mod = (await (wabt ??= wabtInit())).parseWat(`${name}.wat`, source, { exceptions: true });
+  try {
+    return new Uint8Array(mod.toBinary({}).buffer);
+  } finally {
+    mod.destroy();
+  }
+}
+
+const text = (s: string) => new TextEncoder().encode(s);
+const str = (b: Uint8Array) => new TextDecoder().decode(b);
+const codeOf = (o: CallOutcome) => (o.ok ? `ok (${str(o.output).slice(0, 20)})` : o.failure.code);
+const rss = () => process.memoryUsage().rss;
+function u64(n: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
+  return bytes;
+}
+
+interface Hostile {
+  fixture: string;
+  fn: string;
+  code: string;
+  message: RegExp;
+  limits: Partial<Limits>;
+  input?: Uint8Array;
+  config?: Record<string, string>;
+}
+
+const SPIN: Partial<Limits> = { timeoutMs: DEADLINE, fuel: 1e15 };
+const ROOMY: Partial<Limits> = { timeoutMs: 5_000, fuel: 1e15 };
+const HOSTILE: Hostile[] = [
+  // A stop is final: caught with catch_all, the plugin still loses its answer.
+  { fixture: 'swallow-stop', fn: 'swallow_spin', code: 'TIMEOUT', message: /deadline of 50 ms/, limits: SPIN },
+  { fixture: 'swallow-stop', fn: 'swallow_twice', code: 'TIMEOUT', message: /deadline/, limits: SPIN },
+  { fixture: 'swallow-stop', fn: 'swallow_quiet', code: 'TIMEOUT', message: /deadline/, limits: SPIN },
+  { fixture: 'swallow-stop', fn: 'answer_then_swallow', code: 'TIMEOUT', message: /deadline/, limits: SPIN },
+  { fixture: 'swallow-stop', fn: 'answer_then_swallow', code: 'FUEL_EXHAUSTED', message: /2000000/, limits: { timeoutMs: 5_000, fuel: 2_000_000 } },
+  // Long single instructions: charged by length, stopped between them.
+  { fixture: 'bulk-spin', fn: 'memory_fill', code: 'TIMEOUT', message: /deadline of 50 ms/, limits: SPIN },
+  { fixture: 'bulk-spin', fn: 'memory_copy', code: 'TIMEOUT', message: /deadline of 50 ms/, limits: SPIN },
+  { fixture: 'swallow-stop', fn: 'swallow_var', code: 'MEMORY_LIMIT', message: /maxVarBytes/, limits: ROOMY },
+  { fixture: 'swallow-stop', fn: 'swallow_progress', code: 'OUTPUT_TOO_LARGE', message: /maxProgressBytes/, limits: ROOMY },
+  // Variables: keys and values count, and their number.
+  { fixture: 'vars', fn: 'big_key', code: 'MEMORY_LIMIT', message: /key of 8388608 bytes.*maxVarBytes/, limits: ROOMY },
+  { fixture: 'vars', fn: 'big_value', code: 'MEMORY_LIMIT', message: /maxVarBytes/, limits: ROOMY },
+  { fixture: 'vars', fn: 'many', code: 'MEMORY_LIMIT', message: /maxVars/, limits: ROOMY },
+  { fixture: 'vars', fn: 'many', code: 'MEMORY_LIMIT', message: /more than 16 variables/, limits: { ...ROOMY, maxVars: 16 }, input: u64(17) },
+  // Host-side copies (var_get, config_get) come out of the memory cap.
+  { fixture: 'vars', fn: 'get_flood', code: 'MEMORY_LIMIT', message: /var_get needs a block/, limits: { ...ROOMY, maxMemoryPages: 64 } },
+  { fixture: 'vars', fn: 'config_flood', code: 'MEMORY_LIMIT', message: /config_get needs a block/, limits: { ...ROOMY, maxMemoryPages: 64 }, config: { k: 'x'.repeat(65_536) } },
+  // Big messages: past their caps, typed (through the worker channel too).
+  { fixture: 'flood', fn: 'progress_big', code: 'OUTPUT_TOO_LARGE', message: /maxProgressBytes \(1048576\)/, limits: ROOMY },
+  { fixture: 'flood', fn: 'progress_many', code: 'OUTPUT_TOO_LARGE', message: /maxProgressBytes/, limits: ROOMY },
+  { fixture: 'flood', fn: 'output_big', code: 'OUTPUT_TOO_LARGE', message: /maxOutputBytes/, limits: ROOMY },
+  // One failure type per cause.
+  { fixture: 'swallow-stop', fn: 'uncaught', code: 'TRAP', message: /wasm exception that it did not catch/, limits: ROOMY },
+  { fixture: 'host-typing', fn: 'alloc_negative', code: 'MEMORY_LIMIT', message: /18446744073709551615 bytes/, limits: ROOMY },
+  { fixture: 'host-typing', fn: 'alloc_huge', code: 'MEMORY_LIMIT', message: /beyond its cap/, limits: ROOMY },
+  { fixture: 'host-typing', fn: 'http_get', code: 'TRAP', message: /http_request, but the sandbox grants no network access/, limits: ROOMY },
+  { fixture: 'host-typing', fn: 'http_status', code: 'TRAP', message: /no network access/, limits: ROOMY },
+];
+
+async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: SandboxedModule): Promise<void> {
+  const growth: string[] = [];
+  const timeouts: string[] = [];
+  for (const h of HOSTILE) {
+    const label = `${isolation} ${h.fixture}.${h.fn}`;
+    const sandbox = await createSandbox(await wat(h.fixture), {
+      name: h.fixture,
+      isolation,
+      allowExceptions: h.fixture === 'swallow-stop',
+      limits: h.limits,
+      quarantine: { maxConsecutiveFailures: 100 },
+      ...(h.config ? { config: h.config } : {}),
+    });
+    const before = rss();
+    const times: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      const outcome = await sandbox.call(h.fn, h.input ?? new Uint8Array(0));
+      times.push(performance.now() - started);
+      assert.equal(codeOf(outcome), h.code, `${label}: ${outcome.ok ? "ok" : outcome.failure.message}`);
+      if (!outcome.ok) assert.match(outcome.failure.message, h.message, label);
+    }
+    if (h.code === 'TIMEOUT') {
+      // The documented slack; a round may lose the CPU to the shared machine's other jobs, the best one may not.
+      const best = Math.min(...times);
+      assert.ok(best <= ENDS_BY && Math.max(...times) <= ENDS_BY + NOISE_MS, `${label}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      timeouts.push(Math.max(...times).toFixed(0));
+    } else {
+      assert.ok(Math.max(...times) < 2_000, `${label}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    }
+    const grown = rss() - before;
+    const cap = hostMemoryBound({ ...DEFAULT_LIMITS, ...h.limits });
+    assert.ok(grown <= cap, `${label}: RSS grew ${(grown / MiB).toFixed(1)} MiB, bound ${(cap / MiB).toFixed(1)} MiB`);
+    growth.push((grown / MiB).toFixed(0));
+    await sandbox.close();
+    const ok = await echo.call('run', text(label));
+    assert.equal(ok.ok && str(ok.output), label);
+  }
+  console.log(`    [${runtime}] ${isolation}: RSS growth per hostile sandbox (MiB): ${growth.join(' ')}`);
+  console.log(`    [${runtime}] ${isolation}: slowest TIMEOUT per case (ms, deadline ${DEADLINE}): ${timeouts.join(' ')}`);
+}
+
+/** The hostile export as a PreToolUse guard in an agent run: Bash must never run. */
+async function guardDenies(fixture: string, fn: string, isolation: (typeof ISOLATIONS)[number]): Promise<void> {
+  const guard = await loadPlugin({ bytes: await wat(fixture, fn) }, { limits: { timeoutMs: DEADLINE }, isolation, allowExceptions: fixture === 'swallow-stop' });
+  const ran: string[] = [];
+  const host = createHost({
+    plugins: [guard],
+    permissionMode: 'bypassPermissions',
+    model: scriptedModel({ turns: [{ toolCalls: [{ name: 'Bash', input: { command: 'rm -rf /' } }] }, { text: 'Done.' }] }),
+    tools: [
+      {
+        name: 'Bash',
+        description: 'Runs a shell command',
+        inputSchema: { type: 'object', properties: { command: { type: 'string' } } },
+        kind: 'js',
+        run: async (input: Record<string, unknown>) => {
+          ran.push(String(input.command));
+          return { content: 'ok', isError: false };
+        },
+      },
+    ],
+  });
+  const events: HostEvent[] = [];
+  for await (const event of host.session().stream('go')) events.push(event);
+  await guard.close();
+  const label = `${isolation} ${fixture}.${fn} as a guard`;
+  assert.deepEqual(ran, [], label);
+  const end = events.find((e) => e.type === 'hook.end');
+  assert.ok(end?.type === 'hook.end' && end.decision === 'deny' && end.failure, `${label}: ${JSON.stringify(end)}`);
+  assert.ok(events.some((e) => e.type === 'tool.denied'), label);
+}
+
+/** CPU time of the whole process (every thread) over `ms` of wall time, in ms. */
+async function cpuOver(ms: number): Promise<number> {
+  const before = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, ms));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'hostile plugins: failure type, slack, RSS bound, and a healthy plugin after, in-thread and in a worker': async () => {
+    const echo = await createSandbox(await wat('echo'));
+    for (const isolation of ISOLATIONS) await runHostile(isolation, echo);
+    await echo.close();
+  },
+
+  'hostile plugins as PreToolUse guards deny (fail closed)': async () => {
+    for (const isolation of ISOLATIONS) {
+      for (const [fixture, fn] of [
+        ['swallow-stop', 'swallow_quiet'],
+        ['swallow-stop', 'answer_then_swallow'],
+        ['swallow-stop', 'swallow_var'],
+        ['vars', 'big_key'],
+        ['flood', 'progress_big'],
+        ['host-typing', 'http_get'],
+        ['host-typing', 'alloc_negative'],
+      ] as const) {
+        await guardDenies(fixture, fn, isolation);
+      }
+    }
+  },
+
+  'variables within their caps: overwrite and churn do not grow, a value round-trips': async () => {
+    for (const isolation of ISOLATIONS) {
+      // Room for the overwritten 64 KiB variable (it stays) plus one 4 KiB churned one at a time.
+      const limits = { ...ROOMY, maxVarBytes: 65_536 + 8 + 4_096 + 8, maxVars: 2 };
+      const sandbox = await createSandbox(await wat('vars'), { isolation, limits });
+      const before = rss();
+      assert.equal(codeOf(await sandbox.call('overwrite', u64(2_000))), 'ok ()');
+      assert.equal(codeOf(await sandbox.call('churn', u64(2_000))), 'ok ()');
+      const round = await sandbox.call('roundtrip', text('abcdefgh'));
+      assert.equal(round.ok && str(round.output), 'abcdefgh');
+      assert.ok(rss() - before <= hostMemoryBound({ ...DEFAULT_LIMITS, ...limits }));
+      await sandbox.close();
+    }
+  },
+
+  'worker channel: a 4 MiB progress message, 3000 small ones and a 6 MiB output arrive whole': async () => {
+    const progress: string[] = [];
+    const sandbox = await createSandbox(await wat('flood'), {
+      isolation: 'worker',
+      limits: { ...ROOMY, maxProgressBytes: 8 * MiB, maxOutputBytes: 8 * MiB, maxMemoryPages: 512 },
+      host: { onProgress: (m) => progress.push(m) },
+    });
+    assert.equal(codeOf(await sandbox.call('progress_big', u64(4 * MiB))), 'ok (aaaz)');
+    assert.equal(progress.length, 1);
+    assert.equal(progress[0]!.length, 4 * MiB);
+    progress.length = 0;
+    assert.equal(codeOf(await sandbox.call('progress_many', u64(3_000))), 'ok (aaaz)');
+    assert.equal(progress.length, 3_000);
+    const big = await sandbox.call('output_big', u64(6 * MiB));
+    assert.ok(big.ok && big.output.byteLength === 6 * MiB && big.output[6 * MiB - 1] === 122, big.ok ? `${big.output.byteLength} bytes` : big.failure.message);
+    await sandbox.close();
+  },
+
+  'after TIMEOUT and ABORTED in a worker, the process uses no CPU': async () => {
+    const sandbox = await createSandbox(await wat('swallow-stop'), { allowExceptions: true, isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
+    for (let i = 0; i < 3; i++) assert.equal(codeOf(await sandbox.call('swallow_twice', new Uint8Array(0))), 'TIMEOUT');
+    const bulk = await createSandbox(await wat('bulk-spin'), { isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
+    for (const fn of ['memory_fill', 'memory_copy']) assert.equal(codeOf(await bulk.call(fn, new Uint8Array(0))), 'TIMEOUT');
+    await bulk.close();
+    for (let i = 0; i < 3; i++) {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      const outcome = await sandbox.call('swallow_quiet', new Uint8Array(0), { signal: controller.signal, limits: { timeoutMs: 10_000 } });
+      assert.equal(codeOf(outcome), 'ABORTED');
+    }
+    await sandbox.close();
+    // close() returns once every worker it killed is gone; then the process is idle.
+    await new Promise((r) => setTimeout(r, 100));
+    const cpu = await cpuOver(1_000);
+    console.log(`    [${runtime}] CPU over the second after 5 TIMEOUT + 3 ABORTED worker calls: ${cpu.toFixed(0)} ms`);
+    // Idle is a few ms; one spinning thread gets ≥ 200 ms even on the loaded machine.
+    assert.ok(cpu < 100, `${cpu} ms of CPU`);
+  },
+};
