@@ -13,6 +13,8 @@ export type WasmhooksErrorCode =
   | 'LOAD_FAILED'
   | 'INTEGRITY'
   | 'GRANT_DENIED'
+  | 'NOT_CONSENTED'
+  | 'SIGNATURE'
   | 'UNKNOWN_HOOK_EVENT'
   | 'SESSION_BUSY'
   | 'SESSION_CLOSED'

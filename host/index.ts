@@ -39,6 +39,7 @@ export type { RetryOptions } from './models/retry.js';
 
 // Plugins: loading (sources, pins, grants), the WASM hook/tool adapter, the protocol.
 export { loadPlugin, WasmPlugin, sha256, type PluginOptions, type PluginSource, type Grants } from './plugins/index.js';
+export { generateSigningKey, signPlugin, verifyPluginSignature, parseSignature, SignatureError, type SignatureEnvelope, type SignatureFailure, type TrustedKeys, type PrivateKeyFile } from './plugins/signature.js';
 export type { PluginPin } from './plugins/plugin.js';
 export type { ExtismTool } from './plugins/extism-tools.js';
 export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolSpec, type PluginGrants } from './protocol/codec.js';

@@ -8,6 +8,8 @@ import { buildCommand, type BuildFlags } from './commands/build.js';
 import { inspectCommand } from './commands/inspect.js';
 import { mcpCommand, type McpFlags } from './commands/mcp.js';
 import { newCommand, PLUGIN_LANGS, type NewFlags } from './commands/new.js';
+import { pluginAddCommand, type PluginAddFlags } from './commands/plugin-add.js';
+import { keygenCommand, signCommand, verifyCommand } from './commands/plugin-sign.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
 import { serveCommand, type ServeFlags } from './commands/serve.js';
@@ -29,6 +31,14 @@ function port(value: string): number {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `run` and `serve`: the workspace toolset and its default guards. */
+function workspaceOptions(cmd: Command): Command {
+  return cmd
+    .option('--tools <list>', 'workspace tools to offer, comma-separated (default: Read,Write,Edit,Glob,Grep,Bash, confined to the cwd)')
+    .option('--no-tools', 'offer no workspace tools')
+    .option('--no-default-guards', 'do not load the guard-shell and path-guard plugins around the workspace tools');
+}
 
 function hostOptions(cmd: Command): Command {
   return cmd
@@ -59,14 +69,15 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
 
-  hostOptions(program.command('run').argument('<prompt>', 'what the agent should do').description('run one prompt and show what the agent and its hooks do'))
+  workspaceOptions(hostOptions(program.command('run').argument('<prompt>', 'what the agent should do').description('run one prompt and show what the agent and its hooks do'))
+    )
     .option('--json', 'print every event as one JSON line instead')
     .option('--record <file.jsonl>', 'record every hook input, for plugin test --events')
     .option('--verbose', 'also show thinking, turns and every hook call')
     .option('--no-ask', 'never ask at the terminal whether a tool may run (undecided calls are denied)')
     .action(async (prompt: string, flags: RunFlags) => exit(await runCommand(prompt, flags, io)));
 
-  hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console'))
+  workspaceOptions(hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console')))
     .option('--port <n>', 'port to listen on (0 picks a free one)', port)
     .option('--hostname <host>', 'interface to bind (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required on every request (default: $WASMHOOKS_TOKEN)')
@@ -93,13 +104,41 @@ export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command
     .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
     .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
 
-  const plugin = program.command('plugin').description('inspect, create, build and test plugins');
+  const plugin = program.command('plugin').description('add, inspect, sign, verify, create, build and test plugins');
   plugin
     .command('inspect')
     .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
     .option('--json', 'print the report as JSON')
     .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
+  plugin
+    .command('add')
+    .argument('<plugin>', 'a first-party name (guard-shell), an npm package (npm:name or @scope/name), an https URL, a .wasm file or a plugin package folder')
+    .description('record a plugin in wasmhooks.json and wasmhooks.lock (source, version, sha256, consented grants); re-run to upgrade')
+    .option('-c, --config <file>', 'config file to update (default: ./wasmhooks.json, created when missing)')
+    .option('--accept-grants', 'consent to the grants the plugin asks for beyond what was consented before')
+    .option('--no-ask', 'never ask at the terminal (grants not consented are refused)')
+    .action(async (ref: string, flags: PluginAddFlags) => exit(await pluginAddCommand(ref, flags, io)));
+  plugin
+    .command('keygen')
+    .argument('<key-id>', 'a name for the key (letters, digits, ".", "_", "-"), e.g. acme-2026')
+    .description('make an Ed25519 signing key: writes the private key file, prints the trustedKeys entry')
+    .option('-o, --out <file>', 'private key file (default: <key-id>.key.json; never overwritten)')
+    .action(async (keyId: string, flags: { out?: string }) => exit(await keygenCommand(keyId, flags, io)));
+  plugin
+    .command('sign')
+    .argument('<file.wasm>', 'the plugin to sign')
+    .description('sign a plugin with a key from plugin keygen: writes <file.wasm>.sig')
+    .requiredOption('-k, --key <file>', 'private key file')
+    .option('-o, --out <file>', 'signature file (default: <file.wasm>.sig)')
+    .action(async (file: string, flags: { key: string; out?: string }) => exit(await signCommand(file, flags, io)));
+  plugin
+    .command('verify')
+    .argument('<plugin>', 'a .wasm file or an http(s) URL (its signature: <plugin>.sig)')
+    .description('check a plugin\'s signature against the trusted keys of wasmhooks.json')
+    .option('-c, --config <file>', 'config holding trustedKeys (default: ./wasmhooks.json)')
+    .option('--signature <file>', 'signature file (default: <plugin>.sig)')
+    .action(async (ref: string, flags: { config?: string; signature?: string }) => exit(await verifyCommand(ref, flags, io)));
   plugin
     .command('new')
     .argument('<name>', 'plugin name (lower-case letters, digits and dashes)')

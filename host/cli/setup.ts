@@ -4,16 +4,18 @@
  */
 import { resolve } from 'node:path';
 import { findConfig, loadConfig, type ResolvedConfig } from '../config/load.js';
-import { loadConfiguredPlugin, materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
+import { materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
+import { loadTrustedPlugin, trustContext } from '../config/trust.js';
 import { WasmhooksError } from '../errors.js';
 import { createHost, type Host, type HostOptions } from '../host.js';
-import type { HooksConfig, PluginContribution } from '../hooks/types.js';
+import type { HooksConfig, PluginContribution, ToolHandler } from '../hooks/types.js';
 import { resolveModel } from '../models/resolve.js';
 import type { Model } from '../models/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
+import { workspaceParts, type WorkspaceFlags } from './workspace.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -34,6 +36,8 @@ export interface HostSetup {
   model: Model;
   config?: ResolvedConfig;
   plugins: WasmPlugin[];
+  /** The workspace tools offered (empty with --no-tools, and for `mcp`). */
+  tools: ToolHandler[];
   close(): Promise<void>;
 }
 
@@ -70,7 +74,7 @@ async function pickModel(flags: HostFlags, config: ResolvedConfig | undefined, i
 export async function setupHost(
   flags: HostFlags,
   io: CliIO,
-  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model } = {},
+  extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
   const model = extra.model ?? (await pickModel(flags, config, io));
@@ -83,25 +87,31 @@ export async function setupHost(
     await Promise.all([parts.close(), ...added.map((p) => p.close()), host?.close()]);
   };
   try {
+    // Not config entries, so not in the lock; requireSignature still applies to them.
+    const trust = await trustContext(config, io.cwd);
     for (const [i, path] of (flags.plugin ?? []).entries()) {
-      added.push(await loadConfiguredPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`));
+      added.push(await loadTrustedPlugin(sourceOf(path, io.cwd), `--plugin ${flags.plugin?.[i]}`, trust, false));
     }
+    const named = new Set([...(config?.plugins ?? []).map((p) => p.name), ...(flags.plugin ?? [])].filter((n) => n !== undefined));
+    const workspace = extra.workspace ? await workspaceParts(extra.workspace, io.cwd, named) : { tools: [], readOnly: [], guards: [] };
+    for (const guard of workspace.guards) added.push(await loadTrustedPlugin(guard.entry, guard.where, trust, false));
     const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {
       model,
       plugins,
+      ...(workspace.tools.length > 0 ? { tools: workspace.tools } : {}),
       hooks: mergeHooks(extra.hooks ?? {}, parts.hooks),
       ...pick('canUseTool', extra.canUseTool),
       cwd: io.cwd,
       ...pick('permissionMode', flags.permissionMode ?? config?.permissionMode),
       ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
-      ...pick('allowedTools', config?.allowedTools),
+      ...pick('allowedTools', workspace.readOnly.length > 0 ? [...(config?.allowedTools ?? []), ...workspace.readOnly] : config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),
       ...pick('mcpServers', config?.mcpServers),
     };
     host = createHost(options);
-    return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...added], close: closeAll };
+    return { host, model, ...(config ? { config } : {}), plugins: [...parts.plugins, ...added], tools: workspace.tools, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -24,6 +24,7 @@ const abs = (dir: string, path: string) => resolvePath(dir, path);
 function resolvePlugin(dir: string, entry: PluginEntry): PluginEntry {
   const out: PluginEntry = { ...entry };
   if (entry.path !== undefined) out.path = abs(dir, entry.path);
+  if (entry.signature !== undefined && !/^https?:\/\//i.test(entry.signature)) out.signature = abs(dir, entry.signature);
   const paths = entry.grants?.filePaths;
   if (paths !== undefined) {
     // Host-side paths resolve; the plugin-visible side of a mapping stays as written.

@@ -5,13 +5,13 @@
 import { basename, fileUrl } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
-import { loadPlugin } from '../plugins/load.js';
-import type { PluginSource } from '../plugins/source.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
-import type { HostFunctions } from '../sandbox/host-functions.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
-import type { PluginEntry } from './schema.js';
+import type { MaterializeOptions } from './entry.js';
+import { loadTrustedPlugin, trustContext } from './trust.js';
+
+export { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 
 export interface ConfigParts {
   plugins: WasmPlugin[];
@@ -21,41 +21,6 @@ export interface ConfigParts {
   hooks: HooksConfig;
   /** Closes the plugins' sandboxes. */
   close(): Promise<void>;
-}
-
-function pluginOptions(entry: PluginEntry) {
-  return {
-    ...(entry.limits ? { limits: entry.limits } : {}),
-    ...(entry.grants ? { grants: entry.grants } : {}),
-    ...(entry.config ? { config: entry.config } : {}),
-    ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
-    ...(entry.isolation ? { isolation: entry.isolation } : {}),
-    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
-    ...(entry.tools ? { tools: entry.tools } : {}),
-    ...(entry.pluginName ? { pluginName: entry.pluginName } : {}),
-    ...(entry.allowExceptions !== undefined ? { allowExceptions: entry.allowExceptions } : {}),
-  };
-}
-
-/** What the embedding application adds to a config: code a JSON file cannot hold. */
-export interface MaterializeOptions {
-  /** Host functions on offer to plugins; each plugin gets those in its `grants.hostFunctions`. */
-  hostFunctions?: HostFunctions;
-}
-
-/** Loads one configured plugin; a failure names the config entry. */
-export async function loadConfiguredPlugin(entry: PluginEntry, where: string, options: MaterializeOptions = {}): Promise<WasmPlugin> {
-  const pin = entry.sha256 ? { sha256: entry.sha256 } : {};
-  const source: PluginSource =
-    entry.name !== undefined ? { name: entry.name, ...pin }
-    : entry.path !== undefined ? { path: entry.path, ...pin }
-    : { url: entry.url!, sha256: entry.sha256! };
-  try {
-    return await loadPlugin(source, { ...pluginOptions(entry), ...(options.hostFunctions ? { hostFunctions: options.hostFunctions } : {}) });
-  } catch (error) {
-    const code = error instanceof WasmhooksError ? error.code : 'LOAD_FAILED';
-    throw new WasmhooksError(code, `${where}: ${messageOf(error)}`, { cause: error });
-  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -119,8 +84,10 @@ export async function materializeConfig(config: ResolvedConfig, options: Materia
     await Promise.all(plugins.map((p) => p.close()));
   };
   try {
+    // The lock (wasmhooks.lock beside the file) and the signature policy apply to every entry.
+    const trust = await trustContext(config, config.dir);
     for (const [i, entry] of (config.plugins ?? []).entries()) {
-      plugins.push(await loadConfiguredPlugin(entry, `${label}: plugins[${i}]`, options));
+      plugins.push(await loadTrustedPlugin(entry, `${label}: plugins[${i}]`, trust, true, options));
     }
     const modules: HooksConfig[] = [];
     for (const [i, entry] of (config.hookModules ?? []).entries()) {

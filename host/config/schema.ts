@@ -9,6 +9,7 @@ import { mcpServersSchema } from '../mcp/config.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { matcherCheck } from '../hooks/matcher.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
+import { trustedKeysSchema } from '../plugins/signature.js';
 
 const positiveInt = () =>
   z
@@ -117,6 +118,7 @@ const pluginCommon = {
     .boolean({ error: 'expected true or false' })
     .optional()
     .describe('Accept a plugin that uses wasm exception handling (refused by default; every handler then re-raises a stop).'),
+  signature: nonEmpty('a path or URL of a .sig file').optional().describe('Where the plugin\'s signature is (default: the plugin\'s path or URL + ".sig").'),
 };
 
 /** One plugin: exactly one of `name`, `path` and `url`; a `url` needs a `sha256` pin. */
@@ -167,6 +169,8 @@ export const configSchema = z
       .optional()
       .describe('Tools (regex on the whole name) that never run, whatever a hook says.'),
     plugins: z.array(pluginEntrySchema, { error: 'expected an array of plugins' }).optional(),
+    trustedKeys: trustedKeysSchema.optional().describe('Ed25519 keys whose plugin signatures are trusted: { "<key id>": { "publicKey": "<base64>", "expires"?: "<ISO date>" } }.'),
+    requireSignature: z.boolean({ error: 'expected true or false' }).optional().describe('Refuse plugins (other than the first-party ones, pinned by the package) without a valid signature by a trusted key.'),
     hookModules: z
       .array(hookModule, { error: 'expected an array of module paths' })
       .optional()

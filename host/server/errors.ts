@@ -72,6 +72,8 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'BAD_OUTPUT':
     case 'INTEGRITY':
     case 'GRANT_DENIED':
+    case 'NOT_CONSENTED':
+    case 'SIGNATURE':
     case 'UNKNOWN_HOOK_EVENT':
       return 'bad_request';
     case 'STORE_UNAVAILABLE':

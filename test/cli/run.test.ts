@@ -25,7 +25,7 @@ describe('wasmhooks run', () => {
 
   it('--json prints every event as one parseable JSON line, ending with agent.end', async ({ expect }) => {
     const dir = await workspace({ 'script.json': bashScript, 'allow.wasm': cannedGuard('allow') });
-    const r = await cli(['run', 'clean up', '--json', '--script', 'script.json', '--plugin', 'allow.wasm'], { cwd: dir });
+    const r = await cli(['run', 'clean up', '--json', '--script', 'script.json', '--plugin', 'allow.wasm', '--no-tools', '--no-default-guards'], { cwd: dir });
     expect(r.code).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as HostEvent);
     expect(events[0]?.type).toBe('agent.start');
@@ -47,7 +47,7 @@ describe('wasmhooks run', () => {
         shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: `grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; } || exit 0` }],
       },
     });
-    const r = await cli(['run', 'clean up', '--script', 'script.json'], { cwd: dir });
+    const r = await cli(['run', 'clean up', '--script', 'script.json', '--no-tools', '--no-default-guards'], { cwd: dir });
     expect(r.code).toBe(0);
     // Hooks run in order and only a deny ends the chain: the plugin allows both calls, the shell hook after it denies one.
     expect(r.stdout).toMatch(/⊘ Bash\(rm -rf \/\) denied by shell:.*: no rm -rf here/);

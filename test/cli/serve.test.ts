@@ -23,15 +23,47 @@ describe('wasmhooks serve', () => {
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
-          const m = /serving on (http:\/\/\S+) \(model scripted, 1 plugin\)/.exec(out);
+          const m = /serving on (http:\/\/\S+) \(model scripted, 3 plugins, 6 workspace tools\)/.exec(out);
           if (m) resolve(m[1]!);
         });
         void exited.then(() => reject(new Error(`serve exited early: ${stderr}`)));
       });
       const plugins = (await (await fetch(`${url}/plugins`)).json()) as { plugins: Array<{ name: string }> };
-      expect(plugins.plugins.map((p) => p.name)).toEqual(['canned-deny']);
+      expect(plugins.plugins.map((p) => p.name)).toEqual(['canned-deny', 'guard-shell', 'path-guard']);
       const created = await fetch(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(created.status).toBe(201);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('wasmhooks serve with requireSignature', () => {
+  it('POST /plugins refuses an unsigned plugin (SIGNATURE → 400) and serves the workspace tools only when asked', async () => {
+    const dir = await workspace({ 'g.wasm': cannedGuard('deny'), 'wasmhooks.json': { requireSignature: true, trustedKeys: {} } });
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', await cliBundle(), 'serve', '--port', '0', '--allow-plugin-loading', '--no-tools', '--no-default-guards'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /serving on (http:\/\/\S+) \(model scripted, 0 plugins, 0 workspace tools\)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then(() => reject(new Error(`serve exited early: ${stderr}`)));
+      });
+      const r = await fetch(`${url}/plugins`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: `${dir}/g.wasm` }) });
+      expect(r.status).toBe(400);
+      const text = JSON.stringify(await r.json());
+      expect(text, text).toMatch(/"code":"bad_request","message":"plugin .*g\.wasm is not signed .*requireSignature is on/);
     } finally {
       child.kill('SIGTERM');
     }

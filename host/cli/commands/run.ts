@@ -8,8 +8,9 @@ import { createRecorder, isRecorderHook, type Recorder } from '../record.js';
 import { EventRenderer } from '../render.js';
 import { terminalPermission } from '../ask.js';
 import { setupHost, type HostFlags } from '../setup.js';
+import type { WorkspaceFlags } from '../workspace.js';
 
-export interface RunFlags extends HostFlags {
+export interface RunFlags extends HostFlags, WorkspaceFlags {
   json?: boolean;
   record?: string;
   verbose?: boolean;
@@ -29,6 +30,7 @@ export async function runCommand(prompt: string, flags: RunFlags, io: CliIO): Pr
   const setup = await setupHost(flags, io, {
     ...(recorder ? { hooks: recorder.hooks } : {}),
     ...(ask ? { canUseTool: terminalPermission(interrupt) } : {}),
+    workspace: flags,
   }).catch(async (error: unknown) => {
     await recorder?.close().catch(() => {});
     throw error;

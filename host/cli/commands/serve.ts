@@ -1,6 +1,7 @@
 /** `wasmhooks serve`: the HTTP control plane over a host built from the config and flags. */
 import { resolve } from 'node:path';
 import process from 'node:process';
+import { checkSignature, trustContext } from '../../config/trust.js';
 import { loadPlugin } from '../../plugins/load.js';
 import { createServer } from '../../server/app.js';
 import type { ServerHost } from '../../server/types.js';
@@ -8,8 +9,9 @@ import { openStore, type OpenedStore } from '../../store/open.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
+import type { WorkspaceFlags } from '../workspace.js';
 
-export interface ServeFlags extends HostFlags {
+export interface ServeFlags extends HostFlags, WorkspaceFlags {
   port?: number;
   hostname?: string;
   token?: string;
@@ -35,7 +37,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
   const opened = await openServeStore(flags, io);
   let setup;
   try {
-    setup = await setupHost(flags, io);
+    setup = await setupHost(flags, io, { workspace: flags });
   } catch (error) {
     await opened.close();
     throw error;
@@ -46,7 +48,10 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     plugins: () => plugins,
     // Only reachable when --allow-plugin-loading is set; the server checks that.
     async loadPlugin(source) {
-      const plugin = await loadPlugin(source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) });
+      const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
+      // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
+      await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins');
+      const plugin = await loadPlugin(entry);
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;
@@ -75,7 +80,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     await opened.close();
     throw error;
   }
-  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''}); sessions in ${opened.description}, replica ${server.replica}\n`);
+  io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}, ${setup.tools.length} workspace tool${setup.tools.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''}); sessions in ${opened.description}, replica ${server.replica}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,0 +1,59 @@
+/**
+ * What `run` and `serve` add by default: the workspace toolset (confined to
+ * the cwd) and the two first-party guards around it, guard-shell for Bash
+ * and path-guard for the file tools, granted the workspace.
+ */
+import type { PluginEntry } from '../config/schema.js';
+import type { ToolHandler } from '../hooks/types.js';
+import { WORKSPACE_TOOLS, workspaceTools, type WorkspaceToolName } from '../tools/workspace/index.js';
+import { CliError, EXIT } from './exit.js';
+
+/** Flags of `run` and `serve`. */
+export interface WorkspaceFlags {
+  /** `--tools Read,Grep` (a list), or `--no-tools` (false). */
+  tools?: string | boolean;
+  /** `--no-default-guards`: false. */
+  defaultGuards?: boolean;
+}
+
+/** The tools `--tools` names, checked; `false` for none. */
+function parseToolList(value: string | boolean | undefined): readonly WorkspaceToolName[] | false {
+  if (value === false) return false;
+  if (value === undefined || value === true) return WORKSPACE_TOOLS;
+  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.filter((n) => !(WORKSPACE_TOOLS as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    throw new CliError(`--tools: unknown tool ${unknown.map((n) => `"${n}"`).join(', ')}; choose from ${WORKSPACE_TOOLS.join(', ')} (or --no-tools)`, EXIT.USAGE);
+  }
+  if (names.length === 0) throw new CliError(`--tools: give a comma-separated list (${WORKSPACE_TOOLS.join(',')}) or --no-tools`, EXIT.USAGE);
+  return names as WorkspaceToolName[];
+}
+
+export interface WorkspaceParts {
+  tools: ToolHandler[];
+  /** The offered read-only tools (Read, Glob, Grep): they run without the permission question (hooks still decide first). */
+  readOnly: string[];
+  /** Guard entries to load after the user's plugins (their guards decide first). */
+  guards: Array<{ entry: PluginEntry; where: string }>;
+}
+
+/**
+ * The toolset and the default guards for `cwd`. A guard the config or
+ * `--plugin` already loads by name is not loaded twice.
+ */
+export async function workspaceParts(flags: WorkspaceFlags, cwd: string, alreadyNamed: ReadonlySet<string>): Promise<WorkspaceParts> {
+  const list = parseToolList(flags.tools);
+  const { root, tools } = list === false ? { root: cwd, tools: [] } : await workspaceTools({ dir: cwd, tools: list });
+  const readOnly = tools.filter((t) => t.concurrencySafe === true).map((t) => t.name);
+  if (flags.defaultGuards === false) return { tools, readOnly, guards: [] };
+  // path-guard compares paths lexically: give it both spellings of the workspace when a link is involved.
+  const roots = [...new Set([cwd, root])].join(',');
+  const guards = [
+    { entry: { name: 'guard-shell' }, where: 'default guard guard-shell (--no-default-guards to leave it out)' },
+    {
+      entry: { name: 'path-guard', grants: { configKeys: ['workspace'] }, config: { workspace: roots } },
+      where: 'default guard path-guard (--no-default-guards to leave it out)',
+    },
+  ];
+  return { tools, readOnly, guards: guards.filter((g) => !alreadyNamed.has(g.entry.name)) };
+}

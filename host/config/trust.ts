@@ -1,0 +1,114 @@
+/**
+ * Loading a configured plugin under the operator's trust settings: the
+ * lock (wasmhooks.lock beside the config: locked sha256, consented grants)
+ * and signatures (`trustedKeys`, `requireSignature`). First-party plugins by
+ * name are pinned by the package itself and need no signature.
+ */
+import { WasmhooksError, messageOf } from '../errors.js';
+import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
+import type { WasmPlugin } from '../plugins/plugin.js';
+import { parseSignature, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
+import { resolveSource } from '../plugins/source.js';
+import type { ResolvedConfig } from './load.js';
+import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
+import type { PluginEntry } from './schema.js';
+
+export interface TrustContext {
+  /** The lock and where it is, when the config has one beside it. */
+  lock?: { file: string; data: LockFile };
+  trustedKeys: TrustedKeys;
+  requireSignature: boolean;
+  /** Folder of the config (lock keys are relative to it). */
+  dir: string;
+}
+
+/** The trust settings of a config (none without one). */
+export async function trustContext(config: ResolvedConfig | undefined, cwd: string): Promise<TrustContext> {
+  const dir = config && config.file !== '<inline>' ? config.dir : cwd;
+  const file = `${dir.replace(/\/+$/, '')}/${LOCK_FILE_NAME}`;
+  const data = config && config.file !== '<inline>' ? await readLock(file) : undefined;
+  return {
+    ...(data ? { lock: { file, data } } : {}),
+    trustedKeys: config?.trustedKeys ?? {},
+    requireSignature: config?.requireSignature ?? false,
+    dir,
+  };
+}
+
+/** The envelope beside a plugin (`signature`, else `<path or url>.sig`); undefined when there is none. */
+export async function findSignature(entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined }, origin: string): Promise<SignatureEnvelope | undefined> {
+  const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
+  if (where === undefined) return undefined;
+  let text: string;
+  if (/^https?:\/\//i.test(where)) {
+    const response = await fetch(where).catch((error: unknown) => {
+      throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: ${messageOf(error)}`);
+    });
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
+    text = (await response.text()).slice(0, 64 << 10);
+  } else {
+    try {
+      // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
+      const { readFile } = await import('node:fs/promises');
+      text = await readFile(where, 'utf8');
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT' && entry.signature === undefined) return undefined;
+      throw new WasmhooksError('LOAD_FAILED', `cannot read the signature ${where}: ${messageOf(error)}`);
+    }
+  }
+  return parseSignature(text, origin);
+}
+
+/**
+ * Checks a plugin's signature if one is required or present; returns the
+ * key id that signed it, or undefined for an unsigned plugin that may load.
+ */
+export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<string | undefined> {
+  if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
+  const origin = entry.path ?? entry.url ?? where;
+  const envelope = await findSignature(entry, origin);
+  if (!envelope && !trust.requireSignature) return undefined;
+  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256! };
+  const { bytes } = await resolveSource(pin ? { ...source, sha256: pin } : source);
+  return verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin);
+}
+
+/**
+ * Loads a plugin entry after the lock and signature checks. `locked` is
+ * false for plugins that are not config entries (`--plugin`, the CLI's
+ * default guards): the lock does not list them, signatures still apply.
+ */
+export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust: TrustContext, locked = true, options: MaterializeOptions = {}): Promise<WasmPlugin> {
+  let pin = entry.sha256?.toLowerCase();
+  const locking = locked && trust.lock ? trust.lock : undefined;
+  const key = lockKey(entry, trust.dir);
+  const locks = locking?.data.plugins[key];
+  if (locking) {
+    if (!locks) {
+      throw new WasmhooksError('NOT_CONSENTED', `${where}: ${key} is not in ${locking.file}; add it with wasmhooks plugin add (which records its sha256 and the grants you consent to)`);
+    }
+    if (pin && pin !== locks.sha256) {
+      throw new WasmhooksError('INTEGRITY', `${where}: the config pins sha256 ${pin} but ${LOCK_FILE_NAME} locks ${locks.sha256}; run wasmhooks plugin add again to upgrade`);
+    }
+    pin = locks.sha256;
+    const extra = newGrants(locks.grants, grantLists(entry.grants));
+    if (extra.length > 0) {
+      throw new WasmhooksError('NOT_CONSENTED', `${where}: the config grants ${locks.name} ${extra.join(', ')}, which ${LOCK_FILE_NAME} does not record as consented; re-consent with wasmhooks plugin add --accept-grants`);
+    }
+  }
+  await checkSignature(entry, pin, trust, where).catch((error: unknown) => {
+    if (error instanceof WasmhooksError) error.message = `${where}: ${error.message}`;
+    throw error;
+  });
+  const plugin = await loadConfiguredPlugin(pin ? { ...entry, sha256: pin } : entry, where, options);
+  if (locks) {
+    // The bytes match the lock, so this only fails if the lock was edited by hand; check anyway.
+    const extra = newGrants(locks.grants, grantLists(plugin.info.grants));
+    if (extra.length > 0) {
+      await plugin.close();
+      throw new WasmhooksError('NOT_CONSENTED', `${where}: ${plugin.info.name} asks for ${extra.join(', ')}, beyond what ${LOCK_FILE_NAME} records as consented`);
+    }
+  }
+  return plugin;
+}

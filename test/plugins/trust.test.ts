@@ -1,0 +1,121 @@
+// Signatures (Ed25519 via WebCrypto) and the lock, through the library: sign/verify, a tampered byte,
+// a wrong key, an unknown and an expired key id; materializeConfig refusing what the lock or the policy refuses.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { materializeConfig } from '../../host/config/materialize.js';
+import { parseConfig } from '../../host/config/load.js';
+import { WasmhooksError } from '../../host/errors.js';
+import { newGrants, writeLock, type LockFile } from '../../host/plugins/lock.js';
+import { generateSigningKey, signPlugin, SignatureError, verifyPluginSignature, type PrivateKeyFile } from '../../host/plugins/signature.js';
+import { sha256 } from '../../host/plugins/source.js';
+import { cannedGuard } from '../cli/helpers.js';
+
+let acme: { privateKeyFile: PrivateKeyFile; publicKey: string };
+let other: { privateKeyFile: PrivateKeyFile; publicKey: string };
+const plugin = cannedGuard('deny');
+
+beforeAll(async () => {
+  acme = await generateSigningKey('acme-2026');
+  other = await generateSigningKey('other');
+});
+
+async function refusal(promise: Promise<unknown>): Promise<SignatureError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SignatureError);
+  expect((error as SignatureError).code).toBe('SIGNATURE');
+  return error as SignatureError;
+}
+
+describe('plugin signatures', () => {
+  it('a signature by a trusted key verifies and names the key', async () => {
+    const envelope = await signPlugin(plugin, acme.privateKeyFile);
+    expect(envelope).toMatchObject({ format: 'wasmhooks-signature-v1', keyId: 'acme-2026', algorithm: 'Ed25519', sha256: await sha256(plugin) });
+    expect(await verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: acme.publicKey } }, 'p.wasm')).toBe('acme-2026');
+  });
+
+  it('refuses a tampered byte, a wrong key, an unknown key id, an expired key, no signature', async () => {
+    const envelope = await signPlugin(plugin, acme.privateKeyFile);
+    const trusted = { 'acme-2026': { publicKey: acme.publicKey } };
+    const tampered = plugin.slice();
+    tampered[tampered.length - 1]! ^= 1;
+    expect((await refusal(verifyPluginSignature(tampered, envelope, trusted, 'p.wasm'))).reason).toBe('bad-signature');
+    // The id says acme-2026 but the trusted key under that id is another one.
+    expect((await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: other.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
+    // A signature moved onto another key id does not verify either (the id is signed too).
+    expect((await refusal(verifyPluginSignature(plugin, { ...envelope, keyId: 'other' }, { other: { publicKey: acme.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
+    const unknown = await refusal(verifyPluginSignature(plugin, envelope, { other: { publicKey: other.publicKey } }, 'p.wasm'));
+    expect([unknown.reason, unknown.message]).toEqual(['unknown-key', expect.stringMatching(/signed by key "acme-2026", which is not in trustedKeys \(trusted: other\)/)]);
+    const expired = await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: acme.publicKey, expires: '2020-01-01T00:00:00Z' } }, 'p.wasm'));
+    expect([expired.reason, expired.message]).toEqual(['expired-key', expect.stringMatching(/expired on 2020-01-01/)]);
+    expect((await refusal(verifyPluginSignature(plugin, undefined, trusted, 'p.wasm'))).reason).toBe('unsigned');
+    // Not expired yet: accepted.
+    expect(await verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: acme.publicKey, expires: '2999-01-01T00:00:00Z' } }, 'p.wasm')).toBe('acme-2026');
+  });
+});
+
+async function folder(files: Record<string, Uint8Array | string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-trust-'));
+  for (const [name, data] of Object.entries(files)) await writeFile(join(dir, name), data);
+  return dir;
+}
+
+const config = (dir: string, raw: unknown) => parseConfig(raw, { file: join(dir, 'wasmhooks.json'), dir });
+
+async function loadError(dir: string, raw: unknown): Promise<WasmhooksError> {
+  const error = await materializeConfig(config(dir, raw)).then(async (parts) => {
+    await parts.close();
+    return undefined;
+  }, (e: unknown) => e);
+  expect(error).toBeInstanceOf(WasmhooksError);
+  return error as WasmhooksError;
+}
+
+const lockOf = async (sha: string, configKeys: string[] = []): Promise<LockFile> => ({
+  lockfileVersion: 1,
+  plugins: { 'path:g.wasm': { source: 'path:g.wasm', name: 'canned-deny', version: '0.1.0', sha256: sha, grants: { networkHosts: [], filePaths: [], configKeys } } },
+});
+
+describe('requireSignature and the lock at load time', () => {
+  it('requireSignature refuses an unsigned plugin and a wrongly signed one, loads a well signed one', async () => {
+    const dir = await folder({ 'g.wasm': plugin });
+    const keys = { 'acme-2026': { publicKey: acme.publicKey } };
+    const raw = { requireSignature: true, trustedKeys: keys, plugins: [{ path: 'g.wasm' }] };
+    const unsigned = await loadError(dir, raw);
+    expect([unsigned.code, (unsigned as SignatureError).reason]).toEqual(['SIGNATURE', 'unsigned']);
+    expect(unsigned.message).toMatch(/^wasmhooks.json: plugins\[0\]: plugin .*g.wasm is not signed/);
+    await writeFile(join(dir, 'g.wasm.sig'), JSON.stringify(await signPlugin(plugin, other.privateKeyFile)));
+    expect((await loadError(dir, raw) as SignatureError).reason).toBe('unknown-key');
+    await writeFile(join(dir, 'g.wasm.sig'), JSON.stringify(await signPlugin(plugin, acme.privateKeyFile)));
+    const parts = await materializeConfig(config(dir, raw));
+    expect(parts.plugins.map((p) => p.name)).toEqual(['canned-deny']);
+    await parts.close();
+    // A signature present is checked even when not required.
+    await writeFile(join(dir, 'g.wasm.sig'), '{"format":"nope"}');
+    expect((await loadError(dir, { plugins: [{ path: 'g.wasm' }] }) as SignatureError).reason).toBe('malformed');
+  });
+
+  it('the lock: a changed file is refused (INTEGRITY), an entry not in it and grants beyond consent are NOT_CONSENTED', async () => {
+    const dir = await folder({ 'g.wasm': plugin });
+    await writeLock(join(dir, 'wasmhooks.lock'), await lockOf(await sha256(plugin)));
+    const parts = await materializeConfig(config(dir, { plugins: [{ path: 'g.wasm' }] }));
+    await parts.close();
+    const other = await loadError(dir, { plugins: [{ path: 'g.wasm' }, { name: 'guard-shell' }] });
+    expect([other.code, other.message]).toEqual(['NOT_CONSENTED', expect.stringMatching(/plugins\[1\]: name:guard-shell is not in .*wasmhooks.lock/)]);
+    const granted = await loadError(dir, { plugins: [{ path: 'g.wasm', grants: { networkHosts: ['evil.example'] } }] });
+    expect([granted.code, granted.message]).toEqual(['NOT_CONSENTED', expect.stringMatching(/grants canned-deny network host "evil.example", which wasmhooks.lock does not record as consented/)]);
+    const upgraded = cannedGuard('deny', { configKeys: ['token'] });
+    await writeFile(join(dir, 'g.wasm'), upgraded);
+    const changed = await loadError(dir, { plugins: [{ path: 'g.wasm', grants: { configKeys: ['token'] } }] });
+    expect(changed.code).toBe('NOT_CONSENTED'); // the grant is not consented, checked before the bytes
+    const swapped = await loadError(dir, { plugins: [{ path: 'g.wasm' }] });
+    expect([swapped.code, swapped.message]).toEqual(['INTEGRITY', expect.stringMatching(/does not match its pin/)]);
+  });
+
+  it('newGrants lists what is asked beyond what was consented', () => {
+    const none = { networkHosts: [], filePaths: [], configKeys: [] };
+    expect(newGrants(none, { networkHosts: ['a.com'], filePaths: ['/data'], configKeys: ['k'] })).toEqual(['network host "a.com"', 'file path "/data"', 'config key "k"']);
+    expect(newGrants({ ...none, configKeys: ['k'] }, { ...none, configKeys: ['k'] })).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+// The workspace toolset of the built CLI (dist/cli.js) on Node, Deno and Bun: list, read, a denied escape, Bash.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+function command(args: string[]): string[] {
+  if ('Deno' in globalThis) return [process.execPath, 'run', '-A', cli, ...args];
+  if ('Bun' in globalThis) return [process.execPath, cli, ...args];
+  return [process.execPath, '--disable-warning=ExperimentalWarning', cli, ...args];
+}
+
+function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [bin, ...rest] = command(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
+    child.stderr!.on('data', (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const script = {
+  turns: [
+    {
+      text: 'Looking.',
+      toolCalls: [
+        { name: 'Glob', input: { pattern: '**/*.md' } },
+        { name: 'Read', input: { file_path: 'docs/a.md' } },
+        { name: 'Grep', input: { pattern: 'needle', path: 'docs' } },
+        { name: 'Read', input: { file_path: 'out/hosts' } },
+        { name: 'Write', input: { file_path: 'out/planted', content: 'x' } },
+        { name: 'Bash', input: { command: 'echo from-bash > bash.txt && cat docs/a.md' } },
+      ],
+    },
+    { text: 'Done.' },
+  ],
+};
+
+type Ev = { type: string; name?: string; content?: string; isError?: boolean; reason?: string };
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'run offers Read/Glob/Grep/Write/Bash confined to the cwd, with guard-shell and path-guard loaded': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-ws-'));
+    await mkdir(join(dir, 'docs'));
+    await writeFile(join(dir, 'docs/a.md'), 'a needle here\n');
+    await writeFile(join(dir, 'script.json'), JSON.stringify(script));
+    await symlink('/etc', join(dir, 'out'));
+    const r = await run(['run', 'list the files', '--script', 'script.json', '--json', '--verbose'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Ev);
+    const outputs = events.filter((e) => e.type === 'tool.output');
+    const of = (name: string) => outputs.filter((e) => e.name === name);
+    assert.deepEqual(of('Glob').map((e) => e.content), ['docs/a.md']);
+    assert.ok(of('Read').some((e) => e.content === '     1\ta needle here\n     2\t'), JSON.stringify(of('Read')));
+    assert.ok(of('Read').some((e) => e.isError && /out\/hosts resolves to \/etc\/hosts, outside the workspace/.test(e.content ?? '')));
+    assert.deepEqual(of('Grep').map((e) => e.content), ['docs/a.md']);
+    assert.ok(of('Write').every((e) => e.isError), 'the write through the link is refused');
+    assert.deepEqual(of('Bash').map((e) => e.content), ['a needle here\n']);
+    assert.equal(await readFile(join(dir, 'bash.txt'), 'utf8'), 'from-bash\n');
+    const hooks = new Set(events.filter((e) => e.type === 'hook.end').map((e) => (e as { plugin?: string }).plugin));
+    assert.ok(hooks.has('guard-shell') && hooks.has('path-guard'), JSON.stringify([...hooks]));
+  },
+};
