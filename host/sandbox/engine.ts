@@ -5,7 +5,7 @@
  * instantiation, never a recompilation. The worker backend runs this very
  * class inside its worker.
  */
-import createPlugin, { type Plugin } from '@extism/extism';
+import type { Plugin } from '@extism/extism';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -17,6 +17,14 @@ import type { CallOutcome, Limits, PluginFailure } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
+
+type ExtismModule = typeof import('@extism/extism');
+let extism: Promise<ExtismModule> | undefined;
+/**
+ * Extism is loaded with the first plugin, not when wasmhooks is imported: its
+ * Node build loads `node:wasi`, which prints an ExperimentalWarning.
+ */
+const createPlugin: ExtismModule['default'] = async (...args) => (await (extism ??= import('@extism/extism'))).default(...args);
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
 

@@ -2,6 +2,7 @@
 // barrelClean test): the main entry's static module graph reaches no Node
 // builtin. Node-only pieces (files, processes, workers, serving) are loaded
 // with `import()` where they are used, or live behind the CLI.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -49,4 +50,14 @@ describe('the main entry', () => {
     const offenders = [...graph.entries()].filter(([m]) => builtins.has(m)).map(([, chain]) => chain.map((f) => f.replace(host, 'host/')).join(' → '));
     expect(offenders, `Node builtins reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
   });
+
+  it('prints nothing when imported (Extism, whose Node build loads node:wasi, waits for the first plugin)', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "await import('./host/index.ts')"], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/ExperimentalWarning/);
+  }, 90_000);
 });
