@@ -21,6 +21,9 @@ export const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 *
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
 export type JsonProblem = 'syntax' | 'too_deep' | 'too_large';
 
+/** A JSON object (not an array, not null). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export type JsonParsed = { ok: true; value: unknown } | { ok: false; problem: JsonProblem; message: string };
 
 /**

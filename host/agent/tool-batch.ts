@@ -20,6 +20,7 @@ import { resolvePermission } from '../permissions/resolve.js';
 import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { resolvePathFields } from './paths.js';
+import { isRecord } from '../json.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -48,11 +49,10 @@ interface Batch {
   readonly common: HookCommon;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number): Promise<BatchResult> {
   const b: Batch = { config, emit, signal, ctx: dispatchContext(config, emit, signal), common: hookCommon(config, iteration) };
-  const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isObject(call.input) ? resolvePathFields(call.input, config.cwd) : undefined, durationMs: 0 }));
+  const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? resolvePathFields(call.input, config.cwd) : undefined, durationMs: 0 }));
   const hookCalls = (withResults: boolean): HookToolCall[] =>
     runs.map((r) => ({
       tool_use_id: r.call.id,

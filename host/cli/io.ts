@@ -59,3 +59,17 @@ export function palette(color: boolean): Palette {
     magenta: sgr(35, 39),
   };
 }
+
+/** Resolves at the first SIGINT or SIGTERM (or when `also` calls the stop it is given), then stops listening. */
+export function untilStopped(also?: (stop: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    also?.(stop);
+  });
+}

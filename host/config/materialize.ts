@@ -10,6 +10,7 @@ import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';
 import type { MaterializeOptions } from './entry.js';
 import { loadTrustedPlugin, trustContext } from './trust.js';
+import { isRecord } from '../json.js';
 
 export { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 
@@ -23,7 +24,6 @@ export interface ConfigParts {
   close(): Promise<void>;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const EXPECTED_MODULE = 'expected the module to export (default, or as `hooks`) an object like { PreToolUse: [{ matcher: "Bash", hooks: [async (input) => ({})] }] }';
 

@@ -7,7 +7,7 @@ import { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../sandbox/types.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
-import { parseJson as parseBoundedJson } from '../json.js';
+import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 
 const v1 = wasmhooks.v1;
 
@@ -105,8 +105,6 @@ function parseJson(what: string, text: string): Decoded<unknown> {
   return parsed.ok ? parsed : bad(parsed.message);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Decodes and validates a `describe` answer. A protocol major other than
@@ -162,7 +160,7 @@ export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
     if (tools.some((o) => o.name === t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
     const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
     if (!schema.ok) return schema;
-    if (!isObject(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
+    if (!isRecord(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
     tools.push({ name: t.name, description: t.description ?? '', inputSchema: schema.value });
   }
 
@@ -204,7 +202,7 @@ export function decodeHookResponse(bytes: Uint8Array): Decoded<HookResponse> {
   if (raw.updatedInputJson) {
     const input = parseJson('hook output updated_input_json', raw.updatedInputJson);
     if (!input.ok) return input;
-    if (!isObject(input.value)) return bad('hook output updated_input_json must be a JSON object');
+    if (!isRecord(input.value)) return bad('hook output updated_input_json must be a JSON object');
     response.updatedInput = input.value;
   }
   if (raw.updatedOutputJson) {

@@ -7,7 +7,7 @@
 import process from 'node:process';
 import { createMcpServer, relayModel } from '../../mcp/server.js';
 import { EXIT, type ExitCode } from '../exit.js';
-import type { CliIO } from '../io.js';
+import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 
 export interface McpFlags extends Omit<HostFlags, 'model' | 'baseUrl' | 'script' | 'maxTurns' | 'systemPrompt'> {
@@ -20,14 +20,7 @@ export interface McpFlags extends Omit<HostFlags, 'model' | 'baseUrl' | 'script'
 export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<ExitCode> {
   // The MCP client asks its user before a call; our guards and rules still apply.
   const setup = await setupHost({ ...flags, permissionMode: flags.permissionMode ?? 'bypassPermissions' }, io, { model: relayModel() });
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  const stopped = untilStopped((stop) => {
     if (!flags.http) process.stdin.once('end', stop);
   });
   const tools = setup.host.tools.list().length;

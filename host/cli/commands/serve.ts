@@ -1,13 +1,12 @@
 /** `wasmhooks serve`: the HTTP control plane over a host built from the config and flags. */
 import { resolve } from 'node:path';
-import process from 'node:process';
 import { checkSignature, trustContext } from '../../config/trust.js';
 import { loadPlugin } from '../../plugins/load.js';
 import { createServer } from '../../server/app.js';
 import type { ServerHost } from '../../server/types.js';
 import { openStore, type OpenedStore } from '../../store/open.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
-import type { CliIO } from '../io.js';
+import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 import type { WorkspaceFlags } from '../workspace.js';
 
@@ -81,15 +80,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     throw error;
   }
   io.stdout.write(`wasmhooks serving on ${served.url} (model ${setup.model.id}, ${setup.plugins.length} plugin${setup.plugins.length === 1 ? '' : 's'}, ${setup.tools.length} workspace tool${setup.tools.length === 1 ? '' : 's'}${token ? ', bearer token required' : ''}); sessions in ${opened.description}, replica ${server.replica}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopped();
   await server.close();
   await opened.close();
   await Promise.all([setup.close(), ...plugins.slice(setup.plugins.length).map((p) => p.close())]);
