@@ -16,6 +16,7 @@ export function wireContext(common: HookCommon, toolUseId?: string): WireContext
     cwd: common.cwd,
     toolUseId: toolUseId ?? '',
     permissionMode: common.permission_mode,
+    transcriptPath: common.transcript_path ?? '',
   };
 }
 

@@ -125,6 +125,7 @@ function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] },
   str(42, c.cwd);
   str(50, toolUseId);
   str(58, c.permission_mode);
+  str(66, c.transcript_path);
   end(at);
   u32(24, bindingIndex);
 }

@@ -14,6 +14,7 @@ const context = {
   cwd: '/home/dev/project',
   toolUseId: 'toolu_01ABC',
   permissionMode: 'default',
+  transcriptPath: '/home/dev/project/.wasmhooks/sessions/sess-0f3a.jsonl',
 };
 
 // Tag bytes for field numbers we do not define, one per wire type:

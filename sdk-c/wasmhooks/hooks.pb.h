@@ -200,6 +200,8 @@ typedef struct wh_hook_context {
   /** Correlates PreToolUse, PermissionRequest and PostToolUse of one call. */
   wh_str tool_use_id;
   wh_str permission_mode;
+  /** The session's JSONL transcript, when the session is stored (empty otherwise). */
+  wh_str transcript_path;
 } wh_hook_context;
 
 /** SessionStart and SessionEnd. */
@@ -671,6 +673,7 @@ static inline uint32_t wh_hook_context_size(const wh_hook_context *m) {
   if (m->cwd.len) n += wh__tag_size(5) + wh__varint_size(m->cwd.len) + m->cwd.len;
   if (m->tool_use_id.len) n += wh__tag_size(6) + wh__varint_size(m->tool_use_id.len) + m->tool_use_id.len;
   if (m->permission_mode.len) n += wh__tag_size(7) + wh__varint_size(m->permission_mode.len) + m->permission_mode.len;
+  if (m->transcript_path.len) n += wh__tag_size(8) + wh__varint_size(m->transcript_path.len) + m->transcript_path.len;
   return n;
 }
 
@@ -684,6 +687,7 @@ static inline uint8_t *wh_hook_context_write(const wh_hook_context *m, uint8_t *
   if (m->cwd.len) p = wh__put_str(p, 5, m->cwd);
   if (m->tool_use_id.len) p = wh__put_str(p, 6, m->tool_use_id);
   if (m->permission_mode.len) p = wh__put_str(p, 7, m->permission_mode);
+  if (m->transcript_path.len) p = wh__put_str(p, 8, m->transcript_path);
   return p;
 }
 
@@ -701,6 +705,7 @@ static inline bool wh_hook_context_decode(wh_reader *r, wh_hook_context *m) {
       case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->cwd)) return false; break;
       case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->tool_use_id)) return false; break;
       case 7: if (!wh__expect(r, wt, WH_WIRE_LEN, 7) || !wh__read_str(r, &m->permission_mode)) return false; break;
+      case 8: if (!wh__expect(r, wt, WH_WIRE_LEN, 8) || !wh__read_str(r, &m->transcript_path)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -720,6 +725,7 @@ static inline void wh_hook_context_json(const wh_hook_context *m, wh_buf *out) {
   if (m->cwd.len) { wh__json_key(out, &first, "cwd"); wh_json_write_string(out, m->cwd); }
   if (m->tool_use_id.len) { wh__json_key(out, &first, "toolUseId"); wh_json_write_string(out, m->tool_use_id); }
   if (m->permission_mode.len) { wh__json_key(out, &first, "permissionMode"); wh_json_write_string(out, m->permission_mode); }
+  if (m->transcript_path.len) { wh__json_key(out, &first, "transcriptPath"); wh_json_write_string(out, m->transcript_path); }
   wh_buf_byte(out, '}');
   (void)first;
 }

@@ -51,6 +51,7 @@ const commons: HookCommon[] = [
   { session_id: 'sess-1', cwd: '/tmp', turn: 1, iteration: 2, permission_mode: 'default' },
   { session_id: '', cwd: '', turn: 0, iteration: 0, permission_mode: 'default', agent_id: 'agent-7' },
   { session_id: long, cwd: `/home/ü/${long}`, turn: 300, iteration: 70_000, permission_mode: 'bypassPermissions' },
+  { session_id: 's', cwd: '/w', turn: 2, iteration: 1, permission_mode: 'default', transcript_path: '/w/.wasmhooks/sessions/s.jsonl' },
 ];
 
 describe('encodeHookInput', () => {

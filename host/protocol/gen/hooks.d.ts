@@ -449,6 +449,9 @@ export namespace wasmhooks {
             /** HookContext permissionMode. */
             permissionMode: string;
 
+            /** HookContext transcriptPath. */
+            transcriptPath: string;
+
             /**
              * Encodes the specified HookContext message. Does not implicitly {@link wasmhooks.v1.HookContext.verify|verify} messages.
              * @param message HookContext message or plain object to encode
@@ -500,6 +503,9 @@ export namespace wasmhooks {
 
                 /** HookContext permissionMode */
                 permissionMode?: (string|null);
+
+                /** HookContext transcriptPath */
+                transcriptPath?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -944,6 +944,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [cwd] HookContext cwd
              * @property {string|null} [toolUseId] HookContext toolUseId
              * @property {string|null} [permissionMode] HookContext permissionMode
+             * @property {string|null} [transcriptPath] HookContext transcriptPath
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -1032,6 +1033,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             HookContext.prototype.permissionMode = "";
 
             /**
+             * HookContext transcriptPath.
+             * @member {string} transcriptPath
+             * @memberof wasmhooks.v1.HookContext
+             * @instance
+             */
+            HookContext.prototype.transcriptPath = "";
+
+            /**
              * Encodes the specified HookContext message. Does not implicitly {@link wasmhooks.v1.HookContext.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.HookContext
@@ -1061,6 +1070,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 6, wireType 2 =*/50).string(message.toolUseId);
                 if (message.permissionMode != null && $Object.hasOwnProperty.call(message, "permissionMode") && message.permissionMode !== "")
                     writer.uint32(/* id 7, wireType 2 =*/58).string(message.permissionMode);
+                if (message.transcriptPath != null && $Object.hasOwnProperty.call(message, "transcriptPath") && message.transcriptPath !== "")
+                    writer.uint32(/* id 8, wireType 2 =*/66).string(message.transcriptPath);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1166,6 +1177,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.permissionMode = value;
                             else
                                 delete message.permissionMode;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.transcriptPath = value;
+                            else
+                                delete message.transcriptPath;
                             continue;
                         }
                     }

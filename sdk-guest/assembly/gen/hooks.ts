@@ -383,6 +383,8 @@ export class HookContext {
   /** Correlates PreToolUse, PermissionRequest and PostToolUse of one call. */
   toolUseId: string = "";
   permissionMode: string = "";
+  /** The session's JSONL transcript, when the session is stored (empty otherwise). */
+  transcriptPath: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -394,6 +396,7 @@ export class HookContext {
     w.string(5, this.cwd);
     w.string(6, this.toolUseId);
     w.string(7, this.permissionMode);
+    w.string(8, this.transcriptPath);
     return w.finish();
   }
 
@@ -418,6 +421,7 @@ export class HookContext {
         case 5: if (r.expect(wt, WIRE_LEN, 5)) m.cwd = r.string(); break;
         case 6: if (r.expect(wt, WIRE_LEN, 6)) m.toolUseId = r.string(); break;
         case 7: if (r.expect(wt, WIRE_LEN, 7)) m.permissionMode = r.string(); break;
+        case 8: if (r.expect(wt, WIRE_LEN, 8)) m.transcriptPath = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -434,6 +438,7 @@ export class HookContext {
     if (this.cwd.length > 0) w.key("cwd").string(this.cwd);
     if (this.toolUseId.length > 0) w.key("toolUseId").string(this.toolUseId);
     if (this.permissionMode.length > 0) w.key("permissionMode").string(this.permissionMode);
+    if (this.transcriptPath.length > 0) w.key("transcriptPath").string(this.transcriptPath);
     w.endObject();
   }
 }
