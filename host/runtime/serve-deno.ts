@@ -37,9 +37,20 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody
       let finished = false;
       const shutdown = server.shutdown().then(() => (finished = true));
       await Promise.race([shutdown, grace(graceMs)]);
-      // Aborting a server that has already shut down throws BadResource.
-      if (!finished) controller.abort();
-      await server.finished;
+      // Aborting a server whose shutdown completes at that moment makes Deno's own abort listener throw
+      // BadResource, reported as an uncaught error that would end the process: that one is ignored.
+      if (!finished) {
+        const ignore = (event: Event) => {
+          if ((event as ErrorEvent).error?.name === 'BadResource') event.preventDefault();
+        };
+        globalThis.addEventListener('error', ignore);
+        try {
+          controller.abort();
+        } finally {
+          setTimeout(() => globalThis.removeEventListener('error', ignore), 0);
+        }
+      }
+      await server.finished.catch(() => {});
     },
   };
 };
