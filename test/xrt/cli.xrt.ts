@@ -1,32 +1,12 @@
 // The built CLI (dist/cli.js) on Node, Deno and Bun: a scripted run with a shell hook from wasmhooks.json.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './cli-run.ts';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** This runtime's way to run a script file. */
-function command(args: string[]): string[] {
-  if ('Deno' in globalThis) return [process.execPath, 'run', '-A', cli, ...args];
-  if ('Bun' in globalThis) return [process.execPath, cli, ...args];
-  return [process.execPath, '--disable-warning=ExperimentalWarning', cli, ...args];
-}
-
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [bin, ...rest] = command(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
-    child.stderr!.on('data', (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 const script = {
   turns: [

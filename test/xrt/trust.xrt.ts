@@ -1,28 +1,16 @@
 // Plugin trust on Node, Deno and Bun: Ed25519 signatures through WebCrypto (library), and the built CLI's
 // plugin add → wasmhooks.lock → run refusing a changed file, plugin sign/verify refusing a tampered byte.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSigningKey, signPlugin, SignatureError, verifyPluginSignature } from '../../dist/index.js';
+import { runCli } from './cli-run.ts';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const guard = fileURLToPath(new URL('../../plugins/secret-redactor/build/secret-redactor.wasm', import.meta.url));
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const argv = 'Deno' in globalThis ? ['run', '-A', cli, ...args] : 'Bun' in globalThis ? [cli, ...args] : ['--disable-warning=ExperimentalWarning', cli, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
-    child.stderr!.on('data', (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 const reasonOf = (p: Promise<unknown>) => p.then(() => 'accepted', (e: unknown) => (e instanceof SignatureError ? e.reason : `other: ${String(e)}`));
 
