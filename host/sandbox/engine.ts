@@ -74,9 +74,8 @@ export class Engine {
    * Run `fn` under `budget`. Never throws. `input` is read before the first
    * await (a caller may reuse its buffer as soon as this returns a promise).
    */
-  async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
+  async run(fn: string, input: Uint8Array, budget: Budget, started = performance.now()): Promise<CallOutcome> {
     input = this.#own(input);
-    const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
     this.#begin(meter);
     let remaining = 0n;
@@ -149,7 +148,10 @@ export class Engine {
     this.#meter = meter;
     this.#scope.stop = null;
     this.#scope.progressBytes = 0;
-    this.#scope.log = { lines: 0, bytes: 0, dropped: 0 };
+    const log = this.#scope.log;
+    log.lines = 0;
+    log.bytes = 0;
+    log.dropped = 0;
   }
 
   /**
