@@ -140,7 +140,9 @@ export class Engine {
       if (kept.length === KEPT_INPUTS) kept.shift();
       kept.push(exact);
     }
-    exact.set(input);
+    // By hand: TypedArray#set is a call into the runtime, dearer than a short loop.
+    if (n <= 256) for (let i = 0; i < n; i++) exact[i] = input[i]!;
+    else exact.set(input);
     return exact;
   }
 
