@@ -46,6 +46,7 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 
 // The sandbox: any wasm export under a deadline, fuel, a memory cap and an abort signal.
 export type * from './sandbox/types.js';
+export type { PluginFailure, FailureCode } from './failure.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox, hostMemoryBound, HOST_MEMORY_SLACK_BYTES } from './sandbox/index.js';
 export type { WasiOptions, WasiGrant } from './sandbox/wasi/options.js';

@@ -9,7 +9,8 @@
  * - `HookHandler` is what the registry stores, whatever the kind. Adapters
  *   (JS wrapper here, WASM in host/plugins, shell later) produce it.
  */
-import type { Health, PluginFailure } from '../sandbox/types.js';
+import type { PluginFailure } from '../failure.js';
+import type { Health } from '../sandbox/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { ToolMatcher } from './matcher.js';
 

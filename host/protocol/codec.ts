@@ -4,7 +4,7 @@
  * Plugin output is untrusted: decoding never throws, it returns a failure.
  */
 import { wasmhooks } from './gen/hooks.js';
-import type { PluginFailure } from '../sandbox/types.js';
+import type { PluginFailure } from '../failure.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';

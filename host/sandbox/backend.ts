@@ -4,7 +4,8 @@
  */
 import { Engine, type EngineOptions } from './engine.js';
 import type { Budget } from './meter.js';
-import type { CallOutcome, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome } from './types.js';
 
 export interface CallBudget {
   timeoutMs: number;

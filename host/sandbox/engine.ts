@@ -13,7 +13,8 @@ import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
-import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;

@@ -8,7 +8,8 @@
 import type { CallBudget, Backend } from '../backend.js';
 import type { EngineOptions } from '../engine.js';
 import { failure, loadFailed } from '../failures.js';
-import type { CallOutcome, PluginFailure } from '../types.js';
+import type { PluginFailure } from '../../failure.js';
+import type { CallOutcome } from '../types.js';
 import { Channel, META_BYTES, Slot, State, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from './thread.js';
 
