@@ -4,7 +4,8 @@
 export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
 
 // The agent: host, sessions, sub-agents, compaction.
-export { createHost, type Host, type HostOptions, type SessionOptions } from './host.js';
+export { createHost, type Host } from './host.js';
+export type { HostOptions, SessionOptions } from './host-options.js';
 export { Session, type PromptOptions, type StreamOptions } from './agent/session.js';
 export { defaultCompactor, compactionCut, type CompactResult } from './agent/compact.js';
 export type { AgentDefinition, Compactor, CompactRequest } from './agent/config.js';
