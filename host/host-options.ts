@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { AgentDefinition, Compactor } from './agent/config.js';
 import { WasmhooksError } from './errors.js';
-import type { HooksConfig, PluginContribution, ToolHandler } from './hooks/types.js';
+import type { HooksConfig } from './hooks/types.js';
+import type { PluginContribution, ToolHandler } from './tools/types.js';
 import { mcpServersSchema, type McpServersConfig } from './mcp/config.js';
 import type { Message, Model } from './models/types.js';
 import type { CanUseTool } from './permissions/types.js';

@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import type { AgentResult, Emit } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
-import type { HookCommon, ToolHandler, ToolOutcome } from '../hooks/types.js';
+import type { HookCommon } from '../hooks/types.js';
+import type { ToolHandler, ToolOutcome } from '../tools/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
 import { childSettings, dispatchContext, loopConfig, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';

@@ -15,7 +15,8 @@
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
-import type { HookCommon, HookToolCall, ToolOutcome } from '../hooks/types.js';
+import type { HookCommon, HookToolCall } from '../hooks/types.js';
+import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';

@@ -8,7 +8,7 @@
  * (turn.start … turn.end, numbered by `iteration`).
  */
 import type { PluginFailure } from '../failure.js';
-import type { PluginHealthChange, PluginLogLine } from '../hooks/types.js';
+import type { PluginHealthChange, PluginLogLine } from '../tools/types.js';
 import type { AssistantPart, ModelErrorCode, StopReason, Usage } from '../models/types.js';
 import type { WasmhooksErrorCode } from '../errors.js';
 import type { FailurePolicy, HookDecision, HookEventName, HookKind } from '../hooks/types.js';

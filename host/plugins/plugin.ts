@@ -5,18 +5,8 @@
 import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
-import type {
-  HookHandler,
-  HookInput,
-  HookOutput,
-  HookResult,
-  PluginContribution,
-  PluginHealthChange,
-  PluginLogLine,
-  ToolHandler,
-  ToolOutcome,
-  ToolRunContext,
-} from '../hooks/types.js';
+import type { HookHandler, HookInput, HookOutput, HookResult } from '../hooks/types.js';
+import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
 import { encodeHookInput } from '../protocol/hook-request.js';
 import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';

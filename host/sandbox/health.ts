@@ -5,8 +5,8 @@
  * backoff (capped), a successful one makes the module healthy again.
  */
 import { FAILURE_RULES, failure } from './failures.js';
-import type { PluginFailure } from '../failure.js';
-import type { CallOutcome, Health, HealthEvent, QuarantinePolicy } from './types.js';
+import type { Health, PluginFailure } from '../failure.js';
+import type { CallOutcome, HealthEvent, QuarantinePolicy } from './types.js';
 
 export const DEFAULT_QUARANTINE: Readonly<QuarantinePolicy> = Object.freeze({
   maxConsecutiveFailures: 3,

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './instrument/tables.js';
 
-import type { PluginFailure } from '../failure.js';
+import type { Health, PluginFailure } from '../failure.js';
 import type { HostFunctions } from './host-functions.js';
 import type { WasiOptions } from './wasi/options.js';
 
@@ -131,14 +131,6 @@ export interface SandboxOptions {
    */
   metering?: 'fast' | 'exact';
 }
-
-/**
- * `healthy`: the last call succeeded (or none failed yet). `degraded`: recent
- * calls failed, fewer than `maxConsecutiveFailures` in a row. `quarantined`:
- * calls fail fast with QUARANTINED until the backoff ends; then one probe call
- * is let through, and its outcome decides the next state.
- */
-export type Health = 'healthy' | 'degraded' | 'quarantined';
 
 export interface QuarantinePolicy {
   /** Consecutive plugin-caused failures that quarantine the module. Default 3. */

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
-import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
+import type { HookHandler, HookInput, HookResult, HookRunContext } from '../hooks/types.js';
+import type { PluginContribution } from '../tools/types.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { compileToolMatcher } from '../hooks/matcher.js';
 import { shellResult } from './output.js';

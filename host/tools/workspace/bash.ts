@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { z } from 'zod';
-import type { ToolHandler } from '../../hooks/types.js';
+import type { ToolHandler } from '../types.js';
 import { tool } from '../define.js';
 import type { WorkspaceLimits } from './limits.js';
 
