@@ -6,6 +6,7 @@
  * class inside its worker.
  */
 import type { Plugin } from '@extism/extism';
+import { safely } from '../errors.js';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -267,12 +268,4 @@ function warmUp(): Promise<void> {
     await plugin.close();
   })().catch(() => undefined);
   return warm;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }

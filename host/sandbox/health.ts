@@ -4,6 +4,7 @@
  * then lets exactly one probe call through; a failed probe doubles the
  * backoff (capped), a successful one makes the module healthy again.
  */
+import { safely } from '../errors.js';
 import { FAILURE_RULES, failure } from './failures.js';
 import type { Health, PluginFailure } from '../failure.js';
 import type { CallOutcome, HealthEvent, QuarantinePolicy } from './types.js';
@@ -78,12 +79,6 @@ export class HealthTracker {
     const event: HealthEvent = { from, to, consecutiveFailures: this.#consecutive };
     if (cause) event.failure = cause;
     if (to === 'quarantined') event.retryAt = this.#retryAt;
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // Contract: listeners must not throw; one that does is ignored.
-      }
-    }
+    for (const listener of this.#listeners) safely(() => listener(event));
   }
 }

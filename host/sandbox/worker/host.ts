@@ -5,6 +5,7 @@
  * period). A worker that overruns it is terminated and a new one is spawned
  * for the next call.
  */
+import { safely } from '../../errors.js';
 import type { CallBudget, Backend } from '../backend.js';
 import type { EngineOptions } from '../engine.js';
 import { failure, loadFailed } from '../failures.js';
@@ -249,12 +250,4 @@ interface WaitAsync {
 
 function finite(n: number): number {
   return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }
