@@ -194,12 +194,21 @@ export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
   };
 }
 
+/**
+ * The one rule for a tool input entering the loop, whichever way it comes (the
+ * model's call, a hook's rewrite, a permission answer): path fields resolved
+ * against the cwd, so hooks see, and tools get, absolute paths.
+ */
+export function normalizeToolInput(config: LoopConfig, input: Record<string, unknown>): Record<string, unknown> {
+  return resolvePathFields(input, config.cwd);
+}
+
 export function dispatchContext(config: LoopConfig, emit: Emit, signal: AbortSignal): DispatchContext {
   return {
     registry: config.hooks,
     emit,
     signal,
-    normalizeInput: (input) => resolvePathFields(input, config.cwd),
+    normalizeInput: (input) => normalizeToolInput(config, input),
   };
 }
 

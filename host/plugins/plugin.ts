@@ -15,7 +15,7 @@ import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
-import { fromWireResponse, wireContext } from './wire.js';
+import { wireContext } from '../protocol/wire.js';
 
 export interface WasmPluginParts {
   info: PluginInfo;
@@ -136,7 +136,7 @@ export class WasmPlugin implements PluginContribution {
       check: (bytes) => {
         const decoded = decodeHookResponse(bytes);
         if (!decoded.ok) return decoded.failure;
-        output = fromWireResponse(decoded.value);
+        output = decoded.value;
         // A decision the event does not allow is as unreadable as garbage.
         const bad = violation(event, output);
         return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
