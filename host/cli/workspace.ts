@@ -4,7 +4,7 @@
  * and path-guard for the file tools, granted the workspace.
  */
 import type { PluginEntry } from '../config/schema.js';
-import type { ToolHandler } from '../hooks/types.js';
+import type { ToolHandler } from '../tools/types.js';
 import { WORKSPACE_TOOLS, workspaceTools, type WorkspaceToolName } from '../tools/workspace/index.js';
 import { CliError, EXIT } from './exit.js';
 

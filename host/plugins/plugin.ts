@@ -5,18 +5,8 @@
 import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
-import type {
-  HookHandler,
-  HookInput,
-  HookOutput,
-  HookResult,
-  PluginContribution,
-  PluginHealthChange,
-  PluginLogLine,
-  ToolHandler,
-  ToolOutcome,
-  ToolRunContext,
-} from '../hooks/types.js';
+import type { HookHandler, HookInput, HookOutput, HookResult } from '../hooks/types.js';
+import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
 import { encodeHookInput } from '../protocol/hook-request.js';
 import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
@@ -25,7 +15,7 @@ import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
-import { fromWireResponse, wireContext } from './wire.js';
+import { wireContext } from '../protocol/wire.js';
 
 export interface WasmPluginParts {
   info: PluginInfo;
@@ -146,7 +136,7 @@ export class WasmPlugin implements PluginContribution {
       check: (bytes) => {
         const decoded = decodeHookResponse(bytes);
         if (!decoded.ok) return decoded.failure;
-        output = fromWireResponse(decoded.value);
+        output = decoded.value;
         // A decision the event does not allow is as unreadable as garbage.
         const bad = violation(event, output);
         return bad ? { code: 'BAD_OUTPUT', message: bad } : null;

@@ -4,8 +4,8 @@
  * Plugin output is untrusted: decoding never throws, it returns a failure.
  */
 import { wasmhooks } from './gen/hooks.js';
-import type { PluginFailure } from '../sandbox/types.js';
-import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
+import type { PluginFailure } from '../failure.js';
+import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName, type HookOutput } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 
@@ -69,15 +69,6 @@ export interface PluginInfo {
   hooks: PluginBinding[];
   tools: PluginToolSpec[];
   grants: PluginGrants;
-}
-
-export interface HookResponse {
-  decision: HookDecision;
-  reason?: string;
-  updatedInput?: Record<string, unknown>;
-  updatedOutput?: unknown;
-  additionalContext?: string;
-  systemMessage?: string;
 }
 
 export interface ToolResponse {
@@ -187,15 +178,19 @@ export function encodeHookRequest(request: WireHookRequest): Uint8Array {
   return v1.HookRequest.encode(request).finish();
 }
 
-/** Decodes a `hook` answer; the decision must be a known one. */
-export function decodeHookResponse(bytes: Uint8Array): Decoded<HookResponse> {
+/**
+ * Decodes a `hook` answer into the host's `HookOutput`; the decision must be a
+ * known one. `updated_output_json` holds the tool output's replacement: a JSON
+ * string is its text, any other JSON value its JSON text.
+ */
+export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
   const decoded = decodeWith('hook output', bytes, (b) => v1.HookResponse.decode(b));
   if (!decoded.ok) return decoded;
   const raw = decoded.value;
   const d = raw.decision ?? 0;
   const decision = d === 0 ? 'continue' : DECISIONS[d - 1];
   if (!decision) return bad(`hook output has an unknown decision ${d}`);
-  const response: HookResponse = { decision };
+  const response: HookOutput = { decision };
   if (raw.reason) response.reason = raw.reason;
   if (raw.additionalContext) response.additionalContext = raw.additionalContext;
   if (raw.systemMessage) response.systemMessage = raw.systemMessage;
@@ -208,7 +203,7 @@ export function decodeHookResponse(bytes: Uint8Array): Decoded<HookResponse> {
   if (raw.updatedOutputJson) {
     const output = parseJson('hook output updated_output_json', raw.updatedOutputJson);
     if (!output.ok) return output;
-    response.updatedOutput = output.value;
+    response.updatedOutput = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
   }
   return { ok: true, value: response };
 }

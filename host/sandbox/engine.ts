@@ -6,6 +6,7 @@
  * class inside its worker.
  */
 import type { Plugin } from '@extism/extism';
+import { safely } from '../errors.js';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -13,7 +14,8 @@ import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
-import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
@@ -266,12 +268,4 @@ function warmUp(): Promise<void> {
     await plugin.close();
   })().catch(() => undefined);
   return warm;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }

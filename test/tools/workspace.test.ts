@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HookCommon, ToolHandler } from '../../host/hooks/types.js';
+import type { HookCommon } from '../../host/hooks/types.js';
+import type { ToolHandler } from '../../host/tools/types.js';
 import { confine, OutsideWorkspaceError, workspaceTools } from '../../host/tools/workspace/index.js';
 import { globMatcher } from '../../host/tools/workspace/walk.js';
 

@@ -6,7 +6,7 @@
  */
 import process from 'node:process';
 import { z } from 'zod';
-import type { ToolHandler } from '../../hooks/types.js';
+import type { ToolHandler } from '../types.js';
 import { runShell, type ShellOutcome } from '../../shell/run.js';
 import { tool, type JsToolReturn } from '../define.js';
 import type { WorkspaceLimits } from './limits.js';
