@@ -7,7 +7,8 @@
 export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
 
 // The agent: host, sessions, sub-agents, compaction.
-export { createHost, type Host, type HostOptions, type SessionOptions } from './host.js';
+export { createHost, type Host } from './host.js';
+export type { HostOptions, SessionOptions } from './host-options.js';
 export { Session, type PromptOptions, type StreamOptions } from './agent/session.js';
 export { defaultCompactor, compactionCut, type CompactResult } from './agent/compact.js';
 export type { AgentDefinition, Compactor, CompactRequest } from './agent/config.js';
@@ -16,6 +17,7 @@ export { AGENT_TOOL } from './agent/subagent.js';
 // Hooks, tools, permissions.
 export { HOOK_EVENT_NAMES } from './hooks/types.js';
 export type * from './hooks/types.js';
+export type * from './tools/types.js';
 export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';
 export { HookRegistry } from './hooks/registry.js';
 export { jsHookHandlers } from './hooks/js.js';
@@ -49,6 +51,7 @@ export { PROTOCOL_VERSION, type PluginInfo, type PluginBinding, type PluginToolS
 
 // The sandbox: any wasm export under a deadline, fuel, a memory cap and an abort signal.
 export type * from './sandbox/types.js';
+export type { PluginFailure, FailureCode, Health } from './failure.js';
 export { DEFAULT_LIMITS } from './sandbox/types.js';
 export { createSandbox, hostMemoryBound, HOST_MEMORY_SLACK_BYTES } from './sandbox/index.js';
 export type { WasiOptions, WasiGrant } from './sandbox/wasi/options.js';
