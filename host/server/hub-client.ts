@@ -72,7 +72,7 @@ const CLOSED: DirectSource = { resume: () => {}, close: () => {} };
 
 export class Client {
   /** Chunks not taken yet, in order. */
-  readonly #queue: Uint8Array[] = [];
+  #queue: Uint8Array[] = [];
   /** SSE frames and bytes in the queue. */
   frames = 0;
   bytes = 0;
@@ -123,10 +123,14 @@ export class Client {
   /** Hands the whole queue over as one chunk (one write for a burst of events). */
   deliver(): void {
     const queue = this.#queue;
-    const bytes = queue.length === 1 ? (queue[0] as Uint8Array) : concat(queue);
-    queue.length = 0;
+    this.#queue = [];
     this.frames = 0;
     this.bytes = 0;
+    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concat(queue));
+  }
+
+  /** Hands bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
+  write(bytes: Uint8Array): void {
     this.waiting = this.#sink.write(bytes);
   }
 
@@ -150,7 +154,7 @@ export class Client {
   drop(reason: string, cut = true): void {
     if (this.ended) return;
     this.ended = true;
-    this.#queue.length = 0;
+    this.#queue = [];
     this.frames = 0;
     this.bytes = 0;
     this.#sink.fail(reason, cut);

@@ -11,12 +11,13 @@
  * connection destroyed where the runtime lets us (it can reconnect with
  * `Last-Event-ID` and replay) instead of slowing the others down.
  */
-import { HEARTBEAT, REFERENCE_HEARTBEAT, encodeEvent, frameJson, referencePayload } from './events.js';
+import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
-import { Client, concat, type StreamRequest } from './hub-client.js';
+import { Client, type StreamRequest } from './hub-client.js';
+import { batchOf, serverFrame, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { EventLog, Since } from '../store/types.js';
-import type { Entry, StreamFormat } from './ring.js';
+import type { Entry } from './ring.js';
 
 export type { StreamRequest } from './hub-client.js';
 
@@ -30,18 +31,14 @@ export interface HubOptions {
 
 const encoder = new TextEncoder();
 
-/** One tick's events for one view, as one chunk. */
-interface Batch {
-  bytes: Uint8Array;
-  frames: number;
-}
-
 export class EventHub {
   readonly #log: EventLog;
   readonly #unsubscribe: () => void;
   readonly #clients = new Set<Client>();
   /** Live entries of this tick, not yet handed to the clients. */
   #tick: Entry[] = [];
+  /** Clients with bytes queued outside a tick (replay, heartbeat, shutdown), delivered at the next flush. */
+  readonly #pending = new Set<Client>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #flushQueued = false;
   #closed = false;
@@ -113,7 +110,7 @@ export class EventHub {
     const resumeFrom = request.lastEventId ?? this.#log.lastId();
     client.push(encoder.encode(`retry: ${this.options.retryMs}\n\n`), 0);
     const connected = { lastEventId: resumeFrom, replayBufferSize: this.#log.capacity };
-    client.push(this.#serverFrame(request.format, resumeFrom, 'server.connected', connected), 1);
+    client.push(serverFrame(request.format, resumeFrom, 'server.connected', connected), 1);
     // Live from now on, held while the replay is read, so nothing falls between the two.
     if (request.lastEventId !== undefined) client.held = [];
     this.#clients.add(client);
@@ -133,7 +130,7 @@ export class EventHub {
     const format = client.request.format;
     if (since.kind === 'gap') {
       const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: since.missed, reason: since.reason };
-      client.push(this.#serverFrame(format, after, 'replay.gap', gap), 1);
+      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
     // The replay is bounded by the ring and is not counted against the client's limits.
     let last = since.entries.at(-1)?.id;
@@ -147,7 +144,7 @@ export class EventHub {
       last = entry.id;
       if (wants(client, entry)) this.#enqueue(client, entry.frame(format), 1);
     }
-    if (client.waiting && client.queued) this.#scheduleFlush();
+    this.#later(client);
   }
 
   /**
@@ -166,7 +163,10 @@ export class EventHub {
     this.#unsubscribe();
     this.#flush();
     const lastId = this.#log.lastId();
-    for (const client of this.#clients) client.push(this.#serverFrame(client.request.format, lastId, 'server.closing', { reason: 'shutdown' }), 1);
+    for (const client of this.#clients) {
+      client.push(serverFrame(client.request.format, lastId, 'server.closing', { reason: 'shutdown' }), 1);
+      this.#pending.add(client);
+    }
     this.#flush();
     for (const client of [...this.#clients]) {
       client.ending = true;
@@ -186,15 +186,9 @@ export class EventHub {
 
   #forget(client: Client): void {
     this.#clients.delete(client);
+    this.#pending.delete(client);
     this.#stopHeartbeatIfIdle();
     if (this.#clients.size === 0) this.#drained?.();
-  }
-
-  #serverFrame<K extends 'server.connected' | 'replay.gap' | 'server.closing'>(format: StreamFormat, id: string, type: K, payload: ServerEventPayloads[K]): Uint8Array {
-    const event = { type, time: Date.now(), ...payload } as ServerEvent;
-    if (format === 'reference') return frameJson(id, JSON.stringify({ sessionID: null, payload: referencePayload(event) }));
-    const { json } = encodeEvent(event);
-    return frameJson(id, format === 'global' ? `{"sessionId":null,"event":${json}}` : json);
   }
 
   /** Queues live bytes; a client past its limits is dropped. */
@@ -205,37 +199,65 @@ export class EventHub {
     }
   }
 
+  #later(client: Client): void {
+    this.#pending.add(client);
+    this.#scheduleFlush();
+  }
+
   #scheduleFlush(): void {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
     queueMicrotask(() => this.#flush());
   }
 
-  /** The tick's entries, joined once per view, then one chunk to each client that can take it. */
+  /** The tick's entries, joined once per view, then one write to each client that can take it. */
   #flush(): void {
     this.#flushQueued = false;
     const entries = this.#tick;
     if (entries.length > 0) {
       this.#tick = [];
+      // Most clients share a view: remember the last one before asking the map.
       const batches = new Map<string, Batch | null>();
+      let view: string | undefined;
+      let batch: Batch | null = null;
       for (const client of this.#clients) {
         if (client.held) {
           for (const entry of entries) client.held.push(entry);
           continue;
         }
-        let batch = batches.get(client.view);
-        if (batch === undefined) batches.set(client.view, (batch = batchOf(entries, client)));
-        if (batch !== null) this.#enqueue(client, batch.bytes, batch.frames);
+        if (client.view !== view) {
+          view = client.view;
+          let known = batches.get(view);
+          if (known === undefined) batches.set(view, (known = batchOf(entries, client)));
+          batch = known;
+        }
+        if (batch === null) continue;
+        if (client.waiting && !client.queued) this.#write(client, batch.bytes);
+        else {
+          this.#enqueue(client, batch.bytes, batch.frames);
+          if (client.waiting && !client.ended) this.#deliver(client);
+        }
       }
     }
-    for (const client of this.#clients) {
-      if (!client.waiting || !client.queued) continue;
-      try {
-        client.deliver();
-      } catch {
-        // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
-        client.drop('stream closed');
-      }
+    if (this.#pending.size === 0) return;
+    for (const client of this.#pending) if (client.waiting && client.queued) this.#deliver(client);
+    this.#pending.clear();
+  }
+
+  #write(client: Client, bytes: Uint8Array): void {
+    try {
+      client.write(bytes);
+    } catch {
+      // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
+      client.drop('stream closed');
+    }
+  }
+
+  #deliver(client: Client): void {
+    try {
+      client.deliver();
+    } catch {
+      client.drop('stream closed');
     }
   }
 
@@ -244,8 +266,8 @@ export class EventHub {
     this.#heartbeat = setInterval(() => {
       for (const client of [...this.#clients]) {
         this.#enqueue(client, client.request.format === 'reference' ? REFERENCE_HEARTBEAT : HEARTBEAT, 1);
+        if (!client.ended) this.#later(client);
       }
-      this.#scheduleFlush();
     }, this.options.heartbeatMs);
   }
 
@@ -255,19 +277,4 @@ export class EventHub {
       this.#heartbeat = undefined;
     }
   }
-}
-
-/** Whether a client's stream carries this entry (its session's events and server-wide ones). */
-function wants(client: Client, entry: Entry): boolean {
-  const session = client.request.session;
-  return session === undefined || entry.sessionId === null || entry.sessionId === session;
-}
-
-/** The entries a client's view carries, as one chunk (null when none is for it). */
-function batchOf(entries: readonly Entry[], client: Client): Batch | null {
-  const format = client.request.format;
-  const frames: Uint8Array[] = [];
-  for (const entry of entries) if (wants(client, entry)) frames.push(entry.frame(format));
-  if (frames.length === 0) return null;
-  return { bytes: frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames), frames: frames.length };
 }
