@@ -21,8 +21,9 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   outgoing.writeHead(response.status, headers);
-  outgoing.flushHeaders();
   const source = offer.attach({ write: (bytes) => outgoing.write(bytes), end: () => outgoing.end(), destroy: () => outgoing.destroy() });
+  // The peer sees the headers at once, with the first bytes when the body wrote some (one packet).
+  if (!outgoing.headersSent) outgoing.flushHeaders();
   outgoing.on('drain', () => source.resume());
   outgoing.on('close', () => source.close());
   return new Response(null, { headers: { [ALREADY_SENT]: '1' } });
