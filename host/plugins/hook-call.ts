@@ -8,8 +8,8 @@
 import { violation } from '../hooks/decisions.js';
 import type { HookEventName, HookOutput, HookResult } from '../hooks/types.js';
 import { decodeHookResponse } from '../protocol/codec.js';
-import type { CallOptions, CallOutcome, Limits, PluginFailure } from '../sandbox/types.js';
-import { fromWireResponse } from './wire.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOptions, CallOutcome, Limits } from '../sandbox/types.js';
 
 export class HookCall implements CallOptions {
   /** The request is a view of the encoder's buffer (`encodeHookInputView`). */
@@ -26,7 +26,7 @@ export class HookCall implements CallOptions {
   check(bytes: Uint8Array): PluginFailure | null {
     const decoded = decodeHookResponse(bytes);
     if (!decoded.ok) return decoded.failure;
-    const output = fromWireResponse(decoded.value);
+    const output = decoded.value;
     this.#output = output;
     // A decision the event does not allow is as unreadable as garbage.
     const bad = violation(this.event, output);

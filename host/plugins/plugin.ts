@@ -5,18 +5,8 @@
 import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
-import type {
-  HookHandler,
-  HookInput,
-  HookOutput,
-  HookResult,
-  PluginContribution,
-  PluginHealthChange,
-  PluginLogLine,
-  ToolHandler,
-  ToolOutcome,
-  ToolRunContext,
-} from '../hooks/types.js';
+import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
+import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import { decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
 import { encodeHookInputView } from '../protocol/hook-request.js';
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
@@ -25,7 +15,7 @@ import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { HookCall } from './hook-call.js';
-import { wireContext } from './wire.js';
+import { wireContext } from '../protocol/wire.js';
 
 export interface WasmPluginParts {
   info: PluginInfo;

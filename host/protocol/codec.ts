@@ -4,8 +4,8 @@
  * Plugin output is untrusted: decoding never throws, it returns a failure.
  */
 import { wasmhooks } from './gen/hooks.js';
-import type { PluginFailure } from '../sandbox/types.js';
-import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName } from '../hooks/types.js';
+import type { PluginFailure } from '../failure.js';
+import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName, type HookOutput } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
@@ -70,15 +70,6 @@ export interface PluginInfo {
   hooks: PluginBinding[];
   tools: PluginToolSpec[];
   grants: PluginGrants;
-}
-
-export interface HookResponse {
-  decision: HookDecision;
-  reason?: string;
-  updatedInput?: Record<string, unknown>;
-  updatedOutput?: unknown;
-  additionalContext?: string;
-  systemMessage?: string;
 }
 
 export interface ToolResponse {
@@ -189,11 +180,11 @@ export function encodeHookRequest(request: WireHookRequest): Uint8Array {
 }
 
 /**
- * Decodes a `hook` answer; the decision must be a known one. The bytes are
- * read by hand (hook-response.ts: every WASM hook call pays this), accepting
- * and refusing what protobufjs would.
+ * Decodes a `hook` answer into the host's `HookOutput`; the decision must be
+ * a known one. The bytes are read by hand (hook-response.ts: every WASM hook
+ * call pays this), accepting and refusing what protobufjs would.
  */
-export function decodeHookResponse(bytes: Uint8Array): Decoded<HookResponse> {
+export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
   const decoded = decodeWith('hook output', bytes, readHookResponse);
   return decoded.ok ? hookResponseOf(decoded.value) : decoded;
 }
@@ -208,12 +199,16 @@ export interface HookResponseFields {
   updatedOutputJson?: string | null;
 }
 
-/** Validates a decoded HookResponse: a known decision, JSON where the protocol says JSON. */
-export function hookResponseOf(raw: HookResponseFields): Decoded<HookResponse> {
+/**
+ * Validates a decoded HookResponse into a `HookOutput`: a known decision, JSON
+ * where the protocol says JSON. `updated_output_json` holds the tool output's
+ * replacement: a JSON string is its text, any other JSON value its JSON text.
+ */
+export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
   const d = raw.decision ?? 0;
   const decision = d === 0 ? 'continue' : DECISIONS[d - 1];
   if (!decision) return bad(`hook output has an unknown decision ${d}`);
-  const response: HookResponse = { decision };
+  const response: HookOutput = { decision };
   if (raw.reason) response.reason = raw.reason;
   if (raw.additionalContext) response.additionalContext = raw.additionalContext;
   if (raw.systemMessage) response.systemMessage = raw.systemMessage;
@@ -226,7 +221,7 @@ export function hookResponseOf(raw: HookResponseFields): Decoded<HookResponse> {
   if (raw.updatedOutputJson) {
     const output = parseJson('hook output updated_output_json', raw.updatedOutputJson);
     if (!output.ok) return output;
-    response.updatedOutput = output.value;
+    response.updatedOutput = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
   }
   return { ok: true, value: response };
 }

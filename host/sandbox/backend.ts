@@ -1,10 +1,11 @@
 /**
  * What the sandboxed module needs from a place to run calls: the caller's
- * thread (`in-thread.ts`) or our own worker (`worker/host.ts`).
+ * thread (`InThreadBackend` below, around `engine.ts`) or our own worker (`worker/host.ts`).
  */
 import { Engine, type EngineOptions } from './engine.js';
 import type { Budget } from './meter.js';
-import type { CallOutcome, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome } from './types.js';
 
 export interface CallBudget {
   timeoutMs: number;

@@ -6,6 +6,7 @@
  * class inside its worker.
  */
 import type { Plugin } from '@extism/extism';
+import { safely } from '../errors.js';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -13,7 +14,8 @@ import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
-import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
@@ -226,9 +228,11 @@ export class Engine {
     let plugin: Plugin;
     try {
       plugin = await createPlugin(
-        { wasm: [{ module: this.module }] },
+        // The module itself, not a manifest: Extism then skips its `instanceof Response` check.
+        this.module,
         {
           useWasi: false,
+          fetch: deferredFetch,
           functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
@@ -292,6 +296,14 @@ export class Engine {
   }
 }
 
+/**
+ * Extism reads the global `fetch` (and tests `instanceof Response`) while it
+ * builds a plugin unless given its own. On Node the first touch of either
+ * global loads undici, ~20-50 ms of a cold start, for a plugin that never
+ * fetches (network imports are rerouted to a refusal, see denied.ts).
+ */
+const deferredFetch: typeof fetch = (...args) => globalThis.fetch(...args);
+
 const ignore = (): void => undefined;
 const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
 
@@ -305,16 +317,8 @@ let warm: Promise<void> | undefined;
 function warmUp(): Promise<void> {
   warm ??= (async () => {
     const empty = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
-    const plugin = await createPlugin({ wasm: [{ module: empty }] }, { useWasi: false, logLevel: 'silent' });
+    const plugin = await createPlugin(empty, { useWasi: false, logLevel: 'silent', fetch: deferredFetch });
     await plugin.close();
   })().catch(() => undefined);
   return warm;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }

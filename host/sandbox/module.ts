@@ -6,15 +6,8 @@
 import type { Backend } from './backend.js';
 import { failure } from './failures.js';
 import type { HealthTracker } from './health.js';
-import type {
-  CallOptions,
-  CallOutcome,
-  Health,
-  HealthEvent,
-  Limits,
-  PluginFailure,
-  SandboxedModule,
-} from './types.js';
+import type { Health, PluginFailure } from '../failure.js';
+import type { CallOptions, CallOutcome, HealthEvent, Limits, SandboxedModule } from './types.js';
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
