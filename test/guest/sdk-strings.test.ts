@@ -62,3 +62,20 @@ describe('jsonString and parseJson on long strings', () => {
     }
   });
 });
+
+describe('UTF-8 and JSON strings taken eight bytes at a time', () => {
+  // The decoder, the encoder and the JSON scanner step over ASCII a 64-bit word at a time:
+  // a non-ASCII character, an escape or a quote at every offset within and across words.
+  const specials = ['é', '🐢', '€', '\u07ff', '\n', '"', '\\', '\u0000', '\u001f', '\u2028', '\u{10ffff}'];
+  const cases: string[] = [];
+  for (const c of specials) for (let at = 0; at <= 17; at++) cases.push('abcdefghijklmnopq'.slice(0, at) + c + 'rstuvwxyz0123456789'.slice(0, 17 - at));
+
+  it('round-trips ASCII runs with a special character at offsets 0–17', async () => {
+    const p = await loadForTest(wasmPath);
+    opened.push(p);
+    const all = cases.join('|');
+    // One call carries every case: each survives host UTF-8 → guest UTF-16 → JSON → UTF-8 unchanged.
+    expect((await p.tool('escape', { text: all })).content).toBe(JSON.stringify(all));
+    for (const s of cases.slice(0, 40)) expect((await p.tool('escape', { text: s })).content).toBe(JSON.stringify(s));
+  });
+});

@@ -23,6 +23,34 @@ const SHORT: StaticArray<u8> = [
   return <u16>(n < 10 ? 0x30 + n : 0x57 + n);
 }
 
+// Four UTF-16 code units at a time (SWAR): `(x - n·L) & ~x & H` is non-zero
+// exactly when some 16-bit lane of x is below n (n ≤ 0x8000); a lane equal to
+// v is a lane of x ^ v·L below 1.
+const LANES: u64 = 0x0001000100010001;
+const HIGH: u64 = 0x8000800080008000;
+
+@inline function anyBelow(x: u64, n: u64): u64 {
+  return (x - n * LANES) & ~x & HIGH;
+}
+
+@inline function anyEqual(x: u64, v: u64): u64 {
+  return anyBelow(x ^ (v * LANES), 1);
+}
+
+/**
+ * The address of the first code unit in [p, end) that may need attention in a
+ * JSON string (a control character, `"` or `\`), or of the last group of
+ * fewer than four; the caller checks from there one unit at a time.
+ */
+@inline export function plainRun(p: usize, end: usize): usize {
+  while (p + 8 <= end) {
+    const w = load<u64>(p);
+    if (anyBelow(w, 0x20) | anyEqual(w, 0x22) | anyEqual(w, 0x5c)) break;
+    p += 8;
+  }
+  return p;
+}
+
 // A string of `units` UTF-16 code units, contents unset: the caller fills all of them.
 @inline function allocString(units: i32): string {
   return changetype<string>(__new(<usize>units << 1, idof<string>()));
@@ -104,6 +132,7 @@ export function decodeValidated(text: string, start: i32, end: i32, units: i32):
   const stop = base + (<usize>end << 1);
   while (p < stop) {
     const run = p;
+    while (p + 8 <= stop && !anyEqual(load<u64>(p), 0x5c)) p += 8;
     while (p < stop && load<u16>(p) != 0x5c) p += 2;
     memory.copy(dst, run, p - run);
     dst += p - run;

@@ -1,7 +1,7 @@
 // A parsed JSON document as a small tree, with lookups that never trap:
 // a missing key or a value of the wrong kind gives the fallback.
 
-import { JsonWriter } from "./writer";
+import { JsonWriter, jsonString } from "./writer";
 
 export enum JsonKind {
   Null,
@@ -81,6 +81,8 @@ export class JsonValue {
 
   /** Serialises this value back to compact JSON. */
   toJson(): string {
+    // A lone string (a tool's text output) is written once, not copied again by the writer's join.
+    if (this.kind == JsonKind.String) return jsonString(this.stringValue);
     const w = new JsonWriter();
     this.writeTo(w);
     return w.toString();
