@@ -25,44 +25,66 @@ export function findDestructive(command: string): Hit | null {
   return pipeToShell(tokens);
 }
 
+// Every word is looked at as a program name, so the rules are picked by the
+// name's first letter: most words are turned away by one switch.
 function wordRule(tokens: Token[], i: i32, name: string): Hit | null {
-  if (name == "rm") {
-    const args = argsAfter(tokens, i);
-    if (args.includes("--no-preserve-root")) return new Hit("rm-no-preserve-root", "rm --no-preserve-root deletes the root filesystem");
-    if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("rm-recursive-root", "recursive rm of the root, a home folder or a system folder");
+  switch (name.charCodeAt(0)) {
+    case 0x72: return name == "rm" ? rmRule(argsAfter(tokens, i)) : name == "reboot" ? powerHit() : null; // r
+    case 0x6d: return name.startsWith("mkfs") || name == "mke2fs" ? mkfsHit(name) : null; // m
+    case 0x77: return name == "wipefs" ? mkfsHit(name) : null; // w
+    case 0x64: return name == "dd" ? ddRule(argsAfter(tokens, i)) : null; // d
+    case 0x73: { // s
+      if (name == "shred") return shredRule(argsAfter(tokens, i));
+      if (name == "shutdown" || (name == "systemctl" && anyOf(argsAfter(tokens, i), POWER))) return powerHit();
+      return null;
+    }
+    case 0x6b: return name == "kill" && killsEverything(argsAfter(tokens, i)) ? new Hit("kill-all", "kill -1 signals every process you can reach") : null; // k
+    case 0x68: return name == "halt" ? powerHit() : null; // h
+    case 0x70: return name == "poweroff" ? powerHit() : null; // p
+    case 0x63: { // c
+      if (name != "chmod" && name != "chown" && name != "chgrp") return null;
+      const args = argsAfter(tokens, i);
+      if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("recursive-" + name + "-root", "recursive " + name + " of the root, a home folder or a system folder");
+      return null;
+    }
+    case 0x66: return name == "find" ? findRule(argsAfter(tokens, i)) : null; // f
+    default: return null;
   }
-  if (name.startsWith("mkfs") || name == "mke2fs" || name == "wipefs") {
-    return new Hit("mkfs", name + " formats or wipes a filesystem");
-  }
-  if (name == "dd") {
-    const args = argsAfter(tokens, i);
-    for (let k = 0; k < args.length; k++) {
-      if (args[k].startsWith("of=") && isDiskDevice(args[k].substring(3))) {
-        return new Hit("dd-to-device", "dd writing to the device " + args[k].substring(3) + " overwrites a disk");
-      }
+}
+
+function rmRule(args: string[]): Hit | null {
+  if (args.includes("--no-preserve-root")) return new Hit("rm-no-preserve-root", "rm --no-preserve-root deletes the root filesystem");
+  if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("rm-recursive-root", "recursive rm of the root, a home folder or a system folder");
+  return null;
+}
+
+function mkfsHit(name: string): Hit {
+  return new Hit("mkfs", name + " formats or wipes a filesystem");
+}
+
+function powerHit(): Hit {
+  return new Hit("shutdown", "shuts down or reboots the machine");
+}
+
+function ddRule(args: string[]): Hit | null {
+  for (let k = 0; k < args.length; k++) {
+    if (args[k].startsWith("of=") && isDiskDevice(args[k].substring(3))) {
+      return new Hit("dd-to-device", "dd writing to the device " + args[k].substring(3) + " overwrites a disk");
     }
   }
-  if (name == "shred") {
-    const args = argsAfter(tokens, i);
-    for (let k = 0; k < args.length; k++) {
-      if (isDiskDevice(args[k])) return new Hit("shred-device", "shred overwrites the device " + args[k]);
-    }
+  return null;
+}
+
+function shredRule(args: string[]): Hit | null {
+  for (let k = 0; k < args.length; k++) {
+    if (isDiskDevice(args[k])) return new Hit("shred-device", "shred overwrites the device " + args[k]);
   }
-  if (name == "kill" && killsEverything(argsAfter(tokens, i))) {
-    return new Hit("kill-all", "kill -1 signals every process you can reach");
-  }
-  if (POWER.includes(name) || (name == "systemctl" && anyOf(argsAfter(tokens, i), POWER))) {
-    return new Hit("shutdown", "shuts down or reboots the machine");
-  }
-  if (name == "chmod" || name == "chown" || name == "chgrp") {
-    const args = argsAfter(tokens, i);
-    if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("recursive-" + name + "-root", "recursive " + name + " of the root, a home folder or a system folder");
-  }
-  if (name == "find") {
-    const args = argsAfter(tokens, i);
-    const deletes = args.includes("-delete") || (args.includes("-exec") && args.includes("rm"));
-    if (args.length > 0 && isCriticalPath(args[0]) && deletes) return new Hit("find-delete-root", "find deleting under the root, a home folder or a system folder");
-  }
+  return null;
+}
+
+function findRule(args: string[]): Hit | null {
+  const deletes = args.includes("-delete") || (args.includes("-exec") && args.includes("rm"));
+  if (args.length > 0 && isCriticalPath(args[0]) && deletes) return new Hit("find-delete-root", "find deleting under the root, a home folder or a system folder");
   return null;
 }
 

@@ -27,33 +27,74 @@ function operatorAt(s: string, i: i32): string {
   }
 }
 
+// What each ASCII char does to the tokenizer; other chars belong to words.
+const WORD: u8 = 0;
+const BLANK: u8 = 1; // space, tab, CR: ends a word
+const DROPPED: u8 = 2; // ' " \: left out of the word
+const MAY_OPERATE: u8 = 3; // may start an operator (operatorAt decides)
+const CLASS: StaticArray<u8> = new StaticArray<u8>(128);
+CLASS[0x20] = BLANK; CLASS[0x09] = BLANK; CLASS[0x0d] = BLANK;
+CLASS[0x27] = DROPPED; CLASS[0x22] = DROPPED; CLASS[0x5c] = DROPPED;
+CLASS[0x26] = MAY_OPERATE; CLASS[0x7c] = MAY_OPERATE; CLASS[0x3e] = MAY_OPERATE; CLASS[0x3c] = MAY_OPERATE;
+CLASS[0x24] = MAY_OPERATE; CLASS[0x3b] = MAY_OPERATE; CLASS[0x0a] = MAY_OPERATE; CLASS[0x28] = MAY_OPERATE;
+CLASS[0x29] = MAY_OPERATE; CLASS[0x60] = MAY_OPERATE;
+
+@inline function classOf(c: i32): u8 {
+  return c < 128 ? unchecked(CLASS[c]) : WORD;
+}
+
+/**
+ * Words and operators, in order. A word is cut out of the command in one
+ * substring; only a word holding quotes or backslashes is rebuilt without them.
+ */
 export function tokenize(command: string): Token[] {
   const tokens: Token[] = [];
-  const word: i32[] = [];
+  const n = command.length;
   let i = 0;
-  while (i < command.length) {
-    const op = operatorAt(command, i);
+  while (i < n) {
     const c = command.charCodeAt(i);
-    const blank = c == 0x20 || c == 0x09 || c == 0x0d;
-    if ((op.length > 0 || blank) && word.length > 0) {
-      tokens.push(new Token(String.fromCharCodes(word), false));
-      word.length = 0;
-    }
-    if (op.length > 0) {
-      tokens.push(new Token(op, true));
-      i += c == 0x0a ? 1 : op.length;
+    const k = classOf(c);
+    if (k == BLANK) {
+      i++;
       continue;
     }
-    if (!blank && c != 0x27 && c != 0x22 && c != 0x5c) word.push(c); // drop ' " and \
-    i++;
+    if (k == MAY_OPERATE) {
+      const op = operatorAt(command, i);
+      if (op.length > 0) {
+        tokens.push(new Token(op, true));
+        i += c == 0x0a ? 1 : op.length;
+        continue;
+      }
+    }
+    const start = i;
+    let dropped = false;
+    while (i < n) {
+      const d = classOf(command.charCodeAt(i));
+      if (d == BLANK || (d == MAY_OPERATE && operatorAt(command, i).length > 0)) break;
+      if (d == DROPPED) dropped = true;
+      i++;
+    }
+    const word = dropped ? withoutDropped(command, start, i) : command.substring(start, i);
+    if (word.length > 0) tokens.push(new Token(word, false));
   }
-  if (word.length > 0) tokens.push(new Token(String.fromCharCodes(word), false));
   return tokens;
+}
+
+// `command[start, end)` without its quotes and backslashes.
+function withoutDropped(command: string, start: i32, end: i32): string {
+  const kept: i32[] = [];
+  for (let i = start; i < end; i++) {
+    const c = command.charCodeAt(i);
+    if (classOf(c) != DROPPED) kept.push(c);
+  }
+  return String.fromCharCodes(kept);
 }
 
 /** `/usr/bin/rm` → `rm`. */
 export function programName(word: string): string {
-  const slash = word.lastIndexOf("/");
+  // By hand: String#lastIndexOf compares a whole string at every position.
+  let slash = word.length - 1;
+  while (slash >= 0 && word.charCodeAt(slash) != 0x2f) slash--;
   return slash >= 0 ? word.substring(slash + 1) : word;
 }
 

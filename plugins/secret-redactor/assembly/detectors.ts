@@ -2,7 +2,7 @@
 // Match (the span to replace and its kind) or null. AssemblyScript has no
 // regex engine, so the shapes are spelled out by hand; the README lists them.
 
-import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, startsWord } from "./chars";
+import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, spanEndsWith, spanIncludes, spanIs, startsWord } from "./chars";
 
 export class Match {
   constructor(public start: i32, public end: i32, public kind: string) {}
@@ -80,12 +80,24 @@ const SECRET_NAMES: string[] = [
 
 /** The kind for a key name, or "" when the name is not a secret's. */
 export function secretNameKind(name: string): string {
+  // A JSON key may hold any character; lower-casing first keeps the Unicode rules (`K` KELVIN SIGN is `k`).
   const n = name.toLowerCase();
+  return secretNameKindAt(n, 0, n.length);
+}
+
+/**
+ * The kind for the key name `s[start, end)` (any case), or "". Most names
+ * are not a secret's: the last letter turns them away before any comparison.
+ */
+function secretNameKindAt(s: string, start: i32, end: i32): string {
+  if (end <= start) return "";
+  const last = s.charCodeAt(end - 1) | 0x20; // d t n y s: the last letters of SECRET_NAMES
+  if (last != 0x64 && last != 0x74 && last != 0x6e && last != 0x79 && last != 0x73) return "";
   for (let i = 0; i < SECRET_NAMES.length; i++) {
-    if (!n.endsWith(SECRET_NAMES[i])) continue;
-    if (n.includes("pass") || n.endsWith("pwd")) return "password";
-    if (n.includes("token") || n.endsWith("authorization")) return "token";
-    if (n.includes("key")) return "api-key";
+    if (!spanEndsWith(s, start, end, SECRET_NAMES[i])) continue;
+    if (spanIncludes(s, start, end, "pass") || spanEndsWith(s, start, end, "pwd")) return "password";
+    if (spanIncludes(s, start, end, "token") || spanEndsWith(s, start, end, "authorization")) return "token";
+    if (spanIncludes(s, start, end, "key")) return "api-key";
     return "secret";
   }
   return "";
@@ -103,18 +115,20 @@ export function assignment(s: string, at: i32): Match | null {
   const sep = s.charCodeAt(at);
   if (sep != 0x3d && sep != 0x3a) return null;
   let nameEnd = at;
-  while (nameEnd > 0 && (isSpace(s.charCodeAt(nameEnd - 1)) || s.charAt(nameEnd - 1) == "\"" || s.charAt(nameEnd - 1) == "'")) nameEnd--;
+  while (nameEnd > 0 && isNameEdge(s.charCodeAt(nameEnd - 1))) nameEnd--;
   let nameStart = nameEnd;
   while (nameStart > 0 && isNameChar(s.charCodeAt(nameStart - 1))) nameStart--;
-  const kind = secretNameKind(s.substring(nameStart, nameEnd));
+  const kind = secretNameKindAt(s, nameStart, nameEnd);
   if (kind.length == 0) return null;
   let v = runEnd(s, at + 1, isSpace);
-  let quote = "";
-  if (v < s.length && (s.charAt(v) == "\"" || s.charAt(v) == "'")) {
-    quote = s.charAt(v);
+  // The closing quote: `"` or `'` (QUOTE_ESCAPED: `\"`, a quote inside JSON-escaped text), or none.
+  let quote = 0;
+  const q = s.charCodeAt(v);
+  if (q == 0x22 || q == 0x27) {
+    quote = q;
     v++;
   } else if (s.startsWith("\\\"", v)) {
-    quote = "\\\"";
+    quote = QUOTE_ESCAPED;
     v += 2;
   }
   for (let i = 0; i < AUTH_SCHEMES.length; i++) {
@@ -122,15 +136,22 @@ export function assignment(s: string, at: i32): Match | null {
   }
   let end = v;
   while (end < s.length && !endsValue(s, end, quote)) end++;
-  const value = s.substring(v, end);
-  if (value.length < 4 || value == "null" || value == "true" || value == "false" || value.startsWith("[REDACTED")) return null;
+  if (end - v < 4 || spanIs(s, v, end, "null") || spanIs(s, v, end, "true") || spanIs(s, v, end, "false") || s.startsWith("[REDACTED", v)) return null;
   return new Match(v, end, kind);
 }
 
-function endsValue(s: string, i: i32, quote: string): bool {
+const QUOTE_ESCAPED = 1;
+
+// Spaces and quotes between a name and its separator.
+function isNameEdge(c: i32): bool {
+  return isSpace(c) || c == 0x22 || c == 0x27;
+}
+
+function endsValue(s: string, i: i32, quote: i32): bool {
   const c = s.charCodeAt(i);
   if (c == 0x0a || c == 0x0d) return true;
-  if (quote.length > 0) return s.startsWith(quote, i);
+  if (quote == QUOTE_ESCAPED) return c == 0x5c && s.charCodeAt(i + 1) == 0x22;
+  if (quote != 0) return c == quote;
   // space, tab, " ' , ; & \
   return c == 0x20 || c == 0x09 || c == 0x22 || c == 0x27 || c == 0x2c || c == 0x3b || c == 0x26 || c == 0x5c;
 }

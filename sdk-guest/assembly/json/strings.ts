@@ -51,6 +51,21 @@ const HIGH: u64 = 0x8000800080008000;
   return p;
 }
 
+/** The first code unit in [p, end) that needs escaping in JSON, or `end`. */
+export function nextSpecial(p: usize, end: usize): usize {
+  while (true) {
+    p = plainRun(p, end);
+    if (p >= end) return end;
+    // The group plainRun stopped at (or the short tail), one unit at a time.
+    const stop = p + 8 < end ? p + 8 : end;
+    while (p < stop) {
+      if (needsEscape(<u32>load<u16>(p))) return p;
+      p += 2;
+    }
+    if (p >= end) return end;
+  }
+}
+
 // A string of `units` UTF-16 code units, contents unset: the caller fills all of them.
 @inline function allocString(units: i32): string {
   return changetype<string>(__new(<usize>units << 1, idof<string>()));
@@ -61,9 +76,8 @@ export function jsonString(s: string): string {
   const src = changetype<usize>(s);
   const end = src + (<usize>s.length << 1);
   let size = s.length + 2;
-  for (let p = src; p < end; p += 2) {
-    const c = <u32>load<u16>(p);
-    if (needsEscape(c)) size += unchecked(SHORT[c]) != 0 ? 1 : 5;
+  for (let p = nextSpecial(src, end); p < end; p = nextSpecial(p + 2, end)) {
+    size += unchecked(SHORT[<u32>load<u16>(p)]) != 0 ? 1 : 5;
   }
   const out = allocString(size);
   let dst = changetype<usize>(out);
@@ -73,15 +87,11 @@ export function jsonString(s: string): string {
   while (p < end) {
     // Copy the run of plain code units in one go.
     const run = p;
-    let c: u32 = 0;
-    while (p < end) {
-      c = <u32>load<u16>(p);
-      if (needsEscape(c)) break;
-      p += 2;
-    }
+    p = nextSpecial(p, end);
     memory.copy(dst, run, p - run);
     dst += p - run;
     if (p >= end) break;
+    const c = <u32>load<u16>(p);
     p += 2;
     store<u16>(dst, 0x5c);
     const letter = unchecked(SHORT[c]);
