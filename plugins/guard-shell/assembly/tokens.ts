@@ -2,28 +2,46 @@
 // dropped and everything is split, including text inside quotes. That makes
 // `bash -c "rm -rf /"` look like `bash -c rm -rf /`, which is what a guard wants:
 // it errs towards seeing a dangerous command where there may be none.
+//
+// Tokens are spans of the command, not strings: a 100 KB heredoc is ~25,000
+// words, and an object plus a string per word cost more than everything else
+// the guard does. A word becomes a string only when a rule wants its text.
 
-export class Token {
-  constructor(public text: string, public isOperator: bool) {}
-}
+/** Operators, by code (0 is a word). */
+export const OP_AND_AND = 1;
+export const OP_AND = 2;
+export const OP_OR_OR = 3;
+export const OP_PIPE = 4;
+export const OP_APPEND = 5;
+export const OP_REDIRECT = 6;
+export const OP_PROCESS_SUB = 7; // <(
+export const OP_LT = 8;
+export const OP_COMMAND_SUB = 9; // $(
+export const OP_SEMI = 10; // ; and newline
+export const OP_OPEN = 11;
+export const OP_CLOSE = 12;
+export const OP_BACKTICK = 13;
+const OP_TEXT: string[] = ["", "&&", "&", "||", "|", ">>", ">", "<(", "<", "$(", ";", "(", ")", "`"];
+const OP_LENGTH: StaticArray<i32> = [0, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1];
+/** A word holding quotes or backslashes: its text is rebuilt without them. */
+const DROPPED_WORD = -1;
 
-// The operator starting at `i`, or "" if the character there belongs to a word.
-// Works on char codes: building strings per character is what makes guards slow.
-function operatorAt(s: string, i: i32): string {
+// The operator starting at `i`, or 0 if the character there belongs to a word.
+function operatorAt(s: string, i: i32): i32 {
   const c = s.charCodeAt(i);
-  const next = i + 1 < s.length ? s.charCodeAt(i + 1) : -1;
+  const next = s.charCodeAt(i + 1); // -1 past the end
   switch (c) {
-    case 0x26: return next == 0x26 ? "&&" : "&"; // &
-    case 0x7c: return next == 0x7c ? "||" : "|"; // |
-    case 0x3e: return next == 0x3e ? ">>" : ">"; // >
-    case 0x3c: return next == 0x28 ? "<(" : "<"; // <
-    case 0x24: return next == 0x28 ? "$(" : ""; // $
-    case 0x3b: return ";";
-    case 0x0a: return ";";
-    case 0x28: return "(";
-    case 0x29: return ")";
-    case 0x60: return "`";
-    default: return "";
+    case 0x26: return next == 0x26 ? OP_AND_AND : OP_AND; // &
+    case 0x7c: return next == 0x7c ? OP_OR_OR : OP_PIPE; // |
+    case 0x3e: return next == 0x3e ? OP_APPEND : OP_REDIRECT; // >
+    case 0x3c: return next == 0x28 ? OP_PROCESS_SUB : OP_LT; // <
+    case 0x24: return next == 0x28 ? OP_COMMAND_SUB : 0; // $
+    case 0x3b: return OP_SEMI;
+    case 0x0a: return OP_SEMI;
+    case 0x28: return OP_OPEN;
+    case 0x29: return OP_CLOSE;
+    case 0x60: return OP_BACKTICK;
+    default: return 0;
   }
 }
 
@@ -32,27 +50,115 @@ const WORD: u8 = 0;
 const BLANK: u8 = 1; // space, tab, CR: ends a word
 const DROPPED: u8 = 2; // ' " \: left out of the word
 const MAY_OPERATE: u8 = 3; // may start an operator (operatorAt decides)
+const SLASH: u8 = 4; // a word char; the program name starts after the last one
 const CLASS: StaticArray<u8> = new StaticArray<u8>(128);
 CLASS[0x20] = BLANK; CLASS[0x09] = BLANK; CLASS[0x0d] = BLANK;
 CLASS[0x27] = DROPPED; CLASS[0x22] = DROPPED; CLASS[0x5c] = DROPPED;
 CLASS[0x26] = MAY_OPERATE; CLASS[0x7c] = MAY_OPERATE; CLASS[0x3e] = MAY_OPERATE; CLASS[0x3c] = MAY_OPERATE;
 CLASS[0x24] = MAY_OPERATE; CLASS[0x3b] = MAY_OPERATE; CLASS[0x0a] = MAY_OPERATE; CLASS[0x28] = MAY_OPERATE;
 CLASS[0x29] = MAY_OPERATE; CLASS[0x60] = MAY_OPERATE;
+CLASS[0x2f] = SLASH;
 
 @inline function classOf(c: i32): u8 {
   return c < 128 ? unchecked(CLASS[c]) : WORD;
 }
 
-/**
- * Words and operators, in order. A word is cut out of the command in one
- * substring; only a word holding quotes or backslashes is rebuilt without them.
- */
-export function tokenize(command: string): Token[] {
-  const tokens: Token[] = [];
+/** The words and operators of a command, in order, as spans of it. */
+export class Tokens {
+  // Four cells per token: start, start of the program name (after the last `/`), end, kind
+  // (an OP_ code, 0 for a word, DROPPED_WORD). Read unchecked: every reader takes a token
+  // index below `length` (the rules loop over 0..length), so a cell index is below `used`.
+  private cells: StaticArray<i32> = new StaticArray<i32>(256);
+  private used: i32 = 0;
+
+  constructor(public command: string) {}
+
+  get length(): i32 { return this.used >> 2; }
+
+  add(start: i32, nameStart: i32, end: i32, kind: i32): void {
+    if (this.used + 4 > this.cells.length) {
+      const next = new StaticArray<i32>(this.cells.length << 1);
+      memory.copy(changetype<usize>(next), changetype<usize>(this.cells), <usize>this.used << 2);
+      this.cells = next;
+    }
+    const at = changetype<usize>(this.cells) + (<usize>this.used << 2);
+    store<i32>(at, start);
+    store<i32>(at, nameStart, 4);
+    store<i32>(at, end, 8);
+    store<i32>(at, kind, 12);
+    this.used += 4;
+  }
+
+  @inline private cell(i: i32, field: i32): i32 {
+    assert(<u32>i < <u32>(this.used >> 2), "token index out of range");
+    return load<i32>(changetype<usize>(this.cells) + ((<usize>i << 4) | (<usize>field << 2)));
+  }
+
+  /** The operator code of token `i`, or 0 for a word. */
+  op(i: i32): i32 {
+    const kind = this.cell(i, 3);
+    return kind > 0 ? kind : 0;
+  }
+
+  isOperator(i: i32): bool { return this.op(i) != 0; }
+
+  /** The token's text (a new string; the rules ask only for the few words they inspect). */
+  text(i: i32): string {
+    const kind = this.cell(i, 3);
+    if (kind > 0) return OP_TEXT[kind];
+    const start = this.cell(i, 0);
+    const end = this.cell(i, 2);
+    return kind == DROPPED_WORD ? withoutDropped(this.command, start, end) : this.command.substring(start, end);
+  }
+
+  /** `/usr/bin/rm` → `rm`; "" for an operator. */
+  name(i: i32): string {
+    const kind = this.cell(i, 3);
+    if (kind > 0) return "";
+    if (kind == DROPPED_WORD) return programName(this.text(i));
+    return this.command.substring(this.cell(i, 1), this.cell(i, 2));
+  }
+
+  /** Is the program name of word `i` exactly `word`? Compared in place. */
+  nameIs(i: i32, word: string): bool {
+    const kind = this.cell(i, 3);
+    if (kind > 0) return false;
+    if (kind == DROPPED_WORD) return this.name(i) == word;
+    const from = this.cell(i, 1);
+    return this.cell(i, 2) - from == word.length && this.command.startsWith(word, from);
+  }
+
+  nameIn(i: i32, words: string[]): bool {
+    for (let k = 0; k < words.length; k++) if (this.nameIs(i, words[k])) return true;
+    return false;
+  }
+
+  nameStartsWith(i: i32, prefix: string): bool {
+    const kind = this.cell(i, 3);
+    if (kind > 0) return false;
+    if (kind == DROPPED_WORD) return this.name(i).startsWith(prefix);
+    const from = this.cell(i, 1);
+    return this.cell(i, 2) - from >= prefix.length && this.command.startsWith(prefix, from);
+  }
+
+  /** The first char of word `i`'s program name; -1 for an operator or an empty name. */
+  nameFirst(i: i32): i32 {
+    const kind = this.cell(i, 3);
+    if (kind > 0) return -1;
+    if (kind == DROPPED_WORD) return this.name(i).charCodeAt(0);
+    const from = this.cell(i, 1);
+    return from < this.cell(i, 2) ? this.command.charCodeAt(from) : -1;
+  }
+}
+
+export function tokenize(command: string): Tokens {
+  const tokens = new Tokens(command);
   const n = command.length;
+  // Char codes are read straight from the string: charCodeAt's bounds check, per char, was a third of the cost.
+  const base = changetype<usize>(command);
   let i = 0;
   while (i < n) {
-    const c = command.charCodeAt(i);
+    const c = <i32>load<u16>(base + (<usize>i << 1));
     const k = classOf(c);
     if (k == BLANK) {
       i++;
@@ -60,22 +166,32 @@ export function tokenize(command: string): Token[] {
     }
     if (k == MAY_OPERATE) {
       const op = operatorAt(command, i);
-      if (op.length > 0) {
-        tokens.push(new Token(op, true));
-        i += c == 0x0a ? 1 : op.length;
+      if (op != 0) {
+        tokens.add(i, i, i + unchecked(OP_LENGTH[op]), op);
+        i += c == 0x0a ? 1 : unchecked(OP_LENGTH[op]);
         continue;
       }
     }
     const start = i;
+    let nameStart = i;
     let dropped = false;
     while (i < n) {
-      const d = classOf(command.charCodeAt(i));
-      if (d == BLANK || (d == MAY_OPERATE && operatorAt(command, i).length > 0)) break;
+      const d = classOf(<i32>load<u16>(base + (<usize>i << 1)));
+      if (d == WORD) {
+        i++;
+        continue;
+      }
+      if (d == BLANK || (d == MAY_OPERATE && operatorAt(command, i) != 0)) break;
       if (d == DROPPED) dropped = true;
       i++;
+      if (d == SLASH) nameStart = i;
     }
-    const word = dropped ? withoutDropped(command, start, i) : command.substring(start, i);
-    if (word.length > 0) tokens.push(new Token(word, false));
+    // A word of quotes alone (`""`) is no word, as before: its text is empty.
+    if (dropped) {
+      if (withoutDropped(command, start, i).length > 0) tokens.add(start, start, i, DROPPED_WORD);
+    } else {
+      tokens.add(start, nameStart, i, 0);
+    }
   }
   return tokens;
 }
@@ -92,16 +208,15 @@ function withoutDropped(command: string, start: i32, end: i32): string {
 
 /** `/usr/bin/rm` → `rm`. */
 export function programName(word: string): string {
-  // By hand: String#lastIndexOf compares a whole string at every position.
   let slash = word.length - 1;
   while (slash >= 0 && word.charCodeAt(slash) != 0x2f) slash--;
   return slash >= 0 ? word.substring(slash + 1) : word;
 }
 
-/** The words after `tokens[start]` up to the next operator. */
-export function argsAfter(tokens: Token[], start: i32): string[] {
+/** The words after token `start` up to the next operator. */
+export function argsAfter(tokens: Tokens, start: i32): string[] {
   const args: string[] = [];
-  for (let i = start + 1; i < tokens.length && !tokens[i].isOperator; i++) args.push(tokens[i].text);
+  for (let i = start + 1; i < tokens.length && !tokens.isOperator(i); i++) args.push(tokens.text(i));
   return args;
 }
 

@@ -44,18 +44,28 @@ FIRST[0x78] = 0x6f;
 FIRST[0x2d] = 0x2d;
 
 /**
- * Could a secret start at `i`? Asked of every char, so it is a table load and
- * a compare for most of them; detect() does the real work for the few left.
+ * The first index from `i` where a secret could start, or `len`. Asked of
+ * every char, so it reads the text directly: a load, a table load and a
+ * compare for most chars; detect() does the real work for the few left.
  */
-@inline function mayStart(s: string, i: i32): bool {
-  const c = <u32>s.charCodeAt(i);
-  if (c >= 128) return false;
-  const want = <i32>unchecked(FIRST[c]);
-  if (want <= 1) return want == 1;
-  const d = s.charCodeAt(i + 1);
-  if (d == want) return true;
-  // The second choices: `gi` (github_pat_) and `AS` (ASIA).
-  return (c == 0x67 && d == 0x69) || (c == 0x41 && d == 0x53);
+function nextCandidate(s: string, i: i32, len: i32): i32 {
+  const base = changetype<usize>(s);
+  const end = base + (<usize>len << 1);
+  let p = base + (<usize>i << 1);
+  while (p < end) {
+    const c = <u32>load<u16>(p);
+    if (c < 128) {
+      const want = <u32>unchecked(FIRST[c]);
+      if (want == 1) break;
+      if (want != 0 && p + 2 < end) {
+        const d = <u32>load<u16>(p, 2);
+        // The second choices: `gi` (github_pat_) and `AS` (ASIA).
+        if (d == want || (c == 0x67 && d == 0x69) || (c == 0x41 && d == 0x53)) break;
+      }
+    }
+    p += 2;
+  }
+  return <i32>((p - base) >> 1);
 }
 
 /**
@@ -67,7 +77,7 @@ export function redactText(text: string, into: Redacted): string {
   const len = text.length;
   let i = 0;
   while (true) {
-    while (i < len && !mayStart(text, i)) i++;
+    i = nextCandidate(text, i, len);
     if (i >= len) break;
     const m = detect(text, i);
     if (m === null) {
