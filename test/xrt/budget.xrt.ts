@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_LIMITS, loadPlugin } from '../../dist/index.js';
-import type { HookCommon, HookInput, HookResult, PluginOptions } from '../../dist/index.js';
+import type { HookCommon, HookInput, HookResult, PluginOptions, WasmPlugin } from '../../dist/index.js';
 import type * as BigInputs from '../fixtures/big-inputs.js';
 
 // A TypeScript fixture shared with vitest: loaded by URL, which every runtime resolves as written.
@@ -19,19 +19,29 @@ const pre = (tool_name: string, tool_input: Record<string, unknown>): HookInput 
 const post = (tool_response: string): HookInput =>
   ({ ...common, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat big.log' }, tool_response, tool_use_id: 't1' });
 
+/**
+ * One call under the default limits. The deadline is wall time and CI machines are shared, so a TIMEOUT
+ * is tried again, up to three tries in all; fuel and memory are deterministic and checked on every try.
+ */
+async function call(plugin: WasmPlugin, input: HookInput): Promise<HookResult> {
+  let result = await plugin.callHook(input);
+  for (let i = 0; i < 2 && !result.ok && result.failure.code === 'TIMEOUT'; i++) result = await plugin.callHook(input);
+  return result;
+}
+
 function decision(r: HookResult): string {
   if (!r.ok) throw new Error(`${r.failure.code}: ${r.failure.message} (${r.fuelUsed} fuel)`);
-  return r.output.decision;
+  return r.output.decision ?? '(none)';
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'guard-shell decides a 100 KB heredoc under the default limits (and denies rm -rf / after one)': async () => {
     const guard = await load('guard-shell');
     try {
-      const benign = await guard.callHook(pre('Bash', { command: heredoc(100_000) }));
+      const benign = await call(guard, pre('Bash', { command: heredoc(100_000) }));
       assert.equal(decision(benign), 'allow');
       assert.ok(benign.fuelUsed! < DEFAULT_LIMITS.fuel / 4, `fuel ${benign.fuelUsed}`);
-      assert.equal(decision(await guard.callHook(pre('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }))), 'deny');
+      assert.equal(decision(await call(guard, pre('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }))), 'deny');
     } finally {
       await guard.close();
     }
@@ -40,10 +50,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'path-guard decides a 100 KB Write under the default limits': async () => {
     const guard = await load('path-guard', { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } });
     try {
-      const inside = await guard.callHook(pre('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
+      const inside = await call(guard, pre('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
       assert.equal(decision(inside), 'continue');
       assert.ok(inside.fuelUsed! < DEFAULT_LIMITS.fuel / 4, `fuel ${inside.fuelUsed}`);
-      assert.equal(decision(await guard.callHook(pre('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }))), 'deny');
+      assert.equal(decision(await call(guard, pre('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }))), 'deny');
     } finally {
       await guard.close();
     }
@@ -55,10 +65,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     try {
       // As in a session, the plugin has run before: a fresh module's first calls run baseline code (V8's
       // Liftoff, JSC's interpreter), several times slower, and the deadline is wall time.
-      for (let i = 0; i < 3; i++) decision(await redactor.callHook(post(logWithKeys(100_000).output)));
-      let result = await redactor.callHook(post(output));
-      // The deadline is wall time on a shared machine: one more try after a TIMEOUT (fuel and memory are deterministic).
-      if (!result.ok && result.failure.code === 'TIMEOUT') result = await redactor.callHook(post(output));
+      for (let i = 0; i < 3; i++) decision(await call(redactor, post(logWithKeys(100_000).output)));
+      const result = await call(redactor, post(output));
       assert.equal(decision(result), 'continue');
       assert.ok(result.ok && result.output.updatedOutput === expected, 'the rewritten output is the log with every key replaced');
       assert.ok(result.ok && result.output.systemMessage?.startsWith(`secret-redactor: redacted ${keys} secret(s) from Bash output: openai-key, `));
