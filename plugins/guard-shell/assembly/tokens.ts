@@ -65,38 +65,50 @@ CLASS[0x2f] = SLASH;
 
 /** The words and operators of a command, in order, as spans of it. */
 export class Tokens {
-  // Four cells per token: start, start of the program name (after the last `/`), end, kind
-  // (an OP_ code, 0 for a word, DROPPED_WORD). Read unchecked: every reader takes a token
-  // index below `length` (the rules loop over 0..length), so a cell index is below `used`.
-  private cells: StaticArray<i32> = new StaticArray<i32>(256);
+  // Three cells (12 bytes) per token: start, end, and (name offset << 8 | kind): the program
+  // name starts `name offset` chars after the start (after the last `/`); kind is an OP_ code,
+  // 0 for a word or DROPPED_WORD. Read unchecked after one bounds check of the token index.
+  private cells: StaticArray<i32> = new StaticArray<i32>(192);
   private used: i32 = 0;
 
   constructor(public command: string) {}
 
-  get length(): i32 { return this.used >> 2; }
+  private count: i32 = 0;
+
+  get length(): i32 { return this.count; }
 
   add(start: i32, nameStart: i32, end: i32, kind: i32): void {
-    if (this.used + 4 > this.cells.length) {
+    if (this.used + 3 > this.cells.length) {
       const next = new StaticArray<i32>(this.cells.length << 1);
       memory.copy(changetype<usize>(next), changetype<usize>(this.cells), <usize>this.used << 2);
       this.cells = next;
     }
     const at = changetype<usize>(this.cells) + (<usize>this.used << 2);
     store<i32>(at, start);
-    store<i32>(at, nameStart, 4);
-    store<i32>(at, end, 8);
-    store<i32>(at, kind, 12);
-    this.used += 4;
+    store<i32>(at, end, 4);
+    store<i32>(at, (nameStart - start) << 8 | (kind & 0xff), 8);
+    this.used += 3;
+    this.count++;
   }
 
-  @inline private cell(i: i32, field: i32): i32 {
-    assert(<u32>i < <u32>(this.used >> 2), "token index out of range");
-    return load<i32>(changetype<usize>(this.cells) + ((<usize>i << 4) | (<usize>field << 2)));
+  // The address of token i's cells; the one bounds check of every read.
+  @inline private at(i: i32): usize {
+    assert(<u32>i < <u32>this.count, "token index out of range");
+    return changetype<usize>(this.cells) + <usize>i * 12;
   }
+
+  @inline private start(i: i32): i32 { return load<i32>(this.at(i)); }
+  @inline private end(i: i32): i32 { return load<i32>(this.at(i), 4); }
+  @inline private nameStart(i: i32): i32 {
+    const at = this.at(i);
+    return load<i32>(at) + (load<i32>(at, 8) >>> 8);
+  }
+  // Sign-extended: DROPPED_WORD is -1.
+  @inline private kind(i: i32): i32 { return <i32>load<i8>(this.at(i), 8); }
 
   /** The operator code of token `i`, or 0 for a word. */
   op(i: i32): i32 {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     return kind > 0 ? kind : 0;
   }
 
@@ -104,28 +116,28 @@ export class Tokens {
 
   /** The token's text (a new string; the rules ask only for the few words they inspect). */
   text(i: i32): string {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     if (kind > 0) return OP_TEXT[kind];
-    const start = this.cell(i, 0);
-    const end = this.cell(i, 2);
+    const start = this.start(i);
+    const end = this.end(i);
     return kind == DROPPED_WORD ? withoutDropped(this.command, start, end) : this.command.substring(start, end);
   }
 
   /** `/usr/bin/rm` → `rm`; "" for an operator. */
   name(i: i32): string {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     if (kind > 0) return "";
     if (kind == DROPPED_WORD) return programName(this.text(i));
-    return this.command.substring(this.cell(i, 1), this.cell(i, 2));
+    return this.command.substring(this.nameStart(i), this.end(i));
   }
 
   /** Is the program name of word `i` exactly `word`? Compared in place. */
   nameIs(i: i32, word: string): bool {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     if (kind > 0) return false;
     if (kind == DROPPED_WORD) return this.name(i) == word;
-    const from = this.cell(i, 1);
-    return this.cell(i, 2) - from == word.length && this.command.startsWith(word, from);
+    const from = this.nameStart(i);
+    return this.end(i) - from == word.length && this.command.startsWith(word, from);
   }
 
   nameIn(i: i32, words: string[]): bool {
@@ -134,20 +146,20 @@ export class Tokens {
   }
 
   nameStartsWith(i: i32, prefix: string): bool {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     if (kind > 0) return false;
     if (kind == DROPPED_WORD) return this.name(i).startsWith(prefix);
-    const from = this.cell(i, 1);
-    return this.cell(i, 2) - from >= prefix.length && this.command.startsWith(prefix, from);
+    const from = this.nameStart(i);
+    return this.end(i) - from >= prefix.length && this.command.startsWith(prefix, from);
   }
 
   /** The first char of word `i`'s program name; -1 for an operator or an empty name. */
   nameFirst(i: i32): i32 {
-    const kind = this.cell(i, 3);
+    const kind = this.kind(i);
     if (kind > 0) return -1;
     if (kind == DROPPED_WORD) return this.name(i).charCodeAt(0);
-    const from = this.cell(i, 1);
-    return from < this.cell(i, 2) ? this.command.charCodeAt(from) : -1;
+    const from = this.nameStart(i);
+    return from < this.end(i) ? this.command.charCodeAt(from) : -1;
   }
 }
 
