@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
+import { createServer, runtimeName } from '../../dist/server.js';
 
 const TOKEN = 'xrt-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -64,10 +65,10 @@ async function readEvents(
   }
 }
 
-type Server = ReturnType<typeof wasmhooks.createServer>;
+type Server = ReturnType<typeof createServer>;
 
 async function withServer(run: (url: string, server: Server) => Promise<void>): Promise<void> {
-  const server = wasmhooks.createServer(makeHost(), { port: 0, token: TOKEN });
+  const server = createServer(makeHost(), { port: 0, token: TOKEN });
   const { url } = await server.listen();
   try {
     await run(url, server);
@@ -82,7 +83,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
-  [`serves on ${wasmhooks.runtimeName()}: session, prompt, SSE until agent.end`]: () =>
+  [`serves on ${runtimeName()}: session, prompt, SSE until agent.end`]: () =>
     withServer(async (url) => {
       assert.equal((await fetch(`${url}/session`)).status, 401);
       const session = await post(`${url}/session`, {});
