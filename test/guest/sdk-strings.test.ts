@@ -79,3 +79,38 @@ describe('UTF-8 and JSON strings taken eight bytes at a time', () => {
     for (const s of cases.slice(0, 40)) expect((await p.tool('escape', { text: s })).content).toBe(JSON.stringify(s));
   });
 });
+
+describe('malformed JSON strings around the four-code-unit steps', () => {
+  const root = protobuf.loadSync(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url).pathname);
+  const ToolRequest = root.lookupType('wasmhooks.v1.ToolRequest');
+  // Each bad tail after a plain prefix of 0–17 chars, so the fault lands at every offset within and across the scanner's steps.
+  const tails: [string, string][] = [
+    ['\\u12"}', 'bad \\u escape'],
+    ['\\u12', 'truncated \\u escape'],
+    ['\\x"}', 'bad escape'],
+    ['\u0001"}', 'control character in string'],
+    ['', 'unterminated string'],
+    ['é🐢', 'unterminated string'],
+  ];
+
+  it('report the error and its offset, never a wrong value', async () => {
+    const sandbox = await createSandbox(await readFile(wasmPath));
+    try {
+      for (const [tail, message] of tails) {
+        for (let at = 0; at <= 17; at++) {
+          const text = `{"text":"${'abcdefghijklmnopq'.slice(0, at)}${tail}`;
+          const input = ToolRequest.encode(ToolRequest.fromObject({ name: 'escape', inputJson: text })).finish();
+          const outcome = await sandbox.call('tool', input);
+          expect(outcome.ok, text).toBe(false);
+          if (outcome.ok) continue;
+          expect(outcome.failure.message, text).toContain(`input_json of tool escape is not valid JSON: ${message} at offset `);
+          const offset = Number(/at offset (\d+)/.exec(outcome.failure.message)![1]);
+          expect(offset, text).toBeGreaterThanOrEqual(9 + at);
+          expect(offset, text).toBeLessThanOrEqual(text.length);
+        }
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
