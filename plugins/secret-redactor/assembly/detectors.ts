@@ -72,12 +72,6 @@ export function privateKey(s: string, at: i32): Match | null {
   return new Match(at, endClose < 0 ? s.length : endClose + 5, "private-key");
 }
 
-/** Key names whose values are secrets, by what the (lower-cased) name ends with. */
-const SECRET_NAMES: string[] = [
-  "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key",
-  "access_key", "private_key", "client_secret", "authorization", "credentials",
-];
-
 /** The kind for a key name, or "" when the name is not a secret's. */
 export function secretNameKind(name: string): string {
   // A JSON key may hold any character; lower-casing first keeps the Unicode rules (`K` KELVIN SIGN is `k`).
@@ -85,16 +79,28 @@ export function secretNameKind(name: string): string {
   return secretNameKindAt(n, 0, n.length);
 }
 
-/**
- * The kind for the key name `s[start, end)` (any case), or "". Most names
- * are not a secret's: the last letter turns them away before any comparison.
- */
+// Key names whose values are secrets, by what the (lower-cased) name ends with; grouped by
+// that ending's last letter, so a name is compared with the few it could be.
+const ENDING_D: string[] = ["password", "passwd", "pwd"];
+const ENDING_T: string[] = ["secret", "client_secret"];
+const ENDING_N: string[] = ["token", "authorization"];
+const ENDING_Y: string[] = ["api_key", "apikey", "api-key", "access_key", "private_key"];
+const ENDING_S: string[] = ["credentials"];
+
+/** The kind for the key name `s[start, end)` (any case), or "". */
 function secretNameKindAt(s: string, start: i32, end: i32): string {
   if (end <= start) return "";
-  const last = s.charCodeAt(end - 1) | 0x20; // d t n y s: the last letters of SECRET_NAMES
-  if (last != 0x64 && last != 0x74 && last != 0x6e && last != 0x79 && last != 0x73) return "";
-  for (let i = 0; i < SECRET_NAMES.length; i++) {
-    if (!spanEndsWith(s, start, end, SECRET_NAMES[i])) continue;
+  let names: string[];
+  switch (s.charCodeAt(end - 1) | 0x20) {
+    case 0x64: names = ENDING_D; break;
+    case 0x74: names = ENDING_T; break;
+    case 0x6e: names = ENDING_N; break;
+    case 0x79: names = ENDING_Y; break;
+    case 0x73: names = ENDING_S; break;
+    default: return "";
+  }
+  for (let i = 0; i < names.length; i++) {
+    if (!spanEndsWith(s, start, end, names[i])) continue;
     if (spanIncludes(s, start, end, "pass") || spanEndsWith(s, start, end, "pwd")) return "password";
     if (spanIncludes(s, start, end, "token") || spanEndsWith(s, start, end, "authorization")) return "token";
     if (spanIncludes(s, start, end, "key")) return "api-key";
