@@ -69,25 +69,26 @@ export class Tokens {
   // name starts `name offset` chars after the start (after the last `/`); kind is an OP_ code,
   // 0 for a word or DROPPED_WORD. Read unchecked after one bounds check of the token index.
   private cells: StaticArray<i32> = new StaticArray<i32>(192);
-  private used: i32 = 0;
+  private count: i32 = 0;
 
   constructor(public command: string) {}
-
-  private count: i32 = 0;
 
   get length(): i32 { return this.count; }
 
   add(start: i32, nameStart: i32, end: i32, kind: i32): void {
-    if (this.used + 3 > this.cells.length) {
+    const used = this.count * 3;
+    if (used + 3 > this.cells.length) {
       const next = new StaticArray<i32>(this.cells.length << 1);
-      memory.copy(changetype<usize>(next), changetype<usize>(this.cells), <usize>this.used << 2);
+      memory.copy(changetype<usize>(next), changetype<usize>(this.cells), <usize>used << 2);
       this.cells = next;
     }
-    const at = changetype<usize>(this.cells) + (<usize>this.used << 2);
+    // A name offset of 24 bits or more would not survive the packing: such a word (16 MB before
+    // its last `/`) gets its name the slow way, from its text, like a word with quotes.
+    if (nameStart - start >= 1 << 24) kind = DROPPED_WORD;
+    const at = changetype<usize>(this.cells) + (<usize>used << 2);
     store<i32>(at, start);
     store<i32>(at, end, 4);
-    store<i32>(at, (nameStart - start) << 8 | (kind & 0xff), 8);
-    this.used += 3;
+    store<i32>(at, (kind == DROPPED_WORD ? 0 : (nameStart - start) << 8) | (kind & 0xff), 8);
     this.count++;
   }
 
