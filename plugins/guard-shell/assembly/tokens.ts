@@ -67,28 +67,47 @@ CLASS[0x2f] = SLASH;
 export class Tokens {
   // Three cells (12 bytes) per token: start, end, and (name offset << 8 | kind): the program
   // name starts `name offset` chars after the start (after the last `/`); kind is an OP_ code,
-  // 0 for a word or DROPPED_WORD. Read unchecked after one bounds check of the token index.
+  // 0 for a word, or DROPPED_WORD: a word kept as a string (its quotes and backslashes dropped),
+  // whose first cell is its index in `texts` and `names`. Read unchecked after one bounds check
+  // of the token index.
   private cells: StaticArray<i32> = new StaticArray<i32>(192);
   private count: i32 = 0;
+  private texts: string[] = [];
+  private names: string[] = [];
 
   constructor(public command: string) {}
 
   get length(): i32 { return this.count; }
 
+  /** A word or an operator, as a span of the command. */
   add(start: i32, nameStart: i32, end: i32, kind: i32): void {
+    // A name offset of 24 bits or more would not survive the packing: such a word (16 MB before
+    // its last `/`) is kept as a string, like a word with quotes.
+    if (nameStart - start >= 1 << 24) {
+      this.addText(this.command.substring(start, end));
+      return;
+    }
+    this.push(start, end, (nameStart - start) << 8 | kind);
+  }
+
+  /** A word kept as a string; its program name is worked out once, here. */
+  addText(text: string): void {
+    this.push(this.texts.length, 0, DROPPED_WORD & 0xff);
+    this.texts.push(text);
+    this.names.push(programName(text));
+  }
+
+  private push(a: i32, b: i32, packed: i32): void {
     const used = this.count * 3;
     if (used + 3 > this.cells.length) {
       const next = new StaticArray<i32>(this.cells.length << 1);
       memory.copy(changetype<usize>(next), changetype<usize>(this.cells), <usize>used << 2);
       this.cells = next;
     }
-    // A name offset of 24 bits or more would not survive the packing: such a word (16 MB before
-    // its last `/`) gets its name the slow way, from its text, like a word with quotes.
-    if (nameStart - start >= 1 << 24) kind = DROPPED_WORD;
     const at = changetype<usize>(this.cells) + (<usize>used << 2);
-    store<i32>(at, start);
-    store<i32>(at, end, 4);
-    store<i32>(at, (kind == DROPPED_WORD ? 0 : (nameStart - start) << 8) | (kind & 0xff), 8);
+    store<i32>(at, a);
+    store<i32>(at, b, 4);
+    store<i32>(at, packed, 8);
     this.count++;
   }
 
@@ -119,16 +138,15 @@ export class Tokens {
   text(i: i32): string {
     const kind = this.kind(i);
     if (kind > 0) return OP_TEXT[kind];
-    const start = this.start(i);
-    const end = this.end(i);
-    return kind == DROPPED_WORD ? withoutDropped(this.command, start, end) : this.command.substring(start, end);
+    if (kind == DROPPED_WORD) return this.texts[this.start(i)];
+    return this.command.substring(this.start(i), this.end(i));
   }
 
   /** `/usr/bin/rm` → `rm`; "" for an operator. */
   name(i: i32): string {
     const kind = this.kind(i);
     if (kind > 0) return "";
-    if (kind == DROPPED_WORD) return programName(this.text(i));
+    if (kind == DROPPED_WORD) return this.names[this.start(i)];
     return this.command.substring(this.nameStart(i), this.end(i));
   }
 
@@ -201,7 +219,8 @@ export function tokenize(command: string): Tokens {
     }
     // A word of quotes alone (`""`) is no word, as before: its text is empty.
     if (dropped) {
-      if (withoutDropped(command, start, i).length > 0) tokens.add(start, start, i, DROPPED_WORD);
+      const text = withoutDropped(command, start, i);
+      if (text.length > 0) tokens.addText(text);
     } else {
       tokens.add(start, nameStart, i, 0);
     }
