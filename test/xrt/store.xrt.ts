@@ -76,6 +76,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const record = { id: 's1', createdAt: 1, prompts: 0, options: {} };
     assert.equal(await first.store.create(record), true);
     assert.equal(await first.store.create(record), false);
+    assert.equal(await first.store.count(), 1);
     await first.store.appendMessages('s1', [message('one'), message('two')]);
     await first.store.sync('s1');
     await first.store.update('s1', { prompts: 1 });
@@ -104,6 +105,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       try {
         assert.equal(await a.store.create({ id: 's1', createdAt: 1, prompts: 0, options: { maxTurns: 3 } }), true);
         assert.deepEqual((await b.store.list()).map((r) => r.options), [{ maxTurns: 3 }]);
+        assert.equal(await b.store.count(), 1);
         await a.store.appendMessages('s1', [message('one')]);
         assert.deepEqual(await b.store.messages('s1'), [message('one')]);
         assert.equal(await a.store.acquire('s1', 'A', 5000), true);

@@ -38,7 +38,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const w = await import('../../dist/index.js');
     const names = Object.keys(w);
     assert.deepEqual(['createServer', 'serve', 'createMcpServer', 'mcpHttpApp', 'runCli'].filter((n) => names.includes(n)), []);
-    const guard = await w.loadPlugin({ name: 'guard-shell' });
+    // A generous deadline: on a loaded machine the first instance of a process can pass the default 100 ms (this shows the entry works, not the deadline).
+    const guard = await w.loadPlugin({ name: 'guard-shell' }, { limits: { timeoutMs: 5_000 } });
     try {
       const base = { session_id: 's', cwd: '/tmp', turn: 1, iteration: 1, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't' } as const;
       const ok = await guard.callHook({ ...base, tool_input: { command: 'ls -la' } });
