@@ -1,4 +1,4 @@
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { brTable, catchLabels, tableLabels } from './branches.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
 import { writeBack, writeReloadCharge } from './fuel.js';

@@ -19,7 +19,8 @@ import {
   rewriteTables,
   rewriteTypes,
 } from './sections.js';
-import { type RewriteInfo, writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
+import { writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';

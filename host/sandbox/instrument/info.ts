@@ -3,17 +3,13 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
-import type { RewriteInfo } from './additions.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
 import { planTables, skipConstExpr } from './tables.js';
 import { Writer } from './writer.js';
+import type { FuncType, RewriteInfo, Section } from './module-info.js';
 
-export interface Section {
-  id: number;
-  start: number;
-  end: number;
-}
+export type { Section } from './module-info.js';
 
 const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, TAG = 13;
 
@@ -91,12 +87,6 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   };
 }
 
-/** A function type: the first byte of each parameter's value type, and its results' encoded bytes. */
-export interface FuncType {
-  params: number[];
-  results: Uint8Array;
-  resultCount: number;
-}
 
 /** Every function type. GC type forms (rec groups, structs, arrays) are refused. */
 function readTypes(r: Reader): FuncType[] {

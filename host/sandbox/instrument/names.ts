@@ -1,4 +1,4 @@
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 

@@ -1,13 +1,13 @@
 import {
   FUEL_EXPORT,
   REFUEL_MODULE,
-  type RewriteInfo,
   writeFuelExport,
   writeFuelGlobal,
   writeRefuelImport,
   writeRefuelType,
 } from './additions.js';
 import { rewriteExpr } from './code.js';
+import type { RewriteInfo } from './module-info.js';
 import { closeBodyBlock, openBodyBlock } from './handlers.js';
 import { funcIndex, writeWrapperTypes, writeWrappers } from './hostcalls.js';
 import { capTableType } from './tables.js';
