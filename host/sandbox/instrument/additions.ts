@@ -6,6 +6,7 @@
  */
 import { GATE_NAME, writeGateType } from './hostcalls.js';
 import type { RewriteInfo } from './module-info.js';
+import { writeVariantTypes } from './threaded.js';
 import type { Writer } from './writer.js';
 
 /** The import and export names: the runtime's side of the contract. */
@@ -29,7 +30,7 @@ export function writeRefuelType(m: RewriteInfo, w: Writer): number {
     const t = m.types[type]!;
     w.u8(0x60), w.u8(0x00), w.uleb(t.resultCount), w.bytes(t.results);
   }
-  return 2 + m.blockTypes.size;
+  return 2 + m.blockTypes.size + writeVariantTypes(m, w);
 }
 
 /** Our imports, appended to the import section; returns how many. */

@@ -1,10 +1,11 @@
 import type { RewriteInfo } from './module-info.js';
 import { brTable, catchLabels, tableLabels } from './branches.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
-import { writeBack, writeReloadCharge } from './fuel.js';
+import { pushCounter, writeBack, writeReloadCharge, writeResultCharge } from './fuel.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';
+import { variantIndex } from './threaded.js';
 import { lebEnd, readLeb, skip } from './leb.js';
 import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
@@ -67,6 +68,9 @@ let frameText = new Float64Array(1024);
 export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: boolean): boolean {
   const buf = r.buf;
   const local = instrument && m.fuelLocal >= 0;
+  /** A variant (threaded.ts): the counter leaves as its last result, not through the global; its locals shift. */
+  const threaded = local && m.threaded;
+  const shift = threaded ? m.shiftLocals : -1;
   const end = r.limit;
   let p = r.pos;
   let from = p;
@@ -117,14 +121,14 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
    * (checks inside it may have been skipped).
    */
   const uncheckedAcross = (k: number): number => frameUnchecked[k]! + text - frameText[k]!;
-  /** After a call returns: the reload of the local fused with the next block's charge. */
-  const afterCall = (): void => {
+  /** After a call returns: the reload of the local (from the global, or a variant's result) fused with the next block's charge. */
+  const afterCall = (fromResult: boolean): void => {
     addCost(cur, cost);
     cost = 0;
     const host = cur;
     if (!local) return next(host);
     cur = newBlock(PENDING, -1, host);
-    setPatch(cur, writeReloadCharge(m, w));
+    setPatch(cur, fromResult ? writeResultCharge(m, w) : writeReloadCharge(m, w));
     pending = false;
   };
   /** Charges the operand on top of the stack before the instruction at `at` (bulk.ts). */
@@ -172,7 +176,16 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
       case Imm.None:
         break;
       case Imm.Leb:
-        p = skip(buf, p, end);
+        if (shift >= 0 && op >= 0x20 && op <= 0x22) {
+          // local.get/set/tee in a variant: the counter parameter sits after the function's own parameters.
+          const idx = readLeb(buf, p);
+          if (idx >= shift) {
+            w.copy(buf, from, p);
+            w.uleb(idx + 1);
+            from = lebEnd;
+          }
+          p = lebEnd;
+        } else p = skip(buf, p, end);
         break;
       case Imm.MemArg: {
         let align = buf[p++]!;
@@ -195,7 +208,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
       }
       case Imm.End:
         if (depth === 0) {
-          if (local) {
+          if (local && !threaded) {
             w.copy(buf, from, at);
             from = at;
             writeBack(m, w);
@@ -277,19 +290,24 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         // Calls to imports sync too (most go through a wrapper that charges the global, hostcalls.ts),
         // except direct calls to Extism's accessors, which are charged inline and never run wasm.
         const accessor = op === 0x10 && isAccessor(m, idx);
-        const sync = local && op !== 0xd2 && !accessor;
+        // A direct call (or, from a variant, a tail call) to a function with a variant hands it the counter.
+        if (op === 0x12) m.tailCalls = true;
+        if (op === 0x12 && threaded) return false; // see RewriteInfo.tailCalls
+        const variant = local && op === 0x10 ? variantIndex(m, idx) : -1;
+        const sync = local && op !== 0xd2 && !accessor && variant < 0;
         if (instrument && accessor) {
           w.copy(buf, from, at);
           from = at;
           chargeDirectCall(m, w, idx);
           unchecked = 0; // a check
         }
-        if (sync) {
+        if (sync || variant >= 0) {
           w.copy(buf, from, at);
-          writeBack(m, w);
+          if (sync) writeBack(m, w);
+          else pushCounter(m, w);
           from = at;
         }
-        const to = funcIndex(m, idx, op === 0x10);
+        const to = variant >= 0 ? variant : funcIndex(m, idx, op === 0x10);
         if (to !== idx) {
           w.copy(buf, from, p);
           w.uleb(to);
@@ -300,7 +318,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         if (op === 0x10 && instrument && !accessor) {
           w.copy(buf, from, p);
           from = p;
-          afterCall();
+          afterCall(variant >= 0);
         } else if (op === 0x12 && instrument) {
           escape(-1);
           next(-1);
@@ -312,7 +330,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         p = lebEnd;
         if (!instrument) break;
         escape(depth - 1 - label);
-        if (local && label === depth) {
+        if (local && !threaded && label === depth) {
           w.copy(buf, from, at);
           from = at;
           writeBack(m, w);
@@ -333,10 +351,15 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         break;
       }
       case Imm.Exit:
+        if (op === 0x13 || op === 0x15) {
+          m.tailCalls = true;
+          if (threaded) return false; // see RewriteInfo.tailCalls
+        }
         if (local) {
           w.copy(buf, from, at);
           from = at;
-          writeBack(m, w);
+          if (threaded && op === 0x0f) pushCounter(m, w);
+          else writeBack(m, w);
         }
         if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at); // throw, rethrow, throw_ref
         if (op === 0x08 || op === 0x09 || op === 0x15) p = skip(buf, p, end);
@@ -357,7 +380,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         if (instrument) {
           w.copy(buf, from, p);
           from = p;
-          afterCall();
+          afterCall(false);
         }
         break;
       case Imm.Bytes4:

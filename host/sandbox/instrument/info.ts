@@ -83,6 +83,13 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     tempLocal: -1,
     fuelLocal: -1,
     tempUsed: false,
+    threaded: false,
+    variantType: new Int32Array(types.length).fill(-1),
+    variantOf: new Int32Array(funcTypes.length).fill(-1),
+    variants: 0,
+    threadedFn: new Uint8Array(funcTypes.length),
+    shiftLocals: -1,
+    tailCalls: false,
     ...checkTemplate(globals, funcImports),
   };
 }

@@ -24,6 +24,8 @@ export interface ModuleInfo {
   fuelLocal: number;
   /** Set by the walker when it used `tempLocal`; the caller then declares it. */
   tempUsed: boolean;
+  /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */
+  threaded: boolean;
 }
 
 /**
@@ -90,5 +92,20 @@ export interface RewriteInfo extends ModuleInfo {
   functionsInstrumented: number;
   /** The exact-count reference mode (exact.ts) instead of the block rule. */
   exact: boolean;
+  /** Threaded fuel (threaded.ts): per type, the index of its variant type `(params…, i64) -> (results…, i64)`, or -1. */
+  variantType: Int32Array;
+  /** Per defined function, its variant's position among the variants (after the import wrappers), or -1; and how many. */
+  variantOf: Int32Array;
+  variants: number;
+  /** Per defined function: 1 once its body was written as its variant (its own index holds a thin wrapper). */
+  threadedFn: Uint8Array;
+  /**
+   * Tail calls were seen: a thin wrapper or an adapter would turn a chain of
+   * them into a growing stack, so the code section is rewritten without
+   * threading (variants stay adapters, never called).
+   */
+  tailCalls: boolean;
+  /** The function being rewritten is a variant: local indices from this one (its parameter count) shift by one; -1 otherwise. */
+  shiftLocals: number;
 }
 
