@@ -30,6 +30,10 @@ import type { Writer } from './writer.js';
 const I64 = 0x7e, LOCAL_GET = 0x20, GLOBAL_GET = 0x23, GLOBAL_SET = 0x24, CALL = 0x10, END = 0x0b;
 /** Value types encoded in one byte: i32, i64, f32, f64, v128, funcref, externref. */
 const SIMPLE = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]);
+/** Engine limits (the JS API's, the same in V8, SpiderMonkey and JavaScriptCore). */
+const MAX_PARAMS = 1_000;
+const MAX_FUNCTIONS = 1_000_000;
+const MAX_TYPES = 1_000_000;
 
 /**
  * Decides the variant types and which defined functions get a variant
@@ -37,9 +41,16 @@ const SIMPLE = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]);
  * first variant type will have in the type section.
  */
 export function planVariants(m: RewriteInfo, firstType: number): void {
+  // Engines cap a module at 1,000,000 functions and 1,000,000 types: a module near either gets no variants.
+  if (2 * (m.funcImports + m.definedFunctions) + m.added > MAX_FUNCTIONS || 2 * m.types.length + 2 + m.blockTypes.size > MAX_TYPES) return;
   let types = 0;
   m.types.forEach((t, i) => {
-    const simple = t.resultCount <= 1 && t.results.length === t.resultCount && t.params.every((p) => SIMPLE.has(p)) && t.results.every((b) => SIMPLE.has(b));
+    const simple =
+      t.resultCount <= 1 &&
+      t.params.length < MAX_PARAMS && // the counter makes one more
+      t.results.length === t.resultCount &&
+      t.params.every((p) => SIMPLE.has(p)) &&
+      t.results.every((b) => SIMPLE.has(b));
     m.variantType[i] = simple ? firstType + types++ : -1;
   });
   m.funcTypes.forEach((type, i) => {
