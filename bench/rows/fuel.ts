@@ -150,8 +150,20 @@ export const run: RowsFn = async ({ quick }) => {
   return [
     overhead('fuel overhead: FNV-1a 1 MiB × 4 (hash.wat), instrumented vs original', 'fueled', 'plain', 'original module'),
     overhead('fuel overhead: count_vowels (C) over 256 KiB, raw Extism', 'rawMetered', 'raw', 'raw Extism, original', 'a refuel import that always refills: fuel alone'),
-    overhead('fuel overhead: sql.js recursive query (20k rows), own glue', 'sqlFast', 'sqlPlain', 'sql.js, original wasm'),
-    overhead('fuel overhead: guard-shell deciding a 2 KB Bash command, raw Extism', 'guardFast', 'guardPlain', 'raw Extism, original'),
+    overhead(
+      'fuel overhead: sql.js recursive query (20k rows), own glue',
+      'sqlFast',
+      'sqlPlain',
+      'sql.js, original wasm',
+      'threaded fuel; what is left is mostly block charges in sqlite3VdbeExec (docs/sandbox-instrumentation.md, "Overhead")',
+    ),
+    overhead(
+      'fuel overhead: guard-shell deciding a 2 KB Bash command, raw Extism',
+      'guardFast',
+      'guardPlain',
+      'raw Extism, original',
+      'call-heavy AssemblyScript: the counter threaded through direct calls (was 1.3-1.4x through the global)',
+    ),
     overhead('fuel overhead: vscode-oniguruma scanning 40 KB, own glue', 'onigFast', 'onigPlain', 'oniguruma, original wasm'),
     makeRow('fuel', runtime, {
       what: 'count_vowels over 256 KiB, our sandbox vs raw Extism on the instrumented bytes',
