@@ -10,7 +10,7 @@ import { walkCallIndirect, walkExit, walkFunc } from './walk-calls.js';
 import { walkGrow, walkRare } from './walk-rare.js';
 import type { Writer } from './writer.js';
 
-export { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
+export { UNCHECKED_MAX } from './module-info.js';
 
 /**
  * Copies one expression (a function body after its locals, or a constant

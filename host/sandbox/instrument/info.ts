@@ -3,6 +3,7 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
+import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
 import { planTables, skipConstExpr } from './tables.js';
@@ -145,13 +146,6 @@ function tableMin(r: Reader, defined = true): number {
   if (flags & 4) r.fail('64-bit tables (table64) are not supported by the sandbox', at);
   if (withInit) skipConstExpr(r);
   return min;
-}
-
-function refuseExceptions(r: Reader, what: string): never {
-  return r.fail(
-    `the module uses wasm exception handling (${what}), which is refused by default: a handler could catch the sandbox's stop. ` +
-      'Load it with allowExceptions: true (every handler then re-raises a stop)',
-  );
 }
 
 const utf8d = new TextDecoder('utf-8', { fatal: false });
