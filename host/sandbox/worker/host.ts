@@ -11,7 +11,7 @@ import type { EngineOptions } from '../engine.js';
 import { failure, loadFailed } from '../failures.js';
 import type { PluginFailure } from '../../failure.js';
 import type { CallOutcome } from '../types.js';
-import { Channel, META_BYTES, Slot, State, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
+import { Channel, META_BYTES, Slot, State, WAKE_MS, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from './thread.js';
 
 /**
@@ -224,18 +224,22 @@ function deathOf(live: Live, channel: Channel): PluginFailure {
 
 /**
  * Wait, without blocking the event loop, until the state is no longer `value`
- * or `timeoutMs` passes; returns the state then. A timer keeps Deno and Bun
- * alive meanwhile (their `waitAsync` alone does not).
+ * or `timeoutMs` passes; returns the state then. Each `waitAsync` is short
+ * (WAKE_MS), so a notify the runtime lost costs one slice. A timer keeps Deno
+ * and Bun alive meanwhile (their `waitAsync` alone does not).
  */
 async function waitWhile(channel: Channel, value: number, timeoutMs: number): Promise<number> {
-  const wait = (Atomics as unknown as WaitAsync).waitAsync(channel.header, Slot.STATE, value, timeoutMs);
-  if (wait.async) {
-    const keepAlive = setInterval(() => undefined, 1_000_000_000);
-    try {
+  const until = performance.now() + timeoutMs;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  try {
+    for (let left = timeoutMs; channel.state === value && left > 0; left = until - performance.now()) {
+      const wait = (Atomics as unknown as WaitAsync).waitAsync(channel.header, Slot.STATE, value, Math.min(left, WAKE_MS));
+      if (!wait.async) break;
+      keepAlive ??= setInterval(() => undefined, 1_000_000_000);
       await wait.value;
-    } finally {
-      clearInterval(keepAlive);
     }
+  } finally {
+    if (keepAlive !== undefined) clearInterval(keepAlive);
   }
   return channel.state;
 }
