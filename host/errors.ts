@@ -46,3 +46,16 @@ export class WasmhooksError extends Error {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Calls a callback whose contract is "must not throw" (a listener, a log or
+ * progress sink). One that throws anyway is ignored: it must not break the
+ * call or the loop that reports to it.
+ */
+export function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // Ignored on purpose; see above.
+  }
+}

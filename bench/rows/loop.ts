@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { HOOK_EVENT_NAMES, HOOK_EVENT_RULES, createHost, loadPlugin, scriptedModel, tool, type HookHandler } from '../../host/index.js';
+import { HOOK_EVENT_NAMES, createHost, loadPlugin, scriptedModel, tool, type HookHandler } from '../../host/index.js';
 import { compare, runtimeName } from '../harness.js';
 import { PER_PROMPT, TOOL_TURN } from './bus.js';
 import { makeRow, type RowsFn } from './row.js';
@@ -19,7 +19,7 @@ export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const bytes = new Uint8Array(await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url)));
   const plugins = await Promise.all(Array.from({ length: 5 }, () => loadPlugin({ bytes }, { limits: { timeoutMs: 1_000 } })));
-  const events = HOOK_EVENT_NAMES.filter((e) => HOOK_EVENT_RULES[e].emitted);
+  const events = HOOK_EVENT_NAMES;
   let hookCalls = 0;
   const handlers: HookHandler[] = plugins.flatMap((p, i) =>
     events.map((event) => ({

@@ -15,7 +15,8 @@
 import { createServer as httpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fork } from 'node:child_process';
-import { createHost, createServer, scriptedModel, type HostEvent } from '../../host/index.js';
+import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
+import { createServer } from '../../host/entries/server.js';
 import { frame } from '../../host/server/events.js';
 import { percentile, runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';

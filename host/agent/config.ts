@@ -7,9 +7,7 @@ import type { Message, Model, ToolDefinition } from '../models/types.js';
 import type { PermissionConfig } from '../permissions/resolve.js';
 import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePathFields } from './paths.js';
-
-/** Default of `maxParallelTools`: concurrency-safe calls of one batch running at once. */
-export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
+import type { StateMachine } from './state.js';
 
 /** The tools a loop sees: the host's registry, or a sub-agent's filtered view of it. */
 export interface ToolSet {
@@ -117,6 +115,69 @@ export interface LoopConfig {
   compaction?: CompactionSettings;
 }
 
+/** The limits a host or a session may set; each falls back to `LOOP_DEFAULTS`. */
+export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact'>;
+
+/** The defaults of the loop's limits, in one place (docs/agent.md names them). */
+export const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
+  maxTurns: 100,
+  stopHookCap: 8,
+  /** Concurrency-safe calls of one batch running at once. */
+  maxParallelTools: 8,
+  autoCompact: 0.8,
+});
+
+/** Default of `maxAgentDepth`: sub-agents cannot start sub-agents. */
+export const DEFAULT_MAX_AGENT_DEPTH = 1;
+
+/** Each limit from the first layer that sets it (a session's options, then the host's), else its default. */
+export function loopLimits(...layers: ReadonlyArray<Partial<LoopLimits>>): LoopLimits {
+  const pick = <K extends keyof LoopLimits>(key: K): LoopLimits[K] => {
+    for (const layer of layers) {
+      const value = layer[key];
+      if (value !== undefined) return value;
+    }
+    return LOOP_DEFAULTS[key];
+  };
+  return { maxTurns: pick('maxTurns'), stopHookCap: pick('stopHookCap'), maxParallelTools: pick('maxParallelTools'), autoCompact: pick('autoCompact') };
+}
+
+/** What every prompt of one agent shares: resolved once from the options (host.ts), or derived from the parent's (`childSettings`). */
+export type LoopSettings = Omit<LoopConfig, PerPrompt | 'setState'>;
+
+type PerPrompt = 'parentToolUseId' | 'turn' | 'prompt' | 'messages' | 'pendingContext' | 'sessionStart';
+
+/** What changes from one prompt (or one sub-agent run) to the next. */
+export type PromptParts = Pick<LoopConfig, PerPrompt>;
+
+/**
+ * The one builder of a loop's configuration: an agent's settings, one
+ * prompt's parts, and a `setState` on `machine` that, once `signal` is
+ * aborted, turns every move but the last one (to idle) into `aborting`.
+ */
+export function loopConfig(settings: LoopSettings, prompt: PromptParts, machine: StateMachine, signal: AbortSignal): LoopConfig {
+  return {
+    ...settings,
+    ...prompt,
+    setState: (to) => {
+      if (signal.aborted && to !== 'idle') {
+        if (machine.state === 'idle') machine.to(to);
+        machine.to('aborting');
+      } else machine.to(to);
+    },
+  };
+}
+
+/**
+ * What a sub-agent inherits from its parent's loop: the session, cwd, hooks,
+ * permissions, limits and compaction. Not the parent's identity, transcript,
+ * sub-agent depth, tools, model or prompt: the caller sets its own.
+ */
+export function childSettings(parent: LoopConfig): Omit<LoopSettings, 'agentId' | 'transcriptPath' | 'subagents' | 'model' | 'systemPrompt' | 'tools'> {
+  const { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, compaction } = parent;
+  return { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, ...(compaction ? { compaction } : {}) };
+}
+
 /** The loop's signature (host/agent/loop.ts), for the code that runs nested loops. */
 export type RunLoop = (config: LoopConfig, emit: Emit, signal: AbortSignal) => Promise<AgentResult>;
 
@@ -133,12 +194,21 @@ export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
   };
 }
 
+/**
+ * The one rule for a tool input entering the loop, whichever way it comes (the
+ * model's call, a hook's rewrite, a permission answer): path fields resolved
+ * against the cwd, so hooks see, and tools get, absolute paths.
+ */
+export function normalizeToolInput(config: LoopConfig, input: Record<string, unknown>): Record<string, unknown> {
+  return resolvePathFields(input, config.cwd);
+}
+
 export function dispatchContext(config: LoopConfig, emit: Emit, signal: AbortSignal): DispatchContext {
   return {
     registry: config.hooks,
     emit,
     signal,
-    normalizeInput: (input) => resolvePathFields(input, config.cwd),
+    normalizeInput: (input) => normalizeToolInput(config, input),
   };
 }
 

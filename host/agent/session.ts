@@ -8,36 +8,20 @@ import { EventBus, type SubscribeOptions, type Subscriber } from '../events/bus.
 import { channel } from '../events/stream.js';
 import type { AgentResult, AgentState, Emit, HostEvent } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
-import type { HookRegistry } from '../hooks/registry.js';
-import type { Message, Model } from '../models/types.js';
-import type { PermissionConfig } from '../permissions/resolve.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
-import { dispatchContext, hookCommon, type CompactionSettings, type LoopConfig, type SubagentSettings } from './config.js';
+import { dispatchContext, hookCommon, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { runLoop } from './loop.js';
 import { StateMachine } from './state.js';
 
 /** Everything a session needs, resolved from host and session options. */
 export interface SessionSettings {
-  id: string;
-  agentId?: string;
+  /** What every prompt's loop shares (`sessionId` is the session's id). */
+  loop: LoopSettings;
+  /** The parent's tool call, for a sub-agent's session: stamped on its events (its loop still runs as a session's). */
   parentToolUseId?: string;
-  cwd: string;
-  model: Model;
-  systemPrompt?: string;
-  tools: ToolRegistry;
-  hooks: HookRegistry;
-  permissions: PermissionConfig;
-  maxTurns: number;
-  stopHookCap: number;
-  maxParallelTools: number;
-  autoCompact: number | false;
-  subagents?: SubagentSettings;
-  compaction?: CompactionSettings;
   /** The conversation so far, when continuing a stored session (the first prompt then fires no SessionStart). */
   history?: readonly Message[];
-  /** Where the store keeps the transcript (hook inputs carry it as `transcript_path`). */
-  transcriptPath?: string;
   /** Host-wide events (plugin health) reach sessions while a prompt runs. */
   announcements?: { subscribe(emit: Emit): () => void };
   /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */
@@ -85,12 +69,13 @@ export class Session {
   private readonly emit: Emit;
 
   constructor(private readonly settings: SessionSettings) {
-    this.id = settings.id;
+    this.id = settings.loop.sessionId;
     if (settings.history) {
       this.history.push(...settings.history);
       this.started = true;
     }
-    const { agentId, parentToolUseId } = settings;
+    const { parentToolUseId } = settings;
+    const { agentId } = settings.loop;
     // Stamped in place: every emitted event is a fresh literal owned by the bus from here on.
     this.emit = (event) => {
       const e = event as HostEvent;
@@ -206,36 +191,8 @@ export class Session {
   }
 
   private loopConfig(prompt: string, signal: AbortSignal): LoopConfig {
-    const s = this.settings;
-    return {
-      sessionId: this.id,
-      ...(s.agentId !== undefined ? { agentId: s.agentId } : {}),
-      cwd: s.cwd,
-      turn: this.turn,
-      prompt,
-      model: s.model,
-      ...(s.systemPrompt !== undefined ? { systemPrompt: s.systemPrompt } : {}),
-      messages: this.history,
-      tools: s.tools,
-      hooks: s.hooks,
-      permissions: s.permissions,
-      maxTurns: s.maxTurns,
-      stopHookCap: s.stopHookCap,
-      maxParallelTools: s.maxParallelTools,
-      autoCompact: s.autoCompact,
-      ...(s.subagents ? { subagents: s.subagents } : {}),
-      ...(s.compaction ? { compaction: s.compaction } : {}),
-      ...(s.transcriptPath !== undefined ? { transcriptPath: s.transcriptPath } : {}),
-      sessionStart: false,
-      pendingContext: this.pendingContext,
-      setState: (to) => {
-        // After an abort every move but the last one (to idle) lands on aborting.
-        if (signal.aborted && to !== 'idle') {
-          if (this.machine.state === 'idle') this.machine.to(to);
-          this.machine.to('aborting');
-        } else this.machine.to(to);
-      },
-    };
+    const parts = { turn: this.turn, prompt, messages: this.history, pendingContext: this.pendingContext, sessionStart: false };
+    return loopConfig(this.settings.loop, parts, this.machine, signal);
   }
 
   private start(prompt: string, options: PromptOptions): Run {

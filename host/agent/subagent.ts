@@ -9,12 +9,13 @@
  * are replaced by `subagent.start`/`subagent.end`.
  */
 import { z } from 'zod';
-import type { AgentResult, AgentState, Emit } from '../events/types.js';
+import type { AgentResult, Emit } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
-import type { HookCommon, ToolHandler, ToolOutcome } from '../hooks/types.js';
+import type { HookCommon } from '../hooks/types.js';
+import type { ToolHandler, ToolOutcome } from '../tools/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { dispatchContext, type AgentDefinition, type LoopConfig, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
+import { childSettings, dispatchContext, loopConfig, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
 import { StateMachine } from './state.js';
 
 /** The tool's name, as the model sees it. */
@@ -153,39 +154,20 @@ async function runSubagent(
     e.parentToolUseId ??= toolUseId;
     emit(e);
   };
-  const machine = new StateMachine(subEmit);
-  const setState = (to: AgentState) => {
-    if (signal.aborted && to !== 'idle') {
-      if (machine.state === 'idle') machine.to(to);
-      machine.to('aborting');
-    } else machine.to(to);
-  };
   const model = def.model ?? parent.model;
   const maxTurns = def.maxTurns ?? parent.maxTurns;
   const canNest = !def.tools || def.tools.includes(AGENT_TOOL);
-  const config: LoopConfig = {
-    sessionId: parent.sessionId,
+  const settings: LoopSettings = {
+    ...childSettings(parent),
     agentId,
-    parentToolUseId: toolUseId,
-    cwd: parent.cwd,
-    turn: parent.turn,
-    prompt,
     model,
     systemPrompt: def.systemPrompt,
-    messages: [],
     tools: def.tools ? restrict(parent.tools, def.tools) : parent.tools,
-    hooks: parent.hooks,
-    permissions: parent.permissions,
     maxTurns,
-    stopHookCap: parent.stopHookCap,
-    maxParallelTools: parent.maxParallelTools,
-    autoCompact: parent.autoCompact,
-    sessionStart: false,
-    pendingContext: [...start.additionalContext],
-    setState,
     ...(canNest ? { subagents: { ...sub, depth: sub.depth + 1 } } : {}),
-    ...(parent.compaction ? { compaction: parent.compaction } : {}),
   };
+  const parts = { parentToolUseId: toolUseId, turn: parent.turn, prompt, messages: [], pendingContext: [...start.additionalContext], sessionStart: false };
+  const config = loopConfig(settings, parts, new StateMachine(subEmit), signal);
 
   subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });
   let result = await runLoop(config, subEmit, signal);

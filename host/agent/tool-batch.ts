@@ -15,11 +15,11 @@
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
-import type { HookCommon, HookToolCall, ToolOutcome } from '../hooks/types.js';
+import type { HookCommon, HookToolCall } from '../hooks/types.js';
+import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
-import { dispatchContext, hookCommon, type LoopConfig } from './config.js';
+import { dispatchContext, hookCommon, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
-import { resolvePathFields } from './paths.js';
 import { isRecord } from '../json.js';
 
 export interface BatchResult {
@@ -52,7 +52,7 @@ interface Batch {
 
 export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number): Promise<BatchResult> {
   const b: Batch = { config, emit, signal, ctx: dispatchContext(config, emit, signal), common: hookCommon(config, iteration) };
-  const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? resolvePathFields(call.input, config.cwd) : undefined, durationMs: 0 }));
+  const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? normalizeToolInput(config, call.input) : undefined, durationMs: 0 }));
   const hookCalls = (withResults: boolean): HookToolCall[] =>
     runs.map((r) => ({
       tool_use_id: r.call.id,
@@ -180,7 +180,7 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     },
   });
   if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
-  r.approved = resolvePathFields(permission.input, config.cwd);
+  r.approved = normalizeToolInput(config, permission.input);
   return undefined;
 }
 

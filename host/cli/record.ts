@@ -3,7 +3,6 @@
  * line, as hooks received it. `plugin test --events` replays such a file.
  */
 import { createWriteStream } from 'node:fs';
-import { HOOK_EVENT_RULES } from '../hooks/decisions.js';
 import { HOOK_EVENT_NAMES, type HookCallbackMatcher, type HooksConfig } from '../hooks/types.js';
 
 /** Hook name of the recorder; its own hook events are hidden from output. */
@@ -34,7 +33,7 @@ export function createRecorder(path: string): Recorder {
     ],
   };
   const hooks: HooksConfig = {};
-  for (const event of HOOK_EVENT_NAMES) if (HOOK_EVENT_RULES[event].emitted) hooks[event] = [group];
+  for (const event of HOOK_EVENT_NAMES) hooks[event] = [group];
   return {
     hooks,
     get count() {

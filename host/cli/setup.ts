@@ -7,15 +7,17 @@ import { findConfig, loadConfig, type ResolvedConfig } from '../config/load.js';
 import { materializeConfig, mergeHooks, type ConfigParts } from '../config/materialize.js';
 import { loadTrustedPlugin, trustContext } from '../config/trust.js';
 import { WasmhooksError } from '../errors.js';
-import { createHost, type Host, type HostOptions } from '../host.js';
-import type { HooksConfig, PluginContribution, ToolHandler } from '../hooks/types.js';
+import { createHost, type Host } from '../host.js';
+import type { HostOptions } from '../host-options.js';
+import type { HooksConfig } from '../hooks/types.js';
+import type { PluginContribution, ToolHandler } from '../tools/types.js';
 import { resolveModel } from '../models/resolve.js';
 import type { Model } from '../models/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
-import { workspaceParts, type WorkspaceFlags } from './workspace.js';
+import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -77,6 +79,7 @@ export async function setupHost(
   extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
+  if (extra.workspace) checkConfiguredGuards(extra.workspace, config?.plugins ?? []);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)

@@ -4,7 +4,7 @@
  * and path-guard for the file tools, granted the workspace.
  */
 import type { PluginEntry } from '../config/schema.js';
-import type { ToolHandler } from '../hooks/types.js';
+import type { ToolHandler } from '../tools/types.js';
 import { WORKSPACE_TOOLS, workspaceTools, type WorkspaceToolName } from '../tools/workspace/index.js';
 import { CliError, EXIT } from './exit.js';
 
@@ -35,6 +35,22 @@ export interface WorkspaceParts {
   readOnly: string[];
   /** Guard entries to load after the user's plugins (their guards decide first). */
   guards: Array<{ entry: PluginEntry; where: string }>;
+}
+
+/**
+ * A configured `path-guard` replaces the default one. Without a `workspace`
+ * it denies every file call (it fails closed), which is never what a user of
+ * `run` or `serve` meant: say so before anything loads.
+ */
+export function checkConfiguredGuards(flags: WorkspaceFlags, entries: readonly PluginEntry[]): void {
+  if (flags.defaultGuards === false) return;
+  const i = entries.findIndex((e) => e.name === 'path-guard' && !e.config?.['workspace']);
+  if (i < 0) return;
+  throw new CliError(
+    `wasmhooks.json: plugins[${i}] loads path-guard without config.workspace, so it would deny every file call and replace the default path-guard ` +
+      `(granted the working directory). Set "config": { "workspace": "/abs/dir,…" } with "grants": { "configKeys": ["workspace"] }, or remove the entry to get the default.`,
+    EXIT.USAGE,
+  );
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { basename, fileUrl } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
-import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig, type PluginContribution } from '../hooks/types.js';
+import { HOOK_EVENT_NAMES, type HookEventName, type HooksConfig } from '../hooks/types.js';
+import type { PluginContribution } from '../tools/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { shellHooks } from '../shell/hook.js';
 import type { ResolvedConfig } from './load.js';

@@ -11,6 +11,7 @@
  * throwing (or rejecting) subscriber is isolated: it affects neither the
  * others nor the publisher.
  */
+import { safely } from '../errors.js';
 import type { HostEvent, HostEventOf } from './types.js';
 
 /** Contract: may be sync or async; a returned promise is awaited before the next event (that is the back-pressure that fills the queue). */
@@ -114,11 +115,8 @@ class SubscriberQueue {
   }
 
   private report(error: unknown): void {
-    try {
-      this.onError?.(error);
-    } catch {
-      // An error handler that throws is as isolated as the subscriber.
-    }
+    // An error handler that throws is as isolated as the subscriber.
+    safely(() => this.onError?.(error));
   }
 }
 

@@ -7,8 +7,8 @@
  * agent.end); a *turn* here is one model call plus its tool batch
  * (turn.start … turn.end, numbered by `iteration`).
  */
-import type { PluginFailure } from '../sandbox/types.js';
-import type { PluginHealthChange, PluginLogLine } from '../hooks/types.js';
+import type { PluginFailure } from '../failure.js';
+import type { PluginHealthChange, PluginLogLine } from '../tools/types.js';
 import type { AssistantPart, ModelErrorCode, StopReason, Usage } from '../models/types.js';
 import type { WasmhooksErrorCode } from '../errors.js';
 import type { FailurePolicy, HookDecision, HookEventName, HookKind } from '../hooks/types.js';

@@ -15,17 +15,14 @@ export interface HookEventRule {
   toolScoped: boolean;
   updatedInput: boolean;
   updatedOutput: boolean;
-  /** The host fires this event today; registering a hook for one it does not is an error. */
-  emitted: boolean;
 }
 
-/** A rule with the common defaults: fail open, not tool-scoped, no rewrites, fired by the host. */
+/** A rule with the common defaults: fail open, not tool-scoped, no rewrites. */
 const rule = (r: Partial<HookEventRule> & Pick<HookEventRule, 'decisions'>): HookEventRule => ({
   defaultPolicy: 'fail-open',
   toolScoped: false,
   updatedInput: false,
   updatedOutput: false,
-  emitted: true,
   ...r,
 });
 

@@ -6,7 +6,7 @@
  * violations go through the handler's failure policy. Each call emits
  * hook.start and hook.end.
  */
-import type { PluginFailure } from '../sandbox/types.js';
+import type { PluginFailure } from '../failure.js';
 import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';

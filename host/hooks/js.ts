@@ -4,9 +4,9 @@
  * (timeout or session abort) becomes TIMEOUT or ABORTED.
  */
 import { WasmhooksError, messageOf } from '../errors.js';
+import { defaultFailurePolicy } from './decisions.js';
 import { compileToolMatcher } from './matcher.js';
 import { readHookOutput } from './output.js';
-import { HOOK_EVENT_RULES } from './decisions.js';
 import type {
   FailurePolicy,
   HookCallback,
@@ -19,24 +19,18 @@ import { HOOK_EVENT_NAMES } from './types.js';
 
 export const DEFAULT_JS_HOOK_TIMEOUT_MS = 60_000;
 
-/** Throws UNKNOWN_HOOK_EVENT for a name that is not an event, or one the host never fires. */
-export function assertEmittedEvent(event: string): asserts event is HookEventName {
+/** Throws UNKNOWN_HOOK_EVENT for a name that is not a hook event. */
+export function assertHookEvent(event: string): asserts event is HookEventName {
   if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) {
     throw new WasmhooksError(
       'UNKNOWN_HOOK_EVENT',
       `"${event}" is not a hook event; expected one of: ${HOOK_EVENT_NAMES.join(', ')}`,
     );
   }
-  if (!HOOK_EVENT_RULES[event as HookEventName].emitted) {
-    throw new WasmhooksError(
-      'UNKNOWN_HOOK_EVENT',
-      `this host never fires ${event} (not implemented yet), so a hook for it would never run; remove it`,
-    );
-  }
 }
 
 let counter = 0;
-/** A unique hook id. */
+/** A unique hook id, for every adapter that makes handlers without one of their own (JS, shell). */
 export function nextHookId(prefix: string): string {
   return `${prefix}-${++counter}`;
 }
@@ -64,7 +58,7 @@ async function runCallback(event: HookEventName, cb: HookCallback, ...args: Para
  * jsHookHandlers('PreToolUse', { matcher: 'Bash', hooks: [async () => ({ decision: 'deny' })] })
  */
 export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher): HookHandler[] {
-  assertEmittedEvent(event);
+  assertHookEvent(event);
   if (!Array.isArray(group.hooks) || group.hooks.some((h) => typeof h !== 'function')) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: "hooks" must be an array of functions`);
   }
@@ -74,7 +68,7 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
   }
   const timeoutMs = group.timeout !== undefined ? group.timeout * 1000 : (group.timeoutMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS);
   if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${group.timeout !== undefined ? 'timeout' : 'timeoutMs'} must be > 0`);
-  const failurePolicy: FailurePolicy = group.failurePolicy ?? HOOK_EVENT_RULES[event].defaultPolicy;
+  const failurePolicy: FailurePolicy = group.failurePolicy ?? defaultFailurePolicy(event);
   return group.hooks.map((cb, i) => {
     const id = nextHookId('js');
     const name = `${group.name ?? (cb.name || 'js')}#${i}`;

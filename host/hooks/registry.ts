@@ -4,7 +4,7 @@
  * from their next hook point on.
  */
 import { WasmhooksError } from '../errors.js';
-import { assertEmittedEvent, jsHookHandlers } from './js.js';
+import { assertHookEvent, jsHookHandlers } from './js.js';
 import type { HookCallbackMatcher, HookEventName, HookHandler, HooksConfig } from './types.js';
 import { HOOK_EVENT_NAMES } from './types.js';
 
@@ -29,7 +29,7 @@ export class HookRegistry {
   addConfig(config: HooksConfig): string[] {
     const ids: string[] = [];
     for (const [event, groups] of Object.entries(config)) {
-      assertEmittedEvent(event);
+      assertHookEvent(event);
       for (const group of groups ?? []) ids.push(...this.add(event, group));
     }
     return ids;
@@ -37,7 +37,7 @@ export class HookRegistry {
 
   /** Registers a handler of any kind (JS, WASM, shell). */
   addHandler(handler: HookHandler): string {
-    assertEmittedEvent(handler.event);
+    assertHookEvent(handler.event);
     if (!(handler.timeoutMs > 0)) {
       throw new WasmhooksError('INVALID_OPTIONS', `hook ${handler.name}: timeoutMs must be > 0, got ${handler.timeoutMs}`);
     }

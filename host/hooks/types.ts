@@ -1,5 +1,6 @@
 /**
- * Hook contracts shared by every kind of hook (JS, WASM, shell) and by tools.
+ * Hook contracts shared by every kind of hook (JS, WASM, shell). Tool
+ * contracts live in `../tools/types.ts`.
  *
  * - `HookInput` is what a hook receives: one member per event, snake_case
  *   fields as users of the Claude Agent SDK expect.
@@ -7,9 +8,9 @@
  *   decisions. Which decision is legal for which event lives in
  *   `./decisions.ts` (data, not prose).
  * - `HookHandler` is what the registry stores, whatever the kind. Adapters
- *   (JS wrapper here, WASM in host/plugins, shell later) produce it.
+ *   (JS in `./js.ts`, WASM in host/plugins, shell in host/shell) produce it.
  */
-import type { Health, PluginFailure } from '../sandbox/types.js';
+import type { PluginFailure } from '../failure.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { ToolMatcher } from './matcher.js';
 
@@ -238,78 +239,3 @@ export interface HookCallbackMatcher {
 
 /** JS hooks by event, the shape of the `hooks` option. */
 export type HooksConfig = Partial<Record<HookEventName, HookCallbackMatcher[]>>;
-
-/** What a tool call returns to the model. */
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-}
-
-export type ToolInputCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
-
-export interface ToolRunContext {
-  signal: AbortSignal;
-  toolUseId: string;
-  /** Session/turn fields for plugins (the protocol's `HookContext`). */
-  context: HookCommon;
-  /** Report progress; becomes a tool.progress event. Never throws. */
-  onProgress(progress: string): void;
-}
-
-/**
- * One tool, whatever its kind. The host validates input against
- * `inputSchema` (JS tools: against their zod schema) before `run`.
- *
- * Contract: `run` should not throw; a throw is caught and becomes an error
- * result (`isError: true`), which fires PostToolUseFailure.
- */
-export interface ToolHandler {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the input (an object schema). */
-  readonly inputSchema: Record<string, unknown>;
-  readonly kind: 'js' | 'wasm' | 'mcp';
-  readonly plugin?: string;
-  /**
-   * Safe to run at the same time as other such calls (read-only, no shared
-   * state): consecutive calls of such tools in one batch overlap.
-   */
-  readonly concurrencySafe?: boolean;
-  /**
-   * Optional own validation (JS tools: their zod schema). Without it the host
-   * validates against `inputSchema`. Contract: must not throw.
-   */
-  validate?(input: unknown): ToolInputCheck;
-  run(input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome>;
-}
-
-/**
- * What a plugin gives the host. Implemented by host/plugins' `LoadedPlugin`.
- * The host calls `hooks()` and `tools()` once, when the plugin is added.
- */
-export interface PluginContribution {
-  readonly name: string;
-  hooks(): HookHandler[];
-  tools(): ToolHandler[];
-  /** Health transitions (WASM plugins); the host forwards them as `plugin.health` events. Returns the unsubscribe function. */
-  onHealth?(listener: (change: PluginHealthChange) => void): () => void;
-  /** Log lines of the plugin (Extism `log_*`, WASI stdout/stderr); the host forwards them as `plugin.log` events. */
-  onLog?(listener: (line: PluginLogLine) => void): () => void;
-}
-
-/** One log line of a plugin. WASI stdout is `info`, stderr `warn`. */
-export interface PluginLogLine {
-  plugin: string;
-  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-}
-
-/** A plugin's health moved (see the sandbox's quarantine policy). */
-export interface PluginHealthChange {
-  plugin: string;
-  status: Health;
-  /** Consecutive failures so far (0 after a recovery). */
-  failures: number;
-  /** The failure behind the change, absent on recovery. */
-  message?: string;
-}

@@ -13,7 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '../errors.js';
 import type { EmittedEvent, McpErrorCode } from '../events/types.js';
-import type { ToolHandler, ToolOutcome, ToolRunContext } from '../hooks/types.js';
+import type { ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import {
   DEFAULT_MCP_CALL_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 /** MCP tool results ⇄ our tool outcomes (text the model reads, plus an error flag). */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolOutcome } from '../hooks/types.js';
+import type { ToolOutcome } from '../tools/types.js';
 
 type Part = CallToolResult['content'][number];
 

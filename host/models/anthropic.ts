@@ -13,8 +13,8 @@ import {
   type WireUsage,
 } from './anthropic-wire.js';
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
-import { badStream, midStreamError, parseData, streamTurn, type WireDecoder } from './provider-stream.js';
-import type { AssistantPart, Model, ModelEvent, ModelRequest, StopReason, Usage } from './types.js';
+import { badStream, midStreamError, parseData, providerModel, type WireDecoder } from './provider-stream.js';
+import type { AssistantPart, Model, ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson } from '../json.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -68,22 +68,17 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     ...options.headers,
   };
   const settings = { model: options.model, maxTokens, temperature: options.temperature, thinkingBudget: budget };
-  return {
+  return providerModel({
+    ...http,
     id: `anthropic:${options.model}`,
-    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
-    stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-      return streamTurn({
-        ...http,
-        label,
-        url,
-        headers,
-        body: JSON.stringify(toRequestBody(settings, request)),
-        signal: request.signal,
-        authHint: 'Check the API key (ANTHROPIC_API_KEY or the apiKey option).',
-        decoder: new MessagesDecoder(label, options.model),
-      });
-    },
-  };
+    contextWindow: options.contextWindow,
+    label,
+    url,
+    headers,
+    authHint: 'Check the API key (ANTHROPIC_API_KEY or the apiKey option).',
+    body: (request) => toRequestBody(settings, request),
+    decoder: () => new MessagesDecoder(label, options.model),
+  });
 }
 
 const STOP_REASONS: Record<string, StopReason> = {

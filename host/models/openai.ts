@@ -8,8 +8,8 @@ import { messageOf } from '../errors.js';
 import { providerMessage } from './http.js';
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
 import { type Chunk, chunkSchema, toRequestBody } from './openai-wire.js';
-import { badStream, midStreamError, parseData, streamTurn, type WireDecoder } from './provider-stream.js';
-import type { Model, ModelEvent, ModelRequest, StopReason, Usage } from './types.js';
+import { badStream, midStreamError, parseData, providerModel, type WireDecoder } from './provider-stream.js';
+import type { Model, ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson } from '../json.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -59,22 +59,17 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     maxTokensField: options.maxTokensField ?? 'max_tokens',
     includeUsage: options.includeUsage ?? true,
   };
-  return {
+  return providerModel({
+    ...http,
     id: `openai:${options.model}`,
-    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
-    stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-      return streamTurn({
-        ...http,
-        label,
-        url,
-        headers,
-        body: JSON.stringify(toRequestBody(settings, request)),
-        signal: request.signal,
-        authHint: 'Check the API key (OPENAI_API_KEY or the apiKey option).',
-        decoder: new ChatCompletionsDecoder(label, options.model),
-      });
-    },
-  };
+    contextWindow: options.contextWindow,
+    label,
+    url,
+    headers,
+    authHint: 'Check the API key (OPENAI_API_KEY or the apiKey option).',
+    body: (request) => toRequestBody(settings, request),
+    decoder: () => new ChatCompletionsDecoder(label, options.model),
+  });
 }
 
 const FINISH_REASONS: Record<string, StopReason> = {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { type PostRequest, postWithRetry } from './http.js';
 import { readSse } from './sse.js';
-import type { ModelEvent, ModelFailure } from './types.js';
+import type { Model, ModelEvent, ModelFailure, ModelRequest } from './types.js';
 import { parseJson } from '../json.js';
 
 /** Turns one provider's SSE events into `ModelEvent`s; one instance per turn. */
@@ -23,6 +23,29 @@ export interface TurnCall extends PostRequest {
   /** Longest silence between body chunks. */
   idleTimeoutMs: number;
   decoder: WireDecoder;
+}
+
+/** What two streaming providers differ in; `providerModel` makes the `Model` around it. */
+export interface ProviderSpec extends Omit<PostRequest, 'body' | 'signal'> {
+  id: string;
+  contextWindow?: number | undefined;
+  idleTimeoutMs: number;
+  /** The request body for one turn (serialised here). */
+  body(request: ModelRequest): unknown;
+  /** A fresh decoder for one turn. */
+  decoder(): WireDecoder;
+}
+
+/** A streaming `Model` from a provider's spec: one `streamTurn` per `stream()` call. */
+export function providerModel(spec: ProviderSpec): Model {
+  const { id, contextWindow, body, decoder, ...post } = spec;
+  return {
+    id,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+      return streamTurn({ ...post, body: JSON.stringify(body(request)), signal: request.signal, decoder: decoder() });
+    },
+  };
 }
 
 /**
@@ -53,14 +76,14 @@ async function* decode(call: TurnCall, body: ReadableStream<Uint8Array>): AsyncG
   for await (const item of readSse(body, call.signal, call.idleTimeoutMs)) {
     let events: ModelEvent[];
     if (item.kind === 'event') {
-      events = safely(() => call.decoder.push(item.event), call.label);
+      events = decodeOrBadStream(() => call.decoder.push(item.event), call.label);
     } else {
       const end = item.end;
       switch (end.reason) {
         case 'aborted':
           return;
         case 'eof':
-          events = safely(() => call.decoder.finish(), call.label);
+          events = decodeOrBadStream(() => call.decoder.finish(), call.label);
           break;
         case 'broken':
           events = [badStream(`The connection to ${call.label} broke mid-stream: ${end.message}`)];
@@ -77,7 +100,7 @@ async function* decode(call: TurnCall, body: ReadableStream<Uint8Array>): AsyncG
 }
 
 /** A decoder bug must not crash the caller's loop: it becomes BAD_STREAM. */
-function safely(run: () => ModelEvent[], label: string): ModelEvent[] {
+function decodeOrBadStream(run: () => ModelEvent[], label: string): ModelEvent[] {
   try {
     return run();
   } catch (error) {

@@ -12,12 +12,6 @@
  */
 export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | 'dontAsk';
 
-/** A static rule. `tool` is a regex matched against the whole tool name. */
-export interface PermissionRule {
-  tool: string | RegExp;
-  behavior: 'allow' | 'deny' | 'ask';
-}
-
 /** What the application's callback answers for one tool call. */
 export type PermissionAnswer =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown> }

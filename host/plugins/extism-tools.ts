@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
-import type { ToolOutcome, ToolRunContext } from '../hooks/types.js';
+import type { ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
 import type { SandboxedModule } from '../sandbox/types.js';
 

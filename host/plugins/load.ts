@@ -5,7 +5,8 @@
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../protocol/codec.js';
 import { createSandbox } from '../sandbox/index.js';
-import type { PluginFailure, SandboxedModule } from '../sandbox/types.js';
+import type { PluginFailure } from '../failure.js';
+import type { SandboxedModule } from '../sandbox/types.js';
 import { wasiGrant } from '../sandbox/wasi/options.js';
 import { extismInfo, nameFromOrigin } from './extism-tools.js';
 import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';

@@ -1,10 +1,11 @@
 /**
  * What the sandboxed module needs from a place to run calls: the caller's
- * thread (`in-thread.ts`) or our own worker (`worker/host.ts`).
+ * thread (`InThreadBackend` below, around `engine.ts`) or our own worker (`worker/host.ts`).
  */
 import { Engine, type EngineOptions } from './engine.js';
 import type { Budget } from './meter.js';
-import type { CallOutcome, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome } from './types.js';
 
 export interface CallBudget {
   timeoutMs: number;
@@ -15,12 +16,15 @@ export interface CallBudget {
 export interface Backend {
   /** Run one call. Contract: must not throw. Calls never overlap. */
   run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome>;
+  /** `run` has read `input` by the time it returns its promise (the caller may then reuse the buffer). */
+  readonly readsInputAtOnce: boolean;
   close(): Promise<void>;
 }
 
 /** Calls on the caller's thread: fast, bounded by fuel and deadline checks. */
 export class InThreadBackend implements Backend {
   readonly #engine: Engine;
+  readonly readsInputAtOnce = true;
 
   constructor(module: WebAssembly.Module, options: EngineOptions) {
     this.#engine = new Engine(module, options);

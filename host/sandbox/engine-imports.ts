@@ -9,6 +9,7 @@
  * way back to doing work that matters.
  */
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
+import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { HostRefusal } from './failures.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
@@ -178,11 +179,7 @@ function progress(scope: ImportScope): HostFunction {
       );
     }
     const text = block.text();
-    try {
-      scope.onProgress?.(text);
-    } catch {
-      // Contract: host callbacks must not throw; one that does must not break the call.
-    }
+    safely(() => scope.onProgress?.(text));
   };
 }
 
@@ -213,11 +210,7 @@ function lineOut(scope: ImportScope, level: string, bytes: number, text: () => s
     return;
   }
   log.bytes += bytes;
-  try {
-    scope.onLog?.(level, text());
-  } catch {
-    // Contract: host callbacks must not throw; one that does must not break the call.
-  }
+  safely(() => scope.onLog?.(level, text()));
 }
 
 /** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */

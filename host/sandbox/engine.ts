@@ -6,6 +6,7 @@
  * class inside its worker.
  */
 import type { Plugin } from '@extism/extism';
+import { safely } from '../errors.js';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -13,10 +14,14 @@ import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
-import type { CallOutcome, Limits, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
+/** Inputs up to this size are copied into kept exact-size buffers (at most KEPT_INPUTS of them). */
+const KEEP_INPUT_BYTES = 16 * 1024;
+const KEPT_INPUTS = 4;
 
 type ExtismModule = typeof import('@extism/extism');
 let extism: Promise<ExtismModule> | undefined;
@@ -46,6 +51,8 @@ export class Engine {
   readonly #scope: ImportScope;
   /** WASI and the embedder's host functions, when given. */
   readonly #guest: GuestImports;
+  /** Exact-size input buffers, reused call after call (see `#own`). */
+  readonly #inputs: Uint8Array[] = [];
 
   constructor(
     readonly module: WebAssembly.Module,
@@ -65,8 +72,12 @@ export class Engine {
     this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line));
   }
 
-  /** Run `fn` under `budget`. Never throws. */
+  /**
+   * Run `fn` under `budget`. Never throws. `input` is read before the first
+   * await (a caller may reuse its buffer as soon as this returns a promise).
+   */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
+    input = this.#own(input);
     const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
     this.#begin(meter);
@@ -104,6 +115,36 @@ export class Engine {
     if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
     const message = `the plugin returned ${bytes.byteLength} bytes, more than maxOutputBytes (${max})`;
     return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
+  }
+
+  /**
+   * The input as Extism should get it. Extism takes a Uint8Array that spans
+   * a whole ArrayBuffer as the call's input block without copying, and
+   * copies anything else into a new ArrayBuffer (an allocation that costs
+   * more than a small guest's whole call). A view (an encoder's reused
+   * buffer, a worker channel's shared memory) is copied into an exact-size
+   * buffer kept for the next call of that size. The plugin cannot keep it:
+   * Extism drops every block when the next call begins.
+   */
+  #own(input: Uint8Array): Uint8Array {
+    const n = input.byteLength;
+    // As Extism tests it. Past the size cap, Extism's own copy is as good as ours.
+    if ((input.byteOffset === 0 && n === input.buffer.byteLength && input.buffer.constructor === ArrayBuffer) || n > KEEP_INPUT_BYTES) return input;
+    const kept = this.#inputs;
+    let exact: Uint8Array | undefined;
+    for (let i = 0; i < kept.length; i++) {
+      if (kept[i]!.byteLength === n) {
+        exact = kept[i];
+        break;
+      }
+    }
+    if (!exact) {
+      exact = new Uint8Array(n);
+      if (kept.length === KEPT_INPUTS) kept.shift();
+      kept.push(exact);
+    }
+    exact.set(input);
+    return exact;
   }
 
   #begin(meter: Meter): void {
@@ -183,9 +224,11 @@ export class Engine {
     let plugin: Plugin;
     try {
       plugin = await createPlugin(
-        { wasm: [{ module: this.module }] },
+        // The module itself, not a manifest: Extism then skips its `instanceof Response` check.
+        this.module,
         {
           useWasi: false,
+          fetch: deferredFetch,
           functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
@@ -249,6 +292,14 @@ export class Engine {
   }
 }
 
+/**
+ * Extism reads the global `fetch` (and tests `instanceof Response`) while it
+ * builds a plugin unless given its own. On Node the first touch of either
+ * global loads undici, ~20-50 ms of a cold start, for a plugin that never
+ * fetches (network imports are rerouted to a refusal, see denied.ts).
+ */
+const deferredFetch: typeof fetch = (...args) => globalThis.fetch(...args);
+
 const ignore = (): void => undefined;
 const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
 
@@ -262,16 +313,8 @@ let warm: Promise<void> | undefined;
 function warmUp(): Promise<void> {
   warm ??= (async () => {
     const empty = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
-    const plugin = await createPlugin({ wasm: [{ module: empty }] }, { useWasi: false, logLevel: 'silent' });
+    const plugin = await createPlugin(empty, { useWasi: false, logLevel: 'silent', fetch: deferredFetch });
     await plugin.close();
   })().catch(() => undefined);
   return warm;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }

@@ -10,7 +10,7 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { ProcExit } from './host-call.js';
 import { StopSignal } from './meter.js';
-import type { FailureCode, PluginFailure } from './types.js';
+import type { FailureCode, PluginFailure } from '../failure.js';
 
 const PLUGIN_ERROR_PREFIX = 'Plugin-originated error: ';
 /**

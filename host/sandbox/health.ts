@@ -4,8 +4,10 @@
  * then lets exactly one probe call through; a failed probe doubles the
  * backoff (capped), a successful one makes the module healthy again.
  */
+import { safely } from '../errors.js';
 import { FAILURE_RULES, failure } from './failures.js';
-import type { CallOutcome, Health, HealthEvent, PluginFailure, QuarantinePolicy } from './types.js';
+import type { Health, PluginFailure } from '../failure.js';
+import type { CallOutcome, HealthEvent, QuarantinePolicy } from './types.js';
 
 export const DEFAULT_QUARANTINE: Readonly<QuarantinePolicy> = Object.freeze({
   maxConsecutiveFailures: 3,
@@ -77,12 +79,6 @@ export class HealthTracker {
     const event: HealthEvent = { from, to, consecutiveFailures: this.#consecutive };
     if (cause) event.failure = cause;
     if (to === 'quarantined') event.retryAt = this.#retryAt;
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // Contract: listeners must not throw; one that does is ignored.
-      }
-    }
+    for (const listener of this.#listeners) safely(() => listener(event));
   }
 }

@@ -6,7 +6,7 @@
  * the host gets control back from a running plugin, so deadline, budget and
  * abort are checked there, and a stop, once thrown, is thrown again by each.
  */
-import type { FailureCode, PluginFailure } from './types.js';
+import type { FailureCode, PluginFailure } from '../failure.js';
 
 /**
  * Fuel is handed out in slices, sized so the plugin comes back to the host

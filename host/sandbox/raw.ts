@@ -11,7 +11,8 @@ import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
 import { instrument, FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
-import type { CallOptions, Limits, PluginFailure } from './types.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOptions, Limits } from './types.js';
 import { DEFAULT_LIMITS } from './types.js';
 
 export interface RawSandboxOptions {

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './instrument/tables.js';
 
+import type { Health, PluginFailure } from '../failure.js';
 import type { HostFunctions } from './host-functions.js';
 import type { WasiOptions } from './wasi/options.js';
 
@@ -65,31 +66,6 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxTableElements: DEFAULT_MAX_TABLE_ELEMENTS,
 });
 
-/** Why a plugin call produced no usable output. Never a decision by itself. */
-export type FailureCode =
-  | 'TIMEOUT'
-  | 'FUEL_EXHAUSTED'
-  | 'MEMORY_LIMIT'
-  | 'TRAP'
-  | 'STACK_OVERFLOW'
-  | 'BAD_OUTPUT'
-  | 'OUTPUT_TOO_LARGE'
-  | 'INPUT_TOO_LARGE'
-  | 'ABORTED'
-  | 'PROTOCOL_MISMATCH'
-  | 'LOAD_FAILED'
-  | 'QUARANTINED'
-  /** The plugin reported an error itself (Extism `error_set`); the message is its own. */
-  | 'PLUGIN_ERROR'
-  /** The called function is not exported by the module. */
-  | 'MISSING_EXPORT';
-
-export interface PluginFailure {
-  code: FailureCode;
-  /** What happened, for a person (the wasm trap message for TRAP). */
-  message: string;
-}
-
 export type CallOutcome =
   | { ok: true; output: Uint8Array; fuelUsed: number; durationMs: number }
   | { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number };
@@ -102,9 +78,15 @@ export interface CallOptions {
    * Reads the output of a call that returned: the failure that makes it
    * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
    * becomes the call's outcome and counts toward quarantine like any other.
+   * Called as a method of the options object (`options.check(output)`).
    * Contract: must not throw.
    */
   check?: (output: Uint8Array) => PluginFailure | null;
+  /**
+   * The caller reuses `input`'s buffer once `call` returns: the sandbox
+   * copies it unless the call reads it at once (an idle in-thread module).
+   */
+  borrowed?: boolean;
 }
 
 /** Callbacks for what a plugin reports (progress, logs). */
@@ -155,14 +137,6 @@ export interface SandboxOptions {
    */
   metering?: 'fast' | 'exact';
 }
-
-/**
- * `healthy`: the last call succeeded (or none failed yet). `degraded`: recent
- * calls failed, fewer than `maxConsecutiveFailures` in a row. `quarantined`:
- * calls fail fast with QUARANTINED until the backoff ends; then one probe call
- * is let through, and its outcome decides the next state.
- */
-export type Health = 'healthy' | 'degraded' | 'quarantined';
 
 export interface QuarantinePolicy {
   /** Consecutive plugin-caused failures that quarantine the module. Default 3. */

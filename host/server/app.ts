@@ -91,6 +91,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     replica,
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
+    maxSessions: resolved.maxSessions,
   });
   registry = sessions;
 

@@ -44,6 +44,7 @@ export interface RegistryDeps extends LiveDeps {
   replica: string;
   leaseMs: number;
   calls: ReplicaCalls;
+  maxSessions: number;
 }
 
 export class SessionRegistry {
@@ -58,6 +59,11 @@ export class SessionRegistry {
   async create(input: CreateSessionInput): Promise<SessionView> {
     this.#assertAccepting();
     const { title, ...options } = input;
+    // Checked before the store's create: replicas racing may overshoot by a few, never without bound.
+    const held = await this.d.store.count();
+    if (held >= this.d.maxSessions) {
+      throw new ApiError('too_many_sessions', `this server holds ${held} sessions, its maxSessions (${this.d.maxSessions}); delete one (DELETE /session/:id) or raise maxSessions`);
+    }
     // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
     const live = await this.#build(crypto.randomUUID(), options, []);
     const id = live.id;

@@ -5,14 +5,14 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
-import type { HookHandler, HookInput, HookResult, HookRunContext, PluginContribution } from '../hooks/types.js';
+import type { HookHandler, HookInput, HookResult, HookRunContext } from '../hooks/types.js';
+import type { PluginContribution } from '../tools/types.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
+import { nextHookId } from '../hooks/js.js';
 import { compileToolMatcher } from '../hooks/matcher.js';
 import { shellResult } from './output.js';
 import { runShell } from './run.js';
 import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
-
-let counter = 0;
 
 export interface ShellHookOptions {
   /** Working directory when the spec has no `cwd` (and the base of a relative one). Default: the process's. */
@@ -55,7 +55,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
     return shellResult(outcome, input.hook_event_name, label);
   };
   return {
-    id: `shell-${++counter}`,
+    id: nextHookId('shell'),
     name: s.name ?? `shell:${s.command.length > 40 ? `${s.command.slice(0, 39)}…` : s.command}`,
     kind: 'shell',
     event: s.event,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
-import type { ToolHandler, ToolInputCheck, ToolRunContext } from '../hooks/types.js';
+import type { ToolHandler, ToolInputCheck, ToolRunContext } from './types.js';
 
 /** What a JS tool function may return: text, or text with an error flag. */
 export type JsToolReturn = string | { content: string; isError?: boolean };

@@ -1,7 +1,7 @@
 /** The host's tools by name. Names are unique: a second tool with a taken name is refused. */
 import { WasmhooksError } from '../errors.js';
 import type { ToolDefinition } from '../models/types.js';
-import type { ToolHandler, ToolInputCheck } from '../hooks/types.js';
+import type { ToolHandler, ToolInputCheck } from './types.js';
 import { jsonSchemaChecker } from './define.js';
 
 export interface RegisteredTool {

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { COMPACT_INSTRUCTION, compactionCut, defaultCompactor } from '../../host/agent/compact.js';
-import { createHost, type HostOptions } from '../../host/host.js';
+import { createHost } from '../../host/host.js';
+import type { HostOptions } from '../../host/host-options.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import type { Message, ModelRequest } from '../../host/models/types.js';
 import { scriptedModel } from '../../host/models/scripted.js';

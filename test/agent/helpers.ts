@@ -1,6 +1,7 @@
 // Shared fixtures for the agent tests: file-like tools, an event recorder, hook recorders.
 import { z } from 'zod';
-import { createHost, type HostOptions } from '../../host/host.js';
+import { createHost } from '../../host/host.js';
+import type { HostOptions } from '../../host/host-options.js';
 import type { Session } from '../../host/agent/session.js';
 import type { HostEvent, HostEventOf, HostEventType } from '../../host/events/types.js';
 import type { HookCallback, HookEventName, HookInput } from '../../host/hooks/types.js';

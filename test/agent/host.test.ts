@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { tool } from '../../host/tools/define.js';
-import type { HookHandler, PluginContribution, ToolHandler } from '../../host/hooks/types.js';
+import type { HookHandler } from '../../host/hooks/types.js';
+import type { PluginContribution, ToolHandler } from '../../host/tools/types.js';
 import { collect, endResult, host, ofType, recorder } from './helpers.js';
 
 const wasmish = (id: string, over: Partial<HookHandler> = {}): HookHandler => ({

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../host/models/scripted.js';
 import type { CanUseTool, PermissionMode } from '../../host/permissions/types.js';
-import type { HostOptions } from '../../host/host.js';
+import type { HostOptions } from '../../host/host-options.js';
 import { collect, host, ofType, recorder } from './helpers.js';
 
 const write = { name: 'Write', input: { file_path: 'x', content: 'y' } };

@@ -1,7 +1,8 @@
 // Sub-agents: the agent tool runs a nested loop; order, ids, guards, failures, abort, depth.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { createHost, type HostOptions } from '../../host/host.js';
+import { createHost } from '../../host/host.js';
+import type { HostOptions } from '../../host/host-options.js';
 import type { HookCallback, HookEventName, HookInput } from '../../host/hooks/types.js';
 import { loadPlugin } from '../../host/index.js';
 import { scriptedModel } from '../../host/models/scripted.js';

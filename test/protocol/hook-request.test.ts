@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HOOK_EVENT_NAMES, type HookCommon, type HookInput } from '../../host/hooks/types.js';
 import { encodeHookRequest } from '../../host/protocol/codec.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
-import { toWireRequest } from '../../host/plugins/wire.js';
+import { toWireRequest } from '../../host/protocol/wire.js';
 
 const long = 'x'.repeat(200);
 const huge = 'é'.repeat(40_000); // 80 KB of UTF-8: a 3-byte length, grows the shared buffer past what it keeps

@@ -8,7 +8,7 @@ import { encodePluginInfo } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { FAILURE_RULES } from '../../host/sandbox/failures.js';
 import { HealthTracker } from '../../host/sandbox/health.js';
-import type { FailureCode } from '../../host/sandbox/types.js';
+import type { FailureCode } from '../../host/failure.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 

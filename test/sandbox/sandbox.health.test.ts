@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { failure } from '../../host/sandbox/failures.js';
 import { HealthTracker } from '../../host/sandbox/health.js';
-import type { CallOutcome, FailureCode, HealthEvent } from '../../host/sandbox/types.js';
+import type { FailureCode } from '../../host/failure.js';
+import type { CallOutcome, HealthEvent } from '../../host/sandbox/types.js';
 
 const ok: CallOutcome = { ok: true, output: new Uint8Array(0), fuelUsed: 1, durationMs: 1 };
 const failed = (code: FailureCode): CallOutcome => ({ ok: false, failure: failure(code, code), fuelUsed: 0, durationMs: 1 });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import { MAX_LOG_LINES_PER_CALL } from '../../host/sandbox/engine.js';
-import type { FailureCode, Limits, SandboxedModule } from '../../host/sandbox/types.js';
+import type { FailureCode } from '../../host/failure.js';
+import type { Limits, SandboxedModule } from '../../host/sandbox/types.js';
 import { hostile, str, text, u64 } from './sandbox-helpers.js';
 
 // Fuel is effectively unlimited here unless a case sets it, so that the

@@ -5,7 +5,7 @@
 // a server's `elicit`) and returns the answer.
 import { z } from 'zod';
 import { createHost, type Host } from '../../host/host.js';
-import type { HostOptions } from '../../host/host.js';
+import type { HostOptions } from '../../host/host-options.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import type { ModelRequest } from '../../host/models/types.js';
 import { tool } from '../../host/tools/define.js';

@@ -12,7 +12,7 @@ import { decodePluginInfo, type PluginInfo } from '../../protocol/codec.js';
 import { defaultFailurePolicy } from '../../hooks/decisions.js';
 import { matchesEveryTool } from '../../hooks/matcher.js';
 import { createSandbox } from '../../sandbox/index.js';
-import type { PluginFailure } from '../../sandbox/types.js';
+import type { PluginFailure } from '../../failure.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { truncate } from '../format.js';
 import { palette, useColor, type CliIO } from '../io.js';

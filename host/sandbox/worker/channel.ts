@@ -11,7 +11,8 @@
  * set CHUNK_TAKEN); the last part comes with RESPONSE. Nothing is dropped and
  * nothing overflows: the caps on output, logs and progress bound the total.
  */
-import type { CallOutcome, Limits, PluginFailure } from '../types.js';
+import type { PluginFailure } from '../../failure.js';
+import type { CallOutcome, Limits } from '../types.js';
 
 export const State = {
   STARTING: 0,

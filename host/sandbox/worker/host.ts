@@ -5,10 +5,12 @@
  * period). A worker that overruns it is terminated and a new one is spawned
  * for the next call.
  */
+import { safely } from '../../errors.js';
 import type { CallBudget, Backend } from '../backend.js';
 import type { EngineOptions } from '../engine.js';
 import { failure, loadFailed } from '../failures.js';
-import type { CallOutcome, PluginFailure } from '../types.js';
+import type { PluginFailure } from '../../failure.js';
+import type { CallOutcome } from '../types.js';
 import { Channel, META_BYTES, Slot, State, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter, workerUrl, type ThreadAdapter, type WorkerHandle } from './thread.js';
 
@@ -37,6 +39,8 @@ interface Live {
 }
 
 export class WorkerBackend implements Backend {
+  /** A call may first wait for a worker to start. */
+  readonly readsInputAtOnce = false;
   #live: Live | null = null;
   /** A replacement worker being started (after a kill), for the next call. */
   #starting: Promise<PluginFailure | null> | null = null;
@@ -248,12 +252,4 @@ interface WaitAsync {
 
 function finite(n: number): number {
   return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // Host callbacks must not throw; one that does must not break the call.
-  }
 }

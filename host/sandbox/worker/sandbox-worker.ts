@@ -8,7 +8,7 @@
  */
 import { Engine } from '../engine.js';
 import { clip } from '../failures.js';
-import type { PluginFailure } from '../types.js';
+import type { PluginFailure } from '../../failure.js';
 import { Channel, Slot, State, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter } from './thread.js';
 

@@ -2,7 +2,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { z } from 'zod';
-import type { ToolHandler } from '../../hooks/types.js';
+import type { ToolHandler } from '../types.js';
 import { tool } from '../define.js';
 import { confine } from './confine.js';
 import type { WorkspaceLimits } from './limits.js';

@@ -4,7 +4,7 @@
  * child_process; Deno and Bun implement them), so this is imported by the
  * CLI, not by the library's main entry.
  */
-import type { ToolHandler } from '../../hooks/types.js';
+import type { ToolHandler } from '../types.js';
 import { bashTool } from './bash.js';
 import { workspaceRoot } from './confine.js';
 import { editTool, readTool, writeTool } from './files.js';

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
-import type { ToolHandler } from '../../hooks/types.js';
+import type { ToolHandler } from '../types.js';
 import { tool } from '../define.js';
 import { confine } from './confine.js';
 import type { WorkspaceLimits } from './limits.js';

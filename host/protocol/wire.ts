@@ -1,9 +1,10 @@
 /**
- * Mapping between the host's hook types and protocol v1 messages. The host
- * speaks snake_case `HookInput`; plugins speak `wasmhooks.v1.HookRequest`.
+ * The host's hook input as a protocol v1 message. The host speaks snake_case
+ * `HookInput`; plugins speak `wasmhooks.v1.HookRequest`. The other direction,
+ * a `HookResponse`'s bytes to a `HookOutput`, is `decodeHookResponse` (./codec.ts).
  */
-import type { HookCommon, HookInput, HookOutput } from '../hooks/types.js';
-import { eventToWire, type HookResponse, type WireHookRequest } from '../protocol/codec.js';
+import type { HookCommon, HookInput } from '../hooks/types.js';
+import { eventToWire, type WireHookRequest } from './codec.js';
 
 type WireContext = NonNullable<WireHookRequest['context']>;
 
@@ -127,20 +128,6 @@ function payloadOf(input: HookInput): WireHookRequest {
       throw new Error(`unhandled hook event ${JSON.stringify(unreachable)}`);
     }
   }
-}
-
-/** A decoded protocol answer as the host's `HookOutput`. */
-export function fromWireResponse(response: HookResponse): HookOutput {
-  const output: HookOutput = { decision: response.decision };
-  if (response.reason) output.reason = response.reason;
-  if (response.updatedInput) output.updatedInput = response.updatedInput;
-  if (response.updatedOutput !== undefined) {
-    output.updatedOutput =
-      typeof response.updatedOutput === 'string' ? response.updatedOutput : JSON.stringify(response.updatedOutput);
-  }
-  if (response.additionalContext) output.additionalContext = response.additionalContext;
-  if (response.systemMessage) output.systemMessage = response.systemMessage;
-  return output;
 }
 
 /** A duration as the protocol's uint32 milliseconds. */
