@@ -8,7 +8,7 @@
  * (each side first in every other pair), with the range beside it. Clients
  * run in a process of their own (sse-clients.mjs), parse frames and measure
  * publish→delivery latency; the server's CPU time per event is measured
- * too, which a loaded machine disturbs far less than elapsed time. 500 events for throughput and 150 at 50
+ * too, which a loaded machine disturbs far less than elapsed time. 500 events for throughput and 300 at 50
  * events/s for latency (200 and 50 with --quick), so the rows stay bounded
  * in time. Node only.
  */
@@ -122,7 +122,7 @@ const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digit
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const events = quick ? 200 : 500;
-  const paced = quick ? 50 : 150;
+  const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
   // Anchor and ours alternate, run after run, each going first in every other pair; each run is
   // a few seconds on loopback, long enough for a neighbour's burst, so the median counts and the range is shown.
