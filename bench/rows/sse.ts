@@ -8,9 +8,10 @@
  * (each side first in every other pair), with the range beside it. Clients
  * run in a process of their own (sse-clients.mjs), parse frames and measure
  * publish→delivery latency; the server's CPU time per event is measured
- * too, which a loaded machine disturbs far less than elapsed time. 500 events for throughput and 300 at 50
- * events/s for latency (200 and 50 with --quick), so the rows stay bounded
- * in time. Node only.
+ * too (it includes V8's helper threads: GC marking of our larger heap).
+ * 500 events for throughput and 300 at 50 events/s for latency (200 and 50
+ * with --quick), so the rows stay bounded in time. On Node (through the
+ * Node adapter's direct path for ours).
  */
 import { createServer as httpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,7 +168,7 @@ export const run: RowsFn = async ({ quick }) => {
       ours: { value: median(o.map(cpu)), unit: 'µs', clock: 'cpu' },
       anchorName: 'bare node:http, batched per tick',
       anchor: { value: median(a.map(cpu)), unit: 'µs', clock: 'cpu' },
-      note: `per-run ratios ${range(cpuRatios, 2)}×; the server process's CPU time over the run divided by the events (the clients run in another process), which a loaded machine disturbs far less than events/s`,
+      note: `per-run ratios ${range(cpuRatios, 2)}×; the server process's CPU time over the run divided by the events (the clients run in another process; V8's GC helper threads included)`,
     }),
     makeRow('sse', runtime, {
       what: `SSE p99 delivery latency at ${RATE} events/s to ${CLIENTS} clients (median of ${runs} runs)`,
