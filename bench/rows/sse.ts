@@ -6,14 +6,16 @@
  * client, in a microtask): a fair anchor, not one write per event per client,
  * which would flatter us. Each figure is the median of 5 alternating runs
  * (each side first in every other pair), with the range beside it. Clients
- * run in a worker thread (their own event loop), parse frames and measure
- * publish→delivery latency. 500 events for throughput and 150 at 50
- * events/s for latency (200 and 50 with --quick), so the rows stay bounded
- * in time. Node only.
+ * run in a process of their own (sse-clients.mjs), parse frames and measure
+ * publish→delivery latency; the server's CPU time per event is measured
+ * too (it includes V8's helper threads: GC marking of our larger heap).
+ * 500 events for throughput and 300 at 50 events/s for latency (200 and 50
+ * with --quick), so the rows stay bounded in time. On Node (through the
+ * Node adapter's direct path for ours).
  */
 import { createServer as httpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
 import { createServer } from '../../host/entries/server.js';
 import { frame } from '../../host/server/events.js';
@@ -27,57 +29,36 @@ export const RATE = 50;
 const RUN_LIMIT_MS = 30_000;
 const now = () => performance.timeOrigin + performance.now();
 
-const clientCode = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { url, clients, events } = workerData;
-const now = () => performance.timeOrigin + performance.now();
-const latencies = []; let lost = 0; let connected = 0;
-async function client() {
-  const res = await fetch(url);
-  const reader = res.body.getReader(); const dec = new TextDecoder();
-  let buf = ''; let got = 0; let expect = 0;
-  if (++connected === clients) parentPort.postMessage({ ready: true });
-  while (got < events) {
-    const { value, done } = await reader.read(); if (done) break;
-    buf += dec.decode(value, { stream: true }); let i;
-    while ((i = buf.indexOf('\\n\\n')) >= 0) {
-      const block = buf.slice(0, i); buf = buf.slice(i + 2);
-      const at = block.indexOf('data: '); if (at < 0) continue;
-      const e = JSON.parse(block.slice(at + 6));
-      if (e.type !== 'text.delta') continue;
-      latencies.push(now() - e.time);
-      if (e.seq !== expect) lost += e.seq - expect;
-      expect = e.seq + 1; got++;
-    }
-  }
-  lost += events - got;
-  await reader.cancel().catch(() => {});
-}
-Promise.all(Array.from({ length: clients }, client)).then(() => parentPort.postMessage({ latencies, lost }));
-`;
-
 export interface Result {
   seconds: number;
   lost: number;
   p50: number;
   p99: number;
+  /** This process's CPU time over the run (the server's: the clients run in a process of their own). */
+  cpuMs: number;
 }
 
+const CLIENTS_SCRIPT = new URL('./sse-clients.mjs', import.meta.url);
+
 export async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
-  const worker = new Worker(clientCode, { eval: true, workerData: { url, clients: CLIENTS, events } });
+  const child = fork(CLIENTS_SCRIPT, [JSON.stringify({ url, clients: CLIENTS, events })], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`SSE run did not finish within ${RUN_LIMIT_MS / 1000} s`)), RUN_LIMIT_MS);
   });
-  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`the SSE clients exited with ${code}`)));
+  });
   try {
-    const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()));
+    const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
     const finished = new Promise<{ latencies: number[]; lost: number }>((resolve) =>
-      worker.on('message', (m: { latencies?: number[]; lost: number }) => m.latencies && resolve(m as never)),
+      child.on('message', (m: { latencies?: number[]; lost: number }) => m.latencies && resolve(m as never)),
     );
     await Promise.race([ready, failed, limit]);
     await new Promise((r) => setTimeout(r, 200));
     const started = now();
+    const cpu = process.cpuUsage();
     for (let n = 0; n < events; n++) {
       publish({ type: 'text.delta', text: 'some streamed words ', seq: n, sessionId: 'bench', time: now() });
       if (rate !== undefined) {
@@ -87,11 +68,12 @@ export async function fanOut(url: string, publish: (e: HostEvent) => void, event
     }
     const { latencies, lost } = await Promise.race([finished, failed, limit]);
     const seconds = (now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     latencies.sort((a, b) => a - b);
-    return { seconds, lost, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+    return { seconds, lost, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), cpuMs: (used.user + used.system) / 1000 };
   } finally {
     clearTimeout(timer);
-    await worker.terminate();
+    child.kill();
   }
 }
 
@@ -141,7 +123,7 @@ const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digit
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const events = quick ? 200 : 500;
-  const paced = quick ? 50 : 150;
+  const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
   // Anchor and ours alternate, run after run, each going first in every other pair; each run is
   // a few seconds on loopback, long enough for a neighbour's burst, so the median counts and the range is shown.
@@ -169,6 +151,8 @@ export const run: RowsFn = async ({ quick }) => {
   const ratios = o.map((x, i) => rate(x) / rate(a[i]!));
   const p99Ratios = oPaced.map((x, i) => x.p99 / aPaced[i]!.p99);
   const lost = [...o, ...oPaced].reduce((n, r) => n + r.lost, 0);
+  const cpu = (r: Result) => (r.cpuMs * 1000) / events;
+  const cpuRatios = o.map((x, i) => cpu(x) / cpu(a[i]!));
   return [
     makeRow('sse', runtime, {
       what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
@@ -178,6 +162,13 @@ export const run: RowsFn = async ({ quick }) => {
       ratioOf: 'ours/anchor',
       target: { op: 'min', value: 1.0 },
       note: `per-run ratios ${range(ratios, 2)}× (ours ${range(o.map(rate), 0)}, anchor ${range(a.map(rate), 0)} events/s); events lost by our server: ${lost}; ratio < 1 means slower than the anchor`,
+    }),
+    makeRow('sse', runtime, {
+      what: `SSE server CPU per event delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
+      ours: { value: median(o.map(cpu)), unit: 'µs', clock: 'cpu' },
+      anchorName: 'bare node:http, batched per tick',
+      anchor: { value: median(a.map(cpu)), unit: 'µs', clock: 'cpu' },
+      note: `per-run ratios ${range(cpuRatios, 2)}×; the server process's CPU time over the run divided by the events (the clients run in another process; V8's GC helper threads included)`,
     }),
     makeRow('sse', runtime, {
       what: `SSE p99 delivery latency at ${RATE} events/s to ${CLIENTS} clients (median of ${runs} runs)`,

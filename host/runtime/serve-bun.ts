@@ -18,7 +18,9 @@ interface BunServe {
 export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const bun = (globalThis as unknown as { Bun: BunServe }).Bun;
   // idleTimeout 0: SSE streams are idle between heartbeats, and Bun's default (10 s) would cut them.
-  // Bun gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent).
+  // Bun gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent;
+  // server.timeout(request, s) does not fire while a write is blocked): the hub errors its stream and frees its queue,
+  // and Bun keeps the socket (fd and kernel send queue) until the peer reads, then closes it.
   const server = bun.serve({
     hostname,
     port,

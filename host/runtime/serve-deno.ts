@@ -23,7 +23,9 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody
   const deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
   const controller = new AbortController();
   // Deno.serve binds synchronously (a busy port throws here); onListen only silences its default log line.
-  // Deno gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent).
+  // Deno gives no handle on a request's connection (the handler's info has remoteAddr and completed only), so a
+  // stalled SSE reader cannot be cut (Connection.destroy is absent): the hub errors its stream and frees its queue,
+  // and Deno keeps the socket (fd and kernel send queue, ~4 MB on loopback) until the peer reads, then closes it.
   const server = deno.serve(
     { hostname, port, signal: controller.signal, onListen: () => {}, onError: () => jsonError(500, 'internal server error', errorBody) },
     (request) => fetch(request),

@@ -26,6 +26,8 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   if (!outgoing.headersSent) outgoing.flushHeaders();
   outgoing.on('drain', () => source.resume());
   outgoing.on('close', () => source.close());
+  // A failed write ends this stream only (an 'error' nobody listens to would end the process).
+  outgoing.on('error', () => source.close());
   return new Response(null, { headers: { [ALREADY_SENT]: '1' } });
 }
 

@@ -151,7 +151,28 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(server.hub.clientCount, 1, 'the paused reader was dropped, the reading one kept');
       stalled.socket.resume();
       if (runtime === 'node') await until(() => stalled.closed());
-      // Deno and Bun give no handle on the connection: the stream is errored and its queue freed, the socket stays until the peer leaves.
+      // Deno and Bun give no handle on the connection: the stream is errored and its queue freed, and the runtime
+      // keeps the socket (its fd and what the kernel holds) until the peer reads or leaves (next scenario).
+      stalled.socket.destroy();
+    }),
+
+  [`${runtime}: a dropped SSE reader's body is cut, not ended, and its connection closes once the peer reads`]: () =>
+    withServer({ clientQueueBytes: 256 * 1024 }, async (port, server) => {
+      const stalled = await stalledReader(port, '/event');
+      await until(() => server.hub.clientCount === 1);
+      const text = 'x'.repeat(8 * 1024);
+      for (let n = 0; n < 5000 && server.hub.clientCount === 1; n++) {
+        server.hub.publish({ type: 'text.delta', sessionId: 's', seq: n, time: 0, text });
+        if (n % 4 === 3) await new Promise((r) => setTimeout(r, 1));
+      }
+      assert.equal(server.hub.clientCount, 0, 'the paused reader was dropped');
+      let tail = '';
+      stalled.socket.on('data', (d: Buffer) => (tail = (tail + d.toString('latin1')).slice(-16)));
+      // Node destroyed the socket at once; Deno and Bun close it once their pending write is taken.
+      stalled.socket.resume();
+      await until(() => stalled.closed(), 10_000);
+      // No terminating chunk: the peer sees a cut stream (an EventSource reconnects with Last-Event-ID), never a clean end.
+      assert.ok(!tail.endsWith('0\r\n\r\n'), `the body ended cleanly: ${JSON.stringify(tail)}`);
       stalled.socket.destroy();
     }),
 
