@@ -46,7 +46,7 @@ const inputSchema = z.looseObject({
   cwd: z.string(),
 });
 
-export interface ReplayCase {
+interface ReplayCase {
   line: number;
   input: HookInput;
   expect?: Expectation;
@@ -55,7 +55,7 @@ export interface ReplayCase {
 const caseSchema = z.object({ input: z.unknown(), expect: expectationSchema }).strict();
 
 /** Parses a `run --record` file (or a cases file with expectations); line numbers are 1-based. */
-export async function readEvents(path: string): Promise<ReplayCase[]> {
+async function readEvents(path: string): Promise<ReplayCase[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
