@@ -8,13 +8,16 @@ import createPlugin from '@extism/extism';
 import { z } from 'zod';
 import { createHost, scriptedModel, tool, type HookInput, type WasmPlugin } from '../../host/index.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
-import { instrument } from '../../host/sandbox/instrument/index.js';
+import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
 
-/** guard-shell's instrumented bytes in raw Extism, with a refuel that always refills: the instrumentation's cost alone. */
+/**
+ * guard-shell's instrumented bytes in raw Extism, with a refuel that always refills and a gate
+ * that lets every host call through: the instrumentation's cost alone.
+ */
 export async function rawInstrumented(bytes: Uint8Array) {
   return createPlugin(
     { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536 }).bytes }] },
-    { useWasi: false, functions: { 'wasmhooks:sandbox': { refuel: () => 10_000_000n } } },
+    { useWasi: false, functions: { [REFUEL_MODULE]: { [REFUEL_NAME]: () => 10_000_000n, [GATE_NAME]: () => 0 } } },
   );
 }
 

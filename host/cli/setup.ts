@@ -17,7 +17,7 @@ import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
-import { workspaceParts, type WorkspaceFlags } from './workspace.js';
+import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -79,6 +79,7 @@ export async function setupHost(
   extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
+  if (extra.workspace) checkConfiguredGuards(extra.workspace, config?.plugins ?? []);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)

@@ -38,6 +38,22 @@ export interface WorkspaceParts {
 }
 
 /**
+ * A configured `path-guard` replaces the default one. Without a `workspace`
+ * it denies every file call (it fails closed), which is never what a user of
+ * `run` or `serve` meant: say so before anything loads.
+ */
+export function checkConfiguredGuards(flags: WorkspaceFlags, entries: readonly PluginEntry[]): void {
+  if (flags.defaultGuards === false) return;
+  const i = entries.findIndex((e) => e.name === 'path-guard' && !e.config?.['workspace']);
+  if (i < 0) return;
+  throw new CliError(
+    `wasmhooks.json: plugins[${i}] loads path-guard without config.workspace, so it would deny every file call and replace the default path-guard ` +
+      `(granted the working directory). Set "config": { "workspace": "/abs/dir,…" } with "grants": { "configKeys": ["workspace"] }, or remove the entry to get the default.`,
+    EXIT.USAGE,
+  );
+}
+
+/**
  * The toolset and the default guards for `cwd`. A guard the config or
  * `--plugin` already loads by name is not loaded twice.
  */

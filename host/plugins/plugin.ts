@@ -5,16 +5,16 @@
 import { WasmhooksError } from '../errors.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
-import type { HookHandler, HookInput, HookOutput, HookResult } from '../hooks/types.js';
+import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
 import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
-import { decodeHookResponse, decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
-import { encodeHookInput } from '../protocol/hook-request.js';
-import type { CallOptions, Limits, SandboxedModule } from '../sandbox/types.js';
-import { violation } from '../hooks/decisions.js';
+import { decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
+import { encodeHookInputView } from '../protocol/hook-request.js';
+import type { Limits, SandboxedModule } from '../sandbox/types.js';
 import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
+import { HookCall } from './hook-call.js';
 import { wireContext } from '../protocol/wire.js';
 
 export interface WasmPluginParts {
@@ -115,40 +115,26 @@ export class WasmPlugin implements PluginContribution {
    * accept `input`; when none does, the host would not call the plugin: `continue`, no call).
    * The guest runs that binding's handler only. Never throws: failures are data.
    */
-  async callHook(
-    input: HookInput,
-    options: { signal?: AbortSignal; timeoutMs?: number; bindingIndex?: number } = {},
-  ): Promise<HookResult> {
-    const bindingIndex = options.bindingIndex ?? this.#bindingFor(input);
-    if (bindingIndex < 0) return { ok: true, output: {} };
-    return this.#callBinding(input, bindingIndex, options.signal, options.timeoutMs);
+  callHook(input: HookInput, options?: { signal?: AbortSignal; timeoutMs?: number; bindingIndex?: number }): Promise<HookResult> {
+    try {
+      const bindingIndex = options?.bindingIndex ?? this.#bindingFor(input);
+      if (bindingIndex < 0) return Promise.resolve({ ok: true, output: {} });
+      return this.#callBinding(input, bindingIndex, options?.signal, options?.timeoutMs);
+    } catch (error) {
+      // As from an async function: an input that cannot be encoded (a cycle, a BigInt) rejects.
+      return Promise.reject(error);
+    }
   }
 
   /**
-   * The hot path (a registered handler lands here): encode straight to bytes, call, decode; a
-   * plain promise chain, no async frame. The answer is decoded and checked inside the call
-   * (`check`), so an unreadable answer counts toward quarantine.
+   * The hot path (a registered handler lands here): encode straight into the encoder's buffer and
+   * lend it to the sandbox, call, decode; a plain promise chain, no async frame, no closure. The
+   * answer is decoded and checked inside the call (`HookCall.check`), so an unreadable answer
+   * counts toward quarantine.
    */
   #callBinding(input: HookInput, bindingIndex: number, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<HookResult> {
-    let output: HookOutput | undefined;
-    const event = input.hook_event_name;
-    const callOptions: CallOptions = {
-      check: (bytes) => {
-        const decoded = decodeHookResponse(bytes);
-        if (!decoded.ok) return decoded.failure;
-        output = decoded.value;
-        // A decision the event does not allow is as unreadable as garbage.
-        const bad = violation(event, output);
-        return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
-      },
-    };
-    if (signal) callOptions.signal = signal;
-    if (timeoutMs) callOptions.limits = { timeoutMs };
-    return this.#sandbox.call('hook', encodeHookInput(input, bindingIndex), callOptions).then((outcome): HookResult => {
-      if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
-      if (!output) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
-      return { ok: true, output, fuelUsed: outcome.fuelUsed };
-    });
+    const call = new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined);
+    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), call).then((outcome) => call.result(outcome));
   }
 
   /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
@@ -190,9 +176,12 @@ export class WasmPlugin implements PluginContribution {
   /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */
   #bindingFor(input: HookInput): number {
     const tool = 'tool_name' in input ? input.tool_name : undefined;
-    return this.#matchers.findIndex(
-      (m, i) => this.info.hooks[i]?.event === input.hook_event_name && (!m || tool === undefined || m.test(tool)),
-    );
+    const hooks = this.info.hooks;
+    for (let i = 0; i < hooks.length; i++) {
+      const m = this.#matchers[i];
+      if (hooks[i]!.event === input.hook_event_name && (!m || tool === undefined || m.test(tool))) return i;
+    }
+    return -1;
   }
 
   onHealth(listener: (change: PluginHealthChange) => void): () => void {

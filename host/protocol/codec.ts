@@ -8,6 +8,7 @@ import type { PluginFailure } from '../failure.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName, type HookOutput } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
+import { readHookResponse } from './hook-response.js';
 
 const v1 = wasmhooks.v1;
 
@@ -76,7 +77,7 @@ export interface ToolResponse {
   isError: boolean;
 }
 
-type Decoded<T> = { ok: true; value: T } | { ok: false; failure: PluginFailure };
+export type Decoded<T> = { ok: true; value: T } | { ok: false; failure: PluginFailure };
 
 const bad = (message: string): { ok: false; failure: PluginFailure } => ({
   ok: false,
@@ -179,14 +180,31 @@ export function encodeHookRequest(request: WireHookRequest): Uint8Array {
 }
 
 /**
- * Decodes a `hook` answer into the host's `HookOutput`; the decision must be a
- * known one. `updated_output_json` holds the tool output's replacement: a JSON
- * string is its text, any other JSON value its JSON text.
+ * Decodes a `hook` answer into the host's `HookOutput`; the decision must be
+ * a known one. The bytes are read by hand (hook-response.ts: every WASM hook
+ * call pays this), accepting and refusing what protobufjs would.
  */
 export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
-  const decoded = decodeWith('hook output', bytes, (b) => v1.HookResponse.decode(b));
-  if (!decoded.ok) return decoded;
-  const raw = decoded.value;
+  const decoded = decodeWith('hook output', bytes, readHookResponse);
+  return decoded.ok ? hookResponseOf(decoded.value) : decoded;
+}
+
+/** The fields of a HookResponse as either decoder gives them (protobufjs: `null`/absent for defaults). */
+export interface HookResponseFields {
+  decision?: number | null;
+  reason?: string | null;
+  updatedInputJson?: string | null;
+  additionalContext?: string | null;
+  systemMessage?: string | null;
+  updatedOutputJson?: string | null;
+}
+
+/**
+ * Validates a decoded HookResponse into a `HookOutput`: a known decision, JSON
+ * where the protocol says JSON. `updated_output_json` holds the tool output's
+ * replacement: a JSON string is its text, any other JSON value its JSON text.
+ */
+export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
   const d = raw.decision ?? 0;
   const decision = d === 0 ? 'continue' : DECISIONS[d - 1];
   if (!decision) return bad(`hook output has an unknown decision ${d}`);

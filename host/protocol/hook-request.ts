@@ -2,7 +2,8 @@
  * `HookInput` → `wasmhooks.v1.HookRequest` bytes, written straight into one
  * reused buffer: no intermediate wire object, no protobufjs writer ops. This
  * is the encoding every WASM hook call pays, so it is kept allocation-free
- * but for the returned copy (one Uint8Array of the exact size per call).
+ * but for the returned copy (one Uint8Array of the exact size per call), or
+ * the returned view (`encodeHookInputView`, the hot path).
  *
  * Bytes are identical to protobufjs's `HookRequest.encode(toWireRequest(…))`
  * (proto3: fields at their default are omitted; a present sub-message is
@@ -234,11 +235,23 @@ function body(input: HookInput, b: number): void {
 
 /** The `hook` export's input for one hook input and binding. */
 export function encodeHookInput(input: HookInput, bindingIndex: number): Uint8Array {
+  return encodeHookInputView(input, bindingIndex).slice();
+}
+
+/**
+ * The same bytes, as a view of the encoder's own buffer: valid until the
+ * next encode, so only for a caller that hands them on at once (a sandbox
+ * call with `borrowed: true`, which copies them if it cannot read them
+ * before returning). Saves the copy's allocation, which costs more than the
+ * encoding itself.
+ */
+export function encodeHookInputView(input: HookInput, bindingIndex: number): Uint8Array {
   pos = 0;
   try {
     body(input, bindingIndex);
-    return buf.slice(0, pos);
+    return buf.subarray(0, pos);
   } finally {
+    // The view keeps an outsized buffer alive only as long as its caller holds it.
     if (buf.length > KEEP) buf = new Uint8Array(1024);
   }
 }

@@ -16,12 +16,15 @@ export interface CallBudget {
 export interface Backend {
   /** Run one call. Contract: must not throw. Calls never overlap. */
   run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome>;
+  /** `run` has read `input` by the time it returns its promise (the caller may then reuse the buffer). */
+  readonly readsInputAtOnce: boolean;
   close(): Promise<void>;
 }
 
 /** Calls on the caller's thread: fast, bounded by fuel and deadline checks. */
 export class InThreadBackend implements Backend {
   readonly #engine: Engine;
+  readonly readsInputAtOnce = true;
 
   constructor(module: WebAssembly.Module, options: EngineOptions) {
     this.#engine = new Engine(module, options);

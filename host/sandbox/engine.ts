@@ -19,6 +19,9 @@ import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 
 const PAGE = 65_536;
+/** Inputs up to this size are copied into kept exact-size buffers (at most KEPT_INPUTS of them). */
+const KEEP_INPUT_BYTES = 16 * 1024;
+const KEPT_INPUTS = 4;
 
 type ExtismModule = typeof import('@extism/extism');
 let extism: Promise<ExtismModule> | undefined;
@@ -48,6 +51,8 @@ export class Engine {
   readonly #scope: ImportScope;
   /** WASI and the embedder's host functions, when given. */
   readonly #guest: GuestImports;
+  /** Exact-size input buffers, reused call after call (see `#own`). */
+  readonly #inputs: Uint8Array[] = [];
 
   constructor(
     readonly module: WebAssembly.Module,
@@ -67,8 +72,12 @@ export class Engine {
     this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line));
   }
 
-  /** Run `fn` under `budget`. Never throws. */
+  /**
+   * Run `fn` under `budget`. Never throws. `input` is read before the first
+   * await (a caller may reuse its buffer as soon as this returns a promise).
+   */
   async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
+    input = this.#own(input);
     const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
     this.#begin(meter);
@@ -106,6 +115,36 @@ export class Engine {
     if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
     const message = `the plugin returned ${bytes.byteLength} bytes, more than maxOutputBytes (${max})`;
     return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
+  }
+
+  /**
+   * The input as Extism should get it. Extism takes a Uint8Array that spans
+   * a whole ArrayBuffer as the call's input block without copying, and
+   * copies anything else into a new ArrayBuffer (an allocation that costs
+   * more than a small guest's whole call). A view (an encoder's reused
+   * buffer, a worker channel's shared memory) is copied into an exact-size
+   * buffer kept for the next call of that size. The plugin cannot keep it:
+   * Extism drops every block when the next call begins.
+   */
+  #own(input: Uint8Array): Uint8Array {
+    const n = input.byteLength;
+    // As Extism tests it. Past the size cap, Extism's own copy is as good as ours.
+    if ((input.byteOffset === 0 && n === input.buffer.byteLength && input.buffer.constructor === ArrayBuffer) || n > KEEP_INPUT_BYTES) return input;
+    const kept = this.#inputs;
+    let exact: Uint8Array | undefined;
+    for (let i = 0; i < kept.length; i++) {
+      if (kept[i]!.byteLength === n) {
+        exact = kept[i];
+        break;
+      }
+    }
+    if (!exact) {
+      exact = new Uint8Array(n);
+      if (kept.length === KEPT_INPUTS) kept.shift();
+      kept.push(exact);
+    }
+    exact.set(input);
+    return exact;
   }
 
   #begin(meter: Meter): void {

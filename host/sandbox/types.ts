@@ -78,9 +78,15 @@ export interface CallOptions {
    * Reads the output of a call that returned: the failure that makes it
    * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
    * becomes the call's outcome and counts toward quarantine like any other.
+   * Called as a method of the options object (`options.check(output)`).
    * Contract: must not throw.
    */
   check?: (output: Uint8Array) => PluginFailure | null;
+  /**
+   * The caller reuses `input`'s buffer once `call` returns: the sandbox
+   * copies it unless the call reads it at once (an idle in-thread module).
+   */
+  borrowed?: boolean;
 }
 
 /** Callbacks for what a plugin reports (progress, logs). */

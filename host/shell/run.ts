@@ -5,14 +5,21 @@
  */
 import type { ChildProcess } from 'node:child_process';
 
+/** What a command printed: up to `maxOutputBytes` of each stream, and how many bytes past that were dropped. */
+export interface ShellOutput {
+  stdout: string;
+  stderr: string;
+  dropped: { stdout: number; stderr: number };
+}
+
 /** How a command ended. Contract: `runShell` never throws; every outcome is one of these. */
 export type ShellOutcome =
-  | { kind: 'exited'; code: number; stdout: string; stderr: string; durationMs: number }
+  | ({ kind: 'exited'; code: number; durationMs: number } & ShellOutput)
   /** Killed by a signal it did not get from us (a crash, an outside kill). */
-  | { kind: 'signaled'; signal: string; stderr: string; durationMs: number }
+  | ({ kind: 'signaled'; signal: string; durationMs: number } & ShellOutput)
   | { kind: 'spawn-failed'; message: string; durationMs: number }
-  | { kind: 'timeout'; timeoutMs: number; stderr: string; durationMs: number }
-  | { kind: 'aborted'; reason: unknown; durationMs: number };
+  | ({ kind: 'timeout'; timeoutMs: number; durationMs: number } & ShellOutput)
+  | ({ kind: 'aborted'; reason: unknown; durationMs: number } & ShellOutput);
 
 export interface ShellRunOptions {
   /** Written to stdin, then stdin is closed. */
@@ -40,20 +47,28 @@ function killTree(child: ChildProcess): void {
 function collector(max: number) {
   const chunks: Buffer[] = [];
   let size = 0;
+  let dropped = 0;
   return {
     push(chunk: Buffer) {
-      if (size >= max) return;
-      const part = chunk.subarray(0, max - size);
+      const part = chunk.subarray(0, Math.max(0, max - size));
+      dropped += chunk.length - part.length;
+      if (part.length === 0) return;
       chunks.push(part);
       size += part.length;
     },
     text: () => Buffer.concat(chunks).toString('utf8'),
+    get dropped() {
+      return dropped;
+    },
   };
 }
 
 /**
  * Spawns `sh -c command` in its own process group. A timeout or an abort
- * kills the group, so a hook's children do not outlive it.
+ * kills the group, and so does the shell's exit: what it started in the
+ * background (`cmd &`) ends with it instead of running on past the call's
+ * deadline. (A child that leaves the group with `setsid` is beyond this;
+ * an OS sandbox is what stands there.)
  *
  * @example
  * const out = await runShell('jq .tool_name', { stdin: JSON.stringify(input), timeoutMs: 5000 });
@@ -63,7 +78,7 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  if (options.signal?.aborted) return { kind: 'aborted', reason: options.signal.reason, durationMs: 0 };
+  if (options.signal?.aborted) return { kind: 'aborted', reason: options.signal.reason, durationMs: 0, stdout: '', stderr: '', dropped: { stdout: 0, stderr: 0 } };
   // Loaded here, not at the top: the main entry must not pull Node builtins (test/package/barrel-clean).
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
@@ -109,13 +124,16 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
     child.on('error', (error) => {
       finish({ kind: 'spawn-failed', message: error.message, durationMs: elapsed() });
     });
+    // Background jobs still holding the pipes would otherwise keep 'close' waiting, and outlive the call.
+    child.on('exit', () => killTree(child));
     // 'close' (not 'exit') so that stdout and stderr are complete.
     child.on('close', (code, signal) => {
       const durationMs = elapsed();
-      if (ended === 'timeout') finish({ kind: 'timeout', timeoutMs: options.timeoutMs, stderr: stderr.text(), durationMs });
-      else if (ended === 'aborted') finish({ kind: 'aborted', reason: options.signal?.reason, durationMs });
-      else if (code !== null) finish({ kind: 'exited', code, stdout: stdout.text(), stderr: stderr.text(), durationMs });
-      else finish({ kind: 'signaled', signal: signal ?? 'unknown', stderr: stderr.text(), durationMs });
+      const output: ShellOutput = { stdout: stdout.text(), stderr: stderr.text(), dropped: { stdout: stdout.dropped, stderr: stderr.dropped } };
+      if (ended === 'timeout') finish({ kind: 'timeout', timeoutMs: options.timeoutMs, durationMs, ...output });
+      else if (ended === 'aborted') finish({ kind: 'aborted', reason: options.signal?.reason, durationMs, ...output });
+      else if (code !== null) finish({ kind: 'exited', code, durationMs, ...output });
+      else finish({ kind: 'signaled', signal: signal ?? 'unknown', durationMs, ...output });
     });
   });
 }

@@ -87,4 +87,15 @@ describe('wasmhooks run: the workspace toolset', () => {
     // Without path-guard the lexical escape reaches the tool, and the fence refuses it.
     expect(reads.filter((e) => e.type === 'tool.output' && e.isError)).toHaveLength(2);
   });
+
+  it('a configured path-guard without a workspace is a usage error, not a guard that denies every file call', async ({ expect }) => {
+    const dir = await folder();
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ name: 'path-guard' }] }));
+    const r = await cli(['run', 'x', '--script', 'script.json', '--json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/plugins\[0\] loads path-guard without config\.workspace, so it would deny every file call/);
+    // With --no-default-guards the user's own (fail-closed) path-guard is what they asked for.
+    const own = await cli(['run', 'x', '--script', 'script.json', '--json', '--no-default-guards', '--tools', 'Read'], { cwd: dir });
+    expect(own.code, own.stderr).not.toBe(2);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'notes.md'), 'todo list\n');
   await symlink(outside, join(root, 'out'));
   await symlink(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
-  tools = new Map((await workspaceTools({ dir: root, limits: { maxOutputChars: 100, bashTimeoutMs: 10_000 } })).tools.map((t) => [t.name, t]));
+  tools = new Map((await workspaceTools({ dir: root, limits: { maxOutputBytes: 100, bashTimeoutMs: 10_000 } })).tools.map((t) => [t.name, t]));
 });
 
 describe('confine', () => {
@@ -106,7 +106,7 @@ describe('the tools', () => {
     delete process.env.ANTHROPIC_API_KEY;
     expect(await call('Bash', { command: 'echo oops >&2; exit 3' })).toEqual({ content: 'stderr:\noops\n\n(exit 3)', isError: true });
     const big = await call('Bash', { command: 'yes x | head -c 5000' });
-    expect(big.content).toMatch(/^(x\n){50}\n… \(4900 more characters cut\)$/);
+    expect(big.content).toMatch(/^(x\n){50}\n… \(4900 more bytes cut\)$/);
     const started = Date.now();
     const slow = await call('Bash', { command: 'sleep 30', timeout: 300 });
     expect(slow).toEqual({ content: '(timed out after 300 ms)', isError: true });
@@ -115,7 +115,30 @@ describe('the tools', () => {
     setTimeout(() => controller.abort(), 100);
     expect((await call('Bash', { command: 'sleep 30' }, controller.signal)).content).toBe('(aborted)');
   });
+
+  it('Bash ends background jobs with the command, whether or not they hold its output', async () => {
+    const pidFile = join(root, 'bg.pid');
+    for (const command of [`sleep 30 & echo $! > ${pidFile}`, `sleep 30 >/dev/null 2>&1 & echo $! > ${pidFile}`]) {
+      const started = Date.now();
+      expect(await call('Bash', { command })).toEqual({ content: '(no output)', isError: false });
+      expect(Date.now() - started).toBeLessThan(5000);
+      const pid = Number((await readFile(pidFile, 'utf8')).trim());
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await running(pid), `background job ${pid} still runs after: ${command}`).toBe(false);
+    }
+  });
 });
+
+/** Whether a process runs; a killed one that nobody reaped (a zombie: no init reaps here) does not. */
+async function running(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return !/^\d+ \(.*\) Z/.test(stat);
+}
 
 describe('globMatcher', () => {
   it('matches names at any depth without a slash, whole paths with one', () => {

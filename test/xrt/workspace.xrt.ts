@@ -1,4 +1,4 @@
-// The workspace toolset of the built CLI (dist/cli.js) on Node, Deno and Bun: list, read, a denied escape, Bash.
+// The workspace toolset of the built CLI (dist/cli.js) on Node, Deno and Bun: list, read, a denied escape, Bash (whose background jobs end with it).
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ const script = {
         { name: 'Read', input: { file_path: 'out/hosts' } },
         { name: 'Write', input: { file_path: 'out/planted', content: 'x' } },
         { name: 'Bash', input: { command: 'echo from-bash > bash.txt && cat docs/a.md' } },
+        { name: 'Bash', input: { command: 'sleep 30 >/dev/null 2>&1 & echo $! > bg.pid' } },
       ],
     },
     { text: 'Done.' },
@@ -44,8 +45,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(of('Read').some((e) => e.isError && /out\/hosts resolves to \/etc\/hosts, outside the workspace/.test(e.content ?? '')));
     assert.deepEqual(of('Grep').map((e) => e.content), ['docs/a.md']);
     assert.ok(of('Write').every((e) => e.isError), 'the write through the link is refused');
-    assert.deepEqual(of('Bash').map((e) => e.content), ['a needle here\n']);
+    assert.deepEqual(of('Bash').map((e) => e.content), ['a needle here\n', '(no output)']);
     assert.equal(await readFile(join(dir, 'bash.txt'), 'utf8'), 'from-bash\n');
+    // The background job ended with its command (a zombie nobody reaped counts as ended).
+    const pid = (await readFile(join(dir, 'bg.pid'), 'utf8')).trim();
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    assert.ok(stat === '' || / Z /.test(stat), `background job ${pid} outlived its Bash call: ${stat}`);
     const hooks = new Set(events.filter((e) => e.type === 'hook.end').map((e) => (e as { plugin?: string }).plugin));
     assert.ok(hooks.has('guard-shell') && hooks.has('path-guard'), JSON.stringify([...hooks]));
   },

@@ -39,6 +39,8 @@ interface Live {
 }
 
 export class WorkerBackend implements Backend {
+  /** A call may first wait for a worker to start. */
+  readonly readsInputAtOnce = false;
   #live: Live | null = null;
   /** A replacement worker being started (after a kill), for the next call. */
   #starting: Promise<PluginFailure | null> | null = null;

@@ -8,8 +8,8 @@ export interface WorkspaceLimits {
   maxWalkEntries: number;
   /** Paths Glob returns; matching lines (or files) Grep returns. */
   maxResults: number;
-  /** Characters of stdout and of stderr a Bash call returns (the rest is cut, and said so). */
-  maxOutputChars: number;
+  /** Bytes of stdout and of stderr a Bash call returns (the rest is cut, and said so). */
+  maxOutputBytes: number;
   /** Default and largest Bash timeout, ms. */
   bashTimeoutMs: number;
   bashMaxTimeoutMs: number;
@@ -20,7 +20,7 @@ export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
   maxReadLines: 2000,
   maxWalkEntries: 50_000,
   maxResults: 500,
-  maxOutputChars: 30_000,
+  maxOutputBytes: 30_000,
   bashTimeoutMs: 120_000,
   bashMaxTimeoutMs: 600_000,
 };

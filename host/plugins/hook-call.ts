@@ -1,0 +1,43 @@
+/**
+ * One call of a plugin's `hook` export as the sandbox sees it: its call
+ * options (a borrowed input, the signal, a per-call timeout) and the check
+ * that decodes the answer inside the call, so an unreadable answer counts
+ * toward quarantine. One object per call, no closures: the sandbox calls
+ * `check` as a method of its options.
+ */
+import { violation } from '../hooks/decisions.js';
+import type { HookEventName, HookOutput, HookResult } from '../hooks/types.js';
+import { decodeHookResponse } from '../protocol/codec.js';
+import type { PluginFailure } from '../failure.js';
+import type { CallOptions, CallOutcome, Limits } from '../sandbox/types.js';
+
+export class HookCall implements CallOptions {
+  /** The request is a view of the encoder's buffer (`encodeHookInputView`). */
+  readonly borrowed = true;
+  /** The answer, once `check` has read it. */
+  #output: HookOutput | undefined = undefined;
+
+  constructor(
+    readonly event: HookEventName,
+    readonly signal: AbortSignal | undefined,
+    readonly limits: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>> | undefined,
+  ) {}
+
+  check(bytes: Uint8Array): PluginFailure | null {
+    const decoded = decodeHookResponse(bytes);
+    if (!decoded.ok) return decoded.failure;
+    const output = decoded.value;
+    this.#output = output;
+    // A decision the event does not allow is as unreadable as garbage.
+    const bad = violation(this.event, output);
+    return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
+  }
+
+  /** The call's outcome as a hook result. */
+  result(outcome: CallOutcome): HookResult {
+    if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
+    const output = this.#output;
+    if (!output) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
+    return { ok: true, output, fuelUsed: outcome.fuelUsed };
+  }
+}
