@@ -1,9 +1,9 @@
 /**
- * `npm run bench:all`: the dispatch and deadline rows on Node, Deno and Bun,
+ * `npm run bench:all`: the dispatch, deadline and cold-start rows on Node, Deno and Bun,
  * one after the other, merged into one table and `bench/results-all.json`.
- * Each runtime runs `bench/run.ts --only dispatch,deadline --json` in its own
+ * Each runtime runs `bench/run.ts --only dispatch,deadline,cold --json` in its own
  * process.
- *   npx tsx bench/all.ts [--quick]
+ *   npx tsx bench/all.ts [--quick] [--only cold]
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -12,8 +12,12 @@ import type { Group, Row } from './rows/row.js';
 import { FOOTER, table } from './table.js';
 
 /** Groups that run on every runtime (the others need Node: child processes with --expose-gc, node:http). */
-const GROUPS: readonly Group[] = ['dispatch', 'deadline'];
-const extra = process.argv.slice(2).filter((a) => a === '--quick');
+const ALL: readonly Group[] = ['dispatch', 'deadline', 'cold'];
+const argv = process.argv.slice(2);
+const only = argv.indexOf('--only');
+// `--only cold` (a subset of ALL) runs fewer groups.
+const GROUPS: readonly Group[] = only >= 0 ? ALL.filter((g) => (argv[only + 1] ?? '').split(',').includes(g)) : ALL;
+const extra = argv.filter((a) => a === '--quick');
 const RUNS: { name: string; cmd: string[] }[] = [
   { name: 'node', cmd: ['node', '--expose-gc', '--import', 'tsx', 'bench/run.ts'] },
   // Sloppy imports: the host's sources import './x.js' for './x.ts', as tsc wants.

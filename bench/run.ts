@@ -21,6 +21,7 @@ const LOADERS: Record<Group, () => Promise<{ run: RowsFn }>> = {
   deadline: () => import('./rows/deadline.js'),
   fuel: () => import('./rows/fuel.js'),
   load: () => import('./rows/load.js'),
+  cold: () => import('./rows/cold.js'),
   bus: () => import('./rows/bus.js'),
   loop: () => import('./rows/loop.js'),
   sse: () => import('./rows/sse.js'),

@@ -1,4 +1,7 @@
 // The public API of wasmhooks, hand-picked and grouped as in DESIGN.md.
+// Web-standard and light to import (test/package/barrel-clean.test.ts): the
+// HTTP control plane is `wasmhooks/server`, the MCP server `wasmhooks/mcp`,
+// the command line `wasmhooks/cli` (host/entries/).
 
 // Errors: host mistakes are thrown as WasmhooksError; plugin failures are data (PluginFailure).
 export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
@@ -57,17 +60,12 @@ export type { HostFunction, HostFunctions, HostCallContext, HostValue, HostValue
 export { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
 export { createRawSandbox, type RawSandbox, type RawSandboxOptions, type RawOutcome } from './sandbox/raw.js';
 
-// MCP both ways: MCP servers as tool sources (createHost's mcpServers), and our tools served over MCP.
-export { createMcpServer, relayModel, type McpToolHost } from './mcp/server.js';
-export { mcpHttpApp, type McpHttpOptions } from './mcp/http.js';
+// MCP servers as tool sources (createHost's mcpServers; the client SDK loads at first connect).
+// Serving our tools over MCP is `wasmhooks/mcp`.
 export { mcpToolName, type McpServerConfig, type McpServersConfig } from './mcp/config.js';
 
 // Configuration file.
 export { loadConfig, parseConfig, materializeConfig, type ResolvedConfig, type ConfigParts, type MaterializeOptions, type WasmhooksConfigFile } from './config/index.js';
-
-// HTTP control plane: the hono app, SSE with replay, control requests; the per-runtime serve adapter.
-export * from './server/index.js';
-export { serve, runtimeName, type FetchHandler, type ServeOptions, type Served, type RuntimeName } from './runtime/serve.js';
 
 // Durable sessions: stores (memory, a data directory, Redis) and the event log.
 export { openStore, type StoreSpec, type OpenedStore } from './store/open.js';

@@ -1,22 +1,43 @@
-// One cold start, in a fresh process: `import('wasmhooks')` (the built dist/),
-// load guard-shell by name, first decision; or (argv[2] === 'extism') the raw
-// Extism equivalent: import, createPlugin on the same wasm, one `hook` call. Prints one JSON line of ms figures
-// (wall, and this process's CPU time, which a loaded machine inflates less).
+// One cold start, in a fresh process of whichever runtime runs this file (Node,
+// Deno or Bun). Modes (argv[2]):
+//   (none)   `import('wasmhooks')` (the built dist/), load guard-shell by name, first decision;
+//   extism   the raw Extism equivalent: import, compile the same wasm, createPlugin on the
+//            module (with a fetch of its own, so Extism does not touch the global one,
+//            which on Node loads undici), one `hook` call with the same request bytes
+//            (hex in argv[3], encoded by the parent);
+//   deps     only the third-party packages the main entry imports, each timed in turn.
+// Prints one JSON line of ms figures (wall since this module started, and this
+// process's CPU time, which a loaded machine inflates less).
 import { readFile } from 'node:fs/promises';
 
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const ms = (t) => +(t - t0).toFixed(2);
+const cpu = () => {
+  const c = process.cpuUsage(cpu0);
+  return +((c.user + c.system) / 1000).toFixed(2);
+};
 const input = { session_id: 's', cwd: '/tmp', turn: 1, iteration: 1, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, tool_use_id: 't' };
+const mode = process.argv[2] ?? 'wasmhooks';
 let imported, loaded, decided, ok;
-if (process.argv[2] === 'extism') {
+if (mode === 'deps') {
+  // In the order the built chunk names them; each figure includes what an earlier one already loaded.
+  const out = {};
+  for (const name of ['zod', 'protobufjs/minimal.js', 're2js', 'eventsource-parser']) {
+    const t = performance.now();
+    await import(name);
+    out[name] = +(performance.now() - t).toFixed(2);
+  }
+  console.log(JSON.stringify({ deps: out, total: ms(performance.now()), cpu: cpu(), ok: true }));
+  process.exit(0);
+} else if (mode === 'extism') {
   const { default: createPlugin } = await import('@extism/extism');
   imported = performance.now();
   const bytes = await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url));
-  const plugin = await createPlugin({ wasm: [{ data: new Uint8Array(bytes) }] }, { useWasi: false });
+  const module = await WebAssembly.compile(new Uint8Array(bytes));
+  const plugin = await createPlugin(module, { useWasi: false, fetch: (...a) => globalThis.fetch(...a) });
   loaded = performance.now();
-  // The same PreToolUse request bytes, encoded by the parent (hex in argv[3]).
-  const request = new Uint8Array(Buffer.from(process.argv[3] ?? '', 'hex'));
+  const request = new Uint8Array((process.argv[3] ?? '').match(/../g).map((h) => parseInt(h, 16)));
   const out = await plugin.call('hook', request);
   decided = performance.now();
   ok = out !== null;
@@ -31,5 +52,4 @@ if (process.argv[2] === 'extism') {
   ok = r.ok && r.output.decision === 'allow';
   await plugin.close();
 }
-const c = process.cpuUsage(cpu0);
-console.log(JSON.stringify({ import: ms(imported), load: ms(loaded), first: ms(decided), total: ms(decided), cpu: +((c.user + c.system) / 1000).toFixed(2), ok }));
+console.log(JSON.stringify({ import: ms(imported), load: ms(loaded), first: ms(decided), total: ms(decided), cpu: cpu(), ok }));

@@ -25,14 +25,15 @@ async function samples(api: corpus.FuelApi): Promise<corpus.Sample[]> {
 export async function accuracyRows(api: corpus.FuelApi, runtime: string, _quick: boolean): Promise<Row[]> {
   const all = await samples(api);
   const rows: Row[] = all.map((s) => {
-    // A trap ends a call before the innermost function writes its counter back: its last blocks' charges are not
-    // seen (docs/sandbox-instrumentation.md). Such rows are shown without a target.
+    // A trap discards the counter held in locals and parameters since its last write-back to the global (a host or
+    // indirect call, a refuel): at most the slice in hand (docs/sandbox-instrumentation.md, "Consequences for the
+    // runtime"). Such rows are shown without a target.
     const trapped = /TRAP|STACK_OVERFLOW/.test(s.what);
     return makeRow('fuel', runtime, {
       what: `fuel accuracy: ${s.module}, ${s.what} (fast ÷ exact)`,
       ours: { value: corpus.ratio(s), unit: '×' },
       ...(trapped ? {} : { target: { op: 'within', value: 1, unit: '×', tolerance: 0.25 } as const }),
-      note: `fast ${s.fast}, exact ${s.exact}${trapped ? '; trapped: the charges of the blocks before the trap are lost' : ''}`,
+      note: `fast ${s.fast}, exact ${s.exact}${trapped ? '; trapped: the charges since the last write-back to the global are lost' : ''}`,
     });
   });
   return rows;

@@ -25,16 +25,21 @@ export const LOOP_CALLS = 20;
 
 /**
  * Prompts of LOOP_CALLS iterations, each one model turn asking for one `Bash`
- * call (a JS tool that returns at once), with and without guard-shell's hooks.
+ * call (a JS tool that returns at once), with and without guard-shell's hooks,
+ * and without hooks but with a tool that makes one raw Extism call of the
+ * guard's own request (`rawInTool`: what a raw call costs inside the loop).
  * `guardInput` is the PreToolUse input the guard saw, so the anchor can send
  * raw Extism the very bytes the loop sends.
  */
-export async function guardLoop(guard: WasmPlugin) {
+export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, input: Uint8Array) => Promise<unknown> }) {
+  let guardBytes: Uint8Array = new Uint8Array(0);
   const bash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), ({ command }) => command);
+  // The in-loop anchor: no hooks; the tool itself makes one raw Extism call of the bytes the guard gets.
+  const rawBash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), async ({ command }) => (await raw.call('hook', guardBytes), command));
   const turn = { toolCalls: [{ name: 'Bash', input: { command: 'ls -la src' } }] };
-  const prompter = (withGuard: boolean, spy?: (i: HookInput) => void) => {
+  const prompter = (withGuard: boolean, spy?: (i: HookInput) => void, rawInTool = false) => {
     const model = scriptedModel({ rules: [{ when: () => true, reply: turn }] });
-    const host = createHost({ model, tools: [bash], permissionMode: 'bypassPermissions', maxTurns: LOOP_CALLS, cwd: '/tmp' });
+    const host = createHost({ model, tools: [rawInTool ? rawBash : bash], permissionMode: 'bypassPermissions', maxTurns: LOOP_CALLS, cwd: '/tmp' });
     if (withGuard) host.use(guard);
     if (spy) host.hooks.add('PreToolUse', { hooks: [async (i) => (spy(i), {})] });
     let n = 0;
@@ -52,7 +57,8 @@ export async function guardLoop(guard: WasmPlugin) {
   // The request must not grow from call to call (only turn/iteration change; their varints stay one byte here).
   const sizes = seen.map((i) => encodeHookInput(i, 0).length);
   if (Math.max(...sizes) !== Math.min(...sizes)) throw new Error(`guard loop bench: the hook request grows across calls: ${sizes.join(', ')} bytes`);
-  return { bare: prompter(false), guarded: prompter(true), guardBytes: encodeHookInput(seen[0]!, 0), requestBytes: sizes[0]! };
+  guardBytes = encodeHookInput(seen[0]!, 0);
+  return { bare: prompter(false), guarded: prompter(true), rawInTool: prompter(false, undefined, true), guardBytes, requestBytes: sizes[0]! };
 }
 
 type Gc = () => void;

@@ -3,13 +3,15 @@
  * port of path-guard (plugins/path-guard-c, on the C SDK) against the
  * AssemblyScript path-guard, loaded the same way and asked the same
  * PreToolUse question; the anchor is the AssemblyScript build. Also their
- * fuel per call (CPU work the host meters) and module sizes.
+ * fuel per call (CPU work the host meters) and module sizes; and the cost per
+ * byte of the AssemblyScript plugins on large inputs (guest-bytes.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { loadPlugin, type HookInput } from '../../host/index.js';
 import { buildC } from '../../scripts/build-c.js';
 import { compare, runtimeName } from '../harness.js';
 import { fig, makeRow, type RowsFn } from './row.js';
+import { perByteRows } from './guest-bytes.js';
 
 const read = (file_path: string): HookInput => ({
   session_id: 'bench', cwd: '/work/app', turn: 1, iteration: 1, permission_mode: 'default',
@@ -47,6 +49,7 @@ export const run: RowsFn = async ({ quick }) => {
   await Promise.all([c.close(), as.close()]);
   const note = (which: 'inside' | 'escape') => `fuel per call: C ${fuel[`c-${which}`]}, AssemblyScript ${fuel[`as-${which}`]}; modules: C ${(cBytes.length / 1024).toFixed(1)} KiB, AssemblyScript ${(asBytes.length / 1024).toFixed(1)} KiB`;
   return [
+    ...(await perByteRows(quick)),
     makeRow('guests', runtime, {
       what: 'path-guard in C (C SDK) callHook, a path inside the workspace',
       ours: fig(r.cInside!),

@@ -3,21 +3,18 @@
  * - loadPlugin (instrument + compile + instantiate + describe) of guard-shell:
  *   "cold" gets bytes never seen before (a fresh custom section each time, so
  *   no compiled code can be reused); "same bytes" loads identical bytes again.
- *   There is no compiled-module cache in host/sandbox yet, so "same bytes" only
- *   shows what V8's in-process reuse of identical modules gives. The anchor is
- *   raw Extism's createPlugin on the same bytes (compile + instantiate).
+ *   "Same bytes" hits host/sandbox/compiled.ts (no instrument, no compile).
+ *   The anchor is raw Extism's createPlugin on the same bytes (compile +
+ *   instantiate). The cold start in fresh processes is bench/rows/cold.ts.
  * - Instrumentation throughput (MB/s) on two ~600 KB real modules that are
  *   nearly all code (libwabt's own wasm from the `wabt` package, playwright-core's
  *   webp_codec.wasm) and on the corpus's memory.wasm and code.wasm (mostly
  *   DWARF), beside WebAssembly.validate on the same bytes.
  */
 import createPlugin from '@extism/extism';
-import { execFile } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import wabtInit from 'wabt';
 import { createSandbox, loadPlugin } from '../../host/index.js';
-import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { compare, runtimeName } from '../harness.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
@@ -64,13 +61,12 @@ export const run: RowsFn = async ({ quick }) => {
       note: `of which instrument ${(r.instrument.median / 1e3).toFixed(2)} ms, compile ${(r.compile.median / 1e3).toFixed(2)} ms, createSandbox (both + instantiate) ${(r.sandbox.median / 1e3).toFixed(2)} ms (CPU-time medians); the rest is describe, its decoding and the checks`,
     }),
     makeRow('load', runtime, {
-      what: 'loadPlugin guard-shell, same bytes again (no module cache yet)',
+      what: 'loadPlugin guard-shell, same bytes again (compiled-module cache hit)',
       ours: fig(r.same, 'ms', 'cpu'),
       anchorName: 'cold load',
       anchor: fig(r.cold, 'ms', 'cpu'),
     }),
   ];
-  rows.push(await coldStart(quick));
   const file = async (url: URL) => new Uint8Array(await readFile(url));
   const modules: [string, Uint8Array][] = [
     ['wabt package libwabt.wasm', await libwabtWasm()],
@@ -100,54 +96,6 @@ export const run: RowsFn = async ({ quick }) => {
   }
   return rows;
 };
-
-interface Cold {
-  import: number;
-  load: number;
-  total: number;
-  cpu: number;
-  ok: boolean;
-}
-
-/**
- * Cold start in fresh Node processes (bench/rows/cold-child.mjs): the built
- * package (dist/) imported, guard-shell loaded by name, one decision; beside
- * raw Extism imported, the same wasm created, one call with the same bytes.
- * Alternating runs; medians with the range. Needs `npx tsup` first.
- */
-async function coldStart(quick: boolean): Promise<Row> {
-  const what = 'cold start: import(wasmhooks) + loadPlugin guard-shell + first decision (fresh process)';
-  const dist = new URL('../../dist/index.js', import.meta.url);
-  if (!(await access(dist).then(() => true, () => false))) {
-    return makeRow('load', runtimeName(), { what, ours: { value: Number.NaN, unit: 'ms' }, note: 'dist/ is not built (run `npx tsup`)' });
-  }
-  const child = new URL('./cold-child.mjs', import.meta.url).pathname;
-  const request = Buffer.from(
-    encodeHookInput({ session_id: 's', cwd: '/tmp', turn: 1, iteration: 1, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, tool_use_id: 't' }, 0),
-  ).toString('hex');
-  const once = async (args: string[]): Promise<Cold> => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--no-warnings', child, ...args]);
-    const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as Cold;
-    if (!r.ok) throw new Error(`cold start (${args[0] ?? 'wasmhooks'}) did not decide`);
-    return r;
-  };
-  const ours: Cold[] = [];
-  const raw: Cold[] = [];
-  for (let i = 0; i < (quick ? 3 : 7); i++) {
-    ours.push(await once([]));
-    raw.push(await once(['extism', request]));
-  }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const span = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
-  return makeRow('load', runtimeName(), {
-    what,
-    ours: { value: med(ours.map((r) => r.total)), unit: 'ms' },
-    anchorName: 'raw Extism: import + createPlugin + one call',
-    anchor: { value: med(raw.map((r) => r.total)), unit: 'ms' },
-    target: { op: 'atMost', value: 100, unit: 'ms' },
-    note: `wall, median of ${ours.length} (range ${span(ours.map((r) => r.total))}); import ${med(ours.map((r) => r.import)).toFixed(0)} ms, load ${med(ours.map((r) => r.load - r.import)).toFixed(0)} ms, first decision ${med(ours.map((r) => r.total - r.load)).toFixed(1)} ms; CPU ${med(ours.map((r) => r.cpu)).toFixed(0)} ms (anchor ${med(raw.map((r) => r.cpu)).toFixed(0)} ms)`,
-  });
-}
 
 /**
  * libwabt's own wasm (≈ 600 KB of Emscripten-compiled C++), which the `wabt`

@@ -1,7 +1,7 @@
 /** The shape of one table row, shared by every group of rows and by run.ts. */
 import type { Stats } from '../harness.js';
 
-export const GROUPS = ['dispatch', 'deadline', 'fuel', 'load', 'bus', 'loop', 'sse', 'store', 'memory', 'guests', 'matcher', 'anylang'] as const;
+export const GROUPS = ['dispatch', 'deadline', 'fuel', 'load', 'cold', 'bus', 'loop', 'sse', 'store', 'memory', 'guests', 'matcher', 'anylang'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Figure {

@@ -4,8 +4,8 @@
  * bare node:http server writing the same frames, batched as our hub batches
  * them (the frames published in one tick are joined and written once per
  * client, in a microtask): a fair anchor, not one write per event per client,
- * which would flatter us. Each figure is the median of several alternating
- * runs, with the range beside it. Clients
+ * which would flatter us. Each figure is the median of 5 alternating runs
+ * (each side first in every other pair), with the range beside it. Clients
  * run in a worker thread (their own event loop), parse frames and measure
  * publish→delivery latency. 500 events for throughput and 150 at 50
  * events/s for latency (200 and 50 with --quick), so the rows stay bounded
@@ -14,7 +14,8 @@
 import { createServer as httpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { createHost, createServer, scriptedModel, type HostEvent } from '../../host/index.js';
+import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
+import { createServer } from '../../host/entries/server.js';
 import { frame } from '../../host/server/events.js';
 import { percentile, runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
@@ -141,20 +142,28 @@ export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const events = quick ? 200 : 500;
   const paced = quick ? 50 : 150;
-  const runs = quick ? 2 : 3;
-  // Anchor and ours alternate, run after run; each run is a few seconds on loopback,
-  // long enough for a neighbour's burst, so the median counts and the range is shown.
+  const runs = quick ? 2 : 5;
+  // Anchor and ours alternate, run after run, each going first in every other pair; each run is
+  // a few seconds on loopback, long enough for a neighbour's burst, so the median counts and the range is shown.
   const a: Result[] = [];
   const o: Result[] = [];
   const aPaced: Result[] = [];
   const oPaced: Result[] = [];
+  const pair = async (i: number, rate?: number) => {
+    const n = rate === undefined ? events : paced;
+    if (i % 2 === 0) return [await anchor(n, rate), await ours(n, rate)] as const;
+    const mine = await ours(n, rate);
+    return [await anchor(n, rate), mine] as const;
+  };
   for (let i = 0; i < runs; i++) {
-    a.push(await anchor(events));
-    o.push(await ours(events));
+    const [x, y] = await pair(i);
+    a.push(x);
+    o.push(y);
   }
   for (let i = 0; i < runs; i++) {
-    aPaced.push(await anchor(paced, RATE));
-    oPaced.push(await ours(paced, RATE));
+    const [x, y] = await pair(i, RATE);
+    aPaced.push(x);
+    oPaced.push(y);
   }
   const rate = (r: Result) => events / r.seconds;
   const ratios = o.map((x, i) => rate(x) / rate(a[i]!));

@@ -4,7 +4,8 @@
 // Run: bun run examples/bun-http/main.ts   (after npm run build && npm run build:plugins)
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { z } from 'zod';
-import { createHost, createServer, loadPlugin, scriptedModel, tool, type StreamEvent } from '../../dist/index.js';
+import { createHost, loadPlugin, scriptedModel, tool } from '../../dist/index.js';
+import { createServer, type StreamEvent } from '../../dist/server.js';
 
 // The repo type-checks with Node's types only; this is the slice of Bun we use.
 declare const Bun: {

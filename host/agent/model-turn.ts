@@ -27,15 +27,28 @@ function appendText(parts: AssistantPart[], type: 'text' | 'thinking', text: str
   else parts.push({ type, text });
 }
 
-/** One promise per stream that settles on abort; each `next()` races it, so a hanging stream cannot hold the loop. */
-function abortPromise(signal: AbortSignal): { aborted: Promise<'aborted'>; dispose(): void } {
-  let onAbort = () => {};
-  const aborted = new Promise<'aborted'>((resolve) => {
-    onAbort = () => resolve('aborted');
+/**
+ * The stream's next event, or `'aborted'` as soon as the signal fires: a
+ * hanging stream cannot hold the loop. One listener per call, removed when
+ * the event comes (racing one long-lived abort promise instead would pile a
+ * reaction onto it for every chunk of the turn).
+ */
+function nextOrAbort<T>(it: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T> | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    it.next().then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return { aborted, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
@@ -43,11 +56,10 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
   let it: AsyncIterator<ModelEvent> | undefined;
-  const abort = abortPromise(signal);
   try {
     it = model.stream(request)[Symbol.asyncIterator]();
     for (;;) {
-      const r = signal.aborted ? 'aborted' : await Promise.race([it.next(), abort.aborted]);
+      const r = await nextOrAbort(it, signal);
       if (r === 'aborted') return { kind: 'aborted', usage: ZERO };
       if (r.done) {
         if (signal.aborted) return { kind: 'aborted', usage: ZERO };
@@ -92,7 +104,6 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
     if (signal.aborted) return { kind: 'aborted', usage: ZERO };
     return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
   } finally {
-    abort.dispose();
     // Tell the provider to stop (closes the HTTP stream); ignore its answer.
     void Promise.resolve(it?.return?.()).catch(() => {});
   }

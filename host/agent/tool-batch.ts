@@ -61,7 +61,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
       ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
     }));
 
-  const pre = await dispatch(b.ctx, 'PreToolBatch', () => ({ ...b.common, hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
+  const pre = await dispatch(b.ctx, 'PreToolBatch', () => withCommon(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
   config.pendingContext.push(...pre.additionalContext);
   if (signal.aborted || pre.decision === 'stop') {
     const stop = signal.aborted ? undefined : stoppedBy('PreToolBatch', pre);
@@ -91,11 +91,31 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(b.ctx, 'PostToolBatch', () => ({ ...b.common, hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
+    const after = await dispatch(b.ctx, 'PostToolBatch', () => withCommon(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
     config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
   return result ? { stoppedBy: result } : {};
+}
+
+/**
+ * A hook input: the batch's common fields, then the event's own, keys in
+ * that order (as `{ ...common, ...own }` had them). Not written as a spread:
+ * Node 20's V8 gives a spread copy a map of its own, so each key added after
+ * it costs microseconds (≈ 10 µs for a PreToolUse input, more than the
+ * guard's whole sandboxed call); Deno and Bun build either in ~0.1 µs.
+ */
+function withCommon<T extends object>(common: HookCommon, own: T): HookCommon & T {
+  const input: HookCommon = {
+    session_id: common.session_id,
+    cwd: common.cwd,
+    turn: common.turn,
+    iteration: common.iteration,
+    permission_mode: common.permission_mode,
+  };
+  if (common.agent_id !== undefined) input.agent_id = common.agent_id;
+  if (common.transcript_path !== undefined) input.transcript_path = common.transcript_path;
+  return Object.assign(input, own);
 }
 
 /** Consecutive concurrency-safe calls share a group; any other call is a group of one. */
@@ -139,8 +159,9 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     r.approved = {};
     return undefined;
   }
-  const tool = { tool_name: call.name, tool_use_id: call.id };
-  const pre = await dispatch(ctx, 'PreToolUse', () => ({ ...common, ...tool, hook_event_name: 'PreToolUse', tool_input: input }));
+  const pre = await dispatch(ctx, 'PreToolUse', () =>
+    withCommon(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: input }),
+  );
   config.pendingContext.push(...pre.additionalContext);
   const hookName = pre.decidedBy?.hookName;
   if (signal.aborted) return void deny(b, r, 'aborted before the tool ran', 'aborted');
@@ -173,9 +194,12 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     cwd: config.cwd,
     ...(config.agentId !== undefined ? { agentId: config.agentId } : {}),
     ...(config.parentToolUseId !== undefined ? { parentToolUseId: config.parentToolUseId } : {}),
-    runHooks: (toolInput) => dispatch(ctx, 'PermissionRequest', () => ({ ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: toolInput })),
+    runHooks: (toolInput) =>
+      dispatch(ctx, 'PermissionRequest', () =>
+        withCommon(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
+      ),
     notify: async (message) => {
-      const n = await dispatch(ctx, 'Notification', () => ({ ...common, hook_event_name: 'Notification', message, level: 'info' }));
+      const n = await dispatch(ctx, 'Notification', () => withCommon(common, { hook_event_name: 'Notification', message, level: 'info' }));
       config.pendingContext.push(...n.additionalContext);
     },
   });
@@ -229,13 +253,26 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
 async function finalize(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined> {
   const { config, ctx, common, signal } = b;
   const outcome = r.outcome ?? { content: `${r.call.name} did not run`, isError: true };
-  const tool = { tool_name: r.call.name, tool_use_id: r.call.id, tool_input: r.approved ?? {}, duration_ms: Math.round(r.durationMs) };
+  const { name, id } = r.call;
+  const durationMs = Math.round(r.durationMs);
   let content = outcome.content;
   let stop: StoppedBy | undefined;
   if (!signal.aborted) {
     const post = outcome.isError
-      ? await dispatch(ctx, 'PostToolUseFailure', () => ({ ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: outcome.content, tool_response: outcome.content }))
-      : await dispatch(ctx, 'PostToolUse', () => ({ ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: outcome.content }));
+      ? await dispatch(ctx, 'PostToolUseFailure', () =>
+          withCommon(common, {
+            tool_name: name,
+            tool_use_id: id,
+            tool_input: r.approved ?? {},
+            duration_ms: durationMs,
+            hook_event_name: 'PostToolUseFailure',
+            error: outcome.content,
+            tool_response: outcome.content,
+          }),
+        )
+      : await dispatch(ctx, 'PostToolUse', () =>
+          withCommon(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
+        );
     content = post.updatedOutput ?? outcome.content;
     config.pendingContext.push(...post.additionalContext);
     if (!outcome.isError && post.decision === 'stop') stop = stoppedBy('PostToolUse', post);

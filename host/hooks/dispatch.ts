@@ -10,7 +10,7 @@ import type { PluginFailure } from '../failure.js';
 import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';
-import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult } from './types.js';
+import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult, HookRunContext } from './types.js';
 
 export interface DispatchContext {
   registry: HookRegistry;
@@ -104,27 +104,7 @@ const threw = (e: unknown): HookResult => ({
 
 const sessionAborted = (): HookResult => ({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
 
-/**
- * A handler that enforces its own timeout (sandboxed WASM): no timer, no
- * child signal, no race; the prompt's signal goes straight through. A call
- * the prompt's abort stopped reads as the session's abort, as on the slow path.
- */
-function callSelfTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
-  let running: Promise<HookResult>;
-  try {
-    running = handler.run(input, { signal: outer });
-  } catch (e) {
-    return Promise.resolve(threw(e));
-  }
-  return running.then((r) => (!r.ok && r.failure.code === 'ABORTED' && outer.aborted ? sessionAborted() : r), threw);
-}
-
-/** Runs one handler with its timeout and the prompt's signal; never throws. Not async: the fast path adds no tick. */
-function callHandler(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
-  return handler.enforcesTimeout === true && !outer.aborted ? callSelfTimed(handler, input, outer) : callTimed(handler, input, outer);
-}
-
-/** Any other handler: a timer at its timeoutMs, a child signal made only if the hook reads it, a race with both. */
+/** A handler that does not enforce its own timeout: a timer at its timeoutMs, a child signal made only if the hook reads it, a race with both. */
 async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
   const lazy = new LazySignal();
   let settle!: (r: HookResult) => void;
@@ -177,9 +157,12 @@ export async function dispatch<E extends HookEventName>(
   const all = ctx.registry.forEvent(event);
   if (all.length === 0) return NOTHING;
   let input: HookInput = build();
-  const context: string[] = [];
-  const messages: string[] = [];
-  const outcome: ChainOutcome = { decision: 'continue', additionalContext: context, systemMessages: messages };
+  // Made on the first line each gathers: most chains gather none.
+  let context: string[] | undefined;
+  let messages: string[] | undefined;
+  const outcome: ChainOutcome = { decision: 'continue', additionalContext: NOTHING.additionalContext, systemMessages: NOTHING.systemMessages };
+  /** The context self-timed handlers get: the prompt's signal, one object per chain. */
+  let selfTimed: HookRunContext | undefined;
   const rule = HOOK_EVENT_RULES[event];
   const toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
 
@@ -190,7 +173,18 @@ export async function dispatch<E extends HookEventName>(
     if (ctx.signal.aborted) break;
     ctx.emit(hookEvent('hook.start', handler, event, toolUseId));
     const started = performance.now();
-    let result = await callHandler(handler, input, ctx.signal);
+    let result: HookResult;
+    if (handler.enforcesTimeout === true && !ctx.signal.aborted) {
+      // A handler that enforces its own timeout (sandboxed WASM): no timer, no child signal, no
+      // race, no promise of ours; the prompt's signal goes straight through. A call the prompt's
+      // abort stopped reads as the session's abort, as on the timed path.
+      try {
+        result = await handler.run(input, (selfTimed ??= { signal: ctx.signal }));
+        if (!result.ok && result.failure.code === 'ABORTED' && ctx.signal.aborted) result = sessionAborted();
+      } catch (e) {
+        result = threw(e);
+      }
+    } else result = await callTimed(handler, input, ctx.signal);
     if (result.ok) {
       const bad = violation(event, result.output);
       if (bad) result = { ok: false, failure: { code: 'BAD_OUTPUT', message: bad }, ...fuel(result) };
@@ -224,8 +218,14 @@ export async function dispatch<E extends HookEventName>(
     if (output.updatedInput !== undefined) end.inputUpdated = true;
     ctx.emit(end);
 
-    if (output.additionalContext) context.push(output.additionalContext);
-    if (output.systemMessage) messages.push(output.systemMessage);
+    if (output.additionalContext) {
+      if (!context) outcome.additionalContext = context = [];
+      context.push(output.additionalContext);
+    }
+    if (output.systemMessage) {
+      if (!messages) outcome.systemMessages = messages = [];
+      messages.push(output.systemMessage);
+    }
     if (output.updatedInput && 'tool_input' in input) {
       const next = ctx.normalizeInput ? ctx.normalizeInput(output.updatedInput) : output.updatedInput;
       input = { ...input, tool_input: next };

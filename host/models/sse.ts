@@ -2,7 +2,7 @@
  * Server-sent events off a fetch body: bytes decoded as UTF-8 across chunk
  * boundaries, framed by `eventsource-parser`, with abort and an idle timeout.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
 
 /** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
@@ -23,6 +23,14 @@ export async function* readSse(
   signal: AbortSignal,
   idleTimeoutMs: number,
 ): AsyncGenerator<SseItem, void, undefined> {
+  // Loaded with the first stream: an app that never calls a provider does not pay for it at import.
+  let createParser: typeof import('eventsource-parser').createParser;
+  try {
+    ({ createParser } = await import('eventsource-parser'));
+  } catch (error) {
+    await body.cancel().catch(() => {});
+    return yield { kind: 'end', end: { reason: 'broken', message: messageOf(error) } };
+  }
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
   const queue: EventSourceMessage[] = [];

@@ -4,7 +4,10 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
+
+export { sha256 };
 
 const sha256Hex = z
   .string()
@@ -37,11 +40,6 @@ export interface ResolvedSource {
 
 /** Remote plugins larger than this are refused while downloading. */
 const MAX_DOWNLOAD_BYTES = 64 << 20;
-
-export async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 function describeSource(source: unknown): string {
   if (source && typeof source === 'object') {

@@ -15,6 +15,8 @@ import type { HookCommon, HookInput, HookToolCall } from '../hooks/types.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 
 const utf8 = new TextEncoder();
+/** The protocol's HookEvent value of each event (its index in HOOK_EVENT_NAMES, plus one). */
+const EVENT_WIRE = Object.fromEntries(HOOK_EVENT_NAMES.map((name, i) => [name, i + 1])) as Record<HookInput['hook_event_name'], number>;
 /** Kept between calls; a request larger than this gets a buffer of its own that is dropped after. */
 const KEEP = 16 * 1024;
 let buf = new Uint8Array(1024);
@@ -117,7 +119,7 @@ const wireMs = (ms: number): number => Math.min(Math.max(0, Math.round(ms)), 0xf
 
 /** Event, context and binding index: fields 1–3, ahead of the payload. */
 function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] }, bindingIndex: number, toolUseId?: string): void {
-  u32(8, HOOK_EVENT_NAMES.indexOf(c.hook_event_name) + 1);
+  u32(8, EVENT_WIRE[c.hook_event_name]);
   const at = begin(18);
   str(10, c.session_id);
   u32(16, c.turn);

@@ -1,12 +1,49 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { jsonError, urlOf, type ServeAdapter } from './serve-types.js';
+import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
+
+interface Offer {
+  body: ReadableStream<Uint8Array>;
+  attach: (sink: DirectSink) => DirectSource;
+}
+
+/**
+ * A body offered for direct writing (`Connection.direct`, the SSE streams):
+ * when the final response still carries it, the status and headers go out
+ * here and the body writes to `outgoing` itself; node-server is told the
+ * response is sent. A response whose body was replaced is left to node-server.
+ */
+function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse): Response {
+  if (response.body !== offer.body) return response;
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  outgoing.writeHead(response.status, headers);
+  const source = offer.attach({ write: (bytes) => outgoing.write(bytes), end: () => outgoing.end(), destroy: () => outgoing.destroy() });
+  // The peer sees the headers at once, with the first bytes when the body wrote some (one packet).
+  if (!outgoing.headersSent) outgoing.flushHeaders();
+  outgoing.on('drain', () => source.resume());
+  outgoing.on('close', () => source.close());
+  return new Response(null, { headers: { [ALREADY_SENT]: '1' } });
+}
+
+/** node-server writes nothing for a bodiless response with this header (its contract for handlers that wrote `outgoing`). */
+const ALREADY_SENT = 'x-hono-already-sent';
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
-  const listener = getRequestListener((request, env) => fetch(request, { destroy: () => env.outgoing.destroy() }), {
+  const listener = getRequestListener((request, env) => {
+    // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
+    const outgoing = env.outgoing as ServerResponse;
+    let offer: Offer | undefined;
+    const answer = fetch(request, { destroy: () => outgoing.destroy(), direct: (body, attach) => (offer = { body, attach }) });
+    if (answer instanceof Promise) return answer.then((response) => (offer ? writeDirect(response, offer, outgoing) : response));
+    return offer ? writeDirect(answer, offer, outgoing) : answer;
+  }, {
     hostname,
     // node-server's own refusals (an invalid Host, a URL it cannot build) as our JSON.
     errorHandler: (error) =>

@@ -4,6 +4,32 @@
 export interface Connection {
   /** Cuts the connection at once (a stalled SSE reader). Absent where the runtime gives no handle (Deno, Bun). */
   destroy?(): void;
+  /**
+   * Offers to write `body` straight to the connection instead of reading it
+   * as a web stream (Node: no stream machinery per chunk). The adapter calls
+   * `attach` once, when the final response (after every middleware) carries
+   * this very stream, and from then on never reads the stream; otherwise it
+   * reads the body as usual. Absent where the runtime has no faster path.
+   */
+  direct?(body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource): void;
+}
+
+/** The connection, as an adapter hands it to a body written directly (see `Connection.direct`). */
+export interface DirectSink {
+  /** Writes bytes after the status and headers; false when the connection's buffer is full (wait for `resume`). */
+  write(bytes: Uint8Array): boolean;
+  /** Ends the response once what was written is sent. */
+  end(): void;
+  /** Cuts the connection at once. */
+  destroy(): void;
+}
+
+/** What a body written directly gives back to the adapter. Contract: must not throw. */
+export interface DirectSource {
+  /** The connection's buffer drained after `write` returned false. */
+  resume(): void;
+  /** The connection is gone: the peer left, or the response ended or was cut. */
+  close(): void;
 }
 
 export type FetchHandler = (request: Request, connection?: Connection) => Response | Promise<Response>;

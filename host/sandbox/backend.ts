@@ -35,22 +35,15 @@ export class InThreadBackend implements Backend {
     return this.#engine.prepare({ timeoutMs, fuel });
   }
 
-  run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome> {
-    return this.#engine.run(fn, input, budgetOf(budget));
+  run(fn: string, input: Uint8Array, { timeoutMs, fuel, signal }: CallBudget): Promise<CallOutcome> {
+    const now = performance.now();
+    // On this thread only a host callback made by the plugin itself can abort
+    // mid-call; the check is still cheap enough to make at every refuel.
+    const budget: Budget = { deadline: now + timeoutMs, timeoutMs, fuel, signal };
+    return this.#engine.run(fn, input, budget, now);
   }
 
   close(): Promise<void> {
     return this.#engine.discard();
   }
-}
-
-function budgetOf({ timeoutMs, fuel, signal }: CallBudget): Budget {
-  return {
-    deadline: performance.now() + timeoutMs,
-    timeoutMs,
-    fuel,
-    // On this thread only a host callback made by the plugin itself can abort
-    // mid-call; the check is still cheap enough to make at every refuel.
-    signal,
-  };
 }

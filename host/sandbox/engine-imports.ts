@@ -53,6 +53,10 @@ export function hostImports(
   meterImports: Record<string, HostFunction>,
   guest: Record<string, Record<string, (cc: CallContext, ...args: never[]) => unknown>> = {},
 ): Functions {
+  const stopped = (error: unknown): unknown => {
+    if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
+    return error;
+  };
   const final = <F extends HostFunction>(fn: F): F =>
     // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
     fn.constructor.name === 'AsyncFunction' ? fn : ((cc: CallContext, ...args: unknown[]) => {
@@ -60,12 +64,27 @@ export function hostImports(
       try {
         return fn(cc, ...args);
       } catch (error) {
-        if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
-        throw error;
+        throw stopped(error);
       }
     }) as F;
-  const wrap = (fns: Record<string, HostFunction>): Record<string, HostFunction> =>
-    Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, final(fn)]));
+  /**
+   * `final` for our own functions, which take at most three arguments after
+   * the call context and never read `arguments`: no rest array per call (the
+   * gate runs before most host calls a plugin makes).
+   */
+  const finalOwn = <F extends HostFunction>(fn: F): F => {
+    const f = fn as unknown as (cc: CallContext, a: unknown, b: unknown, c: unknown) => unknown;
+    return ((cc: CallContext, a: unknown, b: unknown, c: unknown) => {
+      if (scope.stop) throw scope.stop;
+      try {
+        return f(cc, a, b, c);
+      } catch (error) {
+        throw stopped(error);
+      }
+    }) as unknown as F;
+  };
+  const wrap = (fns: Record<string, HostFunction>, own = false): Record<string, HostFunction> =>
+    Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, own && fn.length <= 4 ? finalOwn(fn) : final(fn)]));
   const denied = Object.fromEntries(
     NETWORK_IMPORTS.map((name) => [
       name,
@@ -79,16 +98,16 @@ export function hostImports(
   );
   return {
     ...Object.fromEntries(Object.entries(guest).map(([namespace, fns]) => [namespace, wrap(fns as Record<string, HostFunction>)])),
-    [REFUEL_MODULE]: wrap(meterImports),
+    [REFUEL_MODULE]: wrap(meterImports, true),
     'extism:host/env': wrap({
       alloc: alloc(scope),
       var_get: varGet(scope),
       var_set: varSet(scope),
       config_get: configGet(scope),
       ...Object.fromEntries(LOG_LEVELS.map((level) => [`log_${level}`, log(scope, level)])),
-    }),
-    'wasmhooks:host': wrap({ progress: progress(scope) }),
-    [DENIED_MODULE]: wrap(denied),
+    }, true),
+    'wasmhooks:host': wrap({ progress: progress(scope) }, true),
+    [DENIED_MODULE]: wrap(denied, true),
   };
 }
 

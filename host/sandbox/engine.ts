@@ -76,9 +76,8 @@ export class Engine {
    * Run `fn` under `budget`. Never throws. `input` is read before the first
    * await (a caller may reuse its buffer as soon as this returns a promise).
    */
-  async run(fn: string, input: Uint8Array, budget: Budget): Promise<CallOutcome> {
+  async run(fn: string, input: Uint8Array, budget: Budget, started = performance.now()): Promise<CallOutcome> {
     input = this.#own(input);
-    const started = performance.now();
     const meter = new Meter(budget, this.#slice, this.#fuel, started);
     this.#begin(meter);
     let remaining = 0n;
@@ -143,7 +142,9 @@ export class Engine {
       if (kept.length === KEPT_INPUTS) kept.shift();
       kept.push(exact);
     }
-    exact.set(input);
+    // By hand: TypedArray#set is a call into the runtime, dearer than a short loop.
+    if (n <= 256) for (let i = 0; i < n; i++) exact[i] = input[i]!;
+    else exact.set(input);
     return exact;
   }
 
@@ -151,7 +152,10 @@ export class Engine {
     this.#meter = meter;
     this.#scope.stop = null;
     this.#scope.progressBytes = 0;
-    this.#scope.log = { lines: 0, bytes: 0, dropped: 0 };
+    const log = this.#scope.log;
+    log.lines = 0;
+    log.bytes = 0;
+    log.dropped = 0;
   }
 
   /**
@@ -224,9 +228,11 @@ export class Engine {
     let plugin: Plugin;
     try {
       plugin = await createPlugin(
-        { wasm: [{ module: this.module }] },
+        // The module itself, not a manifest: Extism then skips its `instanceof Response` check.
+        this.module,
         {
           useWasi: false,
+          fetch: deferredFetch,
           functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
@@ -290,6 +296,14 @@ export class Engine {
   }
 }
 
+/**
+ * Extism reads the global `fetch` (and tests `instanceof Response`) while it
+ * builds a plugin unless given its own. On Node the first touch of either
+ * global loads undici, ~20-50 ms of a cold start, for a plugin that never
+ * fetches (network imports are rerouted to a refusal, see denied.ts).
+ */
+const deferredFetch: typeof fetch = (...args) => globalThis.fetch(...args);
+
 const ignore = (): void => undefined;
 const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
 
@@ -303,7 +317,7 @@ let warm: Promise<void> | undefined;
 function warmUp(): Promise<void> {
   warm ??= (async () => {
     const empty = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
-    const plugin = await createPlugin({ wasm: [{ module: empty }] }, { useWasi: false, logLevel: 'silent' });
+    const plugin = await createPlugin(empty, { useWasi: false, logLevel: 'silent', fetch: deferredFetch });
     await plugin.close();
   })().catch(() => undefined);
   return warm;

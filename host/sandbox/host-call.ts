@@ -1,14 +1,21 @@
 /**
  * What every host function we give a plugin does around its own work (WASI,
- * the embedder's functions): charge fuel for it and check the deadline, the
- * budget and the abort flag, so that a plugin that mostly calls the host is
- * stopped like one that computes. Fuel does not see time spent in the host;
- * this does.
+ * the embedder's functions): charge fuel for the data it moves and check the
+ * deadline, the budget and the abort flag, so that a plugin that mostly calls
+ * the host is stopped like one that computes. Fuel does not see time spent in
+ * the host; this does.
+ *
+ * The call itself is charged in one place: the import wrapper the
+ * instrumenter puts in front of every host function (instrument/hostcalls.ts)
+ * charges `HOST_CALL_FUEL` and calls the gate (gate.ts), which checks the
+ * stop, the abort flag and the deadline, before the function runs. The
+ * functions here add only what depends on their work: the bytes they move.
  */
+import { GATED_CALL_FUEL } from './instrument/hostcalls.js';
 import { StopSignal, type Meter } from './meter.js';
 
-/** Fuel charged for entering any host function, before its own work. */
-export const HOST_CALL_FUEL = 100;
+/** Fuel charged for calling any host function, by its import wrapper (the one charge per call). */
+export const HOST_CALL_FUEL = GATED_CALL_FUEL;
 /** Data moved across the boundary is charged one fuel unit per this many bytes. */
 export const BYTES_PER_FUEL = 16;
 
@@ -20,8 +27,8 @@ export class ProcExit extends Error {
   }
 }
 
-/** Fuel for a host call that moves `bytes` bytes. */
-export const hostCallFuel = (bytes = 0): number => HOST_CALL_FUEL + Math.ceil(bytes / BYTES_PER_FUEL);
+/** Fuel for moving `bytes` bytes across the boundary (on top of the call's own charge, made by its wrapper). */
+export const bytesFuel = (bytes: number): number => Math.ceil(bytes / BYTES_PER_FUEL);
 
 /**
  * Charges `units` to the running call and stops it (throws `StopSignal`)

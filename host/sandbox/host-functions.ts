@@ -1,13 +1,14 @@
 /**
  * Embedder host functions: named, typed, synchronous functions the
  * application gives a plugin (Extism's `extism:host/user` namespace). Each
- * call is charged fuel on entry and checks the deadline and the abort flag
- * on return, so a host function cannot become a way around the limits; a
+ * call is charged and checked on entry by its import wrapper (host-call.ts),
+ * pays for the bytes it reads and stores, and checks the deadline and the
+ * abort flag on return, so a host function cannot become a way around the limits; a
  * plugin that imports one it was not given is refused at load.
  */
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
-import { BYTES_PER_FUEL, charge, checkDeadline, hostCallFuel } from './host-call.js';
+import { bytesFuel, charge, checkDeadline } from './host-call.js';
 import type { FunctionImport, ValType } from './imports.js';
 import type { Meter } from './meter.js';
 
@@ -107,7 +108,7 @@ export function userImports(
   const out: Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> = {};
   for (const [name, spec] of Object.entries(given)) {
     out[name] = (cc, ...args) => {
-      charge(meter(), hostCallFuel());
+      // The call was charged and checked by its import wrapper; what it reads and stores is charged here.
       const ctx = contextOf(cc, meter);
       const result = spec.fn(ctx, ...args);
       checkDeadline(meter());
@@ -122,7 +123,7 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
     const block = cc.read(offset);
     if (!block) return null;
     const bytes = new Uint8Array(block.bytes());
-    charge(meter(), Math.ceil(bytes.length / BYTES_PER_FUEL));
+    charge(meter(), bytesFuel(bytes.length));
     return bytes;
   };
   return {
@@ -133,7 +134,7 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
     },
     store: (value) => {
       const size = typeof value === 'string' ? value.length * 3 : value.byteLength;
-      charge(meter(), Math.ceil(size / BYTES_PER_FUEL));
+      charge(meter(), bytesFuel(size));
       return cc.store(value);
     },
   };

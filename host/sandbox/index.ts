@@ -8,6 +8,7 @@ import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
 import { rerouteDenied } from './denied.js';
 import { loadFailed } from './failures.js';
+import { compileInstrumented } from './compiled.js';
 import { HealthTracker } from './health.js';
 import { prepareGuest } from './guest-imports.js';
 import { INTERNAL_EXPORTS } from './imports.js';
@@ -54,8 +55,7 @@ export async function createSandbox(
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    instrumented = instrument(rerouteDenied(guest.bytes), { ...plan, metering: options.metering ?? 'fast' }).bytes;
-    module = await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>);
+    ({ instrumented, module } = await compileInstrumented(rerouteDenied(guest.bytes), { ...plan, metering: options.metering ?? 'fast' }));
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, {

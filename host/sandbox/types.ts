@@ -53,8 +53,9 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   timeoutMs: 100,
   // ≈ 1e9 weighted instructions ≈ 90 ms of one modern core (bench "fuel per µs": 1.6k–16k fuel/µs, median ≈ 11k):
-  // guard-shell and path-guard decide a 1 MiB command (~1,100 fuel per byte), secret-redactor redacts 1 MB
-  // (~570 per byte). Fuel makes the budget the same on every machine; the deadline bounds wall time.
+  // guard-shell decides a 1 MB command in ~234 M (~235 fuel per byte), path-guard in ~46 M, secret-redactor
+  // redacts 1 MB in ~176 M (bench group "guests"). Fuel makes the budget the same on every machine; the
+  // deadline bounds wall time.
   fuel: 1_000_000_000,
   maxMemoryPages: 256, // 16 MiB
   maxInputBytes: 1 << 20,

@@ -91,6 +91,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     replica,
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
+    maxSessions: resolved.maxSessions,
   });
   registry = sessions;
 
@@ -108,15 +109,14 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.get('/', (c) => c.html(consoleHtml));
   if (resolved.token) app.use('*', bearerAuth(resolved.token));
   app.use('*', jsonPosts);
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: resolved.bodyLimit,
-      onError: () => {
-        throw new ApiError('payload_too_large', `the body is larger than ${resolved.bodyLimit} bytes`);
-      },
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: resolved.bodyLimit,
+    onError: () => {
+      throw new ApiError('payload_too_large', `the body is larger than ${resolved.bodyLimit} bytes`);
+    },
+  });
+  // A GET or HEAD request has no body (fetch semantics); asking for it would build a full Request on Node, per SSE connection too.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
   app.get('/health', async (c) => {
     const count = await sessions.list().then((l) => l.length, () => undefined);
     if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);

@@ -16,6 +16,7 @@ export type ApiErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'too_many_sessions'
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
@@ -35,6 +36,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  too_many_sessions: 429,
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,

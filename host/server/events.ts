@@ -116,9 +116,14 @@ export function referencePayload(event: StreamEvent): { type: string; properties
 
 const encoder = new TextEncoder();
 
-/** One SSE frame around JSON text. JSON never contains a raw newline, so one `data:` line suffices. */
+/** One SSE frame's text around JSON text. JSON never contains a raw newline, so one `data:` line suffices. */
+export function frameText(id: string | undefined, json: string): string {
+  return id === undefined ? `data: ${json}\n\n` : `id: ${id}\ndata: ${json}\n\n`;
+}
+
+/** One SSE frame around JSON text, as bytes. */
 export function frameJson(id: string | undefined, json: string): Uint8Array {
-  return encoder.encode(id === undefined ? `data: ${json}\n\n` : `id: ${id}\ndata: ${json}\n\n`);
+  return encoder.encode(frameText(id, json));
 }
 
 /** One SSE frame around any JSON value (throws where JSON.stringify does; streams use `encodeEvent` first). */

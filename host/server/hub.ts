@@ -2,29 +2,24 @@
  * The event hub: publishes into the event log (which assigns the SSE ids and
  * holds the replay window; with a shared log such as Redis, the events of
  * every replica arrive here through its subscription) and fans every logged
- * event out to the connected SSE clients. `publish` never blocks: each client has
- * its own queue, handed to the runtime only when the runtime asks for more
- * (the stream's `pull`), so the queue measures exactly what the peer has not
- * taken. A client whose queue passes `clientQueueLimit` frames or
+ * event out to the connected SSE clients. `publish` never blocks: the events
+ * of one tick are joined once per view (format and session filter) and each
+ * client queues that shared chunk, handed to the runtime only when the
+ * runtime can take it (see `Client`), so each client gets at most one write
+ * per tick. A client whose queue passes `clientQueueLimit` frames or
  * `clientQueueBytes` bytes is dropped: its stream is errored and its
  * connection destroyed where the runtime lets us (it can reconnect with
  * `Last-Event-ID` and replay) instead of slowing the others down.
  */
-import { HEARTBEAT, REFERENCE_HEARTBEAT, encodeEvent, frameJson, referencePayload } from './events.js';
+import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
+import { Client, type StreamRequest } from './hub-client.js';
+import { batchOf, serverFrame, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { EventLog, Since } from '../store/types.js';
-import type { Entry, StreamFormat } from './ring.js';
+import type { Entry } from './ring.js';
 
-export interface StreamRequest {
-  /** Only events of this session (plus server-wide ones). */
-  session?: string;
-  format: StreamFormat;
-  /** From the `Last-Event-ID` header; undefined for a fresh connection. */
-  lastEventId?: string;
-  /** Cuts the connection under the stream (the runtime adapter's, when it has one). */
-  destroy?: () => void;
-}
+export type { StreamRequest } from './hub-client.js';
 
 export interface HubOptions {
   replayBufferSize: number;
@@ -36,79 +31,14 @@ export interface HubOptions {
 
 const encoder = new TextEncoder();
 
-class Client {
-  queue: Uint8Array[] = [];
-  bytes = 0;
-  /** The runtime asked for data while the queue was empty. */
-  waiting = false;
-  /** End the stream once the queue is taken (shutdown). */
-  ending = false;
-  /** Live entries that arrived while the replay was being read (null once live). */
-  held: Entry[] | null = null;
-  ended = false;
-  controller!: ReadableStreamDefaultController<Uint8Array>;
-  constructor(
-    readonly request: StreamRequest,
-    readonly onEnd: (client: Client) => void,
-  ) {}
-
-  push(bytes: Uint8Array): void {
-    this.queue.push(bytes);
-    this.bytes += bytes.length;
-  }
-
-  /** Hands the whole queue over as one chunk (one write for a burst of events). */
-  deliver(): void {
-    this.waiting = false;
-    const frames = this.queue;
-    this.queue = [];
-    this.bytes = 0;
-    this.controller.enqueue(frames.length === 1 ? (frames[0] as Uint8Array) : concat(frames));
-  }
-
-  pull(): void {
-    if (this.ended) return;
-    if (this.queue.length > 0) this.deliver();
-    else if (this.ending) this.end();
-    else this.waiting = true;
-  }
-
-  /** Graceful end: the runtime has taken everything. */
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    try {
-      this.controller.close();
-    } catch {
-      // Already cancelled by the reader.
-    }
-    this.onEnd(this);
-  }
-
-  /** Slow or gone: error the stream, free the queue, cut the connection (unless the reader left by itself). */
-  drop(reason: string, destroy = true): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.queue = [];
-    this.bytes = 0;
-    try {
-      if (destroy && this.request.destroy) {
-        // Cut where the runtime lets us (the peer sees a truncated response); the stream then just ends.
-        this.request.destroy();
-        this.controller.close();
-      } else this.controller.error(new Error(reason));
-    } catch {
-      // Already closed or cancelled.
-    }
-    this.onEnd(this);
-  }
-}
-
 export class EventHub {
   readonly #log: EventLog;
   readonly #unsubscribe: () => void;
   readonly #clients = new Set<Client>();
-  readonly #dirty = new Set<Client>();
+  /** Live entries of this tick, not yet handed to the clients. */
+  #tick: Entry[] = [];
+  /** Clients with bytes queued outside a tick (replay, heartbeat, shutdown), delivered at the next flush. */
+  readonly #pending = new Set<Client>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #flushQueued = false;
   #closed = false;
@@ -120,7 +50,9 @@ export class EventHub {
   ) {
     this.#log = log;
     this.#unsubscribe = log.subscribe((entry) => {
-      for (const client of this.#clients) this.#send(client, entry);
+      if (this.#clients.size === 0) return;
+      this.#tick.push(entry);
+      this.#scheduleFlush();
     });
   }
 
@@ -147,30 +79,43 @@ export class EventHub {
     this.publish({ type, time: Date.now(), ...payload } as ServerEvent);
   }
 
-  /** A new SSE body: `server.connected`, then the replay (after a `replay.gap` if needed), then live events. */
+  /**
+   * A new SSE body: `server.connected`, then the replay (after a `replay.gap`
+   * if needed), then live events. Where the adapter offers it
+   * (`request.direct`), the body is written to the connection instead.
+   */
   open(request: StreamRequest): ReadableStream<Uint8Array> {
     const client = new Client(request, (c) => this.#forget(c));
-    return new ReadableStream<Uint8Array>(
+    const body = new ReadableStream<Uint8Array>(
       {
-        start: async (controller) => {
-          client.controller = controller;
-          if (this.#closed) return controller.close();
-          const resumeFrom = request.lastEventId ?? this.#log.lastId();
-          client.push(encoder.encode(`retry: ${this.options.retryMs}\n\n`));
-          const connected = { lastEventId: resumeFrom, replayBufferSize: this.#log.capacity };
-          client.push(this.#serverFrame(request.format, resumeFrom, 'server.connected', connected));
-          // Live from now on, held while the replay is read, so nothing falls between the two.
-          if (request.lastEventId !== undefined) client.held = [];
-          this.#clients.add(client);
-          this.#startHeartbeat();
-          if (request.lastEventId !== undefined) await this.#replay(client, request.lastEventId);
+        start: (controller) => {
+          client.useStream(controller);
+          return this.#start(client);
         },
-        pull: () => client.pull(),
+        pull: () => client.ready(),
         cancel: () => client.drop('cancelled by the reader', false),
       },
       // Nothing is buffered in the stream itself: the client's queue is the only one, and it is counted.
       { highWaterMark: 0 },
     );
+    request.direct?.(body, (sink) => client.attach(sink));
+    return body;
+  }
+
+  async #start(client: Client): Promise<void> {
+    if (this.#closed) return client.end();
+    const { request } = client;
+    // Entries of the tick so far are older than this client's starting point: they go to the others first.
+    this.#flush();
+    const resumeFrom = request.lastEventId ?? this.#log.lastId();
+    client.push(encoder.encode(`retry: ${this.options.retryMs}\n\n`), 0);
+    const connected = { lastEventId: resumeFrom, replayBufferSize: this.#log.capacity };
+    client.push(serverFrame(request.format, resumeFrom, 'server.connected', connected), 1);
+    // Live from now on, held while the replay is read, so nothing falls between the two.
+    if (request.lastEventId !== undefined) client.held = [];
+    this.#clients.add(client);
+    this.#startHeartbeat();
+    if (request.lastEventId !== undefined) await this.#replay(client, request.lastEventId);
   }
 
   async #replay(client: Client, after: string): Promise<void> {
@@ -185,18 +130,21 @@ export class EventHub {
     const format = client.request.format;
     if (since.kind === 'gap') {
       const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: since.missed, reason: since.reason };
-      client.push(this.#serverFrame(format, after, 'replay.gap', gap));
+      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
+    // The replay is bounded by the ring and is not counted against the client's limits.
     let last = since.entries.at(-1)?.id;
-    for (const entry of since.entries) this.#send(client, entry, false);
+    for (const entry of since.entries) if (wants(client, entry)) client.push(entry.frame(format), 1);
+    // Whatever this tick holds goes into `held` too, so it is checked against the replay below.
+    this.#flush();
     const held = client.held ?? [];
     client.held = null;
     for (const entry of held) {
       if (last !== undefined && this.#log.compare(entry.id, last) <= 0) continue;
       last = entry.id;
-      this.#send(client, entry);
+      if (wants(client, entry)) this.#enqueue(client, entry.frame(format), 1);
     }
-    if (client.waiting && client.queue.length > 0) this.#enqueueFlush(client);
+    this.#later(client);
   }
 
   /**
@@ -213,8 +161,12 @@ export class EventHub {
     clearTimeout(drainTimer);
     this.#closed = true;
     this.#unsubscribe();
+    this.#flush();
     const lastId = this.#log.lastId();
-    for (const client of this.#clients) this.#enqueue(client, this.#serverFrame(client.request.format, lastId, 'server.closing', { reason: 'shutdown' }), false);
+    for (const client of this.#clients) {
+      client.push(serverFrame(client.request.format, lastId, 'server.closing', { reason: 'shutdown' }), 1);
+      this.#pending.add(client);
+    }
     this.#flush();
     for (const client of [...this.#clients]) {
       client.ending = true;
@@ -234,67 +186,87 @@ export class EventHub {
 
   #forget(client: Client): void {
     this.#clients.delete(client);
-    this.#dirty.delete(client);
+    this.#pending.delete(client);
     this.#stopHeartbeatIfIdle();
     if (this.#clients.size === 0) this.#drained?.();
   }
 
-  #serverFrame<K extends 'server.connected' | 'replay.gap' | 'server.closing'>(format: StreamFormat, id: string, type: K, payload: ServerEventPayloads[K]): Uint8Array {
-    const event = { type, time: Date.now(), ...payload } as ServerEvent;
-    if (format === 'reference') return frameJson(id, JSON.stringify({ sessionID: null, payload: referencePayload(event) }));
-    const { json } = encodeEvent(event);
-    return frameJson(id, format === 'global' ? `{"sessionId":null,"event":${json}}` : json);
-  }
-
-  #send(client: Client, entry: Entry, live = true): void {
-    if (live && client.held) {
-      client.held.push(entry);
-      return;
-    }
-    const session = client.request.session;
-    if (session !== undefined && entry.sessionId !== null && entry.sessionId !== session) return;
-    this.#enqueue(client, entry.frame(client.request.format), live);
-  }
-
-  #enqueue(client: Client, bytes: Uint8Array, live = true): void {
-    client.push(bytes);
-    // The replay of a new connection is bounded by the ring and is not counted against it.
-    if (live && (client.queue.length > this.options.clientQueueLimit || client.bytes > this.options.clientQueueBytes)) {
-      client.drop(`slow client: ${client.queue.length} frames (${client.bytes} bytes) not taken`);
-      return;
-    }
-    if (!client.waiting) return;
-    this.#enqueueFlush(client);
-  }
-
-  #enqueueFlush(client: Client): void {
-    this.#dirty.add(client);
-    if (!this.#flushQueued) {
-      this.#flushQueued = true;
-      queueMicrotask(() => this.#flush());
+  /** Queues live bytes; a client past its limits is dropped. */
+  #enqueue(client: Client, bytes: Uint8Array, frames: number): void {
+    client.push(bytes, frames);
+    if (client.frames > this.options.clientQueueLimit || client.bytes > this.options.clientQueueBytes) {
+      client.drop(`slow client: ${client.frames} frames (${client.bytes} bytes) not taken`);
     }
   }
 
-  /** One chunk per waiting client per tick: fewer writes when events come in bursts. */
+  #later(client: Client): void {
+    this.#pending.add(client);
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    queueMicrotask(() => this.#flush());
+  }
+
+  /** The tick's entries, joined once per view, then one write to each client that can take it. */
   #flush(): void {
     this.#flushQueued = false;
-    for (const client of this.#dirty) {
-      if (client.ended || !client.waiting || client.queue.length === 0) continue;
-      try {
-        client.deliver();
-      } catch {
-        // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
-        client.drop('stream closed');
+    const entries = this.#tick;
+    if (entries.length > 0) {
+      this.#tick = [];
+      // Most clients share a view: remember the last one before asking the map.
+      const batches = new Map<string, Batch | null>();
+      let view: string | undefined;
+      let batch: Batch | null = null;
+      for (const client of this.#clients) {
+        if (client.held) {
+          for (const entry of entries) client.held.push(entry);
+          continue;
+        }
+        if (client.view !== view) {
+          view = client.view;
+          let known = batches.get(view);
+          if (known === undefined) batches.set(view, (known = batchOf(entries, client)));
+          batch = known;
+        }
+        if (batch === null) continue;
+        if (client.waiting && !client.queued) this.#write(client, batch.bytes);
+        else {
+          this.#enqueue(client, batch.bytes, batch.frames);
+          if (client.waiting && !client.ended) this.#deliver(client);
+        }
       }
     }
-    this.#dirty.clear();
+    if (this.#pending.size === 0) return;
+    for (const client of this.#pending) if (client.waiting && client.queued) this.#deliver(client);
+    this.#pending.clear();
+  }
+
+  #write(client: Client, bytes: Uint8Array): void {
+    try {
+      client.write(bytes);
+    } catch {
+      // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
+      client.drop('stream closed');
+    }
+  }
+
+  #deliver(client: Client): void {
+    try {
+      client.deliver();
+    } catch {
+      client.drop('stream closed');
+    }
   }
 
   #startHeartbeat(): void {
     if (this.#heartbeat !== undefined) return;
     this.#heartbeat = setInterval(() => {
       for (const client of [...this.#clients]) {
-        this.#enqueue(client, client.request.format === 'reference' ? REFERENCE_HEARTBEAT : HEARTBEAT);
+        this.#enqueue(client, client.request.format === 'reference' ? REFERENCE_HEARTBEAT : HEARTBEAT, 1);
+        if (!client.ended) this.#later(client);
       }
     }, this.options.heartbeatMs);
   }
@@ -305,16 +277,4 @@ export class EventHub {
       this.#heartbeat = undefined;
     }
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

@@ -41,6 +41,8 @@ export const serverOptionsSchema = z
     retryMs: z.number().int().min(0).max(600_000).default(1000),
     /** Interval of SSE comment heartbeats, ms. */
     heartbeatMs: z.number().int().min(100).default(15_000),
+    /** Sessions the store may hold; `POST /session` past it is refused (429) until one is deleted. Bounds what clients can make the server keep. */
+    maxSessions: z.number().int().positive().default(10_000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */
     allowPluginLoading: z.boolean().default(false),
     /** How long a control request waits for an answer before it is denied, ms. */

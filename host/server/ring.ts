@@ -2,10 +2,11 @@
  * A bounded ring of the last N stream events (the memory event log's
  * window), each with its SSE id `<epoch>.<position>`. An event is encoded once, when it is
  * pushed (so an unencodable one is replaced before it is stored); frames
- * are built from that text lazily, once per shape, however many clients
- * read them.
+ * are built from that text lazily: live delivery joins the text of a tick's
+ * frames once per view, replays keep each frame's bytes once per shape,
+ * however many clients read them.
  */
-import { encodeEvent, frameJson, referencePayload, sessionOf, type StreamEvent } from './events.js';
+import { encodeEvent, frameJson, frameText, referencePayload, sessionOf, type StreamEvent } from './events.js';
 
 /** The shapes a stream can carry: `/event`, `/global/event`, and `/global/event` in the reference runtime API's format. */
 export type StreamFormat = 'plain' | 'global' | 'reference';
@@ -29,8 +30,14 @@ export class Entry {
     this.sessionId = sessionOf(this.event);
   }
 
+  /** The frame as bytes, kept for the next reader (replays read the same entries). */
   frame(format: StreamFormat): Uint8Array {
     return (this.#frames[format] ??= frameJson(this.id, this.#data(format)));
+  }
+
+  /** The frame as text, not kept (live delivery joins a tick's frames and encodes them once). */
+  text(format: StreamFormat): string {
+    return frameText(this.id, this.#data(format));
   }
 
   #data(format: StreamFormat): string {

@@ -6,21 +6,17 @@
  * (the POST returns at once). The session object is built from the store
  * when needed: after a restart, or on a replica that did not create it.
  */
-import type { HostEvent } from '../events/types.js';
 import { messageOf } from '../errors.js';
 import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { runLeased } from '../sessions/run.js';
-import { persistTranscript, type Transcript } from '../store/transcript.js';
-import type { SessionRecord, SessionStore, StoredResult } from '../store/types.js';
+import type { SessionRecord, StoredResult } from '../store/types.js';
 import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
-import { remoteCanUseTool, type ControlBroker } from './control.js';
+import type { ControlBroker } from './control.js';
 import { ApiError, validationError } from './errors.js';
-import type { EventHub } from './hub.js';
-import type { RemoteHooks } from './remote-hooks.js';
-import type { ServerHost, ServerSession } from './types.js';
+import { buildLive, retire, type Live, type LiveDeps } from './live-session.js';
 
 export interface CreateSessionInput {
   title?: string;
@@ -29,16 +25,6 @@ export interface CreateSessionInput {
   permissionMode?: PermissionMode;
   systemPrompt?: string;
   maxTurns?: number;
-}
-
-/** A session object built on this replica. */
-interface Live {
-  /** The session's id (the host's, when it picked one). */
-  id: string;
-  session: ServerSession;
-  transcript: Transcript | undefined;
-  running: boolean;
-  unsubscribe: () => void;
 }
 
 /** A session as the API shows it. */
@@ -53,17 +39,12 @@ export interface SessionView {
   lastResult?: StoredResult;
 }
 
-export interface RegistryDeps {
-  host: ServerHost;
-  hub: EventHub;
-  broker: ControlBroker;
-  controlTimeoutMs: number;
-  remoteHooks: RemoteHooks;
-  store: SessionStore;
+export interface RegistryDeps extends LiveDeps {
   /** This process's name in leases and routed calls. */
   replica: string;
   leaseMs: number;
   calls: ReplicaCalls;
+  maxSessions: number;
 }
 
 export class SessionRegistry {
@@ -78,6 +59,11 @@ export class SessionRegistry {
   async create(input: CreateSessionInput): Promise<SessionView> {
     this.#assertAccepting();
     const { title, ...options } = input;
+    // Checked before the store's create: replicas racing may overshoot by a few, never without bound.
+    const held = await this.d.store.count();
+    if (held >= this.d.maxSessions) {
+      throw new ApiError('too_many_sessions', `this server holds ${held} sessions, its maxSessions (${this.d.maxSessions}); delete one (DELETE /session/:id) or raise maxSessions`);
+    }
     // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
     const live = await this.#build(crypto.randomUUID(), options, []);
     const id = live.id;
@@ -244,33 +230,8 @@ export class SessionRegistry {
   }
 
   async #build(id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
-    const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = this.d;
-    const path = store.transcriptPath(id);
-    const session = await host.session({
-      sessionId: id,
-      permissionTimeoutMs: controlTimeoutMs + 1000,
-      canUseTool: (name, toolInput, info) => remoteCanUseTool(broker, realId)(name, toolInput, info),
-      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(history.length > 0 ? { history } : {}),
-      ...(path !== undefined ? { transcriptPath: path } : {}),
-    });
-    const realId = session.id ?? id;
-    try {
-      remoteHooks.enable(realId, (options.hookCallbacks ?? []) as HookEventName[]);
-    } catch (error) {
-      await session.close?.();
-      throw error;
-    }
-    const forward = realId === session.id ? (e: HostEvent) => hub.publish(e) : (e: HostEvent) => hub.publish({ ...e, sessionId: realId });
-    const transcript = session.messages
-      ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
-          hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
-        )
-      : undefined;
-    const live: Live = { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
-    this.#live.set(realId, live);
+    const live = await buildLive(this.d, id, options, history);
+    this.#live.set(live.id, live);
     return live;
   }
 
@@ -279,11 +240,7 @@ export class SessionRegistry {
     const live = this.#live.get(id);
     if (!live) return;
     this.#live.delete(id);
-    this.d.remoteHooks.disable(id);
-    live.unsubscribe();
-    if (close) await live.session.close?.();
-    await live.transcript?.flush().catch(() => {});
-    live.transcript?.stop();
+    await retire(live, this.d.remoteHooks, close);
   }
 
   #assertAccepting(): void {

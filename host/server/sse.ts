@@ -40,14 +40,19 @@ export function sseHandler(hub: EventHub, global: false | { format: 'wasmhooks' 
     }
     const from = lastEventId(c);
     const format = global ? globalFormat(c, global.format) : 'plain';
-    // Disconnects arrive as the body's cancel on every runtime; request.signal is not used
-    // because Deno's legacy semantics fire it when a response is delivered.
-    const destroy = (c.env as Partial<Connection> | undefined)?.destroy;
+    // HEAD is answered from this GET route with the body thrown away: no stream to open (nobody would read it).
+    if (c.req.raw.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS });
+    // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
+    // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.
+    const connection = c.env as Partial<Connection> | undefined;
+    const destroy = connection?.destroy;
+    const direct = connection?.direct;
     const body = hub.open({
       format,
       ...(session !== undefined ? { session } : {}),
       ...(from !== undefined ? { lastEventId: from } : {}),
       ...(typeof destroy === 'function' ? { destroy } : {}),
+      ...(typeof direct === 'function' ? { direct } : {}),
     });
     return new Response(body, { headers: SSE_HEADERS });
   };

@@ -32,6 +32,10 @@ export class MemorySessionStore implements SessionStore {
     return r && structuredClone(r);
   }
 
+  async count(): Promise<number> {
+    return this.records.size;
+  }
+
   async list(): Promise<SessionRecord[]> {
     return [...this.records.values()].map((r) => structuredClone(r));
   }

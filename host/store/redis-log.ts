@@ -5,8 +5,11 @@
  * data gets a new epoch, and older ids get `replay.gap`). The stream is
  * trimmed to about `capacity` entries (and, with `maxAgeMs`, by age): that
  * is the replay window. Appends are queued and sent in order, in batches;
- * while Redis is down they wait (bounded) and are retried, so an event may
- * be logged twice but is not lost while this process lives (at-least-once).
+ * while Redis is down they wait (bounded) and are retried. A batch whose
+ * reply was lost may have landed in part: each entry carries its producer
+ * and sequence number (`u`), and before a retry the entries of ours that
+ * landed are looked up and taken off the queue, so an event is logged once
+ * and is not lost while this process lives.
  */
 import type { Redis } from 'ioredis';
 import { Entry } from '../server/ring.js';
@@ -32,7 +35,12 @@ export class RedisEventLog implements EventLog {
   readonly #key: string;
   readonly #epochKey: string;
   readonly #subscribers = new Set<(entry: Entry) => void>();
-  readonly #queue: string[] = [];
+  readonly #queue: Array<{ seq: number; data: string }> = [];
+  /** This log's name as a producer in entries' `u` field, and its next sequence number. */
+  readonly #producer = Math.random().toString(36).slice(2, 10);
+  #seq = 0;
+  /** A batch failed: some of it may have landed; look before sending again. */
+  #uncertain = false;
   #pumping = false;
   /** Position of the newest entry delivered to subscribers. */
   #seen = '0-0';
@@ -90,7 +98,7 @@ export class RedisEventLog implements EventLog {
       this.dropped++;
     }
     // Total: an event that cannot be encoded is logged as its `event.unencodable` stand-in.
-    this.#queue.push(encodeEvent(event).json);
+    this.#queue.push({ seq: this.#seq++, data: encodeEvent(event).json });
     if (!this.#pumping) void this.#pump();
   }
 
@@ -98,9 +106,18 @@ export class RedisEventLog implements EventLog {
     this.#pumping = true;
     try {
       while (this.#queue.length > 0 && !this.#closed) {
+        if (this.#uncertain) {
+          try {
+            await this.#dropLanded();
+            this.#uncertain = false;
+          } catch {
+            await sleep(200);
+          }
+          continue;
+        }
         const batch = this.#queue.slice(0, BATCH);
         const pipe = this.redis.pipeline();
-        for (const data of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'd', data);
+        for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'd', data);
         if (this.options.maxAgeMs) pipe.xtrim(this.#key, 'MINID', '~', String(Date.now() - this.options.maxAgeMs));
         try {
           const results = (await pipe.exec()) ?? [];
@@ -109,12 +126,38 @@ export class RedisEventLog implements EventLog {
           this.#appended = ids.at(-1) as string;
           this.#queue.splice(0, batch.length);
         } catch {
+          this.#uncertain = true;
           await sleep(200);
         }
       }
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /**
+   * Takes off the queue what a failed batch appended after all: our entries
+   * after the last one we know landed. Appends are sent in order, so every
+   * queued sequence number up to the newest found has landed.
+   */
+  async #dropLanded(): Promise<void> {
+    const mine = `${this.#producer}.`;
+    let from = this.#appended === '0-0' ? '-' : `(${this.#appended}`;
+    let newest = -1;
+    for (;;) {
+      const page = await this.redis.xrange(this.#key, from, '+', 'COUNT', 1000);
+      for (const [position, fields] of page) {
+        const at = fields.indexOf('u');
+        const u = at >= 0 ? fields[at + 1] : undefined;
+        if (u?.startsWith(mine)) {
+          newest = Math.max(newest, Number(u.slice(mine.length)));
+          this.#appended = position;
+        }
+      }
+      if (page.length < 1000) break;
+      from = `(${page.at(-1)![0]}`;
+    }
+    while (this.#queue.length > 0 && this.#queue[0]!.seq <= newest) this.#queue.shift();
   }
 
   /** One blocking reader per process delivers every replica's events in stream order. */

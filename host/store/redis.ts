@@ -76,6 +76,10 @@ export class RedisSessionStore implements SessionStore {
     return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id))));
   }
 
+  async count(): Promise<number> {
+    return this.#call(() => this.redis.zcard(this.#k('sessions')));
+  }
+
   async list(): Promise<SessionRecord[]> {
     return this.#call(async () => {
       const ids = await this.redis.zrange(this.#k('sessions'), '0', '-1');

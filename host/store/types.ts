@@ -59,6 +59,8 @@ export interface SessionStore {
   create(record: SessionRecord): Promise<boolean>;
   get(id: string): Promise<SessionRecord | undefined>;
   list(): Promise<SessionRecord[]>;
+  /** How many sessions there are (without reading them). */
+  count(): Promise<number>;
   update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void>;
   delete(id: string): Promise<void>;
 

@@ -1,15 +1,32 @@
 // The Extism ABI as the SDK uses it: input, output, errors, progress, logs.
 
 import { Host, LogLevel, Memory } from "@extism/as-pdk";
-import { error_set } from "@extism/as-pdk/lib/env";
+import { alloc, error_set, input_length, input_load_u64, input_load_u8, output_set, store_u64, store_u8 } from "@extism/as-pdk/lib/env";
+
+// Input and output cross the ABI eight bytes per host call; these loops do
+// only that (as-pdk's own add a typed-array store and bounds checks per word).
 
 /** The bytes the host passed to the current call. */
 export function readInput(): Uint8Array {
-  return Host.input();
+  const n = input_length();
+  const bytes = new Uint8Array(<i32>n);
+  const dst = bytes.dataStart;
+  const words = n & ~7;
+  let i: u64 = 0;
+  for (; i < words; i += 8) store<u64>(dst + <usize>i, input_load_u64(i));
+  for (; i < n; i++) store<u8>(dst + <usize>i, input_load_u8(i));
+  return bytes;
 }
 
 export function writeOutput(bytes: Uint8Array): void {
-  Host.output(bytes);
+  const n = <u64>bytes.length;
+  const offset = alloc(n);
+  const src = bytes.dataStart;
+  const words = n & ~7;
+  let i: u64 = 0;
+  for (; i < words; i += 8) store_u64(offset + i, load<u64>(src + <usize>i));
+  for (; i < n; i++) store_u8(offset + i, load<u8>(src + <usize>i));
+  output_set(offset, n);
 }
 
 /**

@@ -13,6 +13,7 @@ export { config, configOr } from "./config";
 export { JsonValue, JsonKind } from "./json/value";
 export { parseJson, JsonParseResult } from "./json/parse";
 export { JsonWriter, jsonString } from "./json/writer";
+export { TextEdit, spliceText } from "./text";
 export * from "./gen/hooks";
 export { Reader, Writer } from "./proto/wire";
 export { wasmhooksAbort } from "./abort";

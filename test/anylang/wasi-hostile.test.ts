@@ -111,9 +111,13 @@ describe('WASI against hostile arguments', () => {
     global.value = metered.meter.prefill(0n);
     expect(() => metered.fns.random_get!(0, 60_000)).toThrow(/fuel budget of 2000/);
     expect(metered.meter.used(global.value as bigint)).toBeLessThanOrEqual(2_000 + 4_000);
+    // The call itself is charged once, by the import wrapper in front of every host function (host-call.ts), not
+    // here: a WASI function called directly charges only the bytes it moves (wasi.test.ts checks the wrapper's charge).
     const poor = setup({}, { timeoutMs: 10_000, fuel: 1_000 });
-    expect(() => {
-      for (let i = 0; i < 100; i++) poor.fns.sched_yield!();
-    }).toThrow(/fuel budget of 1000/);
+    const pglobal = new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
+    poor.meter.global = pglobal;
+    pglobal.value = poor.meter.prefill(0n);
+    for (let i = 0; i < 100; i++) poor.fns.sched_yield!();
+    expect(poor.meter.used(pglobal.value as bigint)).toBe(0);
   });
 });

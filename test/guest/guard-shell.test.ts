@@ -111,6 +111,13 @@ describe('guard-shell', () => {
     await expect(guard.hook({ ...post, bindingIndex: 0 })).rejects.toThrow(/binding_index 0 is a HOOK_EVENT_PRE_TOOL_USE binding/);
   });
 
+  it('finds the program name of a word with its last / 2^24 chars in (past what the packed name offset holds)', async () => {
+    const long = `${'a'.repeat((1 << 24) + 5)}/rm -rf /`;
+    const r = await guard.preToolUse('Bash', { command: long });
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/^guard-shell: rm-recursive-root: /);
+  }, 60_000);
+
   it('allows input without a command (nothing to check)', async () => {
     expect((await guard.preToolUse('Bash', {})).decision).toBe('allow');
     expect((await guard.preToolUse('Bash', { command: 42 })).decision).toBe('allow');

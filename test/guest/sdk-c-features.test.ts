@@ -165,6 +165,19 @@ describe('tools', () => {
     await expect(rawTool('json_echo', json)).rejects.toThrow(new RegExp(`tool: input_json of tool json_echo is not valid JSON: ${message.replace(/[[\]]/g, '\\$&')}`));
   });
 
+  it('steps over long strings a word at a time and still finds every key, quote and escape after them', async () => {
+    // Quotes, escaped quotes and backslashes at every offset around the 8-byte steps of the validator and the lookups.
+    for (let at = 0; at <= 17; at++) {
+      const pad = 'abcdefghijklmnopq'.slice(0, at);
+      const long = `${pad}"\\${'x'.repeat(40)}é🐢"${pad}`;
+      const input = { skip: long, items: [long, long], outer: { skip: long, inner: `${pad}in"side${pad}` }, n: 7, flag: true };
+      expect(JSON.parse((await p.tool('fields', input)).content)).toEqual({ n: 7, flag: true, items: [long, long], nested: input.outer.inner });
+      for (const [tail, message] of [['\\x"}', 'a bad escape'], ['\u0001"}', 'a control character inside a string'], ['', 'an unterminated string']]) {
+        await expect(rawTool('json_echo', `{"a":"${pad}${'y'.repeat(at)}${tail}`)).rejects.toThrow(`not valid JSON: ${message}`);
+      }
+    }
+  });
+
   it('escapes text as a JSON string', async () => {
     const text = 'a "q" \\ \n\t\u0001 é';
     expect(JSON.parse((await p.tool('escape', { text })).content)).toBe(text);

@@ -44,11 +44,37 @@ function staticGraph(entry: string): Map<string, string[]> {
   return seen;
 }
 
+/** The chains by which `entry` reaches a module that `bad` picks. */
+function reached(entry: string, bad: (module: string) => boolean): string[] {
+  return [...staticGraph(join(host, entry)).entries()].filter(([m]) => bad(m)).map(([, chain]) => chain.map((f) => f.replace(host, 'host/')).join(' → '));
+}
+
+// What the subpath entries (host/entries/) hold, so that `import 'wasmhooks'` does not pay for it.
+const SERVER_PACKAGES = /^(hono|@hono\/|@modelcontextprotocol\/sdk\/server|commander$)/;
+const SUBPATH_SOURCES = /\/host\/(server\/|cli\/|runtime\/serve|mcp\/(server|http)\.ts$)/;
+
 describe('the main entry', () => {
   it('reaches no Node builtin through static imports', () => {
-    const graph = staticGraph(join(host, 'index.ts'));
-    const offenders = [...graph.entries()].filter(([m]) => builtins.has(m)).map(([, chain]) => chain.map((f) => f.replace(host, 'host/')).join(' → '));
+    const offenders = reached('index.ts', (m) => builtins.has(m));
     expect(offenders, `Node builtins reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
+  });
+
+  it('reaches neither the HTTP server, the MCP server nor the CLI (wasmhooks/server, /mcp, /cli)', () => {
+    const offenders = reached('index.ts', (m) => SERVER_PACKAGES.test(m) || SUBPATH_SOURCES.test(m));
+    expect(offenders, `server, MCP server or CLI code reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
+  });
+
+  it('the test would see them: the server and MCP entries do reach hono and the MCP server SDK', () => {
+    expect(reached('entries/server.ts', (m) => m === 'hono')).not.toEqual([]);
+    expect(reached('entries/mcp.ts', (m) => m.startsWith('@modelcontextprotocol/sdk/server'))).not.toEqual([]);
+    expect(reached('entries/cli.ts', (m) => m === 'commander')).not.toEqual([]);
+  });
+
+  it('the server and MCP entries are web-standard too (serving adapters load by runtime)', () => {
+    for (const entry of ['entries/server.ts', 'entries/mcp.ts']) {
+      const offenders = reached(entry, (m) => builtins.has(m));
+      expect(offenders, `Node builtins reached from host/${entry}:\n${offenders.join('\n')}`).toEqual([]);
+    }
   });
 
   it('prints nothing when imported (Extism, whose Node build loads node:wasi, waits for the first plugin)', () => {

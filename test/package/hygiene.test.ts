@@ -43,4 +43,20 @@ describe('package hygiene', () => {
     expect((pkg.scripts as Record<string, string>).prepack).toMatch(/build/);
     expect(pkg.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'plugins/first-party.json', 'plugins/*/build/*.wasm']));
   });
+
+  it('package.json: every subpath export is a tsup entry with declarations (., ./server, ./mcp, ./cli)', async () => {
+    const source = readFileSync(new URL('../../tsup.config.ts', import.meta.url), 'utf8');
+    const exp = pkg.exports as Record<string, unknown>;
+    const paths = Object.keys(exp).filter((k) => k !== './package.json');
+    expect(paths.sort()).toEqual(['.', './cli', './mcp', './server']);
+    for (const path of paths) {
+      const e = exp[path] as Record<string, string>;
+      const name = /^\.\/dist\/(.+)\.js$/.exec(e.import ?? '')?.[1];
+      expect(name, path).toBeTruthy();
+      expect(e.default, path).toBe(e.import);
+      expect(e.types, path).toBe(`./dist/${name}.d.ts`);
+      // Named in tsup's PUBLIC entries (which also get declarations).
+      expect(source, `${path}: tsup entry ${name}`).toMatch(new RegExp(`^\\s*'?${name}'?: 'host/`, 'm'));
+    }
+  });
 });

@@ -62,6 +62,24 @@ describe('the npm package, installed outside the repository', () => {
     }
   });
 
+  it('the subpath entries resolve by name, with their declarations (wasmhooks/server, /mcp, /cli)', () => {
+    const pkg = join(app, 'node_modules/wasmhooks');
+    for (const f of ['server', 'mcp', 'cli-api']) {
+      expect(existsSync(join(pkg, `dist/${f}.js`)), f).toBe(true);
+      expect(existsSync(join(pkg, `dist/${f}.d.ts`)), f).toBe(true);
+    }
+    const probe = [
+      "const server = await import('wasmhooks/server');",
+      "const mcp = await import('wasmhooks/mcp');",
+      "const cli = await import('wasmhooks/cli');",
+      "const main = await import('wasmhooks');",
+      'console.log(JSON.stringify([typeof server.createServer, typeof server.serve, typeof mcp.createMcpServer, typeof mcp.mcpHttpApp, typeof cli.runCli, "createServer" in main, "createMcpServer" in main]));',
+    ].join('\n');
+    writeFileSync(join(app, 'subpaths.mjs'), probe);
+    const out = run(process.execPath, ['subpaths.mjs'], app);
+    expect(JSON.parse(out.trim().split('\n').at(-1) as string)).toEqual(['function', 'function', 'function', 'function', 'function', false, false]);
+  }, 120_000);
+
   it('the README tour type-checks verbatim', () => {
     writeFileSync(join(app, 'tour.ts'), tourFromReadme());
     writeFileSync(

@@ -1,48 +1,79 @@
-// The default fuel budget fits real inputs: the first-party guards decide a
-// 100 KB tool input and secret-redactor redacts a 1 MB output without running
-// out of fuel. (The deadline is raised: these check the budget, and this
-// machine is shared; secret-redactor also needs more than the default 16 MiB
-// of memory for 1 MB, see docs/sandbox-instrumentation.md.)
+// The default limits fit real inputs: the first-party guards decide a 100 KB
+// tool input and secret-redactor redacts a 1 MB output with nothing raised
+// (fuel, memory, deadline: DEFAULT_LIMITS as they are). The same checks run on
+// Deno and Bun in test/xrt/budget.xrt.ts; the per-byte costs are in
+// sdk-guest/README.md and the bench group `guests`.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, loadPlugin } from '../../host/index.js';
+import { DEFAULT_LIMITS, loadPlugin, type HookInput, type HookResult, type WasmPlugin } from '../../host/index.js';
+import { heredoc, logWithKeys } from '../fixtures/big-inputs.js';
 import { builtPlugin, postToolUse, preToolUse } from './wasm.js';
 
-const heredoc = (bytes: number) => {
-  const line = 'export const answer = compute(42); // a line of a generated file\n';
-  return `cat > src/generated.ts <<'EOF'\n${line.repeat(Math.ceil(bytes / line.length))}EOF`;
-};
-const slow = { timeoutMs: 30_000 };
+/**
+ * One call under the default limits. The deadline is wall time and CI machines are shared, so a TIMEOUT
+ * is tried again, up to five tries in all, with a small call in between so that the misses do not
+ * quarantine the plugin (three failures in a row would). Fuel and memory are deterministic: a call
+ * that completes has met them; FUEL_EXHAUSTED or MEMORY_LIMIT is never retried.
+ */
+async function call(plugin: WasmPlugin, input: HookInput): Promise<HookResult> {
+  let result = await plugin.callHook(input);
+  for (let i = 0; i < 4 && !result.ok && result.failure.code === 'TIMEOUT'; i++) {
+    await plugin.callHook({ ...input, ...SMALL[input.hook_event_name as 'PreToolUse' | 'PostToolUse'] } as HookInput);
+    result = await plugin.callHook(input);
+  }
+  return result;
+}
 
-describe('the default fuel budget', { timeout: 60_000 }, () => {
-  it('guard-shell decides a 100 KB command', async () => {
-    const guard = await loadPlugin({ path: builtPlugin('guard-shell') }, { limits: slow });
-    const result = await guard.callHook(preToolUse('Bash', { command: heredoc(100_000) }));
-    await guard.close();
-    expect(result.ok).toBe(true);
-    expect(result.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
+// What a small call of the same event and tool carries instead of the large input.
+const SMALL = {
+  PreToolUse: { tool_input: { command: 'ls', file_path: '/work/app/a.txt' } },
+  PostToolUse: { tool_response: 'a.txt' },
+};
+
+describe('the default limits', { timeout: 60_000 }, () => {
+  it('guard-shell decides a 100 KB command, and still denies a destructive one at its end', async () => {
+    const guard = await loadPlugin({ path: builtPlugin('guard-shell') });
+    try {
+      const benign = await call(guard, preToolUse('Bash', { command: heredoc(100_000) }));
+      expect(benign).toMatchObject({ ok: true, output: { decision: 'allow' } });
+      expect(benign.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
+      const hostile = await call(guard, preToolUse('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }));
+      expect(hostile).toMatchObject({ ok: true, output: { decision: 'deny' } });
+    } finally {
+      await guard.close();
+    }
   });
 
-  it('path-guard decides a 100 KB Write', async () => {
+  it('path-guard decides a 100 KB Write inside and outside the workspace', async () => {
     const guard = await loadPlugin(
       { path: builtPlugin('path-guard') },
-      { limits: slow, grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } },
+      { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } },
     );
-    const result = await guard.callHook(preToolUse('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
-    await guard.close();
-    expect(result.ok).toBe(true);
-    expect(result.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
+    try {
+      const inside = await call(guard, preToolUse('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
+      expect(inside).toMatchObject({ ok: true, output: { decision: 'continue' } });
+      expect(inside.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
+      const outside = await call(guard, preToolUse('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }));
+      expect(outside).toMatchObject({ ok: true, output: { decision: 'deny' } });
+    } finally {
+      await guard.close();
+    }
   });
 
-  it('secret-redactor redacts a 1 MB output', async () => {
-    const secret = 'sk-proj-' + 'Ab3dEf6hIj'.repeat(4);
-    let output = '';
-    for (let i = 0; output.length < 1_000_000; i++) output += `line ${i}: KEY=${i % 50 === 0 ? secret : 'nothing-secret-here'} more words\n`;
-    output = output.slice(0, 1_000_000);
-    const redactor = await loadPlugin({ path: builtPlugin('secret-redactor') }, { limits: { ...slow, maxMemoryPages: 512 } });
-    const result = await redactor.callHook(postToolUse('Bash', { command: 'cat big.log' }, output));
-    await redactor.close();
-    expect(result.ok && result.output.updatedOutput).toContain('[REDACTED:openai-key]');
-    expect(result.ok && result.output.updatedOutput).not.toContain(secret);
-    expect(result.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel);
+  it('secret-redactor redacts a 1 MB output with keys at its start, middle and end', async () => {
+    const { output, expected, keys } = logWithKeys(1_000_000);
+    const redactor = await loadPlugin({ path: builtPlugin('secret-redactor') });
+    try {
+      // As in a session, the plugin has run before: a fresh module's first calls run baseline code (V8's
+      // Liftoff, JSC's interpreter), several times slower, and the deadline is wall time.
+      const warm = postToolUse('Bash', { command: 'cat small.log' }, logWithKeys(100_000).output);
+      for (let i = 0; i < 3; i++) expect(await call(redactor, warm)).toMatchObject({ ok: true });
+      const result = await call(redactor, postToolUse('Bash', { command: 'cat big.log' }, output));
+      if (!result.ok) throw new Error(`${result.failure.code}: ${result.failure.message} (${result.fuelUsed} fuel)`);
+      expect(result.output.updatedOutput === expected).toBe(true);
+      expect(result.output.systemMessage).toMatch(new RegExp(`^secret-redactor: redacted ${keys} secret\\(s\\) from Bash output: openai-key, `));
+      expect(result.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 2);
+    } finally {
+      await redactor.close();
+    }
   });
 });

@@ -49,7 +49,7 @@ describe('plugin health', () => {
 
 describe('GET /plugins on a bare host', () => {
   it('lists the loaded plugins with bindings, limits and health', async () => {
-    const { createServer } = await import('../../host/index.js');
+    const { createServer } = await import('../../host/entries/server.js');
     const guard = await loadPlugin({ path: new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url).pathname });
     const server = createServer(createHost({ plugins: [guard] }), {});
     const res = await server.app.request('/plugins');

@@ -126,4 +126,52 @@ describe('what runs past the budget between checks', () => {
       expect(ran * 52).toBeGreaterThan(budget - 52 * 2);
     }
   });
+
+  // The bound at an `end` is the most of what reaches it (the fall-through, each branch to its label, an `if`
+  // without `else`), per path: these lines take the short way out of every construct, so a bound that forgot a
+  // branch or the missing else would let the work run on unchecked.
+  const unit = {
+    branch: `(block (global.set $work (i32.add (global.get $work) (i32.const 1))) ${'(drop (i32.const 1)) '.repeat(23)}
+      (br_if 0 (local.get $on)) ${'(drop (i32.const 1)) '.repeat(40)})`,
+    table: `(block (block (global.set $work (i32.add (global.get $work) (i32.const 1))) ${'(drop (i32.const 1)) '.repeat(23)}
+      (br_table 1 0 (local.get $on))) ${'(drop (i32.const 1)) '.repeat(40)})`,
+    noElse: `(if (i32.eqz (local.get $on)) (then ${'(drop (i32.const 1)) '.repeat(40)}))
+      (global.set $work (i32.add (global.get $work) (i32.const 1))) ${'(drop (i32.const 1)) '.repeat(23)}`,
+  };
+  it.each(Object.keys(unit))('a line of constructs left early (%s) meets a check every UNCHECKED_MAX of weight', async (shape) => {
+    const { UNCHECKED_MAX } = await import('../../host/sandbox/instrument/code.js');
+    const wasm = await assemble(`(module (global $work (export "work") (mut i32) (i32.const 0))
+      (func (export "run") (local $on i32) (local.set $on (i32.const 1)) ${unit[shape as keyof typeof unit].repeat(400)}))`);
+    // The weight one unit runs, from the exact count.
+    const exact = instrument(wasm, { maxMemoryPages: 1, metering: 'exact' }).bytes;
+    const e = await WebAssembly.instantiate(exact, { 'wasmhooks:sandbox': { refuel: () => 1_000_000_000n } });
+    (e.instance.exports.run as () => void)();
+    const weight = (1_000_000_000 - Number((e.instance.exports.__wasmhooks_fuel as WebAssembly.Global).value)) / 400;
+    const budget = 5_000;
+    const bytes = instrument(wasm, { maxMemoryPages: 1 }).bytes;
+    // Run to the end, the fast mode charges at least the exact count (and within the block rule's bound). Fuel used =
+    // slices handed out + the overdraft each refuel covered − what is left (a block is charged before it runs).
+    let global: WebAssembly.Global | undefined;
+    let charged = 0;
+    const refill = (): bigint => {
+      charged += 1_000_000_000 - Math.min(0, Number(global!.value));
+      return 1_000_000_000n;
+    };
+    const whole = await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel: refill } });
+    global = whole.instance.exports.__wasmhooks_fuel as WebAssembly.Global;
+    (whole.instance.exports.run as () => void)();
+    const fast = (charged - Number(global.value)) / 400;
+    expect(fast).toBeGreaterThanOrEqual(weight);
+    expect(fast).toBeLessThanOrEqual(1.25 * weight);
+    const refuel = (): bigint => {
+      throw new Error('budget spent');
+    };
+    const { instance } = await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel } });
+    (instance.exports.__wasmhooks_fuel as WebAssembly.Global).value = BigInt(budget);
+    expect(() => (instance.exports.run as () => void)()).toThrow('budget spent');
+    const ran = (instance.exports.work as WebAssembly.Global).value as number;
+    // What ran before the stop: at most the budget and what may run between two checks (it may be less: a block is
+    // charged when entered, so a stop can come before the work it paid for).
+    expect(ran * weight).toBeLessThanOrEqual(budget + UNCHECKED_MAX + 100 + weight);
+  });
 });

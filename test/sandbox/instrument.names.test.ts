@@ -50,6 +50,37 @@ function decodeNames(bytes: Uint8Array): Names {
   return names;
 }
 
+/** Function imports and defined functions of a module. */
+function readInfo(bytes: Uint8Array): { imports: number; defined: number } {
+  const m = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  return {
+    imports: WebAssembly.Module.imports(m).filter((i) => i.kind === 'function').length,
+    defined: functionCount(bytes),
+  };
+}
+
+/** The function section's count. */
+function functionCount(bytes: Uint8Array): number {
+  let p = 8;
+  const leb = (): number => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[p++]!;
+      result += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (!(b & 0x80)) return result;
+    }
+  };
+  while (p < bytes.length) {
+    const id = bytes[p++]!;
+    const size = leb();
+    if (id === 3) return leb();
+    p += size;
+  }
+  return 0;
+}
+
 describe('name section', () => {
   it('shifts function and local names with the functions and names our imports', async () => {
     const wasm = await fixture('control'); // two function imports
@@ -58,16 +89,33 @@ describe('name section', () => {
     expect(before.functions.get(0)).toBe('twice');
     expect(before.functions.size).toBeGreaterThan(5);
 
-    // Two imports of ours (refuel, and the gate: the module imports functions); wrappers stay unnamed.
+    // Two imports of ours (refuel, and the gate: the module imports functions); import wrappers stay unnamed.
+    // Each defined function's variant (threaded fuel) comes after the wrappers and is named like it.
+    const info = readInfo(wasm);
+    const variantOf = (i: number) => 2 * info.imports + 2 + info.defined + (i - info.imports);
     const shifted = new Map([...before.functions].map(([i, n]) => [i >= 2 ? i + 2 : i, n]));
     shifted.set(2, 'wasmhooks_refuel');
     shifted.set(3, 'wasmhooks_gate');
-    expect(new Map([...after.functions].sort(([a], [b]) => a - b))).toEqual(new Map([...shifted].sort(([a], [b]) => a - b)));
+    const base = variantOf(info.imports);
+    const own = [...after.functions].filter(([i]) => i < base).sort(([a], [b]) => a - b);
+    expect(new Map(own)).toEqual(new Map([...shifted].sort(([a], [b]) => a - b)));
+    // Every defined function but the multi-result $split (no variant: its results cannot carry the counter) has a named variant.
+    const variants = [...after.functions].filter(([i]) => i >= base).map(([, n]) => n);
+    expect(variants).toEqual([...before.functions].filter(([i, n]) => i >= 2 && n !== 'split').map(([, n]) => n));
 
+    // A function's own index keeps its parameters' names; its variant has them all, locals past the counter parameter.
     const fib = [...before.functions].find(([, n]) => n === 'fib')![0];
     expect(after.functions.get(fib + 2)).toBe('fib');
     expect(after.locals.get(fib + 2)?.get(0)).toBe('n');
-    expect([...after.locals.keys()].sort()).toEqual([...before.locals.keys()].map((i) => (i >= 2 ? i + 2 : i)).sort());
+    expect(after.locals.get(variantOf(fib))?.get(0)).toBe('n');
+    const withLocals = [...before.locals].find(([i, l]) => i >= 2 && [...l.keys()].some((k) => k >= 1) && l.get(0) !== undefined);
+    if (withLocals) {
+      const [i, locals] = withLocals;
+      const last = Math.max(...locals.keys());
+      expect(after.locals.get(variantOf(i))?.get(last + 1)).toBe(locals.get(last));
+    }
+    const ownKeys = [...after.locals.keys()].filter((i) => i < variantOf(info.imports));
+    expect(ownKeys.sort()).toEqual([...before.locals.keys()].map((i) => (i >= 2 ? i + 2 : i)).sort());
   });
 
   it('reads back through wabt with calls still naming their callees', async () => {

@@ -42,6 +42,34 @@ function rewrittenBody(wasm: Uint8Array, allowExceptions = false): { check: numb
   }
 }
 
+/** Every function body of a module's code section (locals included). */
+function bodies(out: Uint8Array): number[][] {
+  let p = 8;
+  const leb = (): number => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = out[p++]!;
+      v |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+  };
+  while (p < out.length) {
+    const id = out[p++]!;
+    const size = leb();
+    if (id === 10) {
+      const all: number[][] = [];
+      for (let n = leb(); n > 0; n--) {
+        const len = leb();
+        all.push([...out.subarray(p, p + len)]);
+        p += len;
+      }
+      return all;
+    }
+    p += size;
+  }
+  return [];
+}
+
 describe('opcode decoding beyond what this Node can run', () => {
   it('walks multi-memory memargs, try_table, atomics, relaxed SIMD and v128.const without losing its place', () => {
     const body = [
@@ -78,13 +106,23 @@ describe('opcode decoding beyond what this Node can run', () => {
   it('charges the weighted size of the guarded code', () => {
     // const, const, add, drop, call (5), const, memory.grow (100), drop, memory.fill (5 + its length at run time) on 3 consts; the final end is free.
     const body = [0x41, 0x00, 0x41, 0x00, 0x6a, 0x1a, 0x10, 0x00, 0x41, 0x00, 0x40, 0x00, 0x1a, 0x41, 0x00, 0x41, 0x00, 0x41, 0x00, 0xfc, 0x0b, 0x00, 0x0b];
-    const { check, rest } = rewrittenBody(module(body));
+    // The function threads its counter (docs/sandbox-instrumentation.md, "Threaded fuel"): its own index holds a thin
+    // wrapper, `global.get 0; call 2 (its variant); global.set 0`, and the metered body is the variant, the last body.
+    const [wrapper, variant] = bodies(instrument(module(body), { maxMemoryPages: 1 }).bytes);
+    expect(wrapper).toEqual([0x00, 0x23, 0x00, 0x10, 0x02, 0x24, 0x00, 0x0b]);
     const constant = (bytes: number[]) => bytes.reduce((acc, b, i) => acc + (b & 0x7f) * 2 ** (7 * i), 0);
+    // One local, the i32 scratch for memory.fill's length (the counter is parameter 0); the body in a block; the entry
+    // check charges from the parameter.
+    expect(variant!.slice(0, 8)).toEqual([0x01, 0x01, 0x7f, 0x02, 0x40, 0x20, 0x00, 0x42]);
     // The entry block ends at the call (which may not return); the rest is a block charged after it.
-    expect(constant(check.slice(3, 8))).toBe(4 + 5);
-    const decrement = rest.indexOf(0x42, 8); // after const, const, add, drop, call 1: global.get 0; i64.const …
-    expect(rest.slice(decrement - 2, decrement)).toEqual([0x23, 0x00]);
-    expect(constant(rest.slice(decrement + 1, decrement + 6))).toBe(1 + 100 + 1 + 3 + 5);
+    expect(constant(variant!.slice(8, 13))).toBe(4 + 5);
+    // The call hands the counter to the variant (local.get 0; call 2) and takes it back with the next block's charge.
+    const call = variant!.findIndex((b, i) => b === 0x10 && variant![i + 1] === 0x02 && variant![i - 2] === 0x20);
+    expect(variant!.slice(call - 2, call + 3)).toEqual([0x20, 0x00, 0x10, 0x02, 0x42]);
+    expect(constant(variant!.slice(call + 3, call + 8))).toBe(1 + 100 + 1 + 3 + 5);
+    expect(variant!.slice(call + 8, call + 11)).toEqual([0x7d, 0x21, 0x00]); // i64.sub; local.set 0
+    // It returns the counter after the wrapped body: end (of the block); local.get 0; end.
+    expect(variant!.slice(-4)).toEqual([0x0b, 0x20, 0x00, 0x0b]);
   });
 
   it('declares the scratch local for bulk lengths even when the locals header grows (127 → 128 groups)', async () => {

@@ -22,6 +22,19 @@ describe('session routes', () => {
     expect((await call(server, 'GET', '/session')).json.sessions).toEqual([]);
   });
 
+  it('refuses a session past maxSessions (429) until one is deleted', async () => {
+    server = createServer(realHost(), { maxSessions: 2 });
+    const a = await call(server, 'POST', '/session', {});
+    expect((await call(server, 'POST', '/session', {})).status).toBe(201);
+    const third = await call(server, 'POST', '/session', {});
+    expect(third.status).toBe(429);
+    expect(third.json.error).toMatchObject({ code: 'too_many_sessions', message: expect.stringMatching(/holds 2 sessions, its maxSessions \(2\); delete one/) });
+    expect((await call(server, 'GET', '/session')).json.sessions).toHaveLength(2);
+    await call(server, 'DELETE', `/session/${a.json.id}`);
+    expect((await call(server, 'POST', '/session', {})).status).toBe(201);
+    expect(() => createServer(realHost(), { maxSessions: 0 })).toThrow(/server option maxSessions/);
+  });
+
   it('creates a session with an empty JSON body, and refuses a POST without the JSON content type', async () => {
     server = createServer(realHost());
     const json = { 'content-type': 'application/json' };

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createHost, createMcpServer, loadPlugin, mcpHttpApp, relayModel, scriptedModel } from '../../dist/index.js';
+import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
+import { createMcpServer, mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import type { HostEvent } from '../../dist/index.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/mcp/server.mjs', import.meta.url));

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
+import { createServer, runtimeName } from '../../dist/server.js';
 import { get, openSse, rawRequest, stalledReader } from './raw-http.ts';
 
-const runtime = wasmhooks.runtimeName();
-type Server = ReturnType<typeof wasmhooks.createServer>;
+const runtime = runtimeName();
+type Server = ReturnType<typeof createServer>;
 
 function makeHost(ask: { elicit?: Server['elicit'] }) {
   const model = wasmhooks.scriptedModel({
@@ -31,7 +32,7 @@ function makeHost(ask: { elicit?: Server['elicit'] }) {
 
 async function withServer(options: Record<string, unknown>, run: (port: number, server: Server) => Promise<void>): Promise<void> {
   const ask: { elicit?: Server['elicit'] } = {};
-  const server = wasmhooks.createServer(makeHost(ask), { port: 0, ...options });
+  const server = createServer(makeHost(ask), { port: 0, ...options });
   ask.elicit = server.elicit;
   const { port } = await server.listen();
   try {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
+import { createServer, runtimeName } from '../../dist/server.js';
 
 const TOKEN = 'xrt-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -64,10 +65,10 @@ async function readEvents(
   }
 }
 
-type Server = ReturnType<typeof wasmhooks.createServer>;
+type Server = ReturnType<typeof createServer>;
 
-async function withServer(run: (url: string, server: Server) => Promise<void>): Promise<void> {
-  const server = wasmhooks.createServer(makeHost(), { port: 0, token: TOKEN });
+async function withServer(run: (url: string, server: Server) => Promise<void>, options: { maxSessions?: number } = {}): Promise<void> {
+  const server = createServer(makeHost(), { port: 0, token: TOKEN, ...options });
   const { url } = await server.listen();
   try {
     await run(url, server);
@@ -82,7 +83,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
-  [`serves on ${wasmhooks.runtimeName()}: session, prompt, SSE until agent.end`]: () =>
+  [`serves on ${runtimeName()}: session, prompt, SSE until agent.end`]: () =>
     withServer(async (url) => {
       assert.equal((await fetch(`${url}/session`)).status, 401);
       const session = await post(`${url}/session`, {});
@@ -98,6 +99,20 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(text, 'Hello from the scripted model.');
       assert.equal(events.at(-1)?.result?.subtype, 'success');
     }),
+
+  'maxSessions: one session too many is 429 until one is deleted': () =>
+    withServer(
+      async (url) => {
+        const first = await post(`${url}/session`, {});
+        assert.equal(first.status, 201);
+        const refused = await post(`${url}/session`, {});
+        assert.equal(refused.status, 429);
+        assert.equal(refused.json.error.code, 'too_many_sessions');
+        assert.equal((await fetch(`${url}/session/${first.json.id}`, { method: 'DELETE', headers: auth })).status, 200);
+        assert.equal((await post(`${url}/session`, {})).status, 201);
+      },
+      { maxSessions: 1 },
+    ),
 
   'answers a control request over HTTP and the tool runs': () =>
     withServer(async (url) => {

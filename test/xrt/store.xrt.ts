@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
+import { createServer, runtimeName } from '../../dist/server.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
-const runtime = wasmhooks.runtimeName();
+const runtime = runtimeName();
 
 function host() {
   const model = wasmhooks.scriptedModel({
@@ -75,6 +76,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const record = { id: 's1', createdAt: 1, prompts: 0, options: {} };
     assert.equal(await first.store.create(record), true);
     assert.equal(await first.store.create(record), false);
+    assert.equal(await first.store.count(), 1);
     await first.store.appendMessages('s1', [message('one'), message('two')]);
     await first.store.sync('s1');
     await first.store.update('s1', { prompts: 1 });
@@ -103,6 +105,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       try {
         assert.equal(await a.store.create({ id: 's1', createdAt: 1, prompts: 0, options: { maxTurns: 3 } }), true);
         assert.deepEqual((await b.store.list()).map((r) => r.options), [{ maxTurns: 3 }]);
+        assert.equal(await b.store.count(), 1);
         await a.store.appendMessages('s1', [message('one')]);
         assert.deepEqual(await b.store.messages('s1'), [message('one')]);
         assert.equal(await a.store.acquire('s1', 'A', 5000), true);
@@ -141,7 +144,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
     const redis = await startRedis({ persist: false });
     const stores = await Promise.all([1, 2].map(() => wasmhooks.openStore({ kind: 'redis', url: redis.url })));
-    const [A, B] = stores.map((o, i) => wasmhooks.createServer(host(), { port: 0, store: o.store, eventLog: o.eventLog!, replica: `r${i}` }));
+    const [A, B] = stores.map((o, i) => createServer(host(), { port: 0, store: o.store, eventLog: o.eventLog!, replica: `r${i}` }));
     try {
       const [a, b] = await Promise.all([A!.listen(), B!.listen()]);
       await Promise.all([A!.ready, B!.ready]);
@@ -169,7 +172,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   [`graceful close on ${runtime}: control.cancelled (server-closed) and server.closing reach the client, the stream ends cleanly`]: async () => {
-    const server = wasmhooks.createServer(host(), { port: 0 });
+    const server = createServer(host(), { port: 0 });
     const { url } = await server.listen();
     const id = (await post(`${url}/session`, {})).json.id as string;
     const stream = await fetch(`${url}/event?session=${id}`);

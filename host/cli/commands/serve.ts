@@ -23,6 +23,7 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
   replica?: string;
   leaseMs?: number;
   replayWindow?: number;
+  maxSessions?: number;
 }
 
 /** `--store redis://…` shares sessions with other replicas; otherwise a data directory (default `.wasmhooks/`). */
@@ -70,6 +71,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.replica ? { replica: flags.replica } : {}),
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
+    ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
   });
   let served;
   try {

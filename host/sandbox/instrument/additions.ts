@@ -4,9 +4,9 @@
  * catch exceptions), the fuel global and its export. The sandbox runtime
  * binds to exactly these names (see docs/sandbox-instrumentation.md).
  */
-import type { ModuleInfo } from './module-info.js';
-import { GATE_NAME, writeGateType, type ImportPlan } from './hostcalls.js';
-import type { FuncType } from './info.js';
+import { GATE_NAME, writeGateType } from './hostcalls.js';
+import type { RewriteInfo } from './module-info.js';
+import { writeVariantTypes } from './threaded.js';
 import type { Writer } from './writer.js';
 
 /** The import and export names: the runtime's side of the contract. */
@@ -15,38 +15,6 @@ export const REFUEL_NAME = 'refuel';
 export const FUEL_EXPORT = '__wasmhooks_fuel';
 
 const utf8 = new TextEncoder();
-
-export interface RewriteInfo extends ModuleInfo {
-  /** Type index of our `() -> i64`. */
-  refuelType: number;
-  /** Type index of the gate's `(i32, i64) -> i32` (written only if `added` is 2). */
-  gateType: number;
-  /** Function imports we add: refuel, and the gate if needed. Defined functions shift by this. */
-  added: number;
-  /** Defined functions of the original module; the import wrappers come after them. */
-  definedFunctions: number;
-  /** Per original function import: how calls to it are charged (hostcalls.ts). */
-  imports: ImportPlan[];
-  importTypes: number[];
-  types: FuncType[];
-  funcTypes: number[];
-  /** Type index → the index of the `[] -> results` type we add for it (multi-result types, with exceptions allowed). */
-  blockTypes: Map<number, number>;
-  /** Per table (imported first), its capped maximum; `tablesSeen` counts them while rewriting. */
-  tables: number[];
-  tablesSeen: number;
-  maxTableElements: number;
-  /** Exception handling may be used (the opt-in); refused otherwise. */
-  allowExceptions: boolean;
-  /** The function being rewritten gets gates where handlers may resume (handlers.ts). */
-  handlerGates: boolean;
-  maxMemoryPages: number;
-  /** Memories seen so far (imported, then defined), for messages. */
-  memories: number;
-  functionsInstrumented: number;
-  /** The exact-count reference mode (exact.ts) instead of the block rule. */
-  exact: boolean;
-}
 
 function writeName(w: Writer, s: string): void {
   const b = utf8.encode(s);
@@ -62,7 +30,7 @@ export function writeRefuelType(m: RewriteInfo, w: Writer): number {
     const t = m.types[type]!;
     w.u8(0x60), w.u8(0x00), w.uleb(t.resultCount), w.bytes(t.results);
   }
-  return 2 + m.blockTypes.size;
+  return 2 + m.blockTypes.size + writeVariantTypes(m, w);
 }
 
 /** Our imports, appended to the import section; returns how many. */

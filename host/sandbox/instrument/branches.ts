@@ -55,7 +55,7 @@ export function brTable(
   header: (frame: number) => number,
 ): boolean {
   const labels = tableLabels(buf, p);
-  if (labels.includes(depth)) writeBack(m, w);
+  if (labels.includes(depth) && !m.threaded) writeBack(m, w); // a variant returns its counter instead
   const loops: number[] = [];
   for (const label of labels) {
     if (label < depth && atEdges(depth - 1 - label) && !loops.includes(label)) loops.push(label);

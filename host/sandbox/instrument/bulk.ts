@@ -1,4 +1,4 @@
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import type { ModuleInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
 import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2 } from './opcodes.js';

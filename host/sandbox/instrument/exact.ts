@@ -15,7 +15,7 @@
  * check (a test, charging nothing) sits at every function entry and loop
  * header, so the host regains control as often as in the fast mode.
  */
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
 import { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
 import { exceptionOp, handlerGate } from './handlers.js';

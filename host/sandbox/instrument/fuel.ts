@@ -25,7 +25,9 @@ export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean): number {
     w.bytes(m.check);
     return at;
   }
-  w.u8(entry ? GLOBAL_GET : LOCAL_GET), w.uleb(entry ? m.globals : f);
+  // A variant's counter arrives in its fuel local (a parameter); other functions load it at entry.
+  const load = entry && !m.threaded;
+  w.u8(load ? GLOBAL_GET : LOCAL_GET), w.uleb(load ? m.globals : f);
   w.u8(0x42);
   const at = w.pos;
   w.bytes(PADDED_ZERO);
@@ -67,6 +69,25 @@ export function writeDecrement(m: ModuleInfo, w: Writer): number {
   w.u8(0x7d);
   w.u8(f >= 0 ? LOCAL_SET : GLOBAL_SET), w.uleb(f >= 0 ? f : m.globals);
   return at;
+}
+
+/**
+ * After a direct call to a variant (threaded.ts), whose last result is the
+ * counter: `local.set $f (<result> - <cost>)`, fused with the charge of the
+ * block that follows. Returns the offset of its padded constant.
+ */
+export function writeResultCharge(m: ModuleInfo, w: Writer): number {
+  w.u8(0x42);
+  const at = w.pos;
+  w.bytes(PADDED_ZERO);
+  w.u8(0x7d);
+  w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
+  return at;
+}
+
+/** `local.get $f`: the counter handed to a variant, or returned by one. */
+export function pushCounter(m: ModuleInfo, w: Writer): void {
+  w.u8(LOCAL_GET), w.uleb(m.fuelLocal);
 }
 
 /**

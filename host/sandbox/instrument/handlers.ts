@@ -10,7 +10,7 @@
  * branch to), with the function body wrapped in one more block so that a
  * catch clause naming the body's label also lands on a gate.
  */
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { GateKind, writeGateCall } from './hostcalls.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';

@@ -15,8 +15,7 @@
  * plugin reading its input); a direct `call` to any other import calls the
  * wrapper.
  */
-import type { RewriteInfo } from './additions.js';
-import type { FuncType } from './info.js';
+import type { FuncType, ImportPlan, RewriteInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
 import { invalid } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
@@ -39,7 +38,7 @@ export const HOST_CALL_FUEL = 100;
 /** Fuel of any other host call, before its length- or block-dependent part. */
 export const GATED_CALL_FUEL = 1_000;
 /** Length operands (alloc, output_set) and blocks pay 1 fuel per 2^4 = 16 bytes, like bulk memory. */
-export const HOST_BYTES_PER_FUEL_LOG2 = 4;
+const HOST_BYTES_PER_FUEL_LOG2 = 4;
 
 const EXTISM = 'extism:host/env';
 const CONSTANT_TIME = new Set([
@@ -58,17 +57,6 @@ const BLOCK_PARAMS: Record<string, Record<string, number[]>> = {
 };
 
 const I32 = 0x7f, I64 = 0x7e;
-
-/** How one imported function is charged. */
-export interface ImportPlan {
-  /** A constant-time Extism accessor: charged, not gated. */
-  cheap: boolean;
-  /** The parameter holding a length that the cost grows with, or -1. */
-  length: number;
-  /** Parameters holding block addresses the host reads (i64), charged by the gate. */
-  blocks: number[];
-  params: number;
-}
 
 export function planImports(
   imports: { module: string; name: string; type: number }[],

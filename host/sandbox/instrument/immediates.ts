@@ -71,7 +71,7 @@ function memArg(r: Reader): void {
   r.skipLeb();
 }
 
-export function simd(r: Reader, at: number): void {
+function simd(r: Reader, at: number): void {
   const sub = r.u32();
   switch ((SIMD_IMM[sub] ?? 0) as Simd | 0) {
     case Simd.None:

@@ -7,8 +7,8 @@ import { WasmhooksError } from '../../errors.js';
 import { rewriteNames } from './names.js';
 import { readInfo, type Section } from './info.js';
 import { Reader, invalid } from './reader.js';
+import { rewriteCode } from './code-section.js';
 import {
-  rewriteCode,
   rewriteElements,
   rewriteExports,
   rewriteFunctions,
@@ -19,8 +19,10 @@ import {
   rewriteTables,
   rewriteTypes,
 } from './sections.js';
-import { type RewriteInfo, writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
+import { writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { planVariants, writeVariantFunctions } from './threaded.js';
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';
 
@@ -85,6 +87,7 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   const sections = scanSections(wasm);
   const m = readInfo(wasm, sections, { maxMemoryPages: cap, maxTableElements, allowExceptions: options.allowExceptions ?? false });
   m.exact = options.metering === 'exact';
+  if (!m.exact) planVariants(m, m.types.length + 2 + m.blockTypes.size);
   const present = new Set(sections.map((s) => s.id));
   // Import wrappers need a function and a code section even in a module that defines no function.
   const wrappers = m.funcImports > 0 ? [FUNCTION, CODE] : [];
@@ -162,7 +165,7 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
     let count = 1;
     if (id === TYPE) count = writeRefuelType(m, w);
     else if (id === IMPORT) count = writeRefuelImport(m, w);
-    else if (id === FUNCTION) writeWrapperTypes(m, w), (count = m.funcImports);
+    else if (id === FUNCTION) writeWrapperTypes(m, w), (count = m.funcImports + writeVariantFunctions(m, w));
     else if (id === CODE) writeWrappers(m, w), (count = m.funcImports);
     else if (id === GLOBAL) writeFuelGlobal(w);
     else writeFuelExport(m, w);

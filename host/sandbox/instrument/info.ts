@@ -3,17 +3,14 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
-import type { RewriteInfo } from './additions.js';
+import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
 import { planTables, skipConstExpr } from './tables.js';
 import { Writer } from './writer.js';
+import type { FuncType, RewriteInfo, Section } from './module-info.js';
 
-export interface Section {
-  id: number;
-  start: number;
-  end: number;
-}
+export type { Section } from './module-info.js';
 
 const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, TAG = 13;
 
@@ -87,16 +84,17 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     tempLocal: -1,
     fuelLocal: -1,
     tempUsed: false,
+    threaded: false,
+    variantType: new Int32Array(types.length).fill(-1),
+    variantOf: new Int32Array(funcTypes.length).fill(-1),
+    variants: 0,
+    threadedFn: new Uint8Array(funcTypes.length),
+    shiftLocals: -1,
+    tailCalls: false,
     ...checkTemplate(globals, funcImports),
   };
 }
 
-/** A function type: the first byte of each parameter's value type, and its results' encoded bytes. */
-export interface FuncType {
-  params: number[];
-  results: Uint8Array;
-  resultCount: number;
-}
 
 /** Every function type. GC type forms (rec groups, structs, arrays) are refused. */
 function readTypes(r: Reader): FuncType[] {
@@ -148,13 +146,6 @@ function tableMin(r: Reader, defined = true): number {
   if (flags & 4) r.fail('64-bit tables (table64) are not supported by the sandbox', at);
   if (withInit) skipConstExpr(r);
   return min;
-}
-
-function refuseExceptions(r: Reader, what: string): never {
-  return r.fail(
-    `the module uses wasm exception handling (${what}), which is refused by default: a handler could catch the sandbox's stop. ` +
-      'Load it with allowExceptions: true (every handler then re-raises a stop)',
-  );
 }
 
 const utf8d = new TextDecoder('utf-8', { fatal: false });

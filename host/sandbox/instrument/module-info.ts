@@ -1,4 +1,8 @@
-/** What the instrumenter's passes share about the module being rewritten (its own file: every pass imports it, none imports a pass back). */
+/**
+ * The types the instrumenter's passes share about the module being rewritten.
+ * Its own file, importing nothing: every pass imports it and none imports a
+ * pass back, so the passes have no import cycles among them.
+ */
 
 /** What the walker needs to know about the module being rewritten. */
 export interface ModuleInfo {
@@ -20,6 +24,8 @@ export interface ModuleInfo {
   fuelLocal: number;
   /** Set by the walker when it used `tempLocal`; the caller then declares it. */
   tempUsed: boolean;
+  /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */
+  threaded: boolean;
 }
 
 /**
@@ -31,3 +37,75 @@ export interface ModuleInfo {
  * can run beyond its budget (docs/sandbox-instrumentation.md, "The meter").
  */
 export const UNCHECKED_MAX = 1_000;
+
+export interface Section {
+  id: number;
+  start: number;
+  end: number;
+}
+
+/** A function type: the first byte of each parameter's value type, and its results' encoded bytes. */
+export interface FuncType {
+  params: number[];
+  results: Uint8Array;
+  resultCount: number;
+}
+
+/** How one imported function is charged. */
+export interface ImportPlan {
+  /** A constant-time Extism accessor: charged, not gated. */
+  cheap: boolean;
+  /** The parameter holding a length that the cost grows with, or -1. */
+  length: number;
+  /** Parameters holding block addresses the host reads (i64), charged by the gate. */
+  blocks: number[];
+  params: number;
+}
+
+export interface RewriteInfo extends ModuleInfo {
+  /** Type index of our `() -> i64`. */
+  refuelType: number;
+  /** Type index of the gate's `(i32, i64) -> i32` (written only if `added` is 2). */
+  gateType: number;
+  /** Function imports we add: refuel, and the gate if needed. Defined functions shift by this. */
+  added: number;
+  /** Defined functions of the original module; the import wrappers come after them. */
+  definedFunctions: number;
+  /** Per original function import: how calls to it are charged (hostcalls.ts). */
+  imports: ImportPlan[];
+  importTypes: number[];
+  types: FuncType[];
+  funcTypes: number[];
+  /** Type index → the index of the `[] -> results` type we add for it (multi-result types, with exceptions allowed). */
+  blockTypes: Map<number, number>;
+  /** Per table (imported first), its capped maximum; `tablesSeen` counts them while rewriting. */
+  tables: number[];
+  tablesSeen: number;
+  maxTableElements: number;
+  /** Exception handling may be used (the opt-in); refused otherwise. */
+  allowExceptions: boolean;
+  /** The function being rewritten gets gates where handlers may resume (handlers.ts). */
+  handlerGates: boolean;
+  maxMemoryPages: number;
+  /** Memories seen so far (imported, then defined), for messages. */
+  memories: number;
+  functionsInstrumented: number;
+  /** The exact-count reference mode (exact.ts) instead of the block rule. */
+  exact: boolean;
+  /** Threaded fuel (threaded.ts): per type, the index of its variant type `(params…, i64) -> (results…, i64)`, or -1. */
+  variantType: Int32Array;
+  /** Per defined function, its variant's position among the variants (after the import wrappers), or -1; and how many. */
+  variantOf: Int32Array;
+  variants: number;
+  /** Per defined function: 1 once its body was written as its variant (its own index holds a thin wrapper). */
+  threadedFn: Uint8Array;
+  /**
+   * Tail calls were seen: a thin wrapper or an adapter would turn a chain of
+   * them into a growing stack, so the code section is rewritten without
+   * threading (variants stay adapters, never called).
+   */
+  tailCalls: boolean;
+  /** The function being rewritten is a variant: local indices from this one (its parameter count) shift by one; -1 otherwise. */
+  shiftLocals: number;
+}
+

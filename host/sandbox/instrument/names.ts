@@ -1,5 +1,6 @@
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { Reader } from './reader.js';
+import { variantIndex } from './threaded.js';
 import type { Writer } from './writer.js';
 
 const OUR_NAMES = ['wasmhooks_refuel', 'wasmhooks_gate'].map((n) => new TextEncoder().encode(n));
@@ -29,29 +30,41 @@ export function rewriteNames(m: RewriteInfo, r: Reader, w: Writer): boolean {
         continue;
       }
       const sub = new Reader(r.buf, r.pos, end);
-      const contentStart = w.openSize();
-      const n = sub.u32();
-      let named = id !== FUNCTION_NAMES;
-      w.uleb(id === FUNCTION_NAMES ? n + m.added : n);
-      for (let i = 0; i < n; i++) {
+      const entries: [idx: number, start: number, end: number][] = [];
+      for (let i = sub.u32(); i > 0; i--) {
         const idx = sub.u32();
+        const start = sub.pos;
+        if (id === FUNCTION_NAMES) sub.name();
+        else {
+          for (let j = sub.u32(); j > 0; j--) {
+            sub.u32();
+            sub.name();
+          }
+        }
+        entries.push([idx, start, sub.pos]);
+      }
+      // A threaded function's own index holds a thin wrapper (parameters only) and its body is its variant's:
+      // local names move there (renumbered past the counter parameter), label names are dropped (one more block).
+      const kept = id === 3 ? entries.filter(([idx]) => !isThreaded(m, idx)) : entries;
+      const moved = id === FUNCTION_NAMES ? entries.filter(([idx]) => variantIndex(m, idx) >= 0) : id === 2 ? entries.filter(([idx]) => isThreaded(m, idx)) : [];
+      const contentStart = w.openSize();
+      let named = id !== FUNCTION_NAMES;
+      w.uleb(kept.length + moved.length + (named ? 0 : m.added));
+      for (const [idx, start, stop] of kept) {
         if (!named && idx >= m.funcImports) {
           writeRefuelName(m, w);
           named = true;
         }
         w.uleb(idx >= m.funcImports ? idx + m.added : idx);
-        const start = sub.pos;
-        if (id === FUNCTION_NAMES) sub.name();
-        else {
-          const inner = sub.u32();
-          for (let j = 0; j < inner; j++) {
-            sub.u32();
-            sub.name();
-          }
-        }
-        w.copy(r.buf, start, sub.pos);
+        if (id === 2 && isThreaded(m, idx)) writeLocalNames(m, r.buf, start, stop, idx, false, w);
+        else w.copy(r.buf, start, stop);
       }
       if (!named) writeRefuelName(m, w);
+      for (const [idx, start, stop] of moved) {
+        w.uleb(variantIndex(m, idx));
+        if (id === 2) writeLocalNames(m, r.buf, start, stop, idx, true, w);
+        else w.copy(r.buf, start, stop);
+      }
       if (sub.pos !== end) return rollback(w, mark);
       w.closeSize(contentStart);
       r.pos = end;
@@ -69,6 +82,29 @@ function writeRefuelName(m: RewriteInfo, w: Writer): void {
     w.uleb(OUR_NAMES[i]!.length);
     w.bytes(OUR_NAMES[i]!);
   }
+}
+
+/** A function's local names (`count, (index, name)*` at `start`): its parameters' only, or all of them renumbered for its variant. */
+function writeLocalNames(m: RewriteInfo, buf: Uint8Array, start: number, stop: number, func: number, variant: boolean, w: Writer): void {
+  const params = m.params[func - m.funcImports] ?? 0;
+  const r = new Reader(buf, start, stop);
+  const names: [number, number, number][] = [];
+  for (let k = r.u32(); k > 0; k--) {
+    const local = r.u32();
+    const at = r.pos;
+    r.name();
+    if (variant || local < params) names.push([variant && local >= params ? local + 1 : local, at, r.pos]);
+  }
+  w.uleb(names.length);
+  for (const [local, at, end] of names) {
+    w.uleb(local);
+    w.copy(buf, at, end);
+  }
+}
+
+function isThreaded(m: RewriteInfo, idx: number): boolean {
+  const d = idx - m.funcImports;
+  return d >= 0 && d < m.definedFunctions && m.threadedFn[d] === 1;
 }
 
 function rollback(w: Writer, mark: number): false {

@@ -36,8 +36,8 @@ export const OP_IMM = new Uint8Array(256);
 export const OP_WEIGHT = new Uint8Array(256).fill(1);
 
 /** Heavier weights: calls leave the region's accounting to the callee's entry check only in part. */
-export const WEIGHT_CALL = 5;
-export const WEIGHT_MEMORY_GROW = 100;
+const WEIGHT_CALL = 5;
+const WEIGHT_MEMORY_GROW = 100;
 /**
  * The fixed part of memory.copy/fill/init and the table ops: about a call's
  * worth (the length is charged apart, at run time). Compilers emit small
@@ -45,7 +45,7 @@ export const WEIGHT_MEMORY_GROW = 100;
  * larger constant made string-heavy plugins pay ~10× the fuel per µs of
  * other code.
  */
-export const WEIGHT_BULK = 5;
+const WEIGHT_BULK = 5;
 /** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (bulk.ts). */
 export const BULK_BYTES_PER_FUEL_LOG2 = 4;
 /** table.init/copy/grow/fill also pay 2^6 = 64 fuel per element, charged at run time (bulk.ts). */

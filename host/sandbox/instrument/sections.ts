@@ -1,17 +1,16 @@
 import {
   FUEL_EXPORT,
   REFUEL_MODULE,
-  type RewriteInfo,
   writeFuelExport,
   writeFuelGlobal,
   writeRefuelImport,
   writeRefuelType,
 } from './additions.js';
 import { rewriteExpr } from './code.js';
-import { closeBodyBlock, openBodyBlock } from './handlers.js';
-import { funcIndex, writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import type { RewriteInfo } from './module-info.js';
+import { funcIndex, writeWrapperTypes } from './hostcalls.js';
+import { writeVariantFunctions } from './threaded.js';
 import { capTableType } from './tables.js';
-import { rewriteExprExact } from './exact.js';
 import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -53,7 +52,7 @@ export function rewriteTypes(m: RewriteInfo, r: Reader, w: Writer): void {
   );
 }
 
-/** The function section: the wrappers' types after the module's own. */
+/** The function section: the import wrappers' types after the module's own, then the variants' (threaded.ts). */
 export function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): void {
   appendToVector(
     r,
@@ -64,7 +63,7 @@ export function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): void {
     },
     () => {
       writeWrapperTypes(m, w);
-      return m.funcImports;
+      return m.funcImports + writeVariantFunctions(m, w);
     },
   );
 }
@@ -217,111 +216,4 @@ export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
     if (flags & 4) rewriteExprVec(m, r, w);
     else rewriteFuncVec(m, r, w);
   }
-}
-
-export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
-  const count = r.u32();
-  w.uleb(count + m.funcImports);
-  const sectionEnd = r.limit;
-  for (let i = 0; i < count; i++) {
-    r.where = `function ${m.funcImports + i} (code entry ${i})`;
-    const size = r.u32();
-    if (size > sectionEnd - r.pos) r.fail(`body size ${size} runs past the code section`);
-    const bodyEnd = r.pos + size;
-    r.limit = bodyEnd;
-    const contentStart = w.openSize();
-    const localsStart = r.pos;
-    const groups = r.u32();
-    let locals = m.params[i] ?? 0;
-    for (let g = 0; g < groups; g++) {
-      locals += r.u32();
-      r.skipValType();
-    }
-    const localsOut = w.pos;
-    const bodyIn = r.pos;
-    const checks = m.checksInserted;
-    // Engines cap locals at 50,000: the fuel counter (i64) and the bulk-length scratch (i32) must fit.
-    m.fuelLocal = locals < 49_998 ? locals : -1;
-    let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
-    m.tempLocal = locals < 49_998 ? locals + 1 : locals < 49_999 ? locals : -1;
-    m.tempUsed = false;
-    if (m.exact) {
-      // The reference mode keeps the counter in the global, so every function may have handlers.
-      m.fuelLocal = -1;
-      m.tempLocal = locals < 49_999 ? locals : -1;
-      w.pos = localsOut;
-      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
-      m.handlerGates = m.allowExceptions;
-      if (m.handlerGates) openBodyBlock(m, w, i);
-      rewriteExprExact(m, r, w);
-    } else {
-      // Functions that keep the counter in the global from the start may have handlers too.
-      m.handlerGates = m.allowExceptions && m.fuelLocal < 0;
-      if (m.handlerGates) openBodyBlock(m, w, i);
-    }
-    if (!m.exact && !rewriteExpr(m, r, w, true)) {
-      // An exception handler: a caught throw would leave the local stale, so this function uses the global.
-      r.pos = bodyIn;
-      w.pos = localsOut;
-      m.checksInserted = checks;
-      m.fuelLocal = -1;
-      m.tempLocal = locals < 49_999 ? locals : -1;
-      m.tempUsed = false;
-      bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
-      m.handlerGates = m.allowExceptions;
-      if (m.handlerGates) openBodyBlock(m, w, i);
-      rewriteExpr(m, r, w, true);
-    }
-    if (m.handlerGates) closeBodyBlock(m, w);
-    m.handlerGates = false;
-    if (r.pos !== bodyEnd) r.fail(`${bodyEnd - r.pos} bytes after the body's final end`);
-    if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups);
-    w.closeSize(contentStart);
-    r.limit = sectionEnd;
-    m.functionsInstrumented++;
-  }
-  r.where = 'code section';
-  writeWrappers(m, w);
-}
-
-/** Copies the locals header, adding `1 × i64` for the fuel counter if there is a fuel local; returns where the body goes. */
-function writeLocals(m: RewriteInfo, r: Reader, w: Writer, localsStart: number, bodyIn: number, groups: number): number {
-  if (m.fuelLocal < 0) {
-    w.copy(r.buf, localsStart, bodyIn);
-    return w.pos;
-  }
-  w.uleb(groups + 1);
-  w.copy(r.buf, lebEndAfter(r.buf, localsStart), bodyIn);
-  w.u8(0x01);
-  w.u8(0x7e);
-  return w.pos;
-}
-
-/** The end of the LEB128 at `p` (already validated by the reader). */
-function lebEndAfter(buf: Uint8Array, p: number): number {
-  while (buf[p]! & 0x80) p++;
-  return p + 1;
-}
-
-/** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right. */
-function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups: number): void {
-  const oldCountLen = lebLength(groups);
-  const delta = lebLength(groups + 1) - oldCountLen + 2;
-  w.ensure(delta);
-  const buf = w.buf;
-  buf.copyWithin(bodyOut + delta, bodyOut, w.pos);
-  buf.copyWithin(localsOut + oldCountLen + delta - 2, localsOut + oldCountLen, bodyOut);
-  const end = w.pos + delta;
-  w.pos = localsOut;
-  w.uleb(groups + 1);
-  w.pos = bodyOut + delta - 2;
-  w.u8(0x01);
-  w.u8(0x7f);
-  w.pos = end;
-}
-
-function lebLength(v: number): number {
-  let n = 1;
-  while (v >= 0x80) (v = Math.floor(v / 0x80)), n++;
-  return n;
 }

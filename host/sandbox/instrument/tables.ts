@@ -4,7 +4,7 @@
  * memory it gets a maximum in the binary: all the tables of a module, imported
  * and defined, hold at most `maxTableElements` elements together.
  */
-import type { RewriteInfo } from './additions.js';
+import type { RewriteInfo } from './module-info.js';
 import { invalid, type Reader } from './reader.js';
 import type { Writer } from './writer.js';
 

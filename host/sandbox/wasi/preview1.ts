@@ -6,7 +6,7 @@
  * granted answers ENOTCAPABLE (or EROFS for writes to a granted directory).
  */
 import type { Meter } from '../meter.js';
-import { ProcExit, charge, hostCallFuel, BYTES_PER_FUEL } from '../host-call.js';
+import { ProcExit, charge, bytesFuel, BYTES_PER_FUEL } from '../host-call.js';
 import { Files } from './files.js';
 import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
@@ -50,7 +50,7 @@ export class Wasi {
     this.#out.stderr.flush();
   }
 
-  /** The `wasi_snapshot_preview1` functions, each behind the fuel and deadline gate. */
+  /** The `wasi_snapshot_preview1` functions (each charged and checked by its import wrapper, host-call.ts), faults as EFAULT. */
   imports(): Record<string, (...args: never[]) => unknown> {
     const gated: Record<string, (...args: never[]) => unknown> = {};
     for (const [name, fn] of Object.entries(this.#functions())) gated[name] = this.#gate(fn);
@@ -60,7 +60,6 @@ export class Wasi {
 
   #gate(fn: Fn): (...args: never[]) => number | void {
     return (...args: never[]) => {
-      charge(this.host.meter(), hostCallFuel());
       try {
         return fn(...args);
       } catch (error) {
@@ -71,7 +70,7 @@ export class Wasi {
   }
 
   #charge(bytes: number): void {
-    if (bytes >= BYTES_PER_FUEL) charge(this.host.meter(), Math.ceil(bytes / BYTES_PER_FUEL));
+    if (bytes >= BYTES_PER_FUEL) charge(this.host.meter(), bytesFuel(bytes));
   }
 
   #strings(list: string[], ptrs: number, buf: number): number {

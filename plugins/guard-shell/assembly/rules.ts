@@ -1,6 +1,9 @@
 // The rules: each one names itself and says why the command is refused.
 
-import { Token, tokenize, programName, argsAfter, hasRecursiveFlag } from "./tokens";
+import {
+  Tokens, tokenize, argsAfter, hasRecursiveFlag,
+  OP_AND, OP_AND_AND, OP_APPEND, OP_BACKTICK, OP_COMMAND_SUB, OP_OR_OR, OP_PIPE, OP_PROCESS_SUB, OP_REDIRECT, OP_SEMI,
+} from "./tokens";
 import { isCriticalPath, isDiskDevice } from "./targets";
 
 export class Hit {
@@ -18,86 +21,108 @@ export function findDestructive(command: string): Hit | null {
   if (bomb !== null) return bomb;
   const tokens = tokenize(command);
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    const hit = t.isOperator ? operatorRule(tokens, i) : wordRule(tokens, i, programName(t.text));
+    const hit = tokens.isOperator(i) ? operatorRule(tokens, i) : wordRule(tokens, i);
     if (hit !== null) return hit;
   }
   return pipeToShell(tokens);
 }
 
-function wordRule(tokens: Token[], i: i32, name: string): Hit | null {
-  if (name == "rm") {
-    const args = argsAfter(tokens, i);
-    if (args.includes("--no-preserve-root")) return new Hit("rm-no-preserve-root", "rm --no-preserve-root deletes the root filesystem");
-    if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("rm-recursive-root", "recursive rm of the root, a home folder or a system folder");
-  }
-  if (name.startsWith("mkfs") || name == "mke2fs" || name == "wipefs") {
-    return new Hit("mkfs", name + " formats or wipes a filesystem");
-  }
-  if (name == "dd") {
-    const args = argsAfter(tokens, i);
-    for (let k = 0; k < args.length; k++) {
-      if (args[k].startsWith("of=") && isDiskDevice(args[k].substring(3))) {
-        return new Hit("dd-to-device", "dd writing to the device " + args[k].substring(3) + " overwrites a disk");
-      }
+// Every word is looked at as a program name, so the rules are picked by the
+// name's first letter: most words are turned away by one switch.
+function wordRule(t: Tokens, i: i32): Hit | null {
+  switch (t.nameFirst(i)) {
+    case 0x72: return t.nameIs(i, "rm") ? rmRule(argsAfter(t, i)) : t.nameIs(i, "reboot") ? powerHit() : null; // r
+    case 0x6d: return t.nameStartsWith(i, "mkfs") || t.nameIs(i, "mke2fs") ? mkfsHit(t.name(i)) : null; // m
+    case 0x77: return t.nameIs(i, "wipefs") ? mkfsHit(t.name(i)) : null; // w
+    case 0x64: return t.nameIs(i, "dd") ? ddRule(argsAfter(t, i)) : null; // d
+    case 0x73: { // s
+      if (t.nameIs(i, "shred")) return shredRule(argsAfter(t, i));
+      if (t.nameIs(i, "shutdown") || (t.nameIs(i, "systemctl") && anyOf(argsAfter(t, i), POWER))) return powerHit();
+      return null;
     }
-  }
-  if (name == "shred") {
-    const args = argsAfter(tokens, i);
-    for (let k = 0; k < args.length; k++) {
-      if (isDiskDevice(args[k])) return new Hit("shred-device", "shred overwrites the device " + args[k]);
+    case 0x6b: return t.nameIs(i, "kill") && killsEverything(argsAfter(t, i)) ? new Hit("kill-all", "kill -1 signals every process you can reach") : null; // k
+    case 0x68: return t.nameIs(i, "halt") ? powerHit() : null; // h
+    case 0x70: return t.nameIs(i, "poweroff") ? powerHit() : null; // p
+    case 0x63: { // c
+      if (!t.nameIs(i, "chmod") && !t.nameIs(i, "chown") && !t.nameIs(i, "chgrp")) return null;
+      const name = t.name(i);
+      const args = argsAfter(t, i);
+      if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("recursive-" + name + "-root", "recursive " + name + " of the root, a home folder or a system folder");
+      return null;
     }
+    case 0x66: return t.nameIs(i, "find") ? findRule(argsAfter(t, i)) : null; // f
+    default: return null;
   }
-  if (name == "kill" && killsEverything(argsAfter(tokens, i))) {
-    return new Hit("kill-all", "kill -1 signals every process you can reach");
-  }
-  if (POWER.includes(name) || (name == "systemctl" && anyOf(argsAfter(tokens, i), POWER))) {
-    return new Hit("shutdown", "shuts down or reboots the machine");
-  }
-  if (name == "chmod" || name == "chown" || name == "chgrp") {
-    const args = argsAfter(tokens, i);
-    if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("recursive-" + name + "-root", "recursive " + name + " of the root, a home folder or a system folder");
-  }
-  if (name == "find") {
-    const args = argsAfter(tokens, i);
-    const deletes = args.includes("-delete") || (args.includes("-exec") && args.includes("rm"));
-    if (args.length > 0 && isCriticalPath(args[0]) && deletes) return new Hit("find-delete-root", "find deleting under the root, a home folder or a system folder");
+}
+
+function rmRule(args: string[]): Hit | null {
+  if (args.includes("--no-preserve-root")) return new Hit("rm-no-preserve-root", "rm --no-preserve-root deletes the root filesystem");
+  if (hasRecursiveFlag(args) && anyCritical(args)) return new Hit("rm-recursive-root", "recursive rm of the root, a home folder or a system folder");
+  return null;
+}
+
+function mkfsHit(name: string): Hit {
+  return new Hit("mkfs", name + " formats or wipes a filesystem");
+}
+
+function powerHit(): Hit {
+  return new Hit("shutdown", "shuts down or reboots the machine");
+}
+
+function ddRule(args: string[]): Hit | null {
+  for (let k = 0; k < args.length; k++) {
+    if (args[k].startsWith("of=") && isDiskDevice(args[k].substring(3))) {
+      return new Hit("dd-to-device", "dd writing to the device " + args[k].substring(3) + " overwrites a disk");
+    }
   }
   return null;
 }
 
-function operatorRule(tokens: Token[], i: i32): Hit | null {
-  const op = tokens[i].text;
-  if ((op == ">" || op == ">>") && i + 1 < tokens.length && !tokens[i + 1].isOperator && isDiskDevice(tokens[i + 1].text)) {
-    return new Hit("write-to-device", "redirecting output to " + tokens[i + 1].text + " overwrites a disk");
+function shredRule(args: string[]): Hit | null {
+  for (let k = 0; k < args.length; k++) {
+    if (isDiskDevice(args[k])) return new Hit("shred-device", "shred overwrites the device " + args[k]);
+  }
+  return null;
+}
+
+function findRule(args: string[]): Hit | null {
+  const deletes = args.includes("-delete") || (args.includes("-exec") && args.includes("rm"));
+  if (args.length > 0 && isCriticalPath(args[0]) && deletes) return new Hit("find-delete-root", "find deleting under the root, a home folder or a system folder");
+  return null;
+}
+
+function operatorRule(t: Tokens, i: i32): Hit | null {
+  const op = t.op(i);
+  if ((op == OP_REDIRECT || op == OP_APPEND) && i + 1 < t.length && !t.isOperator(i + 1)) {
+    const target = t.text(i + 1);
+    if (isDiskDevice(target)) return new Hit("write-to-device", "redirecting output to " + target + " overwrites a disk");
   }
   // `bash <(curl ...)`, `sh -c "$(wget ...)"`: a shell running what a download produced.
-  if ((op == "<(" || op == "$(" || op == "`") && i + 1 < tokens.length && DOWNLOADERS.includes(programName(tokens[i + 1].text))) {
-    for (let k = i - 1; k >= 0 && !isCommandEnd(tokens[k]); k--) {
-      if (!tokens[k].isOperator && SHELLS.includes(programName(tokens[k].text))) {
-        return new Hit("download-to-shell", "a shell runs a script fetched from the network");
-      }
+  if ((op == OP_PROCESS_SUB || op == OP_COMMAND_SUB || op == OP_BACKTICK) && i + 1 < t.length && t.nameIn(i + 1, DOWNLOADERS)) {
+    for (let k = i - 1; k >= 0 && !isCommandEnd(t, k); k--) {
+      if (t.nameIn(k, SHELLS)) return new Hit("download-to-shell", "a shell runs a script fetched from the network");
     }
   }
   return null;
 }
 
 /** `curl ... | sh`, `wget -O- ... | sudo bash`. */
-function pipeToShell(tokens: Token[]): Hit | null {
+function pipeToShell(t: Tokens): Hit | null {
   let downloading = false;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (!t.isOperator) {
-      if (DOWNLOADERS.includes(programName(t.text))) downloading = true;
+  for (let i = 0; i < t.length; i++) {
+    const op = t.op(i);
+    if (op == 0) {
+      const first = t.nameFirst(i);
+      if ((first == 0x63 || first == 0x77) && t.nameIn(i, DOWNLOADERS)) downloading = true; // curl, wget
       continue;
     }
-    if (t.text == "|" && downloading) {
+    if (op == OP_PIPE && downloading) {
       let k = i + 1;
-      while (k < tokens.length && !tokens[k].isOperator && isPrefix(tokens[k].text)) k++;
-      if (k < tokens.length && !tokens[k].isOperator && SHELLS.includes(programName(tokens[k].text))) {
-        return new Hit("download-to-shell", "piping a download into " + programName(tokens[k].text) + " runs unreviewed code");
+      while (k < t.length && !t.isOperator(k) && isPrefix(t.text(k))) k++;
+      if (k < t.length && t.nameIn(k, SHELLS)) {
+        return new Hit("download-to-shell", "piping a download into " + t.name(k) + " runs unreviewed code");
       }
-    } else if (isCommandEnd(t)) {
+    } else if (isCommandEnd(t, i)) {
       downloading = false;
     }
   }
@@ -106,7 +131,7 @@ function pipeToShell(tokens: Token[]): Hit | null {
 
 /** `:(){ :|:& };:` and the same shape under any name. */
 function forkBomb(command: string): Hit | null {
-  if (!command.includes("(") || !command.includes("|")) return null;
+  if (!hasChar(command, 0x28) || !hasChar(command, 0x7c)) return null; // ( and |
   const s = command.replaceAll(" ", "").replaceAll("\t", "").replaceAll("\n", "");
   let at = s.indexOf("(){");
   while (at > 0) {
@@ -121,6 +146,12 @@ function forkBomb(command: string): Hit | null {
     at = s.indexOf("(){", at + 3);
   }
   return null;
+}
+
+// By hand: String#includes compares a whole string at every position.
+function hasChar(s: string, c: i32): bool {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) == c) return true;
+  return false;
 }
 
 function anyCritical(args: string[]): bool {
@@ -145,6 +176,7 @@ function isPrefix(word: string): bool {
   return PREFIXES.includes(word) || word.startsWith("-") || word.includes("=");
 }
 
-function isCommandEnd(t: Token): bool {
-  return t.isOperator && (t.text == ";" || t.text == "&&" || t.text == "||" || t.text == "&");
+function isCommandEnd(t: Tokens, k: i32): bool {
+  const op = t.op(k);
+  return op == OP_SEMI || op == OP_AND_AND || op == OP_OR_OR || op == OP_AND;
 }

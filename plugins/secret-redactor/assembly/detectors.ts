@@ -2,7 +2,7 @@
 // Match (the span to replace and its kind) or null. AssemblyScript has no
 // regex engine, so the shapes are spelled out by hand; the README lists them.
 
-import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, startsWord } from "./chars";
+import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, spanEndsWith, spanIncludes, spanIs, startsWord } from "./chars";
 
 export class Match {
   constructor(public start: i32, public end: i32, public kind: string) {}
@@ -72,20 +72,38 @@ export function privateKey(s: string, at: i32): Match | null {
   return new Match(at, endClose < 0 ? s.length : endClose + 5, "private-key");
 }
 
-/** Key names whose values are secrets, by what the (lower-cased) name ends with. */
-const SECRET_NAMES: string[] = [
-  "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key",
-  "access_key", "private_key", "client_secret", "authorization", "credentials",
-];
-
 /** The kind for a key name, or "" when the name is not a secret's. */
 export function secretNameKind(name: string): string {
+  // A JSON key may hold any character; lower-casing first keeps the Unicode rules (`K` KELVIN SIGN is `k`).
   const n = name.toLowerCase();
-  for (let i = 0; i < SECRET_NAMES.length; i++) {
-    if (!n.endsWith(SECRET_NAMES[i])) continue;
-    if (n.includes("pass") || n.endsWith("pwd")) return "password";
-    if (n.includes("token") || n.endsWith("authorization")) return "token";
-    if (n.includes("key")) return "api-key";
+  return secretNameKindAt(n, 0, n.length);
+}
+
+// Key names whose values are secrets, by what the (lower-cased) name ends with; grouped by
+// that ending's last letter, so a name is compared with the few it could be.
+const ENDING_D: string[] = ["password", "passwd", "pwd"];
+const ENDING_T: string[] = ["secret", "client_secret"];
+const ENDING_N: string[] = ["token", "authorization"];
+const ENDING_Y: string[] = ["api_key", "apikey", "api-key", "access_key", "private_key"];
+const ENDING_S: string[] = ["credentials"];
+
+/** The kind for the key name `s[start, end)` (any case), or "". */
+function secretNameKindAt(s: string, start: i32, end: i32): string {
+  if (end <= start) return "";
+  let names: string[];
+  switch (s.charCodeAt(end - 1) | 0x20) {
+    case 0x64: names = ENDING_D; break;
+    case 0x74: names = ENDING_T; break;
+    case 0x6e: names = ENDING_N; break;
+    case 0x79: names = ENDING_Y; break;
+    case 0x73: names = ENDING_S; break;
+    default: return "";
+  }
+  for (let i = 0; i < names.length; i++) {
+    if (!spanEndsWith(s, start, end, names[i])) continue;
+    if (spanIncludes(s, start, end, "pass") || spanEndsWith(s, start, end, "pwd")) return "password";
+    if (spanIncludes(s, start, end, "token") || spanEndsWith(s, start, end, "authorization")) return "token";
+    if (spanIncludes(s, start, end, "key")) return "api-key";
     return "secret";
   }
   return "";
@@ -103,18 +121,20 @@ export function assignment(s: string, at: i32): Match | null {
   const sep = s.charCodeAt(at);
   if (sep != 0x3d && sep != 0x3a) return null;
   let nameEnd = at;
-  while (nameEnd > 0 && (isSpace(s.charCodeAt(nameEnd - 1)) || s.charAt(nameEnd - 1) == "\"" || s.charAt(nameEnd - 1) == "'")) nameEnd--;
+  while (nameEnd > 0 && isNameEdge(s.charCodeAt(nameEnd - 1))) nameEnd--;
   let nameStart = nameEnd;
   while (nameStart > 0 && isNameChar(s.charCodeAt(nameStart - 1))) nameStart--;
-  const kind = secretNameKind(s.substring(nameStart, nameEnd));
+  const kind = secretNameKindAt(s, nameStart, nameEnd);
   if (kind.length == 0) return null;
   let v = runEnd(s, at + 1, isSpace);
-  let quote = "";
-  if (v < s.length && (s.charAt(v) == "\"" || s.charAt(v) == "'")) {
-    quote = s.charAt(v);
+  // The closing quote: `"` or `'` (QUOTE_ESCAPED: `\"`, a quote inside JSON-escaped text), or none.
+  let quote = 0;
+  const q = s.charCodeAt(v);
+  if (q == 0x22 || q == 0x27) {
+    quote = q;
     v++;
   } else if (s.startsWith("\\\"", v)) {
-    quote = "\\\"";
+    quote = QUOTE_ESCAPED;
     v += 2;
   }
   for (let i = 0; i < AUTH_SCHEMES.length; i++) {
@@ -122,15 +142,22 @@ export function assignment(s: string, at: i32): Match | null {
   }
   let end = v;
   while (end < s.length && !endsValue(s, end, quote)) end++;
-  const value = s.substring(v, end);
-  if (value.length < 4 || value == "null" || value == "true" || value == "false" || value.startsWith("[REDACTED")) return null;
+  if (end - v < 4 || spanIs(s, v, end, "null") || spanIs(s, v, end, "true") || spanIs(s, v, end, "false") || s.startsWith("[REDACTED", v)) return null;
   return new Match(v, end, kind);
 }
 
-function endsValue(s: string, i: i32, quote: string): bool {
+const QUOTE_ESCAPED = 1;
+
+// Spaces and quotes between a name and its separator.
+function isNameEdge(c: i32): bool {
+  return isSpace(c) || c == 0x22 || c == 0x27;
+}
+
+function endsValue(s: string, i: i32, quote: i32): bool {
   const c = s.charCodeAt(i);
   if (c == 0x0a || c == 0x0d) return true;
-  if (quote.length > 0) return s.startsWith(quote, i);
+  if (quote == QUOTE_ESCAPED) return c == 0x5c && s.charCodeAt(i + 1) == 0x22;
+  if (quote != 0) return c == quote;
   // space, tab, " ' , ; & \
   return c == 0x20 || c == 0x09 || c == 0x22 || c == 0x27 || c == 0x2c || c == 0x3b || c == 0x26 || c == 0x5c;
 }

@@ -8,9 +8,13 @@ import { Redacted, redactJson, redactText } from "./redact";
 function rewrite(outputJson: string, found: Redacted): string {
   // Text output arrives as one JSON string, which redactJson redacts like any string value.
   const parsed = parseJson(outputJson);
-  if (!parsed.ok) return jsonString(redactText(outputJson, found));
+  if (!parsed.ok) {
+    const text = redactText(outputJson, found);
+    return found.kinds.length > 0 ? jsonString(text) : "";
+  }
   redactJson(parsed.value, found);
-  return parsed.value.toJson();
+  // Serialised only when something changed: for 1 MB of output that is 2 MB not allocated.
+  return found.kinds.length > 0 ? parsed.value.toJson() : "";
 }
 
 function redactOutput(result: ToolResult): HookResponse {

@@ -1,16 +1,14 @@
 // Redaction of one text and of a JSON document.
 
-import { JsonKind, JsonValue } from "@wasmhooks/sdk-guest";
+import { JsonKind, JsonValue, TextEdit, spliceText } from "@wasmhooks/sdk-guest";
 import { Match, apiKey, assignment, awsKey, githubToken, jwt, privateKey, secretNameKind, slackToken } from "./detectors";
 
 export class Redacted {
-  text: string = "";
   /** One entry per replacement, e.g. ["openai-key", "password"]. */
   kinds: string[] = [];
 }
 
 function detect(s: string, at: i32): Match | null {
-  // Dispatch on the char code: most positions cost one load and a few compares.
   const c = s.charCodeAt(at);
   if (c == 0x3d || c == 0x3a) {
     // `OPENAI_API_KEY=sk-…`: let the value's own shape name the kind.
@@ -32,31 +30,54 @@ function shaped(s: string, at: i32): Match | null {
   }
 }
 
+// For each ASCII char that can start a secret, the second char it needs
+// (`sk`, `ey`, `gh`/`gi`, `AK`/`AS`, `xo`, `--`); 1 for `=` and `:`, which
+// need none; 0 for every other char.
+const FIRST: StaticArray<u8> = new StaticArray<u8>(128);
+FIRST[0x3d] = 1;
+FIRST[0x3a] = 1;
+FIRST[0x73] = 0x6b;
+FIRST[0x65] = 0x79;
+FIRST[0x67] = 0x68;
+FIRST[0x41] = 0x4b;
+FIRST[0x78] = 0x6f;
+FIRST[0x2d] = 0x2d;
+
 /**
- * Could a secret start at `i`? `sk`, `gh`/`gi`, `AK`/`AS`, `xo`, `ey`, `--`, `=`, `:`.
- * Checked in a tight loop before any call: the sandbox charges fuel per
- * function entry and loop iteration, so most chars must cost a few compares.
+ * The first index from `i` where a secret could start, or `len`. Asked of
+ * every char, so it reads the text directly: a load, a table load and a
+ * compare for most chars; detect() does the real work for the few left.
  */
-@inline function mayStart(s: string, i: i32): bool {
-  const c = s.charCodeAt(i);
-  if (c == 0x3d || c == 0x3a) return true;
-  const d = s.charCodeAt(i + 1);
-  if (c == 0x73) return d == 0x6b;
-  if (c == 0x65) return d == 0x79;
-  if (c == 0x67) return d == 0x68 || d == 0x69;
-  if (c == 0x41) return d == 0x4b || d == 0x53;
-  if (c == 0x78) return d == 0x6f;
-  return c == 0x2d && d == 0x2d;
+function nextCandidate(s: string, i: i32, len: i32): i32 {
+  const base = changetype<usize>(s);
+  const end = base + (<usize>len << 1);
+  let p = base + (<usize>i << 1);
+  while (p < end) {
+    const c = <u32>load<u16>(p);
+    if (c < 128) {
+      const want = <u32>unchecked(FIRST[c]);
+      if (want == 1) break;
+      if (want != 0 && p + 2 < end) {
+        const d = <u32>load<u16>(p, 2);
+        // The second choices: `gi` (github_pat_) and `AS` (ASIA).
+        if (d == want || (c == 0x67 && d == 0x69) || (c == 0x41 && d == 0x53)) break;
+      }
+    }
+    p += 2;
+  }
+  return <i32>((p - base) >> 1);
 }
 
-/** `text` with every secret replaced by `[REDACTED:<kind>]`. */
+/**
+ * `text` with every secret replaced by `[REDACTED:<kind>]`: one scan, then the
+ * result is written once (the text itself when nothing matched).
+ */
 export function redactText(text: string, into: Redacted): string {
-  const parts: string[] = [];
+  const edits: TextEdit[] = [];
   const len = text.length;
-  let copied = 0;
   let i = 0;
   while (true) {
-    while (i < len && !mayStart(text, i)) i++;
+    i = nextCandidate(text, i, len);
     if (i >= len) break;
     const m = detect(text, i);
     if (m === null) {
@@ -64,15 +85,11 @@ export function redactText(text: string, into: Redacted): string {
       continue;
     }
     // An assignment's match starts after the separator; the name and `=` are kept.
-    parts.push(text.substring(copied, m.start));
-    parts.push("[REDACTED:" + m.kind + "]");
+    edits.push(new TextEdit(m.start, m.end, "[REDACTED:" + m.kind + "]"));
     into.kinds.push(m.kind);
-    copied = m.end;
     i = m.end > i ? m.end : i + 1;
   }
-  if (parts.length == 0) return text;
-  parts.push(text.substring(copied));
-  return parts.join("");
+  return spliceText(text, edits);
 }
 
 /**

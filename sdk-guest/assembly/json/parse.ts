@@ -1,7 +1,7 @@
 // A strict JSON parser (RFC 8259) that reports errors instead of trapping.
 
 import { JsonKind, JsonValue } from "./value";
-import { decodeValidated, hexValue, unescapeLetter } from "./strings";
+import { decodeValidated, hexValue, plainRun, unescapeLetter } from "./strings";
 
 const MAX_DEPTH = 128;
 
@@ -112,35 +112,43 @@ class Parser {
   }
 
   // A string literal in two passes: this loop checks it and counts its code
-  // units, then one allocation takes the decoded text (see strings.ts). The
-  // sandbox charges a loop's whole body per iteration, so the loop holds no
+  // units, then one allocation takes the decoded text (see strings.ts). Plain
+  // text is checked four code units per step (plainRun); the loop holds no
   // error reporting: on any problem it hands over to checkedString, which
   // finds the error and its offset.
   string(): string {
     const s = this.s;
     const start = this.pos + 1; // after the opening quote
-    let p = start;
+    const base = changetype<usize>(s);
+    const end = base + (<usize>s.length << 1);
+    let q = base + (<usize>start << 1);
     let units = 0;
     let c = 0;
     while (true) {
-      c = s.charCodeAt(p); // -1 past the end
-      while (c >= 0x20 && c != 0x22 && c != 0x5c) c = s.charCodeAt(++p);
+      q = plainRun(q, end);
+      c = q < end ? <i32>load<u16>(q) : -1;
+      if (c >= 0x20 && c != 0x22 && c != 0x5c) {
+        q += 2;
+        continue;
+      }
       if (c != 0x5c) break;
-      const e = s.charCodeAt(p + 1);
+      const e = q + 2 < end ? <i32>load<u16>(q, 2) : -1;
       if (e == 0x75) {
         // A loop of its own, so that other escapes are not charged for it.
+        if (q + 12 > end) break;
         let bad = 0;
-        for (let k = 2; k < 6; k++) bad |= hexValue(s.charCodeAt(p + k));
+        for (let k: usize = 4; k < 12; k += 2) bad |= hexValue(<i32>load<u16>(q + k));
         if (bad < 0) break;
         units -= 5;
-        p += 6;
+        q += 12;
       } else {
         if (unescapeLetter(e) < 0) break;
         units -= 1;
-        p += 2;
+        q += 4;
       }
     }
     if (c != 0x22) return this.checkedString();
+    const p = <i32>((q - base) >> 1);
     this.pos = p + 1;
     if (units == 0) return s.substring(start, p);
     return decodeValidated(s, start, p, units + (p - start));

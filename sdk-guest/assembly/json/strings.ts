@@ -23,6 +23,49 @@ const SHORT: StaticArray<u8> = [
   return <u16>(n < 10 ? 0x30 + n : 0x57 + n);
 }
 
+// Four UTF-16 code units at a time (SWAR): `(x - n·L) & ~x & H` is non-zero
+// exactly when some 16-bit lane of x is below n (n ≤ 0x8000); a lane equal to
+// v is a lane of x ^ v·L below 1.
+const LANES: u64 = 0x0001000100010001;
+const HIGH: u64 = 0x8000800080008000;
+
+@inline function anyBelow(x: u64, n: u64): u64 {
+  return (x - n * LANES) & ~x & HIGH;
+}
+
+@inline function anyEqual(x: u64, v: u64): u64 {
+  return anyBelow(x ^ (v * LANES), 1);
+}
+
+/**
+ * The address of the first code unit in [p, end) that may need attention in a
+ * JSON string (a control character, `"` or `\`), or of the last group of
+ * fewer than four; the caller checks from there one unit at a time.
+ */
+@inline export function plainRun(p: usize, end: usize): usize {
+  while (p + 8 <= end) {
+    const w = load<u64>(p);
+    if (anyBelow(w, 0x20) | anyEqual(w, 0x22) | anyEqual(w, 0x5c)) break;
+    p += 8;
+  }
+  return p;
+}
+
+/** The first code unit in [p, end) that needs escaping in JSON, or `end`. */
+export function nextSpecial(p: usize, end: usize): usize {
+  while (true) {
+    p = plainRun(p, end);
+    if (p >= end) return end;
+    // The group plainRun stopped at (or the short tail), one unit at a time.
+    const stop = p + 8 < end ? p + 8 : end;
+    while (p < stop) {
+      if (needsEscape(<u32>load<u16>(p))) return p;
+      p += 2;
+    }
+    if (p >= end) return end;
+  }
+}
+
 // A string of `units` UTF-16 code units, contents unset: the caller fills all of them.
 @inline function allocString(units: i32): string {
   return changetype<string>(__new(<usize>units << 1, idof<string>()));
@@ -33,9 +76,8 @@ export function jsonString(s: string): string {
   const src = changetype<usize>(s);
   const end = src + (<usize>s.length << 1);
   let size = s.length + 2;
-  for (let p = src; p < end; p += 2) {
-    const c = <u32>load<u16>(p);
-    if (needsEscape(c)) size += unchecked(SHORT[c]) != 0 ? 1 : 5;
+  for (let p = nextSpecial(src, end); p < end; p = nextSpecial(p + 2, end)) {
+    size += unchecked(SHORT[<u32>load<u16>(p)]) != 0 ? 1 : 5;
   }
   const out = allocString(size);
   let dst = changetype<usize>(out);
@@ -45,15 +87,11 @@ export function jsonString(s: string): string {
   while (p < end) {
     // Copy the run of plain code units in one go.
     const run = p;
-    let c: u32 = 0;
-    while (p < end) {
-      c = <u32>load<u16>(p);
-      if (needsEscape(c)) break;
-      p += 2;
-    }
+    p = nextSpecial(p, end);
     memory.copy(dst, run, p - run);
     dst += p - run;
     if (p >= end) break;
+    const c = <u32>load<u16>(p);
     p += 2;
     store<u16>(dst, 0x5c);
     const letter = unchecked(SHORT[c]);
@@ -104,6 +142,7 @@ export function decodeValidated(text: string, start: i32, end: i32, units: i32):
   const stop = base + (<usize>end << 1);
   while (p < stop) {
     const run = p;
+    while (p + 8 <= stop && !anyEqual(load<u64>(p), 0x5c)) p += 8;
     while (p < stop && load<u16>(p) != 0x5c) p += 2;
     memory.copy(dst, run, p - run);
     dst += p - run;

@@ -1,7 +1,7 @@
 // A parsed JSON document as a small tree, with lookups that never trap:
 // a missing key or a value of the wrong kind gives the fallback.
 
-import { JsonWriter } from "./writer";
+import { JsonWriter, jsonString } from "./writer";
 
 export enum JsonKind {
   Null,
@@ -18,9 +18,29 @@ export class JsonValue {
   boolValue: bool = false;
   numberValue: f64 = 0;
   stringValue: string = "";
+  // Made on first use: most values are scalars, and two arrays each were most of a small input's parse.
+  private itemList: JsonValue[] | null = null;
+  private keyList: string[] | null = null;
+
   /** Array elements, or object values (parallel to `keys`). */
-  items: JsonValue[] = [];
-  keys: string[] = [];
+  get items(): JsonValue[] {
+    let list = this.itemList;
+    if (list === null) {
+      list = [];
+      this.itemList = list;
+    }
+    return list;
+  }
+
+  /** Object member names, in document order. */
+  get keys(): string[] {
+    let list = this.keyList;
+    if (list === null) {
+      list = [];
+      this.keyList = list;
+    }
+    return list;
+  }
 
   get isNull(): bool { return this.kind == JsonKind.Null; }
   get isBool(): bool { return this.kind == JsonKind.Bool; }
@@ -30,13 +50,17 @@ export class JsonValue {
   get isObject(): bool { return this.kind == JsonKind.Object; }
 
   /** Number of array elements or object members. */
-  get length(): i32 { return this.items.length; }
+  get length(): i32 {
+    const list = this.itemList;
+    return list === null ? 0 : list.length;
+  }
 
   /** The member `key` of an object (the last one if repeated), or null. */
   get(key: string): JsonValue | null {
-    if (this.kind != JsonKind.Object) return null;
-    for (let i = this.keys.length - 1; i >= 0; i--) {
-      if (this.keys[i] == key) return this.items[i];
+    const keys = this.keyList;
+    if (this.kind != JsonKind.Object || keys === null) return null;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      if (keys[i] == key) return this.items[i];
     }
     return null;
   }
@@ -47,7 +71,7 @@ export class JsonValue {
 
   /** The array element at `index`, or null. */
   at(index: i32): JsonValue | null {
-    if (this.kind != JsonKind.Array || index < 0 || index >= this.items.length) return null;
+    if (this.kind != JsonKind.Array || index < 0 || index >= this.length) return null;
     return this.items[index];
   }
 
@@ -81,6 +105,8 @@ export class JsonValue {
 
   /** Serialises this value back to compact JSON. */
   toJson(): string {
+    // A lone string (a tool's text output) is written once, not copied again by the writer's join.
+    if (this.kind == JsonKind.String) return jsonString(this.stringValue);
     const w = new JsonWriter();
     this.writeTo(w);
     return w.toString();

@@ -2,24 +2,30 @@
 // AssemblyScript has no exceptions, so the Reader records the first error
 // instead of trapping; decoders check `reader.failed` and stop.
 
-import { decodeUtf8, encodeUtf8 } from "./utf8";
+import { decodeUtf8, encodeUtf8Into, utf8Length } from "./utf8";
 
 export const WIRE_VARINT: u32 = 0;
 export const WIRE_I64: u32 = 1;
 export const WIRE_LEN: u32 = 2;
 export const WIRE_I32: u32 = 5;
 
-/** Appends protobuf-encoded fields to a byte buffer. */
+/**
+ * Appends protobuf-encoded fields to a byte buffer. Strings are encoded in
+ * place (no intermediate byte array), and a buffer that must grow takes at
+ * least what the field needs, so a message with one large string field is
+ * copied once at most.
+ */
 export class Writer {
   private buf: Uint8Array = new Uint8Array(64);
   private len: i32 = 0;
 
   private ensure(extra: i32): void {
-    if (this.len + extra <= this.buf.length) return;
+    const need = this.len + extra;
+    if (need <= this.buf.length) return;
     let size = this.buf.length * 2;
-    while (size < this.len + extra) size *= 2;
+    if (size < need) size = need;
     const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
+    memory.copy(next.dataStart, this.buf.dataStart, <usize>this.len);
     this.buf = next;
   }
 
@@ -74,10 +80,12 @@ export class Writer {
 
   /** A string element of a repeated field: written even when empty. */
   stringAlways(field: u32, v: string): void {
-    const bytes = encodeUtf8(v);
+    const n = utf8Length(v);
     this.tag(field, WIRE_LEN);
-    this.varint(<u64>bytes.length);
-    this.raw(bytes);
+    this.varint(<u64>n);
+    this.ensure(n);
+    encodeUtf8Into(v, this.buf.dataStart + <usize>this.len);
+    this.len += n;
   }
 
   /** A nested message, already encoded. */
@@ -87,8 +95,9 @@ export class Writer {
     this.raw(encoded);
   }
 
+  /** The bytes written so far: a view of the buffer, not a copy (write nothing after it). */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.len);
+    return this.buf.subarray(0, this.len);
   }
 }
 

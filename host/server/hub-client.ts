@@ -1,0 +1,175 @@
+/**
+ * One SSE client of the event hub: the bytes the runtime has not taken yet,
+ * and where they go — a web stream the runtime pulls from (every runtime),
+ * or the connection itself where the adapter offers it (`Connection.direct`,
+ * Node), which spares the stream machinery per chunk. Either way bytes are
+ * handed over only when the runtime can take them, so the queue measures
+ * exactly what the peer has not taken. Queued chunks are shared between
+ * clients (the hub builds one per view per tick) and never written to.
+ */
+import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
+import type { Entry, StreamFormat } from './ring.js';
+
+export interface StreamRequest {
+  /** Only events of this session (plus server-wide ones). */
+  session?: string;
+  format: StreamFormat;
+  /** From the `Last-Event-ID` header; undefined for a fresh connection. */
+  lastEventId?: string;
+  /** Cuts the connection under the stream (the runtime adapter's, when it has one). */
+  destroy?: () => void;
+  /** The adapter's offer to write the body to the connection directly (`Connection.direct`). */
+  direct?: (body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource) => void;
+}
+
+/** Where a client's bytes go. */
+interface Sink {
+  /** Hands bytes over; true when more may be written at once, false to wait for `Client.ready`. */
+  write(bytes: Uint8Array): boolean;
+  end(): void;
+  /** Abnormal end: cut the connection when `cut` and the runtime lets us, else error the stream. */
+  fail(reason: string, cut: boolean): void;
+}
+
+function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, destroy: (() => void) | undefined): Sink {
+  return {
+    write(bytes) {
+      controller.enqueue(bytes);
+      // The stream holds nothing (high-water mark 0): it pulls when the runtime wants more.
+      return false;
+    },
+    end() {
+      try {
+        controller.close();
+      } catch {
+        // Already cancelled by the reader.
+      }
+    },
+    fail(reason, cut) {
+      try {
+        if (cut && destroy) {
+          // Cut where the runtime lets us (the peer sees a truncated response); the stream then just ends.
+          destroy();
+          controller.close();
+        } else controller.error(new Error(reason));
+      } catch {
+        // Already closed or cancelled.
+      }
+    },
+  };
+}
+
+function connectionSink(sink: DirectSink): Sink {
+  return {
+    write: (bytes) => sink.write(bytes),
+    end: () => sink.end(),
+    // Too slow, or gone already: either way the connection goes (the peer reconnects with Last-Event-ID).
+    fail: () => sink.destroy(),
+  };
+}
+
+const CLOSED: DirectSource = { resume: () => {}, close: () => {} };
+
+export class Client {
+  /** Chunks not taken yet, in order. */
+  #queue: Uint8Array[] = [];
+  /** SSE frames and bytes in the queue. */
+  frames = 0;
+  bytes = 0;
+  /** The runtime can take bytes now (it asked while the queue was empty, or its buffer has room). */
+  waiting = false;
+  /** End the stream once the queue is taken (shutdown). */
+  ending = false;
+  /** Live entries that arrived while the replay was being read (null once live). */
+  held: Entry[] | null = null;
+  ended = false;
+  /** Clients of one view receive the same bytes: the format, and the session filter if any. */
+  readonly view: string;
+  #sink!: Sink;
+
+  constructor(
+    readonly request: StreamRequest,
+    readonly onEnd: (client: Client) => void,
+  ) {
+    this.view = request.session === undefined ? request.format : `${request.format} ${request.session}`;
+  }
+
+  /** The web stream the runtime reads (set as the stream starts). */
+  useStream(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#sink = streamSink(controller, this.request.destroy);
+  }
+
+  /** From now on the adapter's connection takes the bytes and the web stream is never read. */
+  attach(sink: DirectSink): DirectSource {
+    if (this.ended) {
+      sink.end();
+      return CLOSED;
+    }
+    this.#sink = connectionSink(sink);
+    this.ready();
+    return { resume: () => this.ready(), close: () => this.drop('the connection closed', false) };
+  }
+
+  get queued(): boolean {
+    return this.#queue.length > 0;
+  }
+
+  push(bytes: Uint8Array, frames: number): void {
+    this.#queue.push(bytes);
+    this.frames += frames;
+    this.bytes += bytes.length;
+  }
+
+  /** Hands the whole queue over as one chunk (one write for a burst of events). */
+  deliver(): void {
+    const queue = this.#queue;
+    this.#queue = [];
+    this.frames = 0;
+    this.bytes = 0;
+    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concat(queue));
+  }
+
+  /** Hands bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
+  write(bytes: Uint8Array): void {
+    this.waiting = this.#sink.write(bytes);
+  }
+
+  /** The runtime can take more: the stream pulls, or the connection drained. */
+  ready(): void {
+    if (this.ended) return;
+    if (this.#queue.length > 0) this.deliver();
+    else this.waiting = true;
+    if (this.waiting && this.ending && this.#queue.length === 0) this.end();
+  }
+
+  /** Graceful end: the runtime has taken everything. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.#sink.end();
+    this.onEnd(this);
+  }
+
+  /** Slow or gone: free the queue, cut the connection or error the stream (`cut` false: the reader left by itself). */
+  drop(reason: string, cut = true): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.#queue = [];
+    this.frames = 0;
+    this.bytes = 0;
+    this.#sink.fail(reason, cut);
+    this.onEnd(this);
+  }
+}
+
+export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * The bytes the event hub writes besides an entry's own frame: its own
+ * events (in each stream format) and a tick's entries joined for one view.
+ */
+import { encodeEvent, frameJson, referencePayload, type ServerEvent, type ServerEventPayloads } from './events.js';
+import type { Client } from './hub-client.js';
+import type { Entry, StreamFormat } from './ring.js';
+
+const encoder = new TextEncoder();
+
+/** One tick's events for one view, as one chunk. */
+export interface Batch {
+  bytes: Uint8Array;
+  frames: number;
+}
+
+/** Whether a client's stream carries this entry (its session's events and server-wide ones). */
+export function wants(client: Client, entry: Entry): boolean {
+  const session = client.request.session;
+  return session === undefined || entry.sessionId === null || entry.sessionId === session;
+}
+
+/** The entries a client's view carries, as one chunk encoded once (null when none is for it). */
+export function batchOf(entries: readonly Entry[], client: Client): Batch | null {
+  const format = client.request.format;
+  let text = '';
+  let frames = 0;
+  for (const entry of entries) {
+    if (!wants(client, entry)) continue;
+    text += entry.text(format);
+    frames++;
+  }
+  return frames === 0 ? null : { bytes: encoder.encode(text), frames };
+}
+
+/** A frame of the hub's own (not logged: it concerns one connection, or this server's shutdown). */
+export function serverFrame<K extends 'server.connected' | 'replay.gap' | 'server.closing'>(
+  format: StreamFormat,
+  id: string,
+  type: K,
+  payload: ServerEventPayloads[K],
+): Uint8Array {
+  const event = { type, time: Date.now(), ...payload } as ServerEvent;
+  if (format === 'reference') return frameJson(id, JSON.stringify({ sessionID: null, payload: referencePayload(event) }));
+  const { json } = encodeEvent(event);
+  return frameJson(id, format === 'global' ? `{"sessionId":null,"event":${json}}` : json);
+}

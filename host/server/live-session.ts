@@ -1,0 +1,74 @@
+/**
+ * A session object built on this replica from its stored record: the
+ * host's session with remote permission answers and remote hook callbacks,
+ * its events forwarded to the hub, and its conversation persisted to the
+ * store as it grows. Built when needed (a new session, a prompt after a
+ * restart or on another replica) and retired when no longer held here.
+ */
+import type { HostEvent } from '../events/types.js';
+import { messageOf } from '../errors.js';
+import type { HookEventName } from '../hooks/types.js';
+import type { Message } from '../models/types.js';
+import { persistTranscript, type Transcript } from '../store/transcript.js';
+import type { SessionRecord, SessionStore } from '../store/types.js';
+import { remoteCanUseTool, type ControlBroker } from './control.js';
+import type { EventHub } from './hub.js';
+import type { RemoteHooks } from './remote-hooks.js';
+import type { ServerHost, ServerSession } from './types.js';
+
+export interface LiveDeps {
+  host: ServerHost;
+  hub: EventHub;
+  broker: ControlBroker;
+  controlTimeoutMs: number;
+  remoteHooks: RemoteHooks;
+  store: SessionStore;
+}
+
+/** A session object built on this replica. */
+export interface Live {
+  /** The session's id (the host's, when it picked one). */
+  id: string;
+  session: ServerSession;
+  transcript: Transcript | undefined;
+  running: boolean;
+  unsubscribe: () => void;
+}
+
+export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
+  const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = d;
+  const path = store.transcriptPath(id);
+  const session = await host.session({
+    sessionId: id,
+    permissionTimeoutMs: controlTimeoutMs + 1000,
+    canUseTool: (name, toolInput, info) => remoteCanUseTool(broker, realId)(name, toolInput, info),
+    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(history.length > 0 ? { history } : {}),
+    ...(path !== undefined ? { transcriptPath: path } : {}),
+  });
+  const realId = session.id ?? id;
+  try {
+    remoteHooks.enable(realId, (options.hookCallbacks ?? []) as HookEventName[]);
+  } catch (error) {
+    await session.close?.();
+    throw error;
+  }
+  const forward = realId === session.id ? (e: HostEvent) => hub.publish(e) : (e: HostEvent) => hub.publish({ ...e, sessionId: realId });
+  const transcript = session.messages
+    ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
+        hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
+      )
+    : undefined;
+  return { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+}
+
+/** Detaches a session object; `close` also ends it (SessionEnd hooks) after its last writes. */
+export async function retire(live: Live, remoteHooks: RemoteHooks, close: boolean): Promise<void> {
+  remoteHooks.disable(live.id);
+  live.unsubscribe();
+  if (close) await live.session.close?.();
+  await live.transcript?.flush().catch(() => {});
+  live.transcript?.stop();
+}
