@@ -162,7 +162,7 @@ export class Client {
   }
 }
 
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const c of chunks) length += c.length;
   const out = new Uint8Array(length);
