@@ -64,7 +64,7 @@ export interface SampleOptions {
   clock?: Clock;
 }
 
-export type Clock = 'wall' | 'cpu';
+type Clock = 'wall' | 'cpu';
 
 const now = () => performance.now();
 

@@ -16,10 +16,10 @@ export interface JsonBounds {
 }
 
 /** Generous for any real tool input or answer; far below what overflows a stack on Node, Deno or Bun. */
-export const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 * 1024 * 1024 };
+const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 * 1024 * 1024 };
 
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
-export type JsonProblem = 'syntax' | 'too_deep' | 'too_large';
+type JsonProblem = 'syntax' | 'too_deep' | 'too_large';
 
 /** A JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

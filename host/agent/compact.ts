@@ -15,7 +15,7 @@ import { streamModelTurn } from './model-turn.js';
 
 export const COMPACT_INSTRUCTION =
   'Summarise the conversation so far for yourself: the goal, what was done, the files and facts that matter, and what is left. Reply with the summary only.';
-export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
+const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
 export const DEFAULT_KEEP_TURNS = 2;
 
 export type CompactResult =

@@ -61,7 +61,7 @@ export interface CompactRequest {
  */
 export type Compactor = (request: CompactRequest) => Promise<Message[]>;
 
-export interface CompactionSettings {
+interface CompactionSettings {
   compactor?: Compactor;
   /** Default 2. */
   keepTurns: number;
@@ -119,7 +119,7 @@ export interface LoopConfig {
 export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact'>;
 
 /** The defaults of the loop's limits, in one place (docs/agent.md names them). */
-export const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
+const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
   maxTurns: 100,
   stopHookCap: 8,
   /** Concurrency-safe calls of one batch running at once. */

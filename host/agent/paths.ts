@@ -4,7 +4,7 @@
  * Windows drive paths are left as they are.
  */
 
-export const PATH_FIELDS: readonly string[] = ['file_path', 'path'];
+const PATH_FIELDS: readonly string[] = ['file_path', 'path'];
 
 /** `resolvePath('/work', '../a/./b') === '/a/b'` */
 export function resolvePath(cwd: string, p: string): string {

@@ -62,7 +62,7 @@ export interface BuildLine {
 }
 
 /** The `wasmhooks-build:` line of the sources, if any (the first one found wins). */
-export function buildLine(sources: readonly string[]): BuildLine {
+function buildLine(sources: readonly string[]): BuildLine {
   for (const file of sources) {
     const match = /wasmhooks-build:([^\n]*)/.exec(readFileSync(file, 'utf8'));
     if (!match) continue;

@@ -60,7 +60,7 @@ function hostOptions(cmd: Command): Command {
 }
 
 /** Builds the program; `exit` receives each action's code. */
-export function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
+function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
   const program = new Command('wasmhooks')
     .description('Run an agent whose hooks, tools and stop-handlers are sandboxed WebAssembly plugins.')
     .version(VERSION, '-v, --version')

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { HOOK_EVENT_NAMES, type HookCallbackMatcher, type HooksConfig } from '../hooks/types.js';
 
 /** Hook name of the recorder; its own hook events are hidden from output. */
-export const RECORDER_NAME = 'wasmhooks:record';
+const RECORDER_NAME = 'wasmhooks:record';
 
 export const isRecorderHook = (hookName: string): boolean => hookName.startsWith(`${RECORDER_NAME}#`);
 

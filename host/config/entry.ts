@@ -2,11 +2,13 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { loadPlugin } from '../plugins/load.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
+import type { PluginOptions } from '../plugins/options.js';
 import type { PluginSource } from '../plugins/source.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
 import type { PluginEntry } from './schema.js';
 
-function pluginOptions(entry: PluginEntry) {
+/** The loading options a config entry sets (everything but its source). */
+export function pluginOptions(entry: PluginEntry): PluginOptions {
   return {
     ...(entry.limits ? { limits: entry.limits } : {}),
     ...(entry.grants ? { grants: entry.grants } : {}),

@@ -1,3 +1,3 @@
-export { loadConfig, parseConfig, findConfig, CONFIG_FILE_NAME, type ResolvedConfig } from './load.js';
-export { materializeConfig, mergeHooks, importHookModule, loadConfiguredPlugin, type ConfigParts, type MaterializeOptions } from './materialize.js';
-export { configSchema, configJsonSchema, type WasmhooksConfigFile } from './schema.js';
+export { loadConfig, parseConfig, type ResolvedConfig } from './load.js';
+export { materializeConfig, type ConfigParts, type MaterializeOptions } from './materialize.js';
+export type { WasmhooksConfigFile } from './schema.js';

@@ -8,7 +8,7 @@ type Issue = z.core.$ZodIssue;
 type Key = PropertyKey;
 
 /** `plugins[0].limits.timeoutMs`; the top level is `(top level)`. */
-export function formatPath(path: readonly Key[]): string {
+function formatPath(path: readonly Key[]): string {
   if (path.length === 0) return '(top level)';
   return path
     .map((key, i) => {

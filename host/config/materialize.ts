@@ -13,7 +13,7 @@ import type { MaterializeOptions } from './entry.js';
 import { loadTrustedPlugin, trustContext } from './trust.js';
 import { isRecord } from '../json.js';
 
-export { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
+export type { MaterializeOptions } from './entry.js';
 
 export interface ConfigParts {
   plugins: WasmPlugin[];
@@ -46,7 +46,7 @@ function asHooksConfig(value: unknown, where: string): HooksConfig {
 }
 
 /** Imports one hook module and returns its hooks. */
-export async function importHookModule(entry: { module: string; export?: string }, where: string): Promise<HooksConfig> {
+async function importHookModule(entry: { module: string; export?: string }, where: string): Promise<HooksConfig> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(fileUrl(entry.module).href)) as Record<string, unknown>;

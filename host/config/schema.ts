@@ -122,7 +122,7 @@ const pluginCommon = {
 };
 
 /** One plugin: exactly one of `name`, `path` and `url`; a `url` needs a `sha256` pin. */
-export const pluginEntrySchema = z
+const pluginEntrySchema = z
   .object({
     name: nonEmpty('a first-party plugin name').optional().describe('A first-party plugin shipped with wasmhooks (guard-shell, path-guard, secret-redactor, budget, require-verification, calc), pinned by the package.'),
     path: nonEmpty('a path to a .wasm file').optional().describe('A .wasm file; relative paths resolve against this file\'s folder.'),

@@ -17,7 +17,7 @@ import type {
 } from './types.js';
 import { HOOK_EVENT_NAMES } from './types.js';
 
-export const DEFAULT_JS_HOOK_TIMEOUT_MS = 60_000;
+const DEFAULT_JS_HOOK_TIMEOUT_MS = 60_000;
 
 /** Throws UNKNOWN_HOOK_EVENT for a name that is not a hook event. */
 export function assertHookEvent(event: string): asserts event is HookEventName {

@@ -34,7 +34,7 @@ export const MAX_MATCHER_LENGTH = 256;
  */
 export const MAX_MATCHER_EXPANSION = 1024;
 /** The most RE2 instructions a compiled pattern may have (the factor of matching's linear cost). */
-export const MAX_MATCHER_PROGRAM = 4096;
+const MAX_MATCHER_PROGRAM = 4096;
 
 /** A compiled pattern. `test` is linear in the tool name and never throws. */
 export interface ToolMatcher {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`). */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** A call that has not answered after this long fails with MCP_TIMEOUT. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -58,7 +58,7 @@ export const mcpServersSchema = z.record(
 export type McpServerConfig = z.input<typeof mcpServerSchema>;
 export type McpServersConfig = Record<string, McpServerConfig>;
 export type McpStdioServer = z.output<typeof stdioServer>;
-export type McpHttpServer = z.output<typeof httpServer>;
+type McpHttpServer = z.output<typeof httpServer>;
 
 export const isStdio = (s: z.output<typeof mcpServerSchema>): s is McpStdioServer => 'command' in s;
 

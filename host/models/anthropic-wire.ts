@@ -13,7 +13,7 @@ type WireBlock =
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
 
-export type WireMessage = { role: 'user' | 'assistant'; content: WireBlock[] };
+type WireMessage = { role: 'user' | 'assistant'; content: WireBlock[] };
 
 export interface BodySettings {
   model: string;
@@ -43,7 +43,7 @@ export function toRequestBody(settings: BodySettings, request: ModelRequest): Re
  * wants all results of one assistant turn in the next user message, so
  * consecutive user-side messages are merged.
  */
-export function toWireMessages(messages: readonly Message[]): WireMessage[] {
+function toWireMessages(messages: readonly Message[]): WireMessage[] {
   const wire: WireMessage[] = [];
   const append = (role: WireMessage['role'], blocks: WireBlock[]): void => {
     if (blocks.length === 0) return;

@@ -18,7 +18,7 @@ import type { AssistantPart, Model, ModelEvent, StopReason, Usage } from './type
 import { parseJson } from '../json.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface AnthropicModelOptions extends HttpModelOptions {
   /**

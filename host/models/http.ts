@@ -24,7 +24,7 @@ export interface PostRequest {
 }
 
 /** A streaming response; `release()` must be called when done with its body. */
-export type StreamResponse = { response: Response & { body: ReadableStream<Uint8Array> }; release: () => void };
+type StreamResponse = { response: Response & { body: ReadableStream<Uint8Array> }; release: () => void };
 
 export type PostResult =
   | ({ kind: 'response' } & StreamResponse)

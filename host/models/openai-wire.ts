@@ -8,7 +8,7 @@ import type { Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
-export type WireMessage =
+type WireMessage =
   | { role: 'system' | 'user'; content: string }
   | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };

@@ -19,7 +19,7 @@ export interface WireDecoder {
   finish(): ModelEvent[];
 }
 
-export interface TurnCall extends PostRequest {
+interface TurnCall extends PostRequest {
   /** Longest silence between body chunks. */
   idleTimeoutMs: number;
   decoder: WireDecoder;
@@ -52,7 +52,7 @@ export function providerModel(spec: ProviderSpec): Model {
  * Runs one turn. Provider failures become a final `error` event; an abort
  * ends the iteration without one. Never throws.
  */
-export async function* streamTurn(call: TurnCall): AsyncGenerator<ModelEvent, void, undefined> {
+async function* streamTurn(call: TurnCall): AsyncGenerator<ModelEvent, void, undefined> {
   const posted = await postWithRetry(call);
   switch (posted.kind) {
     case 'aborted':
@@ -129,7 +129,7 @@ export function parseData<T>(schema: z.ZodType<T>, message: EventSourceMessage, 
   return { ok: false, failure: { code: 'BAD_STREAM', message: what } };
 }
 
-export function assertNever(value: never): never {
+function assertNever(value: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(value)}`);
 }
 

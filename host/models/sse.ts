@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
 
 /** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
-export type SseEnd =
+type SseEnd =
   | { reason: 'eof' }
   | { reason: 'aborted' }
   | { reason: 'broken'; message: string };

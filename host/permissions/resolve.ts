@@ -15,7 +15,7 @@ import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
 
 /** Tools acceptEdits lets through without asking. */
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
 

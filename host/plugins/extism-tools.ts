@@ -12,7 +12,7 @@ import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
 import type { SandboxedModule } from '../sandbox/types.js';
 
 /** The field whose string value a `text` tool passes as its input. */
-export const TEXT_FIELD = 'input';
+const TEXT_FIELD = 'input';
 
 export const extismToolSchema = z
   .object({
@@ -37,7 +37,7 @@ const TEXT_SCHEMA = {
   required: [TEXT_FIELD],
 };
 
-export const exportOf = (tool: ResolvedExtismTool): string => tool.export ?? tool.name;
+const exportOf = (tool: ResolvedExtismTool): string => tool.export ?? tool.name;
 
 /**
  * The `PluginInfo` of a plugin used through its exports: no hooks, the

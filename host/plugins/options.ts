@@ -27,7 +27,7 @@ export const limitsSchema = z
 
 const failurePolicySchema = z.enum(['fail-closed', 'fail-open']);
 
-export const pluginOptionsSchema = z
+const pluginOptionsSchema = z
   .object({
     /** Per-call limits; see DEFAULT_LIMITS. */
     limits: limitsSchema.default({}),

@@ -23,7 +23,7 @@ const sha256Hex = z
  * { path: './plugins/guard-shell/build/guard-shell.wasm' }
  * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…' }
  */
-export const pluginSourceSchema = z.union([
+const pluginSourceSchema = z.union([
   z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
   z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
   z.object({ url: z.union([z.string().url(), z.instanceof(URL)]), sha256: sha256Hex }).strict(),

@@ -21,8 +21,8 @@ export const PROTOCOL_VERSION = 1;
  * any deadline applies: their costs (`matcherCost`: length × repetition
  * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
  */
-export const MAX_PLUGIN_BINDINGS = 64;
-export const MAX_PLUGIN_MATCHER_COST = 2048;
+const MAX_PLUGIN_BINDINGS = 64;
+const MAX_PLUGIN_MATCHER_COST = 2048;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };

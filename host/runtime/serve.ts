@@ -8,7 +8,7 @@
  */
 import type { FetchHandler, ServeOptions, Served } from './serve-types.js';
 
-export type { Connection, FetchHandler, ServeAdapter, ServeOptions, Served } from './serve-types.js';
+export type { Connection, FetchHandler, ServeOptions, Served } from './serve-types.js';
 
 export type RuntimeName = 'node' | 'deno' | 'bun';
 

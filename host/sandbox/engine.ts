@@ -7,6 +7,7 @@
  */
 import type { Plugin } from '@extism/extism';
 import { safely } from '../errors.js';
+import { SILENT, createPlugin, deferredFetch, warmUp } from './extism.js';
 import { classify, clip, corruptsInstance, failure } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
@@ -23,13 +24,6 @@ const PAGE = 65_536;
 const KEEP_INPUT_BYTES = 16 * 1024;
 const KEPT_INPUTS = 4;
 
-type ExtismModule = typeof import('@extism/extism');
-let extism: Promise<ExtismModule> | undefined;
-/**
- * Extism is loaded with the first plugin, not when wasmhooks is imported: its
- * Node build loads `node:wasi`, which prints an ExperimentalWarning.
- */
-const createPlugin: ExtismModule['default'] = async (...args) => (await (extism ??= import('@extism/extism'))).default(...args);
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
 
@@ -294,31 +288,4 @@ export class Engine {
     const message = `${this.#scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogBytes} bytes, maxLogBytes)`;
     safely(() => this.options.onLog?.('warn', clip(message)));
   }
-}
-
-/**
- * Extism reads the global `fetch` (and tests `instanceof Response`) while it
- * builds a plugin unless given its own. On Node the first touch of either
- * global loads undici, ~20-50 ms of a cold start, for a plugin that never
- * fetches (network imports are rerouted to a refusal, see denied.ts).
- */
-const deferredFetch: typeof fetch = (...args) => globalThis.fetch(...args);
-
-const ignore = (): void => undefined;
-const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore, log: ignore } as unknown as Console;
-
-let warm: Promise<void> | undefined;
-
-/**
- * The first Extism plugin of a process takes ~100 ms to build (Extism's own
- * code being compiled), the next ones well under 1 ms. Pay that once, with an
- * empty module, outside any plugin's deadline.
- */
-function warmUp(): Promise<void> {
-  warm ??= (async () => {
-    const empty = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
-    const plugin = await createPlugin(empty, { useWasi: false, logLevel: 'silent', fetch: deferredFetch });
-    await plugin.close();
-  })().catch(() => undefined);
-  return warm;
 }

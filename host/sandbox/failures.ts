@@ -18,7 +18,7 @@ const PLUGIN_ERROR_PREFIX = 'Plugin-originated error: ';
  * message); they are cut to this many characters so a plugin cannot make the
  * host hold, log or send megabytes of it.
  */
-export const MAX_FAILURE_MESSAGE_CHARS = 4_096;
+const MAX_FAILURE_MESSAGE_CHARS = 4_096;
 
 /** Where the error came from: building the instance, or running a call. */
 export type Phase = 'load' | 'call';
@@ -28,7 +28,7 @@ export type Phase = 'load' | 'call';
  * plugin misbehaved), `resets` the count (the plugin ran to completion and
  * reported an error of its own), or `neutral` (the caller's doing, or no call).
  */
-export type HealthEffect = 'counts' | 'resets' | 'neutral';
+type HealthEffect = 'counts' | 'resets' | 'neutral';
 
 export interface FailureRule {
   /** The instance may be corrupt (its stack was unwound mid-flight): rebuild it before the next call. */

@@ -21,7 +21,7 @@ export const WASI_MODULE = 'wasi_snapshot_preview1';
 export const WASI_REDIRECT = 'wasmhooks:wasi';
 /** The renamed reactor and command entry points. */
 export const INITIALIZE_EXPORT = '__wasmhooks_initialize';
-export const START_EXPORT = '__wasmhooks_start';
+const START_EXPORT = '__wasmhooks_start';
 export const HS_INIT_EXPORT = '__wasmhooks_hs_init';
 /** Renamed exports, hidden from a module's export list. */
 export const INTERNAL_EXPORTS: ReadonlySet<string> = new Set([INITIALIZE_EXPORT, START_EXPORT, HS_INIT_EXPORT]);

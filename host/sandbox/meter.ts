@@ -18,7 +18,7 @@ import type { FailureCode, PluginFailure } from '../failure.js';
  * and the gate (gate.ts) reads the clock before every host call that is not
  * a constant-time accessor.
  */
-export const SLICE_PERIOD_MS = 1;
+const SLICE_PERIOD_MS = 1;
 export const FIRST_SLICE = 10_000;
 const MIN_SLICE = 1_000;
 const MAX_SLICE = 4_000_000;

@@ -14,7 +14,7 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-export const serverOptionsSchema = z
+const serverOptionsSchema = z
   .object({
     /** Bearer token every API request must carry. Required off loopback. */
     token: z

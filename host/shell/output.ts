@@ -21,8 +21,8 @@ import { isStopEvent, readHookOutput } from '../hooks/output.js';
 import type { ShellOutcome } from './run.js';
 import { parseJson } from '../json.js';
 
-export const EXIT_DENY = 2;
-export const EXIT_STOP = 49;
+const EXIT_DENY = 2;
+const EXIT_STOP = 49;
 
 const tail = (text: string, max = 500) => {
   const t = text.trim();

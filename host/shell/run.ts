@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 /** What a command printed: up to `maxOutputBytes` of each stream, and how many bytes past that were dropped. */
-export interface ShellOutput {
+interface ShellOutput {
   stdout: string;
   stderr: string;
   dropped: { stdout: number; stderr: number };

@@ -45,7 +45,7 @@ export class ToolInvocation {
   ) {}
 }
 
-export function contextOf(request: HookRequest): HookContext {
+function contextOf(request: HookRequest): HookContext {
   const c = request.context;
   return c !== null ? c : new HookContext();
 }

@@ -20,7 +20,7 @@ export interface Reply {
   silent?: boolean;
 }
 
-export interface Seen {
+interface Seen {
   url: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
@@ -43,7 +43,7 @@ export function fixture(name: string): string {
  * tokens and inside SSE field names: after the first byte of every
  * multi-byte character, and every 23 bytes.
  */
-export function awkwardPieces(bytes: Uint8Array, stride = 23): Uint8Array[] {
+function awkwardPieces(bytes: Uint8Array, stride = 23): Uint8Array[] {
   const cuts = new Set<number>();
   for (let i = 0; i < bytes.length; i++) {
     if (i % stride === 0) cuts.add(i);

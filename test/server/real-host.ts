@@ -61,7 +61,7 @@ export function realHost(options: Partial<HostOptions> = {}): Host {
  * A real WASM guard (a canned Extism plugin) bound to PreToolUse on Write that
  * always answers "continue", so the call still reaches the permission question.
  */
-export async function cannedGuard(): Promise<WasmPlugin> {
+async function cannedGuard(): Promise<WasmPlugin> {
   const v1 = wasmhooks.v1;
   const bytes = cannedPlugin({
     describe: encodePluginInfo({

@@ -32,14 +32,14 @@ function pluginName(dir: string): string {
   return basename(dir);
 }
 
-export interface BuildResult {
+interface BuildResult {
   out: string;
   bytes: number;
   durationMs: number;
 }
 
 /** Compiles one plugin folder. Throws CliError with asc's output when compilation fails. */
-export async function buildPlugin(dirArg: string, flags: BuildFlags, cwd: string): Promise<BuildResult> {
+async function buildPlugin(dirArg: string, flags: BuildFlags, cwd: string): Promise<BuildResult> {
   const dir = resolve(cwd, dirArg);
   const entry = join(dir, 'assembly', 'index.ts');
   const cSources = existsSync(join(dir, 'src')) ? readdirSync(join(dir, 'src')).filter((f) => f.endsWith('.c')).sort() : [];

@@ -98,7 +98,7 @@ export async function inspectBytes(origin: string, bytes: Uint8Array, sha256: st
   }
 }
 
-export function renderInspection(r: Inspection, color: boolean): string {
+function renderInspection(r: Inspection, color: boolean): string {
   const p = palette(color);
   const lines: string[] = [];
   const head = r.describe.ok ? `${p.bold(r.describe.info.name)} ${r.describe.info.version}` : p.bold(r.origin);

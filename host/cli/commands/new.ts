@@ -10,7 +10,7 @@ import { findUp } from '../toolchain.js';
 
 /** The languages `plugin new` scaffolds in. */
 export const PLUGIN_LANGS = ['assemblyscript', 'c'] as const;
-export type PluginLang = (typeof PLUGIN_LANGS)[number];
+type PluginLang = (typeof PLUGIN_LANGS)[number];
 
 export interface NewFlags {
   dir?: string;

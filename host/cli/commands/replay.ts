@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { pluginOptions } from '../../config/entry.js';
 import { messageOf } from '../../errors.js';
 import type { EmittedEvent } from '../../events/types.js';
 import { dispatch } from '../../hooks/dispatch.js';
@@ -46,7 +47,7 @@ const inputSchema = z.looseObject({
   cwd: z.string(),
 });
 
-export interface ReplayCase {
+interface ReplayCase {
   line: number;
   input: HookInput;
   expect?: Expectation;
@@ -55,7 +56,7 @@ export interface ReplayCase {
 const caseSchema = z.object({ input: z.unknown(), expect: expectationSchema }).strict();
 
 /** Parses a `run --record` file (or a cases file with expectations); line numbers are 1-based. */
-export async function readEvents(path: string): Promise<ReplayCase[]> {
+async function readEvents(path: string): Promise<ReplayCase[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -89,22 +90,16 @@ function lineError(path: string, line: number, error: z.ZodError, prefix: Proper
 }
 
 /**
- * Options from the config entry for this plugin's path (limits, grants,
- * config, failure policy), so the replay runs the plugin as the host would.
+ * Options from the config entry for this plugin's path (the same
+ * `pluginOptions` the config loader uses), so the replay runs the plugin as
+ * the host would.
  * Both builds of an `--against` run share them, for a fair comparison.
  */
 async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO): Promise<PluginOptions> {
   const config = await readConfig(flags.config ? { config: flags.config } : {}, io);
   const paths = refs.map((r) => resolve(io.cwd, r));
   const entry = paths.map((p) => config?.plugins?.find((e) => e.path === p)).find((e) => e !== undefined);
-  if (!entry) return {};
-  return {
-    ...(entry.limits ? { limits: entry.limits } : {}),
-    ...(entry.grants ? { grants: entry.grants } : {}),
-    ...(entry.config ? { config: entry.config } : {}),
-    ...(entry.failurePolicy ? { failurePolicy: entry.failurePolicy } : {}),
-    ...(entry.wasi !== undefined ? { wasi: entry.wasi } : {}),
-  };
+  return entry ? pluginOptions(entry) : {};
 }
 
 async function load(ref: string, base: PluginOptions, flags: ReplayFlags, io: CliIO): Promise<WasmPlugin> {

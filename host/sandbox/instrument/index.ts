@@ -28,7 +28,6 @@ import { Writer } from './writer.js';
 
 export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
 export { GATE_NAME, GateKind } from './hostcalls.js';
-export { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 
 /** Options of `instrument`. */
 export interface InstrumentOptions {

@@ -17,8 +17,8 @@ export interface DirNode {
 }
 
 /** Caps on all the directories granted to one plugin together. */
-export const MAX_PREOPEN_BYTES = 64 << 20;
-export const MAX_PREOPEN_ENTRIES = 10_000;
+const MAX_PREOPEN_BYTES = 64 << 20;
+const MAX_PREOPEN_ENTRIES = 10_000;
 const MAX_DEPTH = 32;
 
 /** Reads `dir` into a tree, charging `budget` (shared by a plugin's preopens). */

@@ -5,7 +5,7 @@
  */
 
 /** A log line longer than this is passed on in pieces. */
-export const MAX_LINE_CHARS = 4096;
+const MAX_LINE_CHARS = 4096;
 
 export type StdioLevel = 'info' | 'warn';
 

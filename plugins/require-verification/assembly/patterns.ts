@@ -9,7 +9,7 @@ export const DEFAULT_PATTERN =
   "make test|make check|ctest|rspec|phpunit|mix test|dotnet test";
 
 /** Whitespace runs as one space, trimmed: `npm   test` and `npm test` are one phrase. */
-export function squeeze(s: string): string {
+function squeeze(s: string): string {
   const words = s.replaceAll("\t", " ").replaceAll("\n", " ").split(" ");
   const kept: string[] = [];
   for (let i = 0; i < words.length; i++) if (words[i].length > 0) kept.push(words[i]);

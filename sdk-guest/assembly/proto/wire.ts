@@ -5,9 +5,9 @@
 import { decodeUtf8, encodeUtf8Into, utf8Length } from "./utf8";
 
 export const WIRE_VARINT: u32 = 0;
-export const WIRE_I64: u32 = 1;
+const WIRE_I64: u32 = 1;
 export const WIRE_LEN: u32 = 2;
-export const WIRE_I32: u32 = 5;
+const WIRE_I32: u32 = 5;
 
 /**
  * Appends protobuf-encoded fields to a byte buffer. Strings are encoded in
