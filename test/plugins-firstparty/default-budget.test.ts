@@ -4,39 +4,18 @@
 // Deno and Bun in test/xrt/budget.xrt.ts; the per-byte costs are in
 // sdk-guest/README.md and the bench group `guests`.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, loadPlugin, type HookInput, type HookResult, type WasmPlugin } from '../../host/index.js';
-import { heredoc, logWithKeys } from '../fixtures/big-inputs.js';
+import { DEFAULT_LIMITS, loadPlugin } from '../../host/index.js';
+import { callWithRetry, heredoc, logWithKeys } from '../fixtures/big-inputs.js';
 import { builtPlugin, postToolUse, preToolUse } from './wasm.js';
-
-/**
- * One call under the default limits. The deadline is wall time and CI machines are shared, so a TIMEOUT
- * is tried again, up to five tries in all, with a small call in between so that the misses do not
- * quarantine the plugin (three failures in a row would). Fuel and memory are deterministic: a call
- * that completes has met them; FUEL_EXHAUSTED or MEMORY_LIMIT is never retried.
- */
-async function call(plugin: WasmPlugin, input: HookInput): Promise<HookResult> {
-  let result = await plugin.callHook(input);
-  for (let i = 0; i < 4 && !result.ok && result.failure.code === 'TIMEOUT'; i++) {
-    await plugin.callHook({ ...input, ...SMALL[input.hook_event_name as 'PreToolUse' | 'PostToolUse'] } as HookInput);
-    result = await plugin.callHook(input);
-  }
-  return result;
-}
-
-// What a small call of the same event and tool carries instead of the large input.
-const SMALL = {
-  PreToolUse: { tool_input: { command: 'ls', file_path: '/work/app/a.txt' } },
-  PostToolUse: { tool_response: 'a.txt' },
-};
 
 describe('the default limits', { timeout: 60_000 }, () => {
   it('guard-shell decides a 100 KB command, and still denies a destructive one at its end', async () => {
     const guard = await loadPlugin({ path: builtPlugin('guard-shell') });
     try {
-      const benign = await call(guard, preToolUse('Bash', { command: heredoc(100_000) }));
+      const benign = await callWithRetry(guard, preToolUse('Bash', { command: heredoc(100_000) }));
       expect(benign).toMatchObject({ ok: true, output: { decision: 'allow' } });
       expect(benign.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
-      const hostile = await call(guard, preToolUse('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }));
+      const hostile = await callWithRetry(guard, preToolUse('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }));
       expect(hostile).toMatchObject({ ok: true, output: { decision: 'deny' } });
     } finally {
       await guard.close();
@@ -49,10 +28,10 @@ describe('the default limits', { timeout: 60_000 }, () => {
       { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } },
     );
     try {
-      const inside = await call(guard, preToolUse('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
+      const inside = await callWithRetry(guard, preToolUse('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
       expect(inside).toMatchObject({ ok: true, output: { decision: 'continue' } });
       expect(inside.fuelUsed).toBeLessThan(DEFAULT_LIMITS.fuel / 4);
-      const outside = await call(guard, preToolUse('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }));
+      const outside = await callWithRetry(guard, preToolUse('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }));
       expect(outside).toMatchObject({ ok: true, output: { decision: 'deny' } });
     } finally {
       await guard.close();
@@ -66,8 +45,8 @@ describe('the default limits', { timeout: 60_000 }, () => {
       // As in a session, the plugin has run before: a fresh module's first calls run baseline code (V8's
       // Liftoff, JSC's interpreter), several times slower, and the deadline is wall time.
       const warm = postToolUse('Bash', { command: 'cat small.log' }, logWithKeys(100_000).output);
-      for (let i = 0; i < 3; i++) expect(await call(redactor, warm)).toMatchObject({ ok: true });
-      const result = await call(redactor, postToolUse('Bash', { command: 'cat big.log' }, output));
+      for (let i = 0; i < 3; i++) expect(await callWithRetry(redactor, warm)).toMatchObject({ ok: true });
+      const result = await callWithRetry(redactor, postToolUse('Bash', { command: 'cat big.log' }, output));
       if (!result.ok) throw new Error(`${result.failure.code}: ${result.failure.message} (${result.fuelUsed} fuel)`);
       expect(result.output.updatedOutput === expected).toBe(true);
       expect(result.output.systemMessage).toMatch(new RegExp(`^secret-redactor: redacted ${keys} secret\\(s\\) from Bash output: openai-key, `));

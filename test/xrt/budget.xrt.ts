@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_LIMITS, loadPlugin } from '../../dist/index.js';
-import type { HookCommon, HookInput, HookResult, PluginOptions, WasmPlugin } from '../../dist/index.js';
+import type { HookCommon, HookInput, HookResult, PluginOptions } from '../../dist/index.js';
 import type * as BigInputs from '../fixtures/big-inputs.js';
 
 // A TypeScript fixture shared with vitest: loaded by URL, which every runtime resolves as written.
-const { heredoc, logWithKeys } = (await import(new URL('../fixtures/big-inputs.ts', import.meta.url).href)) as typeof BigInputs;
+const { callWithRetry, heredoc, logWithKeys } = (await import(new URL('../fixtures/big-inputs.ts', import.meta.url).href)) as typeof BigInputs;
 
 const load = async (name: string, options?: PluginOptions) =>
   loadPlugin({ bytes: new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url))) }, options);
@@ -18,27 +18,6 @@ const pre = (tool_name: string, tool_input: Record<string, unknown>): HookInput 
   ({ ...common, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't1' });
 const post = (tool_response: string): HookInput =>
   ({ ...common, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat big.log' }, tool_response, tool_use_id: 't1' });
-
-/**
- * One call under the default limits. The deadline is wall time and CI machines are shared, so a TIMEOUT
- * is tried again, up to five tries in all, with a small call in between so that the misses do not
- * quarantine the plugin (three failures in a row would). Fuel and memory are deterministic: a call
- * that completes has met them; FUEL_EXHAUSTED or MEMORY_LIMIT is never retried.
- */
-async function call(plugin: WasmPlugin, input: HookInput): Promise<HookResult> {
-  let result = await plugin.callHook(input);
-  for (let i = 0; i < 4 && !result.ok && result.failure.code === 'TIMEOUT'; i++) {
-    await plugin.callHook({ ...input, ...SMALL[input.hook_event_name as 'PreToolUse' | 'PostToolUse'] } as HookInput);
-    result = await plugin.callHook(input);
-  }
-  return result;
-}
-
-// What a small call of the same event and tool carries instead of the large input.
-const SMALL = {
-  PreToolUse: { tool_input: { command: 'ls', file_path: '/work/app/a.txt' } },
-  PostToolUse: { tool_response: 'a.txt' },
-};
 
 function decision(r: HookResult): string {
   if (!r.ok) throw new Error(`${r.failure.code}: ${r.failure.message} (${r.fuelUsed} fuel)`);
@@ -49,10 +28,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'guard-shell decides a 100 KB heredoc under the default limits (and denies rm -rf / after one)': async () => {
     const guard = await load('guard-shell');
     try {
-      const benign = await call(guard, pre('Bash', { command: heredoc(100_000) }));
+      const benign = await callWithRetry(guard, pre('Bash', { command: heredoc(100_000) }));
       assert.equal(decision(benign), 'allow');
       assert.ok(benign.fuelUsed! < DEFAULT_LIMITS.fuel / 4, `fuel ${benign.fuelUsed}`);
-      assert.equal(decision(await call(guard, pre('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }))), 'deny');
+      assert.equal(decision(await callWithRetry(guard, pre('Bash', { command: `${heredoc(100_000)}\nrm -rf /` }))), 'deny');
     } finally {
       await guard.close();
     }
@@ -61,10 +40,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'path-guard decides a 100 KB Write under the default limits': async () => {
     const guard = await load('path-guard', { grants: { configKeys: ['workspace'] }, config: { workspace: '/work/app' } });
     try {
-      const inside = await call(guard, pre('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
+      const inside = await callWithRetry(guard, pre('Write', { file_path: '/work/app/src/big.ts', content: heredoc(100_000) }));
       assert.equal(decision(inside), 'continue');
       assert.ok(inside.fuelUsed! < DEFAULT_LIMITS.fuel / 4, `fuel ${inside.fuelUsed}`);
-      assert.equal(decision(await call(guard, pre('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }))), 'deny');
+      assert.equal(decision(await callWithRetry(guard, pre('Write', { file_path: '/etc/big.ts', content: heredoc(100_000) }))), 'deny');
     } finally {
       await guard.close();
     }
@@ -76,8 +55,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     try {
       // As in a session, the plugin has run before: a fresh module's first calls run baseline code (V8's
       // Liftoff, JSC's interpreter), several times slower, and the deadline is wall time.
-      for (let i = 0; i < 3; i++) decision(await call(redactor, post(logWithKeys(100_000).output)));
-      const result = await call(redactor, post(output));
+      for (let i = 0; i < 3; i++) decision(await callWithRetry(redactor, post(logWithKeys(100_000).output)));
+      const result = await callWithRetry(redactor, post(output));
       assert.equal(decision(result), 'continue');
       assert.ok(result.ok && result.output.updatedOutput === expected, 'the rewritten output is the log with every key replaced');
       assert.ok(result.ok && result.output.systemMessage?.startsWith(`secret-redactor: redacted ${keys} secret(s) from Bash output: openai-key, `));
