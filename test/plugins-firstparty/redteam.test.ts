@@ -100,15 +100,18 @@ describe('secret-redactor against secrets shifted across 8-byte steps', () => {
     expect(r.ok && r.output.updatedOutput).toBe('{"name":"x","password":"[REDACTED:password]"}');
   });
 
-  // HOLE FOUND, NOT FIXED (red team, this session): a quoted value with an escaped quote is cut at the
-  // backslash, so the rest of the secret reaches the model: `"password":"hun\"ter22"` becomes
-  // `"password":"[REDACTED:password]"ter22"`, and `"hu\"nter\u0032\u0032"` is not redacted at all.
-  // it.fails: this test turns red (remove `.fails`) once the redactor reads escapes inside quoted values.
-  it.fails('redacts a whole password value holding an escaped quote (known hole)', async () => {
-    for (const output of ['{"name":"x","password":"hun\\"ter22"}', '{"name":"x","password":"hu\\"nter\\u0032\\u0032"}']) {
+  // Hole found by the red team (since the plugin's first version): the value ended at the escaped quote.
+  it("redacts a whole password value holding an escaped quote (it leaked the tail)", async () => {
+    for (const output of [
+      '{"name":"x","password":"hun\\"ter22"}',
+      '{"name":"x","password":"hu\\"nter\\u0032\\u0032"}',
+      'DB_PASSWORD="hun\\"ter22" next',
+      '{"log":"{\\"password\\":\\"hunter22\\"}"}', // JSON-escaped JSON: the name is \"password\" (was not matched)
+      '{"log":"{\\"password\\":\\"hu\\\\\\"nter22\\"}"}', // and \\\" (an escaped quote, escaped again) inside \"…\"
+    ]) {
       const r = await redactor.callHook(postToolUse('Bash', { command: 'cat config.json' }, output));
       const text = r.ok ? String(r.output.updatedOutput ?? output) : '';
-      expect(text).not.toMatch(/ter22|nter/);
+      if (/ter22|nter/.test(text)) expect(text).toBe(`no secret left of ${output}`);
     }
   });
 });
