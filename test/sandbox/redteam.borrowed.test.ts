@@ -63,4 +63,56 @@ describe('borrowed inputs under attack', () => {
       }
     }
   });
+
+  it('re-entrant: a host function that starts calls of another plugin and of the caller itself, and rewrites the caller\'s lent buffer, while the caller is in flight', async () => {
+    // `run` reads its input's first byte, calls the host, then echoes its whole input and the first byte again.
+    const REENTRANT = `(module
+      (import "extism:host/env" "input_length" (func $input_length (result i64)))
+      (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+      (import "extism:host/user" "poke" (func $poke))
+      (memory (export "memory") 1)
+      (func (export "run") (result i32) (local $first i32) (local $len i64) (local $i i64) (local $out i64)
+        (local.set $first (call $input_load_u8 (i64.const 0)))
+        (call $poke)
+        (local.set $len (call $input_length))
+        (local.set $out (call $alloc (i64.add (local.get $len) (i64.const 1))))
+        (block $done (loop $copy
+          (br_if $done (i64.ge_u (local.get $i) (local.get $len)))
+          (call $store_u8 (i64.add (local.get $out) (local.get $i)) (call $input_load_u8 (local.get $i)))
+          (local.set $i (i64.add (local.get $i) (i64.const 1)))
+          (br $copy)))
+        (call $store_u8 (i64.add (local.get $out) (local.get $len)) (local.get $first))
+        (call $output_set (local.get $out) (i64.add (local.get $len) (i64.const 1)))
+        (i32.const 0)))`;
+    const lent = new Uint8Array(1024); // a request that fills the encoder's buffer exactly
+    const nested: Promise<unknown>[] = [];
+    let self: SandboxedModule | undefined;
+    let depth = 0;
+    const poke = () => {
+      if (depth++ > 0) return; // the re-entered call pokes no further
+      // Another plugin's call on this thread, and a call of the caller itself (queued: it is busy), from the same buffer.
+      lent.fill(0x42);
+      nested.push(echo.call('run', lent, { borrowed: true }).then((o) => o.ok && str(o.output)));
+      nested.push(self!.call('run', lent, { borrowed: true }).then((o) => o.ok && str(o.output)));
+      lent.fill(0x43); // and the encoder moves on to a third request
+    };
+    self = await createSandbox(await assembleThreaded(REENTRANT), {
+      name: 'reentrant',
+      limits: { timeoutMs: 2_000 },
+      hostFunctions: { poke: { params: [], results: [], fn: () => poke() } },
+    });
+    try {
+      lent.fill(0x41);
+      const outcome = await self.call('run', lent, { borrowed: true });
+      // The caller saw its own request throughout; each nested call saw the bytes as they were when it was made.
+      expect(outcome.ok && str(outcome.output)).toBe('A'.repeat(1024) + 'A');
+      expect(await Promise.all(nested)).toEqual(['B'.repeat(1024), 'B'.repeat(1024) + 'B']);
+    } finally {
+      await self.close();
+    }
+  });
 });
+
