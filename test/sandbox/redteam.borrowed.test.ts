@@ -5,24 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
-import { assembleThreaded } from '../fixtures/hostile/redteam.js';
+import { REENTRANT, SCRIBBLER, assembleThreaded } from '../fixtures/hostile/redteam.js';
 import { hostile, str } from './sandbox-helpers.js';
 
-/** `scribble`: writes 0x58 over its whole input block (Extism's store_u8 reaches every block), then echoes it. */
-const SCRIBBLER = `(module
-  (import "extism:host/env" "input_length" (func $input_length (result i64)))
-  (import "extism:host/env" "input_offset" (func $input_offset (result i64)))
-  (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-  (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-  (memory (export "memory") 1)
-  (func (export "scribble") (result i32) (local $i i64)
-    (block $done (loop $l
-      (br_if $done (i64.ge_u (local.get $i) (call $input_length)))
-      (call $store_u8 (i64.add (call $input_offset) (local.get $i)) (i32.const 0x58))
-      (local.set $i (i64.add (local.get $i) (i64.const 1)))
-      (br $l)))
-    (call $output_set (call $input_offset) (call $input_length))
-    (i32.const 0)))`;
 
 let echo: SandboxedModule;
 let scribbler: SandboxedModule;
@@ -65,28 +50,6 @@ describe('borrowed inputs under attack', () => {
   });
 
   it('re-entrant: a host function that starts calls of another plugin and of the caller itself, and rewrites the caller\'s lent buffer, while the caller is in flight', async () => {
-    // `run` reads its input's first byte, calls the host, then echoes its whole input and the first byte again.
-    const REENTRANT = `(module
-      (import "extism:host/env" "input_length" (func $input_length (result i64)))
-      (import "extism:host/env" "input_load_u8" (func $input_load_u8 (param i64) (result i32)))
-      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-      (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-      (import "extism:host/user" "poke" (func $poke))
-      (memory (export "memory") 1)
-      (func (export "run") (result i32) (local $first i32) (local $len i64) (local $i i64) (local $out i64)
-        (local.set $first (call $input_load_u8 (i64.const 0)))
-        (call $poke)
-        (local.set $len (call $input_length))
-        (local.set $out (call $alloc (i64.add (local.get $len) (i64.const 1))))
-        (block $done (loop $copy
-          (br_if $done (i64.ge_u (local.get $i) (local.get $len)))
-          (call $store_u8 (i64.add (local.get $out) (local.get $i)) (call $input_load_u8 (local.get $i)))
-          (local.set $i (i64.add (local.get $i) (i64.const 1)))
-          (br $copy)))
-        (call $store_u8 (i64.add (local.get $out) (local.get $len)) (local.get $first))
-        (call $output_set (local.get $out) (i64.add (local.get $len) (i64.const 1)))
-        (i32.const 0)))`;
     const lent = new Uint8Array(1024); // a request that fills the encoder's buffer exactly
     const nested: Promise<unknown>[] = [];
     let self: SandboxedModule | undefined;
