@@ -116,3 +116,33 @@ describe('a handler catching a threaded callee\'s throw', () => {
     expect(fast('tries', 50, 3000)).toBe(fast('tries', 50, 3000));
   });
 });
+
+describe('a trap after burning fuel in threaded variants', () => {
+  it('under-reports by at most the slice in hand plus one block (docs/sandbox-instrumentation.md), never over-reports', async () => {
+    const wat = `(module
+      (func $burn (param $n i32) (local $i i32)
+        (loop $l (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (local.get $n)))))
+      (func $deep (param $d i32) (param $n i32) (result i32)
+        (if (result i32) (local.get $d)
+          (then (call $burn (local.get $n)) (call $deep (i32.sub (local.get $d) (i32.const 1)) (local.get $n)))
+          (else (i32.div_u (i32.const 1) (i32.const 0)))))
+      (func $deep_ok (param $d i32) (param $n i32) (result i32)
+        (if (result i32) (local.get $d)
+          (then (call $burn (local.get $n)) (call $deep_ok (i32.sub (local.get $d) (i32.const 1)) (local.get $n)))
+          (else (i32.const 0))))
+      (func (export "trap") (result i32) (call $deep (i32.const 100) (i32.const 20000)))
+      (func (export "run") (result i32) (call $deep_ok (i32.const 100) (i32.const 20000))))`;
+    const s = await createSandbox(await assembleThreaded(wat), { name: 'trap', limits: { timeoutMs: 5_000 }, quarantine: { maxConsecutiveFailures: 100 } });
+    try {
+      const ok = await s.call('run', new Uint8Array(0));
+      const trapped = await s.call('trap', new Uint8Array(0));
+      expect(ok.ok).toBe(true);
+      expect(trapped).toMatchObject({ ok: false, failure: { code: 'TRAP' } });
+      // MAX_SLICE (4M) + UNCHECKED_MAX + the heaviest weight.
+      expect(trapped.fuelUsed).toBeGreaterThanOrEqual(ok.fuelUsed - 4_000_000 - 1_100);
+      expect(trapped.fuelUsed).toBeLessThanOrEqual(ok.fuelUsed);
+    } finally {
+      await s.close();
+    }
+  });
+});
