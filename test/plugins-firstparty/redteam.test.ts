@@ -108,6 +108,9 @@ describe('secret-redactor against secrets shifted across 8-byte steps', () => {
       'DB_PASSWORD="hun\\"ter22" next',
       '{"log":"{\\"password\\":\\"hunter22\\"}"}', // JSON-escaped JSON: the name is \"password\" (was not matched)
       '{"log":"{\\"password\\":\\"hu\\\\\\"nter22\\"}"}', // and \\\" (an escaped quote, escaped again) inside \"…\"
+      // A backslash that ends a value (a Windows path) must not hide the next assignment: the value is scanned again.
+      'opts --password="C:\\\\keys\\\\" --token="tok-nter-12345" --user="x"',
+      'DB_PASSWORD: "hunter1\\" token=\'nter2222\' x',
     ]) {
       const r = await redactor.callHook(postToolUse('Bash', { command: 'cat config.json' }, output));
       const text = r.ok ? String(r.output.updatedOutput ?? output) : '';

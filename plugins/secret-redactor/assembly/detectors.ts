@@ -5,7 +5,11 @@
 import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, spanEndsWith, spanIncludes, spanIs, startsWord } from "./chars";
 
 export class Match {
-  constructor(public start: i32, public end: i32, public kind: string) {}
+  /** Where the scan goes on: the end, or an assignment's value start (see `assignment`). */
+  resume: i32;
+  constructor(public start: i32, public end: i32, public kind: string) {
+    this.resume = end;
+  }
 }
 
 /** `prefix` followed by at least `min` chars of `accept`, starting a word. */
@@ -144,7 +148,14 @@ export function assignment(s: string, at: i32): Match | null {
   while (end < s.length && !endsValue(s, end, quote)) end = valueStep(s, end, quote);
   if (end > s.length) end = s.length;
   if (end - v < 4 || spanIs(s, v, end, "null") || spanIs(s, v, end, "true") || spanIs(s, v, end, "false") || s.startsWith("[REDACTED", v)) return null;
-  return new Match(v, end, kind);
+  // A quoted value's end is a guess (an unclosed quote, an escaped one that did close it): the value
+  // is scanned again for secrets and assignments, and a match reaching past it widens the redaction
+  // (redact.ts), so a secret after a swallowed `token=` is not left out. Quoted values only: a value
+  // of one quote kind cannot hold another of the same kind, so this stays linear; an unquoted value
+  // (`password=password=…`, 1 MB of it) is not scanned again.
+  const m = new Match(v, end, kind);
+  if (quote != 0) m.resume = v;
+  return m;
 }
 
 const QUOTE_ESCAPED = 1;
