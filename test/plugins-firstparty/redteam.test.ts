@@ -72,6 +72,22 @@ describe('guard-shell against hidden destructive commands', () => {
     expect(allowed).toEqual([]);
   });
 
+  it('denies with JSON escapes (\\u00e9, \\ud83d\\ude00, \\", \\u0072) shifted across every 8-byte boundary of the JSON scan', async () => {
+    const allowed: string[] = [];
+    for (let k = 0; k < 17; k++) {
+      for (const json of [
+        `{"command":"${'\\u00e9'.repeat(k)};rm -rf /"}`,
+        `{"command":"${'\\ud83d\\ude00'.repeat(k)};rm -rf /"}`,
+        `{"command":"${'\\"'.repeat(k)};rm -rf /"}`,
+        `{"command":"${' '.repeat(k)}\\u0072m -rf /"}`,
+        `{"command":"${'é'.repeat(k)};r\\u006d -rf \\u002f"}`,
+      ]) {
+        if ((await decide(json)) !== 'deny') allowed.push(json);
+      }
+    }
+    expect(allowed).toEqual([]);
+  });
+
   it('denies after very long words and separators (64 KB and more)', async () => {
     for (const command of ['a'.repeat(70_000) + ' ; rm -rf /', 'rm -rf ' + '/'.repeat(70_000), 'rm -rf /' + ' '.repeat(100_000), '"'.repeat(50_001) + ' rm -rf /']) {
       expect(await decide(JSON.stringify({ command }))).toBe('deny');
