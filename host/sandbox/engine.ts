@@ -118,11 +118,17 @@ export class Engine {
    * buffer, a worker channel's shared memory) is copied into an exact-size
    * buffer kept for the next call of that size. The plugin cannot keep it:
    * Extism drops every block when the next call begins.
+   *
+   * An input that spans its whole ArrayBuffer is copied too: Extism would
+   * use the caller's buffer itself as the input block, which the plugin may
+   * write (`store_u8` reaches every block), and which a borrowing caller
+   * (the hook encoder, whose request can fill its buffer exactly) rewrites
+   * while this call awaits a rebuilt instance.
    */
   #own(input: Uint8Array): Uint8Array {
     const n = input.byteLength;
-    // As Extism tests it. Past the size cap, Extism's own copy is as good as ours.
-    if ((input.byteOffset === 0 && n === input.buffer.byteLength && input.buffer.constructor === ArrayBuffer) || n > KEEP_INPUT_BYTES) return input;
+    // Past the size cap, a copy of our own (Extism then takes it as it is; it copied a view itself, but only once the instance was ready).
+    if (n > KEEP_INPUT_BYTES) return input.slice();
     const kept = this.#inputs;
     let exact: Uint8Array | undefined;
     for (let i = 0; i < kept.length; i++) {

@@ -12,7 +12,9 @@ import type { CallOptions, CallOutcome, HealthEvent, Limits, SandboxedModule } f
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export class Sandboxed implements SandboxedModule {
-  #tail: Promise<unknown> = Promise.resolve();
+  #tail: Promise<unknown> | undefined = Promise.resolve();
+  /** Starts the first call queued while an idle module's call was still running its plugin (see `call`). */
+  #release: ((running: Promise<unknown>) => void) | undefined = undefined;
   /** Calls started or queued and not yet settled. */
   #busy = 0;
   #closed = false;
@@ -39,12 +41,20 @@ export class Sandboxed implements SandboxedModule {
   call(fn: string, input: Uint8Array, options: CallOptions = NO_OPTIONS): Promise<CallOutcome> {
     // An idle module starts the call at once; a busy one queues it (with its own copy of a borrowed input).
     let result: Promise<CallOutcome>;
-    if (this.#busy++ === 0) result = this.#call(fn, input, options, options.borrowed === true);
-    else {
+    if (this.#busy++ === 0) {
+      // An in-thread call runs the plugin before #call returns, so a call made meanwhile (by a host
+      // function or a log callback) has no promise to queue behind yet: it waits for #release.
+      // Queued behind the previous tail, it ran in the middle of this one (Extism's blocks reset under it).
+      this.#tail = undefined;
+      result = this.#call(fn, input, options, options.borrowed === true);
+      if (this.#release) this.#release(result), (this.#release = undefined);
+      this.#tail ??= result;
+    } else {
       const own = options.borrowed === true ? input.slice() : input;
-      result = this.#tail.then(() => this.#call(fn, own, options, false));
+      const before = this.#tail ?? new Promise<unknown>((resolve) => (this.#release = resolve));
+      result = before.then(() => this.#call(fn, own, options, false));
+      this.#tail = result;
     }
-    this.#tail = result;
     return result;
   }
 

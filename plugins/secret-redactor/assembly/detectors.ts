@@ -5,7 +5,11 @@
 import { isAlnum, isNameChar, isSpace, isTokenChar, isUpperOrDigit, runEnd, spanEndsWith, spanIncludes, spanIs, startsWord } from "./chars";
 
 export class Match {
-  constructor(public start: i32, public end: i32, public kind: string) {}
+  /** Where the scan goes on: the end, or an assignment's value start (see `assignment`). */
+  resume: i32;
+  constructor(public start: i32, public end: i32, public kind: string) {
+    this.resume = end;
+  }
 }
 
 /** `prefix` followed by at least `min` chars of `accept`, starting a word. */
@@ -141,16 +145,39 @@ export function assignment(s: string, at: i32): Match | null {
     if (s.startsWith(AUTH_SCHEMES[i], v)) { v += AUTH_SCHEMES[i].length; break; }
   }
   let end = v;
-  while (end < s.length && !endsValue(s, end, quote)) end++;
+  while (end < s.length && !endsValue(s, end, quote)) end = valueStep(s, end, quote);
+  if (end > s.length) end = s.length;
   if (end - v < 4 || spanIs(s, v, end, "null") || spanIs(s, v, end, "true") || spanIs(s, v, end, "false") || s.startsWith("[REDACTED", v)) return null;
-  return new Match(v, end, kind);
+  // A quoted value's end is a guess (an unclosed quote, an escaped one that did close it): the value
+  // is scanned again for secrets and assignments, and a match reaching past it widens the redaction
+  // (redact.ts), so a secret after a swallowed `token=` is not left out. Quoted values only: a value
+  // of one quote kind cannot hold another of the same kind, so this stays linear; an unquoted value
+  // (`password=password=…`, 1 MB of it) is not scanned again.
+  const m = new Match(v, end, kind);
+  if (quote != 0) m.resume = v;
+  return m;
 }
 
 const QUOTE_ESCAPED = 1;
 
-// Spaces and quotes between a name and its separator.
+// Spaces and quotes between a name and its separator; a backslash too, for a name in JSON-escaped text (`\"password\":`).
 function isNameEdge(c: i32): bool {
-  return isSpace(c) || c == 0x22 || c == 0x27;
+  return isSpace(c) || c == 0x22 || c == 0x27 || c == 0x5c;
+}
+
+/**
+ * The next position in a value: past a whole escape inside a double-quoted
+ * one (`\"`, `\\`, `\u…`'s backslash), and past `\\\"` (an escaped quote,
+ * escaped again) or `\\` in JSON-escaped text, so an escaped quote does not end
+ * the value (`"password":"hun\"ter22"` leaked `ter22`).
+ */
+function valueStep(s: string, i: i32, quote: i32): i32 {
+  if (s.charCodeAt(i) != 0x5c) return i + 1;
+  const next = s.charCodeAt(i + 1);
+  if (next == 0x0a || next == 0x0d) return i + 1;
+  if (quote == 0x22) return i + 2;
+  if (quote == QUOTE_ESCAPED && next == 0x5c) return s.startsWith("\\\"", i + 2) ? i + 4 : i + 2;
+  return i + 1;
 }
 
 function endsValue(s: string, i: i32, quote: i32): bool {

@@ -84,10 +84,16 @@ export function redactText(text: string, into: Redacted): string {
       i++;
       continue;
     }
-    // An assignment's match starts after the separator; the name and `=` are kept.
-    edits.push(new TextEdit(m.start, m.end, "[REDACTED:" + m.kind + "]"));
-    into.kinds.push(m.kind);
-    i = m.end > i ? m.end : i + 1;
+    // An assignment's match starts after the separator; the name and `=` are kept. A match that
+    // starts inside the last one (scanned again after an escaped quote) widens it: one redaction.
+    const last = edits.length > 0 ? unchecked(edits[edits.length - 1]) : null;
+    if (last !== null && m.start < last.end) {
+      if (m.end > last.end) last.end = m.end;
+    } else {
+      edits.push(new TextEdit(m.start, m.end, "[REDACTED:" + m.kind + "]"));
+      into.kinds.push(m.kind);
+    }
+    i = m.resume > i ? m.resume : i + 1;
   }
   return spliceText(text, edits);
 }
