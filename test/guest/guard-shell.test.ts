@@ -9,6 +9,11 @@ beforeAll(async () => {
 afterAll(() => guard?.close());
 
 const DESTRUCTIVE: Array<[string, string]> = [
+  // Spelled by the shell, not in the text: ANSI-C escapes and brace expansion.
+  ["$'\\x72m' -rf /", 'ansi-c-escape'],
+  ["bash -c \"$'\\162\\155' -rf ~\"", 'ansi-c-escape'],
+  ['{rm,-rf,/}', 'brace-expansion'],
+  ['ls; {rm,-rf,/etc}', 'brace-expansion'],
   ['rm -rf /', 'rm-recursive-root'],
   ['rm -fr /', 'rm-recursive-root'],
   ['rm -rf /*', 'rm-recursive-root'],
@@ -52,6 +57,12 @@ const DESTRUCTIVE: Array<[string, string]> = [
 ];
 
 const BENIGN = [
+  "IFS=$'\\n' read -r a b",
+  "cp config.json{,.bak}",
+  "mkdir -p src/{lib,test}",
+  "jq '{a,b}' data.json",
+  "awk '{ print $1, $2 }' file.txt",
+  "printf '%s\\n' $'plain'",
   'ls -la',
   'git status && git diff',
   'rm -rf ./build',

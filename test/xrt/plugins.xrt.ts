@@ -33,6 +33,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.match(denied.output.reason ?? '', /guard-shell/);
       const allowed = await guard.callHook(bash('ls -la'));
       assert.ok(allowed.ok && allowed.output.decision === 'allow', JSON.stringify(allowed));
+      // Commands the shell spells at run time: refused, whatever they would spell.
+      for (const [command, rule] of [["$'\\x72m' -rf /", 'ansi-c-escape'], ['{rm,-rf,/}', 'brace-expansion']]) {
+        const hidden = await guard.callHook(bash(command!));
+        assert.ok(hidden.ok && hidden.output.decision === 'deny' && hidden.output.reason?.includes(rule!), JSON.stringify(hidden));
+      }
     } finally {
       await guard.close();
     }

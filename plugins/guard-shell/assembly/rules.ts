@@ -19,6 +19,8 @@ const PREFIXES: string[] = ["sudo", "env", "command", "exec", "nohup", "time", "
 export function findDestructive(command: string): Hit | null {
   const bomb = forkBomb(command);
   if (bomb !== null) return bomb;
+  const hidden = spelledByTheShell(command);
+  if (hidden !== null) return hidden;
   const tokens = tokenize(command);
   for (let i = 0; i < tokens.length; i++) {
     const hit = tokens.isOperator(i) ? operatorRule(tokens, i) : wordRule(tokens, i);
@@ -146,6 +148,48 @@ function forkBomb(command: string): Hit | null {
     at = s.indexOf("(){", at + 3);
   }
   return null;
+}
+
+/**
+ * Words the shell rewrites before running them, which a string check cannot
+ * read: ANSI-C quoting with character escapes (`$'\x72m' -rf /` is `rm -rf /`) and a
+ * brace expansion at the start of a word (`{rm,-rf,/}` runs `rm -rf /`).
+ * Either can spell any command, so neither is allowed.
+ */
+function spelledByTheShell(command: string): Hit | null {
+  const n = command.length;
+  for (let i = 0; i < n; i++) {
+    const c = command.charCodeAt(i);
+    if (c == 0x24 && i + 1 < n && command.charCodeAt(i + 1) == 0x27) { // $'
+      for (let k = i + 2; k < n; k++) {
+        const d = command.charCodeAt(k);
+        if (d == 0x27) break;
+        if (d == 0x5c && k + 1 < n && spellsAChar(command.charCodeAt(k + 1))) return new Hit("ansi-c-escape", "$'…' with escapes can spell any command ($'\\x72m' is rm); write the command plainly");
+      }
+    } else if (c == 0x7b && (i == 0 || wordBoundary(command.charCodeAt(i - 1)))) { // { starting a word
+      let comma = false;
+      for (let k = i + 1; k < n; k++) {
+        const d = command.charCodeAt(k);
+        if (d == 0x2c) comma = true;
+        else if (d == 0x7d) {
+          if (comma) return new Hit("brace-expansion", "a {a,b,…} word expands into words the guard cannot see ({rm,-rf,/} runs rm -rf /); write the command plainly");
+          break;
+        } else if (wordBoundary(d)) break;
+      }
+    }
+  }
+  return null;
+}
+
+// An escape in $'…' that can stand for any character: \x.., \u...., \U........, \c., octal \0-\7.
+// (\n, \t and the like, as in IFS=$'\n', cannot spell a command.)
+function spellsAChar(c: i32): bool {
+  return c == 0x78 || c == 0x75 || c == 0x55 || c == 0x63 || (c >= 0x30 && c <= 0x37);
+}
+
+// Blanks and the characters that end a word for the shell.
+function wordBoundary(c: i32): bool {
+  return c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d || c == 0x3b || c == 0x26 || c == 0x7c || c == 0x28 || c == 0x29;
 }
 
 // By hand: String#includes compares a whole string at every position.
