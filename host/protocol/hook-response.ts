@@ -79,15 +79,23 @@ class Cursor {
     return -1;
   }
 
-  /** The low 28 bits read by `#four` when it returned -1. */
-  #high = 0;
-
-  tag(): number {
+  /**
+   * A varint's value when it ends within four bytes (or near the end of the
+   * buffer), else -1 with `pos` on its fifth byte: the start every kind shares.
+   */
+  #low(): number {
     if (this.len - this.pos < 5) {
       if (this.pos >= this.len) throw this.outOfRange();
       if (this.buf[this.pos]! >= 128) return this.nearEnd();
     }
-    const low = this.#four();
+    return this.#four();
+  }
+
+  /** The low 28 bits read by `#four` when it returned -1. */
+  #high = 0;
+
+  tag(): number {
+    const low = this.#low();
     if (low >= 0) return low;
     const b = this.buf[this.pos++]!;
     if (b < 128 && (b & 112) === 0) return (this.#high | ((b & 15) << 28)) >>> 0;
@@ -95,11 +103,7 @@ class Cursor {
   }
 
   uint32(): number {
-    if (this.len - this.pos < 5) {
-      if (this.pos >= this.len) throw this.outOfRange();
-      if (this.buf[this.pos]! >= 128) return this.nearEnd();
-    }
-    const low = this.#four();
+    const low = this.#low();
     if (low >= 0) return low;
     const value = (this.#high | ((this.buf[this.pos]! & 15) << 28)) >>> 0;
     if (this.buf[this.pos++]! < 128) return value;
@@ -112,11 +116,7 @@ class Cursor {
   }
 
   size(): number {
-    if (this.len - this.pos < 5) {
-      if (this.pos >= this.len) throw this.outOfRange();
-      if (this.buf[this.pos]! >= 128) return this.nearEnd();
-    }
-    const low = this.#four();
+    const low = this.#low();
     if (low >= 0) return low;
     const b = this.buf[this.pos++]!;
     if (b > 7) throw new Error('invalid length encoding');
