@@ -26,7 +26,9 @@ const cache = new Map<string, Promise<Compiled>>();
 
 /** `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they throw (never cached). */
 export async function compileInstrumented(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<Compiled> {
-  const key = `${await sha256(bytes)}:${plan.maxMemoryPages}:${plan.maxTableElements}:${plan.allowExceptions}:${plan.metering}`;
+  // Every option, by name: one added to InstrumentOptions later is in the key without anyone remembering it here.
+  const options = Object.entries(plan).sort(([a], [b]) => (a < b ? -1 : 1));
+  const key = `${await sha256(bytes)}:${JSON.stringify(options)}`;
   const hit = cache.get(key);
   if (hit) {
     // Most recently used last.
