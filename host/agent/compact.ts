@@ -10,7 +10,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
-import { dispatchContext, hookCommon, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
+import { dispatchContext, hookCommon, hookInput, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
 import { streamModelTurn } from './model-turn.js';
 
 export const COMPACT_INSTRUCTION =
@@ -128,7 +128,7 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
     return { compacted: false, reason: new NothingToCompact(keepTurns).message };
   }
   const tokensBefore = estimateTokens(before);
-  const pre = await dispatch(ctx, 'PreCompact', () => ({ ...common, hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore }));
+  const pre = await dispatch(ctx, 'PreCompact', () => hookInput(common, { hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore }));
   if (signal.aborted) return { compacted: false, reason: 'aborted' };
   if (pre.decision === 'stop' || pre.decision === 'deny') {
     return { compacted: false, reason: pre.reason ?? `PreCompact hook "${pre.decidedBy?.hookName}" skipped it` };
@@ -161,7 +161,7 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   const messagesBefore = before.length;
   before.splice(0, before.length, ...after);
   const tokensAfter = estimateTokens(before);
-  await dispatch(ctx, 'PostCompact', () => ({ ...common, hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
+  await dispatch(ctx, 'PostCompact', () => hookInput(common, { hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
   emit({ type: 'context.compacted', trigger, tokensBefore, tokensAfter, messagesBefore, messagesAfter: before.length });
   return { compacted: true, tokensBefore, tokensAfter };
 }

@@ -195,6 +195,26 @@ export function hookCommon(config: LoopConfig, iteration: number): HookCommon {
 }
 
 /**
+ * A hook input: the common fields, then the event's own, keys in
+ * that order (as `{ ...common, ...own }` had them). Not written as a spread:
+ * Node 20's V8 gives a spread copy a map of its own, so each key added after
+ * it costs microseconds (≈ 10 µs for a PreToolUse input, more than the
+ * guard's whole sandboxed call); Deno and Bun build either in ~0.1 µs.
+ */
+export function hookInput<T extends object>(common: HookCommon, own: T): HookCommon & T {
+  const input: HookCommon = {
+    session_id: common.session_id,
+    cwd: common.cwd,
+    turn: common.turn,
+    iteration: common.iteration,
+    permission_mode: common.permission_mode,
+  };
+  if (common.agent_id !== undefined) input.agent_id = common.agent_id;
+  if (common.transcript_path !== undefined) input.transcript_path = common.transcript_path;
+  return Object.assign(input, own);
+}
+
+/**
  * The one rule for a tool input entering the loop, whichever way it comes (the
  * model's call, a hook's rewrite, a permission answer): path fields resolved
  * against the cwd, so hooks see, and tools get, absolute paths.

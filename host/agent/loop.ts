@@ -8,7 +8,7 @@ import { messageOf } from '../errors.js';
 import type { AgentErrorCode, AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
 import { dispatch, stoppedBy } from '../hooks/dispatch.js';
 import type { AssistantPart, Usage } from '../models/types.js';
-import { dispatchContext, flushContext, hookCommon, type LoopConfig } from './config.js';
+import { dispatchContext, flushContext, hookCommon, hookInput, type LoopConfig } from './config.js';
 import { compactConversation, estimateTokens } from './compact.js';
 import { streamModelTurn } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
@@ -68,8 +68,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   const fail = async (code: AgentErrorCode, message: string, iteration: number, lastMessage = text) => {
     emit({ type: 'error', code, message });
     const common = hookCommon(config, iteration);
-    await dispatch(ctx, 'StopFailure', () => ({ ...common, hook_event_name: 'StopFailure', stop_hook_active: stopBlocks > 0, last_assistant_message: lastMessage, error: message }));
-    await dispatch(ctx, 'Error', () => ({ ...common, hook_event_name: 'Error', code, message }));
+    await dispatch(ctx, 'StopFailure', () => hookInput(common, { hook_event_name: 'StopFailure', stop_hook_active: stopBlocks > 0, last_assistant_message: lastMessage, error: message }));
+    await dispatch(ctx, 'Error', () => hookInput(common, { hook_event_name: 'Error', code, message }));
     return finish('error_during_execution', { error: { code, message } });
   };
 
@@ -77,12 +77,12 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   config.setState('thinking');
   try {
     if (config.sessionStart) {
-      const s = await dispatch(ctx, 'SessionStart', () => ({ ...hookCommon(config, 0), hook_event_name: 'SessionStart', reason: 'startup' }));
+      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', reason: 'startup' }));
       config.pendingContext.push(...s.additionalContext);
     }
     // A sub-agent's task is not a user prompt: it continues straight into the loop (no UserPromptSubmit).
     if (config.parentToolUseId === undefined) {
-      const submit = await dispatch(ctx, 'UserPromptSubmit', () => ({ ...hookCommon(config, 0), hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));
+      const submit = await dispatch(ctx, 'UserPromptSubmit', () => hookInput(hookCommon(config, 0), { hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));
       if (signal.aborted) return finish('aborted');
       if (submit.decision === 'deny' || submit.decision === 'stop') {
         // A refused prompt never enters the conversation.
@@ -99,7 +99,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       config.setState('thinking');
       emit({ type: 'turn.start', iteration });
       const common = hookCommon(config, iteration);
-      const start = await dispatch(ctx, 'IterationStart', () => ({ ...common, hook_event_name: 'IterationStart' }));
+      const start = await dispatch(ctx, 'IterationStart', () => hookInput(common, { hook_event_name: 'IterationStart' }));
       config.pendingContext.push(...start.additionalContext);
       if (signal.aborted) return finish('aborted');
       if (start.decision === 'stop') {
@@ -147,12 +147,13 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
           emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
           return finish('success');
         }
-        const stop = await dispatch(ctx, 'Stop', () => ({
-          ...common,
-          hook_event_name: 'Stop',
-          stop_hook_active: stopBlocks > 0,
-          last_assistant_message: said,
-        }));
+        const stop = await dispatch(ctx, 'Stop', () =>
+          hookInput(common, {
+            hook_event_name: 'Stop',
+            stop_hook_active: stopBlocks > 0,
+            last_assistant_message: said,
+          }),
+        );
         config.pendingContext.push(...stop.additionalContext);
         emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
         if (signal.aborted) return finish('aborted');

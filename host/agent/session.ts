@@ -10,7 +10,7 @@ import type { AgentResult, AgentState, Emit, HostEvent } from '../events/types.j
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
-import { dispatchContext, hookCommon, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
+import { dispatchContext, hookCommon, hookInput, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { runLoop } from './loop.js';
 import { StateMachine } from './state.js';
 
@@ -178,7 +178,7 @@ export class Session {
     if (this.started) {
       const config = this.loopConfig('', new AbortController().signal);
       const ctx = dispatchContext(config, this.emit, new AbortController().signal);
-      await dispatch(ctx, 'SessionEnd', () => ({ ...hookCommon(config, 0), hook_event_name: 'SessionEnd', reason: 'closed' }));
+      await dispatch(ctx, 'SessionEnd', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionEnd', reason: 'closed' }));
     }
   }
 

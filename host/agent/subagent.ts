@@ -15,7 +15,7 @@ import type { HookCommon } from '../hooks/types.js';
 import type { ToolHandler, ToolOutcome } from '../tools/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { childSettings, dispatchContext, loopConfig, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
+import { childSettings, dispatchContext, hookInput, loopConfig, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
 import { StateMachine } from './state.js';
 
 /** The tool's name, as the model sees it. */
@@ -140,8 +140,8 @@ async function runSubagent(
   const def = sub.agents[name] as AgentDefinition;
   const agentId = `${name}@${toolUseId}`;
   const ctx = dispatchContext(parent, emit, signal);
-  const hookBase = { ...common, agent_id: agentId, agent_type: name, prompt };
-  const start = await dispatch(ctx, 'SubagentStart', () => ({ ...hookBase, hook_event_name: 'SubagentStart' }));
+  const own = { agent_id: agentId, agent_type: name, prompt };
+  const start = await dispatch(ctx, 'SubagentStart', () => hookInput(common, { ...own, hook_event_name: 'SubagentStart' as const }));
   if (signal.aborted) return { content: `sub-agent "${name}" was aborted`, isError: true };
   if (start.decision === 'deny') {
     return { content: `sub-agent "${name}" was not started: ${start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`}`, isError: true };
@@ -174,7 +174,7 @@ async function runSubagent(
   let outcome = outcomeOf(name, maxTurns, result);
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
-    const stop = await dispatch(ctx, 'SubagentStop', () => ({ ...hookBase, hook_event_name: 'SubagentStop', result: outcome.content }));
+    const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { ...own, hook_event_name: 'SubagentStop' as const, result: outcome.content }));
     parent.pendingContext.push(...stop.additionalContext);
     if (stop.decision !== 'block' || result.subtype !== 'success' || signal.aborted) break;
     if (blocks >= parent.stopHookCap) {

@@ -18,7 +18,7 @@ import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js'
 import type { HookCommon, HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
-import { dispatchContext, hookCommon, normalizeToolInput, type LoopConfig } from './config.js';
+import { dispatchContext, hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 
@@ -61,7 +61,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
       ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
     }));
 
-  const pre = await dispatch(b.ctx, 'PreToolBatch', () => withCommon(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
+  const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
   config.pendingContext.push(...pre.additionalContext);
   if (signal.aborted || pre.decision === 'stop') {
     const stop = signal.aborted ? undefined : stoppedBy('PreToolBatch', pre);
@@ -91,32 +91,13 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(b.ctx, 'PostToolBatch', () => withCommon(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
+    const after = await dispatch(b.ctx, 'PostToolBatch', () => hookInput(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
     config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
   return result ? { stoppedBy: result } : {};
 }
 
-/**
- * A hook input: the batch's common fields, then the event's own, keys in
- * that order (as `{ ...common, ...own }` had them). Not written as a spread:
- * Node 20's V8 gives a spread copy a map of its own, so each key added after
- * it costs microseconds (≈ 10 µs for a PreToolUse input, more than the
- * guard's whole sandboxed call); Deno and Bun build either in ~0.1 µs.
- */
-function withCommon<T extends object>(common: HookCommon, own: T): HookCommon & T {
-  const input: HookCommon = {
-    session_id: common.session_id,
-    cwd: common.cwd,
-    turn: common.turn,
-    iteration: common.iteration,
-    permission_mode: common.permission_mode,
-  };
-  if (common.agent_id !== undefined) input.agent_id = common.agent_id;
-  if (common.transcript_path !== undefined) input.transcript_path = common.transcript_path;
-  return Object.assign(input, own);
-}
 
 /** Consecutive concurrency-safe calls share a group; any other call is a group of one. */
 function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
@@ -160,7 +141,7 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     return undefined;
   }
   const pre = await dispatch(ctx, 'PreToolUse', () =>
-    withCommon(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: input }),
+    hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: input }),
   );
   config.pendingContext.push(...pre.additionalContext);
   const hookName = pre.decidedBy?.hookName;
@@ -196,10 +177,10 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     ...(config.parentToolUseId !== undefined ? { parentToolUseId: config.parentToolUseId } : {}),
     runHooks: (toolInput) =>
       dispatch(ctx, 'PermissionRequest', () =>
-        withCommon(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
+        hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
       ),
     notify: async (message) => {
-      const n = await dispatch(ctx, 'Notification', () => withCommon(common, { hook_event_name: 'Notification', message, level: 'info' }));
+      const n = await dispatch(ctx, 'Notification', () => hookInput(common, { hook_event_name: 'Notification', message, level: 'info' }));
       config.pendingContext.push(...n.additionalContext);
     },
   });
@@ -260,7 +241,7 @@ async function finalize(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined
   if (!signal.aborted) {
     const post = outcome.isError
       ? await dispatch(ctx, 'PostToolUseFailure', () =>
-          withCommon(common, {
+          hookInput(common, {
             tool_name: name,
             tool_use_id: id,
             tool_input: r.approved ?? {},
@@ -271,7 +252,7 @@ async function finalize(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined
           }),
         )
       : await dispatch(ctx, 'PostToolUse', () =>
-          withCommon(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
+          hookInput(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
         );
     content = post.updatedOutput ?? outcome.content;
     config.pendingContext.push(...post.additionalContext);
