@@ -28,6 +28,8 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   outgoing.on('close', () => source.close());
   // A failed write ends this stream only (an 'error' nobody listens to would end the process).
   outgoing.on('error', () => source.close());
+  // A peer that left while the handler ran (an async middleware) fires no 'close' now: without this its client would linger.
+  if (outgoing.destroyed) source.close();
   return new Response(null, { headers: { [ALREADY_SENT]: '1' } });
 }
 

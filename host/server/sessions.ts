@@ -53,26 +53,36 @@ export class SessionRegistry {
   /** Sessions whose prompt is being started here (between the checks and `running`). */
   readonly #starting = new Set<string>();
   #accepting = true;
+  /** `create` calls past the count check whose record is not stored yet. */
+  #creating = 0;
 
   constructor(private readonly d: RegistryDeps) {}
 
   async create(input: CreateSessionInput): Promise<SessionView> {
     this.#assertAccepting();
     const { title, ...options } = input;
-    // Checked before the store's create: replicas racing may overshoot by a few, never without bound.
-    const held = await this.d.store.count();
-    if (held >= this.d.maxSessions) {
-      throw new ApiError('too_many_sessions', `this server holds ${held} sessions, its maxSessions (${this.d.maxSessions}); delete one (DELETE /session/:id) or raise maxSessions`);
-    }
-    // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
-    const live = await this.#build(crypto.randomUUID(), options, []);
-    const id = live.id;
-    const record: SessionRecord = { id, ...(title ? { title } : {}), createdAt: Date.now(), prompts: 0, options };
+    // Checked before the store's create, counting this replica's creations under way (concurrent POSTs would
+    // otherwise all pass one count): replicas racing may overshoot by a few, never without bound.
+    this.#creating++;
+    let id: string;
+    let record: SessionRecord;
     try {
-      if (!(await this.d.store.create(record))) throw new ApiError('conflict', `session ${id} exists`);
-    } catch (error) {
-      await this.#drop(id, true);
-      throw error;
+      const held = (await this.d.store.count()) + this.#creating - 1;
+      if (held >= this.d.maxSessions) {
+        throw new ApiError('too_many_sessions', `this server holds ${held} sessions, its maxSessions (${this.d.maxSessions}); delete one (DELETE /session/:id) or raise maxSessions`);
+      }
+      // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
+      const live = await this.#build(crypto.randomUUID(), options, []);
+      id = live.id;
+      record = { id, ...(title ? { title } : {}), createdAt: Date.now(), prompts: 0, options };
+      try {
+        if (!(await this.d.store.create(record))) throw new ApiError('conflict', `session ${id} exists`);
+      } catch (error) {
+        await this.#drop(id, true);
+        throw error;
+      }
+    } finally {
+      this.#creating--;
     }
     if (this.d.store.shared) await this.#drop(id, false);
     this.d.hub.emit('session.created', { sessionId: id });

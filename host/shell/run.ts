@@ -105,14 +105,20 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
       options.signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
-    const onAbort = () => {
-      ended ??= 'aborted';
-      killTree(child);
+    // A process that left the group (`setsid cmd &`) and holds the pipes would keep 'close' from ever firing:
+    // once the shell has exited past the deadline, the pipes are let go.
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const release = () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
     };
-    const timer = setTimeout(() => {
-      ended ??= 'timeout';
+    const stop = (why: 'timeout' | 'aborted') => {
+      ended ??= why;
       killTree(child);
-    }, options.timeoutMs);
+      if (exited()) release();
+    };
+    const onAbort = () => stop('aborted');
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.stdout?.on('data', (c: Buffer) => stdout.push(c));
@@ -125,7 +131,10 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
       finish({ kind: 'spawn-failed', message: error.message, durationMs: elapsed() });
     });
     // Background jobs still holding the pipes would otherwise keep 'close' waiting, and outlive the call.
-    child.on('exit', () => killTree(child));
+    child.on('exit', () => {
+      killTree(child);
+      if (ended) release();
+    });
     // 'close' (not 'exit') so that stdout and stderr are complete.
     child.on('close', (code, signal) => {
       const durationMs = elapsed();

@@ -37,7 +37,7 @@ export class RedisEventLog implements EventLog {
   readonly #subscribers = new Set<(entry: Entry) => void>();
   readonly #queue: Array<{ seq: number; data: string }> = [];
   /** This log's name as a producer in entries' `u` field, and its next sequence number. */
-  readonly #producer = Math.random().toString(36).slice(2, 10);
+  readonly #producer = crypto.randomUUID();
   #seq = 0;
   /** A batch failed: some of it may have landed; look before sending again. */
   #uncertain = false;
