@@ -26,7 +26,8 @@ const cache = new Map<string, Promise<Compiled>>();
 
 /** `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they throw (never cached). */
 export async function compileInstrumented(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<Compiled> {
-  const key = `${await sha256(bytes)}:${plan.maxMemoryPages}:${plan.maxTableElements}:${plan.allowExceptions}:${plan.metering}`;
+  // Every option in the key, listed by none: one added to InstrumentOptions cannot be left out of it.
+  const key = `${await sha256(bytes)}:${JSON.stringify(plan)}`;
   const hit = cache.get(key);
   if (hit) {
     // Most recently used last.
