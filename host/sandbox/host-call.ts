@@ -7,15 +7,12 @@
  *
  * The call itself is charged in one place: the import wrapper the
  * instrumenter puts in front of every host function (instrument/hostcalls.ts)
- * charges `HOST_CALL_FUEL` and calls the gate (gate.ts), which checks the
+ * charges `GATED_CALL_FUEL` and calls the gate (gate.ts), which checks the
  * stop, the abort flag and the deadline, before the function runs. The
  * functions here add only what depends on their work: the bytes they move.
  */
-import { GATED_CALL_FUEL } from './instrument/hostcalls.js';
 import { StopSignal, type Meter } from './meter.js';
 
-/** Fuel charged for calling any host function, by its import wrapper (the one charge per call). */
-export const HOST_CALL_FUEL = GATED_CALL_FUEL;
 /** Data moved across the boundary is charged one fuel unit per this many bytes. */
 export const BYTES_PER_FUEL = 16;
 

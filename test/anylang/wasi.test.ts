@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
-import { HOST_CALL_FUEL } from '../../host/sandbox/host-call.js';
+import { GATED_CALL_FUEL as HOST_CALL_FUEL } from '../../host/sandbox/instrument/hostcalls.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { CallOutcome, SandboxOptions } from '../../host/sandbox/types.js';
 import { str, text, wasiGuard } from './helpers.js';

@@ -7,6 +7,7 @@
  */
 import type { Meter } from '../meter.js';
 import { ProcExit, charge, bytesFuel, BYTES_PER_FUEL } from '../host-call.js';
+import { HOST_CALL_FUEL } from '../instrument/hostcalls.js';
 import { Files } from './files.js';
 import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
@@ -16,8 +17,8 @@ import { LineSink, type StdioLevel } from './stdio.js';
 const MAX_PATH_BYTES = 4096;
 /** Bytes one `fd_write` to stdout/stderr takes; more is a short write (the caller loops). */
 export const MAX_WRITE_BYTES = 64 * 1024;
-/** Fuel per iovec of fd_write/fd_read/fd_pread, on top of the call's and the bytes' (HOST_CALL_FUEL of an Extism accessor). */
-export const IOVEC_FUEL = 100;
+/** Fuel per iovec of fd_write/fd_read/fd_pread, on top of the call's and the bytes': that of a constant-time Extism accessor. */
+export const IOVEC_FUEL = HOST_CALL_FUEL;
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
