@@ -21,8 +21,24 @@ export interface Compiled {
 
 /** Entries kept (least recently used dropped first): a bound on the code held for plugins no longer loaded. */
 export const COMPILED_CACHE_ENTRIES = 32;
+/**
+ * Instrumented bytes kept, over all entries (least recently used dropped
+ * first): 64 MiB. The compiled code held beside them is of the same order
+ * (a few times the wasm size), so a process that loads many large modules
+ * once holds a bounded amount of code, not 32 of its largest modules. A
+ * module larger than this alone is compiled and used, but not kept.
+ */
+export const COMPILED_CACHE_BYTES = 64 * 1024 * 1024;
 
-const cache = new Map<string, Promise<Compiled>>();
+interface Slot {
+  compiled: Promise<Compiled>;
+  /** The instrumented size, once compiled (0 while compiling). */
+  bytes: number;
+}
+
+const cache = new Map<string, Slot>();
+/** The sum of the kept entries' `bytes`. */
+let held = 0;
 
 /** `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they throw (never cached). */
 export async function compileInstrumented(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<Compiled> {
@@ -34,19 +50,46 @@ export async function compileInstrumented(bytes: Uint8Array, plan: Required<Inst
     // Most recently used last.
     cache.delete(key);
     cache.set(key, hit);
-    return hit;
+    return hit.compiled;
   }
   const compiling = (async () => {
     const instrumented = instrument(bytes, plan).bytes;
     return { instrumented, module: await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>) };
   })();
-  cache.set(key, compiling);
-  compiling.catch(() => cache.delete(key));
-  while (cache.size > COMPILED_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  const slot: Slot = { compiled: compiling, bytes: 0 };
+  cache.set(key, slot);
+  evict();
+  compiling.then(
+    ({ instrumented }) => {
+      // Only while still kept: an entry pushed out while it compiled is not counted.
+      if (cache.get(key) !== slot) return;
+      // Larger than the whole bound: not kept, and the others stay.
+      if (instrumented.byteLength > COMPILED_CACHE_BYTES) return drop(key, slot);
+      slot.bytes = instrumented.byteLength;
+      held += slot.bytes;
+      evict();
+    },
+    () => drop(key, slot),
+  );
   return compiling;
+}
+
+/** Drops least recently used entries until both bounds hold. */
+function evict(): void {
+  while (cache.size > COMPILED_CACHE_ENTRIES || held > COMPILED_CACHE_BYTES) {
+    const [key, slot] = cache.entries().next().value as [string, Slot];
+    drop(key, slot);
+  }
+}
+
+function drop(key: string, slot: Slot): void {
+  if (cache.get(key) !== slot) return;
+  cache.delete(key);
+  held -= slot.bytes;
 }
 
 /** Drops every cached module (tests; an embedder that wants the memory back). */
 export function clearCompiledCache(): void {
   cache.clear();
+  held = 0;
 }
