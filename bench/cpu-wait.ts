@@ -2,7 +2,8 @@
 // (tsx, `deno run -A`, `bun run`), against a build (`dist/` by default):
 //   sleep  a WASI plugin's 50 ms sleep (poll_oneoff), in-thread and in a worker:
 //          process CPU per call, median and range of 15 calls
-//   idle   a loaded worker plugin doing nothing for 10 s: process CPU, 3 runs
+//   idle   a loaded worker plugin doing nothing for 10 s: process CPU, 3 runs,
+//          beside 10 s of the same process before any sandbox
 // Usage: bench/cpu-wait.ts sleep|idle [dist dir]
 // Before/after: build the old and the new tree to two dist dirs and run them
 // interleaved; the figures are in CHANGELOG.md / the closing note, not asserted.
@@ -43,15 +44,19 @@ if (what === 'sleep') {
     console.log(`${runtime} ${dist} sleep 50 ms ${isolation}: cpu ${summary(cpu)}; wall ${summary(wall)}`);
   }
 } else {
-  const s = await createSandbox(guard, { wasi: true, isolation: 'worker', limits: { timeoutMs: 1_000 } });
-  await s.call('sleep_ms', new TextEncoder().encode('1'));
-  const cpu: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  const idle = async (): Promise<number> => {
     const before = process.cpuUsage();
     await new Promise((r) => setTimeout(r, 10_000));
-    cpu.push(cpuMs(before));
-  }
+    return cpuMs(before);
+  };
+  // The anchor: this process with no sandbox (the runtime's own idle cost).
+  const baseline = await idle();
+  const s = await createSandbox(guard, { wasi: true, isolation: 'worker', limits: { timeoutMs: 1_000 } });
+  await s.call('sleep_ms', new TextEncoder().encode('1'));
+  await new Promise((r) => setTimeout(r, 1_000)); // past the first call's own tail (compilation, collection)
+  const cpu: number[] = [];
+  for (let i = 0; i < 3; i++) cpu.push(await idle());
   await s.close();
-  console.log(`${runtime} ${dist} idle worker 10 s: cpu ${summary(cpu)}`);
+  console.log(`${runtime} ${dist} idle worker 10 s: cpu ${summary(cpu)}; no sandbox ${baseline.toFixed(2)} ms`);
 }
 process.exit(0);
