@@ -7,7 +7,7 @@ import { loadConfig, parseConfig } from '../../host/config/load.js';
 import { materializeConfig } from '../../host/config/materialize.js';
 import { limitsSchema } from '../../host/plugins/options.js';
 import { configLimitsSchema } from '../../host/config/schema.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { sha256 } from '../../host/plugins/index.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import { schemaText } from '../../schema/generate.js';
