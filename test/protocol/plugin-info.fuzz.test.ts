@@ -109,7 +109,7 @@ function shapes(): Uint8Array[] {
     encodePluginInfo({ name: 'g', protocolVersion: 1 }),
     encodePluginInfo({ name: 'g', protocolVersion: 2, version: 'x'.repeat(70) }),
     encodePluginInfo({ name: 'é'.repeat(40), protocolVersion: 2 ** 32 - 1 }),
-    encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: [{ event: 99, matcher: '(' }, { event: -1 }, { event: 1, failurePolicy: 3 }] }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: [{ event: 99 as wasmhooks.v1.HookEvent, matcher: '(' }, { event: -1 as wasmhooks.v1.HookEvent }, { event: 1, failurePolicy: 3 as wasmhooks.v1.FailurePolicy }] }),
     encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: [{}, {}, {}] }),
     encodePluginInfo({ name: 'g', protocolVersion: 1, tools: [{ name: 't', inputSchemaJson: '[1]' }, { name: 't', inputSchemaJson: '{bad' }, { name: '' }] }),
     encodePluginInfo({ name: 'g', protocolVersion: 1, grants: {} }),
