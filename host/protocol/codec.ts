@@ -81,7 +81,7 @@ export interface ToolResponse {
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false; failure: PluginFailure };
 
-export const bad = (message: string): { ok: false; failure: PluginFailure } => ({
+const bad = (message: string): { ok: false; failure: PluginFailure } => ({
   ok: false,
   failure: { code: 'BAD_OUTPUT', message },
 });

@@ -17,19 +17,19 @@
  */
 import { Cursor } from './hook-response.js';
 
-export interface WireHookBinding {
+interface WireHookBinding {
   event: number;
   matcher: string;
   failurePolicy: number;
 }
 
-export interface WireToolSpec {
+interface WireToolSpec {
   name: string;
   description: string;
   inputSchemaJson: string;
 }
 
-export interface WireGrants {
+interface WireGrants {
   networkHosts: string[];
   filePaths: string[];
   configKeys: string[];

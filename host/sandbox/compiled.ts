@@ -51,7 +51,7 @@ export function registerPrebuilt(key: string, read: PrebuiltReader): void {
 }
 
 /** The key `compileInstrumented` files these bytes and options under. */
-export async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<string> {
+async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<string> {
   // Every option, by name: one added to InstrumentOptions later is in the key without anyone remembering it here.
   const options = Object.entries(plan).sort(([a], [b]) => (a < b ? -1 : 1));
   return `${await sha256(bytes)}:${JSON.stringify(options)}`;
