@@ -1,13 +1,14 @@
 // The SSE clients of bench/rows/sse.ts, always a Node process of their own (the same load generator
 // for every runtime's server, and the server's process CPU time is the server's alone): `clients`
 // streams of each URL in `urls`, on node:http (light, so the clients' own stalls stay small), each
-// parsing frames until it has `events` text.delta events, with the publish→delivery latency of each.
-// Argument: one JSON object { urls, clients, events }. Prints JSON lines: {"ready":true}, then
+// parsing frames until it has `events` text.delta events, with the publish→delivery latency of each
+// (with `count`, for throughput runs, only each frame's seq is read: no latencies).
+// Argument: one JSON object { urls, clients, events, count? }. Prints JSON lines: {"ready":true}, then
 // {"results":[{ p50, p99, max, lost, lastAt }, …]} in the order of `urls` (lastAt: when the last
 // event reached the last client, wall clock in ms).
 import { request } from 'node:http';
 
-const { urls, clients, events } = JSON.parse(process.argv[2]);
+const { urls, clients, events, count = false } = JSON.parse(process.argv[2]);
 const now = () => performance.timeOrigin + performance.now();
 const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
 let connected = 0;
@@ -36,13 +37,22 @@ function client(url, into) {
           buf = buf.slice(i + 2);
           const at = block.indexOf('data: ');
           if (at < 0) continue;
-          const e = JSON.parse(block.slice(at + 6));
-          if (e.type !== 'text.delta') continue;
+          let seq;
           const t = now();
-          into.latencies.push(t - e.time);
+          if (count) {
+            // Throughput runs: the frame's seq is all that is read (JSON.parse of every frame made the clients the bottleneck).
+            const s = block.indexOf('"seq":', at);
+            if (s < 0 || !block.includes('"type":"text.delta"', at)) continue;
+            seq = Number.parseInt(block.slice(s + 6, s + 18), 10);
+          } else {
+            const e = JSON.parse(block.slice(at + 6));
+            if (e.type !== 'text.delta') continue;
+            into.latencies.push(t - e.time);
+            seq = e.seq;
+          }
           into.lastAt = Math.max(into.lastAt, t);
-          if (e.seq !== expect) into.lost += e.seq - expect;
-          expect = e.seq + 1;
+          if (seq !== expect) into.lost += seq - expect;
+          expect = seq + 1;
           if (++got === events) return finish();
         }
       });

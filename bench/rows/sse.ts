@@ -10,8 +10,9 @@
  * (sse-clients.mjs, node:http) that parses frames and measures
  * publish→delivery latency.
  * - Throughput (500 events, 200 with --quick) and the server's CPU time per
- *   event (V8's helper threads included): alternating runs, each side first
- *   in every other pair.
+ *   event (V8's helper threads included): 7 alternating runs, each side first
+ *   in every other pair; the clients read only each frame's seq (parsing
+ *   every frame's JSON made them the bottleneck, not the servers).
  * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
  *   run at once, on one schedule (the anchor half a period later), read by
  *   one client process, so a stall of the machine or of the clients lands
@@ -19,7 +20,7 @@
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
  *   than the servers (per-run ratios 0.04–2.8× in one session).
- * Each figure is the median of 5 runs, with the range beside it.
+ * Each figure is the median of the runs, with the range beside it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -110,8 +111,8 @@ class Child {
 const here = (file: string) => new URL(`./${file}`, import.meta.url).pathname;
 
 /** The clients: a Node process on every runtime, so every server meets the same load generator. */
-function clients(urls: string[], events: number): Child {
-  const args = [here('sse-clients.mjs'), JSON.stringify({ urls, clients: CLIENTS, events })];
+function clients(urls: string[], events: number, count: boolean): Child {
+  const args = [here('sse-clients.mjs'), JSON.stringify({ urls, clients: CLIENTS, events, count })];
   return new Child(spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
@@ -145,7 +146,7 @@ const settle = () => new Promise((r) => setTimeout(r, 200));
 
 /** One run against one server of this process (ours, or store.ts's Redis-backed one). */
 export async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
-  const readers = clients([url], events);
+  const readers = clients([url], events, rate === undefined);
   try {
     await readers.next();
     await settle();
@@ -172,7 +173,7 @@ async function ours(events: number): Promise<Result> {
 }
 
 async function anchorBurst(anchor: { child: Child; url: string }, events: number): Promise<Result> {
-  const readers = clients([anchor.url], events);
+  const readers = clients([anchor.url], events, true);
   try {
     await readers.next();
     await settle();
@@ -194,7 +195,7 @@ async function pacedBoth(anchor: { child: Child; url: string }, events: number):
   const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
   const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
   const { url } = await server.listen();
-  const readers = clients([`${url}/event`, anchor.url], events);
+  const readers = clients([`${url}/event`, anchor.url], events, false);
   try {
     await readers.next();
     await settle();
@@ -221,6 +222,7 @@ export const run: RowsFn = async ({ quick }) => {
   const events = quick ? 200 : 500;
   const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
+  const bursts = quick ? 2 : 7;
   const anchor = await startAnchor();
   // Throughput: anchor and ours alternate, run after run, each going first in every other pair; each run
   // is short enough for a neighbour's burst to land on one side, so the median counts and the range is shown.
@@ -229,7 +231,7 @@ export const run: RowsFn = async ({ quick }) => {
   const oPaced: Seen[] = [];
   const aPaced: Seen[] = [];
   try {
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < bursts; i++) {
       if (i % 2 === 0) a.push(await anchorBurst(anchor, events));
       o.push(await ours(events));
       if (i % 2 === 1) a.push(await anchorBurst(anchor, events));
@@ -250,7 +252,7 @@ export const run: RowsFn = async ({ quick }) => {
   const cpuRatios = o.map((x, i) => cpu(x) / cpu(a[i]!));
   return [
     makeRow('sse', runtime, {
-      what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
+      what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${bursts} runs)`,
       ours: { value: median(o.map(rate)), unit: 'events/s' },
       anchorName: `${anchorName}, same frames, batched per tick like the hub`,
       anchor: { value: median(a.map(rate)), unit: 'events/s' },
@@ -259,7 +261,7 @@ export const run: RowsFn = async ({ quick }) => {
       note: `per-run ratios ${range(ratios, 2)}× (ours ${range(o.map(rate), 0)}, anchor ${range(a.map(rate), 0)} events/s); events lost by our server: ${lost}; ratio < 1 means slower than the anchor`,
     }),
     makeRow('sse', runtime, {
-      what: `SSE server CPU per event delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
+      what: `SSE server CPU per event delivered to all ${CLIENTS} clients (${events} events, median of ${bursts} runs)`,
       ours: { value: median(o.map(cpu)), unit: 'µs', clock: 'cpu' },
       anchorName: `${anchorName}, batched per tick`,
       anchor: { value: median(a.map(cpu)), unit: 'µs', clock: 'cpu' },
