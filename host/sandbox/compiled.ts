@@ -127,7 +127,7 @@ export function clearCompiledCache(): void {
 
 /** The cached instrumented bytes by key (scripts/preinstrument.ts writes them out; tests). */
 export async function compiledEntries(): Promise<[string, Uint8Array][]> {
-  return Promise.all([...cache].map(async ([key, compiled]) => [key, (await compiled).instrumented] as [string, Uint8Array]));
+  return Promise.all([...cache].map(async ([key, slot]) => [key, (await slot.compiled).instrumented] as [string, Uint8Array]));
 }
 
 /** Forgets every registered pre-instrumented file (scripts/preinstrument.ts, tests). */
