@@ -43,6 +43,9 @@ export function prebuiltReader(url: URL, expected: string): () => Promise<Uint8A
   };
 }
 
+/** A shipped file's name as scripts/preinstrument.ts writes it: inside its plugin's folder, never elsewhere. */
+const PREBUILT_FILE = /^[a-z][a-z0-9-]{0,63}\/build\/[a-z][a-z0-9-]{0,63}\.instrumented\.wasm$/;
+
 /** Registers the package's pre-instrumented plugins; without the file (a clone before `build:plugins`) there are none. */
 async function registerShipped(base: URL, readFile: (url: URL, encoding: 'utf8') => Promise<string>): Promise<void> {
   let entries: Record<string, PrebuiltEntry>;
@@ -51,7 +54,23 @@ async function registerShipped(base: URL, readFile: (url: URL, encoding: 'utf8')
   } catch {
     return;
   }
-  for (const [key, e] of Object.entries(entries)) registerPrebuilt(key, prebuiltReader(new URL(e.file, base), e.sha256));
+  for (const [key, e] of Object.entries(entries)) {
+    if (typeof e?.file === 'string' && PREBUILT_FILE.test(e.file) && typeof e.sha256 === 'string') registerPrebuilt(key, prebuiltReader(new URL(e.file, base), e.sha256));
+  }
+}
+
+/**
+ * The package's own plugins/ folder, as seen from this module: beside the build (a chunk in dist/) or two
+ * folders above the sources (host/plugins/). Only there are pre-instrumented files trusted: a manifest the
+ * fallback below finds further up (`node_modules/plugins/`, the application's folder) is not this package's,
+ * and its "instrumented" files could be any bytes. Elsewhere (a bundle of the sources) none are: the plugins
+ * are instrumented at load.
+ */
+function ownPluginsFolder(moduleUrl: string): string | undefined {
+  const path = new URL(moduleUrl).pathname;
+  if (/\/dist\/[^/]+$/.test(path)) return new URL('../plugins/', moduleUrl).href;
+  if (/\/host\/plugins\/first-party\.[jt]s$/.test(path)) return new URL('../../plugins/', moduleUrl).href;
+  return undefined;
 }
 
 // The package root holds the manifest: one folder up from the build (dist/),
@@ -68,7 +87,7 @@ async function readManifest() {
     try {
       const entries = JSON.parse(await readFile(url, 'utf8')) as Record<string, { file: string; sha256: string; bytes: number }>;
       const base = new URL('.', url);
-      await registerShipped(base, readFile);
+      if (base.href === ownPluginsFolder(import.meta.url)) await registerShipped(base, readFile);
       return { base, entries };
     } catch (error) {
       tried.push(`${url.pathname} (${messageOf(error)})`);
