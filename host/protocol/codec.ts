@@ -152,7 +152,7 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     const parsed = parseToolMatcher(matcher);
     if (!parsed.ok) return bad(`hooks[${i}] (${event}) has an invalid matcher: ${parsed.message}`);
     const policy = b.failurePolicy ?? 0;
-    if (policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
+    if (policy < 0 || policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
     hooks.push({
       event,
       matcher,
