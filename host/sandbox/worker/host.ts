@@ -190,6 +190,9 @@ export class WorkerBackend implements Backend {
     // Until the thread is gone, a plugin still running there stops at its
     // next refuel or host call: the abort flag is the first thing they read.
     Atomics.store(live.channel.header, Slot.ABORT, 1);
+    // And once it has stopped, the worker leaves its loop (where terminate cannot end it: Deno); an idle one now.
+    Atomics.store(live.channel.header, Slot.KILLED, 1);
+    Atomics.notify(live.channel.header, Slot.STATE);
     const dying = live.handle.terminate().catch(() => undefined);
     this.#dying.add(dying);
     await dying;
