@@ -24,6 +24,8 @@ export const PROTOCOL_VERSION = 1;
  * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
  */
 const MAX_PLUGIN_BINDINGS = 64;
+/** Tools `describe` may declare: each is host work at load (its schema parsed) and one more spec sent to the model. */
+const MAX_PLUGIN_TOOLS = 256;
 const MAX_PLUGIN_MATCHER_COST = 2048;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
@@ -160,10 +162,13 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     });
   }
 
+  if (raw.tools.length > MAX_PLUGIN_TOOLS) return bad(`describe output declares ${raw.tools.length} tools; the limit is ${MAX_PLUGIN_TOOLS}`);
   const tools: PluginToolSpec[] = [];
+  const names = new Set<string>();
   for (const [i, t] of raw.tools.entries()) {
     if (!t.name) return bad(`tools[${i}] has an empty name`);
-    if (tools.some((o) => o.name === t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
+    if (names.has(t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
+    names.add(t.name);
     const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
     if (!schema.ok) return schema;
     if (!isRecord(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
