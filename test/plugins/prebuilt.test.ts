@@ -92,10 +92,11 @@ describe('pre-instrumented first-party plugins', () => {
     clearPrebuilt();
   });
 
-  it('a manifest the fallback finds outside the package (node_modules/plugins/) does not make its "instrumented" files trusted', async () => {
-    // The package as installed, but without its own plugins/: node_modules/wasmhooks/dist/<chunk>. The fallback
-    // then reads node_modules/plugins/first-party.json, which any package named "plugins" could ship, with a
-    // prebuilt.json of its own naming the compiled-cache key of guard-shell's bytes with the default options.
+  it('the build reads its own plugins/ only: not a manifest further up (node_modules/plugins/), nor its "instrumented" files', async () => {
+    // The package as installed, but without its own plugins/: node_modules/wasmhooks/dist/<chunk>. The lookup
+    // went on to node_modules/plugins/first-party.json, which any package named "plugins" could ship (naming
+    // any bytes guard-shell), with a prebuilt.json of its own for the compiled-cache key of guard-shell's
+    // bytes with the default options: the host ran those bytes as guard-shell instrumented.
     const repo = fileURLToPath(new URL('../../', import.meta.url));
     const root = join(repo, 'node_modules/.cache/wasmhooks-prebuilt-trust', String(process.pid));
     rmSync(root, { recursive: true, force: true });
@@ -118,9 +119,13 @@ describe('pre-instrumented first-party plugins', () => {
         contents: `import { loadPlugin } from './host/plugins/index.ts';
 import { compiledEntries } from './host/sandbox/compiled.ts';
 import { createHash } from 'node:crypto';
-const plugin = await loadPlugin({ name: 'guard-shell' });
-await plugin.close();
-for (const [, bytes] of await compiledEntries()) console.log(createHash('sha256').update(bytes).digest('hex'));`,
+try {
+  const plugin = await loadPlugin({ name: 'guard-shell' });
+  await plugin.close();
+  for (const [, bytes] of await compiledEntries()) console.log(createHash('sha256').update(bytes).digest('hex'));
+} catch (error) {
+  console.log(error.code, error.message);
+}`,
         resolveDir: repo,
         loader: 'ts',
       },
@@ -138,8 +143,10 @@ for (const [, bytes] of await compiledEntries()) console.log(createHash('sha256'
       return run.stdout.trim().split('\n');
     };
     try {
-      expect(compiled()).toEqual([digest(fresh)]);
-      // The same folder as the package's own (node_modules/wasmhooks/plugins/) is trusted like its code: used.
+      const [refused] = compiled();
+      expect(refused).toMatch(/^LOAD_FAILED the first-party plugins are not built .*node_modules\/wasmhooks\/plugins\/first-party\.json/);
+      expect(refused).not.toMatch(/node_modules\/plugins\//);
+      // The same files in the package's own folder (node_modules/wasmhooks/plugins/) are trusted like its code: used.
       cpSync(foreign, join(root, 'node_modules/wasmhooks/plugins'), { recursive: true });
       expect(compiled()).toEqual([digest(foreignBytes)]);
     } finally {
