@@ -74,18 +74,9 @@ export function writeDecrement(m: ModuleInfo, w: Writer): number {
   return at;
 }
 
-/**
- * After a direct call to a variant (threaded.ts), whose last result is the
- * counter: `local.set $f (<result> - <cost>)`, fused with the charge of the
- * block that follows. Returns the offset of its padded constant.
- */
-export function writeResultCharge(m: ModuleInfo, w: Writer): number {
-  w.u8(0x42);
-  const at = w.pos;
-  w.bytes(PADDED_ZERO);
-  w.u8(0x7d);
+/** After a direct call to a variant (threaded.ts), whose last result is the counter: `local.set $f`. */
+export function writeResultReload(m: ModuleInfo, w: Writer): void {
   w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
-  return at;
 }
 
 /** `local.get $f`: the counter handed to a variant, or returned by one. */
@@ -93,17 +84,8 @@ export function pushCounter(m: ModuleInfo, w: Writer): void {
   w.u8(LOCAL_GET), w.uleb(m.fuelLocal);
 }
 
-/**
- * After a call: `local.set $f (global.get $fuel - <cost>)`, the reload fused
- * with the charge of the block that follows the call. Returns the offset of
- * its padded constant.
- */
-export function writeReloadCharge(m: ModuleInfo, w: Writer): number {
+/** After a call that may have charged the global: `local.set $f (global.get $fuel)`. */
+export function writeReload(m: ModuleInfo, w: Writer): void {
   w.u8(GLOBAL_GET), w.uleb(m.globals);
-  w.u8(0x42);
-  const at = w.pos;
-  w.bytes(PADDED_ZERO);
-  w.u8(0x7d);
   w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
-  return at;
 }
