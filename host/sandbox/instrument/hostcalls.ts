@@ -17,6 +17,7 @@
  */
 import type { FuncType, ImportPlan, RewriteInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
+import { beginHints, endHints } from './hints.js';
 import { invalid } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
 
@@ -38,7 +39,7 @@ export const HOST_CALL_FUEL = 100;
 /** Fuel of any other host call, before its length- or block-dependent part. */
 export const GATED_CALL_FUEL = 1_000;
 /** Length operands (alloc, output_set) and blocks pay 1 fuel per 2^4 = 16 bytes, like bulk memory. */
-const HOST_BYTES_PER_FUEL_LOG2 = 4;
+export const HOST_BYTES_PER_FUEL_LOG2 = 4;
 
 const EXTISM = 'extism:host/env';
 const CONSTANT_TIME = new Set([
@@ -127,8 +128,10 @@ export function writeWrapperTypes(m: RewriteInfo, w: Writer): void {
 export function writeWrappers(m: RewriteInfo, w: Writer): void {
   m.imports.forEach((plan, i) => {
     const size = w.openSize();
+    beginHints();
     w.u8(0x00); // no locals
     writeWrapperBody(m, w, plan, i);
+    endHints(m.funcImports + m.added + m.definedFunctions + i, size, 0);
     w.closeSize(size);
   });
 }
