@@ -14,6 +14,7 @@
 import { rewriteExpr } from './code.js';
 import { rewriteExprExact } from './exact.js';
 import { closeBodyBlock, openBodyBlock } from './handlers.js';
+import { beginHints, discardHints, endHints, resetHints } from './hints.js';
 import { writeWrappers } from './hostcalls.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
@@ -44,6 +45,7 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
 /** The bodies, then false if threading met a tail call (the caller starts over: `m.tailCalls` is now set). */
 function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
   const threading = !m.tailCalls;
+  resetHints();
   const count = r.u32();
   w.uleb(count + m.funcImports + m.variants);
   const aux = (variants ??= new Writer(1 << 16));
@@ -109,6 +111,7 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
   const contentStart = aux.openSize();
   aux.copy(r.buf, body.localsStart, body.bodyIn);
   const bodyOut = aux.pos;
+  beginHints();
   m.threaded = true;
   m.shiftLocals = params;
   m.fuelLocal = params;
@@ -122,11 +125,13 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
   if (!ok) {
     aux.pos = start;
     m.checksInserted = checks;
+    endHints(-1, 0, 0);
     return false;
   }
   aux.u8(0x20), aux.uleb(params); // local.get $f: the counter, the last result
   aux.u8(0x0b);
-  if (m.tempUsed) declareTempLocal(aux, contentStart, bodyOut, body.groups);
+  const shift = m.tempUsed ? declareTempLocal(aux, contentStart, bodyOut, body.groups) : 0;
+  endHints(2 * m.funcImports + m.added + m.definedFunctions + m.variantOf[i]!, contentStart, shift);
   aux.closeSize(contentStart);
   return true;
 }
@@ -134,6 +139,7 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
 /** Writes function `i` at its own index with the counter in a local loaded at entry, or in the global. */
 function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { localsStart, bodyIn, groups, locals }: Body): void {
   const localsOut = w.pos;
+  beginHints();
   const checks = m.checksInserted;
   m.fuelLocal = locals < MAX_LOCALS - 2 ? locals : -1;
   let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
@@ -155,6 +161,7 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   }
   if (!m.exact && !rewriteExpr(m, r, w, true)) {
     // An exception handler: a caught throw would leave the local stale, so this function uses the global.
+    discardHints();
     r.pos = bodyIn;
     w.pos = localsOut;
     m.checksInserted = checks;
@@ -168,7 +175,8 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   }
   if (m.handlerGates) closeBodyBlock(m, w);
   m.handlerGates = false;
-  if (m.tempUsed) declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups);
+  const shift = m.tempUsed ? declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups) : 0;
+  endHints(m.funcImports + m.added + i, localsOut, shift);
 }
 
 /** Copies the locals header, adding `1 × i64` for the fuel counter if there is a fuel local; returns where the body goes. */
@@ -190,8 +198,8 @@ function lebEndAfter(buf: Uint8Array, p: number): number {
   return p + 1;
 }
 
-/** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right. */
-function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups: number): void {
+/** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right; returns by how many bytes. */
+function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups: number): number {
   const oldCountLen = lebLength(groups);
   const delta = lebLength(groups + 1) - oldCountLen + 2;
   w.ensure(delta);
@@ -205,6 +213,7 @@ function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups:
   w.u8(0x01);
   w.u8(0x7f);
   w.pos = end;
+  return delta;
 }
 
 function lebLength(v: number): number {

@@ -24,6 +24,7 @@ import { rareImmediates } from './immediates.js';
 import { readLeb } from './leb.js';
 import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
+import { hintUnlikely } from './hints.js';
 import { patchSleb5, type Writer } from './writer.js';
 
 /** Rewrites one function body (after its locals) in exact mode; `m.fuelLocal` must be -1. */
@@ -159,6 +160,7 @@ function charge(m: ModuleInfo, w: Writer, weight: number): void {
 /** The global-mode check, charging 0: refuel if the counter is negative. */
 function check(m: ModuleInfo, w: Writer): void {
   const at = w.pos + m.checkPatch;
+  hintUnlikely(w.pos + m.checkIf);
   w.bytes(m.check);
   patchSleb5(w.buf, at, 0);
   m.checksInserted++;

@@ -9,6 +9,7 @@
  * global directly (`fuelLocal` -1): a caught exception would leave the local
  * stale.
  */
+import { hintUnlikely } from './hints.js';
 import type { ModuleInfo } from './module-info.js';
 import type { Writer } from './writer.js';
 
@@ -22,6 +23,7 @@ export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean): number {
   const f = m.fuelLocal;
   if (f < 0) {
     const at = w.pos + m.checkPatch;
+    hintUnlikely(w.pos + m.checkIf);
     w.bytes(m.check);
     return at;
   }
@@ -42,6 +44,7 @@ const PADDED_ZERO = new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x00]);
 /** `i64.const 0; i64.lt_s; if <refuel> end`, the counter's new value on the stack. */
 export function writeRefuelIfNegative(m: ModuleInfo, w: Writer): void {
   const f = m.fuelLocal, g = m.globals;
+  hintUnlikely(w.pos + 3); // the `if`: taken only when the counter ran out
   w.u8(0x42), w.u8(0x00), w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.const 0; i64.lt_s; if
   if (f >= 0) w.u8(LOCAL_GET), w.uleb(f), w.u8(GLOBAL_SET), w.uleb(g); // the host reads the overdraft
   w.u8(0x10), w.uleb(m.funcImports); // call $refuel
@@ -71,18 +74,9 @@ export function writeDecrement(m: ModuleInfo, w: Writer): number {
   return at;
 }
 
-/**
- * After a direct call to a variant (threaded.ts), whose last result is the
- * counter: `local.set $f (<result> - <cost>)`, fused with the charge of the
- * block that follows. Returns the offset of its padded constant.
- */
-export function writeResultCharge(m: ModuleInfo, w: Writer): number {
-  w.u8(0x42);
-  const at = w.pos;
-  w.bytes(PADDED_ZERO);
-  w.u8(0x7d);
+/** After a direct call to a variant (threaded.ts), whose last result is the counter: `local.set $f`. */
+export function writeResultReload(m: ModuleInfo, w: Writer): void {
   w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
-  return at;
 }
 
 /** `local.get $f`: the counter handed to a variant, or returned by one. */
@@ -90,17 +84,8 @@ export function pushCounter(m: ModuleInfo, w: Writer): void {
   w.u8(LOCAL_GET), w.uleb(m.fuelLocal);
 }
 
-/**
- * After a call: `local.set $f (global.get $fuel - <cost>)`, the reload fused
- * with the charge of the block that follows the call. Returns the offset of
- * its padded constant.
- */
-export function writeReloadCharge(m: ModuleInfo, w: Writer): number {
+/** After a call that may have charged the global: `local.set $f (global.get $fuel)`. */
+export function writeReload(m: ModuleInfo, w: Writer): void {
   w.u8(GLOBAL_GET), w.uleb(m.globals);
-  w.u8(0x42);
-  const at = w.pos;
-  w.bytes(PADDED_ZERO);
-  w.u8(0x7d);
   w.u8(LOCAL_SET), w.uleb(m.fuelLocal);
-  return at;
 }

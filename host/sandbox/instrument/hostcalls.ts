@@ -17,6 +17,7 @@
  */
 import type { FuncType, ImportPlan, RewriteInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
+import { beginHints, endHints } from './hints.js';
 import { invalid } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
 
@@ -127,8 +128,10 @@ export function writeWrapperTypes(m: RewriteInfo, w: Writer): void {
 export function writeWrappers(m: RewriteInfo, w: Writer): void {
   m.imports.forEach((plan, i) => {
     const size = w.openSize();
+    beginHints();
     w.u8(0x00); // no locals
     writeWrapperBody(m, w, plan, i);
+    endHints(m.funcImports + m.added + m.definedFunctions + i, size, 0);
     w.closeSize(size);
   });
 }

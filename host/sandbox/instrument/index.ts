@@ -22,6 +22,7 @@ import {
 import type { RewriteInfo } from './module-info.js';
 import { writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { BRANCH_HINT_SECTION, resetHints, writeHintSection } from './hints.js';
 import { planVariants, writeVariantFunctions } from './threaded.js';
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';
@@ -96,6 +97,7 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
 
   const w = scratchWriter(wasm.length + (wasm.length >> 3) + 256);
   w.copy(wasm, 0, 8);
+  resetHints();
   const emit = (id: number, body: () => void): void => {
     w.u8(id);
     const start = w.openSize();
@@ -114,10 +116,12 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
       continue;
     }
     flushPending(RANK[s.id]!);
+    const sectionAt = w.pos;
     emit(s.id, () => {
       rewriteSection(s.id, m, r, w);
       if (r.pos !== s.end) r.fail('section size does not match its contents');
     });
+    if (s.id === CODE) insertHints(w, sectionAt);
   }
   flushPending(ORDER.length);
   return { bytes: w.result(), functionsInstrumented: m.functionsInstrumented, checksInserted: m.checksInserted };
@@ -178,9 +182,31 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
   });
 }
 
+/** Puts the branch hints of the code just written (hints.ts) in front of the code section at `codeAt`, where engines read them. */
+function insertHints(w: Writer, codeAt: number): void {
+  const end = w.pos;
+  writeHintSection(w);
+  const length = w.pos - end;
+  if (length === 0) return;
+  const hints = w.buf.slice(end, w.pos);
+  w.buf.copyWithin(codeAt + length, codeAt, end);
+  w.buf.set(hints, codeAt);
+}
+
+const NAME = new TextEncoder().encode('name');
+const HINTS = new TextEncoder().encode(BRANCH_HINT_SECTION);
+
+function sameName(buf: Uint8Array, [from, to]: [number, number], name: Uint8Array): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (buf[from + i] !== name[i]) return false;
+  return true;
+}
+
 function copyCustom(m: RewriteInfo, r: Reader, w: Writer, s: Section): void {
   const name = r.name();
-  const isName = name[1] - name[0] === 4 && String.fromCharCode(...r.buf.subarray(name[0], name[1])) === 'name';
+  // The module's own branch hints point into code we rewrite: stale, so dropped (ours replace them).
+  if (sameName(r.buf, name, HINTS)) return;
+  const isName = sameName(r.buf, name, NAME);
   if (!isName) {
     w.u8(0);
     w.uleb(s.end - s.start);

@@ -157,7 +157,7 @@ function text(buf: Uint8Array, range: [number, number]): string {
  * `global.get f; i64.const c; i64.sub; global.set f; global.get f; i64.const 0;
  * i64.lt_s; if; call $refuel; global.set f; end`, with c a padded 5-byte LEB128.
  */
-function checkTemplate(fuel: number, refuel: number): { check: Uint8Array; checkPatch: number } {
+function checkTemplate(fuel: number, refuel: number): { check: Uint8Array; checkPatch: number; checkIf: number } {
   const w = new Writer(32);
   w.u8(0x23), w.uleb(fuel);
   w.u8(0x42);
@@ -166,9 +166,10 @@ function checkTemplate(fuel: number, refuel: number): { check: Uint8Array; check
   w.u8(0x7d);
   w.u8(0x24), w.uleb(fuel);
   w.u8(0x23), w.uleb(fuel);
+  const checkIf = w.pos + 3;
   w.bytes(new Uint8Array([0x42, 0x00, 0x53, 0x04, 0x40]));
   w.u8(0x10), w.uleb(refuel);
   w.u8(0x24), w.uleb(fuel);
   w.u8(0x0b);
-  return { check: w.result(), checkPatch };
+  return { check: w.result(), checkPatch, checkIf };
 }

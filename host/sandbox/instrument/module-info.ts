@@ -13,6 +13,8 @@ export interface ModuleInfo {
   /** The fuel check, with `checkPatch` the offset of its 5-byte i64.const value. */
   check: Uint8Array;
   checkPatch: number;
+  /** The offset of the check's `if` (branch hints, hints.ts). */
+  checkIf: number;
   checksInserted: number;
   /** Parameter count of each defined function. */
   params: number[];

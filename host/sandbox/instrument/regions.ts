@@ -94,11 +94,6 @@ export function checkedBlock(m: ModuleInfo, w: Writer, entry: boolean): number {
   return newBlock(writeCheck(m, w, entry));
 }
 
-/** Sets the patch offset of a block whose charge the caller wrote (fused into a reload). */
-export function setPatch(b: number, at: number): void {
-  blockPatch[b] = at;
-}
-
 export function addCost(b: number, cost: number): void {
   blockCost[b] = blockCost[b]! + cost;
 }

@@ -5,10 +5,10 @@
  * expression; the frame stacks are shared scratch, grown on demand.
  */
 import { chargeEngineCall, chargeOperand, type OperandCharge } from './bulk.js';
-import { writeReloadCharge, writeResultCharge } from './fuel.js';
+import { writeReload, writeResultReload } from './fuel.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
-import { PENDING, addCost, checkedBlock, grow, isPending, newBlock, setPatch } from './regions.js';
+import { PENDING, addCost, checkedBlock, grow, isPending, newBlock } from './regions.js';
 import type { Writer } from './writer.js';
 
 export const enum Frame {
@@ -165,15 +165,23 @@ export class Walk {
     }
   }
 
-  /** After a call returns: the reload of the local (from the global, or a variant's result) fused with the next block's charge. */
+  /**
+   * After a call returns: the local is reloaded (from the global, or a
+   * variant's result). With a local, the code after the call runs whenever
+   * the code before it ran (a callee that does not return ends the whole
+   * call), so it stays in the running block, charged before the call: no
+   * charge here, and no new value of the counter for the engine to keep
+   * apart (see docs/sandbox-instrumentation.md, "Calls"). In the global the
+   * next block is charged as any other.
+   */
   afterCall(fromResult: boolean): void {
-    addCost(this.cur, this.cost);
-    this.cost = 0;
-    const host = this.cur;
-    if (!this.local) return this.next(host);
-    this.cur = newBlock(PENDING, -1, host);
-    setPatch(this.cur, fromResult ? writeResultCharge(this.m, this.w) : writeReloadCharge(this.m, this.w));
-    this.pending = false;
+    if (!this.local) {
+      addCost(this.cur, this.cost);
+      this.cost = 0;
+      return this.next(this.cur);
+    }
+    if (fromResult) writeResultReload(this.m, this.w);
+    else writeReload(this.m, this.w);
   }
 
   /** Charges the operand on top of the stack before the instruction at `at` (bulk.ts). */
