@@ -119,6 +119,10 @@ export const run: RowsFn = async ({ quick }) => {
     loopGuarded: [loop.guarded, loopOpts],
     loopRawInTool: [loop.rawInTool, loopOpts],
     rawLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await raw.call('hook', loop.guardBytes); }, loopOpts],
+    // The guard's cost in the loop split in three (see `loopParts`), and our call path in a tight loop, timed alike.
+    loopStubHook: [loop.stubHook, loopOpts],
+    loopRawHook: [loop.rawHook, loopOpts],
+    callHookLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await ours.callHook(loop.guardInput); }, loopOpts],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
     ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
@@ -269,6 +273,7 @@ function breakdown(
       anchor: { value: rawInLoop, unit: 'µs', clock: 'cpu' },
       note: `CPU time: (prompt with the tool's raw call − prompt without) / 20; inside the loop a raw call costs ${(rawInLoop / loopRaw).toFixed(1)}× what it costs in a tight loop (caches and JIT state the rest of the loop takes)`,
     }),
+    loopParts(r, row),
     row({
       what: 'breakdown of one guard decision (median µs per layer, wall; loop layer scaled from CPU time)',
       ours: { value: r.wasmDispatch!.median, unit: 'µs' },
@@ -279,4 +284,32 @@ function breakdown(
         `; JS heap allocated per call: raw ${kb(alloc.raw)}, sandbox.call ${kb(alloc.sandbox)}, callHook ${kb(alloc.callHook)}, dispatch ${kb(alloc.dispatch)}`,
     }),
   ];
+}
+
+/**
+ * Where the guard's time in the loop goes (CPU µs per tool call, all from prompts of the same run):
+ * the loop's own part (the guard's handler with its call stubbed out: dispatch, the hook input,
+ * hook.start/hook.end, the outcome, the permission path a hook `allow` takes), a raw Extism call of
+ * the same bytes made where the guard's call is made, and our call path (instrumentation, sandbox,
+ * codec) on top of it; each beside the same work in a tight loop. The regression row for "loop".
+ */
+function loopParts(r: Record<string, Stat | undefined>, row: (x: Parameters<typeof makeRow>[2]) => Row): Row {
+  const per = (k: string) => r[k]!.median / LOOP_CALLS;
+  const bare = per('loopBare');
+  const own = per('loopStubHook') - bare;
+  const rawIn = per('loopRawHook') - per('loopStubHook');
+  const pathIn = per('loopGuarded') - per('loopRawHook');
+  const rawTight = per('rawLoop');
+  const pathTight = per('callHookLoop') - rawTight;
+  const f = (v: number) => v.toFixed(1);
+  return row({
+    what: 'guard-shell in the agent loop, where the added time goes (CPU µs per tool call)',
+    ours: { value: own + rawIn + pathIn, unit: 'µs', clock: 'cpu' },
+    anchorName: 'raw Extism in-thread, tight loop',
+    anchor: { value: rawTight, unit: 'µs', clock: 'cpu' },
+    note:
+      `the loop's own part (the guard's handler, its call stubbed: dispatch, hook input, hook events, permission path) +${f(own)}; ` +
+      `a raw Extism call of the same bytes in its place ${f(rawIn)} (${f(rawTight)} in a tight loop: +${f(rawIn - rawTight)} from being in the loop); ` +
+      `our call path on top (instrumentation, sandbox, codec) +${f(pathIn)} (+${f(pathTight)} in a tight loop of callHook)`,
+  });
 }

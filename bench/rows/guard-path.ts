@@ -6,7 +6,7 @@
  */
 import createPlugin from '@extism/extism';
 import { z } from 'zod';
-import { createHost, scriptedModel, tool, type HookInput, type WasmPlugin } from '../../host/index.js';
+import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type HookResult, type WasmPlugin } from '../../host/index.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
 
@@ -28,6 +28,10 @@ export const LOOP_CALLS = 20;
  * call (a JS tool that returns at once), with and without guard-shell's hooks,
  * and without hooks but with a tool that makes one raw Extism call of the
  * guard's own request (`rawInTool`: what a raw call costs inside the loop).
+ * `stubHook` and `rawHook` register the guard's handler with its call
+ * swapped for nothing and for a raw Extism call of the same bytes: they
+ * split the guard's cost in the loop into the loop's part, the raw call as
+ * the loop sees it, and our call path.
  * `guardInput` is the PreToolUse input the guard saw, so the anchor can send
  * raw Extism the very bytes the loop sends.
  */
@@ -37,10 +41,20 @@ export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, inp
   // The in-loop anchor: no hooks; the tool itself makes one raw Extism call of the bytes the guard gets.
   const rawBash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), async ({ command }) => (await raw.call('hook', guardBytes), command));
   const turn = { toolCalls: [{ name: 'Bash', input: { command: 'ls -la src' } }] };
-  const prompter = (withGuard: boolean, spy?: (i: HookInput) => void, rawInTool = false) => {
+  // The guard's own handler (event, matcher, policy, self-timed) with its call swapped out: the
+  // loop's part alone (`stub`: settles at once), and the loop's part plus a raw Extism call of the
+  // very bytes the guard would get (`raw`). What the guard adds beyond the latter is our call path.
+  // Both answer what the guard answers (its `allow`, its fuel): the loop then takes the same path.
+  const real = guard.hooks()[0]!;
+  let answer: HookResult | undefined;
+  const swapped = (what: string, run: HookHandler['run']): HookHandler => ({ ...real, id: `${real.id}-${what}`, run });
+  const stubHook = swapped('stub', () => Promise.resolve(answer!));
+  const rawHook = swapped('raw', () => raw.call('hook', guardBytes).then(() => answer!));
+  const prompter = (withGuard: boolean | HookHandler, spy?: (i: HookInput) => void, rawInTool = false) => {
     const model = scriptedModel({ rules: [{ when: () => true, reply: turn }] });
     const host = createHost({ model, tools: [rawInTool ? rawBash : bash], permissionMode: 'bypassPermissions', maxTurns: LOOP_CALLS, cwd: '/tmp' });
-    if (withGuard) host.use(guard);
+    if (withGuard === true) host.use(guard);
+    else if (withGuard) host.hooks.addHandler(withGuard);
     if (spy) host.hooks.add('PreToolUse', { hooks: [async (i) => (spy(i), {})] });
     let n = 0;
     return async () => {
@@ -58,7 +72,18 @@ export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, inp
   const sizes = seen.map((i) => encodeHookInput(i, 0).length);
   if (Math.max(...sizes) !== Math.min(...sizes)) throw new Error(`guard loop bench: the hook request grows across calls: ${sizes.join(', ')} bytes`);
   guardBytes = encodeHookInput(seen[0]!, 0);
-  return { bare: prompter(false), guarded: prompter(true), rawInTool: prompter(false, undefined, true), guardBytes, requestBytes: sizes[0]! };
+  answer = await real.run(seen[0]!, { signal: new AbortController().signal });
+  if (!answer.ok || answer.output.decision !== 'allow') throw new Error(`guard loop bench: the guard did not allow: ${JSON.stringify(answer)}`);
+  return {
+    bare: prompter(false),
+    guarded: prompter(true),
+    rawInTool: prompter(false, undefined, true),
+    stubHook: prompter(stubHook),
+    rawHook: prompter(rawHook),
+    guardInput: seen[0]!,
+    guardBytes,
+    requestBytes: sizes[0]!,
+  };
 }
 
 type Gc = () => void;

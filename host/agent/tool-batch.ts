@@ -13,11 +13,11 @@
  * only `tool.progress` events of overlapping calls interleave.
  */
 import { messageOf } from '../errors.js';
-import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
+import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon, HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
-import { resolvePermission } from '../permissions/resolve.js';
+import { resolvePermission, type PermissionCall } from '../permissions/resolve.js';
 import { dispatchContext, hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
@@ -122,7 +122,9 @@ async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 function deny(b: Batch, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
-  b.emit({ type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source, ...(hookName ? { hookName } : {}) });
+  const denied: Extract<EmittedEvent, { type: 'tool.denied' }> = { type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source };
+  if (hookName) denied.hookName = hookName;
+  b.emit(denied);
   r.result = { content: reason, isError: true };
 }
 
@@ -165,7 +167,7 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
       throw new Error(`internal: unknown decision ${String(never)}`);
     }
   }
-  const permission = await resolvePermission(config.permissions, {
+  const question: PermissionCall = {
     toolName: call.name,
     toolUseId: call.id,
     input: pre.updatedInput ?? input,
@@ -173,8 +175,6 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
     signal,
     emit: b.emit,
     cwd: config.cwd,
-    ...(config.agentId !== undefined ? { agentId: config.agentId } : {}),
-    ...(config.parentToolUseId !== undefined ? { parentToolUseId: config.parentToolUseId } : {}),
     runHooks: (toolInput) =>
       dispatch(ctx, 'PermissionRequest', () =>
         hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
@@ -183,7 +183,10 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
       const n = await dispatch(ctx, 'Notification', () => hookInput(common, { hook_event_name: 'Notification', message, level: 'info' }));
       config.pendingContext.push(...n.additionalContext);
     },
-  });
+  };
+  if (config.agentId !== undefined) question.agentId = config.agentId;
+  if (config.parentToolUseId !== undefined) question.parentToolUseId = config.parentToolUseId;
+  const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
   r.approved = normalizeToolInput(config, permission.input);
   return undefined;
