@@ -103,7 +103,7 @@ export const run: RowsFn = async ({ quick }) => {
 
   const n = quick ? 300 : 3000;
   const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
-  const loopOpts = { samples: quick ? 40 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
+  const loopOpts = { samples: quick ? 40 : 600, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
   const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
   const tasks: Record<string, [Task, SampleOptions]> = {
     js: [() => jsGuard(input), { ...fast, batch: 100 }],
