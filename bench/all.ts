@@ -1,7 +1,7 @@
 /**
- * `npm run bench:all`: the dispatch, deadline and cold-start rows on Node, Deno and Bun,
+ * `npm run bench:all`: the dispatch, deadline, cold-start and SSE rows on Node, Deno and Bun,
  * one after the other, merged into one table and `bench/results-all.json`.
- * Each runtime runs `bench/run.ts --only dispatch,deadline,cold --json` in its own
+ * Each runtime runs `bench/run.ts --only dispatch,deadline,cold,sse --json` in its own
  * process.
  *   npx tsx bench/all.ts [--quick] [--only cold]
  */
@@ -12,10 +12,10 @@ import type { Group, Row } from './rows/row.js';
 import { FOOTER, table } from './table.js';
 
 /** Groups that run on every runtime (the others need Node: child processes with --expose-gc, node:http). */
-const ALL: readonly Group[] = ['dispatch', 'deadline', 'cold'];
+const ALL: readonly Group[] = ['dispatch', 'deadline', 'cold', 'sse'];
 const argv = process.argv.slice(2);
 const only = argv.indexOf('--only');
-// `--only cold` (a subset of ALL) runs fewer groups.
+// `--only cold,sse` (a subset of ALL) runs fewer groups.
 const GROUPS: readonly Group[] = only >= 0 ? ALL.filter((g) => (argv[only + 1] ?? '').split(',').includes(g)) : ALL;
 const extra = argv.filter((a) => a === '--quick');
 const RUNS: { name: string; cmd: string[] }[] = [

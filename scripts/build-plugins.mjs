@@ -131,6 +131,10 @@ async function main() {
     if (code !== 0) process.exit(typeof code === 'number' ? code : 1);
   }
   writeManifest();
+  // The same plugins instrumented with loadPlugin's defaults, shipped beside them (scripts/preinstrument.ts).
+  const tsx = join(repo, 'node_modules/tsx/dist/cli.mjs');
+  const code = await new Promise((resolve) => spawn(process.execPath, ['--no-warnings', tsx, join(repo, 'scripts/preinstrument.ts')], { cwd: repo, stdio: 'inherit' }).on('close', resolve));
+  if (code !== 0) process.exit(typeof code === 'number' ? code : 1);
 }
 
 // plugins/first-party.json: what `loadPlugin({ name })` may load and the

@@ -5,13 +5,18 @@
 //            module (with a fetch of its own, so Extism does not touch the global one,
 //            which on Node loads undici), one `hook` call with the same request bytes
 //            (hex in argv[3], encoded by the parent);
-//   deps     only the third-party packages the main entry imports, each timed in turn.
-// Prints one JSON line of ms figures (wall since this module started, and this
-// process's CPU time, which a loaded machine inflates less).
+//   deps     only the third-party packages the main entry imports, each timed in turn;
+//   empty    nothing: the runtime's own start-up (the `boot` figures) is the whole run.
+// Prints one JSON line of ms figures: wall since this module started and this
+// process's CPU time since then (which a loaded machine inflates less), per
+// phase (`import`, `load`, `first`, and `importCpu`, `loadCpu`, `firstCpu`);
+// and `bootWall`/`bootCpu`, what the runtime spent before this module ran
+// (wall since the process's time origin, CPU of the whole process so far).
 import { readFile } from 'node:fs/promises';
 
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
+const boot = { bootWall: +t0.toFixed(2), bootCpu: +((cpu0.user + cpu0.system) / 1000).toFixed(2) };
 const ms = (t) => +(t - t0).toFixed(2);
 const cpu = () => {
   const c = process.cpuUsage(cpu0);
@@ -19,11 +24,14 @@ const cpu = () => {
 };
 const input = { session_id: 's', cwd: '/tmp', turn: 1, iteration: 1, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, tool_use_id: 't' };
 const mode = process.argv[2] ?? 'wasmhooks';
-let imported, loaded, decided, ok;
-if (mode === 'deps') {
-  // In the order the built chunk names them; each figure includes what an earlier one already loaded.
+let imported, loaded, decided, ok, importCpu, loadCpu;
+if (mode === 'empty') {
+  console.log(JSON.stringify({ ...boot, total: 0, cpu: cpu(), ok: true }));
+  process.exit(0);
+} else if (mode === 'deps') {
+  // The main entry's static imports (dist/index.js's graph), in order; each figure includes what an earlier one already loaded.
   const out = {};
-  for (const name of ['zod', 'protobufjs/minimal.js', 're2js', 'eventsource-parser']) {
+  for (const name of ['zod', 're2js']) {
     const t = performance.now();
     await import(name);
     out[name] = +(performance.now() - t).toFixed(2);
@@ -33,11 +41,13 @@ if (mode === 'deps') {
 } else if (mode === 'extism') {
   const { default: createPlugin } = await import('@extism/extism');
   imported = performance.now();
+  importCpu = cpu();
   const bytes = await readFile(new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url));
   const module = await WebAssembly.compile(new Uint8Array(bytes));
   const plugin = await createPlugin(module, { useWasi: false, fetch: (...a) => globalThis.fetch(...a) });
   loaded = performance.now();
   const request = new Uint8Array((process.argv[3] ?? '').match(/../g).map((h) => parseInt(h, 16)));
+  loadCpu = cpu();
   const out = await plugin.call('hook', request);
   decided = performance.now();
   ok = out !== null;
@@ -45,11 +55,14 @@ if (mode === 'deps') {
 } else {
   const w = await import('../../dist/index.js');
   imported = performance.now();
+  importCpu = cpu();
   const plugin = await w.loadPlugin({ name: 'guard-shell' });
   loaded = performance.now();
+  loadCpu = cpu();
   const r = await plugin.callHook(input);
   decided = performance.now();
   ok = r.ok && r.output.decision === 'allow';
   await plugin.close();
 }
-console.log(JSON.stringify({ import: ms(imported), load: ms(loaded), first: ms(decided), total: ms(decided), cpu: cpu(), ok }));
+const total = cpu();
+console.log(JSON.stringify({ ...boot, import: ms(imported), load: ms(loaded), first: ms(decided), total: ms(decided), importCpu, loadCpu, firstCpu: total, cpu: total, ok }));

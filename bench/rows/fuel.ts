@@ -14,7 +14,7 @@ import createPlugin from '@extism/extism';
 import { readFile } from 'node:fs/promises';
 import { createSandbox } from '../../host/index.js';
 import { toWireRequest } from '../../host/protocol/wire.js';
-import { encodeHookRequest } from '../../host/protocol/codec.js';
+import { encodeHookRequest } from '../../host/protocol/pb-codec.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { COUNT_VOWELS, SQL_QUERY, loadOnig, loadSql, vowelsText, type FuelApi } from '../../test/fixtures/fuel-corpus.js';
 import { compare, runtimeName } from '../harness.js';

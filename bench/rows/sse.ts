@@ -1,25 +1,34 @@
 /**
- * Row group 6: SSE fan-out on loopback, 200 clients. Ours: createServer (hono
- * + the event hub, @hono/node-server) with a scripted-model host. Anchor: a
- * bare node:http server writing the same frames, batched as our hub batches
- * them (the frames published in one tick are joined and written once per
- * client, in a microtask): a fair anchor, not one write per event per client,
- * which would flatter us. Each figure is the median of 5 alternating runs
- * (each side first in every other pair), with the range beside it. Clients
- * run in a process of their own (sse-clients.mjs), parse frames and measure
- * publish→delivery latency; the server's CPU time per event is measured
- * too (it includes V8's helper threads: GC marking of our larger heap).
- * 500 events for throughput and 300 at 50 events/s for latency (200 and 50
- * with --quick), so the rows stay bounded in time. On Node (through the
- * Node adapter's direct path for ours).
+ * Row group 6: SSE fan-out on loopback, 200 clients, on the bench's runtime.
+ * Ours: createServer (hono + the event hub) through this runtime's adapter
+ * (on Node, its direct path) with a scripted-model host. Anchor: a bare
+ * writer on the runtime's own server (node:http, Deno.serve, Bun.serve; in a
+ * process of its own, sse-anchor.mjs) writing the same frames, batched as
+ * our hub batches them (the frames of one tick joined and written once per
+ * client, in a microtask): a fair anchor, not one write per event per
+ * client, which would flatter us. The clients are one Node process
+ * (sse-clients.mjs, node:http) that parses frames and measures
+ * publish→delivery latency.
+ * - Throughput (500 events, 200 with --quick) and the server's CPU time per
+ *   event (V8's helper threads included): 7 alternating runs, each side first
+ *   in every other pair; the clients read only each frame's seq (parsing
+ *   every frame's JSON made them the bottleneck, not the servers).
+ * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
+ *   run at once, on one schedule (the anchor half a period later), read by
+ *   one client process, so a stall of the machine or of the clients lands
+ *   on both, and what differs is the servers' own delays (their GC, their
+ *   work per event). A p99 of 300 events is the third-worst event's delay:
+ *   taken run after run instead, it measured the neighbours' bursts more
+ *   than the servers (per-run ratios 0.04–2.8× in one session).
+ * Each figure is the median of the runs, with the range beside it.
  */
-import { createServer as httpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fork } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { setImmediate } from 'node:timers';
 import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
 import { createServer } from '../../host/entries/server.js';
-import { frame } from '../../host/server/events.js';
-import { percentile, runtimeName } from '../harness.js';
+import { runtimeName as runtimeKind } from '../../host/runtime/serve.js';
+import { runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
 
 export const CLIENTS = 200;
@@ -34,118 +43,206 @@ export interface Result {
   lost: number;
   p50: number;
   p99: number;
-  /** This process's CPU time over the run (the server's: the clients run in a process of their own). */
+  /** The server's CPU time over the run (this process's for ours; the clients run in a process of their own). */
   cpuMs: number;
 }
 
-const CLIENTS_SCRIPT = new URL('./sse-clients.mjs', import.meta.url);
+/** What the clients measured for one server. */
+interface Seen {
+  p50: number;
+  p99: number;
+  max: number;
+  lost: number;
+  /** When the last event reached the last client (wall clock, ms). */
+  lastAt: number;
+}
 
-export async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
-  const child = fork(CLIENTS_SCRIPT, [JSON.stringify({ url, clients: CLIENTS, events })], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`SSE run did not finish within ${RUN_LIMIT_MS / 1000} s`)), RUN_LIMIT_MS);
-  });
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`the SSE clients exited with ${code}`)));
-  });
-  try {
-    const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
-    const finished = new Promise<{ latencies: number[]; lost: number }>((resolve) =>
-      child.on('message', (m: { latencies?: number[]; lost: number }) => m.latencies && resolve(m as never)),
-    );
-    await Promise.race([ready, failed, limit]);
-    await new Promise((r) => setTimeout(r, 200));
-    const started = now();
-    const cpu = process.cpuUsage();
-    for (let n = 0; n < events; n++) {
-      publish({ type: 'text.delta', text: 'some streamed words ', seq: n, sessionId: 'bench', time: now() });
-      if (rate !== undefined) {
-        const due = started + ((n + 1) * 1000) / rate;
-        if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
-      } else if (n % BATCH === BATCH - 1) await new Promise((r) => setImmediate(r));
-    }
-    const { latencies, lost } = await Promise.race([finished, failed, limit]);
-    const seconds = (now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    latencies.sort((a, b) => a - b);
-    return { seconds, lost, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), cpuMs: (used.user + used.system) / 1000 };
-  } finally {
-    clearTimeout(timer);
-    child.kill();
+/** A child process that speaks one JSON object a line on stdout (and reads them on stdin). */
+class Child {
+  readonly #queue: unknown[] = [];
+  #waiter: ((m: unknown) => void) | undefined;
+  #failed: Error | undefined;
+  #fail: ((e: Error) => void) | undefined;
+
+  constructor(readonly process: ChildProcess) {
+    createInterface({ input: process.stdout! }).on('line', (line) => {
+      let m: unknown;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        return; // not ours (a runtime's notice)
+      }
+      if (this.#waiter) this.#waiter(m);
+      else this.#queue.push(m);
+    });
+    const fail = (e: Error) => {
+      this.#failed ??= e;
+      this.#fail?.(e);
+    };
+    process.once('error', fail);
+    process.once('exit', (code) => fail(new Error(`${process.spawnfile} exited with ${code}`)));
+  }
+
+  send(m: unknown): void {
+    this.process.stdin!.write(`${JSON.stringify(m)}\n`);
+  }
+
+  /** The next message, within the run's time limit. */
+  next<T>(): Promise<T> {
+    if (this.#queue.length > 0) return Promise.resolve(this.#queue.shift() as T);
+    if (this.#failed) return Promise.reject(this.#failed);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiter = (m) => resolve(m as T);
+      this.#fail = reject;
+      timer = setTimeout(() => reject(new Error(`SSE run did not finish within ${RUN_LIMIT_MS / 1000} s`)), RUN_LIMIT_MS);
+    }).finally(() => {
+      clearTimeout(timer);
+      this.#waiter = undefined;
+      this.#fail = undefined;
+    });
+  }
+
+  kill(): void {
+    this.process.kill();
   }
 }
 
-async function ours(events: number, rate?: number): Promise<Result> {
+const here = (file: string) => new URL(`./${file}`, import.meta.url).pathname;
+
+/** The clients: a Node process on every runtime, so every server meets the same load generator. */
+function clients(urls: string[], events: number, count: boolean): Child {
+  const args = [here('sse-clients.mjs'), JSON.stringify({ urls, clients: CLIENTS, events, count })];
+  return new Child(spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] }));
+}
+
+/** The anchor on this runtime, in a process of its own. */
+async function startAnchor(): Promise<{ child: Child; url: string }> {
+  const script = here('sse-anchor.mjs');
+  const runtime = runtimeKind();
+  const args = runtime === 'deno' ? ['run', '-A', '--quiet', script] : runtime === 'bun' ? [script] : ['--no-warnings', script];
+  const child = new Child(spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const { port } = await child.next<{ port: number }>();
+  return { child, url: `http://127.0.0.1:${port}/` };
+}
+
+const event = (seq: number): HostEvent => ({ type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() });
+
+/** Publishes `events` into ours: at `rate` from `start`, or in batches of BATCH with a macrotask between. */
+async function publishAll(publish: (e: HostEvent) => void, events: number, rate?: number, start = now()): Promise<number> {
+  if (start > now()) await new Promise((r) => setTimeout(r, start - now()));
+  const started = now();
+  for (let n = 0; n < events; n++) {
+    publish(event(n));
+    if (rate !== undefined) {
+      const due = start + ((n + 1) * 1000) / rate;
+      if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+    } else if (n % BATCH === BATCH - 1) await new Promise((r) => setImmediate(r));
+  }
+  return started;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 200));
+
+/** One run against one server of this process (ours, or store.ts's Redis-backed one). */
+export async function fanOut(url: string, publish: (e: HostEvent) => void, events: number, rate?: number): Promise<Result> {
+  const readers = clients([url], events, rate === undefined);
+  try {
+    await readers.next();
+    await settle();
+    const cpu = process.cpuUsage();
+    const started = await publishAll(publish, events, rate);
+    const { results } = await readers.next<{ results: Seen[] }>();
+    const used = process.cpuUsage(cpu);
+    const seen = results[0]!;
+    return { seconds: (seen.lastAt - started) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: (used.user + used.system) / 1000 };
+  } finally {
+    readers.kill();
+  }
+}
+
+async function ours(events: number): Promise<Result> {
   const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
   const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
   const { url } = await server.listen();
   try {
-    return await fanOut(`${url}/event`, (e) => server.hub.publish(e), events, rate);
+    return await fanOut(`${url}/event`, (e) => server.hub.publish(e), events);
   } finally {
     await server.close();
   }
 }
 
-async function anchor(events: number, rate?: number): Promise<Result> {
-  const responses = new Set<ServerResponse>();
-  const server = httpServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.write(': connected\n\n');
-    responses.add(res);
-    res.on('close', () => responses.delete(res));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  let id = 0;
-  let pending: Uint8Array[] = [];
-  const flush = () => {
-    const frames = pending;
-    pending = [];
-    const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
-    for (const res of responses) res.write(bytes);
-  };
+async function anchorBurst(anchor: { child: Child; url: string }, events: number): Promise<Result> {
+  const readers = clients([anchor.url], events, true);
   try {
-    const publish = (e: HostEvent) => {
-      if (pending.push(frame(`anchor.${++id}`, e)) === 1) queueMicrotask(flush);
-    };
-    return await fanOut(`http://127.0.0.1:${port}/`, publish, events, rate);
+    await readers.next();
+    await settle();
+    anchor.child.send({ cmd: 'mark' });
+    anchor.child.send({ cmd: 'burst', events, batch: BATCH });
+    const { started } = await anchor.child.next<{ started: number }>();
+    const { results } = await readers.next<{ results: Seen[] }>();
+    anchor.child.send({ cmd: 'cpu' });
+    const { cpuMs } = await anchor.child.next<{ cpuMs: number }>();
+    const seen = results[0]!;
+    return { seconds: (seen.lastAt - started) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    readers.kill();
+  }
+}
+
+/** Ours and the anchor at once, at RATE on one schedule (the anchor half a period later), read by one client process. */
+async function pacedBoth(anchor: { child: Child; url: string }, events: number): Promise<[ours: Seen, anchor: Seen]> {
+  const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
+  const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
+  const { url } = await server.listen();
+  const readers = clients([`${url}/event`, anchor.url], events, false);
+  try {
+    await readers.next();
+    await settle();
+    const start = now() + 50;
+    anchor.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
+    await publishAll((e) => server.hub.publish(e), events, RATE, start);
+    await anchor.child.next();
+    const { results } = await readers.next<{ results: Seen[] }>();
+    return [results[0]!, results[1]!];
+  } finally {
+    readers.kill();
+    await server.close();
   }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
+const ANCHOR_NAME = { node: 'bare node:http', deno: 'bare Deno.serve', bun: 'bare Bun.serve' } as const;
+
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
+  const anchorName = ANCHOR_NAME[runtimeKind()];
   const events = quick ? 200 : 500;
   const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
-  // Anchor and ours alternate, run after run, each going first in every other pair; each run is
-  // a few seconds on loopback, long enough for a neighbour's burst, so the median counts and the range is shown.
+  const bursts = quick ? 2 : 7;
+  const anchor = await startAnchor();
+  // Throughput: anchor and ours alternate, run after run, each going first in every other pair; each run
+  // is short enough for a neighbour's burst to land on one side, so the median counts and the range is shown.
   const a: Result[] = [];
   const o: Result[] = [];
-  const aPaced: Result[] = [];
-  const oPaced: Result[] = [];
-  const pair = async (i: number, rate?: number) => {
-    const n = rate === undefined ? events : paced;
-    if (i % 2 === 0) return [await anchor(n, rate), await ours(n, rate)] as const;
-    const mine = await ours(n, rate);
-    return [await anchor(n, rate), mine] as const;
-  };
-  for (let i = 0; i < runs; i++) {
-    const [x, y] = await pair(i);
-    a.push(x);
-    o.push(y);
-  }
-  for (let i = 0; i < runs; i++) {
-    const [x, y] = await pair(i, RATE);
-    aPaced.push(x);
-    oPaced.push(y);
+  const oPaced: Seen[] = [];
+  const aPaced: Seen[] = [];
+  try {
+    for (let i = 0; i < bursts; i++) {
+      if (i % 2 === 0) a.push(await anchorBurst(anchor, events));
+      o.push(await ours(events));
+      if (i % 2 === 1) a.push(await anchorBurst(anchor, events));
+    }
+    for (let i = 0; i < runs; i++) {
+      const [x, y] = await pacedBoth(anchor, paced);
+      oPaced.push(x);
+      aPaced.push(y);
+    }
+  } finally {
+    anchor.child.kill();
   }
   const rate = (r: Result) => events / r.seconds;
   const ratios = o.map((x, i) => rate(x) / rate(a[i]!));
@@ -155,28 +252,28 @@ export const run: RowsFn = async ({ quick }) => {
   const cpuRatios = o.map((x, i) => cpu(x) / cpu(a[i]!));
   return [
     makeRow('sse', runtime, {
-      what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
+      what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${bursts} runs)`,
       ours: { value: median(o.map(rate)), unit: 'events/s' },
-      anchorName: 'bare node:http, same frames, batched per tick like the hub',
+      anchorName: `${anchorName}, same frames, batched per tick like the hub`,
       anchor: { value: median(a.map(rate)), unit: 'events/s' },
       ratioOf: 'ours/anchor',
       target: { op: 'min', value: 1.0 },
       note: `per-run ratios ${range(ratios, 2)}× (ours ${range(o.map(rate), 0)}, anchor ${range(a.map(rate), 0)} events/s); events lost by our server: ${lost}; ratio < 1 means slower than the anchor`,
     }),
     makeRow('sse', runtime, {
-      what: `SSE server CPU per event delivered to all ${CLIENTS} clients (${events} events, median of ${runs} runs)`,
+      what: `SSE server CPU per event delivered to all ${CLIENTS} clients (${events} events, median of ${bursts} runs)`,
       ours: { value: median(o.map(cpu)), unit: 'µs', clock: 'cpu' },
-      anchorName: 'bare node:http, batched per tick',
+      anchorName: `${anchorName}, batched per tick`,
       anchor: { value: median(a.map(cpu)), unit: 'µs', clock: 'cpu' },
-      note: `per-run ratios ${range(cpuRatios, 2)}×; the server process's CPU time over the run divided by the events (the clients run in another process; V8's GC helper threads included)`,
+      note: `per-run ratios ${range(cpuRatios, 2)}×; each server process's CPU time over the run divided by the events (the clients run in another process; V8's GC helper threads included)`,
     }),
     makeRow('sse', runtime, {
-      what: `SSE p99 delivery latency at ${RATE} events/s to ${CLIENTS} clients (median of ${runs} runs)`,
+      what: `SSE p99 delivery latency at ${RATE} events/s to ${CLIENTS} clients, both servers at once (median of ${runs} runs)`,
       ours: { value: median(oPaced.map((r) => r.p99)), unit: 'ms' },
-      anchorName: 'bare node:http, batched per tick',
+      anchorName: `${anchorName}, batched per tick, same schedule, same client process`,
       anchor: { value: median(aPaced.map((r) => r.p99)), unit: 'ms' },
       target: { op: 'max', value: 1.1 },
-      note: `per-run p99 ratios ${range(p99Ratios, 2)}×; p50 ${median(oPaced.map((r) => r.p50)).toFixed(2)} ms (anchor ${median(aPaced.map((r) => r.p50)).toFixed(2)} ms); ${paced} events per run`,
+      note: `per-run p99 ratios ${range(p99Ratios, 2)}×; p50 ${median(oPaced.map((r) => r.p50)).toFixed(2)} ms (anchor ${median(aPaced.map((r) => r.p50)).toFixed(2)} ms); max ${median(oPaced.map((r) => r.max)).toFixed(1)} ms (anchor ${median(aPaced.map((r) => r.max)).toFixed(1)} ms); ${paced} events per run`,
     }),
   ];
 };

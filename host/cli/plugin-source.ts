@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { messageOf } from '../errors.js';
 import { PLUGIN_NAME } from '../plugins/first-party.js';
-import { resolveSource, sha256 } from '../plugins/source.js';
+import { resolveSource } from '../plugins/source.js';
+import { sha256 } from '../sandbox/digest.js';
 import { CliError } from './exit.js';
 
 export interface PluginBytes {

@@ -5,7 +5,7 @@
 import { basename, defaultCwd, resolvePath } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { issueLines } from './issues.js';
-import { configSchema, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
+import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'wasmhooks.json';
 
@@ -55,7 +55,7 @@ const resolveModule = (dir: string, entry: HookModuleEntry) =>
  * const config = parseConfig(JSON.parse(text), { file: 'wasmhooks.json', dir: process.cwd() });
  */
 export function parseConfig(raw: unknown, where: { file: string; dir: string }): ResolvedConfig {
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchemas().configSchema.safeParse(raw);
   const label = where.file === '<inline>' ? 'config' : basename(where.file);
   if (!parsed.success) {
     const lines = issueLines(parsed.error.issues, raw).map((line) => `${label}: ${line}`);

@@ -4,6 +4,8 @@
  * its sha256; a build that does not match its pin is refused (INTEGRITY).
  */
 import { WasmhooksError, messageOf } from '../errors.js';
+import { registerPrebuilt } from '../sandbox/compiled.js';
+import { sha256 } from '../sandbox/digest.js';
 
 /** Names a first-party plugin may have (`plugin new` enforces the same). */
 export const PLUGIN_NAME = /^[a-z][a-z0-9-]{0,63}$/;
@@ -17,6 +19,40 @@ export interface FirstPartyPlugin {
 }
 
 const MANIFEST = 'plugins/first-party.json';
+/** The same plugins instrumented at build time, by compiled-cache key (scripts/preinstrument.ts; see sandbox/compiled.ts). */
+const PREBUILT = 'prebuilt.json';
+
+interface PrebuiltEntry {
+  file: string;
+  sha256: string;
+}
+
+/**
+ * Reads one shipped pre-instrumented file: its bytes when they are the ones recorded at build
+ * time, else `undefined` (a missing or altered file: the plugin is then instrumented at load).
+ */
+export function prebuiltReader(url: URL, expected: string): () => Promise<Uint8Array | undefined> {
+  return async () => {
+    try {
+      const { readFile } = await import('node:fs/promises');
+      const bytes = new Uint8Array(await readFile(url));
+      return (await sha256(bytes)) === expected ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** Registers the package's pre-instrumented plugins; without the file (a clone before `build:plugins`) there are none. */
+async function registerShipped(base: URL, readFile: (url: URL, encoding: 'utf8') => Promise<string>): Promise<void> {
+  let entries: Record<string, PrebuiltEntry>;
+  try {
+    entries = JSON.parse(await readFile(new URL(PREBUILT, base), 'utf8')) as Record<string, PrebuiltEntry>;
+  } catch {
+    return;
+  }
+  for (const [key, e] of Object.entries(entries)) registerPrebuilt(key, prebuiltReader(new URL(e.file, base), e.sha256));
+}
 
 // The package root holds the manifest: one folder up from the build (dist/),
 // two from the sources (host/plugins/), three from a bundle in
@@ -31,7 +67,9 @@ async function readManifest() {
   for (const url of candidates()) {
     try {
       const entries = JSON.parse(await readFile(url, 'utf8')) as Record<string, { file: string; sha256: string; bytes: number }>;
-      return { base: new URL('.', url), entries };
+      const base = new URL('.', url);
+      await registerShipped(base, readFile);
+      return { base, entries };
     } catch (error) {
       tried.push(`${url.pathname} (${messageOf(error)})`);
     }

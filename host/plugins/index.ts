@@ -3,4 +3,4 @@ export { WasmPlugin } from './plugin.js';
 export type { PluginOptions } from './options.js';
 export type { PluginSource } from './source.js';
 export type { Grants } from './grants.js';
-export { sha256 } from './source.js';
+export { sha256 } from '../sandbox/digest.js';

@@ -7,7 +7,7 @@ import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
 import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
-import { decodeToolResponse, encodeToolRequest, type PluginBinding, type PluginInfo } from '../protocol/codec.js';
+import type { PluginBinding, PluginInfo } from '../protocol/codec.js';
 import { encodeHookInputView } from '../protocol/hook-request.js';
 import type { Limits, SandboxedModule } from '../sandbox/types.js';
 import type { WasiGrant } from '../sandbox/wasi/options.js';
@@ -148,6 +148,8 @@ export class WasmPlugin implements PluginContribution {
         this.#progress.current = undefined;
       }
     }
+    // Tool messages still go through protobufjs's generated code, loaded here: not on a guard's cold start.
+    const { encodeToolRequest, decodeToolResponse } = await import('../protocol/pb-codec.js');
     const request = encodeToolRequest({
       name,
       inputJson: JSON.stringify(input),

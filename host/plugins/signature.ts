@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
-import { sha256 } from './source.js';
+import { sha256 } from '../sandbox/digest.js';
 
 const SIGNATURE_FORMAT = 'wasmhooks-signature-v1';
 const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -7,8 +7,6 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
 
-export { sha256 };
-
 const sha256Hex = z
   .string()
   .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (a sha256 digest)')

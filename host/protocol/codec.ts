@@ -1,16 +1,18 @@
 /**
- * The host side of protocol v1: typed encode/decode around the generated
- * protobufjs code, with validation of everything a plugin sends back.
- * Plugin output is untrusted: decoding never throws, it returns a failure.
+ * The host side of protocol v1: typed decoding, with validation of
+ * everything a plugin sends back. Plugin output is untrusted: decoding never
+ * throws, it returns a failure. What a guard's path needs (`describe`,
+ * `hook`) is read by hand (plugin-info.ts, hook-response.ts) so that this
+ * module does not load protobufjs; the messages still encoded and decoded by
+ * the generated code (tool calls, fixtures) are in pb-codec.ts.
  */
-import { wasmhooks } from './gen/hooks.js';
+import type { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../failure.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName, type HookOutput } from '../hooks/types.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
-
-const v1 = wasmhooks.v1;
+import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -84,7 +86,7 @@ const bad = (message: string): { ok: false; failure: PluginFailure } => ({
   failure: { code: 'BAD_OUTPUT', message },
 });
 
-function decodeWith<T>(what: string, bytes: Uint8Array, decode: (b: Uint8Array) => T): Decoded<T> {
+export function decodeWith<T>(what: string, bytes: Uint8Array, decode: (b: Uint8Array) => T): Decoded<T> {
   try {
     return { ok: true, value: decode(bytes) };
   } catch (error) {
@@ -103,9 +105,21 @@ function parseJson(what: string, text: string): Decoded<unknown> {
  * ours yields PROTOCOL_MISMATCH; anything malformed yields BAD_OUTPUT.
  */
 export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
-  const decoded = decodeWith('describe output', bytes, (b) => v1.PluginInfo.decode(b));
-  if (!decoded.ok) return decoded;
-  const raw = decoded.value;
+  const decoded = decodeWith('describe output', bytes, readPluginInfo);
+  return decoded.ok ? pluginInfoOf(decoded.value) : decoded;
+}
+
+/** The fields of a PluginInfo as either decoder gives them (protobufjs: `null`/absent for defaults). */
+export type PluginInfoFields = Pick<WirePluginInfo, 'name' | 'protocolVersion'> & {
+  version?: string | null;
+  description?: string | null;
+  hooks: { event?: number | null; matcher?: string | null; failurePolicy?: number | null }[];
+  tools: { name?: string | null; description?: string | null; inputSchemaJson?: string | null }[];
+  grants?: { networkHosts?: string[] | null; filePaths?: string[] | null; configKeys?: string[] | null } | null;
+};
+
+/** Validates a decoded PluginInfo (test/protocol/plugin-info.fuzz.test.ts applies it to protobufjs's output too). */
+export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   if (raw.protocolVersion !== PROTOCOL_VERSION) {
     return {
       ok: false,
@@ -175,10 +189,6 @@ export function decodePluginInfo(bytes: Uint8Array): Decoded<PluginInfo> {
   };
 }
 
-export function encodeHookRequest(request: WireHookRequest): Uint8Array {
-  return v1.HookRequest.encode(request).finish();
-}
-
 /**
  * Decodes a `hook` answer into the host's `HookOutput`; the decision must be
  * a known one. The bytes are read by hand (hook-response.ts: every WASM hook
@@ -224,19 +234,4 @@ export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
     response.updatedOutput = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
   }
   return { ok: true, value: response };
-}
-
-export function encodeToolRequest(request: WireToolRequest): Uint8Array {
-  return v1.ToolRequest.encode(request).finish();
-}
-
-export function decodeToolResponse(bytes: Uint8Array): Decoded<ToolResponse> {
-  const decoded = decodeWith('tool output', bytes, (b) => v1.ToolResponse.decode(b));
-  if (!decoded.ok) return decoded;
-  return { ok: true, value: { content: decoded.value.content ?? '', isError: decoded.value.isError ?? false } };
-}
-
-/** Encodes a PluginInfo (test fixtures and tooling; plugins use the guest SDK). */
-export function encodePluginInfo(info: wasmhooks.v1.PluginInfo.$Properties): Uint8Array {
-  return v1.PluginInfo.encode(info).finish();
 }

@@ -34,8 +34,8 @@ const RECURSION_LIMIT = 100;
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A cursor over the bytes; one per decode (a few fields, no buffers). */
-class Cursor {
+/** A cursor over the bytes; one per decode (a few fields, no buffers). Also reads `describe` answers (plugin-info.ts). */
+export class Cursor {
   pos = 0;
   readonly len: number;
 

@@ -1,5 +1,5 @@
 /** Bun: `Bun.serve`. */
-import { grace, jsonError, urlOf, type ServeAdapter } from './serve-types.js';
+import { grace, jsonError, urlOf, type Connection, type ServeAdapter } from './serve-types.js';
 
 interface BunServer {
   readonly port: number;
@@ -15,6 +15,9 @@ interface BunServe {
   }): BunServer;
 }
 
+/** All Bun tells the handler about a connection (it gives no handle on it). */
+const BUN_CONNECTION: Connection = { printsBodyErrors: true };
+
 export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const bun = (globalThis as unknown as { Bun: BunServe }).Bun;
   // idleTimeout 0: SSE streams are idle between heartbeats, and Bun's default (10 s) would cut them.
@@ -25,7 +28,7 @@ export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody 
     hostname,
     port,
     idleTimeout: 0,
-    fetch: (request) => fetch(request),
+    fetch: (request) => fetch(request, BUN_CONNECTION),
     error: () => jsonError(500, 'internal server error', errorBody),
   });
   return {

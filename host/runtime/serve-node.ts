@@ -45,8 +45,14 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     const outgoing = env.outgoing as ServerResponse;
     let offer: Offer | undefined;
     const answer = fetch(request, { destroy: () => outgoing.destroy(), direct: (body, attach) => (offer = { body, attach }) });
-    if (answer instanceof Promise) return answer.then((response) => (offer ? writeDirect(response, offer, outgoing) : response));
-    return offer ? writeDirect(answer, offer, outgoing) : answer;
+    // The offer is let go once answered: the hub keeps `destroy` for the connection's life, and with it this scope,
+    // which would otherwise hold the unread web stream of every SSE connection.
+    const answered = (response: Response) => {
+      const taken = offer;
+      offer = undefined;
+      return taken ? writeDirect(response, taken, outgoing) : response;
+    };
+    return answer instanceof Promise ? answer.then(answered) : answered(answer);
   }, {
     hostname,
     // node-server's own refusals (an invalid Host, a URL it cannot build) as our JSON.

@@ -12,6 +12,11 @@ export interface Connection {
    * reads the body as usual. Absent where the runtime has no faster path.
    */
   direct?(body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource): void;
+  /**
+   * The runtime prints the reason a response body's stream errors with, stack and all (Bun): a body cut on
+   * purpose (a dropped slow SSE reader, an expected event) is errored without a reason there, so nothing is printed.
+   */
+  readonly printsBodyErrors?: boolean;
 }
 
 /** The connection, as an adapter hands it to a body written directly (see `Connection.direct`). */

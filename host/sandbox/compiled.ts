@@ -9,6 +9,19 @@
  * The key is the sha256 of the exact bytes handed to the instrumenter with
  * every option that changes its output, so a hit is byte for byte the module
  * a miss would compile.
+ *
+ * One exception to "in memory only", for the package's own plugins: the
+ * build instruments each first-party plugin with the options `loadPlugin`
+ * uses by default and ships the result beside it (plugins/prebuilt.json,
+ * scripts/preinstrument.ts), which spares a cold start the instrumenter
+ * (20–35 ms of CPU before the JIT warms up). Those files are exactly as
+ * trusted as the package's own code, which sits in the same folder; a
+ * user-writable cache folder would not be. They are registered under the same
+ * key (sha256 of the input bytes plus every option), so they are used only for
+ * those exact bytes and options, and a file that does not match the sha256
+ * the package recorded for it is ignored (the plugin is instrumented here).
+ * test/plugins/prebuilt.test.ts checks that each shipped file is what the
+ * instrumenter makes of its plugin today.
  */
 import { sha256 } from './digest.js';
 import { instrument, type InstrumentOptions } from './instrument/index.js';
@@ -21,32 +34,103 @@ export interface Compiled {
 
 /** Entries kept (least recently used dropped first): a bound on the code held for plugins no longer loaded. */
 export const COMPILED_CACHE_ENTRIES = 32;
+/**
+ * Instrumented bytes kept, over all entries (least recently used dropped
+ * first): 64 MiB. The compiled code held beside them is of the same order
+ * (a few times the wasm size), so a process that loads many large modules
+ * once holds a bounded amount of code, not 32 of its largest modules. A
+ * module larger than this alone is compiled and used, but not kept.
+ */
+export const COMPILED_CACHE_BYTES = 64 * 1024 * 1024;
 
-const cache = new Map<string, Promise<Compiled>>();
+interface Slot {
+  compiled: Promise<Compiled>;
+  /** The instrumented size, once compiled (0 while compiling). */
+  bytes: number;
+}
+
+const cache = new Map<string, Slot>();
+/** The sum of the kept entries' `bytes`. */
+let held = 0;
+
+/** Reads shipped instrumented bytes; `undefined` when they are missing or not the recorded ones. */
+export type PrebuiltReader = () => Promise<Uint8Array | undefined>;
+
+const prebuilt = new Map<string, PrebuiltReader>();
+
+/**
+ * Registers the package's pre-instrumented bytes for one cache key (plugins/first-party.ts, from
+ * the package's plugins/prebuilt.json). Not public API: only the package's own files may be registered.
+ */
+export function registerPrebuilt(key: string, read: PrebuiltReader): void {
+  prebuilt.set(key, read);
+}
+
+/** The key `compileInstrumented` files these bytes and options under. */
+async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<string> {
+  // Every option, by name: one added to InstrumentOptions later is in the key without anyone remembering it here.
+  const options = Object.entries(plan).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${await sha256(bytes)}:${JSON.stringify(options)}`;
+}
 
 /** `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they throw (never cached). */
 export async function compileInstrumented(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<Compiled> {
-  // Every option, by name: one added to InstrumentOptions later is in the key without anyone remembering it here.
-  const options = Object.entries(plan).sort(([a], [b]) => (a < b ? -1 : 1));
-  const key = `${await sha256(bytes)}:${JSON.stringify(options)}`;
+  const key = await compiledKey(bytes, plan);
   const hit = cache.get(key);
   if (hit) {
     // Most recently used last.
     cache.delete(key);
     cache.set(key, hit);
-    return hit;
+    return hit.compiled;
   }
   const compiling = (async () => {
-    const instrumented = instrument(bytes, plan).bytes;
+    const instrumented = (await prebuilt.get(key)?.()) ?? instrument(bytes, plan).bytes;
     return { instrumented, module: await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>) };
   })();
-  cache.set(key, compiling);
-  compiling.catch(() => cache.delete(key));
-  while (cache.size > COMPILED_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  const slot: Slot = { compiled: compiling, bytes: 0 };
+  cache.set(key, slot);
+  evict();
+  compiling.then(
+    ({ instrumented }) => {
+      // Only while still kept: an entry pushed out while it compiled is not counted.
+      if (cache.get(key) !== slot) return;
+      // Larger than the whole bound: not kept, and the others stay.
+      if (instrumented.byteLength > COMPILED_CACHE_BYTES) return drop(key, slot);
+      slot.bytes = instrumented.byteLength;
+      held += slot.bytes;
+      evict();
+    },
+    () => drop(key, slot),
+  );
   return compiling;
+}
+
+/** Drops least recently used entries until both bounds hold. */
+function evict(): void {
+  while (cache.size > COMPILED_CACHE_ENTRIES || held > COMPILED_CACHE_BYTES) {
+    const [key, slot] = cache.entries().next().value as [string, Slot];
+    drop(key, slot);
+  }
+}
+
+function drop(key: string, slot: Slot): void {
+  if (cache.get(key) !== slot) return;
+  cache.delete(key);
+  held -= slot.bytes;
 }
 
 /** Drops every cached module (tests; an embedder that wants the memory back). */
 export function clearCompiledCache(): void {
   cache.clear();
+  held = 0;
+}
+
+/** The cached instrumented bytes by key (scripts/preinstrument.ts writes them out; tests). */
+export async function compiledEntries(): Promise<[string, Uint8Array][]> {
+  return Promise.all([...cache].map(async ([key, slot]) => [key, (await slot.compiled).instrumented] as [string, Uint8Array]));
+}
+
+/** Forgets every registered pre-instrumented file (scripts/preinstrument.ts, tests). */
+export function clearPrebuilt(): void {
+  prebuilt.clear();
 }

@@ -11,10 +11,15 @@
  * stop, the abort flag and the deadline, before the function runs. The
  * functions here add only what depends on their work: the bytes they move.
  */
+import { HOST_BYTES_PER_FUEL_LOG2 } from './instrument/hostcalls.js';
 import { StopSignal, type Meter } from './meter.js';
 
-/** Data moved across the boundary is charged one fuel unit per this many bytes. */
-export const BYTES_PER_FUEL = 16;
+/**
+ * Data moved across the boundary is charged one fuel unit per this many
+ * bytes: the rate the instrumenter's import wrappers charge for length
+ * operands and blocks, so a byte costs the same on either side.
+ */
+export const BYTES_PER_FUEL = 2 ** HOST_BYTES_PER_FUEL_LOG2;
 
 /** A plugin's `proc_exit`: not a stop by the host, an outcome the engine reports (0 = ok). */
 export class ProcExit extends Error {

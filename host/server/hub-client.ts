@@ -18,6 +18,8 @@ export interface StreamRequest {
   lastEventId?: string;
   /** Cuts the connection under the stream (the runtime adapter's, when it has one). */
   destroy?: () => void;
+  /** Error the stream without a reason when dropping the client: the runtime would print it (`Connection.printsBodyErrors`). */
+  quiet?: boolean;
   /** The adapter's offer to write the body to the connection directly (`Connection.direct`). */
   direct?: (body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource) => void;
 }
@@ -31,7 +33,7 @@ interface Sink {
   fail(reason: string, cut: boolean): void;
 }
 
-function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, destroy: (() => void) | undefined): Sink {
+function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink {
   return {
     write(bytes) {
       controller.enqueue(bytes);
@@ -51,7 +53,7 @@ function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, des
           // Cut where the runtime lets us (the peer sees a truncated response); the stream then just ends.
           destroy();
           controller.close();
-        } else controller.error(new Error(reason));
+        } else controller.error(quiet ? undefined : new Error(reason));
       } catch {
         // Already closed or cancelled.
       }
@@ -96,7 +98,7 @@ export class Client {
 
   /** The web stream the runtime reads (set as the stream starts). */
   useStream(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.#sink = streamSink(controller, this.request.destroy);
+    this.#sink = streamSink(controller, this.request);
   }
 
   /** From now on the adapter's connection takes the bytes and the web stream is never read. */

@@ -20,17 +20,30 @@ export function wants(client: Client, entry: Entry): boolean {
   return session === undefined || entry.sessionId === null || entry.sessionId === session;
 }
 
-/** The entries a client's view carries, as one chunk encoded once (null when none is for it). */
-export function batchOf(entries: readonly Entry[], client: Client): Batch | null {
-  const format = client.request.format;
-  let text = '';
-  let frames = 0;
-  for (const entry of entries) {
-    if (!wants(client, entry)) continue;
-    text += entry.text(format);
-    frames++;
+/**
+ * A tick's live entries, with each frame's text built at most once per
+ * format however many views (session filters) of that format the clients
+ * hold: the reference format re-encodes the event, which is worth doing once.
+ */
+export class Tick {
+  readonly #texts: Partial<Record<StreamFormat, (string | undefined)[]>> = {};
+
+  constructor(readonly entries: readonly Entry[]) {}
+
+  /** The entries a client's view carries, as one chunk encoded once (null when none is for it). */
+  batch(client: Client): Batch | null {
+    const format = client.request.format;
+    const texts = (this.#texts[format] ??= []);
+    let text = '';
+    let frames = 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      const entry = this.entries[i] as Entry;
+      if (!wants(client, entry)) continue;
+      text += texts[i] ??= entry.text(format);
+      frames++;
+    }
+    return frames === 0 ? null : { bytes: encoder.encode(text), frames };
   }
-  return frames === 0 ? null : { bytes: encoder.encode(text), frames };
 }
 
 /** A frame of the hub's own (not logged: it concerns one connection, or this server's shutdown). */

@@ -14,7 +14,7 @@
 import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
 import { Client, type StreamRequest } from './hub-client.js';
-import { batchOf, serverFrame, wants, type Batch } from './hub-frames.js';
+import { serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { EventLog, Since } from '../store/types.js';
 import type { Entry } from './ring.js';
@@ -216,6 +216,7 @@ export class EventHub {
     const entries = this.#tick;
     if (entries.length > 0) {
       this.#tick = [];
+      const tick = new Tick(entries);
       // Most clients share a view: remember the last one before asking the map.
       const batches = new Map<string, Batch | null>();
       let view: string | undefined;
@@ -228,7 +229,7 @@ export class EventHub {
         if (client.view !== view) {
           view = client.view;
           let known = batches.get(view);
-          if (known === undefined) batches.set(view, (known = batchOf(entries, client)));
+          if (known === undefined) batches.set(view, (known = tick.batch(client)));
           batch = known;
         }
         if (batch === null) continue;

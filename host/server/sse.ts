@@ -53,6 +53,7 @@ export function sseHandler(hub: EventHub, global: false | { format: 'wasmhooks' 
       ...(from !== undefined ? { lastEventId: from } : {}),
       ...(typeof destroy === 'function' ? { destroy } : {}),
       ...(typeof direct === 'function' ? { direct } : {}),
+      ...(connection?.printsBodyErrors === true ? { quiet: true } : {}),
     });
     return new Response(body, { headers: SSE_HEADERS });
   };

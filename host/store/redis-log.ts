@@ -6,10 +6,11 @@
  * trimmed to about `capacity` entries (and, with `maxAgeMs`, by age): that
  * is the replay window. Appends are queued and sent in order, in batches;
  * while Redis is down they wait (bounded) and are retried. A batch whose
- * reply was lost may have landed in part: each entry carries its producer
- * and sequence number (`u`), and before a retry the entries of ours that
- * landed are looked up and taken off the queue, so an event is logged once
- * and is not lost while this process lives.
+ * reply was lost, or one of whose appends failed, may have landed in part
+ * (in any pattern): each entry carries its producer and sequence number
+ * (`u`), and before a retry the entries of ours that landed are looked up
+ * and taken off the queue, so an event is logged once and is not lost while
+ * this process lives.
  */
 import type { Redis } from 'ioredis';
 import { Entry } from '../server/ring.js';
@@ -124,7 +125,11 @@ export class RedisEventLog implements EventLog {
           const ids = results.slice(0, batch.length).map(([error, id]) => (error ? undefined : (id as string)));
           if (ids.some((id) => id === undefined)) throw new Error('append failed');
           this.#appended = ids.at(-1) as string;
-          this.#queue.splice(0, batch.length);
+          // By sequence number, not by count: a full queue may have dropped its oldest meanwhile.
+          const last = batch.at(-1)!.seq;
+          let sent = 0;
+          while (sent < this.#queue.length && this.#queue[sent]!.seq <= last) sent++;
+          this.#queue.splice(0, sent);
         } catch {
           this.#uncertain = true;
           await sleep(200);
@@ -137,27 +142,33 @@ export class RedisEventLog implements EventLog {
 
   /**
    * Takes off the queue what a failed batch appended after all: our entries
-   * after the last one we know landed. Appends are sent in order, so every
-   * queued sequence number up to the newest found has landed.
+   * after the last one we know landed. Any of them may be missing (one XADD
+   * of a batch can fail while a later one lands), so exactly the queued
+   * sequence numbers found are taken off; the rest stay queued, in order,
+   * and are sent again once each.
    */
   async #dropLanded(): Promise<void> {
     const mine = `${this.#producer}.`;
     let from = this.#appended === '0-0' ? '-' : `(${this.#appended}`;
-    let newest = -1;
+    const landed = new Set<number>();
     for (;;) {
       const page = await this.redis.xrange(this.#key, from, '+', 'COUNT', 1000);
       for (const [position, fields] of page) {
         const at = fields.indexOf('u');
         const u = at >= 0 ? fields[at + 1] : undefined;
         if (u?.startsWith(mine)) {
-          newest = Math.max(newest, Number(u.slice(mine.length)));
+          landed.add(Number(u.slice(mine.length)));
           this.#appended = position;
         }
       }
       if (page.length < 1000) break;
       from = `(${page.at(-1)![0]}`;
     }
-    while (this.#queue.length > 0 && this.#queue[0]!.seq <= newest) this.#queue.shift();
+    if (landed.size === 0) return;
+    // In place: the queue may hold 100 000 entries, too many to spread into a call.
+    let kept = 0;
+    for (const entry of this.#queue) if (!landed.has(entry.seq)) this.#queue[kept++] = entry;
+    this.#queue.length = kept;
   }
 
   /** One blocking reader per process delivers every replica's events in stream order. */

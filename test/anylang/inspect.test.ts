@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../host/plugins/source.js';
+import { sha256 } from '../../host/sandbox/digest.js';
 import { cli, workspace } from '../cli/helpers.js';
 import { extismVowels, wasiGuard } from './helpers.js';
 

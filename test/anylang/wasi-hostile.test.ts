@@ -1,19 +1,20 @@
 // The WASI layer against a plugin that lies: pointers out of bounds, huge
 // iovec counts, path escapes, descriptor floods, huge sleeps. Driven
 // directly (no wasm needed): each function is what an import would call.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Meter, StopSignal } from '../../host/sandbox/meter.js';
 import { MAX_OPEN_FDS } from '../../host/sandbox/wasi/files.js';
 import { Errno, MAX_IOVECS } from '../../host/sandbox/wasi/guest.js';
+import { SLEEP_SLICE_MS } from '../../host/sandbox/wasi/poll.js';
 import type { WasiConfig } from '../../host/sandbox/wasi/options.js';
 import { MAX_WRITE_BYTES, Wasi } from '../../host/sandbox/wasi/preview1.js';
 import type { DirNode } from '../../host/sandbox/wasi/snapshot.js';
 
 type Fn = (...args: Array<number | bigint>) => number;
 
-function setup(config: Partial<WasiConfig> = {}, budget = { timeoutMs: 1_000, fuel: 1e12 }) {
+function setup(config: Partial<WasiConfig> = {}, budget = { timeoutMs: 1_000, fuel: 1e12 }, signal?: { readonly aborted: boolean }) {
   const memory = new WebAssembly.Memory({ initial: 1 });
-  const meter = new Meter({ deadline: performance.now() + budget.timeoutMs, timeoutMs: budget.timeoutMs, fuel: budget.fuel, signal: undefined }, 10_000, null);
+  const meter = new Meter({ deadline: performance.now() + budget.timeoutMs, timeoutMs: budget.timeoutMs, fuel: budget.fuel, signal }, 10_000, null);
   const logs: string[] = [];
   const wasi = new Wasi({ args: [], env: [], preopens: [], ...config }, { meter: () => meter, log: (_l, line) => logs.push(line) });
   wasi.attach(memory);
@@ -119,5 +120,40 @@ describe('WASI against hostile arguments', () => {
     pglobal.value = poor.meter.prefill(0n);
     for (let i = 0; i < 100; i++) poor.fns.sched_yield!();
     expect(poor.meter.used(pglobal.value as bigint)).toBe(0);
+  });
+
+  it('sleeps in slices, not a spin: a few clock reads, the abort flag seen within a slice, no deadline is no limit', () => {
+    /** A relative sleep of `ms` on the monotonic clock at address 0. */
+    const sleepFor = (view: DataView, ms: number) => {
+      view.setUint8(8, 0);
+      view.setUint32(16, 1, true);
+      view.setBigUint64(24, BigInt(ms) * 1_000_000n, true);
+    };
+    const { fns, view } = setup();
+    sleepFor(view, 50);
+    // Counted by hand: a spy would record every call of a spin (millions).
+    let reads = 0;
+    const now = performance.now.bind(performance);
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (reads++, now()));
+    const started = Date.now();
+    try {
+      expect(fns.poll_oneoff!(0, 100, 1, 200)).toBe(Errno.SUCCESS);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(49);
+    // About three reads per slice; a spin reads it hundreds of thousands of times in 50 ms.
+    expect(reads).toBeLessThan(200);
+    expect(view.getUint32(200, true)).toBe(1);
+    // An abort (the worker's flag, flipped by another thread) ends a long sleep within a slice.
+    const abortAt = performance.now() + 30;
+    const aborted = setup({}, { timeoutMs: 10_000, fuel: 1e12 }, { get aborted() { return performance.now() >= abortAt; } });
+    sleepFor(aborted.view, 5_000);
+    expect(() => aborted.fns.poll_oneoff!(0, 100, 1, 200)).toThrow(/aborted/);
+    expect(performance.now() - abortAt).toBeLessThan(SLEEP_SLICE_MS + 200); // the slice, and room for a loaded machine
+    // No deadline (timeoutMs: Infinity) sleeps as asked; it was a RangeError (BigInt(Infinity)).
+    const endless = setup({}, { timeoutMs: Number.POSITIVE_INFINITY, fuel: 1e12 });
+    sleepFor(endless.view, 5);
+    expect(endless.fns.poll_oneoff!(0, 100, 1, 200)).toBe(Errno.SUCCESS);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../../host/plugins/source.js';
+import { sha256 } from '../../host/sandbox/digest.js';
 import { corpusPath } from '../fixtures/corpus.js';
 import { bashScript, cannedGuard, cli, cliBundle, repo, workspace } from './helpers.js';
 

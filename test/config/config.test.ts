@@ -6,8 +6,8 @@ import { WasmhooksError } from '../../host/errors.js';
 import { loadConfig, parseConfig } from '../../host/config/load.js';
 import { materializeConfig } from '../../host/config/materialize.js';
 import { limitsSchema } from '../../host/plugins/options.js';
-import { configLimitsSchema } from '../../host/config/schema.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { configSchemas } from '../../host/config/schema.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { sha256 } from '../../host/plugins/index.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import { schemaText } from '../../schema/generate.js';
@@ -71,7 +71,7 @@ describe('wasmhooks.json', () => {
   });
 
   it('accepts the same limits as the plugin loader', () => {
-    const ours = Object.keys(configLimitsSchema.shape).sort();
+    const ours = Object.keys(configSchemas().configLimitsSchema.shape).sort();
     expect(ours).toEqual(Object.keys(limitsSchema.shape).sort());
   });
 

@@ -9,7 +9,7 @@ import { jsHookHandlers } from '../../host/hooks/js.js';
 import { MAX_MATCHER_LENGTH, parseToolMatcher } from '../../host/hooks/matcher.js';
 import type { HookHandler } from '../../host/hooks/types.js';
 import { loadPlugin } from '../../host/plugins/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { createShellHook } from '../../host/shell/hook.js';

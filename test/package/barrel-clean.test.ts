@@ -64,6 +64,11 @@ describe('the main entry', () => {
     expect(offenders, `server, MCP server or CLI code reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
   });
 
+  it('reaches neither protobufjs nor its generated code (describe and hook answers are read by hand; tool calls load them)', () => {
+    const offenders = reached('index.ts', (m) => m.startsWith('protobufjs') || m.endsWith('/protocol/gen/hooks.js') || m.endsWith('/protocol/pb-codec.ts'));
+    expect(offenders, `protobufjs reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
+  });
+
   it('the test would see them: the server and MCP entries do reach hono and the MCP server SDK', () => {
     expect(reached('entries/server.ts', (m) => m === 'hono')).not.toEqual([]);
     expect(reached('entries/mcp.ts', (m) => m.startsWith('@modelcontextprotocol/sdk/server'))).not.toEqual([]);

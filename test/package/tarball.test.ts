@@ -37,11 +37,12 @@ beforeAll(() => {
   const stage = join(work, 'stage');
   mkdirSync(stage);
   for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'proto', 'bin', 'schema', 'docs', 'sdk-c']) cpSync(join(repo, f), join(stage, f), { recursive: true });
-  cpSync(join(repo, 'plugins/first-party.json'), join(stage, 'plugins/first-party.json'));
+  for (const f of ['first-party.json', 'prebuilt.json']) cpSync(join(repo, 'plugins', f), join(stage, 'plugins', f));
   for (const name of readdirSync(join(repo, 'plugins'))) {
     const built = join(repo, 'plugins', name, 'build', `${name}.wasm`);
     if (!existsSync(built)) continue;
     cpSync(built, join(stage, 'plugins', name, 'build', `${name}.wasm`));
+    cpSync(built.replace(/\.wasm$/, '.instrumented.wasm'), join(stage, 'plugins', name, 'build', `${name}.instrumented.wasm`));
     cpSync(join(repo, 'plugins', name, 'README.md'), join(stage, 'plugins', name, 'README.md'));
   }
   run(process.execPath, [join(repo, 'node_modules/tsup/dist/cli-default.js'), '--out-dir', join(stage, 'dist')], repo, { env: { ...process.env, WASMHOOKS_NO_DTS: '' } });
@@ -57,7 +58,7 @@ beforeAll(() => {
 describe('the npm package, installed outside the repository', () => {
   it('ships declarations, the first-party plugins and their pins', () => {
     const pkg = join(app, 'node_modules/wasmhooks');
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'plugins/first-party.json', 'plugins/guard-shell/build/guard-shell.wasm', 'LICENSE', 'sdk-c/wasmhooks.h', 'sdk-c/wasmhooks/hooks.pb.h']) {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'plugins/first-party.json', 'plugins/guard-shell/build/guard-shell.wasm', 'plugins/prebuilt.json', 'plugins/guard-shell/build/guard-shell.instrumented.wasm', 'LICENSE', 'sdk-c/wasmhooks.h', 'sdk-c/wasmhooks/hooks.pb.h']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
   });

@@ -2,7 +2,7 @@
 // events, and the host lists the plugins it uses.
 import { describe, expect, it } from 'vitest';
 import { createHost, loadPlugin, scriptedModel, type HostEvent } from '../../host/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 

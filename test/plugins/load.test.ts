@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { loadPlugin, sha256 } from '../../host/plugins/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned.js';

@@ -9,7 +9,7 @@ import { parseConfig } from '../../host/config/load.js';
 import { WasmhooksError } from '../../host/errors.js';
 import { newGrants, writeLock, type LockFile } from '../../host/plugins/lock.js';
 import { generateSigningKey, signPlugin, SignatureError, verifyPluginSignature, type PrivateKeyFile } from '../../host/plugins/signature.js';
-import { sha256 } from '../../host/plugins/source.js';
+import { sha256 } from '../../host/sandbox/digest.js';
 import { cannedGuard } from '../cli/helpers.js';
 
 let acme: { privateKeyFile: PrivateKeyFile; publicKey: string };

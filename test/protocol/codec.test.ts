@@ -1,15 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
-import {
-  decodeHookResponse,
-  decodePluginInfo,
-  decodeToolResponse,
-  encodePluginInfo,
-  eventFromWire,
-  eventToWire,
-  HOOK_EVENT_NAMES,
-} from '../../host/protocol/codec.js';
+import { decodeHookResponse, decodePluginInfo, eventFromWire, eventToWire, HOOK_EVENT_NAMES } from '../../host/protocol/codec.js';
+import { decodeToolResponse, encodePluginInfo } from '../../host/protocol/pb-codec.js';
 
 const v1 = wasmhooks.v1;
 const info = (over: wasmhooks.v1.PluginInfo.$Properties = {}) =>

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOOK_EVENT_NAMES, type HookCommon, type HookInput } from '../../host/hooks/types.js';
-import { encodeHookRequest } from '../../host/protocol/codec.js';
+import { encodeHookRequest } from '../../host/protocol/pb-codec.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { toWireRequest } from '../../host/protocol/wire.js';
 

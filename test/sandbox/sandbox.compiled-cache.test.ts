@@ -3,7 +3,7 @@
 // option that shapes the instrumented code compiles again; instances stay apart.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
-import { COMPILED_CACHE_ENTRIES, clearCompiledCache } from '../../host/sandbox/compiled.js';
+import { COMPILED_CACHE_BYTES, COMPILED_CACHE_ENTRIES, clearCompiledCache } from '../../host/sandbox/compiled.js';
 import { hostile, str, text } from './sandbox-helpers.js';
 
 let salt = 0;
@@ -14,6 +14,26 @@ function unique(wasm: Uint8Array): Uint8Array {
   const out = new Uint8Array(wasm.length + section.length);
   out.set(wasm);
   out.set(section, wasm.length);
+  return out;
+}
+
+const leb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    n = Math.floor(n / 0x80);
+  } while (n > 0);
+  return out;
+};
+
+/** `wasm` grown by a custom section to about `size` bytes in all (the instrumenter keeps custom sections). */
+function padded(wasm: Uint8Array, size: number): Uint8Array {
+  const name = new TextEncoder().encode(`pad-${++salt}-${Math.random()}`);
+  const length = size - wasm.length - 8; // the section's body: the name's length, the name, zeros
+  const head = [0, ...leb(length), name.length, ...name];
+  const out = new Uint8Array(wasm.length + 1 + leb(length).length + length);
+  out.set(wasm);
+  out.set(head, wasm.length);
   return out;
 }
 
@@ -76,4 +96,28 @@ describe('compiled-module cache', () => {
     // Pushed out by as many newer modules: compiled again.
     expect(await compiles(async () => (await createSandbox(first)).close())).toBe(1);
   }, 60_000);
+
+  it('the cache is bounded by the bytes it holds too, least recently used first', async () => {
+    const echo = await hostile('echo');
+    const size = 5 * 1024 * 1024;
+    const fit = Math.floor(COMPILED_CACHE_BYTES / (size + 1024)); // what the bytes bound keeps, far under the entry bound
+    expect(fit).toBeLessThan(COMPILED_CACHE_ENTRIES);
+    const load = async (b: Uint8Array) => (await createSandbox(b)).close();
+    const first = padded(echo, size);
+    const second = padded(echo, size);
+    expect(await compiles(() => load(first))).toBe(1);
+    expect(await compiles(() => load(second))).toBe(1);
+    for (let i = 0; i < fit - 2; i++) await load(padded(echo, size));
+    // `fit` modules held: both still cached; using `first` makes it the most recent.
+    expect(await compiles(() => load(first))).toBe(0);
+    await load(padded(echo, size));
+    // One more than fits: the least recently used (`second`) went, `first` stayed.
+    expect(await compiles(() => load(first))).toBe(0);
+    expect(await compiles(() => load(second))).toBe(1);
+    // A module larger than the whole bound loads, and is not kept (nor does it push the others out).
+    const huge = padded(echo, COMPILED_CACHE_BYTES + 1024);
+    expect(await compiles(() => load(huge))).toBe(1);
+    expect(await compiles(() => load(huge))).toBe(1);
+    expect(await compiles(() => load(first))).toBe(0);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../../host/plugins/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { FAILURE_RULES } from '../../host/sandbox/failures.js';
 import { HealthTracker } from '../../host/sandbox/health.js';

@@ -9,7 +9,7 @@ import wabtInit from 'wabt';
 import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { loadPlugin } from '../../host/plugins/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { FailureCode } from '../../host/failure.js';

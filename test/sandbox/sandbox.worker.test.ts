@@ -1,7 +1,7 @@
 // Worker isolation (`isolation: 'worker'`) on Node: the same engine in our own
 // worker, a shared-memory channel, abort delivered mid-call, and a hard kill
 // plus respawn when a call overruns its deadline.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WasmhooksError } from '../../host/errors.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
@@ -38,6 +38,25 @@ describe('worker isolation', () => {
     expect(ticks).toBeGreaterThan(2); // our thread kept running meanwhile
     const after = await echo.call('run', text('after'));
     expect(after.ok && str(after.output)).toBe('after');
+  });
+
+  it('a request whose notify is lost still reaches the idle worker: the host notifies again while it waits', async () => {
+    // The idle worker waits without a timeout (no CPU while idle); Bun loses a notify now and then.
+    await echo.call('run', text('warm'));
+    await new Promise((r) => setTimeout(r, 50)); // the worker is asleep in its idle wait
+    const notify = Atomics.notify.bind(Atomics);
+    let calls = 0;
+    const lose = vi.spyOn(Atomics, 'notify').mockImplementation((array, index, count) => (calls++ === 0 ? 0 : notify(array, index, count)));
+    const started = performance.now();
+    try {
+      const outcome = await echo.call('run', text('late'));
+      expect(outcome.ok && str(outcome.output)).toBe('late');
+    } finally {
+      lose.mockRestore();
+    }
+    // One slice (WAKE_MS, 20 ms) late, not the call's 2 s deadline.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(calls).toBeGreaterThan(1);
   });
 
   it('delivers an abort mid-call through shared memory', async () => {

@@ -10,7 +10,7 @@ import { scriptedModel } from '../../host/models/scripted.js';
 import type { ModelRequest } from '../../host/models/types.js';
 import { tool } from '../../host/tools/define.js';
 import { loadPlugin, type WasmPlugin } from '../../host/plugins/index.js';
-import { encodePluginInfo } from '../../host/protocol/codec.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import type { WasmhooksServer } from '../../host/server/app.js';

@@ -1,7 +1,9 @@
 // Issue 19, findings 8 and 9: the reference runtime API's /global/event
 // envelope as an option, and elicitation questions raised by tools.
 import { afterEach, describe, expect, it } from 'vitest';
+import { vi } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
+import { Entry } from '../../host/server/ring.js';
 import { asker, realHost } from './real-host.js';
 import { call, readSse, until } from './helpers.js';
 
@@ -25,6 +27,32 @@ describe('8. the reference runtime API envelope', () => {
     const [, mine] = (await readSse(ours.body!, (m) => m.length === 2)).map(data);
     expect(mine).toEqual({ sessionId: s.id, event: { type: 'session.created', sessionId: s.id, time: expect.any(Number) } });
     expect((await call(server, 'GET', '/global/event?format=other')).status).toBe(400);
+  });
+
+  it('encodes a tick\'s reference frames once, however many session views of that format read them', async () => {
+    server = createServer(realHost());
+    const views = ['/global/event?format=reference', '/global/event?format=reference&session=s-1', '/global/event?format=reference&session=s-2'];
+    const streams = await Promise.all(views.map((v) => server.app.request(v)));
+    // server.connected, then each view's events: all five, s-1's three, s-2's two.
+    const reading = streams.map((r, i) => readSse(r.body!, (m) => m.length === [6, 4, 3][i]));
+    await until(() => server.hub.clientCount === 3);
+    const text = vi.spyOn(Entry.prototype, 'text');
+    try {
+      server.hub.publish({ type: 'text.delta', sessionId: 's-1', seq: 0, time: 1, text: 'a' });
+      server.hub.publish({ type: 'text.delta', sessionId: 's-2', seq: 1, time: 2, text: 'b' });
+      server.hub.publish({ type: 'text.delta', sessionId: 's-1', seq: 2, time: 3, text: 'c' });
+      // The tick's entries are joined in a microtask: three entries, one encoding each, for three views.
+      await new Promise((r) => setTimeout(r, 0));
+      expect(text.mock.calls).toEqual([['reference'], ['reference'], ['reference']]);
+    } finally {
+      text.mockRestore();
+    }
+    server.hub.publish({ type: 'text.delta', sessionId: 's-2', seq: 3, time: 4, text: 'd' });
+    server.hub.publish({ type: 'text.delta', sessionId: 's-1', seq: 4, time: 5, text: 'e' });
+    const [all, one, two] = (await Promise.all(reading)).map((ms) => ms.slice(1).map((m) => data(m).payload.properties.text as string));
+    expect(all).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(one).toEqual(['a', 'c', 'e']);
+    expect(two).toEqual(['b', 'd']);
   });
 
   it('takes the default from the globalEventFormat option and sends server.heartbeat as a data event without an id', async () => {

@@ -1,5 +1,6 @@
 // The Redis event log against a real redis-server: a batch whose reply is lost
-// (it landed, in whole or in part, but the client saw an error) is not logged twice.
+// (it landed, in whole or in part, but the client saw an error) is not logged twice,
+// and an append that failed inside a batch whose later appends landed is sent again, once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../host/store/open.js';
 import type { StreamEvent } from '../../host/server/events.js';
@@ -32,7 +33,41 @@ function loseReplies(log: object, failures: number): void {
   };
 }
 
-const event = (n: number) => ({ type: 'text.delta', sessionId: 's1', text: `e${n}` }) as unknown as StreamEvent;
+/**
+ * Makes the XADDs of the texts in `fail` fail on Redis's side (an invalid
+ * stream id), the first time each is sent, while the rest of their pipeline
+ * runs. Returns, per failing pipeline, the texts it carried in order.
+ */
+function failAppends(log: object, fail: string[]): string[][] {
+  const redis = (log as { redis: PipelineOwner }).redis;
+  const real = redis.pipeline.bind(redis);
+  const left = new Set(fail);
+  const failed: string[][] = [];
+  redis.pipeline = () => {
+    const pipe = real() as Pipeline & { xadd(...args: string[]): unknown };
+    const xadd = pipe.xadd.bind(pipe);
+    const texts: string[] = [];
+    let failing = false;
+    pipe.xadd = (...args: string[]) => {
+      const text = (JSON.parse(args.at(-1)!) as { text: string }).text;
+      texts.push(text);
+      if (!left.delete(text)) return xadd(...args);
+      failing = true;
+      return xadd(...args.map((a) => (a === '*' ? 'not-an-id' : a)));
+    };
+    const exec = pipe.exec.bind(pipe);
+    pipe.exec = async () => {
+      if (failing) failed.push(texts);
+      return exec();
+    };
+    return pipe;
+  };
+  return failed;
+}
+
+const textsOf = (entries: { event: unknown }[]) => entries.map((e) => (e.event as { text: string }).text);
+
+const event = (n: number, prefix = 'e') => ({ type: 'text.delta', sessionId: 's1', text: `${prefix}${n}` }) as unknown as StreamEvent;
 
 describe.skipIf(!available)('RedisEventLog', () => {
   let redis: RedisServer;
@@ -56,7 +91,22 @@ describe.skipIf(!available)('RedisEventLog', () => {
     for (let i = 5; i < 8; i++) log.append(event(i));
     await log.drain();
     const since = await log.since(start);
-    const texts = since.entries.map((e) => (e.event as unknown as { text: string }).text);
-    expect(texts).toEqual(['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7']);
+    expect(textsOf(since.entries)).toEqual(['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7']);
+  });
+
+  it('sends again, in order and once each, exactly the appends that failed while later ones of their batch landed', async () => {
+    const log = opened.eventLog!;
+    const start = log.lastId();
+    const failed = failAppends(log, ['f2', 'f4']);
+    for (let i = 0; i < 7; i++) log.append(event(i, 'f'));
+    await log.drain();
+    for (let i = 7; i < 9; i++) log.append(event(i, 'f'));
+    await log.drain();
+    // The premise: the failures were in the middle of one batch, with appends after them.
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.indexOf('f4')).toBeLessThan(failed[0]!.length - 1);
+    const since = await log.since(start);
+    // f2 and f4 land after the rest of their batch (a stream only appends), before what came later.
+    expect(textsOf(since.entries)).toEqual(['f0', 'f1', 'f3', 'f5', 'f6', 'f2', 'f4', 'f7', 'f8']);
   });
 });

@@ -81,6 +81,39 @@ export const scenarios: Record<string, () => Promise<void>> = {
     await s.close();
   },
 
+  'WASI: a sleep blocks without burning CPU; a dozing plugin stops at its deadline, and on abort in a worker': async () => {
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const s = await createSandbox(await guard(), { wasi: true, isolation, limits: { timeoutMs: 2_000 }, quarantine: { maxConsecutiveFailures: 100 } });
+      assert.equal(out(await s.call('sleep_ms', text('5'))), 'slept');
+      const before = process.cpuUsage();
+      const started = performance.now();
+      for (let i = 0; i < 4; i++) assert.equal(out(await s.call('sleep_ms', text('50'))), 'slept');
+      const wall = performance.now() - started;
+      const used = process.cpuUsage(before);
+      const cpu = (used.user + used.system) / 1000;
+      assert.ok(wall >= 199, `${isolation}: four 50 ms sleeps took ${wall} ms`);
+      // Spinning, a 50 ms sleep used 19–42 ms of CPU (medians, load 7–9); blocking in slices, about 1–2 ms.
+      assert.ok(cpu < wall / 4, `${isolation}: ${cpu.toFixed(1)} ms of CPU over ${wall.toFixed(0)} ms of sleeping`);
+      // Sleeping 10 ms at a time, forever: the sleep that would end past the deadline stops the call.
+      const dozed = performance.now();
+      assert.match(out(await s.call('doze', new Uint8Array(), { limits: { timeoutMs: 100 } })), /^TIMEOUT/);
+      const took = performance.now() - dozed;
+      assert.ok(took >= 85 && took < 1_000, `${isolation}: doze stopped after ${took} ms`);
+      if (isolation === 'worker') {
+        // In a worker the caller's thread is free to abort; the sleep sees the flag within a slice.
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        const calling = performance.now();
+        const aborted = await s.call('doze', new Uint8Array(), { signal: controller.signal, limits: { timeoutMs: 5_000 } });
+        const after = performance.now() - calling;
+        // Stopped by the worker itself (not terminated after the grace), well before the deadline.
+        assert.equal(out(aborted), 'ABORTED: the call was aborted');
+        assert.ok(after < 1_000, `an aborted sleep returned after ${after} ms`);
+      }
+      await s.close();
+    }
+  },
+
   'an Extism plugin without our protocol is a tool in an agent run': async () => {
     const plugin = await loadPlugin({ bytes: await vowels() }, {
       pluginName: 'vowels',

@@ -3,8 +3,8 @@
 // require-verification, calc), each loaded from its built .wasm.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
-import type { HookCommon, HookInput, HostEvent, PluginOptions, ToolHandler } from '../../dist/index.js';
+import { createHost, instrument, loadPlugin, scriptedModel } from '../../dist/index.js';
+import type { HookCommon, HookInput, HostEvent, InstrumentOptions, PluginOptions, ToolHandler } from '../../dist/index.js';
 
 const bytesOf = async (name: string) =>
   new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url)));
@@ -154,6 +154,37 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(events.filter((e) => e.type === 'tool.progress').length, 2);
     } finally {
       await calc.close();
+    }
+  },
+
+  'the shipped pre-instrumented plugins are what this runtime\'s instrumenter makes of them; loaded by name, guard-shell decides': async () => {
+    // plugins/prebuilt.json is written under Node at build time and used on every runtime (host/sandbox/compiled.ts).
+    const dir = new URL('../../plugins/', import.meta.url);
+    const shipped = JSON.parse(await readFile(new URL('prebuilt.json', dir), 'utf8')) as Record<string, { file: string }>;
+    const pins = JSON.parse(await readFile(new URL('first-party.json', dir), 'utf8')) as Record<string, { file: string; sha256: string }>;
+    let checked = 0;
+    for (const [key, entry] of Object.entries(shipped)) {
+      const [digest, options] = [key.slice(0, key.indexOf(':')), JSON.parse(key.slice(key.indexOf(':') + 1)) as [string, unknown][]];
+      // The plugins whose bytes reach the instrumenter unchanged (no WASI or denied imports to reroute).
+      const plugin = Object.values(pins).find((p) => p.sha256 === digest);
+      if (!plugin) continue;
+      const bytes = new Uint8Array(await readFile(new URL(plugin.file, dir)));
+      const ours = instrument(bytes, Object.fromEntries(options) as unknown as InstrumentOptions).bytes;
+      assert.deepEqual(ours, new Uint8Array(await readFile(new URL(entry.file, dir))), `${entry.file} differs from this runtime's instrumenter`);
+      checked++;
+    }
+    assert.ok(checked >= 3, `checked ${checked} shipped files`);
+    const guard = await loadPlugin({ name: 'guard-shell' });
+    try {
+      const decide = async (command: string) => {
+        const r = await guard.callHook({ ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't' });
+        assert.ok(r.ok, JSON.stringify(r));
+        return r.output.decision;
+      };
+      assert.equal(await decide('ls -la'), 'allow');
+      assert.equal(await decide('rm -rf /'), 'deny');
+    } finally {
+      await guard.close();
     }
   },
 };

@@ -4,6 +4,7 @@
 // reference envelope and elicitation. Where a runtime answers by itself
 // (below our handler) the expectation says so; docs/http-api.md lists it.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
@@ -175,6 +176,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(!tail.endsWith('0\r\n\r\n'), `the body ended cleanly: ${JSON.stringify(tail)}`);
       stalled.socket.destroy();
     }),
+
+  [`${runtime}: dropping a slow SSE reader prints nothing (expected behaviour, not an error: Bun printed each with a stack)`]: async () => {
+    const child = new URL('./sse-drop-child.mjs', import.meta.url).pathname;
+    const argv = runtime === 'deno' ? ['run', '-A', '--quiet', child] : [child];
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile(process.execPath, argv, { timeout: 60_000 }, (error, out, err) => (error ? reject(error) : resolve({ stdout: out, stderr: err }))),
+    );
+    assert.equal(stdout.trim(), 'dropped');
+    assert.doesNotMatch(stderr, /slow client|error/i, stderr);
+  },
 
   [`${runtime}: shutdown delivers control.cancelled and server.closing to SSE clients, then ends the streams`]: () =>
     withServer({}, async (port, server) => {

@@ -12,7 +12,7 @@ import { messageOf } from '../../errors.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { ms } from '../format.js';
 import type { CliIO } from '../io.js';
-import { sha256 } from '../../plugins/source.js';
+import { sha256 } from '../../sandbox/digest.js';
 import { compileC } from '../clang.js';
 import { findCSdk, findToolchain, sdkLinkDir } from '../toolchain.js';
 

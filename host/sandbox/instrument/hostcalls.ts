@@ -38,7 +38,7 @@ export const HOST_CALL_FUEL = 100;
 /** Fuel of any other host call, before its length- or block-dependent part. */
 export const GATED_CALL_FUEL = 1_000;
 /** Length operands (alloc, output_set) and blocks pay 1 fuel per 2^4 = 16 bytes, like bulk memory. */
-const HOST_BYTES_PER_FUEL_LOG2 = 4;
+export const HOST_BYTES_PER_FUEL_LOG2 = 4;
 
 const EXTISM = 'extism:host/env';
 const CONSTANT_TIME = new Set([

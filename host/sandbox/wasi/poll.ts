@@ -1,8 +1,12 @@
 /**
  * `poll_oneoff`: stdio is always ready, and a clock is waited out on the
- * caller's thread (a synchronous host cannot yield), watching the deadline
- * and the abort flag; a sleep that would end past the deadline stops the
- * call at once.
+ * caller's thread (a synchronous host cannot yield); a sleep that would end
+ * past the deadline stops the call at once. The thread blocks in
+ * `Atomics.wait` on a private cell nobody notifies, in slices of at most
+ * `SLEEP_SLICE_MS`, and looks at the deadline, a stop and the abort flag
+ * between them: a sleep costs next to no CPU, never outlasts the deadline,
+ * and an abort ends it within a slice (plus the OS's wake-up latency).
+ * Where a thread may not block (a browser's main thread), it spins as before.
  */
 import { checkDeadline } from '../host-call.js';
 import { StopSignal, type Meter } from '../meter.js';
@@ -10,6 +14,8 @@ import type { Files } from './files.js';
 import { Errno, type Guest } from './guest.js';
 
 const MAX_SUBSCRIPTIONS = 64;
+/** The longest single block of a sleep: the bound on how late an abort (worker isolation) ends one. */
+export const SLEEP_SLICE_MS = 5;
 
 export function pollOneoff(
   guest: Guest,
@@ -41,12 +47,15 @@ export function pollOneoff(
     }
   }
   if (ready.length === 0 && wake !== null) {
-        const deadline = BigInt(Math.round((meter?.budget.deadline ?? 0) * 1e6));
-    if (wake > deadline) {
+    // No deadline (timeoutMs: Infinity) is no limit, not a value BigInt refuses.
+    const deadline = meter?.budget.deadline ?? 0;
+    if (Number.isFinite(deadline) && wake > BigInt(Math.round(deadline * 1e6))) {
       throw new StopSignal('TIMEOUT', `the plugin asked to sleep past its deadline of ${meter?.budget.timeoutMs} ms`);
     }
-    // A synchronous host cannot yield: wait out the (short) sleep, watching the abort flag.
-    while (now() < wake) checkDeadline(meter);
+    for (let left = wake - now(); left > 0n; left = wake - now()) {
+      checkDeadline(meter);
+      pause(Math.min(SLEEP_SLICE_MS, Number(left) / 1e6));
+    }
     for (let i = 0; i < count; i++) {
       const s = inPtr + i * 48;
       if (view.getUint8(s + 8) === 0) ready.push({ userdata: view.getBigUint64(s, true), type: 0, error: 0 });
@@ -60,4 +69,24 @@ export function pollOneoff(
   });
   guest.u32(nevents, ready.length);
   return Errno.SUCCESS;
+}
+
+/** A cell of our own to block on (no one notifies it), or null where this thread may not block. */
+let cell: Int32Array | null | undefined;
+
+/** Blocks the thread for `ms` (returns at once where it may not block: the caller's loop then spins). */
+function pause(ms: number): void {
+  cell ??= blockable();
+  if (cell) Atomics.wait(cell, 0, 0, ms);
+}
+
+function blockable(): Int32Array | null {
+  try {
+    const probe = new Int32Array(new SharedArrayBuffer(4));
+    // Throws where the agent cannot suspend (or there is no SharedArrayBuffer); 'not-equal' otherwise.
+    Atomics.wait(probe, 0, 1, 0);
+    return probe;
+  } catch {
+    return null;
+  }
 }

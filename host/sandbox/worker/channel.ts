@@ -31,10 +31,14 @@ export const State = {
 export const Slot = { STATE: 0, ABORT: 1, META_LEN: 2, DATA_LEN: 3, PART_LEN: 4 } as const;
 
 /**
- * Every wait on the state (`Atomics.wait` in the worker, `waitAsync` in the
- * host) wakes at least this often and looks again. Bun sometimes loses a
- * notify (measured: about 1 call in 150 of a worker sandbox hung until its
- * deadline); with this a lost wake-up costs one slice, not the call.
+ * Bun sometimes loses a notify (measured: about 1 call in 150 of a worker
+ * sandbox hung until its deadline). While a call is under way, every wait on
+ * the state (the host's `waitAsync`, the worker's wait for a part to be
+ * taken) wakes at least this often and looks again, and the host, each time
+ * it wakes to no change, notifies again: a worker that missed its wake-up is
+ * woken by the next one. A lost wake-up costs one slice, not the call. An
+ * idle worker waits without a timeout (no CPU while nothing is asked of it):
+ * the host is waiting, and re-notifying, whenever it expects the worker to act.
  */
 export const WAKE_MS = 20;
 const HEADER_BYTES = 32;

@@ -225,7 +225,9 @@ function deathOf(live: Live, channel: Channel): PluginFailure {
 /**
  * Wait, without blocking the event loop, until the state is no longer `value`
  * or `timeoutMs` passes; returns the state then. Each `waitAsync` is short
- * (WAKE_MS), so a notify the runtime lost costs one slice. A timer keeps Deno
+ * (WAKE_MS), so a notify the runtime lost costs one slice, and each slice that
+ * ends with no change notifies the worker again, in case it was the worker's
+ * wake-up that was lost (its idle wait has no timeout). A timer keeps Deno
  * and Bun alive meanwhile (their `waitAsync` alone does not).
  */
 async function waitWhile(channel: Channel, value: number, timeoutMs: number): Promise<number> {
@@ -236,7 +238,7 @@ async function waitWhile(channel: Channel, value: number, timeoutMs: number): Pr
       const wait = (Atomics as unknown as WaitAsync).waitAsync(channel.header, Slot.STATE, value, Math.min(left, WAKE_MS));
       if (!wait.async) break;
       keepAlive ??= setInterval(() => undefined, 1_000_000_000);
-      await wait.value;
+      if ((await wait.value) === 'timed-out') Atomics.notify(channel.header, Slot.STATE);
     }
   } finally {
     if (keepAlive !== undefined) clearInterval(keepAlive);

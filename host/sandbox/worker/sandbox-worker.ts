@@ -9,7 +9,7 @@
 import { Engine } from '../engine.js';
 import { clip } from '../failures.js';
 import type { PluginFailure } from '../../failure.js';
-import { Channel, Slot, State, WAKE_MS, type RequestMeta, type ResponseMeta } from './channel.js';
+import { Channel, Slot, State, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter } from './thread.js';
 
 async function main(channelOf: (channel: Channel) => void): Promise<void> {
@@ -48,8 +48,9 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
     const state = channel.state;
     if (state === State.SHUTDOWN) return;
     if (state !== State.REQUEST) {
-      // Sleep until the host changes the state (IDLE, or RESPONSE not yet read).
-      Atomics.wait(channel.header, Slot.STATE, state, WAKE_MS);
+      // Sleep until the host changes the state (IDLE, or RESPONSE not yet read). No timeout: a request whose
+      // notify was lost is notified again by the host while it waits for the answer (channel.ts, WAKE_MS).
+      Atomics.wait(channel.header, Slot.STATE, state);
       continue;
     }
     const { meta, data } = channel.read<RequestMeta>();

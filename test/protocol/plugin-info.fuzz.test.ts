@@ -1,0 +1,216 @@
+/**
+ * The hand-written PluginInfo reader (host/protocol/plugin-info.ts: a
+ * `describe` answer, read at every plugin load) against the decoder it
+ * replaced, protobufjs's generated `PluginInfo.decode`: on describe answers of
+ * every shape, each of their truncations and single-byte corruptions, hostile
+ * bytes (nested lengths past their parent, fields running past a nested
+ * message's end, wrong wire types for nested fields, groups inside nested
+ * messages, repeated and merged messages, invalid UTF-8) and seeded random
+ * field sequences. Both must refuse the same bytes and read the same fields
+ * from the rest; `decodePluginInfo` must then answer as the protobufjs path
+ * would (the same validation, the same failure codes).
+ */
+import { describe, expect, it } from 'vitest';
+import { decodePluginInfo, pluginInfoOf } from '../../host/protocol/codec.js';
+import { wasmhooks } from '../../host/protocol/gen/hooks.js';
+import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
+import { readPluginInfo } from '../../host/protocol/plugin-info.js';
+
+const v1 = wasmhooks.v1;
+
+type Read = { ok: true; fields: unknown } | { ok: false; error: string };
+
+/** Both decoders' output as plain data (protobufjs keeps defaults on its prototypes). */
+function normalized(m: wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInfo>): unknown {
+  const g = m.grants;
+  return {
+    name: m.name,
+    version: m.version,
+    protocolVersion: m.protocolVersion,
+    description: m.description,
+    hooks: m.hooks.map((h) => ({ event: h.event, matcher: h.matcher, failurePolicy: h.failurePolicy })),
+    tools: m.tools.map((t) => ({ name: t.name, description: t.description, inputSchemaJson: t.inputSchemaJson })),
+    grants: g ? { networkHosts: [...(g.networkHosts ?? [])], filePaths: [...(g.filePaths ?? [])], configKeys: [...(g.configKeys ?? [])] } : null,
+  };
+}
+
+function read(decode: (b: Uint8Array) => wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInfo>, bytes: Uint8Array): Read {
+  try {
+    return { ok: true, fields: normalized(decode(bytes)) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+/** What decodePluginInfo answered before: protobufjs, then the same validation. */
+function reference(bytes: Uint8Array) {
+  let raw: wasmhooks.v1.PluginInfo;
+  try {
+    raw = v1.PluginInfo.decode(bytes);
+  } catch {
+    return { ok: false as const, failure: { code: 'BAD_OUTPUT' } };
+  }
+  return pluginInfoOf(raw);
+}
+
+let checked = 0;
+let refused = 0;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Both readers, then decodePluginInfo against the reference; `expect` only on a disagreement (keeps the many cases fast). */
+function agree(bytes: Uint8Array): void {
+  const want = read((b) => v1.PluginInfo.decode(b), bytes);
+  const got = read(readPluginInfo, bytes);
+  checked++;
+  if (!want.ok) refused++;
+  const hex = Buffer.from(bytes).toString('hex');
+  if (got.ok !== want.ok || (want.ok && got.ok && !same(got.fields, want.fields))) expect({ hex, got }).toEqual({ hex, got: want });
+  const decoded = decodePluginInfo(bytes);
+  const ref = reference(bytes);
+  if (decoded.ok !== ref.ok || (decoded.ok && ref.ok && !same(decoded.value, ref.value))) expect({ hex, decoded }).toEqual({ hex, decoded: ref });
+  if (!decoded.ok && !ref.ok) {
+    if (decoded.failure.code !== ref.failure.code) expect({ hex, failure: decoded.failure }).toMatchObject({ hex, failure: { code: ref.failure.code } });
+    const message = got.ok ? (ref.failure as { message?: string }).message : `describe output is not valid protobuf (${bytes.length} bytes): ${got.error}`;
+    if (decoded.failure.message !== message) expect({ hex, message: decoded.failure.message }).toEqual({ hex, message });
+  }
+}
+
+const cat = (...parts: (Uint8Array | number[])[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+const utf8 = (s: string) => [...new TextEncoder().encode(s)];
+const ld = (field: number, body: number[]) => [(field << 3) | 2, ...varint(body.length), ...body];
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+/** Describe answers of every shape, encoded by protobufjs. */
+function shapes(): Uint8Array[] {
+  const E = v1.HookEvent;
+  const full = {
+    name: 'guard-shell',
+    version: '1.2.3',
+    protocolVersion: 1,
+    description: 'Blocks dangerous shell commands ✓',
+    hooks: [
+      { event: E.HOOK_EVENT_PRE_TOOL_USE, matcher: 'Bash|Shell' },
+      { event: E.HOOK_EVENT_STOP, failurePolicy: v1.FailurePolicy.FAILURE_POLICY_FAIL_OPEN },
+      { event: E.HOOK_EVENT_POST_TOOL_USE, matcher: 'mcp__.*', failurePolicy: 1 },
+    ],
+    tools: [{ name: 'calc', description: 'adds', inputSchemaJson: '{"type":"object"}' }, { name: 'echo' }],
+    grants: { networkHosts: ['api.example.com'], filePaths: ['/tmp'], configKeys: ['limit', ''] },
+  };
+  return [
+    new Uint8Array(),
+    encodePluginInfo(full),
+    encodePluginInfo({ name: 'g', protocolVersion: 1 }),
+    encodePluginInfo({ name: 'g', protocolVersion: 2, version: 'x'.repeat(70) }),
+    encodePluginInfo({ name: 'é'.repeat(40), protocolVersion: 2 ** 32 - 1 }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: [{ event: 99 as wasmhooks.v1.HookEvent, matcher: '(' }, { event: -1 as wasmhooks.v1.HookEvent }, { event: 1, failurePolicy: 3 as wasmhooks.v1.FailurePolicy }] }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: [{}, {}, {}] }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, tools: [{ name: 't', inputSchemaJson: '[1]' }, { name: 't', inputSchemaJson: '{bad' }, { name: '' }] }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, grants: {} }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, grants: { networkHosts: ['a', 'b', 'c'], filePaths: [''], configKeys: ['k'] } }),
+    encodePluginInfo({ name: 'g', protocolVersion: 1, hooks: Array.from({ length: 70 }, () => ({ event: 1 })) }),
+  ];
+}
+
+/** Hand-made bytes a hostile or broken plugin could send. */
+function hostile(): Uint8Array[] {
+  const b = (...x: number[]) => Uint8Array.from(x);
+  const ok = [...encodePluginInfo({ name: 'g', protocolVersion: 1 })];
+  const groupNest = (depth: number) => [...Array(depth).fill(0x3b), ...Array(depth).fill(0x3c)]; // field 7 groups, nested
+  return [
+    // Nested lengths: past the end, exactly at it, huge, truncated.
+    cat(ok, [0x22, 0x05, 0x08, 0x01]), cat(ok, [0x22, 0x02, 0x08, 0x01]), cat(ok, [0x22, 0xff, 0xff, 0xff, 0xff, 0x07]), cat(ok, [0x22]), cat(ok, [0x2a, 0x80]),
+    // A field inside a nested message that runs past its end (but not past the bytes).
+    cat(ok, [0x22, 0x03, 0x12, 0x05, 0x61], utf8('bcdef')), cat(ok, [0x2a, 0x02, 0x0a, 0x03, 0x61, 0x62, 0x63]), cat(ok, [0x32, 0x01, 0x08, 0x01]),
+    cat(ok, [0x22, 0x01, 0x88, 0x01]), cat(ok, [0x22, 0x02, 0x09, 0x01, 1, 2, 3, 4, 5, 6, 7]), cat(ok, [0x22, 0x02, 0x0d, 1, 2, 3, 4]),
+    // Nested fields with the wrong wire type (skipped if well-formed), and as varints at the top.
+    cat(ok, [0x20, 0x01]), cat(ok, [0x28, 0x05]), cat(ok, [0x30, 0x00]), cat(ok, [0x22, 0x02, 0x0a, 0x00]), cat(ok, [0x22, 0x02, 0x10, 0x01]),
+    cat(ok, [0x22, 0x02, 0x1a, 0x00]), cat(ok, [0x2a, 0x02, 0x08, 0x01]), cat(ok, [0x32, 0x02, 0x08, 0x01]), cat(ok, [0x1a, 0x01, 0x01]),
+    // Groups inside nested messages: fine, mismatched, unterminated, nested to the limit and past it.
+    cat(ok, ld(4, [0x3b, 0x3c])), cat(ok, ld(4, [0x3b, 0x44])), cat(ok, ld(4, [0x3b])), cat(ok, ld(4, groupNest(98))), cat(ok, ld(4, groupNest(99))),
+    cat(ok, ld(4, groupNest(100))), cat(ok, ld(6, groupNest(99))), cat(ok, ld(5, groupNest(101))), cat(groupNest(100), ok), cat(groupNest(101), ok),
+    cat(ok, ld(4, [0x0c])), cat(ok, ld(4, [0x00])), cat(ok, ld(4, [0x0b, 0x0c, 0x08, 0x02])),
+    // Repeated and merged: two grants messages, two bindings, scalars cleared by a later default.
+    cat(ok, ld(6, ld(1, utf8('a'))), ld(6, ld(1, utf8('b')))), cat(ok, ld(6, ld(3, utf8('k'))), ld(6, [])), cat(ok, ld(4, [0x08, 0x01]), ld(4, [0x08, 0x02, 0x08, 0x00])),
+    cat(ok, [0x18, 0x00]), cat(ok, [0x0a, 0x00]), cat(ok, ld(4, [...ld(2, utf8('x')), 0x12, 0x00])),
+    // Protocol versions: 64-bit varints, negative enums.
+    cat([0x0a, 0x01, 0x67, 0x18], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), cat(ok, ld(4, [0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])),
+    b(0x18, 0x81, 0x80, 0x80, 0x80, 0x10), b(0x18, 0x01, 0x0a, 0x01, 0x67, 0x18, 0x80, 0x80, 0x80, 0x80),
+    // Invalid UTF-8 in top-level and nested strings.
+    cat(ok, ld(1, [0x80])), cat(ok, ld(4, ld(2, [0xc0, 0xaf]))), cat(ok, ld(5, ld(1, [0xed, 0xa0, 0x80]))), cat(ok, ld(6, ld(2, [0x61, 0xff]))),
+    cat(ok, ld(5, ld(3, [...utf8('{"a":"' + 'x'.repeat(70)), 0xfe]))), cat(ok, ld(7, [0xef, 0xbb, 0xbf, 0x61])),
+    // Unknown fields of every wire type, inside and outside nested messages.
+    cat([0x40, 0x96, 0x01], ok), cat(ok, ld(4, [0x38, 0x01, 0x41, 1, 2, 3, 4, 5, 6, 7, 8, 0x45, 1, 2, 3, 4, ...ld(9, [1])])), cat(ok, [0x0f]),
+    cat(ok, [0x00]), cat(ok, ld(6, [0x00])), cat(ok, [0x88, 0x80, 0x80, 0x80, 0x10, 0x02]),
+  ];
+}
+
+/** mulberry32: the same bytes on every run. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('PluginInfo reader against protobufjs', () => {
+  it('agrees on every describe shape, each of its truncations and each single-byte corruption', () => {
+    const rnd = prng(3);
+    for (const bytes of shapes()) {
+      agree(bytes);
+      for (let n = 0; n < bytes.length; n++) agree(bytes.subarray(0, n));
+      for (let i = 0; i < bytes.length; i++) {
+        for (const v of [0x00, 0x07, 0x7f, 0x80, 0xff, Math.floor(rnd() * 256)]) {
+          const copy = bytes.slice();
+          copy[i] = v;
+          agree(copy);
+        }
+      }
+    }
+  });
+
+  it('agrees on hostile bytes: nested lengths, overruns, wire types, groups, merges, varints, UTF-8, unknown fields', () => {
+    for (const bytes of hostile()) {
+      agree(bytes);
+      for (let n = 0; n < bytes.length; n++) agree(bytes.subarray(0, n));
+    }
+  });
+
+  it('agrees on seeded random field sequences, nested ones included', () => {
+    const rnd = prng(41);
+    const byte = () => (rnd() < 0.5 ? [0x00, 0x08, 0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3b, 0x3c, 0x80, 0xff][Math.floor(rnd() * 12)]! : Math.floor(rnd() * 256));
+    const fields = (depth: number): number[] => {
+      const parts: number[] = [];
+      for (let f = Math.floor(rnd() * 5); f >= 0; f--) {
+        const field = rnd() < 0.85 ? 1 + Math.floor(rnd() * 8) : Math.floor(rnd() * 2 ** 20);
+        const type = rnd() < 0.95 ? [0, 2, 2, 2, 2, 1, 5][Math.floor(rnd() * 7)]! : Math.floor(rnd() * 8);
+        parts.push(...varint(field * 8 + type));
+        if (type === 0) parts.push(...varint(Math.floor(rnd() * 2 ** (rnd() * 35))));
+        if (type === 3) parts.push(...(rnd() < 0.7 ? varint(field * 8 + 4) : []));
+        if (type === 1) parts.push(...Array.from({ length: 8 }, byte));
+        if (type === 5) parts.push(...Array.from({ length: 4 }, byte));
+        if (type === 2) {
+          const body = depth < 2 && rnd() < 0.4 ? fields(depth + 1) : Array.from({ length: Math.floor(rnd() * 40) }, () => (rnd() < 0.9 ? 0x20 + Math.floor(rnd() * 95) : byte()));
+          parts.push(...varint(rnd() < 0.95 ? body.length : body.length + Math.floor(rnd() * 3) - 1), ...body);
+        }
+      }
+      return parts;
+    };
+    for (let k = 0; k < 12_000; k++) agree(Uint8Array.from([...(rnd() < 0.5 ? [0x0a, 0x01, 0x67, 0x18, 0x01] : []), ...fields(0)]));
+    for (let k = 0; k < 4_000; k++) agree(Uint8Array.from({ length: Math.floor(rnd() * 24) }, byte));
+  });
+
+  it('covered both sides: many refusals and many accepted answers', () => {
+    expect(checked).toBeGreaterThan(20_000);
+    expect(refused).toBeGreaterThan(3_000);
+    expect(checked - refused).toBeGreaterThan(5_000);
+  });
+});
