@@ -138,6 +138,14 @@ export const run: RowsFn = async ({ quick }) => {
     callHook: await bytesPerCall(() => ours.callHook(input)),
     dispatch: await bytesPerCall(() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build)),
   };
+  // The same per tool call inside the loop, from prompts (20 prompts a try): what each part of the split adds.
+  const perToolCall = async (prompt: () => Promise<void>) => (await bytesPerCall(prompt, 20)) / LOOP_CALLS;
+  const loopAlloc = {
+    bare: await perToolCall(loop.bare),
+    stubHook: await perToolCall(loop.stubHook),
+    rawHook: await perToolCall(loop.rawHook),
+    guarded: await perToolCall(loop.guarded),
+  };
   await Promise.all([instrumented.close(), ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
   const row = (x: Parameters<typeof makeRow>[2]): Row => makeRow('dispatch', runtime, x);
@@ -166,6 +174,7 @@ export const run: RowsFn = async ({ quick }) => {
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
     ...breakdown(r, alloc, loop.requestBytes, row),
+    loopParts(r, loopAlloc, row),
     row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
   ];
   if (r.extismWorker) {
@@ -273,7 +282,6 @@ function breakdown(
       anchor: { value: rawInLoop, unit: 'µs', clock: 'cpu' },
       note: `CPU time: (prompt with the tool's raw call − prompt without) / 20; inside the loop a raw call costs ${(rawInLoop / loopRaw).toFixed(1)}× what it costs in a tight loop (caches and JIT state the rest of the loop takes)`,
     }),
-    loopParts(r, row),
     row({
       what: 'breakdown of one guard decision (median µs per layer, wall; loop layer scaled from CPU time)',
       ours: { value: r.wasmDispatch!.median, unit: 'µs' },
@@ -293,7 +301,11 @@ function breakdown(
  * the same bytes made where the guard's call is made, and our call path (instrumentation, sandbox,
  * codec) on top of it; each beside the same work in a tight loop. The regression row for "loop".
  */
-function loopParts(r: Record<string, Stat | undefined>, row: (x: Parameters<typeof makeRow>[2]) => Row): Row {
+function loopParts(
+  r: Record<string, Stat | undefined>,
+  alloc: Record<'bare' | 'stubHook' | 'rawHook' | 'guarded', number>,
+  row: (x: Parameters<typeof makeRow>[2]) => Row,
+): Row {
   const per = (k: string) => r[k]!.median / LOOP_CALLS;
   const bare = per('loopBare');
   const own = per('loopStubHook') - bare;
@@ -302,6 +314,7 @@ function loopParts(r: Record<string, Stat | undefined>, row: (x: Parameters<type
   const rawTight = per('rawLoop');
   const pathTight = per('callHookLoop') - rawTight;
   const f = (v: number) => v.toFixed(1);
+  const kb = (b: number, signed = false) => (Number.isFinite(b) ? `${signed && b >= 0 ? '+' : ''}${(b / 1024).toFixed(2)} KB` : 'n/a');
   return row({
     what: 'guard-shell in the agent loop, where the added time goes (CPU µs per tool call)',
     ours: { value: own + rawIn + pathIn, unit: 'µs', clock: 'cpu' },
@@ -310,6 +323,8 @@ function loopParts(r: Record<string, Stat | undefined>, row: (x: Parameters<type
     note:
       `the loop's own part (the guard's handler, its call stubbed: dispatch, hook input, hook events, permission path) +${f(own)}; ` +
       `a raw Extism call of the same bytes in its place ${f(rawIn)} (${f(rawTight)} in a tight loop: +${f(rawIn - rawTight)} from being in the loop); ` +
-      `our call path on top (instrumentation, sandbox, codec) +${f(pathIn)} (+${f(pathTight)} in a tight loop of callHook)`,
+      `our call path on top (instrumentation, sandbox, codec) +${f(pathIn)} (+${f(pathTight)} in a tight loop of callHook); ` +
+      `JS heap per tool call: the loop with no hook ${kb(alloc.bare)}, the loop's own part ${kb(alloc.stubHook - alloc.bare, true)}, ` +
+      `the raw call ${kb(alloc.rawHook - alloc.stubHook, true)}, our call path ${kb(alloc.guarded - alloc.rawHook, true)}`,
   });
 }
