@@ -11,7 +11,7 @@ import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInpu
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
-import { bytesPerCall, guardLoop, LOOP_CALLS, rawInstrumented } from './guard-path.js';
+import { bytesPerCall, guardLoop, LOOP_CALLS, loopParts, rawInstrumented } from './guard-path.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -294,37 +294,3 @@ function breakdown(
   ];
 }
 
-/**
- * Where the guard's time in the loop goes (CPU µs per tool call, all from prompts of the same run):
- * the loop's own part (the guard's handler with its call stubbed out: dispatch, the hook input,
- * hook.start/hook.end, the outcome, the permission path a hook `allow` takes), a raw Extism call of
- * the same bytes made where the guard's call is made, and our call path (instrumentation, sandbox,
- * codec) on top of it; each beside the same work in a tight loop. The regression row for "loop".
- */
-function loopParts(
-  r: Record<string, Stat | undefined>,
-  alloc: Record<'bare' | 'stubHook' | 'rawHook' | 'guarded', number>,
-  row: (x: Parameters<typeof makeRow>[2]) => Row,
-): Row {
-  const per = (k: string) => r[k]!.median / LOOP_CALLS;
-  const bare = per('loopBare');
-  const own = per('loopStubHook') - bare;
-  const rawIn = per('loopRawHook') - per('loopStubHook');
-  const pathIn = per('loopGuarded') - per('loopRawHook');
-  const rawTight = per('rawLoop');
-  const pathTight = per('callHookLoop') - rawTight;
-  const f = (v: number) => v.toFixed(1);
-  const kb = (b: number, signed = false) => (Number.isFinite(b) ? `${signed && b >= 0 ? '+' : ''}${(b / 1024).toFixed(2)} KB` : 'n/a');
-  return row({
-    what: 'guard-shell in the agent loop, where the added time goes (CPU µs per tool call)',
-    ours: { value: own + rawIn + pathIn, unit: 'µs', clock: 'cpu' },
-    anchorName: 'raw Extism in-thread, tight loop',
-    anchor: { value: rawTight, unit: 'µs', clock: 'cpu' },
-    note:
-      `the loop's own part (the guard's handler, its call stubbed: dispatch, hook input, hook events, permission path) +${f(own)}; ` +
-      `a raw Extism call of the same bytes in its place ${f(rawIn)} (${f(rawTight)} in a tight loop: +${f(rawIn - rawTight)} from being in the loop); ` +
-      `our call path on top (instrumentation, sandbox, codec) +${f(pathIn)} (+${f(pathTight)} in a tight loop of callHook); ` +
-      `JS heap per tool call: the loop with no hook ${kb(alloc.bare)}, the loop's own part ${kb(alloc.stubHook - alloc.bare, true)}, ` +
-      `the raw call ${kb(alloc.rawHook - alloc.stubHook, true)}, our call path ${kb(alloc.guarded - alloc.rawHook, true)}`,
-  });
-}

@@ -2,13 +2,15 @@
  * Helpers for the dispatch rows that follow one guard decision from raw
  * Extism up to the agent loop: the instrumented bytes in raw Extism (fuel
  * alone), a loop whose every iteration runs one `Bash` call past guard-shell,
- * and JS heap bytes allocated per call.
+ * JS heap bytes allocated per call, and the row that splits the guard's
+ * cost in the loop (`loopParts`).
  */
 import createPlugin from '@extism/extism';
 import { z } from 'zod';
 import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type HookResult, type WasmPlugin } from '../../host/index.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
+import type { makeRow, Row } from './row.js';
 
 /**
  * guard-shell's instrumented bytes in raw Extism, with a refuel that always refills and a gate
@@ -112,4 +114,39 @@ export async function bytesPerCall(task: () => unknown, n = 200): Promise<number
     if (grew > 0) best = Math.min(best, grew);
   }
   return best === Infinity ? 0 : best;
+}
+
+/**
+ * Where the guard's time in the loop goes (CPU µs per tool call, all from prompts of the same run):
+ * the loop's own part (the guard's handler with its call stubbed out: dispatch, the hook input,
+ * hook.start/hook.end, the outcome, the permission path a hook `allow` takes), a raw Extism call of
+ * the same bytes made where the guard's call is made, and our call path (instrumentation, sandbox,
+ * codec) on top of it; each beside the same work in a tight loop. The regression row for "loop".
+ */
+export function loopParts(
+  r: Record<string, { median: number } | undefined>,
+  alloc: Record<'bare' | 'stubHook' | 'rawHook' | 'guarded', number>,
+  row: (x: Parameters<typeof makeRow>[2]) => Row,
+): Row {
+  const per = (k: string) => r[k]!.median / LOOP_CALLS;
+  const bare = per('loopBare');
+  const own = per('loopStubHook') - bare;
+  const rawIn = per('loopRawHook') - per('loopStubHook');
+  const pathIn = per('loopGuarded') - per('loopRawHook');
+  const rawTight = per('rawLoop');
+  const pathTight = per('callHookLoop') - rawTight;
+  const f = (v: number) => v.toFixed(1);
+  const kb = (b: number, signed = false) => (Number.isFinite(b) ? `${signed && b >= 0 ? '+' : ''}${(b / 1024).toFixed(2)} KB` : 'n/a');
+  return row({
+    what: 'guard-shell in the agent loop, where the added time goes (CPU µs per tool call)',
+    ours: { value: own + rawIn + pathIn, unit: 'µs', clock: 'cpu' },
+    anchorName: 'raw Extism in-thread, tight loop',
+    anchor: { value: rawTight, unit: 'µs', clock: 'cpu' },
+    note:
+      `the loop's own part (the guard's handler, its call stubbed: dispatch, hook input, hook events, permission path) +${f(own)}; ` +
+      `a raw Extism call of the same bytes in its place ${f(rawIn)} (${f(rawTight)} in a tight loop: +${f(rawIn - rawTight)} from being in the loop); ` +
+      `our call path on top (instrumentation, sandbox, codec) +${f(pathIn)} (+${f(pathTight)} in a tight loop of callHook); ` +
+      `JS heap per tool call: the loop with no hook ${kb(alloc.bare)}, the loop's own part ${kb(alloc.stubHook - alloc.bare, true)}, ` +
+      `the raw call ${kb(alloc.rawHook - alloc.stubHook, true)}, our call path ${kb(alloc.guarded - alloc.rawHook, true)}`,
+  });
 }
