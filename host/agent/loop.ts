@@ -166,7 +166,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       }
 
       config.setState('executing');
-      const batch = await runToolBatch(config, emit, signal, model.toolCalls, iteration);
+      const batch = await runToolBatch(config, emit, signal, model.toolCalls, iteration, ctx);
       emit({ type: 'turn.end', iteration, stopReason: signal.aborted ? 'aborted' : model.stopReason, toolCalls: model.toolCalls.length });
       if (signal.aborted) return finish('aborted');
       if (batch.stoppedBy) return finish('success', { stoppedBy: batch.stoppedBy });

@@ -37,13 +37,17 @@ function appendText(parts: AssistantPart[], type: 'text' | 'thinking', text: str
  */
 class AbortableReader<T> {
   #wake: ((r: 'aborted') => void) | undefined = undefined;
-  readonly #onAbort = () => this.#wake?.('aborted');
 
   constructor(
     private readonly it: AsyncIterator<T>,
     private readonly signal: AbortSignal,
   ) {
-    signal.addEventListener('abort', this.#onAbort, { once: true });
+    // The reader is its own listener (`handleEvent`): no closure per turn.
+    signal.addEventListener('abort', this, { once: true });
+  }
+
+  handleEvent(): void {
+    this.#wake?.('aborted');
   }
 
   next(): Promise<IteratorResult<T> | 'aborted'> {
@@ -56,7 +60,7 @@ class AbortableReader<T> {
 
   close(): void {
     this.#wake = undefined;
-    this.signal.removeEventListener('abort', this.#onAbort);
+    this.signal.removeEventListener('abort', this);
   }
 }
 

@@ -14,11 +14,11 @@
  */
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
-import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
+import { dispatch, stoppedBy, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon, HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission, type PermissionCall } from '../permissions/resolve.js';
-import { dispatchContext, hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
+import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 
@@ -50,18 +50,12 @@ interface Batch {
 }
 
 
-export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number): Promise<BatchResult> {
-  const b: Batch = { config, emit, signal, ctx: dispatchContext(config, emit, signal), common: hookCommon(config, iteration) };
+/** `ctx`: the loop's dispatch context for this prompt (the same config, emit and signal). */
+export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number, ctx: DispatchContext): Promise<BatchResult> {
+  const b: Batch = { config, emit, signal, ctx, common: hookCommon(config, iteration) };
   const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? normalizeToolInput(config, call.input) : undefined, durationMs: 0 }));
-  const hookCalls = (withResults: boolean): HookToolCall[] =>
-    runs.map((r) => ({
-      tool_use_id: r.call.id,
-      tool_name: r.call.name,
-      tool_input: r.approved ?? r.input ?? {},
-      ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
-    }));
 
-  const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
+  const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(runs, false) }));
   config.pendingContext.push(...pre.additionalContext);
   if (signal.aborted || pre.decision === 'stop') {
     const stop = signal.aborted ? undefined : stoppedBy('PreToolBatch', pre);
@@ -91,13 +85,23 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(b.ctx, 'PostToolBatch', () => hookInput(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
+    const after = await dispatch(b.ctx, 'PostToolBatch', () => hookInput(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(runs, true) }));
     config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
   return result ? { stoppedBy: result } : {};
 }
 
+
+/** The batch's calls as PreToolBatch and PostToolBatch hooks see them (PostToolBatch: with their results). */
+function hookCalls(runs: readonly ToolCallRun[], withResults: boolean): HookToolCall[] {
+  return runs.map((r) => ({
+    tool_use_id: r.call.id,
+    tool_name: r.call.name,
+    tool_input: r.approved ?? r.input ?? {},
+    ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
+  }));
+}
 
 /** Consecutive concurrency-safe calls share a group; any other call is a group of one. */
 function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
@@ -115,10 +119,12 @@ function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Inline: under tsx (the bench's Node runner) a named closure also costs a `__name` call each time it is made.
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++] as T);
+    }),
+  );
 }
 
 function deny(b: Batch, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
@@ -167,29 +173,52 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
       throw new Error(`internal: unknown decision ${String(never)}`);
     }
   }
-  const question: PermissionCall = {
-    toolName: call.name,
-    toolUseId: call.id,
-    input: pre.updatedInput ?? input,
-    hookDecision: pre.decision,
-    signal,
-    emit: b.emit,
-    cwd: config.cwd,
-    runHooks: (toolInput) =>
-      dispatch(ctx, 'PermissionRequest', () =>
-        hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
-      ),
-    notify: async (message) => {
-      const n = await dispatch(ctx, 'Notification', () => hookInput(common, { hook_event_name: 'Notification', message, level: 'info' }));
-      config.pendingContext.push(...n.additionalContext);
-    },
-  };
-  if (config.agentId !== undefined) question.agentId = config.agentId;
-  if (config.parentToolUseId !== undefined) question.parentToolUseId = config.parentToolUseId;
+  const question = new PermissionQuestion(b, call, pre.updatedInput ?? input, pre.decision);
   const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
   r.approved = normalizeToolInput(config, permission.input);
   return undefined;
+}
+
+/**
+ * The permission question for one call. A class, so that asking it creates no closures per tool
+ * call (`runHooks` and `notify` are methods; under tsx each named closure also costs a `__name`).
+ */
+class PermissionQuestion implements PermissionCall {
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly signal: AbortSignal;
+  readonly emit: Emit;
+  readonly cwd: string;
+  readonly agentId?: string;
+  readonly parentToolUseId?: string;
+
+  constructor(
+    private readonly b: Batch,
+    call: ToolCallRequest,
+    readonly input: Record<string, unknown>,
+    readonly hookDecision: PermissionCall['hookDecision'],
+  ) {
+    this.toolName = call.name;
+    this.toolUseId = call.id;
+    this.signal = b.signal;
+    this.emit = b.emit;
+    this.cwd = b.config.cwd;
+    if (b.config.agentId !== undefined) this.agentId = b.config.agentId;
+    if (b.config.parentToolUseId !== undefined) this.parentToolUseId = b.config.parentToolUseId;
+  }
+
+  runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
+    const { toolName, toolUseId, b } = this;
+    return dispatch(b.ctx, 'PermissionRequest', () =>
+      hookInput(b.common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
+    );
+  }
+
+  async notify(message: string): Promise<void> {
+    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info' }));
+    this.b.config.pendingContext.push(...n.additionalContext);
+  }
 }
 
 async function execute(b: Batch, r: ToolCallRun): Promise<void> {
@@ -207,7 +236,7 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
   const checked = tool.validate(r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
-  let onAbort = () => {};
+  let onAbort!: () => void;
   const aborted = new Promise<ToolOutcome>((resolve) => {
     onAbort = () => resolve({ content: `${call.name} was aborted`, isError: true });
     signal.addEventListener('abort', onAbort, { once: true });
