@@ -14,10 +14,11 @@
  */
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
-import { dispatch, stoppedBy, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
+import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon, HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
-import { resolvePermission, type PermissionCall } from '../permissions/resolve.js';
+import { resolvePermission } from '../permissions/resolve.js';
+import { PermissionQuestion } from './permission-question.js';
 import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
@@ -26,6 +27,9 @@ export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
   stoppedBy?: StoppedBy;
 }
+
+/** A batch no hook stopped (shared, read only). */
+const NOT_STOPPED: BatchResult = Object.freeze({});
 
 /** One call as it moves through the steps (pi-mono's PreparedToolCall). */
 interface ToolCallRun {
@@ -64,7 +68,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
       else deny(b, r, 'aborted before the tool ran', 'aborted');
       pushResult(b, r);
     }
-    return stop ? { stoppedBy: stop } : {};
+    return stop ? { stoppedBy: stop } : NOT_STOPPED;
   }
 
   let stop: StoppedBy | undefined;
@@ -89,7 +93,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
     config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
-  return result ? { stoppedBy: result } : {};
+  return result ? { stoppedBy: result } : NOT_STOPPED;
 }
 
 
@@ -180,47 +184,6 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
   return undefined;
 }
 
-/**
- * The permission question for one call. A class, so that asking it creates no closures per tool
- * call (`runHooks` and `notify` are methods; under tsx each named closure also costs a `__name`).
- */
-class PermissionQuestion implements PermissionCall {
-  readonly toolName: string;
-  readonly toolUseId: string;
-  readonly signal: AbortSignal;
-  readonly emit: Emit;
-  readonly cwd: string;
-  readonly agentId?: string;
-  readonly parentToolUseId?: string;
-
-  constructor(
-    private readonly b: Batch,
-    call: ToolCallRequest,
-    readonly input: Record<string, unknown>,
-    readonly hookDecision: PermissionCall['hookDecision'],
-  ) {
-    this.toolName = call.name;
-    this.toolUseId = call.id;
-    this.signal = b.signal;
-    this.emit = b.emit;
-    this.cwd = b.config.cwd;
-    if (b.config.agentId !== undefined) this.agentId = b.config.agentId;
-    if (b.config.parentToolUseId !== undefined) this.parentToolUseId = b.config.parentToolUseId;
-  }
-
-  runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
-    const { toolName, toolUseId, b } = this;
-    return dispatch(b.ctx, 'PermissionRequest', () =>
-      hookInput(b.common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
-    );
-  }
-
-  async notify(message: string): Promise<void> {
-    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info' }));
-    this.b.config.pendingContext.push(...n.additionalContext);
-  }
-}
-
 async function execute(b: Batch, r: ToolCallRun): Promise<void> {
   const started = performance.now();
   r.outcome = await run(b, r);
@@ -236,11 +199,8 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
   const checked = tool.validate(r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
-  let onAbort!: () => void;
-  const aborted = new Promise<ToolOutcome>((resolve) => {
-    onAbort = () => resolve({ content: `${call.name} was aborted`, isError: true });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const aborted = new AbortRace(call.name);
+  signal.addEventListener('abort', aborted, { once: true });
   try {
     const running = Promise.resolve().then(() =>
       tool.handler.run(checked.value, {
@@ -252,13 +212,27 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
         },
       }),
     );
-    const out = await Promise.race([running, aborted]);
+    const out = await Promise.race([running, aborted.promise]);
     if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
     return { content: out.content, isError: out.isError === true };
   } catch (e) {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', aborted);
+  }
+}
+
+/** What a tool run races: settles with the aborted outcome when the prompt's signal fires. Its own listener (`handleEvent`): no closure per run. */
+class AbortRace {
+  readonly promise: Promise<ToolOutcome>;
+  #resolve!: (outcome: ToolOutcome) => void;
+
+  constructor(private readonly toolName: string) {
+    this.promise = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  handleEvent(): void {
+    this.#resolve({ content: `${this.toolName} was aborted`, isError: true });
   }
 }
 
