@@ -11,7 +11,7 @@ import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInpu
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
-import { bytesPerCall, guardLoop, LOOP_CALLS, rawInstrumented } from './guard-path.js';
+import { bytesPerCall, guardLoop, LOOP_CALLS, loopParts, rawInstrumented } from './guard-path.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -103,7 +103,7 @@ export const run: RowsFn = async ({ quick }) => {
 
   const n = quick ? 300 : 3000;
   const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
-  const loopOpts = { samples: quick ? 40 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
+  const loopOpts = { samples: quick ? 40 : 600, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
   const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
   const tasks: Record<string, [Task, SampleOptions]> = {
     js: [() => jsGuard(input), { ...fast, batch: 100 }],
@@ -119,6 +119,10 @@ export const run: RowsFn = async ({ quick }) => {
     loopGuarded: [loop.guarded, loopOpts],
     loopRawInTool: [loop.rawInTool, loopOpts],
     rawLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await raw.call('hook', loop.guardBytes); }, loopOpts],
+    // The guard's cost in the loop split in three (see `loopParts`), and our call path in a tight loop, timed alike.
+    loopStubHook: [loop.stubHook, loopOpts],
+    loopRawHook: [loop.rawHook, loopOpts],
+    callHookLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await ours.callHook(loop.guardInput); }, loopOpts],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
     ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
@@ -133,6 +137,14 @@ export const run: RowsFn = async ({ quick }) => {
     sandbox: await bytesPerCall(() => ours.sandbox.call('hook', request)),
     callHook: await bytesPerCall(() => ours.callHook(input)),
     dispatch: await bytesPerCall(() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build)),
+  };
+  // The same per tool call inside the loop, from prompts (20 prompts a try): what each part of the split adds.
+  const perToolCall = async (prompt: () => Promise<void>) => (await bytesPerCall(prompt, 20)) / LOOP_CALLS;
+  const loopAlloc = {
+    bare: await perToolCall(loop.bare),
+    stubHook: await perToolCall(loop.stubHook),
+    rawHook: await perToolCall(loop.rawHook),
+    guarded: await perToolCall(loop.guarded),
   };
   await Promise.all([instrumented.close(), ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
@@ -162,6 +174,7 @@ export const run: RowsFn = async ({ quick }) => {
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
     ...breakdown(r, alloc, loop.requestBytes, row),
+    loopParts(r, loopAlloc, row),
     row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
   ];
   if (r.extismWorker) {
@@ -280,3 +293,4 @@ function breakdown(
     }),
   ];
 }
+
