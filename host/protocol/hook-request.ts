@@ -13,8 +13,9 @@
  */
 import type { HookCommon, HookInput, HookToolCall } from '../hooks/types.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { writeJson } from './json-bytes.js';
 
-const utf8 = new TextEncoder();
+const utf8Encoder = new TextEncoder();
 /** The protocol's HookEvent value of each event (its index in HOOK_EVENT_NAMES, plus one). */
 const EVENT_WIRE = Object.fromEntries(HOOK_EVENT_NAMES.map((name, i) => [name, i + 1])) as Record<HookInput['hook_event_name'], number>;
 /** Kept between calls; a request larger than this gets a buffer of its own that is dropped after. */
@@ -42,17 +43,44 @@ function varint(v: number): void {
 
 const varintSize = (v: number): number => (v < 1 << 7 ? 1 : v < 1 << 14 ? 2 : v < 1 << 21 ? 3 : v < 1 << 28 ? 4 : 5);
 
-/** Short strings are copied by hand when ASCII: TextEncoder.encodeInto costs ~0.5 µs a call in Node, most of it crossing into C++. */
-const SHORT = 64;
+/**
+ * Strings up to this many UTF-16 units are encoded by hand: TextEncoder.encodeInto
+ * costs ~0.5 µs a call in Node, most of it crossing into C++; longer ones go to it.
+ */
+const BY_HAND = 1024;
 
-/** Writes `s` at `at` if it is all ASCII; returns the bytes written, or -1. */
-function ascii(s: string, at: number): number {
+/**
+ * Writes `s` as UTF-8 at `at` (room for 3 bytes per unit), as TextEncoder
+ * does: a lone surrogate becomes U+FFFD. Returns the end position.
+ */
+function utf8(s: string, at: number): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 127) return -1;
-    buf[at + i] = c;
+    if (c < 0x80) buf[at++] = c;
+    else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 63);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        buf[at++] = 0xf0 | (cp >> 18);
+        buf[at++] = 0x80 | ((cp >> 12) & 63);
+        buf[at++] = 0x80 | ((cp >> 6) & 63);
+        buf[at++] = 0x80 | (cp & 63);
+        i++;
+      } else {
+        buf[at++] = 0xef;
+        buf[at++] = 0xbf;
+        buf[at++] = 0xbd;
+      }
+    } else {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 63);
+      buf[at++] = 0x80 | (c & 63);
+    }
   }
-  return s.length;
+  return at;
 }
 
 /** A string field; omitted when empty (proto3 default). */
@@ -62,9 +90,9 @@ function str(tag: number, s: string | undefined): void {
   ensure(1 + 5 + max);
   buf[pos++] = tag;
   const lenAt = pos;
-  const reserve = varintSize(max);
-  let written = s.length <= SHORT ? ascii(s, lenAt + reserve) : -1;
-  if (written < 0) written = utf8.encodeInto(s, buf.subarray(lenAt + reserve)).written;
+  // Room for the length as if the string were ASCII (the common case): moved only if it is not.
+  const reserve = varintSize(s.length);
+  const written = s.length <= BY_HAND ? utf8(s, lenAt + reserve) - lenAt - reserve : utf8Encoder.encodeInto(s, buf.subarray(lenAt + reserve)).written;
   const need = varintSize(written);
   if (need !== reserve) buf.copyWithin(lenAt + need, lenAt + reserve, lenAt + reserve + written);
   pos = lenAt;
@@ -101,7 +129,7 @@ function begin(tag: number): number {
   return pos++;
 }
 
-function end(lenAt: number): void {
+function finish(lenAt: number): void {
   const len = pos - lenAt - 1;
   const need = varintSize(len);
   if (need > 1) {
@@ -114,7 +142,26 @@ function end(lenAt: number): void {
   pos = after;
 }
 
-const json = (value: unknown): string => JSON.stringify(value ?? null);
+/**
+ * A JSON field (`JSON.stringify(value ?? null)` as UTF-8), written straight
+ * into the buffer when the value is plain data that fits in the room left
+ * (json-bytes.ts); else from JSON.stringify's string, which also omits the
+ * field when it gives undefined, and throws on a BigInt or a cycle, as this
+ * encoder always did.
+ */
+function json(tag: number, value: unknown): void {
+  const v = value ?? null;
+  const start = pos;
+  const at = begin(tag);
+  const end = writeJson(v, buf, pos);
+  if (end >= 0) {
+    pos = end;
+    return finish(at);
+  }
+  pos = start;
+  str(tag, JSON.stringify(v));
+}
+
 const wireMs = (ms: number): number => Math.min(Math.max(0, Math.round(ms)), 0xffffffff);
 
 /** Event, context and binding index: fields 1–3, ahead of the payload. */
@@ -129,7 +176,7 @@ function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] },
   str(50, toolUseId);
   str(58, c.permission_mode);
   str(66, c.transcript_path);
-  end(at);
+  finish(at);
   u32(24, bindingIndex);
 }
 
@@ -137,12 +184,12 @@ function toolCall(c: HookToolCall): void {
   const at = begin(10);
   str(10, c.tool_use_id);
   str(18, c.tool_name);
-  str(26, json(c.tool_input));
+  json(26, c.tool_input);
   if (c.tool_response !== undefined) {
-    str(34, json(c.tool_response));
+    json(34, c.tool_response);
     bool(40, c.is_error === true);
   }
-  end(at);
+  finish(at);
 }
 
 function body(input: HookInput, b: number): void {
@@ -153,12 +200,12 @@ function body(input: HookInput, b: number): void {
       head(input, b);
       at = begin(82);
       str(10, input.reason);
-      return end(at);
+      return finish(at);
     case 'UserPromptSubmit':
       head(input, b);
       at = begin(90);
       str(10, input.prompt);
-      return end(at);
+      return finish(at);
     case 'IterationStart':
       return head(input, b);
     case 'PreToolBatch':
@@ -166,31 +213,31 @@ function body(input: HookInput, b: number): void {
       head(input, b);
       at = begin(114);
       for (const c of input.tool_calls) toolCall(c);
-      return end(at);
+      return finish(at);
     case 'PreToolUse':
     case 'PermissionRequest':
       head(input, b, input.tool_use_id);
       at = begin(98);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      return end(at);
+      json(18, input.tool_input);
+      return finish(at);
     case 'PostToolUse':
       head(input, b, input.tool_use_id);
       at = begin(106);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      str(26, json(input.tool_response));
+      json(18, input.tool_input);
+      json(26, input.tool_response);
       u32(40, wireMs(input.duration_ms ?? 0));
-      return end(at);
+      return finish(at);
     case 'PostToolUseFailure':
       head(input, b, input.tool_use_id);
       at = begin(106);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      str(26, input.tool_response === undefined ? '' : json(input.tool_response));
+      json(18, input.tool_input);
+      if (input.tool_response !== undefined) json(26, input.tool_response);
       str(34, input.error);
       u32(40, wireMs(input.duration_ms ?? 0));
-      return end(at);
+      return finish(at);
     case 'Stop':
     case 'StopFailure':
       head(input, b);
@@ -198,7 +245,7 @@ function body(input: HookInput, b: number): void {
       bool(8, input.stop_hook_active);
       str(18, input.last_assistant_message);
       if (input.hook_event_name === 'StopFailure') str(26, input.error);
-      return end(at);
+      return finish(at);
     case 'SubagentStart':
     case 'SubagentStop':
       head(input, b);
@@ -207,7 +254,7 @@ function body(input: HookInput, b: number): void {
       str(18, input.agent_type);
       str(26, input.prompt);
       if (input.hook_event_name === 'SubagentStop') str(34, input.result);
-      return end(at);
+      return finish(at);
     case 'PreCompact':
     case 'PostCompact':
       head(input, b);
@@ -215,19 +262,19 @@ function body(input: HookInput, b: number): void {
       str(10, input.trigger);
       u32(16, input.tokens_before);
       if (input.hook_event_name === 'PostCompact') u32(24, input.tokens_after);
-      return end(at);
+      return finish(at);
     case 'Notification':
       head(input, b);
       at = begin(146);
       str(10, input.message);
       str(18, input.level);
-      return end(at);
+      return finish(at);
     case 'Error':
       head(input, b);
       at = begin(154);
       str(10, input.code);
       str(18, input.message);
-      return end(at);
+      return finish(at);
     default: {
       const unreachable: never = input;
       throw new Error(`unhandled hook event ${JSON.stringify(unreachable)}`);

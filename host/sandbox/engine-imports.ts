@@ -11,7 +11,7 @@
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
-import { HostRefusal } from './failures.js';
+import { HostRefusal, clip } from './failures.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
@@ -219,6 +219,12 @@ function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFuncti
 /** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*. */
 export function deliverLog(scope: ImportScope, level: string, line: string): void {
   if (scope.onLog) lineOut(scope, level, encoder.encode(line).byteLength, () => line);
+}
+
+/** After a call that dropped log lines: one line that says how many, and why. */
+export function reportDroppedLogs(scope: ImportScope): void {
+  const message = `${scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${scope.limits.maxLogBytes} bytes, maxLogBytes)`;
+  safely(() => scope.onLog?.('warn', clip(message)));
 }
 
 function lineOut(scope: ImportScope, level: string, bytes: number, text: () => string): void {
