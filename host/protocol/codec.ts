@@ -9,6 +9,7 @@ import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEvent
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
+import { eventFromWire, eventToWire } from './events.js';
 
 const v1 = wasmhooks.v1;
 
@@ -30,13 +31,7 @@ export { HOOK_EVENT_NAMES };
 /** The host's decisions in the order of the protocol's `Decision` enum (value = index + 1; 0 means continue). */
 const DECISIONS: readonly HookDecision[] = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'];
 
-export function eventToWire(name: HookEventName): number {
-  return HOOK_EVENT_NAMES.indexOf(name) + 1;
-}
-
-export function eventFromWire(value: number): HookEventName | undefined {
-  return HOOK_EVENT_NAMES[value - 1];
-}
+export { eventFromWire, eventToWire };
 
 export type WireHookRequest = wasmhooks.v1.HookRequest.$Properties;
 export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;

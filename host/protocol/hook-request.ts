@@ -12,12 +12,10 @@
  * U+FFFD, as Node's Buffer does).
  */
 import type { HookCommon, HookInput, HookToolCall } from '../hooks/types.js';
-import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { eventToWire } from './events.js';
 import { writeJson } from './json-bytes.js';
 
 const utf8Encoder = new TextEncoder();
-/** The protocol's HookEvent value of each event (its index in HOOK_EVENT_NAMES, plus one). */
-const EVENT_WIRE = Object.fromEntries(HOOK_EVENT_NAMES.map((name, i) => [name, i + 1])) as Record<HookInput['hook_event_name'], number>;
 /** Kept between calls; a request larger than this gets a buffer of its own that is dropped after. */
 const KEEP = 16 * 1024;
 let buf = new Uint8Array(1024);
@@ -86,7 +84,25 @@ function utf8(s: string, at: number): number {
 /** A string field; omitted when empty (proto3 default). */
 function str(tag: number, s: string | undefined): void {
   if (s === undefined || s === '') return;
-  const max = s.length * 3;
+  const n = s.length;
+  // Most fields (ids, names, paths): short ASCII, so a one-byte length and one byte per unit.
+  if (n < 128 && pos + 2 + n <= buf.length) {
+    const b = buf;
+    const at = pos + 2;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 127) break;
+      b[at + i] = c;
+    }
+    if (i === n) {
+      b[pos] = tag;
+      b[pos + 1] = n;
+      pos = at + n;
+      return;
+    }
+  }
+  const max = n * 3;
   ensure(1 + 5 + max);
   buf[pos++] = tag;
   const lenAt = pos;
@@ -166,7 +182,7 @@ const wireMs = (ms: number): number => Math.min(Math.max(0, Math.round(ms)), 0xf
 
 /** Event, context and binding index: fields 1–3, ahead of the payload. */
 function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] }, bindingIndex: number, toolUseId?: string): void {
-  u32(8, EVENT_WIRE[c.hook_event_name]);
+  u32(8, eventToWire(c.hook_event_name));
   const at = begin(18);
   str(10, c.session_id);
   u32(16, c.turn);

@@ -117,11 +117,12 @@ export function hostImports(
  * unsigned i64 (so `alloc(-1)` asks for 2^64 - 1 bytes, on every runtime).
  */
 function alloc(scope: ImportScope): HostFunction {
+  const cap = BigInt(scope.limits.maxMemoryPages * PAGE);
   return (cc: CallContext, size: bigint) => {
-    const cap = scope.limits.maxMemoryPages * PAGE;
-    const bytes = BigInt.asUintN(U64, BigInt(size));
-    const address = bytes > BigInt(cap) ? 0n : cc.alloc(Number(bytes));
+    // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
+    const address = size >= 0n && size <= cap ? cc.alloc(Number(size)) : 0n;
     if (address === 0n) {
+      const bytes = BigInt.asUintN(U64, BigInt(size));
       throw new HostRefusal(
         'MEMORY_LIMIT',
         `the plugin asked the host for ${bytes} bytes, beyond its cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
