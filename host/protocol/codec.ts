@@ -180,8 +180,14 @@ export function encodeHookRequest(request: WireHookRequest): Uint8Array {
  * call pays this), accepting and refusing what protobufjs would.
  */
 export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
-  const decoded = decodeWith('hook output', bytes, readHookResponse);
-  return decoded.ok ? hookResponseOf(decoded.value) : decoded;
+  // Not through decodeWith: one result object per call, not two.
+  let fields: HookResponseFields;
+  try {
+    fields = readHookResponse(bytes);
+  } catch (error) {
+    return bad(`hook output is not valid protobuf (${bytes.length} bytes): ${(error as Error).message}`);
+  }
+  return hookResponseOf(fields);
 }
 
 /** The fields of a HookResponse as either decoder gives them (protobufjs: `null`/absent for defaults). */
