@@ -49,6 +49,8 @@ export class Engine {
   #kept: Meter | null = null;
   /** Where the running call's outcome goes (see `run`). */
   #settle: Settle = same;
+  /** Fuel the last call left in the instance's global (-1: none, or not known). */
+  #left = -1;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
   /** What the host functions see of the current call (its first stop, its counters) and of the instance (its variables). */
@@ -109,8 +111,11 @@ export class Engine {
   }
 
   #enter(fn: string, input: Uint8Array, meter: Meter, remaining: bigint): Promise<CallOutcome> {
-    // Hand out the first slice up front: a short call then never needs refuel.
-    if (this.#fuel) this.#fuel.value = meter.prefill(remaining);
+    // Hand out the first slice up front: a short call then never needs refuel. What the last call
+    // left in the global is that slice when it is enough (no write into the module per call).
+    const left = this.#left;
+    this.#left = -1;
+    if (this.#fuel && !(remaining === 0n && meter.carry(left))) this.#fuel.value = meter.prefill(remaining);
     const direct = this.#direct;
     // Plugin.call is an async function: it has run the plugin by the time it returns, and never throws.
     if (!direct) return (this.#plugin as Plugin).call(fn, input).then(this.#returned, this.#threw);
@@ -203,9 +208,10 @@ export class Engine {
 
   /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */
   #finish(meter: Meter, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
-    // What is left stays in the global unused: the next call overwrites it
-    // with its own first slice.
-    let fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
+    // What is left stays in the global: the next call takes it as its first
+    // slice when it is enough (Meter.carry), else overwrites it.
+    const left = this.#fuel?.value as bigint | undefined;
+    let fuelUsed = meter.used(left);
     const durationMs = performance.now() - meter.started;
     const over = failed ? null : meter.overBudget(fuelUsed);
     if (over) {
@@ -217,10 +223,10 @@ export class Engine {
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#scope.log.dropped > 0) reportDroppedLogs(this.#scope);
-    if (failed) {
-      if (unwound || corruptsInstance(failed.code)) void this.discard();
-      return { ok: false, failure: failed, fuelUsed, durationMs };
-    }
+    if (failed && (unwound || corruptsInstance(failed.code))) void this.discard();
+    // Still in the global for the next call of this instance (see `#enter`); discard forgets it.
+    else this.#left = left !== undefined && left > 0n ? Number(left) : -1;
+    if (failed) return { ok: false, failure: failed, fuelUsed, durationMs };
     return { ok: true, output: output ?? EMPTY, fuelUsed, durationMs };
   }
 
@@ -240,6 +246,7 @@ export class Engine {
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#fuel) this.#fuel.value = 0n;
+    this.#left = -1;
     return failed;
   }
 
@@ -248,6 +255,7 @@ export class Engine {
     const plugin = this.#plugin;
     this.#plugin = null;
     this.#direct = null;
+    this.#left = -1;
     this.#fuel = null;
     this.#memory = null;
     this.#scope.vars.clear();

@@ -167,6 +167,18 @@ export class Meter {
   }
 
   /**
+   * Takes `left`, what the instance's fuel global still holds from its last
+   * call, as this call's first slice, if it is at least half a slice and at
+   * most what `prefill` could hand out (the slice, and the whole budget): the
+   * global is then not written. False (and nothing handed out) otherwise.
+   */
+  carry(left: number): boolean {
+    if (left < this.slice / 2 || left > this.slice || left > this.budget.fuel || this.handedOut !== 0 || this.overshoot !== 0) return false;
+    this.handedOut = left;
+    return true;
+  }
+
+  /**
    * Fuel burnt, given what is left in the module's fuel global. A negative
    * global after a stop is the charge refuel refused (not counted); after a
    * call that ended on its own it is charges made since the last check

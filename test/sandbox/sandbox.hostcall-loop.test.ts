@@ -44,6 +44,24 @@ describe('an ungated host call in a tight loop', () => {
     expect(back.ok && str(back.output)).toBe('after');
   });
 
+  it('counts the same fuel whether a call starts on what the last call left in the global or on a fresh slice', async () => {
+    await flood.call('many', new Uint8Array(0)); // refuels: the slice grows, and most of the last one is left over
+    const figures: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const once = await flood.call('once', new Uint8Array(0));
+      expect(once.ok).toBe(true);
+      figures.push(once.fuelUsed);
+    }
+    expect(new Set(figures).size).toBe(1);
+    // A budget below what is left over: the call gets no more than its budget.
+    const small = await flood.call('once', new Uint8Array(0), { limits: { fuel: 500 } });
+    expect(small.ok ? 'ok' : small.failure.code).toBe('FUEL_EXHAUSTED');
+    expect(small.fuelUsed).toBeLessThanOrEqual(500);
+    const spent = await flood.call('many', new Uint8Array(0), { limits: { fuel: 3_000_000 } });
+    expect(spent.ok ? 'ok' : spent.failure.code).toBe('FUEL_EXHAUSTED');
+    expect(spent.fuelUsed).toBeLessThanOrEqual(3_000_000);
+  });
+
   it('stops at its fuel budget, and never reports more than the budget', async () => {
     for (const fuel of [50_000, 2_000_000]) {
       const outcome = await flood.call('run', new Uint8Array(0), { limits: { timeoutMs: 10_000, fuel } });
