@@ -10,6 +10,7 @@ import { createHost, scriptedModel, tool, type HookInput, type WasmPlugin } from
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
 import { directCaller, probeContext } from '../../host/sandbox/extism-call.js';
+import { SELF_CHECKED } from '../../host/sandbox/engine-imports.js';
 
 /**
  * guard-shell's instrumented bytes in raw Extism, with a refuel that always refills and a gate
@@ -17,7 +18,8 @@ import { directCaller, probeContext } from '../../host/sandbox/extism-call.js';
  */
 export async function rawInstrumented(bytes: Uint8Array) {
   return createPlugin(
-    { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536 }).bytes }] },
+    // The sandbox's own plan: its alloc checks itself (SELF_CHECKED), so the bytes are the ones it runs.
+    { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536, selfChecked: SELF_CHECKED }).bytes }] },
     { useWasi: false, functions: { [REFUEL_MODULE]: { [REFUEL_NAME]: () => 10_000_000n, [GATE_NAME]: () => 0 } } },
   );
 }

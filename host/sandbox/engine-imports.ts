@@ -20,9 +20,21 @@ const PAGE = 65_536;
 const encoder = new TextEncoder();
 const U64 = 64;
 
+/**
+ * Our host functions that make the gate's checks themselves (`scope.check`)
+ * before any work, so the instrumenter gives them no gate call of their own
+ * (InstrumentOptions.selfChecked): `alloc`, on every WASM hook's path.
+ */
+export const SELF_CHECKED: Readonly<Record<string, readonly string[]>> = Object.freeze({ 'extism:host/env': Object.freeze(['alloc']) });
+
 /** What the host functions need from the engine's current call. */
 export interface ImportScope {
   readonly limits: Readonly<Limits>;
+  /**
+   * The gate's checks (the call's stop, abort, deadline), for the functions
+   * in SELF_CHECKED: throws a StopSignal, or returns.
+   */
+  readonly check: () => void;
   readonly vars: VarStore;
   /** The granted config keys and their values. */
   readonly config: Readonly<Record<string, string>>;
@@ -119,6 +131,8 @@ export function hostImports(
 function alloc(scope: ImportScope): HostFunction {
   const cap = BigInt(scope.limits.maxMemoryPages * PAGE);
   return (cc: CallContext, size: bigint) => {
+    // In SELF_CHECKED: the instrumenter left the gate to us, so it comes before any work.
+    scope.check();
     // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
     const address = size >= 0n && size <= cap ? cc.alloc(Number(size)) : 0n;
     if (address === 0n) {

@@ -66,6 +66,11 @@ export class Engine {
   ) {
     this.#scope = {
       limits: options.limits,
+      check: () => {
+        // Outside a call (never expected): stop rather than run unmetered.
+        if (!this.#meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+        this.#meter.gate();
+      },
       vars: new VarStore(options.limits),
       config: options.config ?? {},
       log: { lines: 0, bytes: 0, dropped: 0 },

@@ -1,7 +1,9 @@
 /**
  * Host calls: every function the module imports is charged fuel and, unless
  * the host's work for it is constant (Extism's accessors, `output_set`),
- * checked against the stop, the abort signal and the deadline before it runs.
+ * checked against the stop, the abort signal and the deadline before it runs:
+ * by the gate, or by the host function itself where the embedder says it
+ * checks (`selfChecked`: the sandbox engine's `alloc`).
  *
  * Each imported function gets a wrapper, a defined function of the same type
  * appended after the module's own: it calls the `gate` import (the check),
@@ -70,7 +72,7 @@ const I32 = 0x7f, I64 = 0x7e;
 export function planImports(
   imports: { module: string; name: string; type: number }[],
   types: FuncType[],
-  caps: { allowExceptions: boolean },
+  caps: { allowExceptions: boolean; selfChecked: Readonly<Record<string, readonly string[]>> },
 ): { plans: ImportPlan[]; needsGate: boolean } {
   const plans = imports.map(({ module, name, type }) => {
     const params = types[type]?.params ?? [];
@@ -80,7 +82,7 @@ export function planImports(
     const cheap = extism && CONSTANT_TIME.has(name);
     return {
       cheap,
-      gated: !cheap && !(extism && CONSTANT_WORK.has(name)),
+      gated: !cheap && !(extism && CONSTANT_WORK.has(name)) && !(Object.hasOwn(caps.selfChecked, module) && caps.selfChecked[module]!.includes(name)),
       length: params[length] === I64 || params[length] === I32 ? length : -1,
       blocks,
       params: params.length,
