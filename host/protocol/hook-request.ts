@@ -13,7 +13,7 @@
  */
 import type { HookCommon, HookInput, HookToolCall } from '../hooks/types.js';
 import { eventToWire } from './events.js';
-import { writeJson } from './json-bytes.js';
+import { writeJson, writeUtf8 } from './json-bytes.js';
 
 const utf8Encoder = new TextEncoder();
 /** Kept between calls; a request larger than this gets a buffer of its own that is dropped after. */
@@ -47,40 +47,6 @@ const varintSize = (v: number): number => (v < 1 << 7 ? 1 : v < 1 << 14 ? 2 : v 
  */
 const BY_HAND = 1024;
 
-/**
- * Writes `s` as UTF-8 at `at` (room for 3 bytes per unit), as TextEncoder
- * does: a lone surrogate becomes U+FFFD. Returns the end position.
- */
-function utf8(s: string, at: number): number {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) buf[at++] = c;
-    else if (c < 0x800) {
-      buf[at++] = 0xc0 | (c >> 6);
-      buf[at++] = 0x80 | (c & 63);
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        buf[at++] = 0xf0 | (cp >> 18);
-        buf[at++] = 0x80 | ((cp >> 12) & 63);
-        buf[at++] = 0x80 | ((cp >> 6) & 63);
-        buf[at++] = 0x80 | (cp & 63);
-        i++;
-      } else {
-        buf[at++] = 0xef;
-        buf[at++] = 0xbf;
-        buf[at++] = 0xbd;
-      }
-    } else {
-      buf[at++] = 0xe0 | (c >> 12);
-      buf[at++] = 0x80 | ((c >> 6) & 63);
-      buf[at++] = 0x80 | (c & 63);
-    }
-  }
-  return at;
-}
-
 /** A string field; omitted when empty (proto3 default). */
 function str(tag: number, s: string | undefined): void {
   if (s === undefined || s === '') return;
@@ -108,7 +74,7 @@ function str(tag: number, s: string | undefined): void {
   const lenAt = pos;
   // Room for the length as if the string were ASCII (the common case): moved only if it is not.
   const reserve = varintSize(s.length);
-  const written = s.length <= BY_HAND ? utf8(s, lenAt + reserve) - lenAt - reserve : utf8Encoder.encodeInto(s, buf.subarray(lenAt + reserve)).written;
+  const written = s.length <= BY_HAND ? writeUtf8(s, buf, lenAt + reserve) - lenAt - reserve : utf8Encoder.encodeInto(s, buf.subarray(lenAt + reserve)).written;
   const need = varintSize(written);
   if (need !== reserve) buf.copyWithin(lenAt + need, lenAt + reserve, lenAt + reserve + written);
   pos = lenAt;

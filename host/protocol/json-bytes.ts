@@ -1,5 +1,6 @@
 /**
- * The JSON text of plain data written straight into a byte buffer as UTF-8:
+ * Text written straight into a byte buffer as UTF-8 (`writeUtf8`), and the
+ * JSON text of plain data the same way (`writeJson`):
  * the bytes `TextEncoder` gives for `JSON.stringify(value)`, without the
  * string in between. Every WASM hook call on a tool event sends its tool
  * input (and output) as JSON; stringifying and then copying the string cost
@@ -185,4 +186,40 @@ function unicodeEscape(c: number, buf: Uint8Array, pos: number): number {
   buf[pos++] = HEX.charCodeAt((c >> 4) & 15);
   buf[pos++] = HEX.charCodeAt(c & 15);
   return pos;
+}
+
+/**
+ * Writes `s` as UTF-8 at `buf[at]` (the caller leaves room for 3 bytes per
+ * UTF-16 unit), as TextEncoder does: a lone surrogate becomes U+FFFD.
+ * Returns the end position. For short strings, where TextEncoder.encodeInto's
+ * crossing into the runtime costs more than the bytes.
+ */
+export function writeUtf8(s: string, buf: Uint8Array, at: number): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) buf[at++] = c;
+    else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 63);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        buf[at++] = 0xf0 | (cp >> 18);
+        buf[at++] = 0x80 | ((cp >> 12) & 63);
+        buf[at++] = 0x80 | ((cp >> 6) & 63);
+        buf[at++] = 0x80 | (cp & 63);
+        i++;
+      } else {
+        buf[at++] = 0xef;
+        buf[at++] = 0xbf;
+        buf[at++] = 0xbd;
+      }
+    } else {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 63);
+      buf[at++] = 0x80 | (c & 63);
+    }
+  }
+  return at;
 }

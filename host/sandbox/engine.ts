@@ -66,11 +66,7 @@ export class Engine {
   ) {
     this.#scope = {
       limits: options.limits,
-      check: () => {
-        // Outside a call (never expected): stop rather than run unmetered.
-        if (!this.#meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
-        this.#meter.gate();
-      },
+      check: () => this.#running().gate(),
       vars: new VarStore(options.limits),
       config: options.config ?? {},
       log: { lines: 0, bytes: 0, dropped: 0 },
@@ -317,10 +313,11 @@ export class Engine {
     return null;
   }
 
-  readonly #refuel = (): bigint => {
-    const meter = this.#meter;
-    // Outside a call (never expected): stop rather than run unmetered.
-    if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
-    return meter.refuel();
-  };
+  readonly #refuel = (): bigint => this.#running().refuel();
+
+  /** The running call's meter. Outside a call (never expected): stop rather than run unmetered. */
+  #running(): Meter {
+    if (!this.#meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+    return this.#meter;
+  }
 }

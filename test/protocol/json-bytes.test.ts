@@ -6,7 +6,7 @@
  * different answer) for everything that is not plain data.
  */
 import { describe, expect, it } from 'vitest';
-import { DECLINED, FULL, writeJson } from '../../host/protocol/json-bytes.js';
+import { DECLINED, FULL, writeJson, writeUtf8 } from '../../host/protocol/json-bytes.js';
 
 const utf8 = new TextEncoder();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -140,5 +140,19 @@ describe('writeJson', () => {
     // With room for the worst case (6 bytes per UTF-16 unit of a string), it writes.
     const got = ours(value, 6 * need + 3);
     expect(hex(got as Uint8Array)).toBe(hex(utf8.encode(JSON.stringify(value))));
+  });
+});
+
+describe('writeUtf8', () => {
+  it('writes what TextEncoder writes, lone surrogates as U+FFFD', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const strings = [...UNITS, '😀\ud800😀\udc00x', '\udbff\udfff', '\udfff\udbff', 'x'.repeat(300)];
+    for (let i = 0; i < 2_000; i++) strings.push(randomString(rand));
+    for (const s of strings) {
+      const buf = new Uint8Array(3 * s.length + 4);
+      const end = writeUtf8(s, buf, 2);
+      expect(hex(buf.subarray(2, end)), JSON.stringify(s)).toBe(hex(utf8.encode(s)));
+    }
   });
 });
