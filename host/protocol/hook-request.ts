@@ -21,6 +21,24 @@ const KEEP = 16 * 1024;
 let buf = new Uint8Array(1024);
 let pos = 0;
 
+/**
+ * Views of `buf` by length, made once each (a subarray costs about as much
+ * as encoding a short field): requests of a session come in a few lengths.
+ * Only for requests that fit the first kilobyte; dropped with their buffer.
+ */
+let views: Uint8Array[] = [];
+let viewed: ArrayBufferLike = buf.buffer;
+const VIEWED = 1024;
+
+function view(length: number): Uint8Array {
+  if (length >= VIEWED) return buf.subarray(0, length);
+  if (viewed !== buf.buffer) {
+    views = [];
+    viewed = buf.buffer;
+  }
+  return (views[length] ??= buf.subarray(0, length));
+}
+
 function ensure(extra: number): void {
   if (pos + extra <= buf.length) return;
   let size = buf.length * 2;
@@ -280,7 +298,7 @@ export function encodeHookInputView(input: HookInput, bindingIndex: number): Uin
   pos = 0;
   try {
     body(input, bindingIndex);
-    return buf.subarray(0, pos);
+    return view(pos);
   } finally {
     // The view keeps an outsized buffer alive only as long as its caller holds it.
     if (buf.length > KEEP) buf = new Uint8Array(1024);
