@@ -27,6 +27,17 @@ const U64 = 64;
  */
 export const SELF_CHECKED: Readonly<Record<string, readonly string[]>> = Object.freeze({ 'extism:host/env': Object.freeze(['alloc']) });
 
+/**
+ * The self-checked functions read the clock on every this-many-th call of a
+ * call (the stop and the abort flag: every time). The time between reads is
+ * bounded: at most 7 `alloc`s, each at most a zero-filled block under the
+ * memory cap plus Extism's scan of the call's blocks (whose count the 1000
+ * fuel an alloc costs bounds), run past the deadline before one reads it; and
+ * every refuel reads it too. The first alloc of a call, on every WASM hook's
+ * path, reads none: the call read the clock when it started.
+ */
+export const SELF_CHECK_CLOCK_EVERY = 8;
+
 /** What the host functions need from the engine's current call. */
 export interface ImportScope {
   readonly limits: Readonly<Limits>;

@@ -8,7 +8,7 @@
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { SILENT, createPlugin, deferredFetch, warmUp } from './extism.js';
 import { classify, corruptsInstance, explainTrap, failure } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, reportDroppedLogs, type ImportScope } from './engine-imports.js';
+import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, hostImports, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
@@ -66,7 +66,7 @@ export class Engine {
   ) {
     this.#scope = {
       limits: options.limits,
-      check: () => this.#running().gate(),
+      check: () => this.#running().gate(SELF_CHECK_CLOCK_EVERY),
       vars: new VarStore(options.limits),
       config: options.config ?? {},
       log: { lines: 0, bytes: 0, dropped: 0 },
