@@ -11,7 +11,7 @@ import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInpu
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
-import { bytesPerCall, guardLoop, LOOP_CALLS, loopParts, rawInstrumented } from './guard-path.js';
+import { bytesPerCall, guardLoop, LOOP_CALLS, loopParts, rawDirect, rawInstrumented } from './guard-path.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -51,6 +51,7 @@ export const run: RowsFn = async ({ quick }) => {
   const raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
   const request = encodeHookInput(input, 0);
   const instrumented = await rawInstrumented(bytes);
+  const direct = await rawDirect(bytes);
   const loop = await guardLoop(ours, raw);
 
   // Sanity: every path answers, and answers the same.
@@ -63,6 +64,7 @@ export const run: RowsFn = async ({ quick }) => {
   if (!viaSandbox.ok || !viaRaw || viaRaw.bytes().join() !== viaSandbox.output.join()) fail('raw Extism and the sandbox answer differently');
   const viaInstrumented = await instrumented.call('hook', request);
   if (!viaInstrumented || viaInstrumented.bytes().join() !== viaRaw.bytes().join()) fail('instrumented bytes answer differently in raw Extism');
+  if ((await direct(request)).join() !== viaRaw.bytes().join()) fail('raw Extism driven directly answers differently');
 
   const signal = new AbortController().signal;
   const emit = () => {};
@@ -113,6 +115,7 @@ export const run: RowsFn = async ({ quick }) => {
     sandboxCall: [() => ours.sandbox.call('hook', request), fast],
     raw: [() => raw.call('hook', request), fast],
     rawInstrumented: [() => instrumented.call('hook', request), fast],
+    rawDirect: [() => direct(request), fast],
     // The loop rows: prompts of LOOP_CALLS tool calls (CPU time: long samples on a loaded machine),
     // beside LOOP_CALLS raw calls of the bytes the loop sends, timed the same way.
     loopBare: [loop.bare, loopOpts],
@@ -172,6 +175,20 @@ export const run: RowsFn = async ({ quick }) => {
       anchorName: 'raw Extism in-thread',
       anchor: fig(r.raw!),
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
+    }),
+    row({
+      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper)',
+      ours: fig(r.rawDirect!),
+      anchorName: 'raw Extism in-thread',
+      anchor: fig(r.raw!),
+      note: "informational: how much of the anchor is plugin.call's async wrapper and output object, which the sandbox's engine skips (host/sandbox/extism-call.ts)",
+    }),
+    row({
+      what: 'WASM guard-shell callHook in-thread, beside raw Extism driven directly',
+      ours: fig(r.ours!),
+      anchorName: 'raw Extism, call context driven directly',
+      anchor: fig(r.rawDirect!),
+      note: 'informational: everything the host adds (metering, sandbox, codec) over the leanest call of the same wasm that Extism allows',
     }),
     ...breakdown(r, alloc, loop.requestBytes, row),
     loopParts(r, loopAlloc, row),

@@ -11,6 +11,8 @@ import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
 import type { makeRow, Row } from './row.js';
+import { directCaller, probeContext } from '../../host/sandbox/extism-call.js';
+import { SELF_CHECKED } from '../../host/sandbox/engine-imports.js';
 
 /**
  * guard-shell's instrumented bytes in raw Extism, with a refuel that always refills and a gate
@@ -18,9 +20,25 @@ import type { makeRow, Row } from './row.js';
  */
 export async function rawInstrumented(bytes: Uint8Array) {
   return createPlugin(
-    { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536 }).bytes }] },
+    // The sandbox's own plan: its alloc checks itself (SELF_CHECKED), so the bytes are the ones it runs.
+    { wasm: [{ data: instrument(bytes, { maxMemoryPages: 65536, selfChecked: SELF_CHECKED }).bytes }] },
     { useWasi: false, functions: { [REFUEL_MODULE]: { [REFUEL_NAME]: () => 10_000_000n, [GATE_NAME]: () => 0 } } },
   );
+}
+
+/**
+ * guard-shell's original bytes in raw Extism, called the way the sandbox's
+ * engine calls a plugin (host/sandbox/extism-call.ts): Extism's own call
+ * context driven directly, without `plugin.call`'s async wrapper and output
+ * object. Shows how much of the raw anchor is that wrapper.
+ */
+export async function rawDirect(bytes: Uint8Array): Promise<(input: Uint8Array) => Promise<Uint8Array>> {
+  const functions = {};
+  const context = probeContext(functions, REFUEL_MODULE);
+  const plugin = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false, functions });
+  const direct = directCaller(context(), await plugin.getInstance(), functions);
+  if (!direct) throw new Error('guard path bench: this Extism build has no call context to drive directly');
+  return (input) => Promise.resolve(direct.call('hook', input));
 }
 
 export const LOOP_CALLS = 20;

@@ -13,6 +13,7 @@ import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/m
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
 import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
+import { eventFromWire, eventToWire } from './events.js';
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -34,13 +35,7 @@ export { HOOK_EVENT_NAMES };
 /** The host's decisions in the order of the protocol's `Decision` enum (value = index + 1; 0 means continue). */
 const DECISIONS: readonly HookDecision[] = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'];
 
-export function eventToWire(name: HookEventName): number {
-  return HOOK_EVENT_NAMES.indexOf(name) + 1;
-}
-
-export function eventFromWire(value: number): HookEventName | undefined {
-  return HOOK_EVENT_NAMES[value - 1];
-}
+export { eventFromWire, eventToWire };
 
 export type WireHookRequest = wasmhooks.v1.HookRequest.$Properties;
 export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;
@@ -200,8 +195,14 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
  * call pays this), accepting and refusing what protobufjs would.
  */
 export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
-  const decoded = decodeWith('hook output', bytes, readHookResponse);
-  return decoded.ok ? hookResponseOf(decoded.value) : decoded;
+  // Not through decodeWith: one result object per call, not two.
+  let fields: HookResponseFields;
+  try {
+    fields = readHookResponse(bytes);
+  } catch (error) {
+    return bad(`hook output is not valid protobuf (${bytes.length} bytes): ${(error as Error).message}`);
+  }
+  return hookResponseOf(fields);
 }
 
 /** The fields of a HookResponse as either decoder gives them (protobufjs: `null`/absent for defaults). */
