@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
-import { hostile, str, text } from './sandbox-helpers.js';
+import { hostile, str, text, u64 } from './sandbox-helpers.js';
+
+const DEADLINE = 50;
+/** The documented slack: a call with a deadline ends by max(2 × deadline, deadline + 50 ms). */
+const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);
+const MIB = 1 << 20;
+const codeOf = (o: { ok: boolean; failure?: { code: string } }) => (o.ok ? 'ok' : o.failure!.code);
 
 let mirror: SandboxedModule;
 beforeAll(async () => {
@@ -28,5 +34,52 @@ describe('an output that is the input block', () => {
     const [a, b] = await Promise.all([mirror.call('run', text('aaaa')), mirror.call('run', text('bbbb'))]);
     expect(a.ok && str(a.output)).toBe('aaaa');
     expect(b.ok && str(b.output)).toBe('bbbb');
+  });
+});
+
+describe('alloc, self-checked (the clock on every 8th call)', () => {
+  it('charges a block by its size even when the plugin imports alloc with a float size (else refused at load)', async () => {
+    let sandbox: SandboxedModule;
+    try {
+      sandbox = await createSandbox(await hostile('alloc-f64'), { name: 'alloc-f64', limits: { maxMemoryPages: 1024 } });
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe('INVALID_WASM');
+      return;
+    }
+    try {
+      const none = await sandbox.call('once', u64(0));
+      const big = await sandbox.call('once', u64(60 * MIB));
+      expect(none.ok && big.ok).toBe(true);
+      // 1 fuel per 16 bytes, as for an i64 size.
+      expect(big.fuelUsed - none.fuelUsed).toBeGreaterThanOrEqual((60 * MIB) / 16);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a loop of large allocs and frees, after training the largest slice, stops at its deadline within the slack', async () => {
+    const spin = await createSandbox(await hostile('alloc-free-spin'), {
+      name: 'alloc-free-spin',
+      quarantine: { maxConsecutiveFailures: 1000 },
+      limits: { maxMemoryPages: 1024, timeoutMs: DEADLINE, fuel: 1e15 },
+    });
+    try {
+      const times: number[] = [];
+      for (const size of [0, MIB, 32 * MIB, 60 * MIB]) {
+        expect(codeOf(await spin.call('train', new Uint8Array(0), { limits: { timeoutMs: 10_000 } }))).toBe('ok');
+        const started = performance.now();
+        const outcome = await spin.call('run', u64(size));
+        times.push(performance.now() - started);
+        expect(codeOf(outcome)).toBe('TIMEOUT');
+      }
+      times.sort((a, b) => a - b);
+      expect(times[1]).toBeLessThan(ENDS_BY);
+      // Under a small budget: the sizes are charged, so the fuel runs out and is not overdrawn.
+      const poor = await spin.call('run', u64(MIB), { limits: { timeoutMs: 10_000, fuel: 1_000_000 } });
+      expect(codeOf(poor)).toBe('FUEL_EXHAUSTED');
+      expect(poor.fuelUsed).toBeLessThanOrEqual(1_000_000);
+    } finally {
+      await spin.close();
+    }
   });
 });

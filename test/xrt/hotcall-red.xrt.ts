@@ -21,6 +21,16 @@ async function hostile(name: string): Promise<Uint8Array> {
 
 const text = (s: string) => new TextEncoder().encode(s);
 const str = (b: Uint8Array) => new TextDecoder().decode(b);
+const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
+const MIB = 1 << 20;
+const DEADLINE = 50;
+const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);
+const codeOf = (o: { ok: boolean; failure?: { code: string } }) => (o.ok ? 'ok' : o.failure!.code);
+function u64(n: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
+  return bytes;
+}
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'in-thread: an output that is the input block keeps its bytes when later calls of its length run': async () => {
@@ -35,6 +45,46 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(b.ok && str(b.output), 'bbbb');
     } finally {
       await mirror.close();
+    }
+  },
+
+  'in-thread: an alloc imported with a float size is refused at load (its size could not be charged)': async () => {
+    let loaded = true;
+    try {
+      const sandbox = await createSandbox(await hostile('alloc-f64'), { limits: { maxMemoryPages: 1024 } });
+      const none = await sandbox.call('once', u64(0));
+      const big = await sandbox.call('once', u64(60 * MIB));
+      await sandbox.close();
+      assert.ok(big.fuelUsed - none.fuelUsed >= (60 * MIB) / 16, `a 60 MiB alloc cost ${big.fuelUsed - none.fuelUsed} fuel more than alloc(0)`);
+    } catch (error) {
+      loaded = false;
+      assert.equal((error as { code?: string }).code, 'INVALID_WASM', String(error));
+    }
+    assert.equal(loaded, false, 'loaded');
+  },
+
+  'in-thread: a loop of large allocs and frees after the largest slice stops at its deadline, and by fuel within the budget': async () => {
+    const spin = await createSandbox(await hostile('alloc-free-spin'), {
+      quarantine: { maxConsecutiveFailures: 1000 },
+      limits: { maxMemoryPages: 1024, timeoutMs: DEADLINE, fuel: 1e15 },
+    });
+    try {
+      const times: number[] = [];
+      for (const size of [0, MIB, 32 * MIB, 60 * MIB]) {
+        assert.equal(codeOf(await spin.call('train', new Uint8Array(0), { limits: { timeoutMs: 10_000 } })), 'ok');
+        const started = performance.now();
+        const outcome = await spin.call('run', u64(size));
+        times.push(performance.now() - started);
+        assert.equal(codeOf(outcome), 'TIMEOUT');
+      }
+      console.log(`    [${runtime}] alloc+free loop (0, 1, 32, 60 MiB), timeoutMs ${DEADLINE}: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+      times.sort((a, b) => a - b);
+      assert.ok(times[1]! < ENDS_BY, `${times[1]} ms`);
+      const poor = await spin.call('run', u64(MIB), { limits: { timeoutMs: 10_000, fuel: 1_000_000 } });
+      assert.equal(codeOf(poor), 'FUEL_EXHAUSTED');
+      assert.ok(poor.fuelUsed <= 1_000_000, `fuelUsed ${poor.fuelUsed}`);
+    } finally {
+      await spin.close();
     }
   },
 };
