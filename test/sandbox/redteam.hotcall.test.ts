@@ -83,3 +83,24 @@ describe('alloc, self-checked (the clock on every 8th call)', () => {
     }
   });
 });
+
+describe('an abort delivered mid-call, then only ungated host calls', () => {
+  for (const [what, input] of [['alloc(0) and output_set', 0], ['output_set alone', 1]] as const) {
+    it(`ends the call as ABORTED promptly (${what})`, async () => {
+      const during = new AbortController();
+      const sandbox = await createSandbox(await hostile('log-then-ungated'), {
+        name: 'log-then-ungated',
+        limits: { timeoutMs: 5_000, fuel: 1e15 },
+        host: { onLog: () => during.abort() },
+      });
+      try {
+        const started = performance.now();
+        const outcome = await sandbox.call('run', new Uint8Array([input]), { signal: during.signal });
+        expect(codeOf(outcome)).toBe('ABORTED');
+        expect(performance.now() - started).toBeLessThan(1_000);
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
+});

@@ -87,4 +87,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await spin.close();
     }
   },
+
+  'in-thread: an abort from a log callback, then only ungated host calls (alloc, output_set): ABORTED promptly': async () => {
+    for (const input of [0, 1]) {
+      const during = new AbortController();
+      const sandbox = await createSandbox(await hostile('log-then-ungated'), {
+        limits: { timeoutMs: 5_000, fuel: 1e15 },
+        host: { onLog: () => during.abort() },
+      });
+      try {
+        const started = performance.now();
+        const outcome = await sandbox.call('run', new Uint8Array([input]), { signal: during.signal });
+        assert.equal(codeOf(outcome), 'ABORTED');
+        assert.ok(performance.now() - started < 1_000);
+      } finally {
+        await sandbox.close();
+      }
+    }
+  },
 };
