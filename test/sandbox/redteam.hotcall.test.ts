@@ -104,3 +104,22 @@ describe('an abort delivered mid-call, then only ungated host calls', () => {
     });
   }
 });
+
+describe('bytes an embedder host function stores for a plugin', () => {
+  it('are the plugin\'s own copy: a plugin cannot rewrite them for the application or another plugin', async () => {
+    // The application's own bytes, handed out on every call (a whole ArrayBuffer, as TextEncoder gives).
+    const table = text('secret-v1');
+    const hostFunctions = { lookup: { params: [], results: ['i64' as const], fn: (ctx: { store(v: Uint8Array): bigint }) => ctx.store(table) } };
+    const a = await createSandbox(await hostile('host-store-poke'), { name: 'a', hostFunctions });
+    const b = await createSandbox(await hostile('host-store-poke'), { name: 'b', hostFunctions });
+    try {
+      expect(codeOf(await a.call('poke', new Uint8Array(0)))).toBe('ok');
+      expect(str(table)).toBe('secret-v1');
+      const seen = await b.call('peek', new Uint8Array(0));
+      expect(seen.ok && str(seen.output)).toBe('secret-v1');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

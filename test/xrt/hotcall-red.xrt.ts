@@ -105,4 +105,20 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     }
   },
+
+  'in-thread: bytes an embedder host function stores are the plugin\'s own copy (a plugin cannot rewrite them for another)': async () => {
+    const table = text('secret-v1');
+    const hostFunctions = { lookup: { params: [], results: ['i64'], fn: (ctx: { store(v: Uint8Array): bigint }) => ctx.store(table) } };
+    const a = await createSandbox(await hostile('host-store-poke'), { hostFunctions });
+    const b = await createSandbox(await hostile('host-store-poke'), { hostFunctions });
+    try {
+      assert.equal(codeOf(await a.call('poke', new Uint8Array(0))), 'ok');
+      assert.equal(str(table), 'secret-v1');
+      const seen = await b.call('peek', new Uint8Array(0));
+      assert.equal(seen.ok && str(seen.output), 'secret-v1');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  },
 };
