@@ -59,6 +59,8 @@ export class Engine {
   readonly #guest: GuestImports;
   /** Each call's own copy of its input (see inputs.ts). */
   readonly #inputs = new KeptInputs();
+  /** The running call's input buffer (kept for the next call of its length: see `#outcome`). */
+  #input: ArrayBufferLike | null = null;
 
   constructor(
     readonly module: WebAssembly.Module,
@@ -91,6 +93,7 @@ export class Engine {
    */
   run(fn: string, input: Uint8Array, budget: Budget, started = performance.now(), settle: Settle = same): Promise<CallOutcome> {
     input = this.#inputs.own(input);
+    this.#input = input.buffer;
     const meter = this.#meterOf(budget, started);
     this.#begin(meter);
     this.#settle = settle;
@@ -137,6 +140,10 @@ export class Engine {
   #done(output: Uint8Array | null, error: unknown): CallOutcome {
     let outcome: CallOutcome;
     try {
+      // An output block that is the input block (output_set on input_offset) is a view of a buffer
+      // the next call of that length rewrites: the caller gets a copy of its own.
+      if (output !== null && output.buffer === this.#input) output = output.slice();
+      this.#input = null;
       outcome = this.#outcome(this.#meter as Meter, output, error);
     } catch (crash) {
       outcome = this.#crashed(crash);

@@ -8,6 +8,7 @@
  */
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
+import { HostRefusal } from './failures.js';
 import { bytesFuel, charge, checkDeadline } from './host-call.js';
 import type { FunctionImport, ValType } from './imports.js';
 import type { Meter } from './meter.js';
@@ -52,6 +53,7 @@ export interface HostFunction {
 
 export type HostFunctions = Record<string, HostFunction>;
 
+const encoder = new TextEncoder();
 const sameTypes = (a: readonly ValType[], b: readonly ValType[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 const signature = (params: readonly string[], results: readonly string[]) => `(${params.join(', ')}) -> (${results.join(', ')})`;
 
@@ -135,7 +137,17 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
     store: (value) => {
       const size = typeof value === 'string' ? value.length * 3 : value.byteLength;
       charge(meter(), bytesFuel(size));
-      return cc.store(value);
+      // A new block, under the memory cap. Not `cc.store`: Extism takes a Uint8Array that spans its
+      // whole buffer as the block itself, uncapped, and the plugin may write every block: it would
+      // rewrite the application's bytes (a cached table), and what later calls of any plugin get.
+      const bytes = typeof value === 'string' ? encoder.encode(value) : value;
+      const address = cc.alloc(bytes.byteLength);
+      const block = address === 0n ? null : cc.read(address);
+      if (!block) {
+        throw new HostRefusal('MEMORY_LIMIT', `a host function stored ${bytes.byteLength} bytes for the plugin, beyond its memory cap (maxMemoryPages)`);
+      }
+      block.bytes().set(bytes);
+      return address;
     },
   };
 }

@@ -68,7 +68,7 @@ const BLOCK_PARAMS: Record<string, Record<string, number[]>> = {
   'wasmhooks:host': { progress: [0] },
 };
 
-const I32 = 0x7f, I64 = 0x7e;
+const I32 = 0x7f, I64 = 0x7e, F32 = 0x7d, F64 = 0x7c;
 
 export function planImports(
   imports: { module: string; name: string; type: number }[],
@@ -79,7 +79,15 @@ export function planImports(
     const params = types[type]?.params ?? [];
     const extism = module === EXTISM;
     const length = extism ? (LENGTH_PARAM[name] ?? -1) : -1;
-    const blocks = (BLOCK_PARAMS[module]?.[name] ?? []).filter((p) => params[p] === I64);
+    const blockParams = BLOCK_PARAMS[module]?.[name] ?? [];
+    // A float size or address reaches the host as a number it still takes (BigInt(6e7), cc.alloc(6e7)),
+    // but the charge below reads integers only: an f64 alloc would make a 60 MiB block for flat fuel.
+    for (const p of [length, ...blockParams]) {
+      if (p >= 0 && (params[p] === F32 || params[p] === F64)) {
+        invalid(`the module imports ${module} ${name} with a float parameter ${p}, where the Extism ABI has an integer (its cost could not be charged)`);
+      }
+    }
+    const blocks = blockParams.filter((p) => params[p] === I64);
     const cheap = extism && CONSTANT_TIME.has(name);
     return {
       cheap,
