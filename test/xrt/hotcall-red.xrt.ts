@@ -108,7 +108,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
 
   'in-thread: bytes an embedder host function stores are the plugin\'s own copy (a plugin cannot rewrite them for another)': async () => {
     const table = text('secret-v1');
-    const hostFunctions = { lookup: { params: [], results: ['i64'], fn: (ctx: { store(v: Uint8Array): bigint }) => ctx.store(table) } };
+    const hostFunctions = { lookup: { params: [], results: ['i64' as const], fn: (ctx: { store(v: Uint8Array): bigint }) => ctx.store(table) } };
     const a = await createSandbox(await hostile('host-store-poke'), { hostFunctions });
     const b = await createSandbox(await hostile('host-store-poke'), { hostFunctions });
     try {
