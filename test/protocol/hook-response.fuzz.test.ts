@@ -10,6 +10,7 @@
  * path would (BAD_OUTPUT for every refusal: a guard fails closed).
  */
 import { describe, expect, it } from 'vitest';
+import { cat, eachVariant, ld, prng, utf8, varint } from './wire-bytes.js';
 import { decodeHookResponse, hookResponseOf } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { readHookResponse } from '../../host/protocol/hook-response.js';
@@ -76,19 +77,6 @@ function agree(bytes: Uint8Array): void {
 }
 
 const enc = (m: wasmhooks.v1.IHookResponse) => v1.HookResponse.encode(m).finish();
-const cat = (...parts: (Uint8Array | number[])[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
-const utf8 = (s: string) => [...new TextEncoder().encode(s)];
-/** A length-delimited field: tag, then a length and the bytes. */
-const ld = (field: number, body: number[]) => [(field << 3) | 2, ...varint(body.length), ...body];
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 127) {
-    out.push((n & 127) | 128);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
 
 /** Every response shape the protocol has, encoded by protobufjs. */
 function shapes(): Uint8Array[] {
@@ -142,30 +130,11 @@ function hostile(): Uint8Array[] {
   ];
 }
 
-/** mulberry32: the same bytes on every run. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('HookResponse reader against protobufjs', () => {
   it('agrees on every response shape, each of its truncations and each single-byte corruption', () => {
     const rnd = prng(1);
-    for (const bytes of shapes()) {
-      agree(bytes);
-      for (let n = 0; n < bytes.length; n++) agree(bytes.subarray(0, n));
-      for (let i = 0; i < bytes.length; i++) {
-        for (const v of [0x00, 0x07, 0x7f, 0x80, 0xff, Math.floor(rnd() * 256)]) {
-          const copy = bytes.slice();
-          copy[i] = v;
-          agree(copy);
-        }
-      }
-    }
+    for (const bytes of shapes()) eachVariant(bytes, rnd, agree);
   });
 
   it('agrees on hostile bytes: varints, tags, wire types, lengths, unknown fields, groups, duplicates, UTF-8', () => {

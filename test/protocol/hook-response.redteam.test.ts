@@ -6,6 +6,7 @@
 // those pieces. The two must refuse the same bytes and read the same fields;
 // hostile bytes of a few MB decode in linear time.
 import { describe, expect, it } from 'vitest';
+import { prng, varint } from './wire-bytes.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { readHookResponse } from '../../host/protocol/hook-response.js';
 
@@ -21,27 +22,9 @@ const read = (decode: () => Record<string, unknown>): string => {
 const viaProtobufjs = (b: Uint8Array) => read(() => wasmhooks.v1.HookResponse.decode(b) as unknown as Record<string, unknown>);
 const viaReader = (b: Uint8Array) => read(() => readHookResponse(b) as unknown as Record<string, unknown>);
 
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 127) {
-    out.push((n % 128) | 128);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
 /** A varint of `n` bytes whose last byte is `last`. */
 const longVarint = (n: number, last: number, fill = 0xff) => [...Array<number>(n - 1).fill(fill), last];
 
-/** mulberry32 */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELD_NUMBERS = [0, 1, 2, 3, 4, 5, 6, 7, 15, 16, 2 ** 28, 2 ** 29 - 1, 2 ** 29, 2 ** 31 / 8 - 1];
 const LENGTHS = [2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 53 - 1];
