@@ -1,10 +1,11 @@
-// The cold arm of a check on a fuel local calls `$refuel_slow`, a defined
-// function, instead of the `refuel` import (fuel.ts): JavaScriptCore compiles
-// a loop whose body holds an import call 2.5x slower even when the call
-// never runs (docs/sandbox-instrumentation.md, "Overhead on Bun").
+// The cold arm of a short loop's back-edge check on a fuel local calls
+// `$refuel_slow`, a defined function, instead of the `refuel` import
+// (fuel.ts): JavaScriptCore compiles a short loop whose body holds an import
+// call 2.5x slower even when the call never runs
+// (docs/sandbox-instrumentation.md, "Overhead on Bun").
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
-import { FEATURES, fixture, wabt } from './instrument-helpers.js';
+import { FEATURES, assemble, fixture, wabt } from './instrument-helpers.js';
 
 /** Each function's text in the module's order (imports are not `(func` entries with bodies). */
 async function functions(bytes: Uint8Array): Promise<string[]> {
@@ -18,7 +19,7 @@ async function functions(bytes: Uint8Array): Promise<string[]> {
 }
 
 describe('$refuel_slow', () => {
-  it('is the only caller of the refuel import and the only metered code touching the global, in fast mode', async () => {
+  it('is what the back-edge checks of short loops call: no import call and no global access inside those loops', async () => {
     const { bytes } = instrument(await fixture('hash'), { maxMemoryPages: 256 });
     const fns = await functions(bytes);
     // fill, hash (thin wrappers), their variants, then $refuel_slow.
@@ -29,10 +30,28 @@ describe('$refuel_slow', () => {
     // Past JavaScriptCore's inlining size limit (500 bytes), so the import call stays out of callers' loops.
     expect(slow.match(/\bnop\b/g)?.length ?? 0).toBeGreaterThan(500);
     for (const variant of fns.slice(2, 4)) {
-      expect(variant).not.toContain('call 0');
-      expect(variant).not.toMatch(/global\.(get|set)/);
-      expect(variant).toContain('call 5');
+      const firstLoop = variant.indexOf('loop');
+      // The entry check (before any loop) calls the import itself; every check inside a loop calls $refuel_slow.
+      expect(variant.slice(0, firstLoop).match(/call 0\b/g)).toHaveLength(1);
+      const loops = variant.slice(firstLoop);
+      expect(loops).not.toMatch(/call 0\b/);
+      expect(loops).not.toMatch(/global\.(get|set)/);
+      expect(loops).toContain('call 5');
     }
+  });
+
+  it('is not used by a long loop, whose back-edge check keeps the import call (cheaper on Node 20)', async () => {
+    // 60 adds: weight 120 or more between the header and the back-edge, past TIGHT_LOOP (walk.ts).
+    const body = Array.from({ length: 60 }, () => '(local.set $x (i32.add (local.get $x) (i32.const 1)))').join('\n');
+    const wasm = await assemble(`(module (func (export "run") (param $n i32) (local $x i32)
+      (loop $l ${body}
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br_if $l (local.get $n)))))`);
+    const fns = await functions(instrument(wasm, { maxMemoryPages: 256 }).bytes);
+    const variant = fns[1]!;
+    const loop = variant.slice(variant.indexOf('loop'));
+    expect(loop).toMatch(/call 0\b/);
+    expect(loop).not.toMatch(/call 3\b/); // $refuel_slow (the import is 0, the wrapper 1, the variant 2)
   });
 
   it('refuels as often as the slice demands and keeps the result and the fuel exact', async () => {
