@@ -31,7 +31,7 @@ let frameUnchecked = new Float64Array(1024);
 let frameText = new Float64Array(1024);
 
 /** The most weight between a loop's header and a back-edge for the loop to count as short (see `Walk.tight`). */
-export const TIGHT_LOOP = 100;
+const TIGHT_LOOP = 100;
 
 export class Walk {
   readonly buf: Uint8Array;
