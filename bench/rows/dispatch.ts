@@ -11,7 +11,7 @@ import { createSandbox, createShellHook, HookRegistry, loadPlugin, type HookInpu
 import { dispatch } from '../../host/hooks/dispatch.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { compare, runtimeName, type SampleOptions, type Task } from '../harness.js';
-import { bytesPerCall, guardLoop, LOOP_CALLS, rawInstrumented } from './guard-path.js';
+import { bytesPerCall, guardLoop, LOOP_CALLS, loopParts, rawDirect, rawInstrumented } from './guard-path.js';
 import { fig, makeRow, type Row, type RowsFn } from './row.js';
 import { watFixture } from './wat.js';
 
@@ -51,6 +51,7 @@ export const run: RowsFn = async ({ quick }) => {
   const raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
   const request = encodeHookInput(input, 0);
   const instrumented = await rawInstrumented(bytes);
+  const direct = await rawDirect(bytes);
   const loop = await guardLoop(ours, raw);
 
   // Sanity: every path answers, and answers the same.
@@ -63,6 +64,7 @@ export const run: RowsFn = async ({ quick }) => {
   if (!viaSandbox.ok || !viaRaw || viaRaw.bytes().join() !== viaSandbox.output.join()) fail('raw Extism and the sandbox answer differently');
   const viaInstrumented = await instrumented.call('hook', request);
   if (!viaInstrumented || viaInstrumented.bytes().join() !== viaRaw.bytes().join()) fail('instrumented bytes answer differently in raw Extism');
+  if ((await direct(request)).join() !== viaRaw.bytes().join()) fail('raw Extism driven directly answers differently');
 
   const signal = new AbortController().signal;
   const emit = () => {};
@@ -103,7 +105,7 @@ export const run: RowsFn = async ({ quick }) => {
 
   const n = quick ? 300 : 3000;
   const fast = { samples: n, maxMs: quick ? 1_500 : 8_000 };
-  const loopOpts = { samples: quick ? 40 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
+  const loopOpts = { samples: quick ? 40 : 600, warmup: 5, maxMs: quick ? 2_000 : 8_000, clock: 'cpu' as const };
   const slow = { samples: quick ? 30 : 200, warmup: 5, maxMs: quick ? 2_000 : 8_000 };
   const tasks: Record<string, [Task, SampleOptions]> = {
     js: [() => jsGuard(input), { ...fast, batch: 100 }],
@@ -113,12 +115,17 @@ export const run: RowsFn = async ({ quick }) => {
     sandboxCall: [() => ours.sandbox.call('hook', request), fast],
     raw: [() => raw.call('hook', request), fast],
     rawInstrumented: [() => instrumented.call('hook', request), fast],
+    rawDirect: [() => direct(request), fast],
     // The loop rows: prompts of LOOP_CALLS tool calls (CPU time: long samples on a loaded machine),
     // beside LOOP_CALLS raw calls of the bytes the loop sends, timed the same way.
     loopBare: [loop.bare, loopOpts],
     loopGuarded: [loop.guarded, loopOpts],
     loopRawInTool: [loop.rawInTool, loopOpts],
     rawLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await raw.call('hook', loop.guardBytes); }, loopOpts],
+    // The guard's cost in the loop split in three (see `loopParts`), and our call path in a tight loop, timed alike.
+    loopStubHook: [loop.stubHook, loopOpts],
+    loopRawHook: [loop.rawHook, loopOpts],
+    callHookLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await ours.callHook(loop.guardInput); }, loopOpts],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
     ...(extismWorker ? { extismWorker: [() => extismWorker.call('hook', request), slow] } : {}),
@@ -133,6 +140,14 @@ export const run: RowsFn = async ({ quick }) => {
     sandbox: await bytesPerCall(() => ours.sandbox.call('hook', request)),
     callHook: await bytesPerCall(() => ours.callHook(input)),
     dispatch: await bytesPerCall(() => dispatch({ registry: wasmRegistry, emit, signal }, 'PreToolUse', build)),
+  };
+  // The same per tool call inside the loop, from prompts (20 prompts a try): what each part of the split adds.
+  const perToolCall = async (prompt: () => Promise<void>) => (await bytesPerCall(prompt, 20)) / LOOP_CALLS;
+  const loopAlloc = {
+    bare: await perToolCall(loop.bare),
+    stubHook: await perToolCall(loop.stubHook),
+    rawHook: await perToolCall(loop.rawHook),
+    guarded: await perToolCall(loop.guarded),
   };
   await Promise.all([instrumented.close(), ours.close(), worker.close(), raw.close(), extismWorker?.close(), echoOurs.close(), echoRaw.close(), echoWorker?.close()]);
 
@@ -161,7 +176,22 @@ export const run: RowsFn = async ({ quick }) => {
       anchor: fig(r.raw!),
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
+    row({
+      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper)',
+      ours: fig(r.rawDirect!),
+      anchorName: 'raw Extism in-thread',
+      anchor: fig(r.raw!),
+      note: "informational: how much of the anchor is plugin.call's async wrapper and output object, which the sandbox's engine skips (host/sandbox/extism-call.ts)",
+    }),
+    row({
+      what: 'WASM guard-shell callHook in-thread, beside raw Extism driven directly',
+      ours: fig(r.ours!),
+      anchorName: 'raw Extism, call context driven directly',
+      anchor: fig(r.rawDirect!),
+      note: 'informational: everything the host adds (metering, sandbox, codec) over the leanest call of the same wasm that Extism allows',
+    }),
     ...breakdown(r, alloc, loop.requestBytes, row),
+    loopParts(r, loopAlloc, row),
     row({ what: 'WASM guard-shell callHook, worker isolation', ours: fig(r.worker!), anchorName: 'raw Extism in-thread', anchor: fig(r.raw!) }),
   ];
   if (r.extismWorker) {
@@ -280,3 +310,4 @@ function breakdown(
     }),
   ];
 }
+

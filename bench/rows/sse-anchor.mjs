@@ -3,7 +3,7 @@
 // batches as our hub does: the frames published in one tick are joined and written once per client,
 // in a microtask. It publishes the bench's events itself, on the same schedule as ours.
 // Protocol: prints {"port"} once listening; then reads one JSON command a line from stdin
-//   {"cmd":"burst","events","batch"}          → publishes in batches (a macrotask between), prints {"started"}
+//   {"cmd":"burst","events","batch","start"}  → from start, publishes in batches (a macrotask between), prints {"started"}
 //   {"cmd":"paced","events","rate","start"}   → publishes event n at start + (n+1)/rate s, prints {"started"}
 //   {"cmd":"mark"} / {"cmd":"cpu"}            → resets / prints {"cpuMs"}: this process's CPU time since the mark
 import { createServer } from 'node:http';
@@ -84,11 +84,13 @@ for await (const line of createInterface({ input: process.stdin })) {
     const used = process.cpuUsage(cpu);
     send({ cpuMs: (used.user + used.system) / 1000 });
   } else if (m.cmd === 'burst') {
-    send({ started: now() });
+    if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
+    const started = now();
     for (let n = 0; n < m.events; n++) {
       publish(n);
       if (n % m.batch === m.batch - 1) await new Promise((r) => setImmediate(r));
     }
+    send({ started });
   } else if (m.cmd === 'paced') {
     if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
     send({ started: now() });

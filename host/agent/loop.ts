@@ -7,7 +7,7 @@
 import { messageOf } from '../errors.js';
 import type { AgentErrorCode, AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
 import { dispatch, stoppedBy } from '../hooks/dispatch.js';
-import type { AssistantPart, Usage } from '../models/types.js';
+import type { AssistantPart, ModelRequest, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, hookInput, type LoopConfig } from './config.js';
 import { compactConversation, estimateTokens } from './compact.js';
 import { streamModelTurn } from './model-turn.js';
@@ -115,16 +115,13 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       }
       flushContext(config);
 
-      const model = await streamModelTurn(
-        config.model,
-        {
-          ...(config.systemPrompt !== undefined ? { system: config.systemPrompt } : {}),
-          messages: config.messages,
-          tools: config.tools.definitions(),
-          signal,
-        },
-        emit,
-      );
+      // A literal either way (no conditional spread: Node 20 builds one slowly, see config.ts `hookInput`).
+      const tools = config.tools.definitions();
+      const request: ModelRequest =
+        config.systemPrompt !== undefined
+          ? { system: config.systemPrompt, messages: config.messages, tools, signal }
+          : { messages: config.messages, tools, signal };
+      const model = await streamModelTurn(config.model, request, emit);
       size.reported = model.usage.inputTokens;
       size.atLength = config.messages.length;
       usage.inputTokens += model.usage.inputTokens;
@@ -169,7 +166,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       }
 
       config.setState('executing');
-      const batch = await runToolBatch(config, emit, signal, model.toolCalls, iteration);
+      const batch = await runToolBatch(config, emit, signal, model.toolCalls, iteration, ctx);
       emit({ type: 'turn.end', iteration, stopReason: signal.aborted ? 'aborted' : model.stopReason, toolCalls: model.toolCalls.length });
       if (signal.aborted) return finish('aborted');
       if (batch.stoppedBy) return finish('success', { stoppedBy: batch.stoppedBy });

@@ -28,27 +28,40 @@ function appendText(parts: AssistantPart[], type: 'text' | 'thinking', text: str
 }
 
 /**
- * The stream's next event, or `'aborted'` as soon as the signal fires: a
- * hanging stream cannot hold the loop. One listener per call, removed when
- * the event comes (racing one long-lived abort promise instead would pile a
- * reaction onto it for every chunk of the turn).
+ * The stream's events, each as soon as it comes or `'aborted'` as soon as the
+ * signal fires: a hanging stream cannot hold the loop. One abort listener for
+ * the whole turn (`close` removes it), handed the pending read's resolver:
+ * adding and removing a listener per event costs more than the event, and
+ * racing one long-lived abort promise instead would pile a reaction onto it
+ * for every chunk of the turn.
  */
-function nextOrAbort<T>(it: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T> | 'aborted'> {
-  if (signal.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
-    it.next().then(
-      (r) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(r);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+class AbortableReader<T> {
+  #wake: ((r: 'aborted') => void) | undefined = undefined;
+
+  constructor(
+    private readonly it: AsyncIterator<T>,
+    private readonly signal: AbortSignal,
+  ) {
+    // The reader is its own listener (`handleEvent`): no closure per turn.
+    signal.addEventListener('abort', this, { once: true });
+  }
+
+  handleEvent(): void {
+    this.#wake?.('aborted');
+  }
+
+  next(): Promise<IteratorResult<T> | 'aborted'> {
+    if (this.signal.aborted) return Promise.resolve('aborted');
+    return new Promise((resolve, reject) => {
+      this.#wake = resolve;
+      this.it.next().then(resolve, reject);
+    });
+  }
+
+  close(): void {
+    this.#wake = undefined;
+    this.signal.removeEventListener('abort', this);
+  }
 }
 
 export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
@@ -56,10 +69,12 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
   let it: AsyncIterator<ModelEvent> | undefined;
+  let reader: AbortableReader<ModelEvent> | undefined;
   try {
     it = model.stream(request)[Symbol.asyncIterator]();
+    reader = new AbortableReader(it, signal);
     for (;;) {
-      const r = await nextOrAbort(it, signal);
+      const r = await reader.next();
       if (r === 'aborted') return { kind: 'aborted', usage: ZERO };
       if (r.done) {
         if (signal.aborted) return { kind: 'aborted', usage: ZERO };
@@ -104,6 +119,7 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
     if (signal.aborted) return { kind: 'aborted', usage: ZERO };
     return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
   } finally {
+    reader?.close();
     // Tell the provider to stop (closes the HTTP stream); ignore its answer.
     void Promise.resolve(it?.return?.()).catch(() => {});
   }

@@ -190,8 +190,8 @@ export class Session {
     }
   }
 
-  private loopConfig(prompt: string, signal: AbortSignal): LoopConfig {
-    const parts = { turn: this.turn, prompt, messages: this.history, pendingContext: this.pendingContext, sessionStart: false };
+  private loopConfig(prompt: string, signal: AbortSignal, sessionStart = false): LoopConfig {
+    const parts = { turn: this.turn, prompt, messages: this.history, pendingContext: this.pendingContext, sessionStart };
     return loopConfig(this.settings.loop, parts, this.machine, signal);
   }
 
@@ -200,7 +200,7 @@ export class Session {
     this.assertReady();
     const controller = new AbortController();
     this.turn++;
-    const config = { ...this.loopConfig(prompt, controller.signal), sessionStart: !this.started };
+    const config = this.loopConfig(prompt, controller.signal, !this.started);
     this.started = true;
     const onAbort = () => {
       if (this.machine.state !== 'idle') this.machine.to('aborting');

@@ -15,7 +15,7 @@ import type { HookCommon } from '../hooks/types.js';
 import type { ToolHandler, ToolOutcome } from '../tools/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { childSettings, dispatchContext, hookInput, loopConfig, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
+import { childSettings, dispatchContext, hookInput, loopConfig, reconfigured, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
 import { StateMachine } from './state.js';
 
 /** The tool's name, as the model sees it. */
@@ -47,7 +47,7 @@ export function withAgentTool(config: LoopConfig, emit: Emit, children: Set<Prom
       return defs;
     },
   };
-  return { ...config, tools };
+  return reconfigured(config, { tools });
 }
 
 const inputSchemaOf = (names: string[]) =>
@@ -140,8 +140,7 @@ async function runSubagent(
   const def = sub.agents[name] as AgentDefinition;
   const agentId = `${name}@${toolUseId}`;
   const ctx = dispatchContext(parent, emit, signal);
-  const own = { agent_id: agentId, agent_type: name, prompt };
-  const start = await dispatch(ctx, 'SubagentStart', () => hookInput(common, { ...own, hook_event_name: 'SubagentStart' as const }));
+  const start = await dispatch(ctx, 'SubagentStart', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStart' as const }));
   if (signal.aborted) return { content: `sub-agent "${name}" was aborted`, isError: true };
   if (start.decision === 'deny') {
     return { content: `sub-agent "${name}" was not started: ${start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`}`, isError: true };
@@ -174,7 +173,7 @@ async function runSubagent(
   let outcome = outcomeOf(name, maxTurns, result);
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
-    const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { ...own, hook_event_name: 'SubagentStop' as const, result: outcome.content }));
+    const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStop' as const, result: outcome.content }));
     parent.pendingContext.push(...stop.additionalContext);
     if (stop.decision !== 'block' || result.subtype !== 'success' || signal.aborted) break;
     if (blocks >= parent.stopHookCap) {
@@ -184,7 +183,7 @@ async function runSubagent(
     blocks++;
     const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
     // Continue the same conversation: the hook's reason is its next message.
-    result = await runLoop({ ...config, prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }, subEmit, signal);
+    result = await runLoop(reconfigured(config, { prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }), subEmit, signal);
     outcome = outcomeOf(name, maxTurns, result);
   }
   subEmit({ type: 'subagent.end', agentType: name, result, isError: outcome.isError });

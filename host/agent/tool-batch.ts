@@ -13,12 +13,13 @@
  * only `tool.progress` events of overlapping calls interleave.
  */
 import { messageOf } from '../errors.js';
-import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
+import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon, HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
-import { dispatchContext, hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
+import { PermissionQuestion } from './permission-question.js';
+import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 
@@ -26,6 +27,9 @@ export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
   stoppedBy?: StoppedBy;
 }
+
+/** A batch no hook stopped (shared, read only). */
+const NOT_STOPPED: BatchResult = Object.freeze({});
 
 /** One call as it moves through the steps (pi-mono's PreparedToolCall). */
 interface ToolCallRun {
@@ -50,18 +54,12 @@ interface Batch {
 }
 
 
-export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number): Promise<BatchResult> {
-  const b: Batch = { config, emit, signal, ctx: dispatchContext(config, emit, signal), common: hookCommon(config, iteration) };
+/** `ctx`: the loop's dispatch context for this prompt (the same config, emit and signal). */
+export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number, ctx: DispatchContext): Promise<BatchResult> {
+  const b: Batch = { config, emit, signal, ctx, common: hookCommon(config, iteration) };
   const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? normalizeToolInput(config, call.input) : undefined, durationMs: 0 }));
-  const hookCalls = (withResults: boolean): HookToolCall[] =>
-    runs.map((r) => ({
-      tool_use_id: r.call.id,
-      tool_name: r.call.name,
-      tool_input: r.approved ?? r.input ?? {},
-      ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
-    }));
 
-  const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(false) }));
+  const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(runs, false) }));
   config.pendingContext.push(...pre.additionalContext);
   if (signal.aborted || pre.decision === 'stop') {
     const stop = signal.aborted ? undefined : stoppedBy('PreToolBatch', pre);
@@ -70,7 +68,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
       else deny(b, r, 'aborted before the tool ran', 'aborted');
       pushResult(b, r);
     }
-    return stop ? { stoppedBy: stop } : {};
+    return stop ? { stoppedBy: stop } : NOT_STOPPED;
   }
 
   let stop: StoppedBy | undefined;
@@ -91,13 +89,23 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
   }
 
   if (!signal.aborted) {
-    const after = await dispatch(b.ctx, 'PostToolBatch', () => hookInput(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(true) }));
+    const after = await dispatch(b.ctx, 'PostToolBatch', () => hookInput(b.common, { hook_event_name: 'PostToolBatch', tool_calls: hookCalls(runs, true) }));
     config.pendingContext.push(...after.additionalContext);
   }
   const result = stop ?? stopAfterBatch;
-  return result ? { stoppedBy: result } : {};
+  return result ? { stoppedBy: result } : NOT_STOPPED;
 }
 
+
+/** The batch's calls as PreToolBatch and PostToolBatch hooks see them (PostToolBatch: with their results). */
+function hookCalls(runs: readonly ToolCallRun[], withResults: boolean): HookToolCall[] {
+  return runs.map((r) => ({
+    tool_use_id: r.call.id,
+    tool_name: r.call.name,
+    tool_input: r.approved ?? r.input ?? {},
+    ...(withResults && r.result ? { tool_response: r.result.content, is_error: r.result.isError } : {}),
+  }));
+}
 
 /** Consecutive concurrency-safe calls share a group; any other call is a group of one. */
 function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
@@ -115,14 +123,18 @@ function groups(config: LoopConfig, runs: ToolCallRun[]): ToolCallRun[][] {
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Inline: under tsx (the bench's Node runner) a named closure also costs a `__name` call each time it is made.
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++] as T);
+    }),
+  );
 }
 
 function deny(b: Batch, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
-  b.emit({ type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source, ...(hookName ? { hookName } : {}) });
+  const denied: Extract<EmittedEvent, { type: 'tool.denied' }> = { type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source };
+  if (hookName) denied.hookName = hookName;
+  b.emit(denied);
   r.result = { content: reason, isError: true };
 }
 
@@ -165,25 +177,8 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
       throw new Error(`internal: unknown decision ${String(never)}`);
     }
   }
-  const permission = await resolvePermission(config.permissions, {
-    toolName: call.name,
-    toolUseId: call.id,
-    input: pre.updatedInput ?? input,
-    hookDecision: pre.decision,
-    signal,
-    emit: b.emit,
-    cwd: config.cwd,
-    ...(config.agentId !== undefined ? { agentId: config.agentId } : {}),
-    ...(config.parentToolUseId !== undefined ? { parentToolUseId: config.parentToolUseId } : {}),
-    runHooks: (toolInput) =>
-      dispatch(ctx, 'PermissionRequest', () =>
-        hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
-      ),
-    notify: async (message) => {
-      const n = await dispatch(ctx, 'Notification', () => hookInput(common, { hook_event_name: 'Notification', message, level: 'info' }));
-      config.pendingContext.push(...n.additionalContext);
-    },
-  });
+  const question = new PermissionQuestion(b, call, pre.updatedInput ?? input, pre.decision);
+  const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
   r.approved = normalizeToolInput(config, permission.input);
   return undefined;
@@ -204,11 +199,8 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
   const checked = tool.validate(r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
-  let onAbort = () => {};
-  const aborted = new Promise<ToolOutcome>((resolve) => {
-    onAbort = () => resolve({ content: `${call.name} was aborted`, isError: true });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const aborted = new AbortRace(call.name);
+  signal.addEventListener('abort', aborted, { once: true });
   try {
     const running = Promise.resolve().then(() =>
       tool.handler.run(checked.value, {
@@ -220,13 +212,27 @@ async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
         },
       }),
     );
-    const out = await Promise.race([running, aborted]);
+    const out = await Promise.race([running, aborted.promise]);
     if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
     return { content: out.content, isError: out.isError === true };
   } catch (e) {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', aborted);
+  }
+}
+
+/** What a tool run races: settles with the aborted outcome when the prompt's signal fires. Its own listener (`handleEvent`): no closure per run. */
+class AbortRace {
+  readonly promise: Promise<ToolOutcome>;
+  #resolve!: (outcome: ToolOutcome) => void;
+
+  constructor(private readonly toolName: string) {
+    this.promise = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  handleEvent(): void {
+    this.#resolve({ content: `${this.toolName} was aborted`, isError: true });
   }
 }
 

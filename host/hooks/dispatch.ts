@@ -52,6 +52,9 @@ const NOTHING: ChainOutcome = Object.freeze({
   systemMessages: Object.freeze([]) as readonly string[],
 });
 
+/** `NOTHING`, settled: what `dispatch` returns when no hook listens. */
+const SETTLED_NOTHING: Promise<ChainOutcome> = Promise.resolve(NOTHING);
+
 /** A failed fail-open hook's output: nothing (shared, read only). */
 const NO_OUTPUT: HookOutput = Object.freeze({});
 
@@ -149,13 +152,17 @@ function failureReason(handler: HookHandler, failure: PluginFailure): string {
  * const out = await dispatch(ctx, 'PreToolUse', () => ({ ...common, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id }));
  * if (out.decision === 'deny') …
  */
-export async function dispatch<E extends HookEventName>(
-  ctx: DispatchContext,
-  event: E,
-  build: () => HookInputOf<E>,
-): Promise<ChainOutcome> {
+export function dispatch<E extends HookEventName>(ctx: DispatchContext, event: E, build: () => HookInputOf<E>): Promise<ChainOutcome> {
   const all = ctx.registry.forEvent(event);
-  if (all.length === 0) return NOTHING;
+  // Not an async function: its frame would be allocated on every call, for the five or so
+  // events an iteration fires that nothing listens to. Awaiting a settled promise takes the
+  // same one tick as awaiting an async function that returned at once.
+  if (all.length === 0) return SETTLED_NOTHING;
+  return runChain(ctx, event, all, build);
+}
+
+/** The chain of `all` (not empty); `build` runs inside, so a throwing builder rejects as before. */
+async function runChain(ctx: DispatchContext, event: HookEventName, all: readonly HookHandler[], build: () => HookInput): Promise<ChainOutcome> {
   let input: HookInput = build();
   // Made on the first line each gathers: most chains gather none.
   let context: string[] | undefined;
@@ -171,7 +178,7 @@ export async function dispatch<E extends HookEventName>(
   for (const handler of all) {
     if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
     if (ctx.signal.aborted) break;
-    ctx.emit(hookEvent('hook.start', handler, event, toolUseId));
+    ctx.emit(hookStart(handler, event, toolUseId));
     const started = performance.now();
     let result: HookResult;
     if (handler.enforcesTimeout === true && !ctx.signal.aborted) {
@@ -203,12 +210,7 @@ export async function dispatch<E extends HookEventName>(
       // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
       if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
     }
-    // Built by assignment, in the order the spread version had: no temporary objects per call.
-    const end = hookEvent('hook.end', handler, event, toolUseId);
-    end.decision = decision;
-    end.durationMs = performance.now() - started;
-    if (reason !== undefined) end.reason = reason;
-    if (result.fuelUsed !== undefined) end.fuelUsed = result.fuelUsed;
+    const end = hookEnd(handler, event, toolUseId, decision, performance.now() - started, reason, result.fuelUsed);
     if (!result.ok) {
       end.failure = result.failure;
       end.failurePolicy = handler.failurePolicy;
@@ -246,13 +248,48 @@ export async function dispatch<E extends HookEventName>(
   return outcome;
 }
 
-/** A hook.start/hook.end event with its HookRef fields, in the order the events always had (id, name, kind, event, plugin, toolUseId). */
-function hookEvent<T extends 'hook.start' | 'hook.end'>(type: T, handler: HookHandler, event: HookEventName, toolUseId: string | undefined): Extract<EmittedEvent, { type: T }> {
-  const e: Record<string, unknown> = { type, hookId: handler.id, hookName: handler.name, kind: handler.kind, event };
-  if (handler.plugin !== undefined) e.plugin = handler.plugin;
+/*
+ * hook.start and hook.end keep the key order they always had: the HookRef fields (id, name, kind,
+ * event, plugin, toolUseId), then hook.end's own in the order of its type. A plugin's hook on a
+ * tool event (the guard's case) is one object literal with every key it will carry; other shapes
+ * are built key by key. One literal is one allocation: each key added to an object past its literal
+ * makes V8 grow a property array, and the session's stamp (seq, sessionId, time) adds three more.
+ */
+function hookStart(handler: HookHandler, event: HookEventName, toolUseId: string | undefined): HookStartEvent {
+  const { id, name, kind, plugin } = handler;
+  if (plugin !== undefined && toolUseId !== undefined) return { type: 'hook.start', hookId: id, hookName: name, kind, event, plugin, toolUseId };
+  const e: HookStartEvent = { type: 'hook.start', hookId: id, hookName: name, kind, event };
+  if (plugin !== undefined) e.plugin = plugin;
   if (toolUseId !== undefined) e.toolUseId = toolUseId;
-  return e as unknown as Extract<EmittedEvent, { type: T }>;
+  return e;
 }
+
+function hookEnd(
+  handler: HookHandler,
+  event: HookEventName,
+  toolUseId: string | undefined,
+  decision: HookDecision,
+  durationMs: number,
+  reason: string | undefined,
+  fuelUsed: number | undefined,
+): HookEndEvent {
+  const { id, name, kind, plugin } = handler;
+  if (plugin !== undefined && toolUseId !== undefined && fuelUsed !== undefined) {
+    if (reason === undefined) return { type: 'hook.end', hookId: id, hookName: name, kind, event, plugin, toolUseId, decision, durationMs, fuelUsed };
+    return { type: 'hook.end', hookId: id, hookName: name, kind, event, plugin, toolUseId, decision, durationMs, reason, fuelUsed };
+  }
+  const e: HookEndEvent = { type: 'hook.end', hookId: id, hookName: name, kind, event } as HookEndEvent;
+  if (plugin !== undefined) e.plugin = plugin;
+  if (toolUseId !== undefined) e.toolUseId = toolUseId;
+  e.decision = decision;
+  e.durationMs = durationMs;
+  if (reason !== undefined) e.reason = reason;
+  if (fuelUsed !== undefined) e.fuelUsed = fuelUsed;
+  return e;
+}
+
+type HookStartEvent = Extract<EmittedEvent, { type: 'hook.start' }>;
+type HookEndEvent = Extract<EmittedEvent, { type: 'hook.end' }>;
 
 function fuel(r: HookResult): { fuelUsed?: number } {
   return r.fuelUsed !== undefined ? { fuelUsed: r.fuelUsed } : {};

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { messageOf } from '../errors.js';
-import type { Emit } from '../events/types.js';
+import type { Emit, HostEventPayloads } from '../events/types.js';
 import type { ChainOutcome } from '../hooks/dispatch.js';
 import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
@@ -155,15 +155,17 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
 export async function resolvePermission(cfg: PermissionConfig, call: PermissionCall): Promise<PermissionOutcome> {
   const first = staticOutcome(cfg, call);
   const outcome = typeof first === 'string' ? await ask(cfg, call, first) : first;
-  call.emit({
+  // Key by key rather than with conditional spreads: Node 20 copies a spread slowly (see agent/config.ts `hookInput`).
+  const resolved: HostEventPayloads['permission.resolved'] & { type: 'permission.resolved' } = {
     type: 'permission.resolved',
     toolUseId: call.toolUseId,
     name: call.toolName,
     behavior: outcome.behavior,
     source: outcome.source,
-    ...(outcome.behavior === 'deny' ? { message: outcome.message } : {}),
-    ...(outcome.behavior === 'allow' && outcome.source === 'callback' && cfg.alwaysAllowed.has(call.toolName) ? { always: true } : {}),
-  });
+  };
+  if (outcome.behavior === 'deny') resolved.message = outcome.message;
+  else if (outcome.source === 'callback' && cfg.alwaysAllowed.has(call.toolName)) resolved.always = true;
+  call.emit(resolved);
   return outcome;
 }
 

@@ -43,6 +43,9 @@ export function prebuiltReader(url: URL, expected: string): () => Promise<Uint8A
   };
 }
 
+/** A shipped file's name as scripts/preinstrument.ts writes it: inside its plugin's folder, never elsewhere. */
+const PREBUILT_FILE = /^[a-z][a-z0-9-]{0,63}\/build\/[a-z][a-z0-9-]{0,63}\.instrumented\.wasm$/;
+
 /** Registers the package's pre-instrumented plugins; without the file (a clone before `build:plugins`) there are none. */
 async function registerShipped(base: URL, readFile: (url: URL, encoding: 'utf8') => Promise<string>): Promise<void> {
   let entries: Record<string, PrebuiltEntry>;
@@ -51,13 +54,32 @@ async function registerShipped(base: URL, readFile: (url: URL, encoding: 'utf8')
   } catch {
     return;
   }
-  for (const [key, e] of Object.entries(entries)) registerPrebuilt(key, prebuiltReader(new URL(e.file, base), e.sha256));
+  for (const [key, e] of Object.entries(entries)) {
+    if (typeof e?.file === 'string' && PREBUILT_FILE.test(e.file) && typeof e.sha256 === 'string') registerPrebuilt(key, prebuiltReader(new URL(e.file, base), e.sha256));
+  }
 }
 
-// The package root holds the manifest: one folder up from the build (dist/),
-// two from the sources (host/plugins/), three from a bundle in
-// node_modules/.cache/ (the CLI tests). The nearest one wins.
-const candidates = () => ['../', '../../', '../../../'].map((up) => new URL(`${up}${MANIFEST}`, import.meta.url));
+/**
+ * The package's own plugins/ folder, as seen from this module: beside the build (a chunk in dist/) or two
+ * folders above the sources (host/plugins/); undefined for a bundle of the sources elsewhere.
+ */
+function ownPluginsFolder(moduleUrl: string): URL | undefined {
+  const path = new URL(moduleUrl).pathname;
+  if (/\/dist\/[^/]+$/.test(path)) return new URL('../plugins/', moduleUrl);
+  if (/\/host\/plugins\/first-party\.[jt]s$/.test(path)) return new URL('../../plugins/', moduleUrl);
+  return undefined;
+}
+
+// The package root holds the manifest. The build and the sources know where
+// their own is, and look nowhere else: a manifest further up
+// (node_modules/plugins/, the application's folder) is not this package's,
+// and would name any bytes "guard-shell" (and their "instrumented" form).
+// Only a bundle of the sources elsewhere (the CLI tests', in
+// node_modules/.cache/) looks one, two and three folders up, the nearest
+// first, and trusts no pre-instrumented file (its plugins are instrumented
+// at load).
+const own = ownPluginsFolder(import.meta.url);
+const candidates = () => (own ? [new URL('first-party.json', own)] : ['../', '../../', '../../../'].map((up) => new URL(`${up}${MANIFEST}`, import.meta.url)));
 
 let manifest: Promise<{ base: URL; entries: Record<string, { file: string; sha256: string; bytes: number }> }> | undefined;
 
@@ -68,7 +90,7 @@ async function readManifest() {
     try {
       const entries = JSON.parse(await readFile(url, 'utf8')) as Record<string, { file: string; sha256: string; bytes: number }>;
       const base = new URL('.', url);
-      await registerShipped(base, readFile);
+      if (own) await registerShipped(base, readFile);
       return { base, entries };
     } catch (error) {
       tried.push(`${url.pathname} (${messageOf(error)})`);

@@ -81,6 +81,9 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   }
 }
 
+/** The least deadline `describe` gets (ms), whatever the plugin's per-call `timeoutMs`. */
+const DESCRIBE_MIN_TIMEOUT_MS = 1000;
+
 /** Calls and validates `describe`, checks the exports it implies and the grants it asks for. */
 async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnType<typeof parsePluginOptions>): Promise<PluginInfo> {
   if (!sandbox.exports.includes('describe')) {
@@ -89,7 +92,10 @@ async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnTy
       `plugin ${origin} does not export "describe" (it exports: ${sandbox.exports.join(', ') || 'nothing'}). Build it with the wasmhooks guest SDK, which provides describe, hook and tool, or use its exports as tools with the "tools" option.`,
     );
   }
-  const described = await sandbox.call('describe', new Uint8Array());
+  // The first call into a fresh module also pays the engine's lazy compile of what it runs, and a
+  // load is once per plugin: a loaded machine must not fail it on the per-hook deadline. Fuel still bounds it.
+  const timeoutMs = Math.max(sandbox.limits.timeoutMs, DESCRIBE_MIN_TIMEOUT_MS);
+  const described = await sandbox.call('describe', new Uint8Array(), { limits: { timeoutMs } });
   if (!described.ok) {
     throw new WasmhooksError(
       failureCode(described.failure),

@@ -13,6 +13,7 @@ import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/m
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
 import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
+import { eventFromWire, eventToWire } from './events.js';
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -24,6 +25,8 @@ export const PROTOCOL_VERSION = 1;
  * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
  */
 const MAX_PLUGIN_BINDINGS = 64;
+/** Tools `describe` may declare: each is host work at load (its schema parsed) and one more spec sent to the model. */
+const MAX_PLUGIN_TOOLS = 256;
 const MAX_PLUGIN_MATCHER_COST = 2048;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
@@ -32,13 +35,7 @@ export { HOOK_EVENT_NAMES };
 /** The host's decisions in the order of the protocol's `Decision` enum (value = index + 1; 0 means continue). */
 const DECISIONS: readonly HookDecision[] = ['continue', 'allow', 'deny', 'ask', 'stop', 'block'];
 
-export function eventToWire(name: HookEventName): number {
-  return HOOK_EVENT_NAMES.indexOf(name) + 1;
-}
-
-export function eventFromWire(value: number): HookEventName | undefined {
-  return HOOK_EVENT_NAMES[value - 1];
-}
+export { eventFromWire, eventToWire };
 
 export type WireHookRequest = wasmhooks.v1.HookRequest.$Properties;
 export type WireToolRequest = wasmhooks.v1.ToolRequest.$Properties;
@@ -152,7 +149,7 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     const parsed = parseToolMatcher(matcher);
     if (!parsed.ok) return bad(`hooks[${i}] (${event}) has an invalid matcher: ${parsed.message}`);
     const policy = b.failurePolicy ?? 0;
-    if (policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
+    if (policy < 0 || policy > 2) return bad(`hooks[${i}] (${event}) has an unknown failure_policy ${policy}`);
     hooks.push({
       event,
       matcher,
@@ -160,10 +157,13 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     });
   }
 
+  if (raw.tools.length > MAX_PLUGIN_TOOLS) return bad(`describe output declares ${raw.tools.length} tools; the limit is ${MAX_PLUGIN_TOOLS}`);
   const tools: PluginToolSpec[] = [];
+  const names = new Set<string>();
   for (const [i, t] of raw.tools.entries()) {
     if (!t.name) return bad(`tools[${i}] has an empty name`);
-    if (tools.some((o) => o.name === t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
+    if (names.has(t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
+    names.add(t.name);
     const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
     if (!schema.ok) return schema;
     if (!isRecord(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
@@ -195,8 +195,14 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
  * call pays this), accepting and refusing what protobufjs would.
  */
 export function decodeHookResponse(bytes: Uint8Array): Decoded<HookOutput> {
-  const decoded = decodeWith('hook output', bytes, readHookResponse);
-  return decoded.ok ? hookResponseOf(decoded.value) : decoded;
+  // Not through decodeWith: one result object per call, not two.
+  let fields: HookResponseFields;
+  try {
+    fields = readHookResponse(bytes);
+  } catch (error) {
+    return bad(`hook output is not valid protobuf (${bytes.length} bytes): ${(error as Error).message}`);
+  }
+  return hookResponseOf(fields);
 }
 
 /** The fields of a HookResponse as either decoder gives them (protobufjs: `null`/absent for defaults). */

@@ -12,15 +12,32 @@
  * U+FFFD, as Node's Buffer does).
  */
 import type { HookCommon, HookInput, HookToolCall } from '../hooks/types.js';
-import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { eventToWire } from './events.js';
+import { writeJson, writeUtf8 } from './json-bytes.js';
 
-const utf8 = new TextEncoder();
-/** The protocol's HookEvent value of each event (its index in HOOK_EVENT_NAMES, plus one). */
-const EVENT_WIRE = Object.fromEntries(HOOK_EVENT_NAMES.map((name, i) => [name, i + 1])) as Record<HookInput['hook_event_name'], number>;
+const utf8Encoder = new TextEncoder();
 /** Kept between calls; a request larger than this gets a buffer of its own that is dropped after. */
 const KEEP = 16 * 1024;
 let buf = new Uint8Array(1024);
 let pos = 0;
+
+/**
+ * Views of `buf` by length, made once each (a subarray costs about as much
+ * as encoding a short field): requests of a session come in a few lengths.
+ * Only for requests that fit the first kilobyte; dropped with their buffer.
+ */
+let views: Uint8Array[] = [];
+let viewed: ArrayBufferLike = buf.buffer;
+const VIEWED = 1024;
+
+function view(length: number): Uint8Array {
+  if (length >= VIEWED) return buf.subarray(0, length);
+  if (viewed !== buf.buffer) {
+    views = [];
+    viewed = buf.buffer;
+  }
+  return (views[length] ??= buf.subarray(0, length));
+}
 
 function ensure(extra: number): void {
   if (pos + extra <= buf.length) return;
@@ -42,29 +59,40 @@ function varint(v: number): void {
 
 const varintSize = (v: number): number => (v < 1 << 7 ? 1 : v < 1 << 14 ? 2 : v < 1 << 21 ? 3 : v < 1 << 28 ? 4 : 5);
 
-/** Short strings are copied by hand when ASCII: TextEncoder.encodeInto costs ~0.5 µs a call in Node, most of it crossing into C++. */
-const SHORT = 64;
-
-/** Writes `s` at `at` if it is all ASCII; returns the bytes written, or -1. */
-function ascii(s: string, at: number): number {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 127) return -1;
-    buf[at + i] = c;
-  }
-  return s.length;
-}
+/**
+ * Strings up to this many UTF-16 units are encoded by hand: TextEncoder.encodeInto
+ * costs ~0.5 µs a call in Node, most of it crossing into C++; longer ones go to it.
+ */
+const BY_HAND = 1024;
 
 /** A string field; omitted when empty (proto3 default). */
 function str(tag: number, s: string | undefined): void {
   if (s === undefined || s === '') return;
-  const max = s.length * 3;
+  const n = s.length;
+  // Most fields (ids, names, paths): short ASCII, so a one-byte length and one byte per unit.
+  if (n < 128 && pos + 2 + n <= buf.length) {
+    const b = buf;
+    const at = pos + 2;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 127) break;
+      b[at + i] = c;
+    }
+    if (i === n) {
+      b[pos] = tag;
+      b[pos + 1] = n;
+      pos = at + n;
+      return;
+    }
+  }
+  const max = n * 3;
   ensure(1 + 5 + max);
   buf[pos++] = tag;
   const lenAt = pos;
-  const reserve = varintSize(max);
-  let written = s.length <= SHORT ? ascii(s, lenAt + reserve) : -1;
-  if (written < 0) written = utf8.encodeInto(s, buf.subarray(lenAt + reserve)).written;
+  // Room for the length as if the string were ASCII (the common case): moved only if it is not.
+  const reserve = varintSize(s.length);
+  const written = s.length <= BY_HAND ? writeUtf8(s, buf, lenAt + reserve) - lenAt - reserve : utf8Encoder.encodeInto(s, buf.subarray(lenAt + reserve)).written;
   const need = varintSize(written);
   if (need !== reserve) buf.copyWithin(lenAt + need, lenAt + reserve, lenAt + reserve + written);
   pos = lenAt;
@@ -101,7 +129,7 @@ function begin(tag: number): number {
   return pos++;
 }
 
-function end(lenAt: number): void {
+function finish(lenAt: number): void {
   const len = pos - lenAt - 1;
   const need = varintSize(len);
   if (need > 1) {
@@ -114,12 +142,31 @@ function end(lenAt: number): void {
   pos = after;
 }
 
-const json = (value: unknown): string => JSON.stringify(value ?? null);
+/**
+ * A JSON field (`JSON.stringify(value ?? null)` as UTF-8), written straight
+ * into the buffer when the value is plain data that fits in the room left
+ * (json-bytes.ts); else from JSON.stringify's string, which also omits the
+ * field when it gives undefined, and throws on a BigInt or a cycle, as this
+ * encoder always did.
+ */
+function json(tag: number, value: unknown): void {
+  const v = value ?? null;
+  const start = pos;
+  const at = begin(tag);
+  const end = writeJson(v, buf, pos);
+  if (end >= 0) {
+    pos = end;
+    return finish(at);
+  }
+  pos = start;
+  str(tag, JSON.stringify(v));
+}
+
 const wireMs = (ms: number): number => Math.min(Math.max(0, Math.round(ms)), 0xffffffff);
 
 /** Event, context and binding index: fields 1–3, ahead of the payload. */
 function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] }, bindingIndex: number, toolUseId?: string): void {
-  u32(8, EVENT_WIRE[c.hook_event_name]);
+  u32(8, eventToWire(c.hook_event_name));
   const at = begin(18);
   str(10, c.session_id);
   u32(16, c.turn);
@@ -129,7 +176,7 @@ function head(c: HookCommon & { hook_event_name: HookInput['hook_event_name'] },
   str(50, toolUseId);
   str(58, c.permission_mode);
   str(66, c.transcript_path);
-  end(at);
+  finish(at);
   u32(24, bindingIndex);
 }
 
@@ -137,12 +184,12 @@ function toolCall(c: HookToolCall): void {
   const at = begin(10);
   str(10, c.tool_use_id);
   str(18, c.tool_name);
-  str(26, json(c.tool_input));
+  json(26, c.tool_input);
   if (c.tool_response !== undefined) {
-    str(34, json(c.tool_response));
+    json(34, c.tool_response);
     bool(40, c.is_error === true);
   }
-  end(at);
+  finish(at);
 }
 
 function body(input: HookInput, b: number): void {
@@ -153,12 +200,12 @@ function body(input: HookInput, b: number): void {
       head(input, b);
       at = begin(82);
       str(10, input.reason);
-      return end(at);
+      return finish(at);
     case 'UserPromptSubmit':
       head(input, b);
       at = begin(90);
       str(10, input.prompt);
-      return end(at);
+      return finish(at);
     case 'IterationStart':
       return head(input, b);
     case 'PreToolBatch':
@@ -166,31 +213,31 @@ function body(input: HookInput, b: number): void {
       head(input, b);
       at = begin(114);
       for (const c of input.tool_calls) toolCall(c);
-      return end(at);
+      return finish(at);
     case 'PreToolUse':
     case 'PermissionRequest':
       head(input, b, input.tool_use_id);
       at = begin(98);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      return end(at);
+      json(18, input.tool_input);
+      return finish(at);
     case 'PostToolUse':
       head(input, b, input.tool_use_id);
       at = begin(106);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      str(26, json(input.tool_response));
+      json(18, input.tool_input);
+      json(26, input.tool_response);
       u32(40, wireMs(input.duration_ms ?? 0));
-      return end(at);
+      return finish(at);
     case 'PostToolUseFailure':
       head(input, b, input.tool_use_id);
       at = begin(106);
       str(10, input.tool_name);
-      str(18, json(input.tool_input));
-      str(26, input.tool_response === undefined ? '' : json(input.tool_response));
+      json(18, input.tool_input);
+      if (input.tool_response !== undefined) json(26, input.tool_response);
       str(34, input.error);
       u32(40, wireMs(input.duration_ms ?? 0));
-      return end(at);
+      return finish(at);
     case 'Stop':
     case 'StopFailure':
       head(input, b);
@@ -198,7 +245,7 @@ function body(input: HookInput, b: number): void {
       bool(8, input.stop_hook_active);
       str(18, input.last_assistant_message);
       if (input.hook_event_name === 'StopFailure') str(26, input.error);
-      return end(at);
+      return finish(at);
     case 'SubagentStart':
     case 'SubagentStop':
       head(input, b);
@@ -207,7 +254,7 @@ function body(input: HookInput, b: number): void {
       str(18, input.agent_type);
       str(26, input.prompt);
       if (input.hook_event_name === 'SubagentStop') str(34, input.result);
-      return end(at);
+      return finish(at);
     case 'PreCompact':
     case 'PostCompact':
       head(input, b);
@@ -215,19 +262,19 @@ function body(input: HookInput, b: number): void {
       str(10, input.trigger);
       u32(16, input.tokens_before);
       if (input.hook_event_name === 'PostCompact') u32(24, input.tokens_after);
-      return end(at);
+      return finish(at);
     case 'Notification':
       head(input, b);
       at = begin(146);
       str(10, input.message);
       str(18, input.level);
-      return end(at);
+      return finish(at);
     case 'Error':
       head(input, b);
       at = begin(154);
       str(10, input.code);
       str(18, input.message);
-      return end(at);
+      return finish(at);
     default: {
       const unreachable: never = input;
       throw new Error(`unhandled hook event ${JSON.stringify(unreachable)}`);
@@ -251,7 +298,7 @@ export function encodeHookInputView(input: HookInput, bindingIndex: number): Uin
   pos = 0;
   try {
     body(input, bindingIndex);
-    return buf.subarray(0, pos);
+    return view(pos);
   } finally {
     // The view keeps an outsized buffer alive only as long as its caller holds it.
     if (buf.length > KEEP) buf = new Uint8Array(1024);

@@ -34,13 +34,19 @@ const RECURSION_LIMIT = 100;
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A cursor over the bytes; one per decode (a few fields, no buffers). Also reads `describe` answers (plugin-info.ts). */
+/** A cursor over the bytes; the hook path reuses one (decoding is synchronous and calls out to nothing). Also reads `describe` answers (plugin-info.ts). */
 export class Cursor {
   pos = 0;
-  readonly len: number;
+  len = 0;
+  buf: Uint8Array = NO_BYTES;
 
-  constructor(readonly buf: Uint8Array) {
-    this.len = buf.length;
+  /** Starts on `bytes`. */
+  on(bytes: Uint8Array): this {
+    this.buf = bytes;
+    this.len = bytes.length;
+    this.pos = 0;
+    this.#high = 0;
+    return this;
   }
 
   outOfRange(n = 1): Error {
@@ -188,9 +194,12 @@ export class Cursor {
   }
 }
 
+const NO_BYTES = new Uint8Array(0);
+const cursor = new Cursor();
+
 /** Reads a HookResponse's fields. Throws (an Error with a message) on bytes protobufjs would refuse. */
 export function readHookResponse(bytes: Uint8Array): WireHookResponse {
-  const r = new Cursor(bytes);
+  const r = cursor.on(bytes);
   const out: WireHookResponse = {
     decision: undefined,
     reason: undefined,
@@ -199,6 +208,16 @@ export function readHookResponse(bytes: Uint8Array): WireHookResponse {
     systemMessage: undefined,
     updatedOutputJson: undefined,
   };
+  try {
+    readFields(r, out);
+  } finally {
+    // The plugin's bytes are not kept past the decode.
+    r.on(NO_BYTES);
+  }
+  return out;
+}
+
+function readFields(r: Cursor, out: WireHookResponse): void {
   while (r.pos < r.len) {
     const tag = r.tag();
     const wireType = tag & 7;
@@ -228,5 +247,4 @@ export function readHookResponse(bytes: Uint8Array): WireHookResponse {
     }
     r.skipType(wireType, 0, field);
   }
-  return out;
 }

@@ -52,7 +52,7 @@ function nested(r: Cursor): Cursor {
   const start = r.pos;
   if (start + length > r.len) throw r.outOfRange(length);
   r.pos = start + length;
-  return new Cursor(r.buf.subarray(start, start + length));
+  return new Cursor().on(r.buf.subarray(start, start + length));
 }
 
 function binding(r: Cursor): WireHookBinding {
@@ -98,7 +98,7 @@ function grants(r: Cursor, into: WireGrants): WireGrants {
 
 /** Reads a PluginInfo's fields. Throws (an Error with a message) on bytes protobufjs would refuse. */
 export function readPluginInfo(bytes: Uint8Array): WirePluginInfo {
-  const r = new Cursor(bytes);
+  const r = new Cursor().on(bytes);
   const out: WirePluginInfo = { name: '', version: '', protocolVersion: 0, hooks: [], tools: [], grants: null, description: '' };
   while (r.pos < r.len) {
     const tag = r.tag();

@@ -2,20 +2,19 @@
  * What the sandboxed module needs from a place to run calls: the caller's
  * thread (`InThreadBackend` below, around `engine.ts`) or our own worker (`worker/host.ts`).
  */
-import { Engine, type EngineOptions } from './engine.js';
+import { Engine, type EngineOptions, type Settle } from './engine.js';
 import type { Budget } from './meter.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOutcome } from './types.js';
 
-export interface CallBudget {
-  timeoutMs: number;
-  fuel: number;
-  signal: AbortSignal | undefined;
-}
-
 export interface Backend {
-  /** Run one call. Contract: must not throw. Calls never overlap. */
-  run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome>;
+  /**
+   * Run one call and hand its outcome to `settle` as soon as it is known (in
+   * the same tick, no promise hop in between); the promise resolves to what
+   * `settle` returns. Contract: must not throw or reject (a failure is an
+   * outcome). Calls never overlap.
+   */
+  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome>;
   /** `run` has read `input` by the time it returns its promise (the caller may then reuse the buffer). */
   readonly readsInputAtOnce: boolean;
   close(): Promise<void>;
@@ -25,6 +24,8 @@ export interface Backend {
 export class InThreadBackend implements Backend {
   readonly #engine: Engine;
   readonly readsInputAtOnce = true;
+  /** The running call's budget: one object, rewritten per call (calls never overlap). */
+  readonly #budget: Budget = { deadline: 0, timeoutMs: 0, fuel: 0, signal: undefined };
 
   constructor(module: WebAssembly.Module, options: EngineOptions) {
     this.#engine = new Engine(module, options);
@@ -35,12 +36,16 @@ export class InThreadBackend implements Backend {
     return this.#engine.prepare({ timeoutMs, fuel });
   }
 
-  run(fn: string, input: Uint8Array, { timeoutMs, fuel, signal }: CallBudget): Promise<CallOutcome> {
+  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome> {
     const now = performance.now();
     // On this thread only a host callback made by the plugin itself can abort
     // mid-call; the check is still cheap enough to make at every refuel.
-    const budget: Budget = { deadline: now + timeoutMs, timeoutMs, fuel, signal };
-    return this.#engine.run(fn, input, budget, now);
+    const budget = this.#budget;
+    budget.deadline = now + timeoutMs;
+    budget.timeoutMs = timeoutMs;
+    budget.fuel = fuel;
+    budget.signal = signal;
+    return this.#engine.run(fn, input, budget, now, settle);
   }
 
   close(): Promise<void> {

@@ -11,7 +11,7 @@
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
-import { HostRefusal } from './failures.js';
+import { HostRefusal, clip } from './failures.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
@@ -20,9 +20,32 @@ const PAGE = 65_536;
 const encoder = new TextEncoder();
 const U64 = 64;
 
+/**
+ * Our host functions that make the gate's checks themselves (`scope.check`)
+ * before any work, so the instrumenter gives them no gate call of their own
+ * (InstrumentOptions.selfChecked): `alloc`, on every WASM hook's path.
+ */
+export const SELF_CHECKED: Readonly<Record<string, readonly string[]>> = Object.freeze({ 'extism:host/env': Object.freeze(['alloc']) });
+
+/**
+ * The self-checked functions read the clock on every this-many-th call of a
+ * call (the stop and the abort flag: every time). The time between reads is
+ * bounded: at most 7 `alloc`s, each at most a zero-filled block under the
+ * memory cap plus Extism's scan of the call's blocks (whose count the 1000
+ * fuel an alloc costs bounds), run past the deadline before one reads it; and
+ * every refuel reads it too. The first alloc of a call, on every WASM hook's
+ * path, reads none: the call read the clock when it started.
+ */
+export const SELF_CHECK_CLOCK_EVERY = 8;
+
 /** What the host functions need from the engine's current call. */
 export interface ImportScope {
   readonly limits: Readonly<Limits>;
+  /**
+   * The gate's checks (the call's stop, abort, deadline), for the functions
+   * in SELF_CHECKED: throws a StopSignal, or returns.
+   */
+  readonly check: () => void;
   readonly vars: VarStore;
   /** The granted config keys and their values. */
   readonly config: Readonly<Record<string, string>>;
@@ -117,11 +140,14 @@ export function hostImports(
  * unsigned i64 (so `alloc(-1)` asks for 2^64 - 1 bytes, on every runtime).
  */
 function alloc(scope: ImportScope): HostFunction {
+  const cap = BigInt(scope.limits.maxMemoryPages * PAGE);
   return (cc: CallContext, size: bigint) => {
-    const cap = scope.limits.maxMemoryPages * PAGE;
-    const bytes = BigInt.asUintN(U64, BigInt(size));
-    const address = bytes > BigInt(cap) ? 0n : cc.alloc(Number(bytes));
+    // In SELF_CHECKED: the instrumenter left the gate to us, so it comes before any work.
+    scope.check();
+    // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
+    const address = size >= 0n && size <= cap ? cc.alloc(Number(size)) : 0n;
     if (address === 0n) {
+      const bytes = BigInt.asUintN(U64, BigInt(size));
       throw new HostRefusal(
         'MEMORY_LIMIT',
         `the plugin asked the host for ${bytes} bytes, beyond its cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
@@ -219,6 +245,12 @@ function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFuncti
 /** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*. */
 export function deliverLog(scope: ImportScope, level: string, line: string): void {
   if (scope.onLog) lineOut(scope, level, encoder.encode(line).byteLength, () => line);
+}
+
+/** After a call that dropped log lines: one line that says how many, and why. */
+export function reportDroppedLogs(scope: ImportScope): void {
+  const message = `${scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${scope.limits.maxLogBytes} bytes, maxLogBytes)`;
+  safely(() => scope.onLog?.('warn', clip(message)));
 }
 
 function lineOut(scope: ImportScope, level: string, bytes: number, text: () => string): void {

@@ -5,27 +5,30 @@
  * instantiation, never a recompilation. The worker backend runs this very
  * class inside its worker.
  */
-import type { Plugin } from '@extism/extism';
-import { safely } from '../errors.js';
+import type { Plugin, PluginOutput } from '@extism/extism';
 import { SILENT, createPlugin, deferredFetch, warmUp } from './extism.js';
-import { classify, clip, corruptsInstance, failure } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, deliverLog, hostImports, type ImportScope } from './engine-imports.js';
+import { classify, corruptsInstance, explainTrap, failure } from './failures.js';
+import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, hostImports, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
-import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
+import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
+import { directCaller, probeContext, type DirectCaller } from './extism-call.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
+import { KeptInputs } from './inputs.js';
 
-const PAGE = 65_536;
-/** Inputs up to this size are copied into kept exact-size buffers (at most KEPT_INPUTS of them). */
-const KEEP_INPUT_BYTES = 16 * 1024;
-const KEPT_INPUTS = 4;
 
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
+
+/** What a caller does with a call's outcome once the engine has it (see `Engine.run`). Contract: must not throw. */
+export type Settle = (outcome: CallOutcome) => CallOutcome;
+const same: Settle = (outcome) => outcome;
+/** The output of a call that returned nothing; never written (a view of no bytes). */
+const EMPTY = new Uint8Array(0);
 
 export interface EngineOptions extends GuestImportOptions {
   limits: Readonly<Limits>;
@@ -36,17 +39,26 @@ export interface EngineOptions extends GuestImportOptions {
 
 export class Engine {
   #plugin: Plugin | null = null;
+  /** The plugin's calls without Extism's promise wrapper (extism-call.ts), when this Extism build allows it. */
+  #direct: DirectCaller | null = null;
   #fuel: WebAssembly.Global | null = null;
   #memory: WebAssembly.Memory | null = null;
+  /** The running call's meter; null between calls (a host function called then stops). */
   #meter: Meter | null = null;
+  /** The one Meter this engine reuses, call after call. */
+  #kept: Meter | null = null;
+  /** Where the running call's outcome goes (see `run`). */
+  #settle: Settle = same;
+  /** Fuel the last call left in the instance's global (-1: none, or not known). */
+  #left = -1;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
   #slice = FIRST_SLICE;
   /** What the host functions see of the current call (its first stop, its counters) and of the instance (its variables). */
   readonly #scope: ImportScope;
   /** WASI and the embedder's host functions, when given. */
   readonly #guest: GuestImports;
-  /** Exact-size input buffers, reused call after call (see `#own`). */
-  readonly #inputs: Uint8Array[] = [];
+  /** Each call's own copy of its input (see inputs.ts). */
+  readonly #inputs = new KeptInputs();
 
   constructor(
     readonly module: WebAssembly.Module,
@@ -54,6 +66,7 @@ export class Engine {
   ) {
     this.#scope = {
       limits: options.limits,
+      check: () => this.#running().gate(SELF_CHECK_CLOCK_EVERY),
       vars: new VarStore(options.limits),
       config: options.config ?? {},
       log: { lines: 0, bytes: 0, dropped: 0 },
@@ -67,85 +80,107 @@ export class Engine {
   }
 
   /**
-   * Run `fn` under `budget`. Never throws. `input` is read before the first
-   * await (a caller may reuse its buffer as soon as this returns a promise).
+   * Run `fn` under `budget`; the promise resolves to `settle(outcome)`, called
+   * as soon as the outcome is known (no promise hop per layer). Never throws,
+   * never rejects. `input` is read before this returns (a caller may reuse
+   * its buffer as soon as it has the promise).
+   *
+   * With an instance ready and a direct caller (extism-call.ts), the call is
+   * over when this returns: one promise, already settled. The per-call state
+   * lives in the engine, which runs one call at a time.
    */
-  async run(fn: string, input: Uint8Array, budget: Budget, started = performance.now()): Promise<CallOutcome> {
-    input = this.#own(input);
-    const meter = new Meter(budget, this.#slice, this.#fuel, started);
+  run(fn: string, input: Uint8Array, budget: Budget, started = performance.now(), settle: Settle = same): Promise<CallOutcome> {
+    input = this.#inputs.own(input);
+    const meter = this.#meterOf(budget, started);
     this.#begin(meter);
-    let remaining = 0n;
-    if (!this.#plugin) {
-      const loaded = await this.#instantiate();
-      if (loaded) return this.#finish(meter, started, null, loaded);
-      meter.global = this.#fuel;
-      remaining = (this.#fuel?.value as bigint | undefined) ?? 0n;
-    }
-    const plugin = this.#plugin as Plugin;
-    // Hand out the first slice up front: a short call then never needs refuel.
-    if (this.#fuel) this.#fuel.value = meter.prefill(remaining);
-    let output: Uint8Array | null = null;
-    let thrown: { error: unknown } | null = null;
+    this.#settle = settle;
+    if (!this.#plugin) return this.#runCold(fn, input, meter);
+    return this.#enter(fn, input, meter, 0n);
+  }
+
+  /** The first call after a failure: build the instance (under this call's meter), then run. */
+  async #runCold(fn: string, input: Uint8Array, meter: Meter): Promise<CallOutcome> {
+    let loaded: PluginFailure | null;
     try {
-      const out = await plugin.call(fn, input);
-      output = out ? out.bytes() : new Uint8Array(0);
+      loaded = await this.#instantiate();
     } catch (error) {
-      thrown = { error };
+      return this.#deliver(this.#crashed(error));
     }
+    if (loaded) return this.#deliver(this.#finish(meter, null, loaded));
+    meter.global = this.#fuel;
+    return this.#enter(fn, input, meter, (this.#fuel?.value as bigint | undefined) ?? 0n);
+  }
+
+  #enter(fn: string, input: Uint8Array, meter: Meter, remaining: bigint): Promise<CallOutcome> {
+    // Hand out the first slice up front: a short call then never needs refuel. What the last call
+    // left in the global is that slice when it is enough (no write into the module per call).
+    const left = this.#left;
+    this.#left = -1;
+    if (this.#fuel && !(remaining === 0n && meter.carry(left))) this.#fuel.value = meter.prefill(remaining);
+    const direct = this.#direct;
+    // Plugin.call is an async function: it has run the plugin by the time it returns, and never throws.
+    if (!direct) return (this.#plugin as Plugin).call(fn, input).then(this.#returned, this.#threw);
+    let output: Uint8Array;
+    try {
+      output = direct.call(fn, input);
+    } catch (error) {
+      return Promise.resolve(this.#done(null, error));
+    }
+    return Promise.resolve(this.#done(output, null));
+  }
+
+  /** Plugin.call's answers (no direct caller): bound once, not a closure per call. */
+  readonly #returned = (out: PluginOutput | null): CallOutcome => this.#done(out ? out.bytes() : EMPTY, null);
+  readonly #threw = (error: unknown): CallOutcome => this.#done(null, error);
+
+  /** The running call's outcome, handed to its `settle`. A bug of ours is a failure of the call, never a throw. */
+  #done(output: Uint8Array | null, error: unknown): CallOutcome {
+    let outcome: CallOutcome;
+    try {
+      outcome = this.#outcome(this.#meter as Meter, output, error);
+    } catch (crash) {
+      outcome = this.#crashed(crash);
+    }
+    return this.#deliver(outcome);
+  }
+
+  #deliver(outcome: CallOutcome): CallOutcome {
+    const settle = this.#settle;
+    this.#settle = same;
+    return settle(outcome);
+  }
+
+  /** A bug of ours around the plugin: a failure of the call (its instance dropped). */
+  #crashed(error: unknown): CallOutcome {
+    this.#meter = null;
+    void this.discard();
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+  }
+
+  /** What the call came to: `output` if it returned, or what it threw. */
+  #outcome(meter: Meter, output: Uint8Array | null, error: unknown): CallOutcome {
     // A stop is final: whatever the plugin did after it (caught it, returned,
     // threw something else), the outcome is the stop and no output is used.
     const stop = this.#stopOf(meter);
-    if (stop) return this.#finish(meter, started, null, classify(stop, 'call'), true);
-    if (thrown) {
-      const { error } = thrown;
+    if (stop) return this.#finish(meter, null, classify(stop, 'call'), true);
+    if (!output) {
       // A plugin's own exit ends its instance; exit 0 is a finished call.
       if (error instanceof ProcExit) void this.discard();
-      if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, started, new Uint8Array(0), null);
-      return this.#finish(meter, started, null, this.#explain(classify(error, 'call')));
+      if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, EMPTY, null);
+      return this.#finish(meter, null, explainTrap(classify(error, 'call'), this.#memory, this.options.limits.maxMemoryPages));
     }
-    const bytes = output ?? new Uint8Array(0);
     const max = this.options.limits.maxOutputBytes;
-    if (bytes.byteLength <= max) return this.#finish(meter, started, bytes, null);
-    const message = `the plugin returned ${bytes.byteLength} bytes, more than maxOutputBytes (${max})`;
-    return this.#finish(meter, started, null, failure('OUTPUT_TOO_LARGE', message));
+    if (output.byteLength <= max) return this.#finish(meter, output, null);
+    const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
+    return this.#finish(meter, null, failure('OUTPUT_TOO_LARGE', message));
   }
 
-  /**
-   * The input as Extism should get it. Extism takes a Uint8Array that spans
-   * a whole ArrayBuffer as the call's input block without copying, and
-   * copies anything else into a new ArrayBuffer (an allocation that costs
-   * more than a small guest's whole call). A view (an encoder's reused
-   * buffer, a worker channel's shared memory) is copied into an exact-size
-   * buffer kept for the next call of that size. The plugin cannot keep it:
-   * Extism drops every block when the next call begins.
-   *
-   * An input that spans its whole ArrayBuffer is copied too: Extism would
-   * use the caller's buffer itself as the input block, which the plugin may
-   * write (`store_u8` reaches every block), and which a borrowing caller
-   * (the hook encoder, whose request can fill its buffer exactly) rewrites
-   * while this call awaits a rebuilt instance.
-   */
-  #own(input: Uint8Array): Uint8Array {
-    const n = input.byteLength;
-    // Past the size cap, a copy of our own (Extism then takes it as it is; it copied a view itself, but only once the instance was ready).
-    if (n > KEEP_INPUT_BYTES) return input.slice();
-    const kept = this.#inputs;
-    let exact: Uint8Array | undefined;
-    for (let i = 0; i < kept.length; i++) {
-      if (kept[i]!.byteLength === n) {
-        exact = kept[i];
-        break;
-      }
-    }
-    if (!exact) {
-      exact = new Uint8Array(n);
-      if (kept.length === KEPT_INPUTS) kept.shift();
-      kept.push(exact);
-    }
-    // By hand: TypedArray#set is a call into the runtime, dearer than a short loop.
-    if (n <= 256) for (let i = 0; i < n; i++) exact[i] = input[i]!;
-    else exact.set(input);
-    return exact;
+  /** This engine's one meter, made ready for a call (the first call creates it). */
+  #meterOf(budget: Budget, started: number): Meter {
+    const kept = this.#kept;
+    if (kept) return kept.reset(budget, this.#slice, this.#fuel, started);
+    return (this.#kept = new Meter(budget, this.#slice, this.#fuel, started));
   }
 
   #begin(meter: Meter): void {
@@ -173,11 +208,12 @@ export class Engine {
   }
 
   /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */
-  #finish(meter: Meter, started: number, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
-    // What is left stays in the global unused: the next call overwrites it
-    // with its own first slice.
-    let fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
-    const durationMs = performance.now() - started;
+  #finish(meter: Meter, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
+    // What is left stays in the global: the next call takes it as its first
+    // slice when it is enough (Meter.carry), else overwrites it.
+    const left = this.#fuel?.value as bigint | undefined;
+    let fuelUsed = meter.used(left);
+    const durationMs = performance.now() - meter.started;
     const over = failed ? null : meter.overBudget(fuelUsed);
     if (over) {
       // Charges after the last check took it past its budget: its result is not used.
@@ -187,12 +223,12 @@ export class Engine {
     this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
-    if (this.#scope.log.dropped > 0) this.#flushDroppedLogs();
-    if (failed) {
-      if (unwound || corruptsInstance(failed.code)) void this.discard();
-      return { ok: false, failure: failed, fuelUsed, durationMs };
-    }
-    return { ok: true, output: output ?? new Uint8Array(0), fuelUsed, durationMs };
+    if (this.#scope.log.dropped > 0) reportDroppedLogs(this.#scope);
+    if (failed && (unwound || corruptsInstance(failed.code))) void this.discard();
+    // Still in the global for the next call of this instance (see `#enter`); discard forgets it.
+    else this.#left = left !== undefined && left > 0n ? Number(left) : -1;
+    if (failed) return { ok: false, failure: failed, fuelUsed, durationMs };
+    return { ok: true, output: output ?? EMPTY, fuelUsed, durationMs };
   }
 
   /**
@@ -204,12 +240,14 @@ export class Engine {
     await warmUp();
     if (this.#plugin) return null;
     const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, signal: undefined };
-    const meter = new Meter(budget, this.#slice, null);
+    const meter = this.#meterOf(budget, performance.now());
+    meter.global = null;
     this.#begin(meter);
     const failed = await this.#instantiate();
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#fuel) this.#fuel.value = 0n;
+    this.#left = -1;
     return failed;
   }
 
@@ -217,6 +255,8 @@ export class Engine {
   async discard(): Promise<void> {
     const plugin = this.#plugin;
     this.#plugin = null;
+    this.#direct = null;
+    this.#left = -1;
     this.#fuel = null;
     this.#memory = null;
     this.#scope.vars.clear();
@@ -226,6 +266,8 @@ export class Engine {
   async #instantiate(): Promise<PluginFailure | null> {
     this.#scope.vars.clear();
     let plugin: Plugin;
+    const functions = hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions());
+    const context = probeContext(functions, REFUEL_MODULE);
     try {
       plugin = await createPlugin(
         // The module itself, not a manifest: Extism then skips its `instanceof Response` check.
@@ -233,7 +275,7 @@ export class Engine {
         {
           useWasi: false,
           fetch: deferredFetch,
-          functions: hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions()),
+          functions,
           config: this.options.config ?? {},
           memory: { maxPages: this.options.limits.maxMemoryPages },
           // Plugin log lines come through our own log_* imports; what Extism
@@ -253,6 +295,7 @@ export class Engine {
     }
     const instance = await plugin.getInstance();
     this.#plugin = plugin;
+    this.#direct = directCaller(context(), instance, functions);
     this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
     const memory = instance.exports.memory;
     this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
@@ -270,28 +313,11 @@ export class Engine {
     return null;
   }
 
-  readonly #refuel = (): bigint => {
-    const meter = this.#meter;
-    // Outside a call (never expected): stop rather than run unmetered.
-    if (!meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
-    return meter.refuel();
-  };
+  readonly #refuel = (): bigint => this.#running().refuel();
 
-  /** A trap right after the memory hit its cap is the cap's doing: say so. */
-  #explain(f: PluginFailure): PluginFailure {
-    if (f.code !== 'TRAP' || !this.#memory) return f;
-    const pages = this.#memory.buffer.byteLength / PAGE;
-    const cap = this.options.limits.maxMemoryPages;
-    if (pages < cap) return f;
-    return failure(
-      'MEMORY_LIMIT',
-      `the plugin's memory reached its cap of ${cap} pages (${cap * 64} KiB, maxMemoryPages) and it then trapped: ${f.message}`,
-    );
-  }
-
-  #flushDroppedLogs(): void {
-    const { maxLogBytes } = this.options.limits;
-    const message = `${this.#scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${maxLogBytes} bytes, maxLogBytes)`;
-    safely(() => this.options.onLog?.('warn', clip(message)));
+  /** The running call's meter. Outside a call (never expected): stop rather than run unmetered. */
+  #running(): Meter {
+    if (!this.#meter) throw new StopSignal('ABORTED', 'the plugin ran outside of a call');
+    return this.#meter;
   }
 }

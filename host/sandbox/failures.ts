@@ -131,3 +131,16 @@ export function loadFailed(name: string, failure: PluginFailure): WasmhooksError
 export function corruptsInstance(code: FailureCode): boolean {
   return FAILURE_RULES[code].rebuild;
 }
+
+const PAGE = 65_536;
+
+/** A trap right after the memory hit its cap (`maxMemoryPages`) is the cap's doing: say so. */
+export function explainTrap(f: PluginFailure, memory: WebAssembly.Memory | null, cap: number): PluginFailure {
+  if (f.code !== 'TRAP' || !memory) return f;
+  const pages = memory.buffer.byteLength / PAGE;
+  if (pages < cap) return f;
+  return failure(
+    'MEMORY_LIMIT',
+    `the plugin's memory reached its cap of ${cap} pages (${cap * 64} KiB, maxMemoryPages) and it then trapped: ${f.message}`,
+  );
+}

@@ -7,6 +7,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { InThreadBackend, type Backend } from './backend.js';
 import type { EngineOptions } from './engine.js';
 import { rerouteDenied } from './denied.js';
+import { SELF_CHECKED } from './engine-imports.js';
 import { loadFailed } from './failures.js';
 import { compileInstrumented } from './compiled.js';
 import { HealthTracker } from './health.js';
@@ -42,7 +43,7 @@ export async function createSandbox(
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
   const { maxMemoryPages, maxTableElements } = resolved.limits;
-  const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions };
+  const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions, selfChecked: SELF_CHECKED };
   let guest: Awaited<ReturnType<typeof prepareGuest>>;
   try {
     const bytes = toBytes(wasm);

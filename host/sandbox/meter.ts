@@ -64,16 +64,37 @@ export class Meter {
   /** Cheap gate calls since the clock was last read. */
   #unclocked = 0;
   #last: number;
+  /** `performance.now()` when the call started. */
+  started: number;
 
   constructor(
-    readonly budget: Budget,
+    public budget: Budget,
     slice: number,
     global: WebAssembly.Global | null,
     started: number = performance.now(),
   ) {
     this.slice = slice;
     this.global = global;
+    this.started = started;
     this.#last = started;
+  }
+
+  /**
+   * The same meter, made new for the next call of its engine (one Meter per
+   * engine, not one per call: calls of an engine never overlap). Every field
+   * is set again, the sticky stop included: a stop belongs to its call.
+   */
+  reset(budget: Budget, slice: number, global: WebAssembly.Global | null, started: number): this {
+    this.budget = budget;
+    this.handedOut = 0;
+    this.overshoot = 0;
+    this.slice = slice;
+    this.global = global;
+    this.stopped = null;
+    this.#unclocked = 0;
+    this.#last = started;
+    this.started = started;
+    return this;
   }
 
   /**
@@ -143,6 +164,18 @@ export class Meter {
     const slice = Math.max(0, Math.min(this.slice, this.budget.fuel - this.handedOut - this.overshoot));
     this.handedOut += slice;
     return BigInt(slice);
+  }
+
+  /**
+   * Takes `left`, what the instance's fuel global still holds from its last
+   * call, as this call's first slice, if it is at least half a slice and at
+   * most what `prefill` could hand out (the slice, and the whole budget): the
+   * global is then not written. False (and nothing handed out) otherwise.
+   */
+  carry(left: number): boolean {
+    if (left < this.slice / 2 || left > this.slice || left > this.budget.fuel || this.handedOut !== 0 || this.overshoot !== 0) return false;
+    this.handedOut = left;
+    return true;
   }
 
   /**

@@ -126,11 +126,6 @@ export function frameJson(id: string | undefined, json: string): Uint8Array {
   return encoder.encode(frameText(id, json));
 }
 
-/** One SSE frame around any JSON value (throws where JSON.stringify does; streams use `encodeEvent` first). */
-export function frame(id: string, data: unknown): Uint8Array {
-  return frameJson(id, JSON.stringify(data));
-}
-
 export const HEARTBEAT = encoder.encode(': heartbeat\n\n');
 
 /** The reference format's heartbeat is a data event without an id (so `Last-Event-ID` is unchanged). */

@@ -224,6 +224,11 @@ export class EventHub {
       for (const client of this.#clients) {
         if (client.held) {
           for (const entry of entries) client.held.push(entry);
+          // A log read that never ends (Redis stalled) must not hold live events without bound: past the
+          // client's own queue limit it goes, like a slow reader, and reconnects with its Last-Event-ID.
+          if (client.held.length > this.options.clientQueueLimit) {
+            client.drop(`slow replay: ${client.held.length} live events arrived while the replay was read`);
+          }
           continue;
         }
         if (client.view !== view) {

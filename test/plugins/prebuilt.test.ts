@@ -3,11 +3,14 @@
 // host/sandbox/compiled.ts). Each shipped file must be byte for byte what the
 // instrumenter makes of its plugin today; loading by name with the default
 // options uses it; other options, and a file that is not the recorded one, do not.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPlugin } from '../../host/plugins/index.js';
 import { firstPartyPlugins, prebuiltReader } from '../../host/plugins/first-party.js';
@@ -87,5 +90,67 @@ describe('pre-instrumented first-party plugins', () => {
     expect(again).toBe(key);
     expect(Buffer.compare(bytes, fresh)).toBe(0);
     clearPrebuilt();
+  });
+
+  it('the build reads its own plugins/ only: not a manifest further up (node_modules/plugins/), nor its "instrumented" files', async () => {
+    // The package as installed, but without its own plugins/: node_modules/wasmhooks/dist/<chunk>. The lookup
+    // went on to node_modules/plugins/first-party.json, which any package named "plugins" could ship (naming
+    // any bytes guard-shell), with a prebuilt.json of its own for the compiled-cache key of guard-shell's
+    // bytes with the default options: the host ran those bytes as guard-shell instrumented.
+    const repo = fileURLToPath(new URL('../../', import.meta.url));
+    const root = join(repo, 'node_modules/.cache/wasmhooks-prebuilt-trust', String(process.pid));
+    rmSync(root, { recursive: true, force: true });
+    const foreign = join(root, 'node_modules/plugins');
+    mkdirSync(join(foreign, 'guard-shell/build'), { recursive: true });
+    const own = (await firstPartyPlugins()).find((p) => p.name === 'guard-shell')!;
+    clearPrebuilt();
+    copyFileSync(own.url, join(foreign, 'guard-shell/build/guard-shell.wasm'));
+    writeFileSync(join(foreign, 'first-party.json'), JSON.stringify({ 'guard-shell': { file: 'guard-shell/build/guard-shell.wasm', sha256: own.sha256, bytes: own.bytes } }));
+    const [key, fresh] = await compiledBy('guard-shell');
+    // Any bytes at all; here the honest module with a custom section appended (valid, loads, and not the instrumenter's).
+    const name = new TextEncoder().encode('not-ours');
+    const foreignBytes = Buffer.concat([fresh, Buffer.from([0, name.length + 1, name.length]), name]);
+    const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    writeFileSync(join(foreign, 'guard-shell/build/guard-shell.instrumented.wasm'), foreignBytes);
+    writeFileSync(join(foreign, 'prebuilt.json'), JSON.stringify({ [key]: { file: 'guard-shell/build/guard-shell.instrumented.wasm', sha256: digest(foreignBytes) } }));
+    const outfile = join(root, 'node_modules/wasmhooks/dist/index.js');
+    await build({
+      stdin: {
+        contents: `import { loadPlugin } from './host/plugins/index.ts';
+import { compiledEntries } from './host/sandbox/compiled.ts';
+import { createHash } from 'node:crypto';
+try {
+  const plugin = await loadPlugin({ name: 'guard-shell' });
+  await plugin.close();
+  for (const [, bytes] of await compiledEntries()) console.log(createHash('sha256').update(bytes).digest('hex'));
+} catch (error) {
+  console.log(error.code, error.message);
+}`,
+        resolveDir: repo,
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      packages: 'external',
+      target: 'es2022',
+      outfile,
+      logLevel: 'silent',
+    });
+    const compiled = () => {
+      const run = spawnSync(process.execPath, ['--no-warnings', outfile], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      return run.stdout.trim().split('\n');
+    };
+    try {
+      const [refused] = compiled();
+      expect(refused).toMatch(/^LOAD_FAILED the first-party plugins are not built .*node_modules\/wasmhooks\/plugins\/first-party\.json/);
+      expect(refused).not.toMatch(/node_modules\/plugins\//);
+      // The same files in the package's own folder (node_modules/wasmhooks/plugins/) are trusted like its code: used.
+      cpSync(foreign, join(root, 'node_modules/wasmhooks/plugins'), { recursive: true });
+      expect(compiled()).toEqual([digest(foreignBytes)]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

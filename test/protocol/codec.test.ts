@@ -73,8 +73,13 @@ describe('protocol codec', () => {
     ['too many bindings', info({ hooks: Array.from({ length: 65 }, () => ({ event: 6 })) }), /declares 65 hook bindings; the limit is 64/],
     ['matchers too long in total', info({ hooks: Array.from({ length: 9 }, (_, i) => ({ event: 6, matcher: `${i}`.repeat(250) })) }), /hooks\[8\] \(PreToolUse\): the matchers cost more than 2048 in all/],
     ['an unknown event', info({ hooks: [{ event: 99 as wasmhooks.v1.HookEvent }] }), /unknown event 99/],
+    ['an unknown failure policy', info({ hooks: [{ event: 6, failurePolicy: 3 as wasmhooks.v1.FailurePolicy }] }), /unknown failure_policy 3/],
+    // A negative enum value (a 10-byte varint) is as unknown as 3: not read as fail-open.
+    ['a negative failure policy', info({ hooks: [{ event: 6, failurePolicy: -1 as wasmhooks.v1.FailurePolicy }] }), /unknown failure_policy -1/],
     ['a non-JSON schema', info({ tools: [{ name: 't', inputSchemaJson: '{' }] }), /not valid JSON/],
     ['duplicate tools', info({ tools: [{ name: 't' }, { name: 't' }] }), /duplicate tool name/],
+    // Each tool is host work at load (a duplicate check, a schema): 40 000 tools in 280 KB took 11 s of unmetered CPU.
+    ['too many tools', info({ tools: Array.from({ length: 257 }, (_, i) => ({ name: `t${i}` })) }), /declares 257 tools; the limit is 256/],
     ['no name', info({ name: '' }), /empty plugin name/],
   ])('rejects a describe answer with %s', (_, bytes, message) => {
     const decoded = decodePluginInfo(bytes);

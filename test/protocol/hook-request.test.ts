@@ -72,6 +72,19 @@ describe('encodeHookInput', () => {
     });
   }
 
+  it('encodes JSON that is not plain data as JSON.stringify does, and throws where it throws', () => {
+    const common = commons[0]!;
+    const dated = { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { when: new Date(0), n: 1 } } as HookInput;
+    const response = { ...dated, hook_event_name: 'PostToolUse', tool_response: () => 1 } as unknown as HookInput;
+    for (const input of [dated, response]) {
+      expect(Buffer.from(encodeHookInput(input, 0)).toString('hex')).toBe(Buffer.from(encodeHookRequest(toWireRequest(input, 0))).toString('hex'));
+    }
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    expect(() => encodeHookInput({ ...dated, tool_input: cycle } as HookInput, 0)).toThrow(TypeError);
+    expect(() => encodeHookInput({ ...dated, tool_input: { n: 1n } } as HookInput, 0)).toThrow(TypeError);
+  });
+
   it('returns a copy the next call does not overwrite', () => {
     const [first, second] = inputs(commons[0]!).slice(6, 8);
     const a = encodeHookInput(first!, 0);

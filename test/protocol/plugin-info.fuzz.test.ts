@@ -208,6 +208,50 @@ describe('PluginInfo reader against protobufjs', () => {
     for (let k = 0; k < 4_000; k++) agree(Uint8Array.from({ length: Math.floor(rnd() * 24) }, byte));
   });
 
+  it('agrees on overlong and 64-bit varints, lengths past 2^32, groups around the depth limit, negative enums', () => {
+    // A varint of `v` padded to `pad` more bytes than it needs (overlong), as a plugin may write it.
+    const vlong = (v: bigint, pad = 0): number[] => {
+      const out: number[] = [];
+      do {
+        out.push(Number(v & 0x7fn) | 0x80);
+        v >>= 7n;
+      } while (v > 0n);
+      for (let i = 0; i < pad; i++) out.push(0x80);
+      out[out.length - 1]! &= 0x7f;
+      return out;
+    };
+    const head = [0x0a, 0x01, 0x67, 0x18, 0x01];
+    const group = (field: number, depth: number, end = field): number[] =>
+      depth === 0 ? [...vlong(BigInt(field * 8 + 3)), ...vlong(BigInt(end * 8 + 4))] : [...vlong(BigInt(field * 8 + 3)), ...group(field, depth - 1), ...vlong(BigInt(end * 8 + 4))];
+    const values = [0n, 1n, 2n, 3n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 1n << 32n, (1n << 32n) + 1n, (1n << 35n) + 3n, (1n << 63n) - 1n, 1n << 63n, (1n << 64n) - 1n];
+    const cases: number[][] = [];
+    for (const v of values) {
+      for (const pad of [0, 1, 3, 9]) {
+        cases.push([...head, 0x18, ...vlong(v, pad)]); // protocol_version
+        cases.push([...head, 0x22, 0x02, 0x08, 0x06, 0x22, ...vlong(v, pad)]); // a binding's length
+        const binding = [0x08, ...vlong(v, pad), 0x18, ...vlong(v, pad)]; // event and failure_policy
+        cases.push([...head, 0x22, ...vlong(BigInt(binding.length)), ...binding]);
+        cases.push([...head, 0x0a, ...vlong(v, pad), 0x67]); // a string's length
+        cases.push([...head, ...vlong(BigInt(8 * 9 + 2), pad), 0x01, 0x00]); // an unknown field's tag, overlong
+        cases.push([...head, 0x32, ...vlong(v + 2n, pad), 0x0a, 0x00]); // grants' length past the bytes
+      }
+    }
+    // An 11-byte varint (one too long) where a value, a tag and a length go.
+    const eleven = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    cases.push([...head, 0x18, ...eleven], [...eleven, 0x00], [...head, 0x0a, ...eleven, 0x67]);
+    for (const depth of [98, 99, 100, 101, 102]) {
+      cases.push([...head, ...group(9, depth)]); // top level
+      const inner = group(9, depth);
+      cases.push([...head, 0x22, ...vlong(BigInt(inner.length + 2)), 0x08, 0x06, ...inner]); // inside a binding
+      cases.push([...head, ...group(9, depth, 10)]); // the wrong end tag
+    }
+    cases.push([...head, 0x4c], [...head, 0x22, 0x01, 0x4c], [...head, 0x4b]); // an end group alone, an unclosed group
+    for (const bytes of cases) {
+      agree(Uint8Array.from(bytes));
+      for (let n = head.length; n < bytes.length; n++) agree(Uint8Array.from(bytes.slice(0, n)));
+    }
+  });
+
   it('covered both sides: many refusals and many accepted answers', () => {
     expect(checked).toBeGreaterThan(20_000);
     expect(refused).toBeGreaterThan(3_000);

@@ -103,6 +103,45 @@ describe('host calls go through the gate', () => {
   });
 });
 
+describe('what the gate is left out of', () => {
+  const wat = `(module
+    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+    (import "extism:host/env" "output_set" (func $out (param i64 i64)))
+    (import "env" "host" (func $host (param i32) (result i32)))
+    (func (export "alloc") (param i64) (result i64) (call $alloc (local.get 0)))
+    (func (export "out") (param i64 i64) (call $out (local.get 0) (local.get 1)))
+    (func (export "host") (param i32) (result i32) (call $host (local.get 0))))`;
+  const imports = (calls: string[]) => ({
+    ...host(calls),
+    'extism:host/env': { ...host(calls)['extism:host/env'], output_set: (a: bigint, n: bigint) => void calls.push(`out(${a},${n})`) },
+  });
+
+  it('output_set (constant host work) is charged its length but never gated', async () => {
+    const calls: string[] = [];
+    const g = await gated(wat, imports(calls));
+    const fuel = g.used();
+    g.exports.out!(1n << 48n, 160_000n);
+    expect(g.gates).toHaveLength(0);
+    expect(g.used() - fuel).toBeGreaterThanOrEqual(GATED_CALL_FUEL + 10_000);
+    expect(calls).toEqual([`out(${1n << 48n},160000)`]);
+  });
+
+  it('an import the embedder checks itself (selfChecked) is charged as before but not gated; any other still is', async () => {
+    const calls: string[] = [];
+    const plain = await gated(wat, imports(calls));
+    plain.exports.alloc!(160_000n);
+    expect(plain.gates).toEqual([[1, 0n]]);
+    const checked = await gated(wat, imports(calls), { selfChecked: { 'extism:host/env': ['alloc'], env: ['other'] } });
+    const fuel = checked.used();
+    checked.exports.alloc!(160_000n);
+    expect(checked.gates).toHaveLength(0);
+    expect(checked.used() - fuel).toBeGreaterThanOrEqual(GATED_CALL_FUEL + 10_000);
+    checked.exports.host!(1);
+    expect(checked.gates).toEqual([[1, 0n]]);
+    expect(calls).toEqual(['alloc(160000)', 'alloc(160000)', 'host(1)']);
+  });
+});
+
 describe('exception handlers call the gate', () => {
   it('every catch and catch_all entry is gated, and a gate that throws ends the handler at once', async () => {
     const wat = await fixture('exceptions');

@@ -118,6 +118,35 @@ describe('worker isolation', () => {
     expect(await echo.call('calls', new Uint8Array(0))).toMatchObject({ ok: true, output: text('1') });
   });
 
+  it('a worker the host gave up on ends by itself, where terminate cannot interrupt it (Deno: a killed worker lived on)', async () => {
+    // Deno's terminate() does not stop a worker's JS that never returns to its event loop, and the worker's loop
+    // never does: after a kill it waited on the channel forever (measured: one thread per kill, for the process's
+    // life). Here terminate does nothing, as there; the killed worker must still leave its loop and end.
+    const { Worker } = await import('node:worker_threads');
+    const killed: InstanceType<typeof Worker>[] = [];
+    const terminate = vi.spyOn(Worker.prototype, 'terminate').mockImplementation(function (this: InstanceType<typeof Worker>) {
+      killed.push(this);
+      return Promise.resolve(0);
+    });
+    setWorkerGraceMs(50 - 10_000);
+    try {
+      const outcome = await echo.call('spin', new Uint8Array(0), { limits: { timeoutMs: 10_000 } });
+      expect(!outcome.ok && outcome.failure).toMatchObject({ code: 'TIMEOUT', message: /worker was terminated/ });
+    } finally {
+      setWorkerGraceMs(DEFAULT_GRACE_MS);
+      terminate.mockRestore();
+    }
+    expect(killed).toHaveLength(1);
+    const ended = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 3_000);
+      killed[0]!.once('exit', () => (clearTimeout(timer), resolve(true)));
+    });
+    if (!ended) await killed[0]!.terminate();
+    expect(ended).toBe(true);
+    const next = await echo.call('run', text('respawned'));
+    expect(next.ok && str(next.output)).toBe('respawned');
+  });
+
   it('after an abort, waits only the grace period before terminating the worker', async () => {
     // A negative grace: once aborted, the host stops waiting at once (whether
     // the worker's own check or the kill gets there first, the call is ABORTED).

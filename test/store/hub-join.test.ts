@@ -46,4 +46,28 @@ describe('replay joined to live delivery', () => {
     expect(got.slice(2).map((m) => m.id)).toEqual([1, 2, 3].map((n) => `${log.epoch}.${n}`));
     await hub.close(10);
   });
+
+  it('a replay read that stalls while live events pile up drops the client past its queue limit (no unbounded hold)', async () => {
+    const log = new MemoryEventLog(100);
+    let release!: () => void;
+    log.since = () => new Promise<Since>((resolve) => (release = () => resolve({ kind: 'ok', entries: [] })));
+    const hub = new EventHub({ ...options, clientQueueLimit: 50 }, log);
+    hub.publish(ev(1));
+    const body = hub.open({ format: 'plain', lastEventId: `${log.epoch}.1` });
+    const reader = body.getReader();
+    await new Promise((r) => setTimeout(r, 5));
+    for (let i = 2; i <= 60; i++) hub.publish(ev(i));
+    await new Promise((r) => setTimeout(r, 5));
+    // The stream is errored (cut), not ended: the client reconnects with its Last-Event-ID.
+    const outcome = await (async () => {
+      try {
+        for (;;) if ((await reader.read()).done) return 'ended';
+      } catch {
+        return 'cut';
+      }
+    })();
+    expect(outcome).toBe('cut');
+    release();
+    await hub.close(10);
+  });
 });

@@ -2,7 +2,8 @@
 // scenario per plugin (path-guard, secret-redactor, budget,
 // require-verification, calc), each loaded from its built .wasm.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { createHost, instrument, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookCommon, HookInput, HostEvent, InstrumentOptions, PluginOptions, ToolHandler } from '../../dist/index.js';
 
@@ -185,6 +186,30 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(await decide('rm -rf /'), 'deny');
     } finally {
       await guard.close();
+    }
+  },
+
+  'the build reads its own plugins/ only, never a plugins/first-party.json further up (node_modules/plugins/)': async () => {
+    // The package installed without its plugins/: its build once went on to node_modules/plugins/, which any
+    // package named "plugins" could ship, naming any bytes guard-shell (and trusting their "instrumented" form).
+    const root = new URL(`../../node_modules/.cache/wasmhooks-xrt-own/${Math.random().toString(36).slice(2)}/`, import.meta.url);
+    const foreign = new URL('node_modules/plugins/', root);
+    try {
+      await cp(fileURLToPath(new URL('../../dist/', import.meta.url)), fileURLToPath(new URL('node_modules/wasmhooks/dist/', root)), { recursive: true });
+      await mkdir(new URL('guard-shell/build/', foreign), { recursive: true });
+      const bytes = await bytesOf('guard-shell');
+      await writeFile(new URL('guard-shell/build/guard-shell.wasm', foreign), bytes);
+      const sha256 = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+      await writeFile(new URL('first-party.json', foreign), JSON.stringify({ 'guard-shell': { file: 'guard-shell/build/guard-shell.wasm', sha256, bytes: bytes.length } }));
+      const installed = (await import(new URL('node_modules/wasmhooks/dist/index.js', root).href)) as { loadPlugin: typeof loadPlugin };
+      await assert.rejects(installed.loadPlugin({ name: 'guard-shell' }), (error: { code?: string; message?: string }) => {
+        assert.equal(error.code, 'LOAD_FAILED');
+        assert.match(error.message ?? '', /node_modules\/wasmhooks\/plugins\/first-party\.json/);
+        assert.doesNotMatch(error.message ?? '', /node_modules\/plugins\//);
+        return true;
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   },
 };

@@ -62,6 +62,9 @@ const HOSTILE: [fixture: string, code: string, limits?: SandboxOptions['limits']
   ['out-of-bounds', 'TRAP'],
   ['log-flood', 'TIMEOUT', FIFTY],
   ['host-call-flood', 'TIMEOUT', FIFTY],
+  // output_set is not gated (constant host work): its charge alone stops a loop of it.
+  ['output-set-flood', 'TIMEOUT', FIFTY],
+  ['output-set-flood', 'FUEL_EXHAUSTED', { timeoutMs: 10_000, fuel: 2_000_000 }],
   ['plugin-error', 'PLUGIN_ERROR'],
   ['bad-host-call', 'TRAP'],
 ];
@@ -88,7 +91,50 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'in-thread: an idle call has run by the time call() returns (Extism\'s call context driven directly, one settled promise)': async () => {
+    const echo = await createSandbox(await hostile('echo'), ROOMY);
+    for (const input of ['warm', 'direct', 'again']) {
+      let outcome: CallOutcome | undefined;
+      const done = echo.call('run', text(input)).then((o) => (outcome = o));
+      // One microtask: enough for a promise that was settled when call() returned, not for Extism's async Plugin.call.
+      await null;
+      assert.ok(outcome, `${runtime}: the call was not settled one microtask after call() returned`);
+      assert.equal(outcome.ok && str(outcome.output), input);
+      await done;
+    }
+    // The same path keeps every stop: a deadline, a trap, fuel, and an error the plugin sets itself.
+    assert.equal(codeOf(await echo.call('spin', new Uint8Array(0), { limits: FIFTY })), 'TIMEOUT');
+    assert.equal(codeOf(await echo.call('trap', new Uint8Array(0))), 'TRAP');
+    assert.equal(codeOf(await echo.call('spin', new Uint8Array(0), { limits: { fuel: 1_000_000 } })), 'FUEL_EXHAUSTED');
+    const back = await echo.call('run', text('back'));
+    assert.equal(back.ok && str(back.output), 'back');
+    await echo.close();
+  },
+
   'in-thread: an infinite loop stops at its deadline, and the module recovers': () => deadline({}, 'in-thread'),
+
+  'in-thread: a loop of an ungated host call (output_set) stops within the deadline\'s slack, and by fuel within the budget': async () => {
+    const flood = await createSandbox(await hostile('output-set-flood'), { quarantine: { maxConsecutiveFailures: 100 } });
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const outcome = await flood.call('run', new Uint8Array(0), { limits: { timeoutMs: 50, fuel: 1e15 } });
+      times.push(performance.now() - started);
+      assert.equal(codeOf(outcome), 'TIMEOUT');
+    }
+    times.sort((a, b) => a - b);
+    console.log(`    [${runtime}] output_set loop, timeoutMs 50: stopped in ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+    // The documented slack, max(2 × deadline, deadline + 50 ms), on the median (a loaded machine delays any one run).
+    assert.ok(times[2]! < 100, `median ${times[2]} ms`);
+    const spent = await flood.call('run', new Uint8Array(0), { limits: { timeoutMs: 10_000, fuel: 500_000 } });
+    assert.equal(codeOf(spent), 'FUEL_EXHAUSTED');
+    assert.ok(spent.fuelUsed <= 500_000, `fuelUsed ${spent.fuelUsed}`);
+    const many = await flood.call('many', new Uint8Array(0));
+    const once = await flood.call('once', new Uint8Array(0));
+    // At least GATED_CALL_FUEL (1000) per call: 9,999 more calls.
+    assert.ok(many.ok && once.ok && many.fuelUsed - once.fuelUsed >= 9_999 * 1_000, `${many.fuelUsed} - ${once.fuelUsed}`);
+    await flood.close();
+  },
 
   'in-thread: fuel exhaustion, memory cap, trap, stack overflow': async () => {
     const echo = await createSandbox(await hostile('echo'), ROOMY);

@@ -1,7 +1,9 @@
 /**
  * Host calls: every function the module imports is charged fuel and, unless
- * it is one of Extism's constant-time accessors, checked against the stop,
- * the abort signal and the deadline before it runs.
+ * the host's work for it is constant (Extism's accessors, `output_set`),
+ * checked against the stop, the abort signal and the deadline before it runs:
+ * by the gate, or by the host function itself where the embedder says it
+ * checks (`selfChecked`: the sandbox engine's `alloc`).
  *
  * Each imported function gets a wrapper, a defined function of the same type
  * appended after the module's own: it calls the `gate` import (the check),
@@ -48,6 +50,15 @@ const CONSTANT_TIME = new Set([
 ]);
 /** Extism functions whose work grows with a length operand: its parameter index. */
 const LENGTH_PARAM: Record<string, number> = { alloc: 0, output_set: 1 };
+/**
+ * Extism functions whose host work is constant whatever their operands, so
+ * not gated: `output_set` records which block is the output (the host reads
+ * it once, after the call, under maxOutputBytes). Still charged through its
+ * wrapper, length included: a plugin calling it in a loop pays at least
+ * GATED_CALL_FUEL a call, ten times an accessor, and meets the deadline at
+ * every refuel like any other code (test/sandbox/sandbox.hostcall-loop.test.ts).
+ */
+const CONSTANT_WORK = new Set(['output_set']);
 /** Host functions that read blocks the plugin passes by address: those parameters. */
 const BLOCK_PARAMS: Record<string, Record<string, number[]>> = {
   [EXTISM]: {
@@ -62,21 +73,23 @@ const I32 = 0x7f, I64 = 0x7e;
 export function planImports(
   imports: { module: string; name: string; type: number }[],
   types: FuncType[],
-  caps: { allowExceptions: boolean },
+  caps: { allowExceptions: boolean; selfChecked: Readonly<Record<string, readonly string[]>> },
 ): { plans: ImportPlan[]; needsGate: boolean } {
   const plans = imports.map(({ module, name, type }) => {
     const params = types[type]?.params ?? [];
     const extism = module === EXTISM;
     const length = extism ? (LENGTH_PARAM[name] ?? -1) : -1;
     const blocks = (BLOCK_PARAMS[module]?.[name] ?? []).filter((p) => params[p] === I64);
+    const cheap = extism && CONSTANT_TIME.has(name);
     return {
-      cheap: extism && CONSTANT_TIME.has(name),
+      cheap,
+      gated: !cheap && !(extism && CONSTANT_WORK.has(name)) && !(Object.hasOwn(caps.selfChecked, module) && caps.selfChecked[module]!.includes(name)),
       length: params[length] === I64 || params[length] === I32 ? length : -1,
       blocks,
       params: params.length,
     };
   });
-  return { plans, needsGate: caps.allowExceptions || plans.some((p) => !p.cheap) };
+  return { plans, needsGate: caps.allowExceptions || plans.some((p) => p.gated || p.blocks.length > 0) };
 }
 
 /**
@@ -139,7 +152,7 @@ export function writeWrappers(m: RewriteInfo, w: Writer): void {
 function writeWrapperBody(m: RewriteInfo, w: Writer, plan: ImportPlan, idx: number): void {
   const fuel = m.globals;
   const gate = m.funcImports + 1;
-  if (!plan.cheap && plan.blocks.length === 0) writeGateCall(m, w, GateKind.Call);
+  if (plan.gated && plan.blocks.length === 0) writeGateCall(m, w, GateKind.Call);
   w.u8(0x23), w.uleb(fuel);
   w.u8(0x42), sleb(w, plan.cheap ? HOST_CALL_FUEL : GATED_CALL_FUEL);
   w.u8(0x7d); // i64.sub

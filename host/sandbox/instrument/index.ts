@@ -46,6 +46,15 @@ export interface InstrumentOptions {
    * measured against.
    */
   metering?: 'fast' | 'exact';
+  /**
+   * Imports, by module, whose host functions make the gate's checks (stop,
+   * abort, deadline) themselves before doing any work: their wrappers charge
+   * fuel as usual but do not call the gate (one crossing into the host per
+   * call instead of two). Only for an embedder whose functions do; the
+   * sandbox's engine names its own (host/sandbox/engine-imports.ts
+   * `SELF_CHECKED`). Default: none.
+   */
+  selfChecked?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The rewritten module and what was added to it. */
@@ -86,7 +95,12 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   if (options.metering !== undefined && options.metering !== 'fast' && options.metering !== 'exact')
     throw new WasmhooksError('INVALID_OPTIONS', `metering must be 'fast' or 'exact', got ${String(options.metering)}`);
   const sections = scanSections(wasm);
-  const m = readInfo(wasm, sections, { maxMemoryPages: cap, maxTableElements, allowExceptions: options.allowExceptions ?? false });
+  const m = readInfo(wasm, sections, {
+    maxMemoryPages: cap,
+    maxTableElements,
+    allowExceptions: options.allowExceptions ?? false,
+    selfChecked: options.selfChecked ?? {},
+  });
   m.exact = options.metering === 'exact';
   if (!m.exact) planVariants(m, m.types.length + 2 + m.blockTypes.size);
   planRefuelSlow(m, m.types.length + 2 + m.blockTypes.size + m.variantType.filter((t) => t >= 0).length);

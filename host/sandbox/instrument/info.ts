@@ -19,6 +19,8 @@ export interface Caps {
   maxMemoryPages: number;
   maxTableElements: number;
   allowExceptions: boolean;
+  /** Imports whose host functions check for themselves (InstrumentOptions.selfChecked). */
+  selfChecked: Readonly<Record<string, readonly string[]>>;
 }
 
 export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {

@@ -62,6 +62,8 @@ export interface FuncType {
 export interface ImportPlan {
   /** A constant-time Extism accessor: charged, not gated. */
   cheap: boolean;
+  /** The wrapper calls the gate first (the host's work for it is not constant). */
+  gated: boolean;
   /** The parameter holding a length that the cost grows with, or -1. */
   length: number;
   /** Parameters holding block addresses the host reads (i64), charged by the gate. */

@@ -28,7 +28,12 @@ export const State = {
   CHUNK_TAKEN: 7,
 } as const;
 
-export const Slot = { STATE: 0, ABORT: 1, META_LEN: 2, DATA_LEN: 3, PART_LEN: 4 } as const;
+/**
+ * `KILLED`: set by the host when it gives up on the worker (terminates it). The worker then leaves its loop
+ * as soon as its plugin stops: Deno's `terminate()` does not end a worker whose JS never returns to its
+ * event loop, and the worker's loop never does (one thread per kill lived on for the process's life).
+ */
+export const Slot = { STATE: 0, ABORT: 1, META_LEN: 2, DATA_LEN: 3, PART_LEN: 4, KILLED: 5 } as const;
 
 /**
  * Bun sometimes loses a notify (measured: about 1 call in 150 of a worker

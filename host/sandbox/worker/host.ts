@@ -6,8 +6,8 @@
  * for the next call.
  */
 import { safely } from '../../errors.js';
-import type { CallBudget, Backend } from '../backend.js';
-import type { EngineOptions } from '../engine.js';
+import type { Backend } from '../backend.js';
+import type { EngineOptions, Settle } from '../engine.js';
 import { failure, loadFailed } from '../failures.js';
 import type { PluginFailure } from '../../failure.js';
 import type { CallOutcome } from '../types.js';
@@ -31,6 +31,12 @@ export function setWorkerGraceMs(ms: number): void {
 const TRANSFER_MS = 1_000;
 /** How long a new worker may take to come up (it compiles the module). */
 const START_TIMEOUT_MS = 10_000;
+
+interface CallBudget {
+  timeoutMs: number;
+  fuel: number;
+  signal: AbortSignal | undefined;
+}
 
 interface Live {
   handle: WorkerHandle;
@@ -61,7 +67,13 @@ export class WorkerBackend implements Backend {
     return backend;
   }
 
-  async run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome> {
+  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome> {
+    return this.#run(fn, input, { timeoutMs, fuel, signal }).then(settle, (error: unknown) =>
+      settle({ ok: false, failure: failure('TRAP', `sandbox error: ${error instanceof Error ? error.message : String(error)}`), fuelUsed: 0, durationMs: 0 }),
+    );
+  }
+
+  async #run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome> {
     const started = performance.now();
     const fail = (f: PluginFailure): CallOutcome => ({
       ok: false,
@@ -190,6 +202,9 @@ export class WorkerBackend implements Backend {
     // Until the thread is gone, a plugin still running there stops at its
     // next refuel or host call: the abort flag is the first thing they read.
     Atomics.store(live.channel.header, Slot.ABORT, 1);
+    // And once it has stopped, the worker leaves its loop (where terminate cannot end it: Deno); an idle one now.
+    Atomics.store(live.channel.header, Slot.KILLED, 1);
+    Atomics.notify(live.channel.header, Slot.STATE);
     const dying = live.handle.terminate().catch(() => undefined);
     this.#dying.add(dying);
     await dying;

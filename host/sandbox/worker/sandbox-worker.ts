@@ -46,7 +46,8 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
   channel.signal(State.IDLE);
   for (;;) {
     const state = channel.state;
-    if (state === State.SHUTDOWN) return;
+    // Killed: the host will never read this channel again (channel.ts, Slot.KILLED).
+    if (state === State.SHUTDOWN || Atomics.load(channel.header, Slot.KILLED) !== 0) return;
     if (state !== State.REQUEST) {
       // Sleep until the host changes the state (IDLE, or RESPONSE not yet read). No timeout: a request whose
       // notify was lost is notified again by the host while it waits for the answer (channel.ts, WAKE_MS).

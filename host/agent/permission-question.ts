@@ -1,0 +1,60 @@
+/**
+ * The permission question for one tool call of a batch (host/agent/tool-batch.ts): what
+ * `resolvePermission` asks, with the PermissionRequest and Notification hooks it may fire.
+ */
+import type { Emit } from '../events/types.js';
+import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
+import type { HookCommon } from '../hooks/types.js';
+import type { PermissionCall } from '../permissions/resolve.js';
+import { hookInput, type LoopConfig } from './config.js';
+import type { ToolCallRequest } from './model-turn.js';
+
+/** What the question needs of its batch. */
+interface QuestionScope {
+  readonly config: LoopConfig;
+  readonly emit: Emit;
+  readonly signal: AbortSignal;
+  readonly ctx: DispatchContext;
+  readonly common: HookCommon;
+}
+
+/**
+ * The permission question for one call. A class, so that asking it creates no closures per tool
+ * call (`runHooks` and `notify` are methods; under tsx each named closure also costs a `__name`).
+ */
+export class PermissionQuestion implements PermissionCall {
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly signal: AbortSignal;
+  readonly emit: Emit;
+  readonly cwd: string;
+  readonly agentId?: string;
+  readonly parentToolUseId?: string;
+
+  constructor(
+    private readonly b: QuestionScope,
+    call: ToolCallRequest,
+    readonly input: Record<string, unknown>,
+    readonly hookDecision: PermissionCall['hookDecision'],
+  ) {
+    this.toolName = call.name;
+    this.toolUseId = call.id;
+    this.signal = b.signal;
+    this.emit = b.emit;
+    this.cwd = b.config.cwd;
+    if (b.config.agentId !== undefined) this.agentId = b.config.agentId;
+    if (b.config.parentToolUseId !== undefined) this.parentToolUseId = b.config.parentToolUseId;
+  }
+
+  runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
+    const { toolName, toolUseId, b } = this;
+    return dispatch(b.ctx, 'PermissionRequest', () =>
+      hookInput(b.common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
+    );
+  }
+
+  async notify(message: string): Promise<void> {
+    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info' }));
+    this.b.config.pendingContext.push(...n.additionalContext);
+  }
+}
