@@ -18,9 +18,9 @@ const GLOBAL_GET = 0x23, GLOBAL_SET = 0x24, LOCAL_GET = 0x20, LOCAL_SET = 0x21, 
 /**
  * Writes a check charging a cost patched in later; returns the offset of its
  * padded 5-byte constant. `entry`: load the counter from the global first.
- * `loop`: a loop's back-edge or header check (see writeRefuelIfNegative).
+ * `tight`: the back-edge check of a short loop (see writeRefuelIfNegative).
  */
-export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean, loop = false): number {
+export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean, tight = false): number {
   const f = m.fuelLocal;
   if (f < 0) {
     const at = w.pos + m.checkPatch;
@@ -36,7 +36,7 @@ export function writeCheck(m: ModuleInfo, w: Writer, entry: boolean, loop = fals
   w.bytes(PADDED_ZERO);
   w.u8(0x7d); // i64.sub
   w.u8(LOCAL_TEE), w.uleb(f);
-  writeRefuelIfNegative(m, w, loop);
+  writeRefuelIfNegative(m, w, tight);
   return at;
 }
 
@@ -44,19 +44,19 @@ const PADDED_ZERO = new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x00]);
 
 /**
  * `i64.const 0; i64.lt_s; if <refuel> end`, the counter's new value on the
- * stack. A loop's check (`loop`) on a fuel local has the cold arm
- * `local.set $f (call $refuel_slow (local.get $f))`: no import call and no
- * global access in the loop. JavaScriptCore (Bun) ignores branch hints and
- * compiles a short loop whose body holds the import call 2.5× slower even
- * though the arm never runs. Other checks (function entry, forced, operand)
- * keep the import call inline: on Node 20 the helper measured ≈ 5% slower
- * there on sql.js (docs/sandbox-instrumentation.md, "Overhead on Bun").
+ * stack. The back-edge check of a short loop (`tight`, Walk.tight) on a fuel
+ * local has the cold arm `local.set $f (call $refuel_slow (local.get $f))`:
+ * no import call and no global access in the loop. JavaScriptCore (Bun)
+ * ignores branch hints and compiles a short loop whose body holds the import
+ * call up to 2.5× slower even though the arm never runs. Other checks keep
+ * the import call inline: with the helper at every check, sql.js measured
+ * ≈ 5% slower on Node 20 (docs/sandbox-instrumentation.md, "Overhead on Bun").
  */
-export function writeRefuelIfNegative(m: ModuleInfo, w: Writer, loop = false): void {
+export function writeRefuelIfNegative(m: ModuleInfo, w: Writer, tight = false): void {
   const f = m.fuelLocal, g = m.globals;
   hintUnlikely(w.pos + 3); // the `if`: taken only when the counter ran out
   w.u8(0x42), w.u8(0x00), w.u8(0x53), w.u8(0x04), w.u8(0x40); // i64.const 0; i64.lt_s; if
-  if (loop && f >= 0 && m.refuelSlow >= 0) {
+  if (tight && f >= 0 && m.refuelSlow >= 0) {
     w.u8(LOCAL_GET), w.uleb(f);
     w.u8(0x10), w.uleb(m.refuelSlow);
     w.u8(LOCAL_SET), w.uleb(f);
@@ -119,7 +119,7 @@ export function planRefuelSlow(m: RewriteInfo, firstFreeType: number): void {
 
 /**
  * The body of `$refuel_slow (param $f i64) (result i64)`: the cold arm of a
- * check on a fuel local. The host reads the overdraft from the global, and
+ * short loop's back-edge check on a fuel local. The host reads the overdraft from the global, and
  * the fresh counter goes to the global and back to the caller's local.
  */
 export function writeRefuelSlowBody(m: RewriteInfo, w: Writer): void {

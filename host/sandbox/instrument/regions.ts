@@ -88,10 +88,10 @@ export function chargeHere(m: ModuleInfo, w: Writer, b: number): void {
   blockEnd[b] = w.pos;
 }
 
-/** Opens a block charged by a check here (function entry, a loop checked at its header (`loop`), or a forced check). */
-export function checkedBlock(m: ModuleInfo, w: Writer, entry: boolean, loop = false): number {
+/** Opens a block charged by a check here (function entry, a loop checked at its header, or a forced check). */
+export function checkedBlock(m: ModuleInfo, w: Writer, entry: boolean): number {
   m.checksInserted++;
-  return newBlock(writeCheck(m, w, entry, loop));
+  return newBlock(writeCheck(m, w, entry));
 }
 
 export function addCost(b: number, cost: number): void {
