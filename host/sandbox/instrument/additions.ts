@@ -30,7 +30,10 @@ export function writeRefuelType(m: RewriteInfo, w: Writer): number {
     const t = m.types[type]!;
     w.u8(0x60), w.u8(0x00), w.uleb(t.resultCount), w.bytes(t.results);
   }
-  return 2 + m.blockTypes.size + writeVariantTypes(m, w);
+  const variants = writeVariantTypes(m, w);
+  if (m.refuelSlowType < 0) return 2 + m.blockTypes.size + variants;
+  w.bytes(new Uint8Array([0x60, 0x01, 0x7e, 0x01, 0x7e])); // $refuel_slow: (i64) -> i64
+  return 3 + m.blockTypes.size + variants;
 }
 
 /** Our imports, appended to the import section; returns how many. */

@@ -9,12 +9,14 @@
  * 3. the counter in the global throughout (bodies with exception handlers,
  *    which would resume with a stale local, or too many locals).
  *
- * Then the import wrappers (hostcalls.ts) and the variants, in that order.
+ * Then the import wrappers (hostcalls.ts), the variants and, in fast mode,
+ * `$refuel_slow` (fuel.ts), in that order.
  */
 import { rewriteExpr } from './code.js';
 import { rewriteExprExact } from './exact.js';
 import { closeBodyBlock, openBodyBlock } from './handlers.js';
 import { beginHints, discardHints, endHints, resetHints } from './hints.js';
+import { writeRefuelSlowBody } from './fuel.js';
 import { writeWrappers } from './hostcalls.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
@@ -40,6 +42,7 @@ export function rewriteCode(m: RewriteInfo, r: Reader, w: Writer): void {
   r.where = 'code section';
   writeWrappers(m, w);
   w.copy(variants!.buf, 0, variants!.pos);
+  if (m.refuelSlow >= 0) writeRefuelSlowBody(m, w);
 }
 
 /** The bodies, then false if threading met a tail call (the caller starts over: `m.tailCalls` is now set). */
@@ -47,7 +50,7 @@ function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
   const threading = !m.tailCalls;
   resetHints();
   const count = r.u32();
-  w.uleb(count + m.funcImports + m.variants);
+  w.uleb(count + m.funcImports + m.variants + (m.refuelSlow >= 0 ? 1 : 0));
   const aux = (variants ??= new Writer(1 << 16));
   aux.pos = 0;
   const sectionEnd = r.limit;

@@ -166,11 +166,11 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           if (op === 0x0d) {
             // br_if L  =>  if  <check>  br L+1  end: only a taken branch pays.
             w.u8(0x04), w.u8(0x40);
-            addSite(m, w, s.header(target));
+            addSite(m, w, s.header(target), s.tight(target));
             w.u8(0x0c), w.uleb(label + 1);
             w.u8(0x0b);
             s.from = p;
-          } else addSite(m, w, s.header(target)); // br, br_on_null/non_null (charged taken or not)
+          } else addSite(m, w, s.header(target), s.tight(target)); // br, br_on_null/non_null (charged taken or not)
         }
         s.next(op === 0x0c ? -1 : s.cur); // the fall-through (dead code after br)
         break;

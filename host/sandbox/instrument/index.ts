@@ -21,6 +21,7 @@ import {
 } from './sections.js';
 import type { RewriteInfo } from './module-info.js';
 import { writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
+import { planRefuelSlow, writeRefuelSlowBody } from './fuel.js';
 import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
 import { BRANCH_HINT_SECTION, resetHints, writeHintSection } from './hints.js';
 import { planVariants, writeVariantFunctions } from './threaded.js';
@@ -102,9 +103,11 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   });
   m.exact = options.metering === 'exact';
   if (!m.exact) planVariants(m, m.types.length + 2 + m.blockTypes.size);
+  planRefuelSlow(m, m.types.length + 2 + m.blockTypes.size + m.variantType.filter((t) => t >= 0).length);
   const present = new Set(sections.map((s) => s.id));
   // Import wrappers need a function and a code section even in a module that defines no function.
-  const wrappers = m.funcImports > 0 ? [FUNCTION, CODE] : [];
+  // So does $refuel_slow, in fast mode.
+  const wrappers = m.funcImports > 0 || m.refuelSlow >= 0 ? [FUNCTION, CODE] : [];
   const pending = [TYPE, IMPORT, ...wrappers, GLOBAL, EXPORT]
     .filter((id) => !present.has(id))
     .sort((a, b) => RANK[a]! - RANK[b]!);
@@ -183,7 +186,7 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
     if (id === TYPE) count = writeRefuelType(m, w);
     else if (id === IMPORT) count = writeRefuelImport(m, w);
     else if (id === FUNCTION) writeWrapperTypes(m, w), (count = m.funcImports + writeVariantFunctions(m, w));
-    else if (id === CODE) writeWrappers(m, w), (count = m.funcImports);
+    else if (id === CODE) (count = writeSyntheticCode(m, w));
     else if (id === GLOBAL) writeFuelGlobal(w);
     else writeFuelExport(m, w);
     if (count >= 128) {
@@ -194,6 +197,14 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
       w.buf[at + 4] = count >>> 28;
     } else w.buf[at] = count;
   });
+}
+
+/** A code section for a module without one: the import wrappers and $refuel_slow; returns how many bodies. */
+function writeSyntheticCode(m: RewriteInfo, w: Writer): number {
+  writeWrappers(m, w);
+  if (m.refuelSlow < 0) return m.funcImports;
+  writeRefuelSlowBody(m, w);
+  return m.funcImports + 1;
 }
 
 /** Puts the branch hints of the code just written (hints.ts) in front of the code section at `codeAt`, where engines read them. */

@@ -87,6 +87,8 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     fuelLocal: -1,
     tempUsed: false,
     threaded: false,
+    refuelSlow: -1,
+    refuelSlowType: -1,
     variantType: new Int32Array(types.length).fill(-1),
     variantOf: new Int32Array(funcTypes.length).fill(-1),
     variants: 0,

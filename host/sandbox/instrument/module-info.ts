@@ -28,6 +28,11 @@ export interface ModuleInfo {
   tempUsed: boolean;
   /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */
   threaded: boolean;
+  /**
+   * Function index of `$refuel_slow: (i64) -> i64` (fuel.ts), which a check
+   * on a fuel local calls to refuel; -1 in exact mode (no fuel locals).
+   */
+  refuelSlow: number;
 }
 
 /**
@@ -69,6 +74,8 @@ export interface ImportPlan {
 export interface RewriteInfo extends ModuleInfo {
   /** Type index of our `() -> i64`. */
   refuelType: number;
+  /** Type index of `$refuel_slow`'s `(i64) -> i64`, after the variant types; -1 without it. */
+  refuelSlowType: number;
   /** Type index of the gate's `(i32, i64) -> i32` (written only if `added` is 2). */
   gateType: number;
   /** Function imports we add: refuel, and the gate if needed. Defined functions shift by this. */

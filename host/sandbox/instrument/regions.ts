@@ -88,7 +88,7 @@ export function chargeHere(m: ModuleInfo, w: Writer, b: number): void {
   blockEnd[b] = w.pos;
 }
 
-/** Opens a block charged by a check here (function entry, or a loop checked at its header). */
+/** Opens a block charged by a check here (function entry, a loop checked at its header, or a forced check). */
 export function checkedBlock(m: ModuleInfo, w: Writer, entry: boolean): number {
   m.checksInserted++;
   return newBlock(writeCheck(m, w, entry));
@@ -98,11 +98,15 @@ export function addCost(b: number, cost: number): void {
   blockCost[b] = blockCost[b]! + cost;
 }
 
-/** A check for back-edge loop header `b` here, its cost patched at the end. */
-export function addSite(m: ModuleInfo, w: Writer, b: number): void {
+/**
+ * A check for back-edge loop header `b` here, its cost patched at the end.
+ * `tight`: the back-edge closes a short loop, whose check refuels through
+ * `$refuel_slow` (fuel.ts, writeRefuelIfNegative).
+ */
+export function addSite(m: ModuleInfo, w: Writer, b: number, tight = false): void {
   sitePatch = grow(sitePatch, sites);
   siteNext = grow(siteNext, sites);
-  sitePatch[sites] = writeCheck(m, w, false);
+  sitePatch[sites] = writeCheck(m, w, false, tight);
   siteNext[sites] = blockSites[b]!;
   blockSites[b] = sites++;
   m.checksInserted++;

@@ -41,8 +41,8 @@ const MAX_TYPES = 1_000_000;
  * first variant type will have in the type section.
  */
 export function planVariants(m: RewriteInfo, firstType: number): void {
-  // Engines cap a module at 1,000,000 functions and 1,000,000 types: a module near either gets no variants.
-  if (2 * (m.funcImports + m.definedFunctions) + m.added > MAX_FUNCTIONS || 2 * m.types.length + 2 + m.blockTypes.size > MAX_TYPES) return;
+  // Engines cap a module at 1,000,000 functions and 1,000,000 types: a module near either gets no variants (the +1: $refuel_slow).
+  if (2 * (m.funcImports + m.definedFunctions) + m.added + 1 > MAX_FUNCTIONS || 2 * m.types.length + 3 + m.blockTypes.size > MAX_TYPES) return;
   let types = 0;
   m.types.forEach((t, i) => {
     const simple =
@@ -75,12 +75,14 @@ export function writeVariantTypes(m: RewriteInfo, w: Writer): number {
   return n;
 }
 
-/** Appends the variants' type indices to the function section; returns how many. */
+/** Appends the variants' type indices, then `$refuel_slow`'s (fuel.ts), to the function section; returns how many. */
 export function writeVariantFunctions(m: RewriteInfo, w: Writer): number {
   m.funcTypes.forEach((type, i) => {
     if (m.variantOf[i]! >= 0) w.uleb(m.variantType[type]!);
   });
-  return m.variants;
+  if (m.refuelSlow < 0) return m.variants;
+  w.uleb(m.refuelSlowType);
+  return m.variants + 1;
 }
 
 /** The index of the variant of function `idx` (original numbering), or -1 if it has none (an import, or no variant). */

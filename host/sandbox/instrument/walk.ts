@@ -30,6 +30,9 @@ let frameEscape = new Float64Array(1024);
 let frameUnchecked = new Float64Array(1024);
 let frameText = new Float64Array(1024);
 
+/** The most weight between a loop's header and a back-edge for the loop to count as short (see `Walk.tight`). */
+const TIGHT_LOOP = 100;
+
 export class Walk {
   readonly buf: Uint8Array;
   readonly end: number;
@@ -121,6 +124,16 @@ export class Walk {
 
   kind(frame: number): Frame {
     return frames[frame] as Frame;
+  }
+
+  /**
+   * A branch here to loop `frame` closes a short loop: at most `TIGHT_LOOP`
+   * of weight between its header and here. Its check refuels through
+   * `$refuel_slow` (fuel.ts); longer loops keep the import call inline,
+   * cheaper on Node 20's V8 (docs/sandbox-instrumentation.md, "Overhead on Bun").
+   */
+  tight(frame: number): boolean {
+    return this.text - frameText[frame]! <= TIGHT_LOOP;
   }
 
   /** The header block of back-edge loop `frame`. */
