@@ -12,8 +12,8 @@
  * version in package.json; the engine's `freeBlock` reaches its env table the
  * same way). With a build that lacks any of them, or for a plugin whose host
  * functions suspend (JSPI), `directCaller` gives null and the engine calls
- * `plugin.call` instead. test/sandbox/extism-call.test.ts checks that the
- * direct path is the one in use, on Node, Deno and Bun.
+ * `plugin.call` instead. test/xrt/sandbox.xrt.ts checks that the direct
+ * path is the one in use, on Node, Deno and Bun.
  */
 import type { ExtismPluginOptions } from '@extism/extism';
 import { HostRefusal } from './failures.js';

@@ -22,6 +22,7 @@ import { writeCheck, writeRefuelIfNegative } from './fuel.js';
 import { beginHints, endHints } from './hints.js';
 import { invalid } from './reader.js';
 import { patchSleb5, type Writer } from './writer.js';
+import { BULK_BYTES_PER_FUEL_LOG2 } from './opcodes.js';
 
 /** The gate import: `wasmhooks:sandbox` `gate: (kind: i32, arg: i64) -> i32`, the extra fuel to charge. */
 export const GATE_NAME = 'gate';
@@ -40,8 +41,8 @@ export const enum GateKind {
 export const HOST_CALL_FUEL = 100;
 /** Fuel of any other host call, before its length- or block-dependent part. */
 export const GATED_CALL_FUEL = 1_000;
-/** Length operands (alloc, output_set) and blocks pay 1 fuel per 2^4 = 16 bytes, like bulk memory. */
-export const HOST_BYTES_PER_FUEL_LOG2 = 4;
+/** Length operands (alloc, output_set) and blocks pay what bulk memory pays per byte: one rate for moving bytes. */
+export const HOST_BYTES_PER_FUEL_LOG2 = BULK_BYTES_PER_FUEL_LOG2;
 
 const EXTISM = 'extism:host/env';
 const CONSTANT_TIME = new Set([
