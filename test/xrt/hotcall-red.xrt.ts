@@ -3,25 +3,9 @@
 // must not see or change another call's bytes, gain fuel across calls, or
 // outrun its deadline through the self-checked alloc.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { createSandbox } from '../../dist/index.js';
+import { hostile, runtime, str, text } from './wat.js';
 
-let wabt: ReturnType<typeof wabtInit> | undefined;
-
-async function hostile(name: string): Promise<Uint8Array> {
-  const source = await readFile(new URL(`../fixtures/hostile/${name}.wat`, import.meta.url), 'utf8');
-  const mod = (await (wabt ??= wabtInit())).parseWat(`${name}.wat`, source);
-  try {
-    return mod.toBinary({}).buffer;
-  } finally {
-    mod.destroy();
-  }
-}
-
-const text = (s: string) => new TextEncoder().encode(s);
-const str = (b: Uint8Array) => new TextDecoder().decode(b);
-const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
 const MIB = 1 << 20;
 const DEADLINE = 50;
 const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);

@@ -7,13 +7,11 @@
 // PreToolUse guard denies (fail closed), and that a healthy plugin in the same
 // host answers afterwards. WAT is assembled with wabt, as in test/sandbox.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { DEFAULT_LIMITS, createHost, createSandbox, hostMemoryBound, loadPlugin, scriptedModel } from '../../dist/index.js';
+import { hostile, runtime, str, text } from './wat.js';
 import type { CallOutcome, HostEvent, Limits, SandboxedModule } from '../../dist/index.js';
 import { asGuard } from '../fixtures/hostile/guard.ts';
 
-const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
 const MiB = 1 << 20;
 const DEADLINE = 50;
 /** The documented slack: a call with a deadline ends by max(2 × deadline, deadline + 50 ms). */
@@ -21,21 +19,8 @@ const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);
 /** What one round may lose to the other jobs of a shared 2-core machine (the best of three may not). */
 const NOISE_MS = 250;
 const ISOLATIONS = ['in-thread', 'worker'] as const;
-let wabt: ReturnType<typeof wabtInit> | undefined;
+const wat = (name: string, hook?: string): Promise<Uint8Array> => hostile(name, hook ? (source) => asGuard(source, hook) : undefined);
 
-async function wat(name: string, hook?: string): Promise<Uint8Array> {
-  let source = await readFile(new URL(`../fixtures/hostile/${name}.wat`, import.meta.url), 'utf8');
-  if (hook) source = asGuard(source, hook);
-  const mod = (await (wabt ??= wabtInit())).parseWat(`${name}.wat`, source, { exceptions: true });
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
-
-const text = (s: string) => new TextEncoder().encode(s);
-const str = (b: Uint8Array) => new TextDecoder().decode(b);
 const codeOf = (o: CallOutcome) => (o.ok ? `ok (${str(o.output).slice(0, 20)})` : o.failure.code);
 // Garbage is not held memory: collect first where the runtime lets us (Bun frees lazily; Node with --expose-gc).
 const rss = () => {

@@ -2,25 +2,9 @@
 // memory caps, abort and recovery, in-thread and in our own worker.
 // Hostile plugins are WAT assembled with wabt, as in test/sandbox.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { createSandbox, type CallOutcome, type SandboxOptions } from '../../dist/index.js';
+import { hostile, runtime, str, text } from './wat.js';
 
-const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
-let wabt: ReturnType<typeof wabtInit> | undefined;
-
-async function hostile(name: string): Promise<Uint8Array> {
-  const source = await readFile(new URL(`../fixtures/hostile/${name}.wat`, import.meta.url), 'utf8');
-  const mod = (await (wabt ??= wabtInit())).parseWat(`${name}.wat`, source);
-  try {
-    return mod.toBinary({}).buffer;
-  } finally {
-    mod.destroy();
-  }
-}
-
-const text = (s: string) => new TextEncoder().encode(s);
-const str = (b: Uint8Array) => new TextDecoder().decode(b);
 const codeOf = (o: CallOutcome) => (o.ok ? 'ok' : o.failure.code);
 const SPIN: SandboxOptions = { limits: { timeoutMs: 50, fuel: 1e15 }, quarantine: { maxConsecutiveFailures: 100 } };
 /** For calls that should fail some other way than TIMEOUT, even on a loaded machine. */
