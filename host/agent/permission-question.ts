@@ -9,8 +9,8 @@ import type { PermissionCall } from '../permissions/resolve.js';
 import { hookInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 
-/** What the question needs of its batch. */
-interface QuestionScope {
+/** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
+export interface BatchScope {
   readonly config: LoopConfig;
   readonly emit: Emit;
   readonly signal: AbortSignal;
@@ -32,7 +32,7 @@ export class PermissionQuestion implements PermissionCall {
   readonly parentToolUseId?: string;
 
   constructor(
-    private readonly b: QuestionScope,
+    private readonly b: BatchScope,
     call: ToolCallRequest,
     readonly input: Record<string, unknown>,
     readonly hookDecision: PermissionCall['hookDecision'],
