@@ -25,11 +25,6 @@ export interface BatchScope {
 export class PermissionQuestion implements PermissionCall {
   readonly toolName: string;
   readonly toolUseId: string;
-  readonly signal: AbortSignal;
-  readonly emit: Emit;
-  readonly cwd: string;
-  readonly agentId?: string;
-  readonly parentToolUseId?: string;
 
   constructor(
     private readonly b: BatchScope,
@@ -39,11 +34,27 @@ export class PermissionQuestion implements PermissionCall {
   ) {
     this.toolName = call.name;
     this.toolUseId = call.id;
-    this.signal = b.signal;
-    this.emit = b.emit;
-    this.cwd = b.config.cwd;
-    if (b.config.agentId !== undefined) this.agentId = b.config.agentId;
-    if (b.config.parentToolUseId !== undefined) this.parentToolUseId = b.config.parentToolUseId;
+  }
+
+  // The batch's, read where asked rather than copied into every question.
+  get signal(): AbortSignal {
+    return this.b.signal;
+  }
+
+  get emit(): Emit {
+    return this.b.emit;
+  }
+
+  get cwd(): string {
+    return this.b.config.cwd;
+  }
+
+  get agentId(): string | undefined {
+    return this.b.config.agentId;
+  }
+
+  get parentToolUseId(): string | undefined {
+    return this.b.config.parentToolUseId;
   }
 
   runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
