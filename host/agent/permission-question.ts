@@ -9,8 +9,8 @@ import type { PermissionCall } from '../permissions/resolve.js';
 import { hookInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 
-/** What the question needs of its batch. */
-interface QuestionScope {
+/** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
+export interface BatchScope {
   readonly config: LoopConfig;
   readonly emit: Emit;
   readonly signal: AbortSignal;
@@ -25,25 +25,36 @@ interface QuestionScope {
 export class PermissionQuestion implements PermissionCall {
   readonly toolName: string;
   readonly toolUseId: string;
-  readonly signal: AbortSignal;
-  readonly emit: Emit;
-  readonly cwd: string;
-  readonly agentId?: string;
-  readonly parentToolUseId?: string;
 
   constructor(
-    private readonly b: QuestionScope,
+    private readonly b: BatchScope,
     call: ToolCallRequest,
     readonly input: Record<string, unknown>,
     readonly hookDecision: PermissionCall['hookDecision'],
   ) {
     this.toolName = call.name;
     this.toolUseId = call.id;
-    this.signal = b.signal;
-    this.emit = b.emit;
-    this.cwd = b.config.cwd;
-    if (b.config.agentId !== undefined) this.agentId = b.config.agentId;
-    if (b.config.parentToolUseId !== undefined) this.parentToolUseId = b.config.parentToolUseId;
+  }
+
+  // The batch's, read where asked rather than copied into every question.
+  get signal(): AbortSignal {
+    return this.b.signal;
+  }
+
+  get emit(): Emit {
+    return this.b.emit;
+  }
+
+  get cwd(): string {
+    return this.b.config.cwd;
+  }
+
+  get agentId(): string | undefined {
+    return this.b.config.agentId;
+  }
+
+  get parentToolUseId(): string | undefined {
+    return this.b.config.parentToolUseId;
   }
 
   runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {

@@ -15,10 +15,10 @@
 import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
-import type { HookCommon, HookToolCall } from '../hooks/types.js';
+import type { HookToolCall } from '../hooks/types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
-import { PermissionQuestion } from './permission-question.js';
+import { PermissionQuestion, type BatchScope } from './permission-question.js';
 import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
@@ -44,19 +44,9 @@ interface ToolCallRun {
   durationMs: number;
 }
 
-/** Everything the steps share for one batch. */
-interface Batch {
-  readonly config: LoopConfig;
-  readonly emit: Emit;
-  readonly signal: AbortSignal;
-  readonly ctx: DispatchContext;
-  readonly common: HookCommon;
-}
-
-
 /** `ctx`: the loop's dispatch context for this prompt (the same config, emit and signal). */
 export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number, ctx: DispatchContext): Promise<BatchResult> {
-  const b: Batch = { config, emit, signal, ctx, common: hookCommon(config, iteration) };
+  const b: BatchScope = { config, emit, signal, ctx, common: hookCommon(config, iteration) };
   const runs: ToolCallRun[] = calls.map((call) => ({ call, input: isRecord(call.input) ? normalizeToolInput(config, call.input) : undefined, durationMs: 0 }));
 
   const pre = await dispatch(b.ctx, 'PreToolBatch', () => hookInput(b.common, { hook_event_name: 'PreToolBatch', tool_calls: hookCalls(runs, false) }));
@@ -131,20 +121,20 @@ async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) 
   );
 }
 
-function deny(b: Batch, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
+function deny(b: BatchScope, r: ToolCallRun, reason: string, source: DenialSource, hookName?: string): void {
   const denied: Extract<EmittedEvent, { type: 'tool.denied' }> = { type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source };
   if (hookName) denied.hookName = hookName;
   b.emit(denied);
   r.result = { content: reason, isError: true };
 }
 
-function pushResult(b: Batch, r: ToolCallRun): void {
+function pushResult(b: BatchScope, r: ToolCallRun): void {
   const { content, isError } = r.result ?? { content: `${r.call.name} did not run`, isError: true };
   b.config.messages.push({ role: 'tool', toolUseId: r.call.id, toolName: r.call.name, content, isError });
 }
 
 /** PreToolUse, then the permission question. Sets `approved` or denies; returns a stop that ends the batch. */
-async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined> {
+async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undefined> {
   const { config, signal, ctx, common } = b;
   const { call, input } = r;
   if (input === undefined) {
@@ -184,13 +174,13 @@ async function prepare(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined>
   return undefined;
 }
 
-async function execute(b: Batch, r: ToolCallRun): Promise<void> {
+async function execute(b: BatchScope, r: ToolCallRun): Promise<void> {
   const started = performance.now();
   r.outcome = await run(b, r);
   r.durationMs = performance.now() - started;
 }
 
-async function run(b: Batch, r: ToolCallRun): Promise<ToolOutcome> {
+async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
   const { config, emit, signal } = b;
   const { call } = r;
   if (r.input === undefined) return { content: `the input of ${call.name} must be a JSON object`, isError: true };
@@ -237,7 +227,7 @@ class AbortRace {
 }
 
 /** PostToolUse or PostToolUseFailure, then tool.output; returns a PostToolUse stop (it ends the turn after the batch). */
-async function finalize(b: Batch, r: ToolCallRun): Promise<StoppedBy | undefined> {
+async function finalize(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undefined> {
   const { config, ctx, common, signal } = b;
   const outcome = r.outcome ?? { content: `${r.call.name} did not run`, isError: true };
   const { name, id } = r.call;

@@ -2,6 +2,9 @@ import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { Ring } from '../../host/server/ring.js';
+import { EventHub } from '../../host/server/hub.js';
+import { MemoryEventLog } from '../../host/store/memory-log.js';
+import type { Since } from '../../host/store/types.js';
 import type { ServerEvent } from '../../host/server/events.js';
 import { realHost } from './real-host.js';
 import { readSse, until } from './helpers.js';
@@ -110,5 +113,34 @@ describe('SSE replay', () => {
     const again = await server.app.request('/event', { headers: { 'last-event-id': at(last) } });
     const rest = await readSse(again.body!, (m) => m.length === 1 + 20 - last);
     expect(rest.slice(1).map((m) => pos(m.id))).toEqual(Array.from({ length: 20 - last }, (_, i) => last + i + 1));
+  });
+});
+
+describe('a replay whose log read never ends', () => {
+  /** A log whose `since` stalls (a Redis that stopped answering): live events pile up behind the replay. */
+  class StalledLog extends MemoryEventLog {
+    override since(): Promise<Since> {
+      return new Promise(() => {});
+    }
+  }
+
+  it('drops the client once the live events held behind it pass clientQueueLimit', async () => {
+    const hub = new EventHub({ replayBufferSize: 100, heartbeatMs: 60_000, clientQueueLimit: 5, clientQueueBytes: 1 << 20, retryMs: 1000 }, new StalledLog(100));
+    try {
+      const reader = hub.open({ format: 'plain', lastEventId: 'x.1' }).getReader();
+      // Read until the stream ends or fails; what it failed with, once it does.
+      const failed = (async () => {
+        for (;;) if ((await reader.read()).done) return undefined;
+      })().catch((e: unknown) => e);
+      await until(() => hub.clientCount === 1);
+      for (let i = 1; i <= 4; i++) hub.publish(ev(i));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(hub.clientCount).toBe(1);
+      for (let i = 5; i <= 6; i++) hub.publish(ev(i));
+      await until(() => hub.clientCount === 0);
+      expect(String(await failed)).toMatch(/slow replay: 6 live events/);
+    } finally {
+      await hub.close();
+    }
   });
 });
