@@ -9,6 +9,7 @@
  */
 import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { Entry, StreamFormat } from './ring.js';
+import { concatBytes } from '../bytes.js';
 
 export interface StreamRequest {
   /** Only events of this session (plus server-wide ones). */
@@ -128,7 +129,7 @@ export class Client {
     this.#queue = [];
     this.frames = 0;
     this.bytes = 0;
-    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concat(queue));
+    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concatBytes(queue));
   }
 
   /** Hands bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
@@ -164,14 +165,3 @@ export class Client {
   }
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}

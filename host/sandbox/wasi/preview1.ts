@@ -13,19 +13,13 @@ import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
 import { pollOneoff } from './poll.js';
 import { LineSink, type StdioLevel } from './stdio.js';
+import { concatBytes } from '../../bytes.js';
 
 const MAX_PATH_BYTES = 4096;
 /** Bytes one `fd_write` to stdout/stderr takes; more is a short write (the caller loops). */
 export const MAX_WRITE_BYTES = 64 * 1024;
 /** Fuel per iovec of fd_write/fd_read/fd_pread, on top of the call's and the bytes': that of a constant-time Extism accessor. */
 export const IOVEC_FUEL = HOST_CALL_FUEL;
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) out.set(p, at), (at += p.length);
-  return out;
-}
 
 export interface WasiHost {
   meter(): Meter | null;
@@ -126,7 +120,7 @@ export class Wasi {
       if (total >= MAX_WRITE_BYTES) break;
     }
     this.#charge(total);
-    this.#out[d.kind].write(parts.length === 1 ? parts[0]! : concat(parts, total));
+    this.#out[d.kind].write(parts.length === 1 ? parts[0]! : concatBytes(parts, total));
     this.guest.u32(written, total);
     return Errno.SUCCESS;
   }

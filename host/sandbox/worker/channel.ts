@@ -13,6 +13,7 @@
  */
 import type { PluginFailure } from '../../failure.js';
 import type { CallOutcome, Limits } from '../types.js';
+import { concatBytes } from '../../bytes.js';
 
 export const State = {
   STARTING: 0,
@@ -167,7 +168,7 @@ export class Channel {
   decode<T>(parts: Uint8Array[]): { meta: T; data: Uint8Array } {
     const metaLen = Atomics.load(this.header, Slot.META_LEN);
     const dataLen = Atomics.load(this.header, Slot.DATA_LEN);
-    const whole = parts.length === 1 ? parts[0]! : concat(parts, metaLen + dataLen);
+    const whole = parts.length === 1 ? parts[0]! : concatBytes(parts, metaLen + dataLen);
     const meta = JSON.parse(decoder.decode(whole.subarray(0, metaLen))) as T;
     return { meta, data: whole.subarray(metaLen, metaLen + dataLen) };
   }
@@ -182,16 +183,6 @@ export class Channel {
     Atomics.store(this.header, Slot.DATA_LEN, dataLen);
     Atomics.store(this.header, Slot.PART_LEN, partLen);
   }
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  const whole = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part.subarray(0, total - offset), offset);
-    offset += part.byteLength;
-  }
-  return whole;
 }
 
 export function outcomeOf(meta: ResponseMeta, data: Uint8Array): CallOutcome {
