@@ -7,7 +7,7 @@
  */
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
-import { classify, corruptsInstance, explainTrap, failure } from './failures.js';
+import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
@@ -161,8 +161,7 @@ export class Engine {
   #crashed(error: unknown): CallOutcome {
     this.#meter = null;
     void this.discard();
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+    return sandboxError(error);
   }
 
   /** What the call came to: `output` if it returned, or what it threw. */
