@@ -11,6 +11,7 @@
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
+import { isAsyncFunction } from './extism.js';
 import { HostRefusal, clip } from './failures.js';
 import { copyToBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
@@ -83,7 +84,7 @@ export function hostImports(
   };
   const final = <F extends HostFunction>(fn: F): F =>
     // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
-    fn.constructor.name === 'AsyncFunction' ? fn : ((cc: CallContext, ...args: unknown[]) => {
+    isAsyncFunction(fn) ? fn : ((cc: CallContext, ...args: unknown[]) => {
       if (scope.stop) throw scope.stop;
       try {
         return fn(cc, ...args);

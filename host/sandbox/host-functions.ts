@@ -9,6 +9,7 @@
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
 import { HostRefusal } from './failures.js';
+import { isAsyncFunction } from './extism.js';
 import { bytesFuel, charge, checkDeadline, copyToBlock } from './host-call.js';
 import type { FunctionImport, ValType } from './imports.js';
 import type { Meter } from './meter.js';
@@ -98,7 +99,7 @@ export function validateHostFunctions(given: unknown): HostFunctions {
     if (!Array.isArray(f!.results) || f!.results.length > 1 || !f!.results.every((t) => types.has(t))) {
       bad(`${key}: results must be [] or one of "i32", "i64", "f32", "f64"`);
     }
-    if (f!.fn!.constructor.name === 'AsyncFunction') bad(`${key}: host functions are synchronous (got an async function)`);
+    if (isAsyncFunction(f!.fn!)) bad(`${key}: host functions are synchronous (got an async function)`);
   }
   return given as HostFunctions;
 }
