@@ -11,7 +11,9 @@
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
+import { isAsyncFunction } from './extism.js';
 import { HostRefusal, clip } from './failures.js';
+import { copyToBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
@@ -82,7 +84,7 @@ export function hostImports(
   };
   const final = <F extends HostFunction>(fn: F): F =>
     // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
-    fn.constructor.name === 'AsyncFunction' ? fn : ((cc: CallContext, ...args: unknown[]) => {
+    isAsyncFunction(fn) ? fn : ((cc: CallContext, ...args: unknown[]) => {
       if (scope.stop) throw scope.stop;
       try {
         return fn(cc, ...args);
@@ -179,22 +181,15 @@ function configGet(scope: ImportScope): HostFunction {
   };
 }
 
-/**
- * A fresh block under the memory cap holding a copy of `bytes`. Extism's
- * `store()` instead pushes the bytes' own buffer as a block, unchecked: for
- * a variable that lets the plugin write into the store, and a loop of reads
- * piles up blocks past every cap.
- */
+/** A copy of `bytes` for the plugin (`copyToBlock`), or a refusal naming `what` needed it. */
 function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
-  const address = cc.alloc(bytes.byteLength);
-  const block = address === 0n ? null : cc.read(address);
-  if (!block) {
+  const address = copyToBlock(cc, bytes);
+  if (address === 0n) {
     throw new HostRefusal(
       'MEMORY_LIMIT',
       `${what} needs a block of ${bytes.byteLength} bytes, beyond the plugin's cap of ${scope.limits.maxMemoryPages} pages (maxMemoryPages)`,
     );
   }
-  block.bytes().set(bytes);
   return address;
 }
 

@@ -6,20 +6,20 @@
  * class inside its worker.
  */
 import type { Plugin, PluginOutput } from '@extism/extism';
-import { SILENT, createPlugin, deferredFetch, warmUp } from './extism.js';
-import { classify, corruptsInstance, explainTrap, failure } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, hostImports, reportDroppedLogs, type ImportScope } from './engine-imports.js';
+import { warmUp } from './extism.js';
+import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
+import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
-import { FIRST_SLICE, FUEL_GLOBAL, Meter, REFUEL_MODULE, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
-import { directCaller, probeContext, type DirectCaller } from './extism-call.js';
+import { FIRST_SLICE, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
+import type { DirectCaller } from './extism-call.js';
+import { buildInstance } from './instance.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOutcome, Limits } from './types.js';
 import { VarStore } from './vars.js';
 import { KeptInputs } from './inputs.js';
-
 
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
@@ -161,8 +161,7 @@ export class Engine {
   #crashed(error: unknown): CallOutcome {
     this.#meter = null;
     void this.discard();
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 };
+    return sandboxError(error);
   }
 
   /** What the call came to: `output` if it returned, or what it threw. */
@@ -207,9 +206,8 @@ export class Engine {
    * abort seen after the plugin returned.
    */
   #stopOf(meter: Meter): Error | null {
-    const own = (meter as { stopped?: unknown }).stopped;
     if (this.#scope.stop) return this.#scope.stop;
-    if (own instanceof Error) return own;
+    if (meter.stopped) return meter.stopped;
     if (meter.budget.signal?.aborted) return new StopSignal('ABORTED', 'the call was aborted');
     return null;
   }
@@ -271,52 +269,13 @@ export class Engine {
   }
 
   async #instantiate(): Promise<PluginFailure | null> {
-    this.#scope.vars.clear();
-    let plugin: Plugin;
-    const functions = hostImports(this.#scope, { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) }, this.#guest.functions());
-    const context = probeContext(functions, REFUEL_MODULE);
-    try {
-      plugin = await createPlugin(
-        // The module itself, not a manifest: Extism then skips its `instanceof Response` check.
-        this.module,
-        {
-          useWasi: false,
-          fetch: deferredFetch,
-          functions,
-          config: this.options.config ?? {},
-          memory: { maxPages: this.options.limits.maxMemoryPages },
-          // Plugin log lines come through our own log_* imports; what Extism
-          // logs itself is about failures we report as failures.
-          logger: SILENT,
-          // What the plugin reads from get_log_level: everything, if anyone listens.
-          logLevel: this.options.onLog ? 'trace' : 'silent',
-        },
-      );
-    } catch (error) {
-      return this.#scope.stop ? classify(this.#scope.stop, 'load') : classify(error, 'load');
-    }
-    // A start function that caught its stop still stopped.
-    if (this.#scope.stop) {
-      await plugin.close().catch(() => undefined);
-      return classify(this.#scope.stop, 'load');
-    }
-    const instance = await plugin.getInstance();
-    this.#plugin = plugin;
-    this.#direct = directCaller(context(), instance, functions);
-    this.#fuel = instance.exports[FUEL_GLOBAL] instanceof WebAssembly.Global ? instance.exports[FUEL_GLOBAL] : null;
-    const memory = instance.exports.memory;
-    this.#memory = memory instanceof WebAssembly.Memory ? memory : null;
-    // The module's own initialisation (wasi-libc constructors) runs under this meter.
-    try {
-      this.#guest.start(instance);
-    } catch (error) {
-      await this.discard();
-      return classify(this.#scope.stop ?? error, 'load');
-    }
-    if (this.#scope.stop) {
-      await this.discard();
-      return classify(this.#scope.stop, 'load');
-    }
+    const meterImports = { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) };
+    const built = await buildInstance(this.module, this.options, this.#scope, this.#guest, meterImports);
+    if ('code' in built) return built;
+    this.#plugin = built.plugin;
+    this.#direct = built.direct;
+    this.#fuel = built.fuel;
+    this.#memory = built.memory;
     return null;
   }
 

@@ -17,6 +17,7 @@
  */
 import type { ExtismPluginOptions } from '@extism/extism';
 import { HostRefusal } from './failures.js';
+import { isAsyncFunction } from './extism.js';
 
 type Functions = NonNullable<ExtismPluginOptions['functions']>;
 
@@ -120,7 +121,7 @@ function methodsOf(context: object): ContextMethods | null {
 /** Extism runs a plugin with an async host function under JSPI (`promising`): only `Plugin.call` does that. */
 function suspends(functions: Functions): boolean {
   for (const namespace of Object.values(functions)) {
-    for (const fn of Object.values(namespace)) if (fn.constructor.name === 'AsyncFunction') return true;
+    for (const fn of Object.values(namespace)) if (isAsyncFunction(fn)) return true;
   }
   return false;
 }

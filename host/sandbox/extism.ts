@@ -37,3 +37,10 @@ export function warmUp(): Promise<void> {
   })().catch(() => undefined);
   return warm;
 }
+
+/**
+ * Extism runs a host function that is an async function under JSPI and
+ * tells it apart by its constructor: so does everything of ours that must
+ * agree with it (one test, not three).
+ */
+export const isAsyncFunction = (fn: object): boolean => fn.constructor.name === 'AsyncFunction';

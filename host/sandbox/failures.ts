@@ -79,6 +79,11 @@ export function failure(code: FailureCode, message: string): PluginFailure {
   return { code, message: clip(message) };
 }
 
+/** The outcome (a failed `CallOutcome`) of a call that a bug of ours around the plugin ended: never a throw to the caller. */
+export function sandboxError(error: unknown): { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number } {
+  return { ok: false, failure: failure('TRAP', `sandbox error: ${messageOf(error)}`), fuelUsed: 0, durationMs: 0 };
+}
+
 /** Cut plugin-supplied text to `MAX_FAILURE_MESSAGE_CHARS`, saying so. */
 export function clip(message: string): string {
   if (message.length <= MAX_FAILURE_MESSAGE_CHARS) return message;

@@ -6,6 +6,7 @@
  * past its deadline, and returns the extra fuel a call reading a block owes.
  */
 import type { CallContext } from '@extism/extism';
+import { BYTES_PER_FUEL } from './host-call.js';
 import { GateKind } from './instrument/index.js';
 import { StopSignal, type Meter } from './meter.js';
 
@@ -27,8 +28,9 @@ export function gateImport(current: () => Meter | null): (cc: CallContext, kind:
         return 0;
       case GateKind.Block: {
         meter.gate();
-        // 1 fuel per 16 bytes of the block the host is about to read (0 for an unknown address).
-        return Math.min(MAX_CHARGE, Number(cc.length(arg)) >>> 4);
+        // The boundary's byte rate (floored, as the wrappers' length charge) on the block the host is
+        // about to read (0 for an unknown address). Not `>>> 4`: that is the rate written twice, mod 2^32.
+        return Math.min(MAX_CHARGE, Math.floor(Number(cc.length(arg)) / BYTES_PER_FUEL));
       }
       default:
         throw new StopSignal('ABORTED', `the plugin called the sandbox gate with an unknown kind ${kind}`);

@@ -12,6 +12,7 @@
  * functions here add only what depends on their work: the bytes they move.
  */
 import { HOST_BYTES_PER_FUEL_LOG2 } from './instrument/hostcalls.js';
+import type { CallContext } from '@extism/extism';
 import { StopSignal, type Meter } from './meter.js';
 
 /**
@@ -64,4 +65,19 @@ export function charge(meter: Meter | null, units: number): void {
 export function checkDeadline(meter: Meter | null): void {
   if (!meter) throw new StopSignal('ABORTED', 'the plugin called the host outside of a call');
   meter.gate();
+}
+
+/**
+ * A fresh block under the plugin's memory cap holding a copy of `bytes`, or
+ * 0n when the cap leaves no room (the caller refuses, in its own words).
+ * Never Extism's `store()`: it pushes the bytes' own buffer as a block,
+ * unchecked, which the plugin may then write (a host value rewritten) and
+ * pile up past every cap.
+ */
+export function copyToBlock(cc: CallContext, bytes: Uint8Array): bigint {
+  const address = cc.alloc(bytes.byteLength);
+  const block = address === 0n ? null : cc.read(address);
+  if (!block) return 0n;
+  block.bytes().set(bytes);
+  return address;
 }

@@ -9,7 +9,8 @@
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
 import { HostRefusal } from './failures.js';
-import { bytesFuel, charge, checkDeadline } from './host-call.js';
+import { isAsyncFunction } from './extism.js';
+import { bytesFuel, charge, checkDeadline, copyToBlock } from './host-call.js';
 import type { FunctionImport, ValType } from './imports.js';
 import type { Meter } from './meter.js';
 
@@ -54,6 +55,7 @@ export interface HostFunction {
 export type HostFunctions = Record<string, HostFunction>;
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const sameTypes = (a: readonly ValType[], b: readonly ValType[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 const signature = (params: readonly string[], results: readonly string[]) => `(${params.join(', ')}) -> (${results.join(', ')})`;
 
@@ -97,7 +99,7 @@ export function validateHostFunctions(given: unknown): HostFunctions {
     if (!Array.isArray(f!.results) || f!.results.length > 1 || !f!.results.every((t) => types.has(t))) {
       bad(`${key}: results must be [] or one of "i32", "i64", "f32", "f64"`);
     }
-    if (f!.fn!.constructor.name === 'AsyncFunction') bad(`${key}: host functions are synchronous (got an async function)`);
+    if (isAsyncFunction(f!.fn!)) bad(`${key}: host functions are synchronous (got an async function)`);
   }
   return given as HostFunctions;
 }
@@ -132,7 +134,7 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
     readBytes: bytesOf,
     readText: (offset) => {
       const bytes = bytesOf(offset);
-      return bytes && new TextDecoder().decode(bytes);
+      return bytes && decoder.decode(bytes);
     },
     store: (value) => {
       const size = typeof value === 'string' ? value.length * 3 : value.byteLength;
@@ -141,12 +143,10 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
       // whole buffer as the block itself, uncapped, and the plugin may write every block: it would
       // rewrite the application's bytes (a cached table), and what later calls of any plugin get.
       const bytes = typeof value === 'string' ? encoder.encode(value) : value;
-      const address = cc.alloc(bytes.byteLength);
-      const block = address === 0n ? null : cc.read(address);
-      if (!block) {
+      const address = copyToBlock(cc, bytes);
+      if (address === 0n) {
         throw new HostRefusal('MEMORY_LIMIT', `a host function stored ${bytes.byteLength} bytes for the plugin, beyond its memory cap (maxMemoryPages)`);
       }
-      block.bytes().set(bytes);
       return address;
     },
   };

@@ -4,7 +4,7 @@
  * export, quarantine), and the health bookkeeping after it.
  */
 import type { Backend } from './backend.js';
-import { failure } from './failures.js';
+import { failure, sandboxError } from './failures.js';
 import type { HealthTracker } from './health.js';
 import type { Health, PluginFailure } from '../failure.js';
 import type { CallOptions, CallOutcome, HealthEvent, Limits, SandboxedModule } from './types.js';
@@ -89,8 +89,7 @@ export class Sandboxed implements SandboxedModule {
       );
     } catch (error) {
       // Backends must not throw; if one does, it is still only a failure.
-      const message = error instanceof Error ? error.message : String(error);
-      return Promise.resolve(this.#settle({ ok: false, failure: failure('TRAP', `sandbox error: ${message}`), fuelUsed: 0, durationMs: 0 }));
+      return Promise.resolve(this.#settle(sandboxError(error)));
     }
   }
 

@@ -8,7 +8,7 @@
 import { safely } from '../../errors.js';
 import type { Backend } from '../backend.js';
 import type { EngineOptions, Settle } from '../engine.js';
-import { failure, loadFailed } from '../failures.js';
+import { failure, loadFailed, sandboxError } from '../failures.js';
 import type { PluginFailure } from '../../failure.js';
 import type { CallOutcome } from '../types.js';
 import { Channel, META_BYTES, Slot, State, WAKE_MS, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
@@ -68,9 +68,7 @@ export class WorkerBackend implements Backend {
   }
 
   run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome> {
-    return this.#run(fn, input, { timeoutMs, fuel, signal }).then(settle, (error: unknown) =>
-      settle({ ok: false, failure: failure('TRAP', `sandbox error: ${error instanceof Error ? error.message : String(error)}`), fuelUsed: 0, durationMs: 0 }),
-    );
+    return this.#run(fn, input, { timeoutMs, fuel, signal }).then(settle, (error: unknown) => settle(sandboxError(error)));
   }
 
   async #run(fn: string, input: Uint8Array, budget: CallBudget): Promise<CallOutcome> {
