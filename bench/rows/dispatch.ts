@@ -178,11 +178,11 @@ export const run: RowsFn = async ({ quick }) => {
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
     row({
-      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper)',
+      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper, our memory accessors)',
       ours: fig(r.rawDirect!),
       anchorName: 'raw Extism in-thread',
       anchor: fig(r.raw!),
-      note: "informational: how much of the anchor is plugin.call's async wrapper and output object, which the sandbox's engine skips (host/sandbox/extism-call.ts)",
+      note: "informational: how much of the anchor is plugin.call's async wrapper and output object and Extism's BigInt address arithmetic, which the sandbox's engine skips (host/sandbox/extism-call.ts, extism-kernel.ts)",
     }),
     row({
       what: 'WASM guard-shell callHook in-thread, beside raw Extism driven directly',
@@ -303,7 +303,7 @@ function breakdown(
     row({
       what: 'the same, beside a JS hook that calls raw Extism (what a user could write instead of loading the guard)',
       ours: { value: perCall, unit: 'µs', clock: 'cpu' },
-      anchorName: 'JS hook on PreToolUse/Bash: raw Extism plugin.call of the same bytes, then allow',
+      anchorName: 'JS hook on the guard\'s event and matcher: raw Extism plugin.call of the same bytes, then allow',
       anchor: { value: (r.loopUserHook!.median - r.loopBare!.median) / LOOP_CALLS, unit: 'µs', clock: 'cpu' },
       note: 'informational, a second anchor: (prompt with that hook − prompt without) / 20; the hook neither encodes the request nor decodes the answer (it sends the bytes the guard gets and allows), so it is a floor for what a user\'s own hook costs',
     }),

@@ -30,7 +30,8 @@ export async function rawInstrumented(bytes: Uint8Array) {
  * guard-shell's original bytes in raw Extism, called the way the sandbox's
  * engine calls a plugin (host/sandbox/extism-call.ts): Extism's own call
  * context driven directly, without `plugin.call`'s async wrapper and output
- * object. Shows how much of the raw anchor is that wrapper.
+ * object, the memory accessors answered without Extism's BigInt address
+ * arithmetic (extism-kernel.ts). Shows how much of the raw anchor is that.
  */
 export async function rawDirect(bytes: Uint8Array): Promise<(input: Uint8Array) => Promise<Uint8Array>> {
   const functions = {};
