@@ -59,12 +59,19 @@ export class KernelAccessors {
     this.#input = -1;
   }
 
-  /** Block `index`'s view, or null (no direct call running, no such block: Extism's function answers). */
+  /**
+   * Block `index`'s view, or null (no direct call running, no such block: Extism's function answers).
+   * A missing block (Extism's `GET_BLOCK` throws) hands the rest of the call to Extism's own
+   * functions: a plugin that reads missing blocks in a loop pays Extism's price per read, not an
+   * exception's (whose stack trace costs microseconds, which would stretch the time between two
+   * of the meter's clock reads).
+   */
   #view(index: number): DataView | null {
     if (this.#input < 0 || index < 0) return null;
     try {
       return (this.#context as Context)[this.#getBlock as symbol]!(index).view;
     } catch {
+      this.#input = -1;
       return null;
     }
   }

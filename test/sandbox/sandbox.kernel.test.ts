@@ -92,3 +92,25 @@ describe('the direct call answers each accessor edge as Extism does', () => {
     }
   });
 });
+
+describe('a plugin that reads a missing block in a loop', () => {
+  it('is stopped at its deadline within the slack, every time', async () => {
+    const sandbox = await createSandbox(await hostile('missing-block-spin'), {
+      name: 'missing-block-spin',
+      limits: { timeoutMs: 50, fuel: 1e15 },
+      quarantine: { maxConsecutiveFailures: 100 },
+    });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const outcome = await sandbox.call('run', new Uint8Array(0));
+        const took = performance.now() - started;
+        expect(outcome.ok ? 'ok' : outcome.failure.code).toBe('TIMEOUT');
+        // The documented slack: a call with a deadline ends by max(2 × deadline, deadline + 50 ms).
+        expect(took).toBeLessThan(100);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

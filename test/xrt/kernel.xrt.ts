@@ -46,4 +46,27 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
     assert.ok(values >= 14 && traps >= 14, `${runtime}: ${values} values, ${traps} traps`);
   },
+
+  'in-thread: a plugin that reads a missing block in a loop stops at its deadline within the slack': async () => {
+    const sandbox = await createSandbox(await hostile('missing-block-spin'), {
+      name: 'missing-block-spin',
+      limits: { timeoutMs: 50, fuel: 1e15 },
+      quarantine: { maxConsecutiveFailures: 100 },
+    });
+    const times: number[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const outcome = await sandbox.call('run', new Uint8Array(0));
+        times.push(performance.now() - started);
+        assert.equal(outcome.ok ? 'ok' : outcome.failure.code, 'TIMEOUT');
+      }
+    } finally {
+      await sandbox.close();
+    }
+    times.sort((a, b) => a - b);
+    console.log(`    [${runtime}] missing-block read loop, timeoutMs 50: stopped in ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+    // The documented slack: max(2 × deadline, deadline + 50 ms).
+    assert.ok(times[4]! < 100, `${runtime}: slowest stop ${times[4]} ms`);
+  },
 };
