@@ -8,10 +8,12 @@ import { cors } from 'hono/cors';
 import type { Connection, Served } from '../runtime/serve.js';
 import { bearerAuth } from './auth.js';
 import { consoleHtml } from './console.js';
+import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
 import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
 import { hostAndOrigin, jsonPosts } from './guards.js';
+import { consoleCsp, securityHeaders } from './headers.js';
 import { EventHub } from './hub.js';
 import { appFetch, listenApp } from './listen.js';
 import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
@@ -98,6 +100,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   const app = new Hono();
   app.onError((error) => errorResponse(error));
   app.notFound((c) => errorResponse(new ApiError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
+  app.use('*', securityHeaders);
   app.use(
     '*',
     hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
@@ -106,7 +109,8 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     app.use('*', cors({ origin: resolved.corsOrigins, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
   }
   // The console page holds no data; it asks for the token and sends it with each API call.
-  app.get('/', (c) => c.html(consoleHtml));
+  let csp: Promise<string> | undefined;
+  app.get('/', async (c) => c.html(consoleHtml, 200, { 'content-security-policy': await (csp ??= consoleCsp(consoleScript)) }));
   if (resolved.token) app.use('*', bearerAuth(resolved.token));
   app.use('*', jsonPosts);
   const limit = bodyLimit({

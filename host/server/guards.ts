@@ -12,6 +12,14 @@
  *   request in `Origin`; anything but this server's own origin or one of
  *   `corsOrigins` is refused, `null` (sandboxed frames, `file:`) included
  *   (`corsOrigins: ['*']` lets every origin through, as it does for CORS).
+ * - **Fetch metadata** (cross-site embedding): `<img>`, `<script>`,
+ *   `<iframe>` and `fetch(…, { mode: 'no-cors' })` GETs carry no `Origin`,
+ *   but every current browser says where they come from in
+ *   `Sec-Fetch-Site`. One from another site (`cross-site`, or `same-site`:
+ *   another port of the same host) is refused unless it is a top-level
+ *   navigation (the user following a link to the console), so no other
+ *   page can frame the console (clickjacking an "allow") or open streams
+ *   here. Older browsers are held off by the headers in `headers.ts`.
  * - **Content type**: every POST must say `application/json`, empty bodies
  *   included, so that no "simple" cross-site request (text/plain, a form)
  *   can carry out an action even where `Origin` is missing.
@@ -67,6 +75,15 @@ export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
     if (origin !== undefined && !origins.has('*') && !origins.has(origin) && !sameOrigin(origin, host)) {
       throw new ApiError('forbidden', `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; list it in the corsOrigins option`);
     }
+    const site = c.req.header('sec-fetch-site');
+    const dest = c.req.header('sec-fetch-dest') ?? '';
+    if (origin === undefined && (site === 'cross-site' || site === 'same-site') && !origins.has('*') && !isNavigation(c.req.method, c.req.header('sec-fetch-mode'), dest)) {
+      throw new ApiError(
+        'forbidden',
+        `a request embedded by another site (Sec-Fetch-Site: ${site}, Sec-Fetch-Dest: ${JSON.stringify(dest.slice(0, 40))}) is refused;` +
+          ' open this server directly, or call it with fetch from an origin listed in corsOrigins',
+      );
+    }
     await next();
   };
 }
@@ -78,6 +95,11 @@ export const jsonPosts: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
+
+/** A top-level GET or HEAD navigation: a link followed in a tab, which no other page can read or overlay. */
+function isNavigation(method: string, mode: string | undefined, dest: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && mode === 'navigate' && dest === 'document';
+}
 
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
