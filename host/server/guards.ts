@@ -88,10 +88,21 @@ export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
   };
 }
 
-/** Every POST says `application/json` (after auth, so a stranger learns nothing but 401). */
+/**
+ * Every POST says `application/json` (after auth, so a stranger learns
+ * nothing but 401), in UTF-8: a body declared in another charset would be
+ * read as UTF-8 all the same, i.e. not as its sender meant it.
+ */
 export const jsonPosts: MiddlewareHandler = async (c, next) => {
-  if (c.req.method === 'POST' && !/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
-    throw new ApiError('unsupported_media_type', 'POST bodies must be JSON: send "Content-Type: application/json" (with {} for an empty body)');
+  if (c.req.method === 'POST') {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(?:;|$)/i.test(type)) {
+      throw new ApiError('unsupported_media_type', 'POST bodies must be JSON: send "Content-Type: application/json" (with {} for an empty body)');
+    }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      throw new ApiError('unsupported_media_type', `POST bodies are read as UTF-8; charset ${JSON.stringify(charset.slice(0, 40))} is not accepted (send charset=utf-8 or none)`);
+    }
   }
   await next();
 };

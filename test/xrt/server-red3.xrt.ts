@@ -24,6 +24,18 @@ async function withServer(options: Record<string, unknown>, run: (port: number, 
   }
 }
 
+/** A raw POST; `body` is latin1 (one char per byte), so any byte can be sent. */
+const post = (path: string, body: string, headers: string[] = ['Host: 127.0.0.1', 'Content-Type: application/json']) =>
+  `POST ${path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+/** A chunked POST without Content-Length. */
+const chunked = (path: string, chunks: string[]) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+  chunks.map((c) => `${c.length.toString(16)}\r\n${c}\r\n`).join('') +
+  '0\r\n\r\n';
+
+const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
+
 const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
 
 export const scenarios: Record<string, () => Promise<void>> = {
@@ -42,5 +54,27 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.equal(header(res.head, 'x-frame-options'), 'DENY', res.head);
         assert.equal(header(res.head, 'x-content-type-options'), 'nosniff', res.head);
       }
+    }),
+
+  [`${runtime}: bodies are read one way only: duplicate keys, bytes that are not UTF-8, other charsets, chunked past the limit`]: () =>
+    withServer({ bodyLimit: 4096 }, async (port) => {
+      const twice = await rawRequest(port, post('/session', '{"title":"a","title":"b"}'));
+      assert.equal(twice.status, 400, twice.body);
+      assert.match(errorOf(twice.body).message, /names the key "title" twice/);
+      const notUtf8 = await rawRequest(port, post('/session', '{"title":"\xff\xc3"}'));
+      assert.equal(notUtf8.status, 400, notUtf8.body);
+      assert.match(errorOf(notUtf8.body).message, /not valid UTF-8/);
+      const utf16 = await rawRequest(port, post('/session', '{}', ['Host: 127.0.0.1', 'Content-Type: application/json; charset=utf-16']));
+      assert.equal(utf16.status, 415);
+      // "é" as UTF-8 bytes is fine.
+      const ok = await rawRequest(port, post('/session', '{"title":"\xc3\xa9"}'));
+      assert.equal(ok.status, 201, ok.body);
+      const over = await rawRequest(port, chunked('/session', Array.from({ length: 8 }, () => ' '.repeat(1000)).concat(['{}'])));
+      assert.equal(over.status, 413, over.head);
+      assert.equal(errorOf(over.body).code, 'payload_too_large');
+      const under = await rawRequest(port, chunked('/session', ['{"ti', 'tle":"\xc3', '\xa9"}']));
+      assert.equal(under.status, 201, under.body);
+      // The answer was read as latin1: its UTF-8 bytes decode to "é" (split across chunks on the way in).
+      assert.equal(Buffer.from((JSON.parse(under.body) as { title: string }).title, 'latin1').toString('utf8'), 'é');
     }),
 };
