@@ -7,6 +7,9 @@
 import { open, readFile, rename, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import { WasmhooksError } from '../errors.js';
 
+/** Mode of every file the stores write (owner read/write only). */
+export const PRIVATE_FILE = 0o600;
+
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
 
@@ -55,7 +58,7 @@ export async function appendJsonl(handle: FileHandle, records: readonly unknown[
 /** Replaces a file atomically: write a temporary file, fsync it, rename over. */
 export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await writeFile(tmp, text);
+  await writeFile(tmp, text, { mode: PRIVATE_FILE });
   const h = await open(tmp, 'r+');
   try {
     await h.sync();

@@ -2,6 +2,9 @@
 // sockets (one scenario per class of hole; the vitest side is
 // test/server/red3.test.ts).
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { get, rawRequest } from './raw-http.ts';
@@ -77,4 +80,33 @@ export const scenarios: Record<string, () => Promise<void>> = {
       // The answer was read as latin1: its UTF-8 bytes decode to "é" (split across chunks on the way in).
       assert.equal(Buffer.from((JSON.parse(under.body) as { title: string }).title, 'latin1').toString('utf8'), 'é');
     }),
+
+  [`${runtime}: the data directory is private (0700, files 0600) and a damaged record is refused, not truncated`]: async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'wasmhooks-red3-')), 'data');
+    const opened = await wasmhooks.openStore({ kind: 'file', dataDir: dir });
+    const server = createServer(makeHost(), { port: 0, store: opened.store });
+    const { port } = await server.listen();
+    let id: string;
+    try {
+      id = (JSON.parse((await rawRequest(port, post('/session', '{}'))).body) as { id: string }).id;
+      assert.equal((await rawRequest(port, post(`/session/${id}/prompt`, '{"prompt":"my secret"}'))).status, 202);
+      const sessions = join(dir, 'sessions');
+      const transcript = join(sessions, `${id}.jsonl`);
+      const deadline = Date.now() + 5000;
+      const written = () => existsSync(transcript) && readFileSync(transcript, 'utf8').includes('my secret');
+      while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(written(), 'the transcript was written');
+      const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+      assert.equal(mode(sessions), '700');
+      assert.equal(mode(transcript), '600');
+      assert.equal(mode(join(sessions, `${id}.json`)), '600');
+    } finally {
+      await server.close();
+      await opened.close();
+    }
+    const record = join(dir, 'sessions', `${id}.json`);
+    writeFileSync(record, '{"id":"');
+    await assert.rejects(wasmhooks.openStore({ kind: 'file', dataDir: dir }), /is not a session record.*move it aside/);
+    assert.equal(readFileSync(record, 'utf8'), '{"id":"');
+  },
 };
