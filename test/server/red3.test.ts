@@ -3,7 +3,8 @@
 // code before its fix (it failed there). Cross-runtime: test/xrt/server-red3.xrt.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
-import { realHost } from './real-host.js';
+import { MemorySessionStore } from '../../host/store/memory.js';
+import { asker, realHost } from './real-host.js';
 import { call, until } from './helpers.js';
 import { parseJson } from '../../host/json.js';
 
@@ -163,5 +164,36 @@ describe('2b. the duplicate-key scan agrees with a recursive reference', () => {
       expect(parseJson(text, 'text').ok, text).toBe(true);
     }
     expect(dups).toBeGreaterThan(200);
+  });
+});
+
+describe('3. an answer given on another replica gets the same verdict as on the one that asked', () => {
+  it('a refused elicitation answer is a 400 naming the field on either replica, not "not-pending"', async () => {
+    const store = new MemorySessionStore();
+    const a = createServer(realHost(), { store, replica: 'a' });
+    const b = createServer(realHost(), { store, replica: 'b' });
+    server = a;
+    try {
+      await Promise.all([a.ready, b.ready]);
+      asker.elicit = a.elicit;
+      const { json: s } = await call(a, 'POST', '/session', {});
+      await call(a, 'POST', `/session/${s.id}/prompt`, { prompt: 'ask me' });
+      await until(async () => (await store.controls(s.id)).length === 1);
+      const requestID = (await store.controls(s.id))[0]!.id;
+      const missing = { requestID, subtype: 'elicitation', response: { action: 'accept', content: {} } };
+      const onA = await call(a, 'POST', `/session/${s.id}/control-response`, missing);
+      expect(onA.status).toBe(400);
+      const onB = await call(b, 'POST', `/session/${s.id}/control-response`, missing);
+      expect(onB.status).toBe(400);
+      expect(onB.json.error).toEqual(onA.json.error);
+      expect(a.broker.pending(s.id)).toHaveLength(1);
+      const good = { ...missing, response: { action: 'accept', content: { file: 'notes.txt' } } };
+      expect((await call(b, 'POST', `/session/${s.id}/control-response`, good)).json).toEqual({ resolved: true });
+      // Once settled, a second answer from anywhere changes nothing.
+      expect((await call(b, 'POST', `/session/${s.id}/control-response`, good)).json).toEqual({ resolved: false, reason: 'not-pending' });
+    } finally {
+      asker.elicit = undefined;
+      await b.close();
+    }
   });
 });

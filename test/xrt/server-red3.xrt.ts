@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { get, rawRequest } from './raw-http.ts';
@@ -38,6 +39,20 @@ const chunked = (path: string, chunks: string[]) =>
   '0\r\n\r\n';
 
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
+
+/** A host whose Ask tool asks the user through `ask.elicit` (a name is required). */
+function askingHost(ask: { elicit?: Server['elicit'] }) {
+  const model = wasmhooks.scriptedModel({
+    rules: [
+      { when: { lastToolName: 'Ask' }, reply: { text: 'Thanks.' } },
+      { when: { lastUser: 'ask' }, reply: { toolCalls: [{ name: 'Ask', input: {} }] } },
+      { when: () => true, reply: { text: 'Hello.' } },
+    ],
+  });
+  const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+  const askTool = wasmhooks.tool('Ask', 'Ask the user', z.object({}), async (_input, ctx) => JSON.stringify(await ask.elicit!(ctx.sessionId, { message: 'Name?', schema })));
+  return wasmhooks.createHost({ model, tools: [askTool], allowedTools: ['Ask'] });
+}
 
 const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
 
@@ -108,5 +123,33 @@ export const scenarios: Record<string, () => Promise<void>> = {
     writeFileSync(record, '{"id":"');
     await assert.rejects(wasmhooks.openStore({ kind: 'file', dataDir: dir }), /is not a session record.*move it aside/);
     assert.equal(readFileSync(record, 'utf8'), '{"id":"');
+  },
+
+  [`${runtime}: an answer refused by the replica that asked is a 400 on the other replica too, not "not-pending"`]: async () => {
+    const opened = await wasmhooks.openStore({ kind: 'memory' });
+    const ask: { elicit?: Server['elicit'] } = {};
+    const a = createServer(askingHost(ask), { port: 0, store: opened.store, replica: 'a' });
+    const b = createServer(askingHost({}), { port: 0, store: opened.store, replica: 'b' });
+    ask.elicit = a.elicit;
+    const [pa, pb] = [(await a.listen()).port, (await b.listen()).port];
+    try {
+      await Promise.all([a.ready, b.ready]);
+      const id = (JSON.parse((await rawRequest(pa, post('/session', '{}'))).body) as { id: string }).id;
+      assert.equal((await rawRequest(pa, post(`/session/${id}/prompt`, '{"prompt":"ask"}'))).status, 202);
+      const deadline = Date.now() + 5000;
+      while ((await opened.store.controls(id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const requestID = (await opened.store.controls(id))[0]!.id;
+      const answer = (content: unknown) => JSON.stringify({ requestID, subtype: 'elicitation', response: { action: 'accept', content } });
+      const refused = await rawRequest(pb, post(`/session/${id}/control-response`, answer({})));
+      assert.equal(refused.status, 400, refused.body);
+      assert.equal(errorOf(refused.body).code, 'validation');
+      assert.equal(a.broker.pending(id).length, 1);
+      const accepted = await rawRequest(pb, post(`/session/${id}/control-response`, answer({ name: 'Ada' })));
+      assert.deepEqual(JSON.parse(accepted.body), { resolved: true });
+    } finally {
+      await a.close();
+      await b.close();
+      await opened.close();
+    }
   },
 };
