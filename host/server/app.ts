@@ -3,10 +3,10 @@
  * embeddable as `fetch` in any runtime, or served with `listen()`.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Connection, Served } from '../runtime/serve.js';
 import { bearerAuth } from './auth.js';
+import { closeUnread, readBody } from './body-read.js';
 import { consoleHtml } from './console.js';
 import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
@@ -101,6 +101,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.onError((error) => errorResponse(error));
   app.notFound((c) => errorResponse(new ApiError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
   app.use('*', securityHeaders);
+  app.use('*', closeUnread);
   app.use(
     '*',
     hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
@@ -113,14 +114,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.get('/', async (c) => c.html(consoleHtml, 200, { 'content-security-policy': await (csp ??= consoleCsp(consoleScript)) }));
   if (resolved.token) app.use('*', bearerAuth(resolved.token));
   app.use('*', jsonPosts);
-  const limit = bodyLimit({
-    maxSize: resolved.bodyLimit,
-    onError: () => {
-      throw new ApiError('payload_too_large', `the body is larger than ${resolved.bodyLimit} bytes`);
-    },
-  });
-  // A GET or HEAD request has no body (fetch semantics); asking for it would build a full Request on Node, per SSE connection too.
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
+  app.use('*', readBody(resolved.bodyLimit, resolved.bodyTimeoutMs));
   app.get('/health', async (c) => {
     const count = await sessions.list().then((l) => l.length, () => undefined);
     if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);

@@ -35,6 +35,8 @@ const serverOptionsSchema = z
     globalEventFormat: z.enum(['wasmhooks', 'reference']).default('wasmhooks'),
     /** Largest accepted request body, in bytes. */
     bodyLimit: z.number().int().positive().default(1024 * 1024),
+    /** Time for a request body to arrive whole, ms; past it the request is answered 408 and its connection closed (slow senders). */
+    bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
     /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */

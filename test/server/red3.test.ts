@@ -197,3 +197,41 @@ describe('3. an answer given on another replica gets the same verdict as on the 
     }
   });
 });
+
+describe('4. slow senders (slowloris): a body must arrive whole in time', () => {
+  /** A body that sends its first byte, then nothing: what a slowloris client looks like from inside. */
+  const trickle = () => new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{')) });
+
+  it('answers 408 with Connection: close once bodyTimeoutMs passes, on every POST route', async () => {
+    server = createServer(realHost(), { bodyTimeoutMs: 150 });
+    const { json: s } = await call(server, 'POST', '/session', {});
+    for (const path of ['/session', `/session/${s.id}/prompt`, `/session/${s.id}/control-response`]) {
+      const started = Date.now();
+      const res = await server.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: trickle(), duplex: 'half' } as RequestInit);
+      expect(res.status, path).toBe(408);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(res.headers.get('connection')).toBe('close');
+      expect(await res.json()).toMatchObject({ error: { code: 'request_timeout', message: expect.stringMatching(/did not arrive within 150 ms/) } });
+    }
+    expect((await server.sessions.get(s.id)).prompts).toBe(0);
+  });
+
+  it('closes the connection under any answer given before the body was read (401, 403, 413, 415), so the rest is never waited for', async () => {
+    server = createServer(realHost(), { token: 'a-token-of-enough-length', bodyLimit: 10 });
+    const auth = { authorization: 'Bearer a-token-of-enough-length', 'content-type': 'application/json' };
+    for (const [headers, status] of [
+      [{ 'content-type': 'application/json' }, 401],
+      [{ ...auth, host: 'attacker.example' }, 403],
+      [{ ...auth, 'content-type': 'text/plain' }, 415],
+      [{ ...auth, 'content-length': '100000' }, 413],
+    ] as const) {
+      const res = await server.app.request('/session', { method: 'POST', headers, body: trickle(), duplex: 'half' } as RequestInit);
+      expect(res.status, JSON.stringify(headers)).toBe(status);
+      expect(res.headers.get('connection'), JSON.stringify(headers)).toBe('close');
+    }
+    // A body read whole keeps the connection.
+    const ok = await server.app.request('/session', { method: 'POST', headers: auth, body: '{}' });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('connection')).toBeNull();
+  });
+});

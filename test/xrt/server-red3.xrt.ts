@@ -3,6 +3,7 @@
 // test/server/red3.test.ts).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -52,6 +53,29 @@ function askingHost(ask: { elicit?: Server['elicit'] }) {
   const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
   const askTool = wasmhooks.tool('Ask', 'Ask the user', z.object({}), async (_input, ctx) => JSON.stringify(await ask.elicit!(ctx.sessionId, { message: 'Name?', schema })));
   return wasmhooks.createHost({ model, tools: [askTool], allowedTools: ['Ask'] });
+}
+
+/**
+ * Sends `head` and then one body byte every 100 ms, as a slowloris client does, until the server
+ * answers and closes (or `ms` pass). Resolves with the answer's status line and whether the server closed.
+ */
+function trickle(port: number, head: string, drip: string, ms = runtime === 'deno' ? 1500 : 4000): Promise<{ status: string; closed: boolean; afterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let got = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    const timer = setInterval(() => socket.writable && socket.write(drip), 100);
+    const finish = (closed: boolean) => {
+      clearInterval(timer);
+      clearTimeout(stop);
+      socket.destroy();
+      resolve({ status: got.split('\r\n')[0] ?? '', closed, afterMs: Date.now() - started });
+    };
+    const stop = setTimeout(() => finish(false), ms);
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+  });
 }
 
 const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
@@ -152,4 +176,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await opened.close();
     }
   },
+
+  [`${runtime}: a body trickled byte by byte (slowloris) is answered 408 in bodyTimeoutMs; refused ones close the connection`]: () =>
+    withServer({ bodyTimeoutMs: 500, token: 'a-token-of-enough-length' }, async (port) => {
+      const auth = 'Authorization: Bearer a-token-of-enough-length\r\n';
+      const slow = await trickle(port, `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ');
+      const slowChunked = await trickle(
+        port,
+        `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`,
+        '1\r\n \r\n',
+      );
+      const stranger = await trickle(port, 'POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', ' ');
+      for (const [what, answer, status] of [['slow', slow, 408], ['slow chunked', slowChunked, 408], ['no token', stranger, 401]] as const) {
+        assert.match(answer.status, new RegExp(`^HTTP/1\\.1 ${status}`), `${what}: ${JSON.stringify(answer)}`);
+        // Deno gives the handler no way to close a connection: it keeps reading a body nobody wants (docs/http-api.md).
+        if (runtime !== 'deno') assert.ok(answer.closed && answer.afterMs < 3000, `${what}: ${JSON.stringify(answer)}`);
+      }
+    }),
 };
