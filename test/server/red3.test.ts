@@ -235,3 +235,21 @@ describe('4. slow senders (slowloris): a body must arrive whole in time', () => 
     expect(ok.headers.get('connection')).toBeNull();
   });
 });
+
+describe('5. the Redis URL in messages (503 bodies reach HTTP clients) never carries its credentials', () => {
+  it('leaves out user info (a password with "@" included) and the query (ioredis reads ?password=)', async () => {
+    const { describeUrl, guarded } = await import('../../host/store/redis-client.js');
+    for (const [url, shown] of [
+      ['redis://:hunter2@db.internal:6379/2', 'redis://***@db.internal:6379/2'],
+      ['redis://default:p@ss@hunter2@db.internal:6379', 'redis://***@db.internal:6379'],
+      ['rediss://db.internal:6380/?password=hunter2&username=admin', 'rediss://db.internal:6380?…'],
+      ['redis://db.internal', 'redis://db.internal'],
+      ['redis://[::1]:7000/0', 'redis://[::1]:7000/0'],
+    ] as const) {
+      expect(describeUrl(url), url).toBe(shown);
+    }
+    const error = await guarded('redis://x:hunter2@h/?password=hunter2', () => Promise.reject(new Error('connect ECONNREFUSED'))).catch((e: Error) => e);
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect((error as Error).message).not.toMatch(/hunter2/);
+  });
+});

@@ -193,4 +193,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
         if (runtime !== 'deno') assert.ok(answer.closed && answer.afterMs < 3000, `${what}: ${JSON.stringify(answer)}`);
       }
     }),
+
+  [`${runtime}: an unreachable Redis is named without its credentials (user info with "@", ?password=)`]: async () => {
+    for (const url of ['redis://default:p@ss@hunter2@127.0.0.1:1/0', 'redis://127.0.0.1:1/?password=hunter2']) {
+      const error = await wasmhooks.openStore({ kind: 'redis', url }).then(
+        () => assert.fail('connected to port 1'),
+        (e: Error & { code?: string }) => e,
+      );
+      assert.equal(error.code, 'STORE_UNAVAILABLE', error.message);
+      assert.doesNotMatch(error.message, /hunter2|ss@/, error.message);
+      assert.match(error.message, /redis:\/\/(\*\*\*@)?127\.0\.0\.1:1/);
+    }
+  },
 };
