@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { WasmhooksError } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
+import { lockDataDir } from './dir-lock.js';
 import { appendJsonl, PRIVATE_FILE, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
@@ -39,13 +40,15 @@ export class FileSessionStore extends MemorySessionStore {
   readonly #loaded = new Set<string>();
   /** Torn lines dropped while reading, by session (for the operator's log and the tests). */
   readonly dropped = new Map<string, number>();
+  /** Releases the directory's lock (see dir-lock.ts). */
+  #unlock: () => Promise<void> = async () => {};
 
   private constructor(dataDir: string) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
   }
 
-  /** Opens (creating) `dataDir` and reads every session record in it. */
+  /** Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every session record in it. */
   static async open(dataDir: string): Promise<FileSessionStore> {
     const store = new FileSessionStore(dataDir);
     await guard(store.dir, async () => {
@@ -53,12 +56,22 @@ export class FileSessionStore extends MemorySessionStore {
       // mkdir leaves an existing directory (and the umask trims a new one's mode): make it private either way.
       if (((await stat(store.dir)).mode & 0o777) !== PRIVATE_DIR) await chmod(store.dir, PRIVATE_DIR);
     });
-    for (const name of await guard(store.dir, () => readdir(store.dir))) {
-      if (!name.endsWith(RECORD)) continue;
-      const record = await readRecord(join(store.dir, name));
-      if (`${record.id}${RECORD}` === name) store.records.set(record.id, record);
+    store.#unlock = await lockDataDir(store.dir);
+    try {
+      await store.#readRecords();
+    } catch (error) {
+      await store.#unlock();
+      throw error;
     }
     return store;
+  }
+
+  async #readRecords(): Promise<void> {
+    for (const name of await guard(this.dir, () => readdir(this.dir))) {
+      if (!name.endsWith(RECORD)) continue;
+      const record = await readRecord(join(this.dir, name));
+      if (`${record.id}${RECORD}` === name) this.records.set(record.id, record);
+    }
   }
 
   override transcriptPath(id: string): string {
@@ -112,6 +125,8 @@ export class FileSessionStore extends MemorySessionStore {
   override async close(): Promise<void> {
     await Promise.all([...this.#handles.keys()].map((id) => this.#closeHandle(id, true)));
     await super.close();
+    await this.#unlock();
+    this.#unlock = async () => {};
   }
 
   protected override async persist(id: string): Promise<void> {

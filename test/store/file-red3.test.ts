@@ -1,7 +1,8 @@
-// Hostile review red3 of the data directory: who can read it, and what a
-// damaged session record does at start-up.
+// Hostile review red3 of the data directory: who can read it, what a
+// damaged session record does at start-up, and two processes on one directory.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../host/store/file.js';
@@ -59,5 +60,46 @@ describe('a damaged session record', () => {
     writeFileSync(path, torn);
     await expect(FileSessionStore.open(dir)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/kept\.json is not a session record.*move it aside/) });
     expect(readFileSync(path, 'utf8')).toBe(torn);
+  });
+});
+
+describe('one process per data directory', () => {
+  it('a second store on the same directory is refused while the first is open, and opens once it is closed', async () => {
+    const dir = dataDir();
+    const first = await open(dir);
+    await first.create({ id: 's1', createdAt: 1, prompts: 0, options: {} });
+    // Before: both opened; each kept its own records and leases, so both could run a prompt on s1 and the last
+    // record written won (an update of one overwrote the other's).
+    await expect(FileSessionStore.open(dir)).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringMatching(new RegExp(`in use by process ${process.pid}: one process serves a data directory.*--store redis://`)),
+    });
+    await first.close();
+    stores = [];
+    const second = await open(dir);
+    expect((await second.get('s1'))?.id).toBe('s1');
+  });
+
+  it('takes over the lock of a process that is gone (a crash), and never removes a lock it does not hold', async () => {
+    const dir = dataDir();
+    await open(dir);
+    await stores[0]!.close();
+    stores = [];
+    const lock = join(dir, 'sessions', '.lock');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    writeFileSync(lock, `${JSON.stringify({ pid: dead, host: hostname(), nonce: 'old' })}\n`);
+    const store = await open(dir);
+    const mine = readFileSync(lock, 'utf8');
+    expect(JSON.parse(mine)).toMatchObject({ pid: process.pid });
+    // A lock cut short by a crash between create and write is free too.
+    await store.close();
+    stores = [];
+    writeFileSync(lock, '{"pid":');
+    const again = await open(dir);
+    // Someone replaced the lock (an operator clearing it by hand, another process taking over): closing leaves theirs.
+    writeFileSync(lock, `${JSON.stringify({ pid: 1, host: hostname(), nonce: 'theirs' })}\n`);
+    await again.close();
+    stores = [];
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ nonce: 'theirs' });
   });
 });

@@ -3,8 +3,10 @@
 // test/server/red3.test.ts).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
@@ -204,5 +206,36 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.doesNotMatch(error.message, /hunter2|ss@/, error.message);
       assert.match(error.message, /redis:\/\/(\*\*\*@)?127\.0\.0\.1:1/);
     }
+  },
+
+  [`${runtime}: a second process on the same data directory is refused (sessions, records and leases would diverge)`]: async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'wasmhooks-red3-')), 'data');
+    const held = await wasmhooks.openStore({ kind: 'file', dataDir });
+    try {
+      const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+      const argv = ['serve', '--data-dir', dataDir, '--port', '0'];
+      const [bin, ...args] =
+        'Deno' in globalThis ? [process.execPath, 'run', '-A', cli, ...argv] : 'Bun' in globalThis ? [process.execPath, cli, ...argv] : [process.execPath, cli, ...argv];
+      const child = spawn(bin as string, args, { cwd: dataDir.replace(/\/data$/, ''), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (d: Uint8Array) => (out += new TextDecoder().decode(d)));
+      child.stderr!.on('data', (d: Uint8Array) => (out += new TextDecoder().decode(d)));
+      const code = await new Promise<number | null>((resolve) => {
+        // The old code served on: it is stopped after 20 s and the scenario fails.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.on('close', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      assert.notEqual(code, 0, out);
+      assert.match(out, new RegExp(`in use by process ${process.pid}: one process serves a data directory`), out);
+      assert.doesNotMatch(out, /serving on/);
+    } finally {
+      await held.close();
+    }
+    // Released on close: the next process opens it.
+    const next = await wasmhooks.openStore({ kind: 'file', dataDir });
+    await next.close();
   },
 };
