@@ -107,7 +107,9 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
   );
   if (resolved.corsOrigins.length > 0) {
-    app.use('*', cors({ origin: resolved.corsOrigins, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
+    // hono reads "*" as every origin only as a string, not inside a list.
+    const origin = resolved.corsOrigins.includes('*') ? '*' : resolved.corsOrigins;
+    app.use('*', cors({ origin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
   }
   // The console page holds no data; it asks for the token and sends it with each API call.
   let csp: Promise<string> | undefined;

@@ -40,8 +40,8 @@ describe('1. cross-site embedding: framing the console (clickjacking an allow), 
     expect((await server.app.request('/session', { headers: { ...LOCAL, 'sec-fetch-site': 'none' } })).status).toBe(200);
     expect((await server.app.request('/session', { headers: LOCAL })).status).toBe(200);
     await server.close();
-    server = createServer(realHost(), { corsOrigins: ['*'] });
-    expect((await server.app.request('/session', { headers: embedded('script') })).status).toBe(200);
+    server = createServer(realHost(), { corsOrigins: ['*'], token: 'a-token-of-enough-length' });
+    expect((await server.app.request('/session', { headers: { ...embedded('script'), authorization: 'Bearer a-token-of-enough-length' } })).status).toBe(200);
   });
 
   it('forbids framing and sniffing on every response; the console runs only its own script', async () => {
@@ -251,5 +251,15 @@ describe('5. the Redis URL in messages (503 bodies reach HTTP clients) never car
     const error = await guarded('redis://x:hunter2@h/?password=hunter2', () => Promise.reject(new Error('connect ECONNREFUSED'))).catch((e: Error) => e);
     expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
     expect((error as Error).message).not.toMatch(/hunter2/);
+  });
+});
+
+describe('6. options that would let every web page drive the agent', () => {
+  it('refuses corsOrigins ["*"] without a token, at start-up, saying what to do', () => {
+    expect(() => createServer(realHost(), { corsOrigins: ['*'] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/corsOrigins \["\*"\] without a token.*list the origins/) }),
+    );
+    expect(() => createServer(realHost(), { corsOrigins: ['https://ui.example', '*'] })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    server = createServer(realHost(), { corsOrigins: ['https://ui.example'] });
   });
 });
