@@ -247,4 +247,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(header(res.head, 'access-control-allow-origin'), '*');
     });
   },
+
+  [`${runtime}: CONNECT (a proxy's method) is answered with a JSON 4xx, not a dropped socket`]: () =>
+    withServer({}, async (port) => {
+      const res = await rawRequest(port, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
+      // Node answers from its 'connect' event (405); Deno and Bun hand it to the app (404, no such route).
+      assert.ok(res.status >= 400 && res.status < 500, res.head);
+      assert.ok(errorOf(res.body).message.length > 0);
+    }),
 };
