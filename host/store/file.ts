@@ -23,6 +23,7 @@ import type { SessionRecord } from './types.js';
 
 const PRIVATE_DIR = 0o700;
 const RECORD = '.json';
+const LEFTOVER = /\.[0-9a-f-]{36}\.tmp$/;
 const TRANSCRIPT = '.jsonl';
 /** Ids become file names: no separators, no leading dot (so never `..` or a hidden file). */
 const SAFE_ID = /^[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}$/;
@@ -68,6 +69,8 @@ export class FileSessionStore extends MemorySessionStore {
 
   async #readRecords(): Promise<void> {
     for (const name of await guard(this.dir, () => readdir(this.dir))) {
+      // A replacement cut short by a crash (writeAtomic's temporary file): the lock says nobody else is writing it.
+      if (LEFTOVER.test(name)) await rm(join(this.dir, name), { force: true });
       if (!name.endsWith(RECORD)) continue;
       const record = await readRecord(join(this.dir, name));
       if (`${record.id}${RECORD}` === name) this.records.set(record.id, record);

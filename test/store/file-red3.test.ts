@@ -1,7 +1,7 @@
 // Hostile review red3 of the data directory: who can read it, what a
 // damaged session record does at start-up, and two processes on one directory.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,19 @@ describe('one process per data directory', () => {
     stores = [];
     const second = await open(dir);
     expect((await second.get('s1'))?.id).toBe('s1');
+  });
+
+  it('removes the temporary files of replacements a crash cut short, and nothing else', async () => {
+    const dir = dataDir();
+    await open(dir);
+    await stores[0]!.close();
+    stores = [];
+    const sessions = join(dir, 'sessions');
+    const leftover = join(sessions, 's1.json.0f8c5a0e-6a1b-4f5e-9a43-1c2d3e4f5a6b.tmp');
+    writeFileSync(leftover, '{"id":"s1","crea');
+    writeFileSync(join(sessions, 'notes.tmp'), 'kept');
+    await open(dir);
+    expect(readdirSync(sessions).sort()).toEqual(['.lock', 'notes.tmp']);
   });
 
   it('takes over the lock of a process that is gone (a crash), and never removes a lock it does not hold', async () => {
