@@ -234,8 +234,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await held.close();
     }
-    // Released on close: the next process opens it.
+    // Released on close: the next process opens it, and removes what a replacement cut short by a crash left.
+    const leftover = join(dataDir, 'sessions', 's1.json.0f8c5a0e-6a1b-4f5e-9a43-1c2d3e4f5a6b.tmp');
+    writeFileSync(leftover, '{"id":"s1","crea');
     const next = await wasmhooks.openStore({ kind: 'file', dataDir });
+    assert.equal(existsSync(leftover), false);
     await next.close();
   },
 
