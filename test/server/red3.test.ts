@@ -263,3 +263,30 @@ describe('6. options that would let every web page drive the agent', () => {
     server = createServer(realHost(), { corsOrigins: ['https://ui.example'] });
   });
 });
+
+describe('7. polled routes cost O(1) store reads', () => {
+  it('GET /health counts sessions without reading each one and its pending questions', async () => {
+    let reads = 0;
+    class Counting extends MemorySessionStore {
+      override async get(id: string) {
+        reads++;
+        return super.get(id);
+      }
+      override async list() {
+        reads++;
+        return super.list();
+      }
+      override async controls(id: string) {
+        reads++;
+        return super.controls(id);
+      }
+    }
+    const store = new Counting();
+    server = createServer(realHost(), { store });
+    for (let i = 0; i < 50; i++) await call(server, 'POST', '/session', {});
+    reads = 0;
+    const res = await call(server, 'GET', '/health');
+    expect(res.json).toMatchObject({ ok: true, sessions: 50 });
+    expect(reads).toBe(0);
+  });
+});
