@@ -8,20 +8,17 @@
  * pass without recursion, before it is parsed.
  */
 
-export interface JsonBounds {
-  /** Deepest nesting of arrays and objects (`[]` is depth 1). */
-  maxDepth: number;
-  /** Longest text, in UTF-16 code units (`string.length`). */
-  maxLength: number;
-}
-
 /** Generous for any real tool input or answer; far below what overflows a stack on Node, Deno or Bun. */
-const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 * 1024 * 1024 };
+const JSON_BOUNDS = { maxDepth: 64, maxLength: 16 * 1024 * 1024 } as const;
 
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
 type JsonProblem = 'syntax' | 'too_deep' | 'too_large' | 'duplicate_key';
 
-export interface JsonOptions extends Partial<JsonBounds> {
+export interface JsonOptions {
+  /** Deepest nesting of arrays and objects (`[]` is depth 1). */
+  maxDepth?: number;
+  /** Longest text, in UTF-16 code units (`string.length`). */
+  maxLength?: number;
   /**
    * Refuse an object that names a key twice. `JSON.parse` keeps the last one,
    * other parsers the first: a text whose meaning depends on the reader

@@ -12,7 +12,7 @@ import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
 import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
-import { hostAndOrigin, jsonPosts } from './guards.js';
+import { crossSite, hostAndOrigin, jsonPosts } from './guards.js';
 import { consoleCsp, securityHeaders } from './headers.js';
 import { EventHub } from './hub.js';
 import { appFetch, listenApp } from './listen.js';
@@ -106,6 +106,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     '*',
     hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
   );
+  app.use('*', crossSite(resolved));
   if (resolved.corsOrigins.length > 0) {
     // hono reads "*" as every origin only as a string, not inside a list.
     const origin = resolved.corsOrigins.includes('*') ? '*' : resolved.corsOrigins;

@@ -19,12 +19,16 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = {
 /** `frame-ancestors` is the modern form of `X-Frame-Options`; API responses need nothing else. */
 const API_CSP = "frame-ancestors 'none'";
 
+/** Sets the headers on one response's headers (for routes answered ahead of the app too). */
+function applySecurityHeaders(headers: Headers): void {
+  for (const [name, value] of Object.entries(EVERY_RESPONSE)) headers.set(name, value);
+  if (!headers.has('content-security-policy')) headers.set('content-security-policy', API_CSP);
+}
+
 /** Sets the headers on whatever the app answers (errors and not-found included). */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
-  const headers = c.res.headers;
-  for (const [name, value] of Object.entries(EVERY_RESPONSE)) headers.set(name, value);
-  if (!headers.has('content-security-policy')) headers.set('content-security-policy', API_CSP);
+  applySecurityHeaders(c.res.headers);
 };
 
 /**
