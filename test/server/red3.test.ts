@@ -236,6 +236,20 @@ describe('4. slow senders (slowloris): a body must arrive whole in time', () => 
   });
 });
 
+describe('4b. the MCP endpoint reads bodies the same way', () => {
+  it('answers a trickled body 408 and a refused one with Connection: close', async () => {
+    const { mcpHttpApp } = await import('../../host/mcp/http.js');
+    const { app } = mcpHttpApp({ tools: () => [], callTool: async () => ({ content: '', isError: true }) } as never, { port: 0, bodyTimeoutMs: 150 });
+    const trickle = () => new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{')) });
+    const slow = await app.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: trickle(), duplex: 'half' } as RequestInit);
+    expect(slow.status).toBe(408);
+    expect(slow.headers.get('connection')).toBe('close');
+    const foreign = await app.request('/mcp', { method: 'POST', headers: { host: 'evil.example' }, body: trickle(), duplex: 'half' } as RequestInit);
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('connection')).toBe('close');
+  });
+});
+
 describe('5. the Redis URL in messages (503 bodies reach HTTP clients) never carries its credentials', () => {
   it('leaves out user info (a password with "@" included) and the query (ioredis reads ?password=)', async () => {
     const { describeUrl, guarded } = await import('../../host/store/redis-client.js');
