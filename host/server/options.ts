@@ -1,7 +1,8 @@
 /**
  * Server options, validated once with zod. The security rules live here so a
  * server that would be unsafe never starts: binding beyond loopback needs a
- * token, and so does letting every origin in (`corsOrigins: ['*']`).
+ * token, and so does letting every origin in (`corsOrigins: ['*']`, or
+ * `['null']`: any sandboxed frame).
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
@@ -25,7 +26,7 @@ const serverOptionsSchema = z
     hostname: z.string().min(1).default('127.0.0.1'),
     /** 0 picks a free port. */
     port: z.number().int().min(0).max(65535).default(4096),
-    /** Origins allowed by CORS; empty (the default) sends no CORS headers. Requests from any other origin are refused. `*` (any origin) needs a token. */
+    /** Origins allowed by CORS; empty (the default) sends no CORS headers. Requests from any other origin are refused. `*` (any origin) and `null` (any sandboxed frame) need a token. */
     corsOrigins: z.array(z.string().min(1)).default([]),
     /** Host names (no port) a loopback server answers besides localhost, 127.x.x.x and [::1] (e.g. behind a proxy). */
     allowedHosts: z
@@ -83,10 +84,12 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
         'requires a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
     );
   }
-  if (!resolved.token && resolved.corsOrigins.includes('*')) {
+  // "null" is the origin of every sandboxed frame and file: page, whatever site made it: as open as "*".
+  const open = resolved.corsOrigins.find((o) => o === '*' || o === 'null');
+  if (!resolved.token && open !== undefined) {
     throw new WasmhooksError(
       'INVALID_OPTIONS',
-      'refusing corsOrigins ["*"] without a token: it lets every web page the user opens create sessions and approve tool calls ' +
+      `refusing corsOrigins ["${open}"] without a token: it lets every web page the user opens create sessions and approve tool calls ` +
         'here; list the origins of your UI instead, or require a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
     );
   }

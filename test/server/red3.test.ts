@@ -122,11 +122,13 @@ describe('5. the Redis URL in messages (503 bodies reach HTTP clients) never car
 });
 
 describe('6. options that would let every web page drive the agent', () => {
-  it('refuses corsOrigins ["*"] without a token, at start-up, saying what to do', () => {
+  it('refuses corsOrigins ["*"] or ["null"] without a token, at start-up, saying what to do', () => {
     expect(() => createServer(realHost(), { corsOrigins: ['*'] })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/corsOrigins \["\*"\] without a token.*list the origins/) }),
     );
     expect(() => createServer(realHost(), { corsOrigins: ['https://ui.example', '*'] })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    // "null" is what every sandboxed iframe sends, from any site: as open as "*".
+    expect(() => createServer(realHost(), { corsOrigins: ['null'] })).toThrow(expect.objectContaining({ message: expect.stringMatching(/corsOrigins \["null"\] without a token/) }));
     server = createServer(realHost(), { corsOrigins: ['https://ui.example'] });
   });
 });

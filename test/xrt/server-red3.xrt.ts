@@ -242,8 +242,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
     await next.close();
   },
 
-  [`${runtime}: corsOrigins ["*"] without a token is refused at start-up`]: async () => {
-    assert.throws(() => createServer(makeHost(), { port: 0, corsOrigins: ['*'] }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS' && /without a token/.test(e.message));
+  [`${runtime}: corsOrigins ["*"] or ["null"] without a token is refused at start-up`]: async () => {
+    for (const open of ['*', 'null']) {
+      assert.throws(() => createServer(makeHost(), { port: 0, corsOrigins: [open] }), (e: Error & { code?: string }) => e.code === 'INVALID_OPTIONS' && /without a token/.test(e.message));
+    }
     await withServer({ corsOrigins: ['*'], token: 'a-token-of-enough-length' }, async (port) => {
       const res = await rawRequest(port, get('/session', ['Host: 127.0.0.1', 'Origin: https://any.example', 'Authorization: Bearer a-token-of-enough-length']));
       assert.equal(res.status, 200);
