@@ -26,7 +26,7 @@ import {
 } from './config.js';
 import { outcomeOf } from './result.js';
 
-type ServerConfig = ReturnType<typeof mcpServersSchema.parse>[string];
+type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
 interface ServerState {
   readonly name: string;
@@ -53,7 +53,7 @@ export class McpServers {
     /** Host-wide events (reach every session with a prompt running). Contract: must not throw. */
     private readonly announce: (event: EmittedEvent) => void,
   ) {
-    for (const [name, c] of Object.entries(mcpServersSchema.parse(config))) {
+    for (const [name, c] of Object.entries(mcpServersSchema().parse(config))) {
       this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false });
     }
   }
