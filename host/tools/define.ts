@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { fromUntrustedJSONSchema } from './json-schema.js';
 import type { ToolHandler, ToolInputCheck, ToolRunContext } from './types.js';
 
 /** What a JS tool function may return: text, or text with an error flag. */
@@ -80,11 +81,14 @@ function check(schema: z.ZodType, input: unknown): ToolInputCheck {
   return { ok: false, message: z.prettifyError(r.error) };
 }
 
-/** A checker for a JSON-schema-only tool (WASM). A schema zod cannot read is not checked beyond "an object". */
+/**
+ * A checker for a JSON-schema-only tool (WASM, MCP). A schema zod cannot read is not checked beyond
+ * "an object"; its patterns run on RE2 (json-schema.ts: the schema is a stranger's, the input the model's).
+ */
 export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unknown) => ToolInputCheck {
   let compiled: z.ZodType | undefined;
   try {
-    compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    compiled = fromUntrustedJSONSchema(schema);
   } catch {
     compiled = undefined;
   }

@@ -1,0 +1,60 @@
+// Red review (red4): a stranger's JSON Schema (WASM describe, MCP tools/list) may not make the host backtrack.
+// `pattern: "^(a+)+$"` against a's and a "!" ran JavaScript's backtracking RegExp on the event loop: 27 a's
+// took seconds, 40 took hours. Patterns now run on RE2.
+import { describe, expect, it } from 'vitest';
+import { jsonSchemaChecker } from '../../host/tools/define.js';
+
+const evil = 'a'.repeat(27) + '!';
+const timed = <T>(f: () => T): [T, number] => {
+  const t = performance.now();
+  const v = f();
+  return [v, performance.now() - t];
+};
+
+describe('JSON Schema patterns from plugins and MCP servers run in linear time', () => {
+  it('pattern: a catastrophic-backtracking pattern is refused quickly, and still means what it says', () => {
+    const check = jsonSchemaChecker({ type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } }, required: ['q'] });
+    const [result, ms] = timed(() => check({ q: evil }));
+    expect(result.ok).toBe(false);
+    expect(ms).toBeLessThan(1000);
+    expect(check({ q: 'aaaa' }).ok).toBe(true);
+    const [long] = timed(() => check({ q: 'a'.repeat(100_000) + '!' }));
+    expect(long.ok).toBe(false);
+  });
+
+  it('patternProperties keys (with and without additionalProperties: false) are on RE2 too', () => {
+    for (const additionalProperties of [true, false]) {
+      const check = jsonSchemaChecker({ type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } }, additionalProperties });
+      const [result, ms] = timed(() => check({ [evil]: 1 }));
+      expect(ms).toBeLessThan(1000);
+      expect(result.ok).toBe(additionalProperties);
+      expect(check({ aaa: 1 }).ok).toBe(true);
+      expect(check({ aaa: 'x' }).ok).toBe(false);
+    }
+  });
+
+  it('JSON Schema meaning is kept: unanchored, escapes, formats; the global RegExp is left as it was', () => {
+    const native = RegExp;
+    const check = jsonSchemaChecker({
+      type: 'object',
+      properties: { s: { type: 'string', pattern: 'b\\d' }, id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } },
+    });
+    expect(check({ s: 'ab1c' }).ok).toBe(true);
+    expect(check({ s: 'abc' }).ok).toBe(false);
+    expect(check({ id: '123e4567-e89b-12d3-a456-426614174000', at: '2024-01-01T00:00:00Z' }).ok).toBe(true);
+    expect(check({ id: 'nope' }).ok).toBe(false);
+    expect(RegExp).toBe(native);
+    expect(new RegExp('(a+)+').constructor).toBe(native);
+  });
+
+  it('a pattern RE2 cannot read, or one past the compile budget, leaves only the object check (fast)', () => {
+    for (const pattern of ['^(?=a)(a+)+$', '(a)\\1', 'a{1000}'.repeat(20)]) {
+      const check = jsonSchemaChecker({ type: 'object', properties: { q: { type: 'string', pattern } } });
+      const [result, ms] = timed(() => check({ q: evil }));
+      expect(result.ok).toBe(true);
+      expect(ms).toBeLessThan(1000);
+      expect(check([]).ok).toBe(false);
+    }
+    expect(RegExp.name).toBe('RegExp');
+  });
+});
