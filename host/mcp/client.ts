@@ -112,14 +112,9 @@ export class McpServers {
     };
     try {
       const transport = await this.#transport(s);
+      const deadline = performance.now() + timeout;
       await client.connect(transport, { timeout });
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 10_000);
+      const tools = await listAllTools(client, deadline, timeout);
       s.client = client;
       this.#register(s, client, tools);
       this.announce({ type: 'mcp.server.connected', server: s.name, transport: isStdio(c) ? 'stdio' : 'http', tools: [...s.registered] });
@@ -218,6 +213,29 @@ export class McpServers {
   #tail(s: ServerState): string {
     const last = s.stderr.trim().split('\n').slice(-3).join(' | ');
     return last ? ` (stderr: ${last})` : '';
+  }
+}
+
+/** Pages of `tools/list` read at start; a server still paging after this many is refused. */
+const MAX_TOOL_PAGES = 100;
+const MAX_TOOLS = 10_000;
+
+/**
+ * Every page of `tools/list`, within the start's one deadline (`startTimeoutMs` covers the whole
+ * start, not each page) and `MAX_TOOL_PAGES`: a server that answers every page at once with an empty
+ * list and a next cursor held the first prompt forever.
+ */
+async function listAllTools(client: Client, deadline: number, timeout: number): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; ; pages++) {
+    const left = Math.ceil(deadline - performance.now());
+    if (left <= 0) throw new Error(`tools/list did not finish within startTimeoutMs (${timeout} ms; ${pages} pages read)`);
+    if (pages === MAX_TOOL_PAGES) throw new Error(`tools/list still had a next page after ${MAX_TOOL_PAGES} pages (${tools.length} tools)`);
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: left });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    if (!cursor || tools.length >= MAX_TOOLS) return tools;
   }
 }
 

@@ -1,0 +1,47 @@
+// Red review (red4): hostile MCP servers (test/fixtures/mcp/hostile.mjs, raw JSON-RPC) must cost the host
+// a bounded amount and never hang a prompt.
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHost } from '../../host/host.js';
+import { scriptedModel } from '../../host/models/scripted.js';
+import { collect, endResult, ofType } from '../agent/helpers.js';
+
+const fixture = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
+const hosts: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.close()));
+});
+
+const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms))]);
+
+describe('hostile MCP servers', () => {
+  it('a tool schema with a backtracking pattern cannot hold the event loop (the model\'s input is checked on RE2)', async () => {
+    const host = createHost({
+      model: scriptedModel({ turns: [{ toolCalls: [{ name: 'mcp__h__find', input: { q: `${'a'.repeat(28)}!` } }] }, { text: 'done' }] }),
+      permissionMode: 'bypassPermissions',
+      mcpServers: { h: { command: process.execPath, args: [fixture, 'redos'] } },
+    });
+    hosts.push(host);
+    const started = performance.now();
+    const events = await collect(host.session(), 'go');
+    const out = ofType(events, 'tool.output')[0];
+    expect(out).toMatchObject({ name: 'mcp__h__find', isError: true });
+    expect(out?.content).toMatch(/invalid input/);
+    // 28 a's took JavaScript's RegExp about 10 s here (doubling with each one); RE2 takes microseconds.
+    expect(performance.now() - started).toBeLessThan(5000);
+  }, 60_000);
+
+  it('a server paging tools/list forever fails its start within startTimeoutMs; the prompt ends', async () => {
+    const host = createHost({
+      model: scriptedModel({ turns: [{ text: 'done' }] }),
+      mcpServers: { p: { command: process.execPath, args: [fixture, 'pages'], startTimeoutMs: 1500 } },
+    });
+    hosts.push(host);
+    const events = await within(collect(host.session(), 'go'), 20_000, 'the prompt');
+    const error = ofType(events, 'mcp.server.error')[0];
+    expect(error).toMatchObject({ server: 'p', code: 'MCP_START_FAILED' });
+    expect(error?.message).toMatch(/tools\/list (still had a next page after 100 pages|did not finish within startTimeoutMs)/);
+    expect(endResult(events).subtype).toBe('success');
+  }, 30_000);
+});
