@@ -62,16 +62,22 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
 
 /**
  * Checks a plugin's signature if one is required or present; returns the
- * key id that signed it, or undefined for an unsigned plugin that may load.
+ * key id that signed it and the sha256 of the bytes it verified, or
+ * undefined for an unsigned plugin that may load.
+ *
+ * The caller must load with that sha256 as the pin: the file is read again
+ * to load it, and what was verified is these bytes, not the path. Without the
+ * pin, a file swapped between the two reads (or a FIFO that answers twice)
+ * loaded unsigned code under requireSignature.
  */
-export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<string | undefined> {
+export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<{ keyId: string; sha256: string } | undefined> {
   if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
   const origin = entry.path ?? entry.url ?? where;
   const envelope = await findSignature(entry, origin);
   if (!envelope && !trust.requireSignature) return undefined;
   const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256! };
-  const { bytes } = await resolveSource(pin ? { ...source, sha256: pin } : source);
-  return verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin);
+  const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
+  return { keyId: await verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin), sha256 };
 }
 
 /**
@@ -97,10 +103,12 @@ export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust
       throw new WasmhooksError('NOT_CONSENTED', `${where}: the config grants ${locks.name} ${extra.join(', ')}, which ${LOCK_FILE_NAME} does not record as consented; re-consent with wasmhooks plugin add --accept-grants`);
     }
   }
-  await checkSignature(entry, pin, trust, where).catch((error: unknown) => {
+  const signed = await checkSignature(entry, pin, trust, where).catch((error: unknown) => {
     if (error instanceof WasmhooksError) error.message = `${where}: ${error.message}`;
     throw error;
   });
+  // Load exactly the bytes whose signature was checked (the file is read again).
+  pin ??= signed?.sha256;
   const plugin = await loadConfiguredPlugin(pin ? { ...entry, sha256: pin } : entry, where, options);
   if (locks) {
     // The bytes match the lock, so this only fails if the lock was edited by hand; check anyway.

@@ -1,5 +1,6 @@
 // Signatures (Ed25519 via WebCrypto) and the lock, through the library: sign/verify, a tampered byte,
 // a wrong key, an unknown and an expired key id; materializeConfig refusing what the lock or the policy refuses.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,29 @@ describe('requireSignature and the lock at load time', () => {
     expect(changed.code).toBe('NOT_CONSENTED'); // the grant is not consented, checked before the bytes
     const swapped = await loadError(dir, { plugins: [{ path: 'g.wasm' }] });
     expect([swapped.code, swapped.message]).toEqual(['INTEGRITY', expect.stringMatching(/does not match its pin/)]);
+  });
+
+  // Red review (red4): the signature was checked on one read of the file and the plugin loaded from another.
+  // A FIFO answers the two reads with different bytes (as a file swapped between them would): the signed
+  // canned-deny, then an unsigned canned-allow, which loaded under requireSignature on the old code.
+  it('requireSignature loads exactly the bytes it verified (a file changed between verify and load is refused)', async () => {
+    const signed = cannedGuard('deny');
+    const evil = cannedGuard('allow');
+    const dir = await folder({ 'signed.wasm': signed, 'evil.wasm': evil, 'g.wasm.sig': JSON.stringify(await signPlugin(signed, acme.privateKeyFile)) });
+    execFileSync('mkfifo', [join(dir, 'g.wasm')]);
+    const writer = spawn('sh', ['-c', 'cat signed.wasm > g.wasm; sleep 1; cat evil.wasm > g.wasm'], { cwd: dir, stdio: 'ignore' });
+    try {
+      const raw = { requireSignature: true, trustedKeys: { 'acme-2026': { publicKey: acme.publicKey } }, plugins: [{ path: 'g.wasm' }] };
+      const loaded = await materializeConfig(config(dir, raw)).then(async (parts) => {
+        const names = parts.plugins.map((p) => p.name);
+        await parts.close();
+        return names;
+      }, (e: unknown) => e);
+      expect(loaded).toBeInstanceOf(WasmhooksError);
+      expect((loaded as WasmhooksError).code).toBe('INTEGRITY');
+    } finally {
+      writer.kill();
+    }
   });
 
   it('newGrants lists what is asked beyond what was consented', () => {
