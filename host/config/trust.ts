@@ -7,8 +7,8 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
-import { parseSignature, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
-import { resolveSource } from '../plugins/source.js';
+import { parseSignature, SignatureError, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
+import { readCapped, resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
 import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
@@ -35,6 +35,9 @@ export async function trustContext(config: ResolvedConfig | undefined, cwd: stri
   };
 }
 
+/** A signature envelope is a few hundred bytes; a longer download is cut off (a server streaming without end). */
+const MAX_SIGNATURE_BYTES = 64 << 10;
+
 /** The envelope beside a plugin (`signature`, else `<path or url>.sig`); undefined when there is none. */
 export async function findSignature(entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined }, origin: string): Promise<SignatureEnvelope | undefined> {
   const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
@@ -46,7 +49,9 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
     });
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
-    text = (await response.text()).slice(0, 64 << 10);
+    const body = await readCapped(response, MAX_SIGNATURE_BYTES);
+    if (!body) throw new SignatureError('malformed', `the signature ${where} is longer than ${MAX_SIGNATURE_BYTES} bytes`);
+    text = new TextDecoder().decode(body);
   } else {
     try {
       // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
