@@ -1,0 +1,116 @@
+// Red review (red4) on Node, Deno and Bun, through the built ESM: each scenario is a hole that was open
+// on `main` (the vitest twin of each fails on the old code), now closed.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import wabtInit from 'wabt';
+import { createHost, createSandbox, generateSigningKey, hostMemoryBound, materializeConfig, parseConfig, scriptedModel, signPlugin, WasmhooksError } from '../../dist/index.js';
+import type { HostEvent } from '../../dist/index.js';
+import { runtime } from './wat.ts';
+
+const hostileMcp = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
+const built = (name: string) => fileURLToPath(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url));
+
+async function prompt(options: Record<string, unknown>, turns: unknown[]): Promise<HostEvent[]> {
+  const host = createHost({ model: scriptedModel({ turns: [...turns, { text: 'done' }] } as never), permissionMode: 'bypassPermissions', ...options });
+  const events: HostEvent[] = [];
+  try {
+    const run = (async () => {
+      for await (const e of host.session().stream('go')) events.push(e);
+    })();
+    await Promise.race([run, new Promise((_, reject) => setTimeout(() => reject(new Error('the prompt did not end within 20 s')), 20_000))]);
+  } finally {
+    await host.close();
+  }
+  return events;
+}
+
+/** 64 memories of 1 page, each declaring the whole cap as its maximum; `run` grows each as far as it goes and touches every page. */
+async function multiMemory(): Promise<Uint8Array> {
+  const n = 64;
+  const decls = Array.from({ length: n }, (_, i) => `(memory $m${i} 1 256)`).join('\n');
+  const touch = (i: number) => `(drop (memory.grow $m${i} (i32.const 255)))
+    (local.set $end (i32.mul (memory.size $m${i}) (i32.const 65536)))
+    (local.set $p (i32.const 0))
+    (loop $l${i} (i32.store8 $m${i} (local.get $p) (i32.const 1))
+      (local.set $p (i32.add (local.get $p) (i32.const 4096)))
+      (br_if $l${i} (i32.lt_u (local.get $p) (local.get $end))))`;
+  const source = `(module ${decls}
+    (func (export "run") (result i32) (local $p i32) (local $end i32) ${Array.from({ length: n }, (_, i) => touch(i)).join('\n')} (i32.const 0)))`;
+  const wabt = await wabtInit();
+  const mod = wabt.parseWat('mm.wat', source, { multi_memory: true } as Record<string, boolean>); // wabt reads it; its typings do not list it
+  try {
+    return new Uint8Array(mod.toBinary({}).buffer);
+  } finally {
+    mod.destroy();
+  }
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'multi-memory: all memories together stay under maxMemoryPages (64 memories held 64x the cap)': async () => {
+    const bytes = await multiMemory();
+    let sandbox;
+    try {
+      sandbox = await createSandbox(bytes, { limits: { maxMemoryPages: 256, timeoutMs: 5000 } });
+    } catch (error) {
+      // Node 20 has no multi-memory: refused at validate, which is safe too.
+      assert.equal(runtime, 'node', `refused on ${runtime}: ${String(error)}`);
+      assert.ok(error instanceof WasmhooksError && error.code === 'INVALID_WASM', String(error));
+      return;
+    }
+    try {
+      const rss = process.memoryUsage().rss;
+      const out = await sandbox.call('run', new Uint8Array());
+      assert.ok(out.ok, JSON.stringify(out));
+      // Every page it reached is touched: RSS shows what all its memories hold together.
+      const grown = (process.memoryUsage().rss - rss) / 2 ** 20;
+      assert.ok(grown < hostMemoryBound(sandbox.limits) / 2 ** 20, `RSS grew ${grown.toFixed(0)} MiB`);
+      assert.ok(grown < 64, `RSS grew ${grown.toFixed(0)} MiB for a 16 MiB cap`);
+    } finally {
+      await sandbox.close();
+    }
+  },
+  "an MCP tool schema's backtracking pattern runs on RE2: the model's input is refused at once": async () => {
+    const started = performance.now();
+    const events = await prompt({ mcpServers: { h: { command: 'node', args: [hostileMcp, 'redos'] } } }, [
+      { toolCalls: [{ name: 'mcp__h__find', input: { q: `${'a'.repeat(30)}!` } }] },
+    ]);
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && out.isError && /invalid input/.test(out.content), JSON.stringify(out));
+    assert.ok(performance.now() - started < 10_000, `took ${(performance.now() - started).toFixed(0)} ms`);
+  },
+  'an MCP server paging tools/list forever fails its start (MCP_START_FAILED); the prompt ends': async () => {
+    const events = await prompt({ mcpServers: { p: { command: 'node', args: [hostileMcp, 'pages'], startTimeoutMs: 2000 } } }, []);
+    const error = events.find((e) => e.type === 'mcp.server.error');
+    assert.ok(error && error.type === 'mcp.server.error' && error.code === 'MCP_START_FAILED' && /tools\/list/.test(error.message), JSON.stringify(error));
+    assert.ok(events.some((e) => e.type === 'agent.end'));
+  },
+  'requireSignature loads the bytes it verified: a file that changes between verify and load is INTEGRITY': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-red4-'));
+    const signed = new Uint8Array(await readFile(built('secret-redactor')));
+    const acme = await generateSigningKey('acme');
+    await writeFile(join(dir, 'signed.wasm'), signed);
+    await writeFile(join(dir, 'evil.wasm'), await readFile(built('guard-shell')));
+    await writeFile(join(dir, 'g.wasm.sig'), JSON.stringify(await signPlugin(signed, acme.privateKeyFile)));
+    // A FIFO answers the two reads (verify, then load) with different bytes, as a file swapped between them would.
+    execFileSync('mkfifo', [join(dir, 'g.wasm')]);
+    const writer = spawn('sh', ['-c', 'cat signed.wasm > g.wasm; sleep 1; cat evil.wasm > g.wasm'], { cwd: dir, stdio: 'ignore' });
+    try {
+      const config = parseConfig(
+        { requireSignature: true, trustedKeys: { acme: { publicKey: acme.publicKey } }, plugins: [{ path: 'g.wasm' }] },
+        { file: join(dir, 'wasmhooks.json'), dir },
+      );
+      const loaded = await materializeConfig(config).then(async (parts) => {
+        const names = parts.plugins.map((p) => p.name);
+        await parts.close();
+        return names;
+      }, (e: unknown) => e);
+      assert.ok(loaded instanceof WasmhooksError && loaded.code === 'INTEGRITY', `loaded: ${String(loaded)}`);
+    } finally {
+      writer.kill();
+    }
+  },
+};
