@@ -39,6 +39,8 @@ interface ServerState {
   stderr: string;
   /** Set while we close it ourselves: no `mcp.server.closed` error then. */
   closing: boolean;
+  /** `tools/list_changed` refreshes: one at a time, at most one per MIN_REFRESH_MS. */
+  refresh: { running: boolean; again: boolean; last: number; took: number; timer: ReturnType<typeof setTimeout> | undefined };
 }
 
 const STDERR_TAIL = 2_000;
@@ -54,7 +56,7 @@ export class McpServers {
     private readonly announce: (event: EmittedEvent) => void,
   ) {
     for (const [name, c] of Object.entries(mcpServersSchema.parse(config))) {
-      this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false });
+      this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false, refresh: { running: false, again: false, last: -Infinity, took: 0, timer: undefined } });
     }
   }
 
@@ -73,6 +75,8 @@ export class McpServers {
       [...this.#servers.values()].map(async (s) => {
         const client = s.client ?? (await s.starting?.catch(() => undefined));
         s.closing = true;
+        clearTimeout(s.refresh.timer);
+        s.refresh.timer = undefined;
         this.#unregister(s);
         s.client = undefined;
         await client?.close().catch(() => {});
@@ -95,18 +99,16 @@ export class McpServers {
       { name: 'wasmhooks', version: '0.1.0' },
       {
         listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error) this.#fail(s, 'MCP_PROTOCOL', `tools/list after list_changed failed: ${messageOf(error)}`);
-              else if (tools && s.client === client) this.#register(s, client, tools);
-            },
-          },
+          // Our own refresh (#refreshSoon): every page, at a bounded rate. The SDK's reads one page, as often as asked.
+          tools: { autoRefresh: false, onChanged: () => this.#refreshSoon(s, client) },
         },
       },
     );
     client.onclose = () => {
       if (s.client !== client) return;
       s.client = undefined;
+      clearTimeout(s.refresh.timer);
+      s.refresh.timer = undefined;
       this.#unregister(s);
       if (!s.closing) this.announce({ type: 'mcp.server.closed', server: s.name, reason: `the server closed the connection${this.#tail(s)}` });
     };
@@ -150,7 +152,10 @@ export class McpServers {
 
   #register(s: ServerState, client: Client, tools: readonly Tool[]): void {
     this.#unregister(s);
-    for (const t of tools) {
+    if (tools.length > MAX_TOOLS) {
+      this.#fail(s, 'MCP_PROTOCOL', `the server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
+    }
+    for (const t of tools.slice(0, MAX_TOOLS)) {
       const name = mcpToolName(s.name, t.name);
       if (!name) {
         this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: mcp__${s.name}__${t.name} is longer than 64 characters`);
@@ -161,6 +166,46 @@ export class McpServers {
         s.registered.push(name);
       } catch (error) {
         this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  /**
+   * After `tools/list_changed`: list the tools again (every page, under the
+   * start's deadline and caps), one refresh at a time, and the next no sooner
+   * than MIN_REFRESH_MS, nor than REFRESH_DUTY times the last one took, after
+   * the last began. Notifications meanwhile fold into one more refresh. A
+   * server asking every 400 ms for a refresh of a 50,000-tool page kept the
+   * host's CPU a quarter busy and stalled its event loop 400 ms at a time.
+   */
+  #refreshSoon(s: ServerState, client: Client): void {
+    const r = s.refresh;
+    if (r.running || r.timer !== undefined) {
+      r.again = true;
+      return;
+    }
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      if (s.client === client) void this.#refresh(s, client);
+    }, Math.max(0, r.last + Math.max(MIN_REFRESH_MS, REFRESH_DUTY * r.took) - performance.now()));
+  }
+
+  async #refresh(s: ServerState, client: Client): Promise<void> {
+    const r = s.refresh;
+    r.running = true;
+    r.last = performance.now();
+    const timeout = s.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    try {
+      const tools = await listAllTools(client, performance.now() + timeout, timeout);
+      if (s.client === client) this.#register(s, client, tools);
+    } catch (error) {
+      if (s.client === client) this.#fail(s, 'MCP_PROTOCOL', `tools/list after list_changed failed: ${messageOf(error)}`);
+    } finally {
+      r.took = performance.now() - r.last;
+      r.running = false;
+      if (r.again && s.client === client) {
+        r.again = false;
+        this.#refreshSoon(s, client);
       }
     }
   }
@@ -216,9 +261,19 @@ export class McpServers {
   }
 }
 
+/** The least time between two `tools/list_changed` refreshes of one server. */
+const MIN_REFRESH_MS = 2_000;
+/** …and at least this many times what the last refresh took (the SDK parses a page of any size): ≤ 1/20 of the host's time. */
+const REFRESH_DUTY = 20;
 /** Pages of `tools/list` read at start; a server still paging after this many is refused. */
 const MAX_TOOL_PAGES = 100;
-const MAX_TOOLS = 10_000;
+/**
+ * Tools registered per server, from the listing at start and from each
+ * `tools/list_changed` refresh. Each one costs the host a schema compile
+ * (about 0.1 ms): one page of 50,000 held the event loop for 5 s, and a
+ * server may ask for a refresh every few hundred ms.
+ */
+export const MAX_TOOLS = 1_000;
 
 /**
  * Every page of `tools/list`, within the start's one deadline (`startTimeoutMs` covers the whole
@@ -235,7 +290,7 @@ async function listAllTools(client: Client, deadline: number, timeout: number): 
     const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: left });
     tools.push(...page.tools);
     cursor = page.nextCursor;
-    if (!cursor || tools.length >= MAX_TOOLS) return tools;
+    if (!cursor || tools.length > MAX_TOOLS) return tools;
   }
 }
 

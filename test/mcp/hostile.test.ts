@@ -1,5 +1,8 @@
 // Red review (red4): hostile MCP servers (test/fixtures/mcp/hostile.mjs, raw JSON-RPC) must cost the host
 // a bounded amount and never hang a prompt.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../host/host.js';
@@ -44,4 +47,24 @@ describe('hostile MCP servers', () => {
     expect(error?.message).toMatch(/tools\/list (still had a next page after 100 pages|did not finish within startTimeoutMs)/);
     expect(endResult(events).subtype).toBe('success');
   }, 30_000);
+
+  it('a server listing 50,000 tools and asking for a refresh every 400 ms gets 1,000 registered and a bounded share of the CPU', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'wasmhooks-mcp-')), 'log');
+    const host = createHost({
+      model: scriptedModel({ turns: [{ text: 'done' }] }),
+      mcpServers: { f: { command: process.execPath, args: [fixture, 'flood'], env: { FLOOD_MS: '400', MCP_FIXTURE_LOG: log } } },
+    });
+    hosts.push(host);
+    await within(host.ready(), 30_000, 'the start');
+    expect(host.tools.list().filter((t) => t.name.startsWith('mcp__f__'))).toHaveLength(1000);
+    // Refreshes, each re-reading the 50,000-tool page: at most one per 2 s, and 20x what the last took.
+    const cpu = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(0.4 * 6000);
+    // The SDK's own refresh re-read the page every ~700 ms (its 300 ms debounce after each notification).
+    const lists = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    expect(lists).toBeLessThanOrEqual(3);
+    expect(host.tools.list().filter((t) => t.name.startsWith('mcp__f__'))).toHaveLength(1000);
+  }, 60_000);
 });
