@@ -235,7 +235,7 @@ export class McpServers {
       const result = await client.callTool({ name: tool, arguments: input }, undefined, {
         signal: ctx.signal,
         timeout: c.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
-        onprogress: (p) => ctx.onProgress(p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress))),
+        onprogress: progressSink(ctx),
       });
       return outcomeOf(result as Parameters<typeof outcomeOf>[0], c.maxOutputChars ?? DEFAULT_MCP_MAX_OUTPUT_CHARS);
     } catch (error) {
@@ -259,6 +259,25 @@ export class McpServers {
     const last = s.stderr.trim().split('\n').slice(-3).join(' | ');
     return last ? ` (stderr: ${last})` : '';
   }
+}
+
+/**
+ * Progress text passed on per call, as a WASM tool's `maxProgressBytes`
+ * default. A server may send notifications as fast as it likes for the whole
+ * call: each one became a `tool.progress` event (kept in the replay log, sent
+ * to every watcher), 20 MB of them for one call in the test.
+ */
+export const MAX_MCP_PROGRESS_CHARS = 1 << 20;
+
+/** `onprogress` for one call: passed on up to MAX_MCP_PROGRESS_CHARS, then one note, then nothing. */
+function progressSink(ctx: ToolRunContext): (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void {
+  let chars = 0;
+  return (p) => {
+    if (chars > MAX_MCP_PROGRESS_CHARS) return;
+    const text = p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
+    chars += text.length;
+    ctx.onProgress(chars > MAX_MCP_PROGRESS_CHARS ? `[more progress dropped: over ${MAX_MCP_PROGRESS_CHARS} characters in one call]` : text);
+  };
 }
 
 /** The least time between two `tools/list_changed` refreshes of one server. */

@@ -67,4 +67,20 @@ describe('hostile MCP servers', () => {
     expect(lists).toBeLessThanOrEqual(3);
     expect(host.tools.list().filter((t) => t.name.startsWith('mcp__f__'))).toHaveLength(1000);
   }, 60_000);
+
+  it('progress notifications pass on at most 1 MiB of text per call, then one note', async () => {
+    const host = createHost({
+      model: scriptedModel({ turns: [{ toolCalls: [{ name: 'mcp__c__chatty', input: {} }] }, { text: 'done' }] }),
+      permissionMode: 'bypassPermissions',
+      mcpServers: { c: { command: process.execPath, args: [fixture, 'progress'] } },
+    });
+    hosts.push(host);
+    const events = await within(collect(host.session(), 'go'), 30_000, 'the prompt');
+    const progress = ofType(events, 'tool.progress');
+    const chars = progress.reduce((n, e) => n + e.progress.length, 0);
+    // The server sent 2,000 x 10,000 characters.
+    expect(chars).toBeLessThanOrEqual((1 << 20) + 10_000 + 100);
+    expect(progress.at(-1)?.progress).toMatch(/more progress dropped/);
+    expect(ofType(events, 'tool.output')[0]).toMatchObject({ name: 'mcp__c__chatty', isError: false });
+  }, 60_000);
 });
