@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
-import { createHost, createSandbox, generateSigningKey, hostMemoryBound, materializeConfig, parseConfig, scriptedModel, signPlugin, WasmhooksError } from '../../dist/index.js';
+import { createHost, createSandbox, generateSigningKey, hostMemoryBound, loadPlugin, materializeConfig, parseConfig, scriptedModel, signPlugin, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
 import { runtime } from './wat.ts';
 
@@ -87,6 +89,45 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const error = events.find((e) => e.type === 'mcp.server.error');
     assert.ok(error && error.type === 'mcp.server.error' && error.code === 'MCP_START_FAILED' && /tools\/list/.test(error.message), JSON.stringify(error));
     assert.ok(events.some((e) => e.type === 'agent.end'));
+  },
+  'an MCP server listing 50,000 tools gets 1,000 registered (and a note); its progress flood is cut at 1 MiB per call': async () => {
+    const host = createHost({ model: scriptedModel({ turns: [{ text: 'done' }] }), mcpServers: { f: { command: 'node', args: [hostileMcp, 'flood'], env: { NO_FLOOD: '1' } } } });
+    try {
+      await host.ready();
+      assert.equal(host.tools.list().filter((t) => t.name.startsWith('mcp__f__')).length, 1000);
+    } finally {
+      await host.close();
+    }
+    const events = await prompt({ mcpServers: { c: { command: 'node', args: [hostileMcp, 'progress'] } } }, [{ toolCalls: [{ name: 'mcp__c__chatty', input: {} }] }]);
+    const chars = events.reduce((n, e) => n + (e.type === 'tool.progress' ? e.progress.length : 0), 0);
+    assert.ok(chars <= (1 << 20) + 10_100, `${chars} characters of progress`);
+    assert.ok(events.some((e) => e.type === 'tool.output' && !e.isError));
+  },
+  'a remote plugin is refused at 64 MiB while it downloads (a chunked body that then stalls)': async () => {
+    const chunk = new Uint8Array(1 << 20);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/wasm' });
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 65 << 20) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/p.wasm`;
+      const error = await Promise.race([
+        loadPlugin({ url, sha256: '0'.repeat(64) }).then(() => undefined, (e: unknown) => e),
+        new Promise((resolve) => setTimeout(() => resolve('no answer within 15 s'), 15_000)),
+      ]);
+      assert.ok(error instanceof WasmhooksError && error.code === 'LOAD_FAILED' && /byte limit/.test(error.message), String(error));
+    } finally {
+      server.closeAllConnections?.();
+      server.close();
+    }
   },
   'requireSignature loads the bytes it verified: a file that changes between verify and load is INTEGRITY': async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-red4-'));
