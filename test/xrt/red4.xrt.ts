@@ -51,7 +51,28 @@ async function multiMemory(): Promise<Uint8Array> {
   }
 }
 
+const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
+
+/** A describe answer (PluginInfo) declaring one tool named `tool`. */
+function describeWithTool(tool: string): Uint8Array {
+  const field = (n: number, body: Uint8Array) => [(n << 3) | 2, body.length, ...body];
+  const enc = (s: string) => new TextEncoder().encode(s);
+  return new Uint8Array([...field(1, enc('xrt')), ...field(2, enc('1')), 3 << 3, 1, ...field(5, new Uint8Array(field(1, enc(tool))))]);
+}
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
+    const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
+    assert.deepEqual(ok.tools().map((t) => t.name), ['Lookup']);
+    await ok.close();
+    for (const name of ['mcp__fs__read_file', 'Bash ', 'B\u0430sh']) {
+      const refused = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool(name), tool: new Uint8Array() }) }).then(
+        async (p) => (await p.close(), 'loaded'),
+        (e: unknown) => e,
+      );
+      assert.ok(refused instanceof WasmhooksError && refused.code === 'BAD_OUTPUT', `${JSON.stringify(name)}: ${String(refused)}`);
+    }
+  },
   'multi-memory: all memories together stay under maxMemoryPages (64 memories held 64x the cap)': async () => {
     const bytes = await multiMemory();
     let sandbox;
