@@ -46,6 +46,10 @@ describe('plugin signatures', () => {
     expect((await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: other.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
     // A signature moved onto another key id does not verify either (the id is signed too).
     expect((await refusal(verifyPluginSignature(plugin, { ...envelope, keyId: 'other' }, { other: { publicKey: acme.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
+    // Red review (red4): an id naming an Object.prototype member is unknown too (it was INVALID_CONFIG, blaming trustedKeys).
+    for (const keyId of ['constructor', 'toString', 'hasOwnProperty']) {
+      expect((await refusal(verifyPluginSignature(plugin, { ...envelope, keyId }, { other: { publicKey: other.publicKey } }, 'p.wasm'))).reason).toBe('unknown-key');
+    }
     const unknown = await refusal(verifyPluginSignature(plugin, envelope, { other: { publicKey: other.publicKey } }, 'p.wasm'));
     expect([unknown.reason, unknown.message]).toEqual(['unknown-key', expect.stringMatching(/signed by key "acme-2026", which is not in trustedKeys \(trusted: other\)/)]);
     const expired = await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: acme.publicKey, expires: '2020-01-01T00:00:00Z' } }, 'p.wasm'));
