@@ -35,6 +35,8 @@ const MAX_PLUGIN_TOOLS = 256;
  */
 const PLUGIN_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_PLUGIN_MATCHER_COST = 2048;
+/** Entries per grants list: each is compared at load with the config's and the lock's (40,000 took 4 s). */
+const MAX_PLUGIN_GRANTS = 256;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
@@ -180,6 +182,9 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   }
 
   const g = raw.grants;
+  for (const [list, values] of [['network_hosts', g?.networkHosts], ['file_paths', g?.filePaths], ['config_keys', g?.configKeys]] as const) {
+    if ((values?.length ?? 0) > MAX_PLUGIN_GRANTS) return bad(`describe output asks for ${values!.length} grants.${list}; the limit is ${MAX_PLUGIN_GRANTS}`);
+  }
   return {
     ok: true,
     value: {

@@ -87,6 +87,8 @@ describe('protocol codec', () => {
     ['a tool name with a space', info({ tools: [{ name: 'Bash ' }] }), /tools\[0\] name "Bash " must match/],
     ['a tool name with a lookalike letter', info({ tools: [{ name: 'B\u0430sh' }] }), /must match/],
     ['a tool name past 64 characters', info({ tools: [{ name: 'x'.repeat(65) }] }), /must match/],
+    // Each grant is compared with the config's and the lock's at every load: 40,000 config keys took 4 s there.
+    ['too many grants', info({ grants: { configKeys: Array.from({ length: 257 }, (_, i) => `k${i}`) } }), /asks for 257 grants.config_keys; the limit is 256/],
   ])('rejects a describe answer with %s', (_, bytes, message) => {
     const decoded = decodePluginInfo(bytes);
     expect(decoded.ok).toBe(false);
