@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
 import { createHost, createSandbox, generateSigningKey, hostMemoryBound, loadPlugin, materializeConfig, parseConfig, scriptedModel, signPlugin, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
-import { runtime } from './wat.ts';
+import { hostile, runtime } from './wat.ts';
 
 const hostileMcp = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
 const built = (name: string) => fileURLToPath(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url));
@@ -61,6 +61,18 @@ function describeWithTool(tool: string): Uint8Array {
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
+  'a loop of alloc(0) runs out of fuel (each host block pays for the ones before it), not into a long deadline': async () => {
+    const sandbox = await createSandbox(await hostile('alloc-zero-spin'), { limits: { timeoutMs: 5000, fuel: 1e9 } });
+    try {
+      const started = performance.now();
+      const out = await sandbox.call('run', new Uint8Array());
+      assert.ok(!out.ok && out.failure.code === 'FUEL_EXHAUSTED', JSON.stringify(out));
+      assert.ok(out.fuelUsed <= 1e9);
+      assert.ok(performance.now() - started < 2000, `took ${(performance.now() - started).toFixed(0)} ms`);
+    } finally {
+      await sandbox.close();
+    }
+  },
   "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
     assert.deepEqual(ok.tools().map((t) => t.name), ['Lookup']);
