@@ -13,7 +13,7 @@ import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal, clip } from './failures.js';
-import { copyToBlock } from './host-call.js';
+import { bytesFuel, copyToBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
@@ -204,6 +204,9 @@ function configGet(scope: ImportScope): HostFunction {
 
 /** A copy of `bytes` for the plugin (`copyToBlock`), or a refusal naming `what` needed it. */
 function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
+  // The copy is a block of the value's size, filled: charged as alloc charges its size (its wrapper
+  // charged only the key's). A loop of var_get and free on a 1 MB value cost ~100 µs a turn for ~1,000 fuel.
+  scope.charge(bytesFuel(bytes.byteLength));
   blockMade(scope);
   const address = copyToBlock(cc, bytes);
   if (address === 0n) {

@@ -24,3 +24,39 @@ describe('host blocks are charged by how many the call made', () => {
   }, 30_000);
 
 });
+
+describe('var_get charges the value it copies out', () => {
+  // var_set of an N-byte value (its alloc and the var_set each pay N/16), then one var_get: the copy is a new
+  // N-byte block, which paid only for its 1-byte key before (red4).
+  const wat = `(module
+    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+    (import "extism:host/env" "var_set" (func $var_set (param i64 i64)))
+    (import "extism:host/env" "var_get" (func $var_get (param i64) (result i64)))
+    (import "extism:host/env" "input_load_u64" (func $input_load_u64 (param i64) (result i64)))
+    (memory (export "memory") 1)
+    (func (export "run") (result i32)
+      (call $var_set (call $alloc (i64.const 1)) (call $alloc (call $input_load_u64 (i64.const 0))))
+      (drop (call $var_get (call $alloc (i64.const 1))))
+      (i32.const 0)))`;
+  const size = (n: number) => {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(n), true);
+    return b;
+  };
+
+  it('at the boundary rate, as alloc pays for its size', async () => {
+    const wabt = await (await import('wabt')).default();
+    const mod = wabt.parseWat('get.wat', wat);
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    const sandbox = await createSandbox(bytes, { name: 'var-get' });
+    try {
+      const small = await sandbox.call('run', size(1));
+      const big = await sandbox.call('run', size(1_000_000));
+      expect(small.ok && big.ok).toBe(true);
+      expect(big.fuelUsed - small.fuelUsed).toBeGreaterThanOrEqual(3 * (1_000_000 / 16) - 100);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
