@@ -96,7 +96,13 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { ok: false, message: 'the tool input must be a JSON object' };
     }
-    return compiled ? check(compiled, input) : { ok: true, value: input as Record<string, unknown> };
+    if (!compiled) return { ok: true, value: input as Record<string, unknown> };
+    try {
+      return check(compiled, input);
+    } catch (error) {
+      // A stranger's schema that zod cannot finish with (a stack overflow on a deep input): refused, not thrown into the loop.
+      return { ok: false, message: `the input could not be checked against the tool's schema: ${messageOf(error)}` };
+    }
   };
 }
 

@@ -102,11 +102,84 @@ class LinearRegExp extends NativeRegExp {
 }
 
 /**
+ * The most schema nodes one check may visit: the schema's size with every
+ * `$ref` written out (a shared definition counts once per place it is used).
+ * zod checks every branch of `anyOf`/`allOf`/`oneOf`, so twenty definitions
+ * each `anyOf` two references to the next (700 bytes) took 4.5 s to check
+ * one string, and thirty would take over an hour.
+ */
+const MAX_EXPANDED_NODES = 20_000;
+/** Keywords whose subschemas apply to a part of the value: recursion through them ends with the input. */
+const DESCENDS = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'dependentSchemas', 'propertyNames']);
+/** Keywords holding data or definitions rather than subschemas that apply here. */
+const NOT_APPLIED = new Set(['$defs', 'definitions', 'enum', 'const', 'default', 'examples']);
+
+/**
+ * Throws unless checking a value against `schema` visits a bounded number of
+ * nodes: its size with `$ref`s expanded (each definition's size computed once)
+ * at most MAX_EXPANDED_NODES, and no reference cycle that applies to the same
+ * value again (`a: { anyOf: [{ $ref: a }, …] }` recursed until the stack ran
+ * out, on every check). A cycle through `properties`, `items` and the like is
+ * a recursive structure, bounded by the input's depth: it counts once.
+ */
+function checkExpansion(root: unknown): void {
+  const sizes = new Map<object, number>();
+  /** Nodes on the current path, with whether the path descended into the value since each. */
+  const path = new Map<object, { descended: boolean }>();
+  const resolve = (ref: string): unknown => {
+    if (!ref.startsWith('#')) throw new Error(`a $ref outside the schema (${ref.slice(0, 80)})`);
+    let node: unknown = root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+      const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+      node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    }
+    if (typeof node !== 'object' || node === null) throw new Error(`a $ref to nothing (${ref.slice(0, 80)})`);
+    return node;
+  };
+  const size = (node: unknown, depth: number): number => {
+    if (typeof node !== 'object' || node === null) return 0;
+    if (depth > 256) throw new Error('a schema nested more than 256 deep');
+    const onPath = path.get(node);
+    if (onPath) {
+      if (!onPath.descended) throw new Error('a $ref cycle that applies to the same value again');
+      return 1;
+    }
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    path.set(node, { descended: false });
+    let total = 1;
+    const visit = (child: unknown, descends: boolean): void => {
+      if (descends) for (const p of path.values()) p.descended = true;
+      total += size(child, depth + 1);
+      if (total > MAX_EXPANDED_NODES) throw new Error(`a schema of more than ${MAX_EXPANDED_NODES} nodes with its $refs written out`);
+    };
+    const saved = [...path.values()].map((p) => p.descended);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, false);
+    } else {
+      for (const [key, value] of Object.entries(node)) {
+        if (NOT_APPLIED.has(key)) continue;
+        if (key === '$ref' && typeof value === 'string') visit(resolve(value), false);
+        else if (typeof value === 'object' && value !== null) visit(value, DESCENDS.has(key));
+        // A descent applies to this key's subtree only.
+        [...path.values()].forEach((p, i) => (p.descended = saved[i] ?? p.descended));
+      }
+    }
+    path.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  size(root, 0);
+}
+
+/**
  * `z.fromJSONSchema(schema)` with every `pattern` and `patternProperties` on
  * RE2. Throws (like `fromJSONSchema` on a schema it cannot read) when a
- * pattern is not RE2 syntax or the patterns cost more than the budget.
+ * pattern is not RE2 syntax, the patterns cost more than the budget, or
+ * checking a value could visit too many nodes (`checkExpansion`).
  */
 export function fromUntrustedJSONSchema(schema: Record<string, unknown>): z.ZodType {
+  checkExpansion(schema);
   const patterns = new Map<string, RE2JS>();
   let cost = 0;
   for (const p of patternsOf(schema)) {

@@ -57,4 +57,39 @@ describe('JSON Schema patterns from plugins and MCP servers run in linear time',
     }
     expect(RegExp.name).toBe('RegExp');
   });
+
+  // Red review (red4): zod checks every branch, and a $ref cycle that applies to the same value recursed until the
+  // stack ran out. A tiny schema could cost hours per check.
+  const chain = (depth: number) => {
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < depth; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    defs[`d${depth}`] = { type: 'number' };
+    return { type: 'object', properties: { q: { $ref: '#/$defs/d0' } }, $defs: defs };
+  };
+
+  it('a schema whose $refs expand exponentially is not checked beyond the object (it took 4.5 s at depth 20)', () => {
+    const check = jsonSchemaChecker(chain(30));
+    const [result, ms] = timed(() => check({ q: 'x' }));
+    expect(result.ok).toBe(true);
+    expect(ms).toBeLessThan(1000);
+    // A small chain is still checked.
+    expect(jsonSchemaChecker(chain(4))({ q: 'x' }).ok).toBe(false);
+    expect(jsonSchemaChecker(chain(4))({ q: 1 }).ok).toBe(true);
+  });
+
+  it('a $ref cycle on the same value is not compiled; a recursive structure (through properties/items) is', () => {
+    const left = jsonSchemaChecker({ type: 'object', properties: { q: { $ref: '#/$defs/a' } }, $defs: { a: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'number' }] } } });
+    expect(left({ q: 'x' }).ok).toBe(true); // threw RangeError out of the tool call before
+    const tree = jsonSchemaChecker({ type: 'object', properties: { t: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } } });
+    expect(tree({ t: { kids: [{ kids: [] }] } }).ok).toBe(true);
+    expect(tree({ t: { kids: [{ kids: 3 }] } }).ok).toBe(false);
+  });
+
+  it('a check that throws (a deep input on a recursive schema) is a refusal, never an exception', () => {
+    const tree = jsonSchemaChecker({ type: 'object', properties: { t: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { k: { $ref: '#/$defs/node' } } } } });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) deep = { k: deep };
+    const result = tree({ t: deep });
+    expect(result.ok).toBe(false);
+  });
 });

@@ -117,6 +117,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(out && out.type === 'tool.output' && out.isError && /invalid input/.test(out.content), JSON.stringify(out));
     assert.ok(performance.now() - started < 10_000, `took ${(performance.now() - started).toFixed(0)} ms`);
   },
+  "an MCP tool schema that costs zod exponential time or endless recursion is not used to check (the call runs)": async () => {
+    const started = performance.now();
+    const events = await prompt({ mcpServers: { e: { command: 'node', args: [hostileMcp, 'expo'] } } }, [
+      { toolCalls: [{ name: 'mcp__e__chain', input: { q: 'x' } }, { name: 'mcp__e__loop', input: { q: 'x' } }] },
+    ]);
+    const outs = events.filter((e) => e.type === 'tool.output');
+    assert.equal(outs.length, 2, JSON.stringify(outs));
+    for (const out of outs) assert.ok(out.type === 'tool.output' && !out.isError && /found/.test(out.content), JSON.stringify(out));
+    assert.ok(performance.now() - started < 10_000, `took ${(performance.now() - started).toFixed(0)} ms`);
+  },
   'an MCP server paging tools/list forever fails its start (MCP_START_FAILED); the prompt ends': async () => {
     const events = await prompt({ mcpServers: { p: { command: 'node', args: [hostileMcp, 'pages'], startTimeoutMs: 2000 } } }, []);
     const error = events.find((e) => e.type === 'mcp.server.error');
