@@ -108,7 +108,7 @@ class LinearRegExp extends NativeRegExp {
  * each `anyOf` two references to the next (700 bytes) took 4.5 s to check
  * one string, and thirty would take over an hour.
  */
-const MAX_EXPANDED_NODES = 20_000;
+const MAX_EXPANDED_NODES = 5_000;
 /** Keywords whose subschemas apply to a part of the value: recursion through them ends with the input. */
 const DESCENDS = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'dependentSchemas', 'propertyNames']);
 /** Keywords holding data or definitions rather than subschemas that apply here. */
@@ -122,7 +122,7 @@ const NOT_APPLIED = new Set(['$defs', 'definitions', 'enum', 'const', 'default',
  * out, on every check). A cycle through `properties`, `items` and the like is
  * a recursive structure, bounded by the input's depth: it counts once.
  */
-function checkExpansion(root: unknown): void {
+function checkExpansion(root: unknown): number {
   const sizes = new Map<object, number>();
   /** Nodes on the current path, with whether the path descended into the value since each. */
   const path = new Map<object, { descended: boolean }>();
@@ -169,7 +169,7 @@ function checkExpansion(root: unknown): void {
     sizes.set(node, total);
     return total;
   };
-  size(root, 0);
+  return size(root, 0);
 }
 
 /**
@@ -178,8 +178,39 @@ function checkExpansion(root: unknown): void {
  * pattern is not RE2 syntax, the patterns cost more than the budget, or
  * checking a value could visit too many nodes (`checkExpansion`).
  */
-export function fromUntrustedJSONSchema(schema: Record<string, unknown>): z.ZodType {
-  checkExpansion(schema);
+export function fromUntrustedJSONSchema(schema: Record<string, unknown>): UntrustedSchema {
+  const nodes = checkExpansion(schema);
+  return { schema: compile(schema), maxInputNodes: Math.max(1, Math.floor(MAX_CHECK_WORK / nodes)) };
+}
+
+/**
+ * Schema nodes × input values one check may cost. A value is matched by at most every node of the
+ * expanded schema, and a failed `anyOf` branch costs zod a few µs (it builds its issues): 5,000
+ * branches over 1,000 array items (a 2 KB input) took 22 s. 200,000 is a fraction of a second.
+ */
+const MAX_CHECK_WORK = 200_000;
+
+/** A compiled stranger's schema, and the most input values (JSON nodes) it may check. */
+export interface UntrustedSchema {
+  schema: z.ZodType;
+  maxInputNodes: number;
+}
+
+/** Whether `value` has at most `max` JSON nodes (counted iteratively, stopping past `max`). */
+export function withinNodes(value: unknown, max: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (++count > max) return false;
+    if (typeof node === 'object' && node !== null) {
+      for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push(child);
+    }
+  }
+  return true;
+}
+
+function compile(schema: Record<string, unknown>): z.ZodType {
   const patterns = new Map<string, RE2JS>();
   let cost = 0;
   for (const p of patternsOf(schema)) {
