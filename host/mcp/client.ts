@@ -27,7 +27,7 @@ import {
 import { listAllTools, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 
-type ServerConfig = ReturnType<typeof mcpServersSchema.parse>[string];
+type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
 interface ServerState {
   readonly name: string;
@@ -56,7 +56,7 @@ export class McpServers {
     /** Host-wide events (reach every session with a prompt running). Contract: must not throw. */
     private readonly announce: (event: EmittedEvent) => void,
   ) {
-    for (const [name, c] of Object.entries(mcpServersSchema.parse(config))) {
+    for (const [name, c] of Object.entries(mcpServersSchema().parse(config))) {
       this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false, refresh: { running: false, again: false, last: -Infinity, took: 0, timer: undefined } });
     }
   }

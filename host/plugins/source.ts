@@ -52,7 +52,8 @@ function describeSource(source: unknown): string {
 
 /** Validates a source, reads its bytes and checks the pin. */
 export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
-  const parsed = pluginSourceSchema.safeParse(input);
+  // Once per load: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
+  const parsed = pluginSourceSchema.safeParse(input, { jitless: true });
   if (!parsed.success) {
     const hint =
       input && typeof input === 'object' && 'url' in input && !('sha256' in input)
