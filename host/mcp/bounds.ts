@@ -13,15 +13,20 @@ import type { ToolRunContext } from '../tools/types.js';
  * to every watcher), 20 MB of them for one call in the test.
  */
 const MAX_MCP_PROGRESS_CHARS = 1 << 20;
+/** …and at most this many messages (each an event), as a WASM tool's MAX_PROGRESS_MESSAGES_PER_CALL. */
+const MAX_MCP_PROGRESS_MESSAGES = 10_000;
 
 /** `onprogress` for one call: passed on up to MAX_MCP_PROGRESS_CHARS, then one note, then nothing. */
 export function progressSink(ctx: ToolRunContext): (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void {
   let chars = 0;
+  let count = 0;
   return (p) => {
-    if (chars > MAX_MCP_PROGRESS_CHARS) return;
+    if (chars > MAX_MCP_PROGRESS_CHARS || count > MAX_MCP_PROGRESS_MESSAGES) return;
     const text = p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
     chars += text.length;
-    ctx.onProgress(chars > MAX_MCP_PROGRESS_CHARS ? `[more progress dropped: over ${MAX_MCP_PROGRESS_CHARS} characters in one call]` : text);
+    count++;
+    const over = chars > MAX_MCP_PROGRESS_CHARS || count > MAX_MCP_PROGRESS_MESSAGES;
+    ctx.onProgress(over ? `[more progress dropped: over ${MAX_MCP_PROGRESS_CHARS} characters or ${MAX_MCP_PROGRESS_MESSAGES} messages in one call]` : text);
   };
 }
 

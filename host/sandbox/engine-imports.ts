@@ -59,11 +59,20 @@ export interface ImportScope {
   stop: Error | null;
   /** Progress text the current call reported so far, in bytes. */
   progressBytes: number;
+  /** Progress messages the current call reported so far (delivered up to MAX_PROGRESS_MESSAGES_PER_CALL). */
+  progressMessages: number;
   onProgress: ((message: string) => void) | undefined;
   /** This call's log lines: delivered, and dropped past the caps. */
   log: { lines: number; bytes: number; dropped: number };
   onLog: ((level: string, message: string) => void) | undefined;
 }
+
+/**
+ * Progress messages passed on per call. maxProgressBytes bounds their text, not their number: a
+ * million 1-byte messages (1,000 fuel each) were a million `tool.progress` events for one call.
+ */
+export const MAX_PROGRESS_MESSAGES_PER_CALL = 10_000;
+const PROGRESS_DROPPED = `[more progress dropped: over ${MAX_PROGRESS_MESSAGES_PER_CALL} messages in one call]`;
 
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export const MAX_LOG_LINES_PER_CALL = 1_000;
@@ -242,6 +251,11 @@ function progress(scope: ImportScope): HostFunction {
         'OUTPUT_TOO_LARGE',
         `the plugin reported ${scope.progressBytes} bytes of progress in one call, more than maxProgressBytes (${max})`,
       );
+    }
+    // Each message is an event for every watcher: past the count, dropped (one note), as log lines are.
+    if (++scope.progressMessages > MAX_PROGRESS_MESSAGES_PER_CALL) {
+      if (scope.progressMessages === MAX_PROGRESS_MESSAGES_PER_CALL + 1) safely(() => scope.onProgress?.(PROGRESS_DROPPED));
+      return;
     }
     const text = block.text();
     safely(() => scope.onProgress?.(text));

@@ -77,6 +77,7 @@ export class Engine {
       onLog: options.onLog,
       stop: null,
       progressBytes: 0,
+      progressMessages: 0,
       onProgress: options.onProgress,
     };
     // WASI stdout/stderr lines go through the same per-call caps as log_*.
@@ -195,6 +196,7 @@ export class Engine {
     this.#meter = meter;
     this.#scope.stop = null;
     this.#scope.progressBytes = 0;
+    this.#scope.progressMessages = 0;
     this.#scope.blocks = 0;
     const log = this.#scope.log;
     log.lines = 0;
