@@ -73,6 +73,32 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await sandbox.close();
     }
   },
+  'a WASM plugin sending 50,000 one-byte progress messages gets 10,000 passed on, then one note': async () => {
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('progress.wat', `(module
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "wasmhooks:host" "progress" (func $progress (param i64)))
+      (memory (export "memory") 1)
+      (func (export "run") (result i32) (local $i i32) (local $b i64)
+        (local.set $b (call $alloc (i64.const 1)))
+        (loop $next
+          (call $progress (local.get $b))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $next (i32.lt_u (local.get $i) (i32.const 50000))))
+        (i32.const 0)))`);
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    let seen = 0;
+    let last = '';
+    const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5000 }, host: { onProgress: (m: string) => void ((seen += 1), (last = m)) } });
+    try {
+      assert.ok((await sandbox.call('run', new Uint8Array())).ok);
+      assert.equal(seen, 10_001);
+      assert.match(last, /more progress dropped/);
+    } finally {
+      await sandbox.close();
+    }
+  },
   "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
     assert.deepEqual(ok.tools().map((t) => t.name), ['Lookup']);
