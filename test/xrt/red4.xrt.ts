@@ -99,6 +99,25 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await sandbox.close();
     }
   },
+  "two sessions calling one worker-isolated plugin's tool at once each get their own progress": async () => {
+    const plugin = await loadPlugin({ path: built('calc') }, { isolation: 'worker', limits: { timeoutMs: 5000 } });
+    const run = async (expression: string) => {
+      const host = createHost({ model: scriptedModel({ turns: [{ toolCalls: [{ name: 'calc', input: { expression } }] }, { text: 'done' }] } as never), plugins: [plugin], permissionMode: 'bypassPermissions' });
+      const events: HostEvent[] = [];
+      try {
+        for await (const e of host.session().stream('go')) events.push(e);
+      } finally {
+        await host.close();
+      }
+      return events.flatMap((e) => (e.type === 'tool.progress' ? [(JSON.parse(e.progress) as { tokens: number }).tokens] : []));
+    };
+    try {
+      const [a, b] = await Promise.all([run(Array.from({ length: 200 }, () => '1').join('+')), run('2')]);
+      assert.deepEqual([a, b], [[399], [1]]);
+    } finally {
+      await plugin.close();
+    }
+  },
   "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
     assert.deepEqual(ok.tools().map((t) => t.name), ['Lookup']);
