@@ -13,7 +13,7 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
 const ANY_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** `text` with every unsafe character written as its `\uXXXX` escape. */
-function printable(text: string): string {
+export function printable(text: string): string {
   if (!ANY_UNSAFE.test(text)) return text;
   // A Windows line end is a line end, not a carriage return to show.
   return text.replaceAll('\r\n', '\n').replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
