@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
 import { createHost, createSandbox, generateSigningKey, hostMemoryBound, loadPlugin, materializeConfig, parseConfig, scriptedModel, signPlugin, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
+import { runCli } from './cli-run.ts';
 import { hostile, runtime } from './wat.ts';
 
 const hostileMcp = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
@@ -53,11 +54,11 @@ async function multiMemory(): Promise<Uint8Array> {
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
-/** A describe answer (PluginInfo) declaring one tool named `tool`. */
-function describeWithTool(tool: string): Uint8Array {
+/** A describe answer (PluginInfo) named `name`, declaring one tool named `tool`. */
+function describeWithTool(tool: string, name = 'xrt'): Uint8Array {
   const field = (n: number, body: Uint8Array) => [(n << 3) | 2, body.length, ...body];
   const enc = (s: string) => new TextEncoder().encode(s);
-  return new Uint8Array([...field(1, enc('xrt')), ...field(2, enc('1')), 3 << 3, 1, ...field(5, new Uint8Array(field(1, enc(tool))))]);
+  return new Uint8Array([...field(1, enc(name)), ...field(2, enc('1')), 3 << 3, 1, ...field(5, new Uint8Array(field(1, enc(tool))))]);
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
@@ -117,6 +118,14 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await plugin.close();
     }
+  },
+  "the CLI shows a plugin's control characters as escapes (plugin inspect)": async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-red4-'));
+    await writeFile(join(dir, 'p.wasm'), cannedPlugin({ describe: describeWithTool('Lookup', 'evil\u001b[8m'), tool: new Uint8Array() }));
+    const r = await runCli(['plugin', 'inspect', 'p.wasm'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes('\u001b'), JSON.stringify(r.stdout.slice(0, 80)));
+    assert.match(r.stdout, /^evil\\u001b\[8m 1\n/);
   },
   "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
