@@ -43,6 +43,12 @@ const MAX_TOOL_PAGES = 100;
  * server may ask for a refresh every few hundred ms.
  */
 export const MAX_TOOLS = 1_000;
+/**
+ * Input-schema text registered per server (JSON characters, all its tools together). Each schema
+ * is compiled for checking inputs at about 30 µs a node: 1,000 tools of 5 KB schemas held the event
+ * loop for seconds at every (re)listing. Tools past it are skipped, with an event.
+ */
+export const MAX_SCHEMA_CHARS = 1 << 20;
 
 /**
  * Every page of `tools/list`, within the start's one deadline (`startTimeoutMs` covers the whole

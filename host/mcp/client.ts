@@ -24,7 +24,7 @@ import {
   mcpToolName,
   type McpServersConfig,
 } from './config.js';
-import { listAllTools, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
+import { listAllTools, MAX_SCHEMA_CHARS, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
@@ -156,7 +156,13 @@ export class McpServers {
     if (tools.length > MAX_TOOLS) {
       this.#fail(s, 'MCP_PROTOCOL', `the server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
     }
+    let schemaChars = 0;
     for (const t of tools.slice(0, MAX_TOOLS)) {
+      schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
+      if (schemaChars > MAX_SCHEMA_CHARS) {
+        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" and the ones after it are skipped: the server's input schemas pass ${MAX_SCHEMA_CHARS} characters`);
+        break;
+      }
       const name = mcpToolName(s.name, t.name);
       if (!name) {
         this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: mcp__${s.name}__${t.name} is longer than 64 characters`);

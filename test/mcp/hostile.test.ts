@@ -83,4 +83,15 @@ describe('hostile MCP servers', () => {
     expect(progress.at(-1)?.progress).toMatch(/more progress dropped/);
     expect(ofType(events, 'tool.output')[0]).toMatchObject({ name: 'mcp__c__chatty', isError: false });
   }, 60_000);
+
+  it('input schemas register up to 1 MiB of JSON per server; the rest of the tools are skipped, with an event', async () => {
+    const host = createHost({ model: scriptedModel({ turns: [{ text: 'done' }] }), mcpServers: { s: { command: process.execPath, args: [fixture, 'bigschemas'] } } });
+    hosts.push(host);
+    const events = await within(collect(host.session(), 'go'), 60_000, 'the prompt');
+    const registered = host.tools.list().filter((t) => t.name.startsWith('mcp__s__')).length;
+    // 500 properties is about 12,000 characters: 87 fit. Before, all 200 were compiled.
+    expect(registered).toBeGreaterThan(50);
+    expect(registered).toBeLessThan(100);
+    expect(ofType(events, 'mcp.server.error').some((e) => /input schemas pass 1048576 characters/.test(e.message))).toBe(true);
+  }, 90_000);
 });
