@@ -35,6 +35,12 @@ const MAX_PLUGIN_TOOLS = 256;
  */
 const PLUGIN_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_PLUGIN_MATCHER_COST = 2048;
+/**
+ * The plugin's name and version: each hook call's two events carry the name three times (id, name,
+ * plugin), kept for replay and sent to every watcher; a 1 MiB name was megabytes per hook call.
+ */
+const MAX_PLUGIN_NAME = 128;
+const MAX_PLUGIN_DESCRIPTION = 4096;
 /** Entries per grants list: each is compared at load with the config's and the lock's (40,000 took 4 s). */
 const MAX_PLUGIN_GRANTS = 256;
 
@@ -139,6 +145,9 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     };
   }
   if (!raw.name) return bad('describe output has an empty plugin name');
+  for (const [field, value, max] of [['name', raw.name, MAX_PLUGIN_NAME], ['version', raw.version ?? '', MAX_PLUGIN_NAME], ['description', raw.description ?? '', MAX_PLUGIN_DESCRIPTION]] as const) {
+    if (value.length > max) return bad(`describe output's ${field} is ${value.length} characters; the limit is ${max}`);
+  }
 
   if (raw.hooks.length > MAX_PLUGIN_BINDINGS) {
     return bad(`describe output declares ${raw.hooks.length} hook bindings; the limit is ${MAX_PLUGIN_BINDINGS}`);

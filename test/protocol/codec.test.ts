@@ -88,6 +88,9 @@ describe('protocol codec', () => {
     ['a tool name with a lookalike letter', info({ tools: [{ name: 'B\u0430sh' }] }), /must match/],
     ['a tool name past 64 characters', info({ tools: [{ name: 'x'.repeat(65) }] }), /must match/],
     // Each grant is compared with the config's and the lock's at every load: 40,000 config keys took 4 s there.
+    // Each hook call's events carry the name three times: a 1 MiB name was megabytes of events per call (red4).
+    ['a name past 128 characters', info({ name: 'n'.repeat(129) }), /name is 129 characters; the limit is 128/],
+    ['a description past 4096 characters', info({ description: 'd'.repeat(4097) }), /description is 4097 characters; the limit is 4096/],
     ['too many grants', info({ grants: { configKeys: Array.from({ length: 257 }, (_, i) => `k${i}`) } }), /asks for 257 grants.config_keys; the limit is 256/],
   ])('rejects a describe answer with %s', (_, bytes, message) => {
     const decoded = decodePluginInfo(bytes);
