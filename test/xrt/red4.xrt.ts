@@ -56,7 +56,8 @@ const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.m
 
 /** A describe answer (PluginInfo) named `name`, declaring one tool named `tool`. */
 function describeWithTool(tool: string, name = 'xrt'): Uint8Array {
-  const field = (n: number, body: Uint8Array) => [(n << 3) | 2, body.length, ...body];
+  const varint = (v: number): number[] => (v < 0x80 ? [v] : [(v & 0x7f) | 0x80, ...varint(v >>> 7)]);
+  const field = (n: number, body: Uint8Array) => [(n << 3) | 2, ...varint(body.length), ...body];
   const enc = (s: string) => new TextEncoder().encode(s);
   return new Uint8Array([...field(1, enc(name)), ...field(2, enc('1')), 3 << 3, 1, ...field(5, new Uint8Array(field(1, enc(tool))))]);
 }
@@ -127,7 +128,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(!r.stdout.includes('\u001b'), JSON.stringify(r.stdout.slice(0, 80)));
     assert.match(r.stdout, /^evil\\u001b\[8m 1\n/);
   },
-  "a plugin's tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse": async () => {
+  "describe: a tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse; the plugin's name is at most 128 characters": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });
     assert.deepEqual(ok.tools().map((t) => t.name), ['Lookup']);
     await ok.close();
@@ -138,6 +139,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
       );
       assert.ok(refused instanceof WasmhooksError && refused.code === 'BAD_OUTPUT', `${JSON.stringify(name)}: ${String(refused)}`);
     }
+    // A plugin name past 128 characters (each hook call's events carry it three times).
+    const long = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup', 'n'.repeat(129)), tool: new Uint8Array() }) }).then(
+      async (p) => (await p.close(), 'loaded'),
+      (e: unknown) => e,
+    );
+    assert.ok(long instanceof WasmhooksError && long.code === 'BAD_OUTPUT' && /limit is 128/.test(long.message), String(long));
   },
   'multi-memory: all memories together stay under maxMemoryPages (64 memories held 64x the cap)': async () => {
     const bytes = await multiMemory();
