@@ -101,6 +101,10 @@ async function create(path: string, me: Holder, fail: (message: string) => Error
     try {
       await link(temp, path);
       return true;
+    } catch (error) {
+      // Our temporary file was removed, as the holder's start-up removes crash leftovers (file.ts): someone holds it.
+      if ((error as { code?: string }).code === 'ENOENT') return false;
+      throw error;
     } finally {
       await rm(temp, { force: true });
     }
