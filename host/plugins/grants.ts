@@ -46,12 +46,13 @@ export function grantedPaths(grants: ResolvedGrants): Record<string, string> {
 /** Throws GRANT_DENIED when `requested` asks for anything `granted` lacks. */
 export function checkGrants(plugin: string, requested: PluginGrants, granted: ResolvedGrants): void {
   const paths = Object.values(grantedPaths(granted));
+  const configKeys = new Set(granted.configKeys);
   const missing = [
     ...requested.networkHosts
       .filter((h) => !granted.networkHosts.some((g) => hostMatches(g, h)))
       .map((h) => `network host "${h}"`),
     ...requested.filePaths.filter((p) => !paths.some((g) => pathWithin(g, p))).map((p) => `file path "${p}"`),
-    ...requested.configKeys.filter((k) => !granted.configKeys.includes(k)).map((k) => `config key "${k}"`),
+    ...requested.configKeys.filter((k) => !configKeys.has(k)).map((k) => `config key "${k}"`),
   ];
   if (missing.length > 0) {
     throw new WasmhooksError(

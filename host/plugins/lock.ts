@@ -99,7 +99,10 @@ export function grantLists(grants: { networkHosts?: string[] | undefined; filePa
 
 /** What `wanted` has beyond `consented`, each as words (`network host "api.x.com"`); empty when nothing new. */
 export function newGrants(consented: GrantLists, wanted: GrantLists): string[] {
-  const extra = (kind: keyof GrantLists, label: string) =>
-    wanted[kind].filter((v) => !consented[kind].includes(v)).map((v) => `${label} ${JSON.stringify(v)}`);
+  const extra = (kind: keyof GrantLists, label: string) => {
+    // A Set: a lock written by hand (or by an old version) may hold long lists; `includes` made this quadratic.
+    const known = new Set(consented[kind]);
+    return wanted[kind].filter((v) => !known.has(v)).map((v) => `${label} ${JSON.stringify(v)}`);
+  };
   return [...extra('networkHosts', 'network host'), ...extra('filePaths', 'file path'), ...extra('configKeys', 'config key')];
 }

@@ -122,7 +122,9 @@ export async function verifyPluginSignature(
   now: Date = new Date(),
 ): Promise<string> {
   if (!envelope) throw new SignatureError('unsigned', `plugin ${origin} is not signed (no ${origin}.sig) and requireSignature is on; sign it with wasmhooks plugin sign, or load another plugin`);
-  const key = trusted[envelope.keyId];
+  // Own keys only: a key id such as "constructor" or "toString" named Object.prototype's member, and was then
+  // reported as the operator's malformed public key (INVALID_CONFIG) instead of an unknown key.
+  const key = Object.hasOwn(trusted, envelope.keyId) ? trusted[envelope.keyId] : undefined;
   if (!key) {
     const known = Object.keys(trusted);
     throw new SignatureError('unknown-key', `plugin ${origin} is signed by key "${envelope.keyId}", which is not in trustedKeys (${known.length > 0 ? `trusted: ${known.join(', ')}` : 'none are trusted'})`);
