@@ -16,7 +16,7 @@
  * path is the one in use, on Node, Deno and Bun.
  */
 import type { ExtismPluginOptions } from '@extism/extism';
-import { HostRefusal } from './failures.js';
+import { HostRefusal, errorText } from './failures.js';
 import { isAsyncFunction } from './extism.js';
 import { KernelAccessors } from './extism-kernel.js';
 
@@ -40,8 +40,6 @@ const DESCRIPTIONS: Record<keyof ContextMethods, string> = {
 
 type Context = Record<symbol, (...args: unknown[]) => unknown>;
 
-/** What the plugin's error text is read with, as Extism reads it (`PluginOutput.string()`). */
-const text = new TextDecoder();
 const NOTHING = new Uint8Array(0);
 const ENV = 'extism:host/env';
 
@@ -116,7 +114,7 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       if (index === null) return NOTHING;
       const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
       if (!block) return NOTHING;
-      if (error !== null) throw new Error(`Plugin-originated error: ${text.decode(block.buffer)}`);
+      if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
       return new Uint8Array(block.buffer);
     },
   };

@@ -91,6 +91,26 @@ export function clip(message: string): string {
   return `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}… (${cut} more characters cut)`;
 }
 
+/** What an `error_set` block is read with, as Extism reads it (`PluginOutput.string()`). */
+const decoder = new TextDecoder();
+/** A UTF-16 unit is at most 3 bytes of UTF-8: a block this long decodes to no more than `clip` would keep and cut. */
+const MAX_DECODED_ERROR_BYTES = MAX_FAILURE_MESSAGE_CHARS * 3;
+
+/**
+ * The text of the error a plugin set (its `error_set` block). A plugin may
+ * set megabytes: beyond what `clip` keeps, the block is cut as bytes (at a
+ * character boundary) before it is decoded, so the host never builds a
+ * string of it, and the result fits `clip` with its note.
+ */
+export function errorText(bytes: Uint8Array): string {
+  if (bytes.byteLength <= MAX_DECODED_ERROR_BYTES) return decoder.decode(bytes);
+  // Room for the note; decoding n bytes gives at most n UTF-16 units.
+  let end = MAX_FAILURE_MESSAGE_CHARS - 64;
+  // Back to the start of the character the cut would split (continuation bytes are 10xxxxxx).
+  for (let back = 0; back < 3 && (bytes[end]! & 0xc0) === 0x80; back++) end--;
+  return `${decoder.decode(bytes.subarray(0, end))}… (${bytes.byteLength - end} more bytes cut)`;
+}
+
 export function classify(error: unknown, phase: Phase): PluginFailure {
   if (error instanceof StopSignal || error instanceof HostRefusal) return failure(error.code, error.message);
   // exit(0) is a finished call; the engine turns it into one before this.

@@ -7,8 +7,18 @@
  * there). `sessions/.lock` names the holder (pid and host); a lock whose
  * process is gone (a crash) is taken over. Replicas share sessions through
  * Redis instead.
+ *
+ * Every step is atomic, so of processes starting together exactly one
+ * holds the lock: a lock appears whole (written under a name of its own,
+ * then hard-linked into place, which fails if one is there), and a stale
+ * lock is removed only by the one process that creates the claim named for
+ * that very file (its content and inode). Nobody else removes that file
+ * (its holder is gone), so the claimant's "still the same file? remove it"
+ * cannot remove a newer lock. A claim is itself a lock: one left by a
+ * process that crashed while taking over is taken over the same way.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { link, open, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -21,53 +31,136 @@ interface Holder {
   nonce: string;
 }
 
+/** What was read of a lock file: its holder (none when cut short) and a name for this very file. */
+interface Seen {
+  holder: Holder | undefined;
+  generation: string;
+}
+
+/** Attempts before giving up while other processes keep taking the lock or a take-over is under way. */
+const ROUNDS = 40;
+const WAIT_MS = 25;
+/** Claims of claims: each level needs another crash in the middle of a take-over. */
+const MAX_DEPTH = 3;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Takes the lock of `dir`; resolves with its release. `STORE_UNAVAILABLE` while a live process holds it. */
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, '.lock');
   const me: Holder = { pid: process.pid, host: hostname(), nonce: crypto.randomUUID() };
-  // Two rounds: a stale lock is removed once, then taken like a free one.
-  for (let round = 0; round < 2; round++) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(me)}\n`);
-      } finally {
-        await handle.close();
-      }
-      return async () => {
-        // Only our own lock is removed (a crash-recovery takeover may have replaced it).
-        if (sameHolder(await readHolder(path), me)) await rm(path, { force: true });
-      };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') {
-        throw new WasmhooksError('STORE_UNAVAILABLE', `cannot lock the data directory ${dir}: ${(error as Error).message}`);
-      }
-    }
-    const holder = await readHolder(path);
-    if (holder !== undefined && alive(holder)) {
-      throw new WasmhooksError(
-        'STORE_UNAVAILABLE',
-        `the data directory ${dir} is in use by process ${holder.pid}${holder.host === me.host ? '' : ` on ${holder.host}`}: ` +
-          'one process serves a data directory (start replicas with --store redis:// to share sessions), ' +
-          `or remove ${path} if that process is gone`,
-      );
-    }
-    await rm(path, { force: true });
+  const fail = (message: string) => new WasmhooksError('STORE_UNAVAILABLE', `cannot lock the data directory ${dir}: ${message}`);
+  const holder = await take(path, me, 0, fail);
+  if (holder === 'busy') throw fail(`another process keeps taking ${path}`);
+  if (holder !== null) {
+    throw new WasmhooksError(
+      'STORE_UNAVAILABLE',
+      `the data directory ${dir} is in use by process ${holder.pid}${holder.host === me.host ? '' : ` on ${holder.host}`}: ` +
+        'one process serves a data directory (start replicas with --store redis:// to share sessions), ' +
+        `or remove ${path} if that process is gone`,
+    );
   }
-  throw new WasmhooksError('STORE_UNAVAILABLE', `cannot lock the data directory ${dir}: another process keeps taking ${path}`);
+  return async () => {
+    // Only our own lock is removed (a crash-recovery takeover may have replaced it).
+    if ((await readLock(path))?.holder?.nonce === me.nonce) await rm(path, { force: true });
+  };
 }
 
-async function readHolder(path: string): Promise<Holder | undefined> {
+/** Makes `path` ours (null), or names its live holder, or 'busy' when it kept changing hands. */
+async function take(path: string, me: Holder, depth: number, fail: (message: string) => Error): Promise<Holder | 'busy' | null> {
+  for (let round = 0; round < ROUNDS; round++) {
+    if (await create(path, me, fail)) return null;
+    const seen = await readLock(path);
+    // Released meanwhile: try again.
+    if (seen === undefined) continue;
+    if (seen.holder !== undefined && alive(seen.holder)) return seen.holder;
+    if (depth >= MAX_DEPTH) throw fail(`${path} and the claims on it were left by processes that are gone: remove them`);
+    const claim = `${path}.${seen.generation}.claim`;
+    const claimant = await take(claim, me, depth + 1, fail);
+    if (claimant === null) {
+      try {
+        // Only this claim's holder removes this file, and its holder is gone: the check cannot go stale.
+        if ((await readLock(path))?.generation === seen.generation) await rm(path, { force: true });
+        if (await create(path, me, fail)) return null;
+      } finally {
+        await rm(claim, { force: true });
+      }
+      continue;
+    }
+    // Another process is taking it over: once it is done, its lock is read next round.
+    await sleep(WAIT_MS);
+  }
+  return 'busy';
+}
+
+/** Creates `path` holding `me`, whole, if there is no such file; false if there is. */
+async function create(path: string, me: Holder, fail: (message: string) => Error): Promise<boolean> {
+  const text = `${JSON.stringify(me)}\n`;
+  const temp = `${path}.${me.nonce}.tmp`;
   try {
-    const value = JSON.parse(await readFile(path, 'utf8')) as Partial<Holder>;
+    await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+    try {
+      await link(temp, path);
+      return true;
+    } catch (error) {
+      // Our temporary file was removed, as the holder's start-up removes crash leftovers (file.ts): someone holds it.
+      if ((error as { code?: string }).code === 'ENOENT') return false;
+      throw error;
+    } finally {
+      await rm(temp, { force: true });
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: create in place (a lock read before it is written counts as stale).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') return createInPlace(path, text, fail);
+    throw fail((error as Error).message);
+  }
+}
+
+async function createInPlace(path: string, text: string, fail: (message: string) => Error): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EEXIST') return false;
+    throw fail((error as Error).message);
+  }
+}
+
+/** The lock file at `path`, or undefined if there is none. Content and inode are read from one open file. */
+async function readLock(path: string): Promise<Seen | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = await handle.stat();
+    const text = await handle.readFile('utf8');
+    const generation = createHash('sha256').update(`${stat.ino}:${stat.mtimeMs}:${text}`).digest('hex').slice(0, 32);
+    return { holder: parse(text), generation };
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function parse(text: string): Holder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Holder>;
     return typeof value.pid === 'number' && typeof value.host === 'string' ? { pid: value.pid, host: value.host, nonce: String(value.nonce) } : undefined;
   } catch {
-    // Missing, or cut short by a crash between create and write: nobody holds it.
+    // Cut short by a crash between create and write: nobody holds it.
     return undefined;
   }
 }
-
-const sameHolder = (a: Holder | undefined, b: Holder) => a?.nonce === b.nonce;
 
 /** A holder on another host cannot be checked from here: it counts as alive (the message says how to clear it). */
 function alive(holder: Holder): boolean {

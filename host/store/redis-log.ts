@@ -17,6 +17,7 @@ import { Entry } from '../server/ring.js';
 import { encodeEvent, type StreamEvent } from '../server/events.js';
 import { comparePositions, newEpoch, parseEventId } from './ids.js';
 import { duplicate, guarded } from './redis-client.js';
+import { Fifo } from './fifo.js';
 import type { EventLog, Since } from './types.js';
 
 /** Events held while Redis is unreachable; beyond this the oldest are dropped. */
@@ -36,7 +37,7 @@ export class RedisEventLog implements EventLog {
   readonly #key: string;
   readonly #epochKey: string;
   readonly #subscribers = new Set<(entry: Entry) => void>();
-  readonly #queue: Array<{ seq: number; data: string }> = [];
+  readonly #queue = new Fifo<{ seq: number; data: string }>();
   /** This log's name as a producer in entries' `u` field, and its next sequence number. */
   readonly #producer = crypto.randomUUID();
   #seq = 0;
@@ -94,8 +95,8 @@ export class RedisEventLog implements EventLog {
 
   append(event: StreamEvent): void {
     if (this.#closed) return;
-    if (this.#queue.length >= MAX_QUEUE) {
-      this.#queue.shift();
+    if (this.#queue.size >= MAX_QUEUE) {
+      this.#queue.drop(1);
       this.dropped++;
     }
     // Total: an event that cannot be encoded is logged as its `event.unencodable` stand-in.
@@ -106,7 +107,7 @@ export class RedisEventLog implements EventLog {
   async #pump(): Promise<void> {
     this.#pumping = true;
     try {
-      while (this.#queue.length > 0 && !this.#closed) {
+      while (this.#queue.size > 0 && !this.#closed) {
         if (this.#uncertain) {
           try {
             await this.#dropLanded();
@@ -116,7 +117,7 @@ export class RedisEventLog implements EventLog {
           }
           continue;
         }
-        const batch = this.#queue.slice(0, BATCH);
+        const batch = this.#queue.first(BATCH);
         const pipe = this.redis.pipeline();
         for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'd', data);
         if (this.options.maxAgeMs) pipe.xtrim(this.#key, 'MINID', '~', String(Date.now() - this.options.maxAgeMs));
@@ -128,8 +129,8 @@ export class RedisEventLog implements EventLog {
           // By sequence number, not by count: a full queue may have dropped its oldest meanwhile.
           const last = batch.at(-1)!.seq;
           let sent = 0;
-          while (sent < this.#queue.length && this.#queue[sent]!.seq <= last) sent++;
-          this.#queue.splice(0, sent);
+          while (sent < this.#queue.size && this.#queue.at(sent)!.seq <= last) sent++;
+          this.#queue.drop(sent);
         } catch {
           this.#uncertain = true;
           await sleep(200);
@@ -165,10 +166,7 @@ export class RedisEventLog implements EventLog {
       from = `(${page.at(-1)![0]}`;
     }
     if (landed.size === 0) return;
-    // In place: the queue may hold 100 000 entries, too many to spread into a call.
-    let kept = 0;
-    for (const entry of this.#queue) if (!landed.has(entry.seq)) this.#queue[kept++] = entry;
-    this.#queue.length = kept;
+    this.#queue.retain((entry) => !landed.has(entry.seq));
   }
 
   /** One blocking reader per process delivers every replica's events in stream order. */
@@ -240,7 +238,7 @@ export class RedisEventLog implements EventLog {
   /** Gives up after 5 s (Redis unreachable): what is queued stays queued. */
   async drain(): Promise<void> {
     const until = Date.now() + 5000;
-    while (!this.#closed && Date.now() < until && (this.#queue.length > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
+    while (!this.#closed && Date.now() < until && (this.#queue.size > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
   }
 
   async close(): Promise<void> {

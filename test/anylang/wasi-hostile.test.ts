@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Meter, StopSignal } from '../../host/sandbox/meter.js';
 import { MAX_OPEN_FDS } from '../../host/sandbox/wasi/files.js';
 import { Errno, MAX_IOVECS } from '../../host/sandbox/wasi/guest.js';
-import { SLEEP_SLICE_MS } from '../../host/sandbox/wasi/poll.js';
+import { MAX_SUBSCRIPTIONS, SLEEP_SLICE_MS, SUBSCRIPTION_FUEL } from '../../host/sandbox/wasi/poll.js';
 import type { WasiConfig } from '../../host/sandbox/wasi/options.js';
 import { MAX_WRITE_BYTES, Wasi } from '../../host/sandbox/wasi/preview1.js';
 import type { DirNode } from '../../host/sandbox/wasi/snapshot.js';
@@ -120,6 +120,34 @@ describe('WASI against hostile arguments', () => {
     pglobal.value = poor.meter.prefill(0n);
     for (let i = 0; i < 100; i++) poor.fns.sched_yield!();
     expect(poor.meter.used(pglobal.value as bigint)).toBe(0);
+  });
+
+  it('refuses poll_oneoff beyond 64 subscriptions (2^31 arrives negative), and charges each subscription', () => {
+    const { fns } = setup();
+    // As wasm passes an i32 of 2^31 and of 2^32 - 1 to JS; and a few million.
+    for (const count of [-(2 ** 31), -1, 3_000_000, MAX_SUBSCRIPTIONS + 1]) expect(fns.poll_oneoff!(0, 4096, count, 8192), String(count)).toBe(Errno.INVAL);
+    /** Fuel poll_oneoff takes for `count` read subscriptions on stdin (each ready at once). */
+    const fuelOf = (count: number) => {
+      const run = setup({}, { timeoutMs: 10_000, fuel: 1e9 });
+      const global = new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
+      run.meter.global = global;
+      global.value = run.meter.prefill(0n);
+      for (let i = 0; i < count; i++) {
+        run.view.setUint8(i * 48 + 8, 1);
+        run.view.setUint32(i * 48 + 16, 0, true);
+      }
+      expect(run.fns.poll_oneoff!(0, 4096, count, 8192)).toBe(Errno.SUCCESS);
+      expect(run.view.getUint32(8192, true)).toBe(count);
+      return run.meter.used(global.value as bigint);
+    };
+    expect(fuelOf(1)).toBe(SUBSCRIPTION_FUEL);
+    expect(fuelOf(MAX_SUBSCRIPTIONS)).toBe(MAX_SUBSCRIPTIONS * SUBSCRIPTION_FUEL);
+    // A budget that cannot cover them stops the call before the work.
+    const poor = setup({}, { timeoutMs: 10_000, fuel: SUBSCRIPTION_FUEL * 10 });
+    const pglobal = new WebAssembly.Global({ value: 'i64', mutable: true }, 0n);
+    poor.meter.global = pglobal;
+    pglobal.value = poor.meter.prefill(0n);
+    expect(() => poor.fns.poll_oneoff!(0, 4096, MAX_SUBSCRIPTIONS, 8192)).toThrow(/fuel budget/);
   });
 
   it('sleeps in slices, not a spin: a few clock reads, the abort flag seen within a slice, no deadline is no limit', () => {

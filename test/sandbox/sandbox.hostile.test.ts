@@ -107,6 +107,31 @@ describe('hostile plugins, in-thread', () => {
     expect((await roomy.call('run', new Uint8Array(0))).ok).toBe(true);
   });
 
+  it('cuts a 10 MiB error_set block to the message cap before decoding it, at a character boundary', async () => {
+    const sandbox = await createSandbox(await hostile('huge-error'), { limits: { ...BASE, maxMemoryPages: 256 } });
+    // Every decode the host makes during the call, by its input's size: none may take the whole block.
+    const decode = TextDecoder.prototype.decode;
+    let largest = 0;
+    TextDecoder.prototype.decode = function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
+      largest = Math.max(largest, input?.byteLength ?? 0);
+      return decode.call(this, input, options);
+    };
+    let outcome;
+    try {
+      outcome = await sandbox.call('run', new Uint8Array(0));
+    } finally {
+      TextDecoder.prototype.decode = decode;
+    }
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure.code).toBe('PLUGIN_ERROR');
+    // 4030 'x', not a split '€' (U+FFFD), then the note of what was cut.
+    expect(outcome.failure.message).toBe(`${'x'.repeat(4030)}… (${10 * 1024 * 1024 - 4030} more bytes cut)`);
+    expect(largest).toBeLessThanOrEqual(4096);
+    await sandbox.close();
+    await healthyStillAnswers();
+  });
+
   it('passes garbage output through untouched: judging it is the protocol layer’s job', async () => {
     const sandbox = await createSandbox(await hostile('garbage-output'));
     const outcome = await sandbox.call('run', new Uint8Array(0));

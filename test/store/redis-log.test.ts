@@ -65,6 +65,20 @@ function failAppends(log: object, fail: string[]): string[][] {
   return failed;
 }
 
+/** Makes every pipeline fail without sending anything, as while Redis is down; returns the way back. */
+function down(log: object): () => void {
+  const redis = (log as { redis: PipelineOwner }).redis;
+  const real = redis.pipeline;
+  redis.pipeline = () => {
+    const pipe = real.call(redis);
+    pipe.exec = async () => {
+      throw new Error('Connection is closed.');
+    };
+    return pipe;
+  };
+  return () => void (redis.pipeline = real);
+}
+
 const textsOf = (entries: { event: unknown }[]) => entries.map((e) => (e.event as { text: string }).text);
 
 const event = (n: number, prefix = 'e') => ({ type: 'text.delta', sessionId: 's1', text: `${prefix}${n}` }) as unknown as StreamEvent;
@@ -109,4 +123,30 @@ describe.skipIf(!available)('RedisEventLog', () => {
     // f2 and f4 land after the rest of their batch (a stream only appends), before what came later.
     expect(textsOf(since.entries)).toEqual(['f0', 'f1', 'f3', 'f5', 'f6', 'f2', 'f4', 'f7', 'f8']);
   });
+
+  it('while Redis is down, a full queue keeps the newest 100 000 appends and drops the oldest, in order, counted', async () => {
+    const own = await openStore({ kind: 'redis', url: redis.url, prefix: 'full:', replayWindow: 200_000 });
+    try {
+      const log = own.eventLog! as typeof own.eventLog & { dropped: number };
+      const start = log.lastId();
+      const back = down(log);
+      const total = 100_000 + 20_000;
+      for (let i = 0; i < total; i++) log.append(event(i, 'q'));
+      expect(log.dropped).toBe(20_000);
+      back();
+      // drain() gives up after 5 s; 100 000 appends may take longer on a loaded machine.
+      let since = await log.since(start);
+      for (let round = 0; round < 12 && since.entries.length < 100_000; round++) {
+        await log.drain();
+        since = await log.since(start);
+      }
+      const texts = textsOf(since.entries);
+      expect(texts).toHaveLength(100_000);
+      expect(texts[0]).toBe('q20000');
+      expect(texts.at(-1)).toBe(`q${total - 1}`);
+      expect(texts.every((t, i) => t === `q${20_000 + i}`)).toBe(true);
+    } finally {
+      await own.close();
+    }
+  }, 90_000);
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, createSandbox, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { CallOutcome, HostEvent, HostFunction } from '../../dist/index.js';
+import { hostile } from './wat.js';
 
 const fixture = async (path: string) => new Uint8Array(await readFile(new URL(`../fixtures/${path}`, import.meta.url)));
 const guard = () => fixture('wasi/build/guard.wasm');
@@ -110,6 +111,20 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.equal(out(aborted), 'ABORTED: the call was aborted');
         assert.ok(after < 1_000, `an aborted sleep returned after ${after} ms`);
       }
+      await s.close();
+    }
+  },
+
+  'WASI: poll_oneoff refuses 2^31, 2^32 - 1, 3,000,000 and 65 subscriptions (EINVAL), and charges each subscription': async () => {
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const s = await createSandbox(await hostile('poll-flood'), { wasi: true, isolation, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+      const codes = await s.call('codes', new Uint8Array(0));
+      assert.deepEqual(codes.ok && [...codes.output], [28, 28, 28, 28], `${isolation}: ${out(codes)}`);
+      const many = await s.call('poll64', new Uint8Array(0));
+      const one = await s.call('poll1', new Uint8Array(0));
+      assert.ok(many.ok && one.ok, `${out(many)} / ${out(one)}`);
+      // 1,000 polls x 63 more subscriptions x 100 fuel each (the guest's own code is the same in both).
+      assert.ok(many.fuelUsed - one.fuelUsed >= 1_000 * 63 * 100, `${isolation}: ${many.fuelUsed} vs ${one.fuelUsed}`);
       await s.close();
     }
   },

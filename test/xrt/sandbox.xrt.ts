@@ -162,6 +162,17 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(echo.health, 'healthy');
   },
 
+  'in-thread and worker: a 10 MiB error_set block is cut as bytes, at a character boundary, before it is decoded': async () => {
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const sandbox = await createSandbox(await hostile('huge-error'), { ...ROOMY, isolation });
+      const outcome = await sandbox.call('run', new Uint8Array(0));
+      assert.equal(codeOf(outcome), 'PLUGIN_ERROR');
+      // 4030 'x', not a split '€' (U+FFFD), then the note of what was cut.
+      assert.equal(!outcome.ok && outcome.failure.message, `${'x'.repeat(4030)}… (${10 * 1024 * 1024 - 4030} more bytes cut)`, isolation);
+      await sandbox.close();
+    }
+  },
+
   'worker: an infinite loop stops at its deadline without blocking this thread': async () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 5);

@@ -3,8 +3,8 @@
 // redis-server, two servers sharing Redis (answer on B, prompt runs on A),
 // and a graceful close that delivers control.cancelled and server.closing.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
@@ -94,6 +94,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(await second.store.claimOrphan('s1', 'a'), false);
     assert.equal((await second.store.get('s1'))?.prompts, 1);
     await second.close();
+  },
+
+  [`data-directory lock on ${runtime}: of stores taking over a crashed process's lock at once, exactly one wins`]: async () => {
+    // Above Linux's largest pid_max (2^22): a process that cannot be alive.
+    const gone = { pid: 4_194_305, host: hostname(), nonce: 'crashed' };
+    for (let trial = 0; trial < 20; trial++) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'wasmhooks-xrt-'));
+      mkdirSync(join(dataDir, 'sessions'), { recursive: true });
+      writeFileSync(join(dataDir, 'sessions', '.lock'), trial % 2 === 0 ? `${JSON.stringify(gone)}\n` : '{"pid":');
+      const results = await Promise.allSettled(Array.from({ length: 4 }, () => wasmhooks.openStore({ kind: 'file', dataDir })));
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      assert.equal(won.length, 1, `trial ${trial}: ${won.length} stores hold the lock`);
+      for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'STORE_UNAVAILABLE');
+      await won[0]!.close();
+      assert.deepEqual(readdirSync(join(dataDir, 'sessions')), []);
+    }
   },
 
   [`redis store and event log on ${runtime}`]: async () => {

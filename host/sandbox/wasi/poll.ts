@@ -7,13 +7,22 @@
  * between them: a sleep costs next to no CPU, never outlasts the deadline,
  * and an abort ends it within a slice (plus the OS's wake-up latency).
  * Where a thread may not block (a browser's main thread), it spins as before.
+ *
+ * At most `MAX_SUBSCRIPTIONS` per call (a count of 2^31 or more arrives
+ * negative, as an i32: EINVAL too), and each subscription is charged like an
+ * iovec: it is host work (48 bytes read, a descriptor looked up, an event
+ * written) whatever the plugin paid for the call.
  */
-import { checkDeadline } from '../host-call.js';
+import { charge, checkDeadline } from '../host-call.js';
+import { HOST_CALL_FUEL } from '../instrument/hostcalls.js';
 import { StopSignal, type Meter } from '../meter.js';
 import type { Files } from './files.js';
 import { Errno, type Guest } from './guest.js';
 
-const MAX_SUBSCRIPTIONS = 64;
+/** Subscriptions one call may pass; more is EINVAL. */
+export const MAX_SUBSCRIPTIONS = 64;
+/** Fuel per subscription, on top of the call's: that of a constant-time Extism accessor (as an iovec's). */
+export const SUBSCRIPTION_FUEL = HOST_CALL_FUEL;
 /** The longest single block of a sleep: the bound on how late an abort (worker isolation) ends one. */
 export const SLEEP_SLICE_MS = 5;
 
@@ -23,7 +32,9 @@ export function pollOneoff(
   meter: Meter | null,
   { inPtr, outPtr, count, nevents }: { inPtr: number; outPtr: number; count: number; nevents: number },
 ): number {
+  count >>>= 0;
   if (count === 0 || count > MAX_SUBSCRIPTIONS) return Errno.INVAL;
+  charge(meter, count * SUBSCRIPTION_FUEL);
   const view = guest.view();
   guest.bytes(inPtr, count * 48);
   guest.bytes(outPtr, count * 32);
