@@ -16,6 +16,7 @@ import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js'
 import { Client, type StreamRequest } from './hub-client.js';
 import { serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
+import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
 import type { Entry } from './ring.js';
 
@@ -100,6 +101,17 @@ export class EventHub {
     );
     request.direct?.(body, (sink) => client.attach(sink));
     return body;
+  }
+
+  /**
+   * A new SSE client written straight to the connection, with no web stream
+   * (`Connection.respond`): the same bytes as `open`'s, queued until the
+   * adapter calls the returned `attach` (once the connection can take them).
+   */
+  openDirect(request: StreamRequest): (sink: DirectSink) => DirectSource {
+    const client = new Client(request, (c) => this.#forget(c));
+    this.#start(client).catch(() => client.drop('the stream could not start'));
+    return (sink) => client.attach(sink);
   }
 
   async #start(client: Client): Promise<void> {
