@@ -1,20 +1,27 @@
 /**
  * Row group 6: SSE fan-out on loopback, 200 clients, on the bench's runtime.
- * Ours: createServer (hono + the event hub) through this runtime's adapter
- * (on Node, its direct path) with a scripted-model host. Anchor: a bare
- * writer on the runtime's own server (node:http, Deno.serve, Bun.serve; in a
- * process of its own, sse-anchor.mjs) writing the same frames, batched as
- * our hub batches them (the frames of one tick joined and written once per
- * client, in a microtask): a fair anchor, not one write per event per
- * client, which would flatter us. The clients are one Node process
- * (sse-clients.mjs, node:http) that parses frames and measures
- * publish→delivery latency.
- * - Throughput (500 events, 200 with --quick) and the server's CPU time per
- *   event (V8's helper threads included): 7 runs, both servers bursting at
- *   the same moment, each read by a client process of its own that reads
- *   only each frame's seq (parsing every frame's JSON made the clients the
- *   bottleneck, not the servers). Taken one after the other, the runs'
- *   ratios spread 0.3–2.5× with the neighbours' load.
+ * Two servers, each in a process of its own on this runtime, driven by the
+ * same script (sse-server.mjs: same publishing loop, same events, same
+ * process shape), so that what differs is the server:
+ * - Ours: createServer of the built package (dist/: its SSE route and event
+ *   hub, through this runtime's adapter; on Node and Bun the body is written
+ *   straight to the connection) with a scripted-model host.
+ * - Anchor: a bare writer on the runtime's own server (node:http, Deno.serve,
+ *   Bun.serve) writing the same frames (ids of our length too), batched as
+ *   our hub batches them (the frames of one tick joined and written once per
+ *   client, in a microtask): a fair anchor, not one write per event per
+ *   client, which would flatter us. It is bare in one way that favours it:
+ *   it never bounds what a client has not taken (on Deno and Bun it
+ *   enqueues without looking at backpressure), where ours counts it and
+ *   drops a slow client.
+ * The clients are one Node process (sse-clients.mjs, node:http) that parses
+ * frames and measures publish→delivery latency.
+ * - Throughput (500 events, 200 with --quick) and each server process's CPU
+ *   time per event (V8's helper threads included): 7 runs, both servers
+ *   bursting at the same moment, each read by a client process of its own
+ *   that reads only each frame's seq (parsing every frame's JSON made the
+ *   clients the bottleneck, not the servers). Taken one after the other, the
+ *   runs' ratios spread 0.3–2.5× with the neighbours' load.
  * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
  *   run at once, on one schedule (the anchor half a period later), read by
  *   one client process, so a stall of the machine or of the clients lands
@@ -22,13 +29,14 @@
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
  *   than the servers (per-run ratios 0.04–2.8× in one session).
- * Each figure is the median of the runs, with the range beside it.
+ * Each figure is the median of the runs, with the range beside it. Ours runs
+ * from dist/: the row refuses a dist/ older than host/server or host/runtime.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { setImmediate } from 'node:timers';
-import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
-import { createServer } from '../../host/entries/server.js';
+import type { HostEvent } from '../../host/index.js';
 import { runtimeName as runtimeKind } from '../../host/runtime/serve.js';
 import { runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
@@ -118,14 +126,19 @@ function clients(urls: string[], events: number, count: boolean): Child {
   return new Child(spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
-/** The anchor on this runtime, in a process of its own. */
-async function startAnchor(): Promise<{ child: Child; url: string }> {
-  const script = here('sse-anchor.mjs');
+/** A server of this row, in a process of its own on this runtime (sse-server.mjs): ours (dist/) or the anchor. */
+interface Server {
+  child: Child;
+  url: string;
+}
+
+async function startServer(kind: 'ours' | 'anchor', limit: number): Promise<Server> {
+  const argv = [here('sse-server.mjs'), kind, String(limit)];
   const runtime = runtimeKind();
-  const args = runtime === 'deno' ? ['run', '-A', '--quiet', script] : runtime === 'bun' ? [script] : ['--no-warnings', script];
+  const args = runtime === 'deno' ? ['run', '-A', '--quiet', ...argv] : runtime === 'bun' ? argv : ['--no-warnings', ...argv];
   const child = new Child(spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] }));
-  const { port } = await child.next<{ port: number }>();
-  return { child, url: `http://127.0.0.1:${port}/` };
+  const { url } = await child.next<{ url: string }>();
+  return { child, url };
 }
 
 const event = (seq: number): HostEvent => ({ type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() });
@@ -168,56 +181,63 @@ export async function fanOut(url: string, publish: (e: HostEvent) => void, event
  * for both would be the bottleneck and make them finish together): the two pairs share whatever the machine
  * does meanwhile, so a neighbour's burst lands on both.
  */
-async function burstBoth(anchor: { child: Child; url: string }, events: number): Promise<[ours: Result, anchor: Result]> {
-  const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
-  const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
-  const { url } = await server.listen();
-  const mine = clients([`${url}/event`], events, true);
+async function burstBoth(ours: Server, anchor: Server, events: number): Promise<[ours: Result, anchor: Result]> {
+  const mine = clients([ours.url], events, true);
   const theirs = clients([anchor.url], events, true);
   try {
     await Promise.all([mine.next(), theirs.next()]);
     await settle();
     const start = now() + 50;
-    anchor.child.send({ cmd: 'mark' });
-    anchor.child.send({ cmd: 'burst', events, batch: BATCH, start });
-    const cpu = process.cpuUsage();
-    const started = await publishAll((e) => server.hub.publish(e), events, undefined, start);
-    const [{ results: o }, { results: a }, { started: anchorStarted }] = await Promise.all([
+    for (const server of [ours, anchor]) {
+      server.child.send({ cmd: 'mark' });
+      server.child.send({ cmd: 'burst', events, batch: BATCH, start });
+    }
+    const [{ results: o }, { results: a }, { started: oursStarted }, { started: anchorStarted }] = await Promise.all([
       mine.next<{ results: Seen[] }>(),
       theirs.next<{ results: Seen[] }>(),
+      ours.child.next<{ started: number }>(),
       anchor.child.next<{ started: number }>(),
     ]);
-    const used = process.cpuUsage(cpu);
-    anchor.child.send({ cmd: 'cpu' });
-    const { cpuMs } = await anchor.child.next<{ cpuMs: number }>();
+    const cpuMs = async (server: Server) => {
+      server.child.send({ cmd: 'cpu' });
+      return (await server.child.next<{ cpuMs: number }>()).cpuMs;
+    };
     const result = (seen: Seen, from: number, ms: number): Result => ({ seconds: (seen.lastAt - from) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: ms });
-    return [result(o[0]!, started, (used.user + used.system) / 1000), result(a[0]!, anchorStarted, cpuMs)];
+    return [result(o[0]!, oursStarted, await cpuMs(ours)), result(a[0]!, anchorStarted, await cpuMs(anchor))];
   } finally {
     mine.kill();
     theirs.kill();
-    await server.close();
   }
 }
 
 /** Ours and the anchor at once, at RATE on one schedule (the anchor half a period later), read by one client process. */
-async function pacedBoth(anchor: { child: Child; url: string }, events: number): Promise<[ours: Seen, anchor: Seen]> {
-  const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
-  const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
-  const { url } = await server.listen();
-  const readers = clients([`${url}/event`, anchor.url], events, false);
+async function pacedBoth(ours: Server, anchor: Server, events: number): Promise<[ours: Seen, anchor: Seen]> {
+  const readers = clients([ours.url, anchor.url], events, false);
   try {
     await readers.next();
     await settle();
     const start = now() + 50;
+    ours.child.send({ cmd: 'paced', events, rate: RATE, start });
     anchor.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
-    await publishAll((e) => server.hub.publish(e), events, RATE, start);
-    await anchor.child.next();
+    await Promise.all([ours.child.next(), anchor.child.next()]);
     const { results } = await readers.next<{ results: Seen[] }>();
     return [results[0]!, results[1]!];
   } finally {
     readers.kill();
-    await server.close();
   }
+}
+
+/** Why ours cannot run: dist/ missing, or older than the server's sources (it would measure stale code). */
+async function distProblem(): Promise<string | undefined> {
+  const built = await stat(new URL('../../dist/server.js', import.meta.url)).catch(() => undefined);
+  if (!built) return 'dist/ is not built (run `WASMHOOKS_NO_DTS=1 npx tsup`)';
+  for (const dir of ['../../host/server/', '../../host/runtime/']) {
+    const url = new URL(dir, import.meta.url);
+    for (const name of await readdir(url)) {
+      if ((await stat(new URL(name, url))).mtimeMs > built.mtimeMs) return `dist/ is older than host/${dir.split('/').at(-2)}/${name} (run \`WASMHOOKS_NO_DTS=1 npx tsup\`)`;
+    }
+  }
+  return undefined;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -232,23 +252,27 @@ export const run: RowsFn = async ({ quick }) => {
   const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
   const bursts = quick ? 2 : 7;
-  const anchor = await startAnchor();
+  const problem = await distProblem();
+  if (problem) return [makeRow('sse', runtime, { what: 'SSE fan-out', ours: { value: Number.NaN, unit: 'events/s' }, note: problem })];
+  const limit = Math.max(events, paced) + 10;
+  const [ours, anchor] = await Promise.all([startServer('ours', limit), startServer('anchor', limit)]);
   const a: Result[] = [];
   const o: Result[] = [];
   const oPaced: Seen[] = [];
   const aPaced: Seen[] = [];
   try {
     for (let i = 0; i < bursts; i++) {
-      const [x, y] = await burstBoth(anchor, events);
+      const [x, y] = await burstBoth(ours, anchor, events);
       o.push(x);
       a.push(y);
     }
     for (let i = 0; i < runs; i++) {
-      const [x, y] = await pacedBoth(anchor, paced);
+      const [x, y] = await pacedBoth(ours, anchor, paced);
       oPaced.push(x);
       aPaced.push(y);
     }
   } finally {
+    ours.child.kill();
     anchor.child.kill();
   }
   const rate = (r: Result) => events / r.seconds;
