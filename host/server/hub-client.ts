@@ -165,16 +165,27 @@ export class Client {
     this.onEnd(this);
   }
 
+  /** The reader cancelled the web stream: free the queue; the stream is closed already (nothing to end or error). */
+  cancelled(): void {
+    if (this.#release()) this.onEnd(this);
+  }
+
   /** Slow or gone: free the queue, cut the connection or error the stream (`cut` false: the reader left by itself). */
   drop(reason: string, cut = true): void {
-    if (this.ended) return;
+    if (!this.#release()) return;
+    this.#cut = cut;
+    this.#sink.fail(reason, cut);
+    this.onEnd(this);
+  }
+
+  /** Ends the client and frees its queue; false when it had ended already. */
+  #release(): boolean {
+    if (this.ended) return false;
     this.ended = true;
     this.#queue = [];
     this.frames = 0;
     this.bytes = 0;
-    this.#cut = cut;
-    this.#sink.fail(reason, cut);
-    this.onEnd(this);
+    return true;
   }
 }
 

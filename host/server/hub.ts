@@ -94,7 +94,8 @@ export class EventHub {
           return this.#start(client);
         },
         pull: () => client.ready(),
-        cancel: () => client.drop('cancelled by the reader', false),
+        // Erroring a cancelled stream does nothing but build an Error (a stack per disconnect): it is only let go.
+        cancel: () => client.cancelled(),
       },
       // Nothing is buffered in the stream itself: the client's queue is the only one, and it is counted.
       { highWaterMark: 0 },
