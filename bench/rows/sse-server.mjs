@@ -97,6 +97,10 @@ let publish = (seq) => {
   if (pending.push(encoder.encode(`id: ${EPOCH}.${++id}\ndata: ${JSON.stringify(event(seq))}\n\n`)) === 1) queueMicrotask(flush);
 };
 
+const until = (at) => {
+  const wait = at - now();
+  return wait > 0 ? new Promise((r) => setTimeout(r, wait)) : undefined;
+};
 const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
 let cpu = process.cpuUsage();
 send({ url: await (OURS ? listenOurs() : listen()) });
@@ -107,7 +111,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     const used = process.cpuUsage(cpu);
     send({ cpuMs: (used.user + used.system) / 1000 });
   } else if (m.cmd === 'burst') {
-    if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
+    await until(m.start);
     const started = now();
     for (let n = 0; n < m.events; n++) {
       publish(n);
@@ -115,12 +119,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     }
     send({ started });
   } else if (m.cmd === 'paced') {
-    if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
+    await until(m.start);
     send({ started: now() });
     for (let n = 0; n < m.events; n++) {
       publish(n);
-      const due = m.start + ((n + 1) * 1000) / m.rate;
-      if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+      const wait = m.start + ((n + 1) * 1000) / m.rate - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
   } else if (m.cmd === 'exit') process.exit(0);
 }

@@ -24,13 +24,17 @@
  *   clients the bottleneck, not the servers). Taken one after the other, the
  *   runs' ratios spread 0.3–2.5× with the neighbours' load.
  * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
- *   run at once, on one schedule (the anchor half a period later), read by
+ *   run at once, on one schedule (the second half a period after the first), read by
  *   one client process, so a stall of the machine or of the clients lands
  *   on both, and what differs is the servers' own delays (their GC, their
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
  *   than the servers (per-run ratios 0.04–2.8× in one session).
- * Each figure is the median of the runs, with the range beside it. Ours runs
+ * Which server goes first (its clients spawned first, its commands sent
+ * first, first on the paced schedule) alternates run by run: a server
+ * against a copy of itself measured the first place up to 25% slower in
+ * single sessions. Each figure is the median of the runs, with the range
+ * beside it. Ours runs
  * from dist/: the row refuses a dist/ older than host/server or host/runtime.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -180,49 +184,52 @@ export async function fanOut(url: string, publish: (e: HostEvent) => void, event
 /**
  * Ours and the anchor burst at the same moment, each read by a client process of its own (one client process
  * for both would be the bottleneck and make them finish together): the two pairs share whatever the machine
- * does meanwhile, so a neighbour's burst lands on both.
+ * does meanwhile, so a neighbour's burst lands on both. `swap` puts the anchor first (its clients spawned and
+ * its commands sent first): alternated run by run, since a server against a copy of itself measured the first
+ * place up to 25% slower in single sessions.
  */
-async function burstBoth(ours: Server, anchor: Server, events: number): Promise<[ours: Result, anchor: Result]> {
-  const mine = clients([ours.url], events, true);
-  const theirs = clients([anchor.url], events, true);
+async function burstBoth(ours: Server, anchor: Server, events: number, swap: boolean): Promise<[ours: Result, anchor: Result]> {
+  const order = swap ? [anchor, ours] : [ours, anchor];
+  const readers = order.map((server) => clients([server.url], events, true));
   try {
-    await Promise.all([mine.next(), theirs.next()]);
+    await Promise.all(readers.map((r) => r.next()));
     await settle();
     const start = now() + 50;
-    for (const server of [ours, anchor]) {
+    for (const server of order) {
       server.child.send({ cmd: 'mark' });
       server.child.send({ cmd: 'burst', events, batch: BATCH, start });
     }
-    const [{ results: o }, { results: a }, { started: oursStarted }, { started: anchorStarted }] = await Promise.all([
-      mine.next<{ results: Seen[] }>(),
-      theirs.next<{ results: Seen[] }>(),
-      ours.child.next<{ started: number }>(),
-      anchor.child.next<{ started: number }>(),
-    ]);
-    const cpuMs = async (server: Server) => {
+    const seen = await Promise.all(readers.map((r) => r.next<{ results: Seen[] }>()));
+    const started = await Promise.all(order.map((server) => server.child.next<{ started: number }>()));
+    const results: Result[] = [];
+    for (const [i, server] of order.entries()) {
       server.child.send({ cmd: 'cpu' });
-      return (await server.child.next<{ cpuMs: number }>()).cpuMs;
-    };
-    const result = (seen: Seen, from: number, ms: number): Result => ({ seconds: (seen.lastAt - from) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: ms });
-    return [result(o[0]!, oursStarted, await cpuMs(ours)), result(a[0]!, anchorStarted, await cpuMs(anchor))];
+      const { cpuMs } = await server.child.next<{ cpuMs: number }>();
+      const s = seen[i]!.results[0]!;
+      results.push({ seconds: (s.lastAt - started[i]!.started) / 1000, lost: s.lost, p50: s.p50, p99: s.p99, cpuMs });
+    }
+    return swap ? [results[1]!, results[0]!] : [results[0]!, results[1]!];
   } finally {
-    mine.kill();
-    theirs.kill();
+    for (const r of readers) r.kill();
   }
 }
 
-/** Ours and the anchor at once, at RATE on one schedule (the anchor half a period later), read by one client process. */
-async function pacedBoth(ours: Server, anchor: Server, events: number): Promise<[ours: Seen, anchor: Seen]> {
-  const readers = clients([ours.url, anchor.url], events, false);
+/**
+ * Ours and the anchor at once, at RATE on one schedule, the second half a period after the first, read by one
+ * client process (which connects to the first first); `swap` puts the anchor first.
+ */
+async function pacedBoth(ours: Server, anchor: Server, events: number, swap: boolean): Promise<[ours: Seen, anchor: Seen]> {
+  const order = swap ? [anchor, ours] : [ours, anchor];
+  const readers = clients(order.map((server) => server.url), events, false);
   try {
     await readers.next();
     await settle();
     const start = now() + 50;
-    ours.child.send({ cmd: 'paced', events, rate: RATE, start });
-    anchor.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
-    await Promise.all([ours.child.next(), anchor.child.next()]);
+    order[0]!.child.send({ cmd: 'paced', events, rate: RATE, start });
+    order[1]!.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
+    await Promise.all(order.map((server) => server.child.next()));
     const { results } = await readers.next<{ results: Seen[] }>();
-    return [results[0]!, results[1]!];
+    return swap ? [results[1]!, results[0]!] : [results[0]!, results[1]!];
   } finally {
     readers.kill();
   }
@@ -256,21 +263,23 @@ export const run: RowsFn = async ({ quick }) => {
   const problem = await distProblem();
   if (problem) return [makeRow('sse', runtime, { what: 'SSE fan-out', ours: { value: Number.NaN, unit: 'events/s' }, note: problem })];
   const limit = Math.max(events, paced) + 10;
-  const [ours, anchor] = await Promise.all([startServer('ours', limit), startServer('anchor', limit)]);
+  // Calibration: SSE_SELF=ours or SSE_SELF=anchor runs that server against a copy of itself (the ratio should be 1).
+  const self = process.env.SSE_SELF === 'ours' || process.env.SSE_SELF === 'anchor' ? process.env.SSE_SELF : undefined;
+  const [ours, anchor] = await Promise.all([startServer(self ?? 'ours', limit), startServer(self ?? 'anchor', limit)]);
   const a: Result[] = [];
   const o: Result[] = [];
   const oPaced: Seen[] = [];
   const aPaced: Seen[] = [];
   try {
     // One burst first, not counted, for both: the first run measured each server's JIT compiling its code (ours has more).
-    await burstBoth(ours, anchor, events);
+    await burstBoth(ours, anchor, events, true);
     for (let i = 0; i < bursts; i++) {
-      const [x, y] = await burstBoth(ours, anchor, events);
+      const [x, y] = await burstBoth(ours, anchor, events, i % 2 === 1);
       o.push(x);
       a.push(y);
     }
     for (let i = 0; i < runs; i++) {
-      const [x, y] = await pacedBoth(ours, anchor, paced);
+      const [x, y] = await pacedBoth(ours, anchor, paced, i % 2 === 1);
       oPaced.push(x);
       aPaced.push(y);
     }
