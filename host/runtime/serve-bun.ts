@@ -23,6 +23,9 @@ interface DirectController {
   close(): void;
 }
 
+/** Where a body goes whose peer left before it started. */
+const GONE: DirectSink = { write: () => true, end: () => {}, destroy: () => {} };
+
 /**
  * A body the app writes itself (`Connection.respond`): Bun calls `pull` once
  * when it starts the response and ends the body when the promise `pull`
@@ -52,7 +55,8 @@ function directBody(attach: (sink: DirectSink) => DirectSource): ReadableStream<
           destroy: () => reject(undefined),
         });
       }),
-    cancel: () => source?.close(),
+    // The peer left before Bun started the body: the client is attached to nothing and let go at once.
+    cancel: () => (source ?? attach(GONE)).close(),
   };
   // Bun's own stream type, which the DOM typings do not know.
   return new ReadableStream(underlying as unknown as UnderlyingDefaultSource<Uint8Array>);

@@ -116,7 +116,8 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
   const token = options.token;
   const global: Stream = { format: options.globalEventFormat };
   return (request, connection) => {
-    if (request.method !== 'GET') return undefined;
+    // A path-only URL (Bun, without a usable Host) is made absolute by the app's handler before it routes.
+    if (request.method !== 'GET' || request.url.startsWith('/')) return undefined;
     const path = plainPath(request.url);
     const stream = path === '/event' ? false : path === '/global/event' ? global : undefined;
     if (stream === undefined) return undefined;
