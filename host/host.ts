@@ -57,7 +57,7 @@ const rulesOf = (what: string, patterns: ReadonlyArray<string | RegExp> | undefi
  * const result = await host.session().prompt('hi');
  */
 export function createHost(options: HostOptions = {}): Host {
-  const o = parse(hostOptionsSchema, options, 'createHost options');
+  const o = parse(hostOptionsSchema(), options, 'createHost options');
   const model = o.model ?? scriptedModel();
   const hooks = new HookRegistry();
   const tools = new ToolRegistry();
@@ -126,7 +126,7 @@ export function createHost(options: HostOptions = {}): Host {
       plugin.onLog?.((line) => announce({ type: 'plugin.log', ...line }));
     },
     session(sessionOptions = {}) {
-      const s = parse(sessionOptionsSchema, sessionOptions, 'session options');
+      const s = parse(sessionOptionsSchema(), sessionOptions, 'session options');
       if (store && s.transcriptPath === undefined) {
         s.sessionId ??= newSessionId(++sessions);
         const path = store.transcriptPath(s.sessionId);
@@ -151,7 +151,7 @@ export function createHost(options: HostOptions = {}): Host {
       await mcp?.close();
     },
   };
-  function build(s: z.output<typeof sessionOptionsSchema>): Session {
+  function build(s: z.output<ReturnType<typeof sessionOptionsSchema>>): Session {
     const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
     const canUseTool = s.canUseTool ?? o.canUseTool;
     const systemPrompt = s.systemPrompt ?? o.systemPrompt;

@@ -8,18 +8,25 @@
  * pass without recursion, before it is parsed.
  */
 
-export interface JsonBounds {
-  /** Deepest nesting of arrays and objects (`[]` is depth 1). */
-  maxDepth: number;
-  /** Longest text, in UTF-16 code units (`string.length`). */
-  maxLength: number;
-}
-
 /** Generous for any real tool input or answer; far below what overflows a stack on Node, Deno or Bun. */
-const JSON_BOUNDS: Readonly<JsonBounds> = { maxDepth: 64, maxLength: 16 * 1024 * 1024 };
+const JSON_BOUNDS = { maxDepth: 64, maxLength: 16 * 1024 * 1024 } as const;
 
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
-type JsonProblem = 'syntax' | 'too_deep' | 'too_large';
+type JsonProblem = 'syntax' | 'too_deep' | 'too_large' | 'duplicate_key';
+
+export interface JsonOptions {
+  /** Deepest nesting of arrays and objects (`[]` is depth 1). */
+  maxDepth?: number;
+  /** Longest text, in UTF-16 code units (`string.length`). */
+  maxLength?: number;
+  /**
+   * Refuse an object that names a key twice. `JSON.parse` keeps the last one,
+   * other parsers the first: a text whose meaning depends on the reader
+   * (`{"behavior":"deny",…,"behavior":"allow"}` past a proxy that reads the
+   * first) is refused where it decides something (HTTP bodies).
+   */
+  uniqueKeys?: boolean;
+}
 
 /** A JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,6 +59,40 @@ function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
 }
 
 /**
+ * The first key named twice in one object of a JSON text that parsed, or
+ * undefined. One pass without recursion; keys are compared decoded, so
+ * `"a"` and `"\u0061"` are the same key.
+ */
+function duplicateKey(text: string): string | undefined {
+  // Per open container: its keys (objects) or null (arrays).
+  const stack: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      if (!expectKey) continue;
+      expectKey = false;
+      const key = JSON.parse(text.slice(start, i + 1)) as string;
+      const keys = stack.at(-1);
+      if (keys?.has(key)) return key;
+      keys?.add(key);
+    } else if (c === 0x7b) {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === 0x5b) stack.push(null);
+    else if (c === 0x7d || c === 0x5d) stack.pop();
+    else if (c === 0x2c) expectKey = stack.at(-1) instanceof Set;
+  }
+  return undefined;
+}
+
+/**
  * Parses `text` within `bounds`; never throws. `what` names the text in the
  * message ("the body", "tool call 0 (Write) arguments").
  *
@@ -59,7 +100,7 @@ function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
  * const r = parseJson(body, 'the body');
  * if (!r.ok) throw new ApiError(r.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', r.message);
  */
-export function parseJson(text: string, what: string, bounds: Partial<JsonBounds> = {}): JsonParsed {
+export function parseJson(text: string, what: string, bounds: JsonOptions = {}): JsonParsed {
   const maxLength = bounds.maxLength ?? JSON_BOUNDS.maxLength;
   const maxDepth = bounds.maxDepth ?? JSON_BOUNDS.maxDepth;
   if (text.length > maxLength) {
@@ -68,9 +109,15 @@ export function parseJson(text: string, what: string, bounds: Partial<JsonBounds
   if (jsonDepth(text, maxDepth) > maxDepth) {
     return { ok: false, problem: 'too_deep', message: `${what} nests arrays/objects deeper than ${maxDepth} levels` };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, problem: 'syntax', message: `${what} is not valid JSON: ${(error as Error).message}` };
   }
+  const twice = bounds.uniqueKeys ? duplicateKey(text) : undefined;
+  if (twice !== undefined) {
+    return { ok: false, problem: 'duplicate_key', message: `${what} names the key ${JSON.stringify(twice.slice(0, 100))} twice in one object; send each key once` };
+  }
+  return { ok: true, value };
 }

@@ -6,6 +6,9 @@
 //            which on Node loads undici), one `hook` call with the same request bytes
 //            (hex in argv[3], encoded by the parent);
 //   deps     only the third-party packages the main entry imports, each timed in turn;
+//   zod-first  as (none), in a process that imported zod before (an application that defines
+//            tools with zod has): the clocks start after zod's import, so the figures are
+//            what wasmhooks adds to such a process;
 //   empty    nothing: the runtime's own start-up (the `boot` figures) is the whole run.
 // Prints one JSON line of ms figures: wall since this module started and this
 // process's CPU time since then (which a loaded machine inflates less), per
@@ -14,8 +17,8 @@
 // (wall since the process's time origin, CPU of the whole process so far).
 import { readFile } from 'node:fs/promises';
 
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
+let cpu0 = process.cpuUsage();
+let t0 = performance.now();
 const boot = { bootWall: +t0.toFixed(2), bootCpu: +((cpu0.user + cpu0.system) / 1000).toFixed(2) };
 const ms = (t) => +(t - t0).toFixed(2);
 const cpu = () => {
@@ -53,6 +56,11 @@ if (mode === 'empty') {
   ok = out !== null;
   await plugin.close();
 } else {
+  if (mode === 'zod-first') {
+    await import('zod');
+    cpu0 = process.cpuUsage();
+    t0 = performance.now();
+  }
   const w = await import('../../dist/index.js');
   imported = performance.now();
   importCpu = cpu();

@@ -5,8 +5,11 @@
  * the first decision (bench/rows/cold-child.mjs). Beside it, raw Extism in a
  * fresh process: import, compile the same wasm, createPlugin, one call with
  * the same request bytes; and the third-party packages the main entry imports,
- * timed alone, so the note can say how much of the import is theirs.
- * Runs alternate (ours, anchor, deps, empty); medians with the range. Needs `npx tsup` first.
+ * timed alone, so the note can say how much of the import is theirs; and the
+ * same path in a process that imported zod before it (`zod-first`: what
+ * wasmhooks adds to an application that already uses zod, and so how much of
+ * the cold start is zod's import).
+ * Runs alternate (ours, anchor, deps, empty, zod-first); medians with the range. Needs `npx tsup` first.
  *
  * What is measured: the target's figure (import + load + first decision) runs
  * from the moment the child's module starts, so it leaves out the runtime's
@@ -74,9 +77,10 @@ export const run: RowsFn = async ({ quick }) => {
   const raw: Cold[] = [];
   const deps: Cold[] = [];
   const empty: Cold[] = [];
+  const zodFirst: Cold[] = [];
   const failed: string[] = [];
   for (let i = 0; i < (quick ? 3 : 9); i++) {
-    for (const [args, into] of [[[], ours], [['extism', request], raw], [['deps'], deps], [['empty'], empty]] as const) {
+    for (const [args, into] of [[[], ours], [['extism', request], raw], [['deps'], deps], [['empty'], empty], [['zod-first'], zodFirst]] as const) {
       const r = await once([...args]);
       if (typeof r === 'string') failed.push(`${args[0] ?? 'wasmhooks'}: ${r}`);
       else into.push(r);
@@ -116,6 +120,15 @@ export const run: RowsFn = async ({ quick }) => {
       note:
         `range ${span(of(ours, (r) => r.bootCpu + r.cpu))} (empty ${span(of(empty, (r) => r.bootCpu + r.cpu))}); ` +
         `wall: ours ${f1(med(of(ours, (r) => r.bootWall + r.total)))} ms, empty ${f1(med(of(empty, (r) => r.bootWall)))} ms (from the process's time origin)`,
+    }),
+    makeRow('cold', runtime, {
+      what: 'the same cold start in a process that imported zod before (what wasmhooks adds to an app that uses zod), CPU',
+      ours: { value: med(of(zodFirst, (r) => r.cpu)), unit: 'ms', clock: 'cpu' },
+      anchorName: 'raw Extism, same runs',
+      anchor: { value: med(of(raw, (r) => r.cpu)), unit: 'ms', clock: 'cpu' },
+      note:
+        `range ${span(of(zodFirst, (r) => r.cpu))}: import ${f1(med(of(zodFirst, (r) => r.importCpu)))} ms, load ${f1(med(of(zodFirst, (r) => r.loadCpu - r.importCpu)))} ms, ` +
+        `first decision ${f1(med(of(zodFirst, (r) => r.cpu - r.loadCpu)))} ms; the fresh process's CPU less this: ${f1(med(of(ours, (r) => r.cpu)) - med(of(zodFirst, (r) => r.cpu)))} ms (zod's import there)`,
     }),
   ];
   return rows;

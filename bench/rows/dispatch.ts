@@ -125,6 +125,7 @@ export const run: RowsFn = async ({ quick }) => {
     // The guard's cost in the loop split in three (see `loopParts`), and our call path in a tight loop, timed alike.
     loopStubHook: [loop.stubHook, loopOpts],
     loopRawHook: [loop.rawHook, loopOpts],
+    loopUserHook: [loop.userHook, loopOpts],
     callHookLoop: [async () => { for (let i = 0; i < LOOP_CALLS; i++) await ours.callHook(loop.guardInput); }, loopOpts],
     worker: [() => worker.callHook(input), { ...fast, samples: Math.ceil(n / 4) }],
     shell: [() => shell.run(input, { signal }), slow],
@@ -177,11 +178,11 @@ export const run: RowsFn = async ({ quick }) => {
       note: 'splits the callHook gap: this ratio is the sandbox (fuel, deadline, limits, queue); the rest is encoding the request and decoding the answer',
     }),
     row({
-      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper)',
+      what: 'raw Extism, its call context driven directly as the engine drives it (no plugin.call wrapper, our memory accessors)',
       ours: fig(r.rawDirect!),
       anchorName: 'raw Extism in-thread',
       anchor: fig(r.raw!),
-      note: "informational: how much of the anchor is plugin.call's async wrapper and output object, which the sandbox's engine skips (host/sandbox/extism-call.ts)",
+      note: "informational: how much of the anchor is plugin.call's async wrapper and output object and Extism's BigInt address arithmetic, which the sandbox's engine skips (host/sandbox/extism-call.ts, extism-kernel.ts)",
     }),
     row({
       what: 'WASM guard-shell callHook in-thread, beside raw Extism driven directly',
@@ -298,6 +299,13 @@ function breakdown(
       anchorName: 'raw Extism in-thread, called by the loop\'s tool',
       anchor: { value: rawInLoop, unit: 'µs', clock: 'cpu' },
       note: `CPU time: (prompt with the tool's raw call − prompt without) / 20; inside the loop a raw call costs ${(rawInLoop / loopRaw).toFixed(1)}× what it costs in a tight loop (caches and JIT state the rest of the loop takes)`,
+    }),
+    row({
+      what: 'the same, beside a JS hook that calls raw Extism (what a user could write instead of loading the guard)',
+      ours: { value: perCall, unit: 'µs', clock: 'cpu' },
+      anchorName: 'JS hook on the guard\'s event and matcher: raw Extism plugin.call of the same bytes, then allow',
+      anchor: { value: (r.loopUserHook!.median - r.loopBare!.median) / LOOP_CALLS, unit: 'µs', clock: 'cpu' },
+      note: 'informational, a second anchor: (prompt with that hook − prompt without) / 20; the hook neither encodes the request nor decodes the answer (it sends the bytes the guard gets and allows), so it is a floor for what a user\'s own hook costs',
     }),
     row({
       what: 'breakdown of one guard decision (median µs per layer, wall; loop layer scaled from CPU time)',

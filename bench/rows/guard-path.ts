@@ -7,7 +7,7 @@
  */
 import createPlugin from '@extism/extism';
 import { z } from 'zod';
-import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type HookResult, type WasmPlugin } from '../../host/index.js';
+import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type HookOutput, type HookResult, type WasmPlugin } from '../../host/index.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { GATE_NAME, instrument, REFUEL_MODULE, REFUEL_NAME } from '../../host/sandbox/instrument/index.js';
 import type { makeRow, Row } from './row.js';
@@ -30,7 +30,8 @@ export async function rawInstrumented(bytes: Uint8Array) {
  * guard-shell's original bytes in raw Extism, called the way the sandbox's
  * engine calls a plugin (host/sandbox/extism-call.ts): Extism's own call
  * context driven directly, without `plugin.call`'s async wrapper and output
- * object. Shows how much of the raw anchor is that wrapper.
+ * object, the memory accessors answered without Extism's BigInt address
+ * arithmetic (extism-kernel.ts). Shows how much of the raw anchor is that.
  */
 export async function rawDirect(bytes: Uint8Array): Promise<(input: Uint8Array) => Promise<Uint8Array>> {
   const functions = {};
@@ -70,10 +71,18 @@ export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, inp
   const swapped = (what: string, run: HookHandler['run']): HookHandler => ({ ...real, id: `${real.id}-${what}`, run });
   const stubHook = swapped('stub', () => Promise.resolve(answer!));
   const rawHook = swapped('raw', () => raw.call('hook', guardBytes).then(() => answer!));
-  const prompter = (withGuard: boolean | HookHandler, spy?: (i: HookInput) => void, rawInTool = false) => {
+  // What a user could write instead of loading the guard: a JS hook on the guard's event and matcher
+  // that makes a raw Extism call of the very bytes the guard gets (no encoding, no decoding: a floor)
+  // and allows, as the guard does.
+  const userHook = async (): Promise<HookOutput> => {
+    if (!(await raw.call('hook', guardBytes))) throw new Error('guard loop bench: raw Extism gave no output');
+    return { decision: 'allow' };
+  };
+  const prompter = (withGuard: boolean | HookHandler | 'user', spy?: (i: HookInput) => void, rawInTool = false) => {
     const model = scriptedModel({ rules: [{ when: () => true, reply: turn }] });
     const host = createHost({ model, tools: [rawInTool ? rawBash : bash], permissionMode: 'bypassPermissions', maxTurns: LOOP_CALLS, cwd: '/tmp' });
     if (withGuard === true) host.use(guard);
+    else if (withGuard === 'user') host.hooks.add(real.event, { ...(real.matcher === undefined ? {} : { matcher: real.matcher.source }), hooks: [userHook] });
     else if (withGuard) host.hooks.addHandler(withGuard);
     if (spy) host.hooks.add('PreToolUse', { hooks: [async (i) => (spy(i), {})] });
     let n = 0;
@@ -100,6 +109,7 @@ export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, inp
     rawInTool: prompter(false, undefined, true),
     stubHook: prompter(stubHook),
     rawHook: prompter(rawHook),
+    userHook: prompter('user'),
     guardInput: seen[0]!,
     guardBytes,
     requestBytes: sizes[0]!,

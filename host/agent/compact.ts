@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
+import { lazy } from '../lazy.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { dispatchContext, hookCommon, hookInput, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
@@ -84,18 +85,21 @@ class NothingToCompact extends Error {
   }
 }
 
-const part = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional(), redacted: z.string().optional() }),
-  z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
-]);
-const messagesSchema = z.array(
-  z.discriminatedUnion('role', [
-    z.object({ role: z.literal('user'), content: z.string() }),
-    z.object({ role: z.literal('assistant'), content: z.array(part) }),
-    z.object({ role: z.literal('tool'), toolUseId: z.string(), toolName: z.string(), content: z.string(), isError: z.boolean() }),
-  ]),
-);
+// Built at the first compaction (see lazy.ts), not when wasmhooks is imported.
+const messagesSchema = lazy(() => {
+  const part = z.discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), text: z.string() }),
+    z.object({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional(), redacted: z.string().optional() }),
+    z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), input: z.unknown() }),
+  ]);
+  return z.array(
+    z.discriminatedUnion('role', [
+      z.object({ role: z.literal('user'), content: z.string() }),
+      z.object({ role: z.literal('assistant'), content: z.array(part) }),
+      z.object({ role: z.literal('tool'), toolUseId: z.string(), toolName: z.string(), content: z.string(), isError: z.boolean() }),
+    ]),
+  );
+});
 
 /** Tool calls without a result: a compactor must keep them all. */
 function unresolvedCalls(messages: readonly Message[]): string[] {
@@ -105,7 +109,7 @@ function unresolvedCalls(messages: readonly Message[]): string[] {
 
 /** Checks a compactor's answer; returns the reason it cannot be used, if any. */
 function rejectOutput(before: readonly Message[], after: unknown): string | undefined {
-  const parsed = messagesSchema.safeParse(after);
+  const parsed = messagesSchema().safeParse(after);
   if (!parsed.success) return `the compactor returned something other than messages: ${z.prettifyError(parsed.error)}`;
   const kept = new Set(parsed.data.flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])) : [])));
   const lost = unresolvedCalls(before).filter((id) => !kept.has(id));

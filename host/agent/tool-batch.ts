@@ -22,6 +22,8 @@ import { PermissionQuestion, type BatchScope } from './permission-question.js';
 import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
+import { sameJson } from '../same-json.js';
+import { recheckInput } from './recheck.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -167,10 +169,21 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
       throw new Error(`internal: unknown decision ${String(never)}`);
     }
   }
-  const question = new PermissionQuestion(b, call, pre.updatedInput ?? input, pre.decision);
+  const judged = pre.updatedInput ?? input;
+  const question = new PermissionQuestion(b, call, judged, pre.decision);
   const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
-  r.approved = normalizeToolInput(config, permission.input);
+  const approved = normalizeToolInput(config, permission.input);
+  // A guard judges the input that runs (host/agent/recheck.ts). Without a rewrite the
+  // approver hands back the very object it was asked about: no comparison, no re-check.
+  if (pre.rewrittenAfterJudged === true || (approved !== judged && !sameJson(approved, judged))) {
+    const refusal = await recheckInput(b, call, approved, permission.source);
+    if (refusal) {
+      deny(b, r, refusal.reason, refusal.source, refusal.hookName);
+      return refusal.stop;
+    }
+  }
+  r.approved = approved;
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import type { AgentResult, HostEvent, HostEventOf } from '../events/types.js';
 import { count, hookSummary, ms, toolLabel, truncate } from './format.js';
 import type { OutStream, Palette } from './io.js';
 import { palette } from './io.js';
+import { printableDeep } from './printable.js';
 import { Spinner } from './spinner.js';
 
 export interface RenderOptions {
@@ -50,7 +51,9 @@ export class EventRenderer {
     this.spinner = new Spinner(options.out, options.spinner, this.p.dim);
   }
 
-  render(event: HostEvent): void {
+  render(raw: HostEvent): void {
+    // Plugins, MCP servers and models write these strings: no control character reaches the terminal.
+    const event = printableDeep(raw);
     // A sub-agent's own lines are indented; its ▸/◂ bounds stand at the parent's level.
     const nested = event.agentId !== undefined && event.type !== 'subagent.start' && event.type !== 'subagent.end';
     const prefix = nested ? this.p.dim('  │ ') : '';

@@ -174,14 +174,14 @@ function build() {
         .optional()
         .describe('Tools (regex on the whole name) that never run, whatever a hook says.'),
       plugins: z.array(pluginEntrySchema, { error: 'expected an array of plugins' }).optional(),
-      trustedKeys: trustedKeysSchema.optional().describe('Ed25519 keys whose plugin signatures are trusted: { "<key id>": { "publicKey": "<base64>", "expires"?: "<ISO date>" } }.'),
+      trustedKeys: trustedKeysSchema().optional().describe('Ed25519 keys whose plugin signatures are trusted: { "<key id>": { "publicKey": "<base64>", "expires"?: "<ISO date>" } }.'),
       requireSignature: z.boolean({ error: 'expected true or false' }).optional().describe('Refuse plugins (other than the first-party ones, pinned by the package) without a valid signature by a trusted key.'),
       hookModules: z
         .array(hookModule, { error: 'expected an array of module paths' })
         .optional()
         .describe('ES modules exporting JS hooks (`export default { PreToolUse: [{ matcher, hooks: [fn] }] }`).'),
-      shellHooks: z.array(shellHookSpecSchema, { error: 'expected an array of shell hooks' }).optional(),
-      mcpServers: mcpServersSchema
+      shellHooks: z.array(shellHookSpecSchema(), { error: 'expected an array of shell hooks' }).optional(),
+      mcpServers: mcpServersSchema()
         .optional()
         .describe('MCP servers whose tools join as mcp__<server>__<tool> (the .mcp.json shape: { "name": { "command", "args", "env" } } or { "name": { "url", "headers" } }).'),
     })

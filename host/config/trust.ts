@@ -7,8 +7,8 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
-import { parseSignature, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
-import { resolveSource } from '../plugins/source.js';
+import { parseSignature, SignatureError, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
+import { readCapped, resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
 import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
@@ -35,6 +35,9 @@ export async function trustContext(config: ResolvedConfig | undefined, cwd: stri
   };
 }
 
+/** A signature envelope is a few hundred bytes; a longer download is cut off (a server streaming without end). */
+const MAX_SIGNATURE_BYTES = 64 << 10;
+
 /** The envelope beside a plugin (`signature`, else `<path or url>.sig`); undefined when there is none. */
 export async function findSignature(entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined }, origin: string): Promise<SignatureEnvelope | undefined> {
   const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
@@ -46,7 +49,9 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
     });
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
-    text = (await response.text()).slice(0, 64 << 10);
+    const body = await readCapped(response, MAX_SIGNATURE_BYTES);
+    if (!body) throw new SignatureError('malformed', `the signature ${where} is longer than ${MAX_SIGNATURE_BYTES} bytes`);
+    text = new TextDecoder().decode(body);
   } else {
     try {
       // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
@@ -62,16 +67,22 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
 
 /**
  * Checks a plugin's signature if one is required or present; returns the
- * key id that signed it, or undefined for an unsigned plugin that may load.
+ * key id that signed it and the sha256 of the bytes it verified, or
+ * undefined for an unsigned plugin that may load.
+ *
+ * The caller must load with that sha256 as the pin: the file is read again
+ * to load it, and what was verified is these bytes, not the path. Without the
+ * pin, a file swapped between the two reads (or a FIFO that answers twice)
+ * loaded unsigned code under requireSignature.
  */
-export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<string | undefined> {
+export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<{ keyId: string; sha256: string } | undefined> {
   if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
   const origin = entry.path ?? entry.url ?? where;
   const envelope = await findSignature(entry, origin);
   if (!envelope && !trust.requireSignature) return undefined;
   const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256! };
-  const { bytes } = await resolveSource(pin ? { ...source, sha256: pin } : source);
-  return verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin);
+  const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
+  return { keyId: await verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin), sha256 };
 }
 
 /**
@@ -97,10 +108,12 @@ export async function loadTrustedPlugin(entry: PluginEntry, where: string, trust
       throw new WasmhooksError('NOT_CONSENTED', `${where}: the config grants ${locks.name} ${extra.join(', ')}, which ${LOCK_FILE_NAME} does not record as consented; re-consent with wasmhooks plugin add --accept-grants`);
     }
   }
-  await checkSignature(entry, pin, trust, where).catch((error: unknown) => {
+  const signed = await checkSignature(entry, pin, trust, where).catch((error: unknown) => {
     if (error instanceof WasmhooksError) error.message = `${where}: ${error.message}`;
     throw error;
   });
+  // Load exactly the bytes whose signature was checked (the file is read again).
+  pin ??= signed?.sha256;
   const plugin = await loadConfiguredPlugin(pin ? { ...entry, sha256: pin } : entry, where, options);
   if (locks) {
     // The bytes match the lock, so this only fails if the lock was edited by hand; check anyway.

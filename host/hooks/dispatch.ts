@@ -10,6 +10,7 @@ import type { PluginFailure } from '../failure.js';
 import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
 import type { HookRegistry } from './registry.js';
+import { sameJson } from '../same-json.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult, HookRunContext } from './types.js';
 
 export interface DispatchContext {
@@ -28,6 +29,13 @@ export interface ChainOutcome {
   decidedBy?: { hookId: string; hookName: string };
   /** The tool input after every rewrite; absent when no hook rewrote it. */
   updatedInput?: Record<string, unknown>;
+  /** The last hook whose rewrite changed the tool input (an equal rewrite, a normaliser's no-op, does not count). */
+  rewrittenBy?: { hookId: string; hookName: string };
+  /**
+   * Set when a hook changed the tool input after an earlier hook of the chain had judged it:
+   * the earlier hook never saw the input that runs (the loop re-checks it, host/agent/tool-batch.ts).
+   */
+  rewrittenAfterJudged?: boolean;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
   additionalContext: readonly string[];
@@ -175,6 +183,8 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
 
   // Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name).
   const toolName = matchedTool(input);
+  /** Whether a hook of this chain has judged the tool input (a later rewrite then goes unseen by it). */
+  let judged = false;
   for (const handler of all) {
     if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
     if (ctx.signal.aborted) break;
@@ -230,9 +240,15 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
     }
     if (output.updatedInput && 'tool_input' in input) {
       const next = ctx.normalizeInput ? ctx.normalizeInput(output.updatedInput) : output.updatedInput;
+      // Compared only when a hook rewrote: the chain without rewrites pays nothing.
+      if (!sameJson(next, input.tool_input)) {
+        outcome.rewrittenBy = { hookId: handler.id, hookName: handler.name };
+        if (judged) outcome.rewrittenAfterJudged = true;
+      }
       input = { ...input, tool_input: next };
       outcome.updatedInput = next;
     }
+    judged = true;
     if (output.updatedOutput !== undefined && 'tool_response' in input) {
       input = { ...input, tool_response: output.updatedOutput };
       outcome.updatedOutput = output.updatedOutput;

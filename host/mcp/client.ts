@@ -24,9 +24,10 @@ import {
   mcpToolName,
   type McpServersConfig,
 } from './config.js';
+import { listAllTools, MAX_SCHEMA_CHARS, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 
-type ServerConfig = ReturnType<typeof mcpServersSchema.parse>[string];
+type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
 interface ServerState {
   readonly name: string;
@@ -39,6 +40,8 @@ interface ServerState {
   stderr: string;
   /** Set while we close it ourselves: no `mcp.server.closed` error then. */
   closing: boolean;
+  /** `tools/list_changed` refreshes: one at a time, at most one per MIN_REFRESH_MS. */
+  refresh: { running: boolean; again: boolean; last: number; took: number; timer: ReturnType<typeof setTimeout> | undefined };
 }
 
 const STDERR_TAIL = 2_000;
@@ -53,8 +56,8 @@ export class McpServers {
     /** Host-wide events (reach every session with a prompt running). Contract: must not throw. */
     private readonly announce: (event: EmittedEvent) => void,
   ) {
-    for (const [name, c] of Object.entries(mcpServersSchema.parse(config))) {
-      this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false });
+    for (const [name, c] of Object.entries(mcpServersSchema().parse(config))) {
+      this.#servers.set(name, { name, config: c, registered: [], stderr: '', closing: false, refresh: { running: false, again: false, last: -Infinity, took: 0, timer: undefined } });
     }
   }
 
@@ -73,6 +76,8 @@ export class McpServers {
       [...this.#servers.values()].map(async (s) => {
         const client = s.client ?? (await s.starting?.catch(() => undefined));
         s.closing = true;
+        clearTimeout(s.refresh.timer);
+        s.refresh.timer = undefined;
         this.#unregister(s);
         s.client = undefined;
         await client?.close().catch(() => {});
@@ -95,31 +100,24 @@ export class McpServers {
       { name: 'wasmhooks', version: '0.1.0' },
       {
         listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error) this.#fail(s, 'MCP_PROTOCOL', `tools/list after list_changed failed: ${messageOf(error)}`);
-              else if (tools && s.client === client) this.#register(s, client, tools);
-            },
-          },
+          // Our own refresh (#refreshSoon): every page, at a bounded rate. The SDK's reads one page, as often as asked.
+          tools: { autoRefresh: false, onChanged: () => this.#refreshSoon(s, client) },
         },
       },
     );
     client.onclose = () => {
       if (s.client !== client) return;
       s.client = undefined;
+      clearTimeout(s.refresh.timer);
+      s.refresh.timer = undefined;
       this.#unregister(s);
       if (!s.closing) this.announce({ type: 'mcp.server.closed', server: s.name, reason: `the server closed the connection${this.#tail(s)}` });
     };
     try {
       const transport = await this.#transport(s);
+      const deadline = performance.now() + timeout;
       await client.connect(transport, { timeout });
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 10_000);
+      const tools = await listAllTools(client, deadline, timeout);
       s.client = client;
       this.#register(s, client, tools);
       this.announce({ type: 'mcp.server.connected', server: s.name, transport: isStdio(c) ? 'stdio' : 'http', tools: [...s.registered] });
@@ -155,7 +153,16 @@ export class McpServers {
 
   #register(s: ServerState, client: Client, tools: readonly Tool[]): void {
     this.#unregister(s);
-    for (const t of tools) {
+    if (tools.length > MAX_TOOLS) {
+      this.#fail(s, 'MCP_PROTOCOL', `the server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
+    }
+    let schemaChars = 0;
+    for (const t of tools.slice(0, MAX_TOOLS)) {
+      schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
+      if (schemaChars > MAX_SCHEMA_CHARS) {
+        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" and the ones after it are skipped: the server's input schemas pass ${MAX_SCHEMA_CHARS} characters`);
+        break;
+      }
       const name = mcpToolName(s.name, t.name);
       if (!name) {
         this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: mcp__${s.name}__${t.name} is longer than 64 characters`);
@@ -166,6 +173,46 @@ export class McpServers {
         s.registered.push(name);
       } catch (error) {
         this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  /**
+   * After `tools/list_changed`: list the tools again (every page, under the
+   * start's deadline and caps), one refresh at a time, and the next no sooner
+   * than MIN_REFRESH_MS, nor than REFRESH_DUTY times the last one took, after
+   * the last began. Notifications meanwhile fold into one more refresh. A
+   * server asking every 400 ms for a refresh of a 50,000-tool page kept the
+   * host's CPU a quarter busy and stalled its event loop 400 ms at a time.
+   */
+  #refreshSoon(s: ServerState, client: Client): void {
+    const r = s.refresh;
+    if (r.running || r.timer !== undefined) {
+      r.again = true;
+      return;
+    }
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      if (s.client === client) void this.#refresh(s, client);
+    }, Math.max(0, r.last + Math.max(MIN_REFRESH_MS, REFRESH_DUTY * r.took) - performance.now()));
+  }
+
+  async #refresh(s: ServerState, client: Client): Promise<void> {
+    const r = s.refresh;
+    r.running = true;
+    r.last = performance.now();
+    const timeout = s.config.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+    try {
+      const tools = await listAllTools(client, performance.now() + timeout, timeout);
+      if (s.client === client) this.#register(s, client, tools);
+    } catch (error) {
+      if (s.client === client) this.#fail(s, 'MCP_PROTOCOL', `tools/list after list_changed failed: ${messageOf(error)}`);
+    } finally {
+      r.took = performance.now() - r.last;
+      r.running = false;
+      if (r.again && s.client === client) {
+        r.again = false;
+        this.#refreshSoon(s, client);
       }
     }
   }
@@ -195,7 +242,7 @@ export class McpServers {
       const result = await client.callTool({ name: tool, arguments: input }, undefined, {
         signal: ctx.signal,
         timeout: c.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
-        onprogress: (p) => ctx.onProgress(p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress))),
+        onprogress: progressSink(ctx),
       });
       return outcomeOf(result as Parameters<typeof outcomeOf>[0], c.maxOutputChars ?? DEFAULT_MCP_MAX_OUTPUT_CHARS);
     } catch (error) {

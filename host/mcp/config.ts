@@ -5,6 +5,7 @@
  * host options and for `wasmhooks.json`.
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`). */
 const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
@@ -16,51 +17,56 @@ export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000;
 /** Tool results longer than this are cut (with a note) before hooks and the model see them. */
 export const DEFAULT_MCP_MAX_OUTPUT_CHARS = 1_000_000;
 
-const common = {
-  /** Per-call deadline in ms. Default 60 000. */
-  timeoutMs: z.number().int().positive().optional(),
-  /** Startup deadline in ms (spawn/connect, initialize, tools/list). Default 30 000. */
-  startTimeoutMs: z.number().int().positive().optional(),
-  /** Longest tool result passed on, in characters. Default 1 000 000. */
-  maxOutputChars: z.number().int().positive().optional(),
-};
+// Built at first use (see lazy.ts): only a host or config file with MCP servers needs them.
+const schemas = lazy(() => {
+  const common = {
+    /** Per-call deadline in ms. Default 60 000. */
+    timeoutMs: z.number().int().positive().optional(),
+    /** Startup deadline in ms (spawn/connect, initialize, tools/list). Default 30 000. */
+    startTimeoutMs: z.number().int().positive().optional(),
+    /** Longest tool result passed on, in characters. Default 1 000 000. */
+    maxOutputChars: z.number().int().positive().optional(),
+  };
 
-const stdioServer = z
-  .object({
-    type: z.literal('stdio').optional(),
-    command: z.string().min(1, 'expected the command that starts the server'),
-    args: z.array(z.string()).optional(),
-    /** Exactly the environment the server gets (plus PATH-like basics the SDK adds); the host's is not leaked. */
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().min(1).optional(),
-    ...common,
-  })
-  .strict();
+  const stdioServer = z
+    .object({
+      type: z.literal('stdio').optional(),
+      command: z.string().min(1, 'expected the command that starts the server'),
+      args: z.array(z.string()).optional(),
+      /** Exactly the environment the server gets (plus PATH-like basics the SDK adds); the host's is not leaked. */
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().min(1).optional(),
+      ...common,
+    })
+    .strict();
 
-const httpServer = z
-  .object({
-    type: z.literal('http').optional(),
-    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
-    headers: z.record(z.string(), z.string()).optional(),
-    ...common,
-  })
-  .strict();
+  const httpServer = z
+    .object({
+      type: z.literal('http').optional(),
+      url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+      headers: z.record(z.string(), z.string()).optional(),
+      ...common,
+    })
+    .strict();
 
-export const mcpServerSchema = z.union([stdioServer, httpServer], {
-  error: 'expected a stdio server { "command", "args"?, "env"? } or an HTTP server { "url", "headers"? }',
+  const server = z.union([stdioServer, httpServer], {
+    error: 'expected a stdio server { "command", "args"?, "env"? } or an HTTP server { "url", "headers"? }',
+  });
+
+  const servers = z.record(z.string().regex(MCP_SERVER_NAME, `server names must match ${MCP_SERVER_NAME.source}`), server);
+  return { stdioServer, httpServer, server, servers };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-export const mcpServersSchema = z.record(
-  z.string().regex(MCP_SERVER_NAME, `server names must match ${MCP_SERVER_NAME.source}`),
-  mcpServerSchema,
-);
+/** Servers by name (the `.mcp.json` shape). */
+export const mcpServersSchema = (): Schemas['servers'] => schemas().servers;
 
-export type McpServerConfig = z.input<typeof mcpServerSchema>;
+export type McpServerConfig = z.input<Schemas['server']>;
 export type McpServersConfig = Record<string, McpServerConfig>;
-export type McpStdioServer = z.output<typeof stdioServer>;
-type McpHttpServer = z.output<typeof httpServer>;
+export type McpStdioServer = z.output<Schemas['stdioServer']>;
+type McpHttpServer = z.output<Schemas['httpServer']>;
 
-export const isStdio = (s: z.output<typeof mcpServerSchema>): s is McpStdioServer => 'command' in s;
+export const isStdio = (s: z.output<Schemas['server']>): s is McpStdioServer => 'command' in s;
 
 /**
  * The tool name hooks and the model see. Characters a model API refuses

@@ -4,6 +4,7 @@
  * the core imports nothing from the AI SDK: the user brings the provider.
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
 import { codeForStatus } from './http.js';
 import { badStream } from './provider-stream.js';
@@ -122,24 +123,28 @@ function toPromptMessage(message: Message): { role: string; content: unknown[] }
   }
 }
 
-const count = z.number().nullish();
-const partSchemas = {
-  'response-metadata': z.object({ modelId: z.string().nullish() }),
-  'text-delta': z.object({ delta: z.string() }),
-  'reasoning-delta': z.object({ delta: z.string() }),
-  'tool-input-start': z.object({ id: z.string(), toolName: z.string() }),
-  'tool-input-delta': z.object({ id: z.string(), delta: z.string() }),
-  'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish() }),
-  finish: z.object({
-    // v2: a string and flat counts; v3/v4: { unified, raw } and nested counts.
-    finishReason: z.union([z.string(), z.object({ unified: z.string() })]),
-    usage: z.object({
-      inputTokens: z.union([count, z.object({ total: count })]),
-      outputTokens: z.union([count, z.object({ total: count })]),
+// Built at a model's first stream (see lazy.ts), not when wasmhooks is imported.
+const partSchemas = lazy(() => {
+  const count = z.number().nullish();
+  return {
+    'response-metadata': z.object({ modelId: z.string().nullish() }),
+    'text-delta': z.object({ delta: z.string() }),
+    'reasoning-delta': z.object({ delta: z.string() }),
+    'tool-input-start': z.object({ id: z.string(), toolName: z.string() }),
+    'tool-input-delta': z.object({ id: z.string(), delta: z.string() }),
+    'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish() }),
+    finish: z.object({
+      // v2: a string and flat counts; v3/v4: { unified, raw } and nested counts.
+      finishReason: z.union([z.string(), z.object({ unified: z.string() })]),
+      usage: z.object({
+        inputTokens: z.union([count, z.object({ total: count })]),
+        outputTokens: z.union([count, z.object({ total: count })]),
+      }),
     }),
-  }),
-  error: z.object({ error: z.unknown() }),
-} as const;
+    error: z.object({ error: z.unknown() }),
+  } as const;
+});
+type PartSchemas = ReturnType<typeof partSchemas>;
 
 const FINISH: Record<string, StopReason | 'interrupted'> = {
   stop: 'end_turn',
@@ -170,8 +175,9 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       const type = z.object({ type: z.string() }).safeParse(chunk.value);
       if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
       const kind = type.data.type;
-      if (!Object.hasOwn(partSchemas, kind)) continue; // starts, ends, sources, files, raw chunks
-      const parsed = partSchemas[kind as keyof typeof partSchemas].safeParse(chunk.value);
+      const schemas = partSchemas();
+      if (!Object.hasOwn(schemas, kind)) continue; // starts, ends, sources, files, raw chunks
+      const parsed = schemas[kind as keyof PartSchemas].safeParse(chunk.value);
       if (!parsed.success) return yield badStream(`Unexpected "${kind}" part from ${label}: ${z.prettifyError(parsed.error)}`);
       const part = { type: kind, ...parsed.data } as Part;
       if (!started && part.type !== 'error') {
@@ -222,24 +228,24 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   }
 }
 
-type Part = { [K in keyof typeof partSchemas]: { type: K } & z.output<(typeof partSchemas)[K]> }[keyof typeof partSchemas];
+type Part = { [K in keyof PartSchemas]: { type: K } & z.output<PartSchemas[K]> }[keyof PartSchemas];
 
-function usageOf(usage: z.output<typeof partSchemas.finish>['usage']): Usage {
+function usageOf(usage: z.output<PartSchemas['finish']>['usage']): Usage {
   const total = (n: number | null | undefined | { total?: number | null | undefined }) =>
     (typeof n === 'object' && n !== null ? n.total : n) ?? 0;
   return { inputTokens: total(usage.inputTokens), outputTokens: total(usage.outputTokens) };
 }
 
 /** The AI SDK's APICallError carries `statusCode` and `isRetryable`; other errors are plain. */
-const apiError = z.object({ statusCode: z.number().optional(), isRetryable: z.boolean().optional() });
+const apiError = lazy(() => z.object({ statusCode: z.number().optional(), isRetryable: z.boolean().optional() }));
 
 function isRetryable(error: unknown): boolean {
-  const parsed = apiError.safeParse(error);
+  const parsed = apiError().safeParse(error);
   return parsed.success && parsed.data.isRetryable === true;
 }
 
 function failureOf(error: unknown, label: string, midStream = false): ModelFailure {
-  const status = apiError.safeParse(error).data?.statusCode;
+  const status = apiError().safeParse(error).data?.statusCode;
   const where = midStream ? ' mid-stream' : '';
   const code = status === undefined ? (midStream ? 'BAD_STREAM' : 'NETWORK') : codeForStatus(status);
   const http = status === undefined ? '' : ` (HTTP ${status})`;

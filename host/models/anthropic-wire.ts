@@ -4,6 +4,7 @@
  * https://docs.anthropic.com/en/api/messages-streaming
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import type { AssistantPart, Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireBlock =
@@ -91,13 +92,7 @@ function toWireTool(tool: ToolDefinition): Record<string, unknown> {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
 }
 
-const usage = z.object({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-});
-export type WireUsage = z.infer<typeof usage>;
+export type WireUsage = z.infer<Schemas['usage']>;
 
 type Tagged = z.ZodObject<{ type: z.ZodLiteral<string> }>;
 
@@ -120,40 +115,55 @@ function openUnion<const T extends readonly Tagged[]>(known: T) {
   });
 }
 
-const index = z.number().int().nonnegative();
+// Built at a model's first stream (see lazy.ts), not when wasmhooks is imported.
+const schemas = lazy(() => {
+  const usage = z.object({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+  });
+
+  const index = z.number().int().nonnegative();
+
+  const events = {
+    message_start: z.object({ message: z.object({ model: z.string(), usage: usage.nullish() }) }),
+    content_block_start: z.object({
+      index,
+      // server_tool_use, web_search_tool_result, … are kept out of our model.
+      content_block: openUnion([
+        z.object({ type: z.literal('text'), text: z.string().nullish() }),
+        z.object({ type: z.literal('thinking'), thinking: z.string().nullish(), signature: z.string().nullish() }),
+        z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() }),
+        z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+      ]),
+    }),
+    content_block_delta: z.object({
+      index,
+      // citations_delta and future kinds pass as `other`.
+      delta: openUnion([
+        z.object({ type: z.literal('text_delta'), text: z.string() }),
+        z.object({ type: z.literal('thinking_delta'), thinking: z.string() }),
+        z.object({ type: z.literal('signature_delta'), signature: z.string() }),
+        z.object({ type: z.literal('input_json_delta'), partial_json: z.string() }),
+      ]),
+    }),
+    content_block_stop: z.object({ index }),
+    message_delta: z.object({
+      delta: z.object({ stop_reason: z.string().nullish() }),
+      usage: usage.nullish(),
+    }),
+    message_stop: z.object({}),
+    error: z.object({ error: z.object({ type: z.string().nullish(), message: z.string() }) }),
+  } as const;
+
+  const envelope = z.object({ type: z.string() });
+  return { usage, events, envelope };
+});
+type Schemas = ReturnType<typeof schemas>;
 
 /** The event kinds we act on; others (ping, future kinds) are skipped by type. */
-export const eventSchemas = {
-  message_start: z.object({ message: z.object({ model: z.string(), usage: usage.nullish() }) }),
-  content_block_start: z.object({
-    index,
-    // server_tool_use, web_search_tool_result, … are kept out of our model.
-    content_block: openUnion([
-      z.object({ type: z.literal('text'), text: z.string().nullish() }),
-      z.object({ type: z.literal('thinking'), thinking: z.string().nullish(), signature: z.string().nullish() }),
-      z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown().optional() }),
-      z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
-    ]),
-  }),
-  content_block_delta: z.object({
-    index,
-    // citations_delta and future kinds pass as `other`.
-    delta: openUnion([
-      z.object({ type: z.literal('text_delta'), text: z.string() }),
-      z.object({ type: z.literal('thinking_delta'), thinking: z.string() }),
-      z.object({ type: z.literal('signature_delta'), signature: z.string() }),
-      z.object({ type: z.literal('input_json_delta'), partial_json: z.string() }),
-    ]),
-  }),
-  content_block_stop: z.object({ index }),
-  message_delta: z.object({
-    delta: z.object({ stop_reason: z.string().nullish() }),
-    usage: usage.nullish(),
-  }),
-  message_stop: z.object({}),
-  error: z.object({ error: z.object({ type: z.string().nullish(), message: z.string() }) }),
-} as const;
+export const eventSchemas = (): Schemas['events'] => schemas().events;
+export type EventKind = keyof Schemas['events'];
 
-export type EventKind = keyof typeof eventSchemas;
-
-export const envelopeSchema = z.object({ type: z.string() });
+export const envelopeSchema = (): Schemas['envelope'] => schemas().envelope;

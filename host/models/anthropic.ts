@@ -5,6 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
 import { messageOf, WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import {
   envelopeSchema,
   type EventKind,
@@ -28,9 +29,11 @@ export interface AnthropicModelOptions extends HttpModelOptions {
   thinking?: { budgetTokens: number };
 }
 
-const optionsSchema = httpOptionsSchema.extend({
-  thinking: z.object({ budgetTokens: z.number().int().min(1024) }).optional(),
-});
+const optionsSchema = lazy(() =>
+  httpOptionsSchema().extend({
+    thinking: z.object({ budgetTokens: z.number().int().min(1024) }).optional(),
+  }),
+);
 
 /** Default output cap; the API requires one. Thinking budgets are added on top. */
 const DEFAULT_MAX_TOKENS = 4096;
@@ -43,7 +46,7 @@ const DEFAULT_MAX_TOKENS = 4096;
  * const model = anthropicModel({ model: 'claude-sonnet-4-5', apiKey, thinking: { budgetTokens: 2048 } });
  */
 export function anthropicModel(options: AnthropicModelOptions): Model {
-  validate(optionsSchema, options, 'anthropicModel');
+  validate(optionsSchema(), options, 'anthropicModel');
   const budget = options.thinking?.budgetTokens;
   if (budget !== undefined && options.temperature !== undefined) {
     throw new WasmhooksError('INVALID_OPTIONS', 'anthropicModel: temperature cannot be set together with thinking; drop one.');
@@ -112,10 +115,10 @@ class MessagesDecoder implements WireDecoder {
   ) {}
 
   push(message: EventSourceMessage): ModelEvent[] {
-    const envelope = parseData(envelopeSchema, message, this.label);
+    const envelope = parseData(envelopeSchema(), message, this.label);
     if (!envelope.ok) return [{ type: 'error', error: envelope.failure }];
     const kind = envelope.value.type;
-    if (!Object.hasOwn(eventSchemas, kind)) return []; // ping and kinds added after this was written
+    if (!Object.hasOwn(eventSchemas(), kind)) return []; // ping and kinds added after this was written
     return this.handle(kind as EventKind, message);
   }
 
@@ -126,13 +129,13 @@ class MessagesDecoder implements WireDecoder {
   private handle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
     switch (kind) {
       case 'message_start': {
-        const ev = parseData(eventSchemas.message_start, message, this.label);
+        const ev = parseData(eventSchemas().message_start, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         this.addUsage(ev.value.message.usage);
         return this.start(ev.value.message.model);
       }
       case 'content_block_start': {
-        const ev = parseData(eventSchemas.content_block_start, message, this.label);
+        const ev = parseData(eventSchemas().content_block_start, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const events = this.start(this.model);
         const block = ev.value.content_block;
@@ -158,17 +161,17 @@ class MessagesDecoder implements WireDecoder {
         return events;
       }
       case 'content_block_delta': {
-        const ev = parseData(eventSchemas.content_block_delta, message, this.label);
+        const ev = parseData(eventSchemas().content_block_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         return this.delta(ev.value.index, ev.value.delta);
       }
       case 'content_block_stop': {
-        const ev = parseData(eventSchemas.content_block_stop, message, this.label);
+        const ev = parseData(eventSchemas().content_block_stop, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         return this.stopBlock(ev.value.index);
       }
       case 'message_delta': {
-        const ev = parseData(eventSchemas.message_delta, message, this.label);
+        const ev = parseData(eventSchemas().message_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
@@ -181,7 +184,7 @@ class MessagesDecoder implements WireDecoder {
         return [...this.start(this.model), { type: 'message.end', stopReason: this.stopReason, usage: this.usage, content: this.content() }];
       }
       case 'error': {
-        const ev = parseData(eventSchemas.error, message, this.label);
+        const ev = parseData(eventSchemas().error, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         return [midStreamError(this.label, ev.value.error.message, ev.value.error.type)];
       }
@@ -190,7 +193,7 @@ class MessagesDecoder implements WireDecoder {
     }
   }
 
-  private delta(index: number, delta: z.infer<typeof eventSchemas.content_block_delta>['delta']): ModelEvent[] {
+  private delta(index: number, delta: z.infer<ReturnType<typeof eventSchemas>['content_block_delta']>['delta']): ModelEvent[] {
     const block = this.blocks.get(index);
     if (block === undefined) return [badStream(`The stream from ${this.label} sent a delta for content block ${index} before starting it.`)];
     switch (delta.type) {

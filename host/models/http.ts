@@ -4,6 +4,7 @@
  * that carry the provider's own message.
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
 import type { ModelErrorCode, ModelFailure } from './types.js';
 import { backoffMs, type ResolvedRetry, retryAfterMs } from './retry.js';
@@ -128,12 +129,14 @@ export function codeForStatus(status: number): ModelErrorCode {
 
 // OpenAI: { error: { message, type, code } }; Anthropic: { type: 'error', error: { type, message } };
 // Ollama and some proxies: { error: "text" }; FastAPI-based servers: { detail: "text" }.
-const errorBody = z.union([
-  z.object({ error: z.object({ message: z.string(), type: z.string().nullish() }) }),
-  z.object({ error: z.string() }),
-  z.object({ message: z.string() }),
-  z.object({ detail: z.string() }),
-]);
+const errorBody = lazy(() =>
+  z.union([
+    z.object({ error: z.object({ message: z.string(), type: z.string().nullish() }) }),
+    z.object({ error: z.string() }),
+    z.object({ message: z.string() }),
+    z.object({ detail: z.string() }),
+  ]),
+);
 
 /** The provider's own error text from a JSON error body, with its type when given. */
 export function providerMessage(text: string): string | undefined {
@@ -144,7 +147,7 @@ export function providerMessage(text: string): string | undefined {
     const trimmed = text.trim();
     return trimmed === '' ? undefined : trimmed.slice(0, 500);
   }
-  const parsed = errorBody.safeParse(json);
+  const parsed = errorBody().safeParse(json);
   if (!parsed.success) return text.trim().slice(0, 500) || undefined;
   const body = parsed.data;
   if ('error' in body) {

@@ -4,6 +4,7 @@
  * https://platform.openai.com/docs/api-reference/chat/create
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import type { Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
@@ -77,42 +78,44 @@ function toWireTool(tool: ToolDefinition): Record<string, unknown> {
   };
 }
 
-const toolCallDelta = z.object({
-  index: z.number().int().nonnegative().optional(),
-  id: z.string().nullish(),
-  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+/** One streamed chunk; fields we do not use are not checked. Built at a model's first stream (see lazy.ts). */
+export const chunkSchema = lazy(() => {
+  const toolCallDelta = z.object({
+    index: z.number().int().nonnegative().optional(),
+    id: z.string().nullish(),
+    function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+  });
+
+  return z.object({
+    model: z.string().nullish(),
+    choices: z
+      .array(
+        z.object({
+          index: z.number().int().optional(),
+          delta: z
+            .object({
+              content: z.string().nullish(),
+              refusal: z.string().nullish(),
+              // Reasoning text from DeepSeek, vLLM and llama.cpp (reasoning_content) or Ollama (reasoning).
+              reasoning_content: z.string().nullish(),
+              reasoning: z.string().nullish(),
+              tool_calls: z.array(toolCallDelta).nullish(),
+            })
+            .nullish(),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+    usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+    // Some servers report failures mid-stream as a chunk carrying `error`.
+    error: z
+      .object({
+        message: z.string(),
+        type: z.string().nullish(),
+        code: z.union([z.string(), z.number()]).nullish(),
+      })
+      .nullish(),
+  });
 });
 
-/** One streamed chunk; fields we do not use are not checked. */
-export const chunkSchema = z.object({
-  model: z.string().nullish(),
-  choices: z
-    .array(
-      z.object({
-        index: z.number().int().optional(),
-        delta: z
-          .object({
-            content: z.string().nullish(),
-            refusal: z.string().nullish(),
-            // Reasoning text from DeepSeek, vLLM and llama.cpp (reasoning_content) or Ollama (reasoning).
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z.array(toolCallDelta).nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .nullish(),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
-  // Some servers report failures mid-stream as a chunk carrying `error`.
-  error: z
-    .object({
-      message: z.string(),
-      type: z.string().nullish(),
-      code: z.union([z.string(), z.number()]).nullish(),
-    })
-    .nullish(),
-});
-
-export type Chunk = z.infer<typeof chunkSchema>;
+export type Chunk = z.infer<ReturnType<typeof chunkSchema>>;

@@ -5,6 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
 import { messageOf } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { providerMessage } from './http.js';
 import { type HttpModelOptions, httpOptionsSchema, httpSettings, validate } from './options.js';
 import { type Chunk, chunkSchema, toRequestBody } from './openai-wire.js';
@@ -29,10 +30,12 @@ export interface OpenAIModelOptions extends HttpModelOptions {
   includeUsage?: boolean;
 }
 
-const optionsSchema = httpOptionsSchema.extend({
-  maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
-  includeUsage: z.boolean().optional(),
-});
+const optionsSchema = lazy(() =>
+  httpOptionsSchema().extend({
+    maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    includeUsage: z.boolean().optional(),
+  }),
+);
 
 /**
  * Creates a streaming OpenAI-compatible model. Without `baseURL` it talks to
@@ -42,7 +45,7 @@ const optionsSchema = httpOptionsSchema.extend({
  * const model = openaiModel({ model: 'llama3.2', baseURL: 'http://localhost:11434/v1' });
  */
 export function openaiModel(options: OpenAIModelOptions): Model {
-  validate(optionsSchema, options, 'openaiModel');
+  validate(optionsSchema(), options, 'openaiModel');
   const http = httpSettings(options, OPENAI_BASE_URL);
   const url = `${http.baseURL}/chat/completions`;
   const label = http.baseURL === OPENAI_BASE_URL ? `OpenAI (${url})` : `the OpenAI-compatible server at ${url}`;
@@ -101,7 +104,7 @@ class ChatCompletionsDecoder implements WireDecoder {
 
   push(message: EventSourceMessage): ModelEvent[] {
     if (message.data.trim() === '[DONE]') return [...this.start(undefined), ...this.end()];
-    const parsed = parseData(chunkSchema, message, this.label);
+    const parsed = parseData(chunkSchema(), message, this.label);
     if (parsed.ok && parsed.value.error) {
       return [midStreamError(this.label, parsed.value.error.message, parsed.value.error.type)];
     }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { type ResolvedRetry, resolveRetry, type RetryOptions } from './retry.js';
 
 export interface HttpModelOptions {
@@ -30,28 +31,31 @@ export interface HttpModelOptions {
   fetch?: typeof fetch;
 }
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
+// Built at a provider's construction (see lazy.ts), not when wasmhooks is imported.
+export const httpOptionsSchema = lazy(() => {
+  const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
 
-export const httpOptionsSchema = z.object({
-  model: z.string().min(1, 'model must name the model, e.g. "gpt-4o-mini"'),
-  baseURL: z.url({ protocol: /^https?$/ }).optional(),
-  apiKey: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  maxTokens: z.number().int().positive().optional(),
-  contextWindow: z.number().int().positive().optional(),
-  retry: z
-    .object({
-      maxRetries: z.number().int().min(0).max(10).optional(),
-      baseDelayMs: z.number().min(0).optional(),
-      maxDelayMs: z.number().min(0).optional(),
-      maxRetryAfterMs: z.number().min(0).optional(),
-      random: fn.optional(),
-      sleep: fn.optional(),
-    })
-    .optional(),
-  idleTimeoutMs: z.number().int().positive().optional(),
-  fetch: fn.optional(),
+  return z.object({
+    model: z.string().min(1, 'model must name the model, e.g. "gpt-4o-mini"'),
+    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    apiKey: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().positive().optional(),
+    contextWindow: z.number().int().positive().optional(),
+    retry: z
+      .object({
+        maxRetries: z.number().int().min(0).max(10).optional(),
+        baseDelayMs: z.number().min(0).optional(),
+        maxDelayMs: z.number().min(0).optional(),
+        maxRetryAfterMs: z.number().min(0).optional(),
+        random: fn.optional(),
+        sleep: fn.optional(),
+      })
+      .optional(),
+    idleTimeoutMs: z.number().int().positive().optional(),
+    fetch: fn.optional(),
+  });
 });
 
 /** Checks `input` against `schema`, throwing INVALID_OPTIONS that names the factory and the field. */

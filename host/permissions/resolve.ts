@@ -13,6 +13,7 @@ import type { Emit, HostEventPayloads } from '../events/types.js';
 import type { ChainOutcome } from '../hooks/dispatch.js';
 import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
+import { lazy } from '../lazy.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -52,12 +53,15 @@ export interface PermissionCall {
   notify(message: string): Promise<void>;
 }
 
-const answerSchema = z.discriminatedUnion('behavior', [
-  z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
-  z.object({ behavior: z.literal('allow_always'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
-  z.object({ behavior: z.literal('deny'), message: z.string() }),
-  z.object({ behavior: z.literal('cancelled') }),
-]);
+// Built at the first canUseTool answer (see lazy.ts), not when wasmhooks is imported.
+const answerSchema = lazy(() =>
+  z.discriminatedUnion('behavior', [
+    z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+    z.object({ behavior: z.literal('allow_always'), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+    z.object({ behavior: z.literal('deny'), message: z.string() }),
+    z.object({ behavior: z.literal('cancelled') }),
+  ]),
+);
 
 const matches = (rules: readonly ToolMatcher[], name: string) => rules.some((r) => r.test(name));
 
@@ -129,7 +133,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
 }
 
 function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
-  const parsed = answerSchema.safeParse(raw);
+  const parsed = answerSchema().safeParse(raw);
   if (!parsed.success) {
     return { behavior: 'deny', source: 'callback-failed', message: `the permission callback gave an invalid answer: ${z.prettifyError(parsed.error)}` };
   }

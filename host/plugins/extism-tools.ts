@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import type { ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
 import type { SandboxedModule } from '../sandbox/types.js';
@@ -14,22 +15,24 @@ import type { SandboxedModule } from '../sandbox/types.js';
 /** The field whose string value a `text` tool passes as its input. */
 const TEXT_FIELD = 'input';
 
-export const extismToolSchema = z
-  .object({
-    /** The tool's name, as the model sees it. */
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
-    /** The plugin's export to call (default: the tool's name). */
-    export: z.string().min(1).optional(),
-    description: z.string().default(''),
-    /** JSON Schema of the tool input (an object schema); a default fits `input`. */
-    inputSchema: z.record(z.string(), z.unknown()).optional(),
-    /** `json`: the whole tool input as JSON text. `text`: the string field `input`, as is. */
-    input: z.enum(['json', 'text']).default('json'),
-  })
-  .strict();
+export const extismToolSchema = lazy(() =>
+  z
+    .object({
+      /** The tool's name, as the model sees it. */
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
+      /** The plugin's export to call (default: the tool's name). */
+      export: z.string().min(1).optional(),
+      description: z.string().default(''),
+      /** JSON Schema of the tool input (an object schema); a default fits `input`. */
+      inputSchema: z.record(z.string(), z.unknown()).optional(),
+      /** `json`: the whole tool input as JSON text. `text`: the string field `input`, as is. */
+      input: z.enum(['json', 'text']).default('json'),
+    })
+    .strict(),
+);
 
-export type ExtismTool = z.input<typeof extismToolSchema>;
-export type ResolvedExtismTool = z.output<typeof extismToolSchema>;
+export type ExtismTool = z.input<ReturnType<typeof extismToolSchema>>;
+export type ResolvedExtismTool = z.output<ReturnType<typeof extismToolSchema>>;
 
 const TEXT_SCHEMA = {
   type: 'object',

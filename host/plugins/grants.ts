@@ -5,25 +5,28 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import type { PluginGrants } from '../protocol/codec.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
 import { USER_MODULE } from '../sandbox/host-functions.js';
 import { functionImports } from '../sandbox/imports.js';
 
-export const grantsSchema = z
-  .object({
-    /** Hosts the plugin may reach over HTTP; `*.example.com` matches subdomains. */
-    networkHosts: z.array(z.string().min(1)).default([]),
-    /** Host paths the plugin may read, mapped to where the plugin sees them (`{ "/data": "/work/data" }`) or listed as-is. */
-    filePaths: z.union([z.array(z.string().min(1)), z.record(z.string(), z.string())]).default([]),
-    /** Config keys the plugin may read; their values come from the plugin's `config`. */
-    configKeys: z.array(z.string().min(1)).default([]),
-    /** Embedder host functions (`extism:host/user`) the plugin may import; their code comes from `hostFunctions`. */
-    hostFunctions: z.array(z.string().min(1)).default([]),
-  })
-  .strict();
-export type Grants = z.input<typeof grantsSchema>;
-export type ResolvedGrants = z.output<typeof grantsSchema>;
+export const grantsSchema = lazy(() =>
+  z
+    .object({
+      /** Hosts the plugin may reach over HTTP; `*.example.com` matches subdomains. */
+      networkHosts: z.array(z.string().min(1)).default([]),
+      /** Host paths the plugin may read, mapped to where the plugin sees them (`{ "/data": "/work/data" }`) or listed as-is. */
+      filePaths: z.union([z.array(z.string().min(1)), z.record(z.string(), z.string())]).default([]),
+      /** Config keys the plugin may read; their values come from the plugin's `config`. */
+      configKeys: z.array(z.string().min(1)).default([]),
+      /** Embedder host functions (`extism:host/user`) the plugin may import; their code comes from `hostFunctions`. */
+      hostFunctions: z.array(z.string().min(1)).default([]),
+    })
+    .strict(),
+);
+export type Grants = z.input<ReturnType<typeof grantsSchema>>;
+export type ResolvedGrants = z.output<ReturnType<typeof grantsSchema>>;
 
 const hostMatches = (granted: string, host: string) =>
   granted === host || (granted.startsWith('*.') && host.endsWith(granted.slice(1)));
@@ -43,12 +46,13 @@ export function grantedPaths(grants: ResolvedGrants): Record<string, string> {
 /** Throws GRANT_DENIED when `requested` asks for anything `granted` lacks. */
 export function checkGrants(plugin: string, requested: PluginGrants, granted: ResolvedGrants): void {
   const paths = Object.values(grantedPaths(granted));
+  const configKeys = new Set(granted.configKeys);
   const missing = [
     ...requested.networkHosts
       .filter((h) => !granted.networkHosts.some((g) => hostMatches(g, h)))
       .map((h) => `network host "${h}"`),
     ...requested.filePaths.filter((p) => !paths.some((g) => pathWithin(g, p))).map((p) => `file path "${p}"`),
-    ...requested.configKeys.filter((k) => !granted.configKeys.includes(k)).map((k) => `config key "${k}"`),
+    ...requested.configKeys.filter((k) => !configKeys.has(k)).map((k) => `config key "${k}"`),
   ];
   if (missing.length > 0) {
     throw new WasmhooksError(

@@ -6,33 +6,39 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { lazy } from '../lazy.js';
 
 export const LOCK_FILE_NAME = 'wasmhooks.lock';
 
-const list = z.array(z.string());
-/** Grants as lists: what was consented (plugin-visible file paths). */
-const grantListsSchema = z.object({ networkHosts: list, filePaths: list, configKeys: list }).strict();
-export type GrantLists = z.output<typeof grantListsSchema>;
+// Built at the first lock file read (see lazy.ts), not when wasmhooks is imported.
+const schemas = lazy(() => {
+  const list = z.array(z.string());
+  /** Grants as lists: what was consented (plugin-visible file paths). */
+  const grantListsSchema = z.object({ networkHosts: list, filePaths: list, configKeys: list }).strict();
 
-const lockEntrySchema = z
-  .object({
-    /** Where it came from: `first-party:<name>`, `npm:<package>@<version>`, an https URL, or `path:<file>`. */
-    source: z.string().min(1),
-    /** From the plugin's describe. */
-    name: z.string(),
-    version: z.string(),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    /** What the operator consented to (the plugin's requested grants when added). */
-    grants: grantListsSchema,
-    /** The trusted key that signed it, when it was signed. */
-    signedBy: z.string().optional(),
-  })
-  .strict();
+  const lockEntrySchema = z
+    .object({
+      /** Where it came from: `first-party:<name>`, `npm:<package>@<version>`, an https URL, or `path:<file>`. */
+      source: z.string().min(1),
+      /** From the plugin's describe. */
+      name: z.string(),
+      version: z.string(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      /** What the operator consented to (the plugin's requested grants when added). */
+      grants: grantListsSchema,
+      /** The trusted key that signed it, when it was signed. */
+      signedBy: z.string().optional(),
+    })
+    .strict();
 
-const lockFileSchema = z
-  .object({ lockfileVersion: z.literal(1), plugins: z.record(z.string(), lockEntrySchema) })
-  .strict();
-export type LockFile = z.output<typeof lockFileSchema>;
+  const lockFileSchema = z
+    .object({ lockfileVersion: z.literal(1), plugins: z.record(z.string(), lockEntrySchema) })
+    .strict();
+  return { grantListsSchema, lockFileSchema };
+});
+type Schemas = ReturnType<typeof schemas>;
+export type GrantLists = z.output<Schemas['grantListsSchema']>;
+export type LockFile = z.output<Schemas['lockFileSchema']>;
 
 export const emptyLock = (): LockFile => ({ lockfileVersion: 1, plugins: {} });
 
@@ -53,7 +59,7 @@ export async function readLock(path: string): Promise<LockFile | undefined> {
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${path}: not valid JSON: ${messageOf(error)}`);
   }
-  const parsed = lockFileSchema.safeParse(raw);
+  const parsed = schemas().lockFileSchema.safeParse(raw);
   if (!parsed.success) throw new WasmhooksError('INVALID_CONFIG', `${path}: not a wasmhooks lock file: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -93,7 +99,10 @@ export function grantLists(grants: { networkHosts?: string[] | undefined; filePa
 
 /** What `wanted` has beyond `consented`, each as words (`network host "api.x.com"`); empty when nothing new. */
 export function newGrants(consented: GrantLists, wanted: GrantLists): string[] {
-  const extra = (kind: keyof GrantLists, label: string) =>
-    wanted[kind].filter((v) => !consented[kind].includes(v)).map((v) => `${label} ${JSON.stringify(v)}`);
+  const extra = (kind: keyof GrantLists, label: string) => {
+    // A Set: a lock written by hand (or by an old version) may hold long lists; `includes` made this quadratic.
+    const known = new Set(consented[kind]);
+    return wanted[kind].filter((v) => !known.has(v)).map((v) => `${label} ${JSON.stringify(v)}`);
+  };
   return [...extra('networkHosts', 'network host'), ...extra('filePaths', 'file path'), ...extra('configKeys', 'config key')];
 }

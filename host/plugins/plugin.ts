@@ -48,6 +48,8 @@ export class WasmPlugin implements PluginContribution {
   readonly #sandbox: SandboxedModule;
   readonly #options: ResolvedPluginOptions;
   readonly #progress: WasmPluginParts['progress'];
+  /** Settles when the running tool call (if any) is done: see `callTool`. */
+  #toolTurn: Promise<void> = Promise.resolve();
   readonly #extismTools: ReadonlyMap<string, ResolvedExtismTool>;
   readonly #logs: WasmPluginParts['logs'];
   /** The WASI grant, null when WASI is off. */
@@ -137,8 +139,27 @@ export class WasmPlugin implements PluginContribution {
     return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), call).then((outcome) => call.result(outcome));
   }
 
-  /** Calls the plugin's `tool` export. Never throws: a failure is an error result. */
+  /**
+   * Calls the plugin's `tool` export. Never throws: a failure is an error result.
+   *
+   * One tool call of a plugin at a time (its sandbox runs them one at a time anyway): the plugin's
+   * progress goes to the one call that holds `#progress.current`. Without the turn, a second call
+   * (another session) took the slot while the first still ran, and with worker isolation, where
+   * progress arrives with the answer, the first call's progress went into the other session's stream.
+   */
   async callTool(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
+    const previous = this.#toolTurn;
+    let release!: () => void;
+    this.#toolTurn = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await this.#callToolNow(name, input, ctx);
+    } finally {
+      release();
+    }
+  }
+
+  async #callToolNow(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
     const extism = this.#extismTools.get(name);
     if (extism) {
       this.#progress.current = ctx.onProgress;

@@ -7,34 +7,46 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { sha256 } from '../sandbox/digest.js';
 
 const SIGNATURE_FORMAT = 'wasmhooks-signature-v1';
 const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+// Built at first use (see lazy.ts): only signed plugins and config files with keys need them.
+const schemas = lazy(() => {
+  const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
 
-/** The `.sig` file. */
-const signatureEnvelopeSchema = z
-  .object({
-    format: z.literal(SIGNATURE_FORMAT),
-    keyId: z.string().regex(KEY_ID),
-    algorithm: z.literal('Ed25519'),
-    /** The digest that was signed (informative: verification recomputes it from the bytes). */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    signature: base64,
-  })
-  .strict();
-export type SignatureEnvelope = z.output<typeof signatureEnvelopeSchema>;
+  /** The `.sig` file. */
+  const signatureEnvelope = z
+    .object({
+      format: z.literal(SIGNATURE_FORMAT),
+      keyId: z.string().regex(KEY_ID),
+      algorithm: z.literal('Ed25519'),
+      /** The digest that was signed (informative: verification recomputes it from the bytes). */
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      signature: base64,
+    })
+    .strict();
 
-/** One trusted key: the raw 32-byte Ed25519 public key in base64, and when it stops being trusted. */
-const trustedKeySchema = z
-  .object({
-    publicKey: base64.describe('Raw Ed25519 public key (32 bytes), base64, as printed by `wasmhooks plugin keygen`.'),
-    expires: z.iso.datetime({ offset: true }).optional().describe('ISO date-time after which signatures by this key are refused.'),
-  })
-  .strict();
-export const trustedKeysSchema = z.record(z.string().regex(KEY_ID, `key ids must match ${KEY_ID.source}`), trustedKeySchema);
-export type TrustedKeys = z.input<typeof trustedKeysSchema>;
+  /** One trusted key: the raw 32-byte Ed25519 public key in base64, and when it stops being trusted. */
+  const trustedKey = z
+    .object({
+      publicKey: base64.describe('Raw Ed25519 public key (32 bytes), base64, as printed by `wasmhooks plugin keygen`.'),
+      expires: z.iso.datetime({ offset: true }).optional().describe('ISO date-time after which signatures by this key are refused.'),
+    })
+    .strict();
+  const trustedKeys = z.record(z.string().regex(KEY_ID, `key ids must match ${KEY_ID.source}`), trustedKey);
+
+  /** A private key as written by `plugin keygen` (keep it secret), with its id. */
+  const privateKeyFile = z.object({ keyId: z.string().regex(KEY_ID), privateKey: z.record(z.string(), z.unknown()) }).strict();
+  return { signatureEnvelope, trustedKeys, privateKeyFile };
+});
+type Schemas = ReturnType<typeof schemas>;
+
+export type SignatureEnvelope = z.output<Schemas['signatureEnvelope']>;
+/** Trusted keys by id (wasmhooks.json `trustedKeys`). */
+export const trustedKeysSchema = (): Schemas['trustedKeys'] => schemas().trustedKeys;
+export type TrustedKeys = z.input<Schemas['trustedKeys']>;
 
 /** Why a signature check failed; `SignatureError.reason`. */
 export type SignatureFailure = 'unsigned' | 'malformed' | 'unknown-key' | 'expired-key' | 'bad-signature';
@@ -50,10 +62,8 @@ export class SignatureError extends WasmhooksError {
 }
 
 /** A private key as written by `plugin keygen` (keep it secret), with its id. */
-export const privateKeyFileSchema = z
-  .object({ keyId: z.string().regex(KEY_ID), privateKey: z.record(z.string(), z.unknown()) })
-  .strict();
-export type PrivateKeyFile = z.output<typeof privateKeyFileSchema>;
+export const privateKeyFileSchema = (): Schemas['privateKeyFile'] => schemas().privateKeyFile;
+export type PrivateKeyFile = z.output<Schemas['privateKeyFile']>;
 
 const ED25519 = { name: 'Ed25519' } as const;
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -73,7 +83,7 @@ export async function generateSigningKey(keyId: string): Promise<{ privateKeyFil
 
 /** Signs plugin bytes with a private key file's key. */
 export async function signPlugin(bytes: Uint8Array, key: PrivateKeyFile): Promise<SignatureEnvelope> {
-  const parsed = privateKeyFileSchema.safeParse(key);
+  const parsed = privateKeyFileSchema().safeParse(key);
   if (!parsed.success) throw new WasmhooksError('INVALID_OPTIONS', `not a wasmhooks private key file: ${z.prettifyError(parsed.error)}`);
   let privateKey: CryptoKey;
   try {
@@ -94,7 +104,7 @@ export function parseSignature(text: string, origin: string): SignatureEnvelope 
   } catch {
     throw new SignatureError('malformed', `the signature of ${origin} is not JSON`);
   }
-  const parsed = signatureEnvelopeSchema.safeParse(raw);
+  const parsed = schemas().signatureEnvelope.safeParse(raw);
   if (!parsed.success) throw new SignatureError('malformed', `the signature of ${origin} is malformed: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -112,7 +122,9 @@ export async function verifyPluginSignature(
   now: Date = new Date(),
 ): Promise<string> {
   if (!envelope) throw new SignatureError('unsigned', `plugin ${origin} is not signed (no ${origin}.sig) and requireSignature is on; sign it with wasmhooks plugin sign, or load another plugin`);
-  const key = trusted[envelope.keyId];
+  // Own keys only: a key id such as "constructor" or "toString" named Object.prototype's member, and was then
+  // reported as the operator's malformed public key (INVALID_CONFIG) instead of an unknown key.
+  const key = Object.hasOwn(trusted, envelope.keyId) ? trusted[envelope.keyId] : undefined;
   if (!key) {
     const known = Object.keys(trusted);
     throw new SignatureError('unknown-key', `plugin ${origin} is signed by key "${envelope.keyId}", which is not in trustedKeys (${known.length > 0 ? `trusted: ${known.join(', ')}` : 'none are trusted'})`);

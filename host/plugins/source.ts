@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { concatBytes } from '../bytes.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
 
@@ -51,7 +52,8 @@ function describeSource(source: unknown): string {
 
 /** Validates a source, reads its bytes and checks the pin. */
 export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
-  const parsed = pluginSourceSchema.safeParse(input);
+  // Once per load: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
+  const parsed = pluginSourceSchema.safeParse(input, { jitless: true });
   if (!parsed.success) {
     const hint =
       input && typeof input === 'object' && 'url' in input && !('sha256' in input)
@@ -109,11 +111,34 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > MAX_DOWNLOAD_BYTES) {
+    await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is ${declared} bytes, above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_DOWNLOAD_BYTES) {
-    throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
-  }
+  const bytes = await readCapped(response, MAX_DOWNLOAD_BYTES);
+  if (!bytes) throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
   return bytes;
+}
+
+/**
+ * A response body of at most `max` bytes, or undefined (the download
+ * cancelled) as soon as it runs past them. Read as it arrives: a body without
+ * a content-length (chunked), or one longer than it said, was read whole
+ * before the check, and one that never ended was read without end.
+ */
+export async function readCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks, total);
 }

@@ -27,7 +27,22 @@ export const PROTOCOL_VERSION = 1;
 const MAX_PLUGIN_BINDINGS = 64;
 /** Tools `describe` may declare: each is host work at load (its schema parsed) and one more spec sent to the model. */
 const MAX_PLUGIN_TOOLS = 256;
+/**
+ * A plugin's tool names: what JS tools and the model APIs accept. Rules,
+ * matchers and guards go by name, so a stranger may not take a name the
+ * operator means for another source: `mcp__…` is the MCP servers' (which
+ * register later, at the first prompt, and lost a clash to the plugin).
+ */
+const PLUGIN_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_PLUGIN_MATCHER_COST = 2048;
+/**
+ * The plugin's name and version: each hook call's two events carry the name three times (id, name,
+ * plugin), kept for replay and sent to every watcher; a 1 MiB name was megabytes per hook call.
+ */
+const MAX_PLUGIN_NAME = 128;
+const MAX_PLUGIN_DESCRIPTION = 4096;
+/** Entries per grants list: each is compared at load with the config's and the lock's (40,000 took 4 s). */
+const MAX_PLUGIN_GRANTS = 256;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
@@ -130,6 +145,9 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     };
   }
   if (!raw.name) return bad('describe output has an empty plugin name');
+  for (const [field, value, max] of [['name', raw.name, MAX_PLUGIN_NAME], ['version', raw.version ?? '', MAX_PLUGIN_NAME], ['description', raw.description ?? '', MAX_PLUGIN_DESCRIPTION]] as const) {
+    if (value.length > max) return bad(`describe output's ${field} is ${value.length} characters; the limit is ${max}`);
+  }
 
   if (raw.hooks.length > MAX_PLUGIN_BINDINGS) {
     return bad(`describe output declares ${raw.hooks.length} hook bindings; the limit is ${MAX_PLUGIN_BINDINGS}`);
@@ -162,6 +180,8 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   const names = new Set<string>();
   for (const [i, t] of raw.tools.entries()) {
     if (!t.name) return bad(`tools[${i}] has an empty name`);
+    if (!PLUGIN_TOOL_NAME.test(t.name)) return bad(`tools[${i}] name ${JSON.stringify(t.name.slice(0, 80))} must match ${PLUGIN_TOOL_NAME.source} (the model APIs' rule)`);
+    if (t.name.startsWith('mcp__')) return bad(`tools[${i}] name "${t.name}": names starting with mcp__ belong to MCP servers`);
     if (names.has(t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
     names.add(t.name);
     const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
@@ -171,6 +191,9 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   }
 
   const g = raw.grants;
+  for (const [list, values] of [['network_hosts', g?.networkHosts], ['file_paths', g?.filePaths], ['config_keys', g?.configKeys]] as const) {
+    if ((values?.length ?? 0) > MAX_PLUGIN_GRANTS) return bad(`describe output asks for ${values!.length} grants.${list}; the limit is ${MAX_PLUGIN_GRANTS}`);
+  }
   return {
     ok: true,
     value: {

@@ -51,7 +51,7 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   return respondDirect(outgoing, response.status, headers, offer.attach);
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
@@ -97,12 +97,17 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const message =
       status === 431 ? 'the request line or headers are too large' : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
+    answerRaw(socket, status, message);
+  });
+  // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
+  server.on('connect', (_request: unknown, socket: Socket) => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy'));
+  function answerRaw(socket: Socket, status: number, message: string): void {
     const body = errorBody ? errorBody(status, message) : JSON.stringify({ error: { code: 'bad_request', message } });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
-  });
+  }
   const address = server.address() as AddressInfo;
   return {
     hostname,

@@ -13,7 +13,7 @@ import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal, clip } from './failures.js';
-import { copyToBlock } from './host-call.js';
+import { bytesFuel, copyToBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
@@ -48,6 +48,10 @@ export interface ImportScope {
    * in SELF_CHECKED: throws a StopSignal, or returns.
    */
   readonly check: () => void;
+  /** Charges fuel to the running call (host-call.ts `charge`): throws its stop when the budget cannot cover it. */
+  readonly charge: (units: number) => void;
+  /** Blocks the host made for the plugin in the current call (`alloc`, `var_get`, `config_get`): see `blockMade`. */
+  blocks: number;
   readonly vars: VarStore;
   /** The granted config keys and their values. */
   readonly config: Readonly<Record<string, string>>;
@@ -55,11 +59,20 @@ export interface ImportScope {
   stop: Error | null;
   /** Progress text the current call reported so far, in bytes. */
   progressBytes: number;
+  /** Progress messages the current call reported so far (delivered up to MAX_PROGRESS_MESSAGES_PER_CALL). */
+  progressMessages: number;
   onProgress: ((message: string) => void) | undefined;
   /** This call's log lines: delivered, and dropped past the caps. */
   log: { lines: number; bytes: number; dropped: number };
   onLog: ((level: string, message: string) => void) | undefined;
 }
+
+/**
+ * Progress messages passed on per call. maxProgressBytes bounds their text, not their number: a
+ * million 1-byte messages (1,000 fuel each) were a million `tool.progress` events for one call.
+ */
+export const MAX_PROGRESS_MESSAGES_PER_CALL = 10_000;
+const PROGRESS_DROPPED = `[more progress dropped: over ${MAX_PROGRESS_MESSAGES_PER_CALL} messages in one call]`;
 
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export const MAX_LOG_LINES_PER_CALL = 1_000;
@@ -147,6 +160,7 @@ function alloc(scope: ImportScope): HostFunction {
     // In SELF_CHECKED: the instrumenter left the gate to us, so it comes before any work.
     scope.check();
     // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
+    if (size >= 0n && size <= cap) blockMade(scope);
     const address = size >= 0n && size <= cap ? cc.alloc(Number(size)) : 0n;
     if (address === 0n) {
       const bytes = BigInt.asUintN(U64, BigInt(size));
@@ -157,6 +171,22 @@ function alloc(scope: ImportScope): HostFunction {
     }
     return address;
   };
+}
+
+/** Blocks a call makes before each new one is charged for the ones before it. */
+const FREE_BLOCKS = 64;
+/**
+ * Fuel per block the call already made, charged when it makes another. Extism's `alloc` sums the sizes
+ * of all the call's blocks (freed ones included: the list never shrinks within a call) to check the
+ * memory cap, about 7 ns a block here, so n allocs cost the host n²/2 of those. At a flat 1,000 fuel an
+ * alloc, a loop of alloc(0) burnt 2.4 s of CPU on 26M fuel (the default budget is 1e9, ~90 ms):
+ * only the deadline stopped it. At 64 a block it stops near 5,600 allocs, about 100 ms.
+ */
+const FUEL_PER_BLOCK = 64;
+
+/** Before the host makes a block for the plugin: past FREE_BLOCKS, the call pays for Extism's scan of the others. */
+function blockMade(scope: ImportScope): void {
+  if (++scope.blocks > FREE_BLOCKS) scope.charge(scope.blocks * FUEL_PER_BLOCK);
 }
 
 function varGet(scope: ImportScope): HostFunction {
@@ -183,6 +213,10 @@ function configGet(scope: ImportScope): HostFunction {
 
 /** A copy of `bytes` for the plugin (`copyToBlock`), or a refusal naming `what` needed it. */
 function copyOut(cc: CallContext, scope: ImportScope, bytes: Uint8Array, what: string): bigint {
+  // The copy is a block of the value's size, filled: charged as alloc charges its size (its wrapper
+  // charged only the key's). A loop of var_get and free on a 1 MB value cost ~100 µs a turn for ~1,000 fuel.
+  scope.charge(bytesFuel(bytes.byteLength));
+  blockMade(scope);
   const address = copyToBlock(cc, bytes);
   if (address === 0n) {
     throw new HostRefusal(
@@ -217,6 +251,11 @@ function progress(scope: ImportScope): HostFunction {
         'OUTPUT_TOO_LARGE',
         `the plugin reported ${scope.progressBytes} bytes of progress in one call, more than maxProgressBytes (${max})`,
       );
+    }
+    // Each message is an event for every watcher: past the count, dropped (one note), as log lines are.
+    if (++scope.progressMessages > MAX_PROGRESS_MESSAGES_PER_CALL) {
+      if (scope.progressMessages === MAX_PROGRESS_MESSAGES_PER_CALL + 1) safely(() => scope.onProgress?.(PROGRESS_DROPPED));
+      return;
     }
     const text = block.text();
     safely(() => scope.onProgress?.(text));

@@ -10,7 +10,7 @@ import { warmUp } from './extism.js';
 import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
-import { ProcExit } from './host-call.js';
+import { ProcExit, charge } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, REFUEL_NAME, StopSignal, type Budget } from './meter.js';
@@ -69,12 +69,15 @@ export class Engine {
     this.#scope = {
       limits: options.limits,
       check: () => this.#running().gate(SELF_CHECK_CLOCK_EVERY),
+      charge: (units) => charge(this.#running(), units),
+      blocks: 0,
       vars: new VarStore(options.limits),
       config: options.config ?? {},
       log: { lines: 0, bytes: 0, dropped: 0 },
       onLog: options.onLog,
       stop: null,
       progressBytes: 0,
+      progressMessages: 0,
       onProgress: options.onProgress,
     };
     // WASI stdout/stderr lines go through the same per-call caps as log_*.
@@ -193,6 +196,8 @@ export class Engine {
     this.#meter = meter;
     this.#scope.stop = null;
     this.#scope.progressBytes = 0;
+    this.#scope.progressMessages = 0;
+    this.#scope.blocks = 0;
     const log = this.#scope.log;
     log.lines = 0;
     log.bytes = 0;

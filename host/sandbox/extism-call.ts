@@ -18,6 +18,7 @@
 import type { ExtismPluginOptions } from '@extism/extism';
 import { HostRefusal } from './failures.js';
 import { isAsyncFunction } from './extism.js';
+import { KernelAccessors } from './extism-kernel.js';
 
 type Functions = NonNullable<ExtismPluginOptions['functions']>;
 
@@ -42,6 +43,7 @@ type Context = Record<symbol, (...args: unknown[]) => unknown>;
 /** What the plugin's error text is read with, as Extism reads it (`PluginOutput.string()`). */
 const text = new TextDecoder();
 const NOTHING = new Uint8Array(0);
+const ENV = 'extism:host/env';
 
 /** One in-thread plugin's calls, made synchronously. */
 export interface DirectCaller {
@@ -56,7 +58,8 @@ export interface DirectCaller {
 
 /**
  * Adds to `functions` a probe that catches the call context Extism binds to
- * every host function while it builds a plugin (`fn.bind(null, context)`).
+ * every host function while it builds a plugin (`fn.bind(null, context)`),
+ * and the memory accessors a direct call answers itself (extism-kernel.ts).
  * The probe sits in the sandbox's own import namespace, which the
  * instrumenter refuses to let a plugin import; called anyway, it refuses.
  */
@@ -72,7 +75,14 @@ export function probeContext(functions: Functions, namespace: string): () => obj
     },
   });
   functions[namespace] = { ...functions[namespace], context: probe };
-  return () => caught;
+  const accessors = new KernelAccessors();
+  // Unbound (see KernelAccessors#functions): they take no context argument, unlike the type Extism declares.
+  // A function of that name the caller gives stays in place.
+  functions[ENV] = { ...(accessors.functions() as unknown as Functions[string]), ...functions[ENV] };
+  return () => {
+    if (caught) kernels.set(caught, accessors);
+    return caught;
+  };
 }
 
 /** The direct caller of `instance` through `context`, or null when this Extism build does not allow one. */
@@ -82,6 +92,8 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
   if (!methods) return null;
   const cc = context as Context;
   const exports = instance.exports;
+  const accessors = kernels.get(context);
+  accessors?.attach(context, methods.block);
   return {
     call(fn, input) {
       const run = exports[fn];
@@ -89,11 +101,14 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       if (run === undefined) throw new Error(`Plugin error: function "${fn}" does not exist`);
       if (typeof run !== 'function') throw new Error(`Plugin error: export "${fn}" is not a function`);
       cc[methods.reset]!();
-      cc[methods.begin]!(cc[methods.store]!(input));
+      const stored = cc[methods.store]!(input) as number;
+      cc[methods.begin]!(stored);
+      accessors?.begin(stored);
       let ends: [number | null, number | null];
       try {
         (run as () => unknown)();
       } finally {
+        accessors?.end();
         ends = cc[methods.end]!() as [number | null, number | null];
       }
       const [error, output] = ends;
@@ -106,6 +121,9 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
     },
   };
 }
+
+/** Each probed context's accessors (probeContext), for its direct caller. */
+const kernels = new WeakMap<object, KernelAccessors>();
 
 function methodsOf(context: object): ContextMethods | null {
   const found: Partial<ContextMethods> = {};

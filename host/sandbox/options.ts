@@ -81,7 +81,8 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
-  const parsed = schema.safeParse(options);
+  // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
+  const parsed = schema.safeParse(options, { jitless: true });
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
     throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${issues}`);

@@ -3,15 +3,17 @@
  * embeddable as `fetch` in any runtime, or served with `listen()`.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Connection, Served } from '../runtime/serve.js';
 import { bearerAuth } from './auth.js';
+import { closeUnread, readBody } from './body-read.js';
 import { consoleHtml } from './console.js';
+import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
 import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
-import { hostAndOrigin, jsonPosts } from './guards.js';
+import { crossSite, hostAndOrigin, jsonPosts } from './guards.js';
+import { consoleCsp, securityHeaders } from './headers.js';
 import { EventHub } from './hub.js';
 import { appFetch, listenApp, type AppFetch } from './listen.js';
 import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
@@ -98,27 +100,27 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   const app = new Hono();
   app.onError((error) => errorResponse(error));
   app.notFound((c) => errorResponse(new ApiError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
+  app.use('*', securityHeaders);
+  app.use('*', closeUnread);
   app.use(
     '*',
     hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
   );
+  app.use('*', crossSite(resolved));
   if (resolved.corsOrigins.length > 0) {
-    app.use('*', cors({ origin: resolved.corsOrigins, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
+    // hono reads "*" as every origin only as a string, not inside a list.
+    const origin = resolved.corsOrigins.includes('*') ? '*' : resolved.corsOrigins;
+    app.use('*', cors({ origin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
   }
   // The console page holds no data; it asks for the token and sends it with each API call.
-  app.get('/', (c) => c.html(consoleHtml));
+  let csp: Promise<string> | undefined;
+  app.get('/', async (c) => c.html(consoleHtml, 200, { 'content-security-policy': await (csp ??= consoleCsp(consoleScript)) }));
   if (resolved.token) app.use('*', bearerAuth(resolved.token));
   app.use('*', jsonPosts);
-  const limit = bodyLimit({
-    maxSize: resolved.bodyLimit,
-    onError: () => {
-      throw new ApiError('payload_too_large', `the body is larger than ${resolved.bodyLimit} bytes`);
-    },
-  });
-  // A GET or HEAD request has no body (fetch semantics); asking for it would build a full Request on Node, per SSE connection too.
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
+  app.use('*', readBody(resolved.bodyLimit, resolved.bodyTimeoutMs));
   app.get('/health', async (c) => {
-    const count = await sessions.list().then((l) => l.length, () => undefined);
+    // One count, not a read of every session and its pending questions (health checks are polled).
+    const count = await store.count().catch(() => undefined);
     if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);
     return c.json({ ok: true, sessions: count, replica, sseClients: hub.clientCount });
   });

@@ -16,6 +16,7 @@ export type ApiErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'too_many_sessions'
   | 'unsupported_media_type'
   | 'headers_too_large'
@@ -36,6 +37,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  request_timeout: 408,
   too_many_sessions: 429,
   unsupported_media_type: 415,
   headers_too_large: 431,
@@ -95,6 +97,7 @@ function fromStatus(status: number): ApiErrorCode {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
+  if (status === 408) return 'request_timeout';
   if (status === 413) return 'payload_too_large';
   if (status === 415) return 'unsupported_media_type';
   if (status === 431) return 'headers_too_large';

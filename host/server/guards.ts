@@ -12,6 +12,14 @@
  *   request in `Origin`; anything but this server's own origin or one of
  *   `corsOrigins` is refused, `null` (sandboxed frames, `file:`) included
  *   (`corsOrigins: ['*']` lets every origin through, as it does for CORS).
+ * - **Fetch metadata** (cross-site embedding): `<img>`, `<script>`,
+ *   `<iframe>` and `fetch(…, { mode: 'no-cors' })` GETs carry no `Origin`,
+ *   but every current browser says where they come from in
+ *   `Sec-Fetch-Site`. One from another site (`cross-site`, or `same-site`:
+ *   another port of the same host) is refused unless it is a top-level
+ *   navigation (the user following a link to the console), so no other
+ *   page can frame the console (clickjacking an "allow") or open streams
+ *   here. Older browsers are held off by the headers in `headers.ts`.
  * - **Content type**: every POST must say `application/json`, empty bodies
  *   included, so that no "simple" cross-site request (text/plain, a form)
  *   can carry out an action even where `Origin` is missing.
@@ -77,16 +85,57 @@ export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
   };
 }
 
-/** Every POST says `application/json` (after auth, so a stranger learns nothing but 401). */
+/**
+ * Every POST says `application/json` (after auth, so a stranger learns
+ * nothing but 401), in UTF-8: a body declared in another charset would be
+ * read as UTF-8 all the same, i.e. not as its sender meant it.
+ */
 export const jsonPosts: MiddlewareHandler = async (c, next) => {
-  if (c.req.method === 'POST' && !/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
-    throw new ApiError('unsupported_media_type', 'POST bodies must be JSON: send "Content-Type: application/json" (with {} for an empty body)');
+  if (c.req.method === 'POST') {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(?:;|$)/i.test(type)) {
+      throw new ApiError('unsupported_media_type', 'POST bodies must be JSON: send "Content-Type: application/json" (with {} for an empty body)');
+    }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      throw new ApiError('unsupported_media_type', `POST bodies are read as UTF-8; charset ${JSON.stringify(charset.slice(0, 40))} is not accepted (send charset=utf-8 or none)`);
+    }
   }
   await next();
 };
+
 
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   const m = /^https?:\/\/([^/]+)$/i.exec(origin);
   return m !== null && (m[1] as string).toLowerCase() === host.toLowerCase();
+}
+
+/**
+ * The fetch-metadata check (see the top of this file) as a plain function,
+ * for routes answered ahead of the app too: throws the API's 403 for a
+ * request another site embeds. `header` reads a request header by name.
+ */
+export function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): (method: string, header: (name: string) => string | undefined) => void {
+  const any = options.corsOrigins.includes('*');
+  return (method, header) => {
+    const site = header('sec-fetch-site');
+    if (any || (site !== 'cross-site' && site !== 'same-site') || header('origin') !== undefined) return;
+    const dest = header('sec-fetch-dest') ?? '';
+    if ((method === 'GET' || method === 'HEAD') && header('sec-fetch-mode') === 'navigate' && dest === 'document') return;
+    throw new ApiError(
+      'forbidden',
+      `a request embedded by another site (Sec-Fetch-Site: ${site}, Sec-Fetch-Dest: ${JSON.stringify(dest.slice(0, 40))}) is refused;` +
+        ' open this server directly, or call it with fetch from an origin listed in corsOrigins',
+    );
+  };
+}
+
+/** `crossSiteCheck` as middleware (after `hostAndOrigin`, which has judged any `Origin` already). */
+export function crossSite(options: Pick<GuardOptions, 'corsOrigins'>): MiddlewareHandler {
+  const check = crossSiteCheck(options);
+  return async (c, next) => {
+    check(c.req.method, (name) => c.req.header(name));
+    await next();
+  };
 }

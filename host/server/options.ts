@@ -1,7 +1,8 @@
 /**
  * Server options, validated once with zod. The security rules live here so a
  * server that would be unsafe never starts: binding beyond loopback needs a
- * token.
+ * token, and so does letting every origin in (`corsOrigins: ['*']`, or
+ * `['null']`: any sandboxed frame).
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
@@ -25,7 +26,7 @@ const serverOptionsSchema = z
     hostname: z.string().min(1).default('127.0.0.1'),
     /** 0 picks a free port. */
     port: z.number().int().min(0).max(65535).default(4096),
-    /** Origins allowed by CORS; empty (the default) sends no CORS headers. Requests from any other origin are refused. */
+    /** Origins allowed by CORS; empty (the default) sends no CORS headers. Requests from any other origin are refused. `*` (any origin) and `null` (any sandboxed frame) need a token. */
     corsOrigins: z.array(z.string().min(1)).default([]),
     /** Host names (no port) a loopback server answers besides localhost, 127.x.x.x and [::1] (e.g. behind a proxy). */
     allowedHosts: z
@@ -35,6 +36,8 @@ const serverOptionsSchema = z
     globalEventFormat: z.enum(['wasmhooks', 'reference']).default('wasmhooks'),
     /** Largest accepted request body, in bytes. */
     bodyLimit: z.number().int().positive().default(1024 * 1024),
+    /** Time for a request body to arrive whole, ms; past it the request is answered 408 and its connection closed (slow senders). */
+    bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
     /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */
@@ -79,6 +82,15 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       'INVALID_OPTIONS',
       `refusing to serve on ${resolved.hostname} without a token: anything but loopback (127.0.0.1, ::1, localhost) ` +
         'requires a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
+    );
+  }
+  // "null" is the origin of every sandboxed frame and file: page, whatever site made it: as open as "*".
+  const open = resolved.corsOrigins.find((o) => o === '*' || o === 'null');
+  if (!resolved.token && open !== undefined) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `refusing corsOrigins ["${open}"] without a token: it lets every web page the user opens create sessions and approve tool calls ` +
+        'here; list the origins of your UI instead, or require a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
     );
   }
   return resolved;

@@ -7,6 +7,7 @@
  * when needed: after a restart, or on a replica that did not create it.
  */
 import { messageOf } from '../errors.js';
+import { isRecord } from '../json.js';
 import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -17,6 +18,18 @@ import { controlResponseSchemas, type ControlRequest, type WireSubtype } from '.
 import type { ControlBroker } from './control.js';
 import { ApiError, validationError } from './errors.js';
 import { buildLive, retire, type Live, type LiveDeps } from './live-session.js';
+
+/**
+ * The error a forwarded answer came back with, as this replica's own: a
+ * refusal keeps its code (a 400 on either replica); anything else is not a
+ * verdict on the answer, so it is never reported as "not pending".
+ */
+function remoteRefusal(answer: unknown): ApiError {
+  const r = isRecord(answer) ? answer : {};
+  const message = typeof r.error === 'string' ? r.error : 'no verdict';
+  if (r.code === 'validation') return new ApiError('validation', message, typeof r.path === 'string' ? r.path : undefined);
+  return new ApiError('unavailable', `the replica running this prompt could not apply the answer (${message}); retry`);
+}
 
 export interface CreateSessionInput {
   title?: string;
@@ -166,8 +179,10 @@ export class SessionRegistry {
       if (!parsed.success) throw validationError(parsed.error, 'response');
     }
     const answer = await this.#forward(id, { op: 'respond', sessionId: id, requestID, subtype, response });
-    if (answer && typeof answer === 'object' && 'resolved' in answer) return answer as ReturnType<ControlBroker['respond']>;
-    return { resolved: false as const, reason: 'not-pending' as const };
+    if (answer === undefined) return { resolved: false as const, reason: 'not-pending' as const };
+    if (isRecord(answer) && 'resolved' in answer) return answer as ReturnType<ControlBroker['respond']>;
+    // The owner refused the answer (its own checks, e.g. an elicitation schema): the same 400 it would have sent.
+    throw remoteRefusal(answer);
   }
 
   async cancel(id: string, requestID?: string, subtype?: WireSubtype): Promise<number> {
@@ -188,7 +203,7 @@ export class SessionRegistry {
         try {
           return this.d.broker.respond(call.sessionId, call.requestID, call.subtype, call.response);
         } catch (error) {
-          return { error: messageOf(error) };
+          return error instanceof ApiError ? { error: messageOf(error), code: error.code, ...(error.path ? { path: error.path } : {}) } : { error: messageOf(error) };
         }
       default: {
         const never: never = call;

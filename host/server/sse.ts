@@ -10,7 +10,8 @@ import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
 import { checkBearer } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
-import { hostAndOriginCheck } from './guards.js';
+import { crossSiteCheck, hostAndOriginCheck } from './guards.js';
+import { applySecurityHeaders } from './headers.js';
 import type { EventHub } from './hub.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 import type { StreamFormat } from './ring.js';
@@ -48,12 +49,18 @@ function globalFormat(request: Request, fallback: 'wasmhooks' | 'reference'): St
 }
 
 /**
- * The stream's response, once the guards passed. `respond`: the connection
- * may answer by itself (the fast route, whose headers are final); through the
- * app, middleware may still add headers, so the body is only offered
- * (`Connection.direct`).
+ * The stream's response, once the guards passed. `respond`: the fast
+ * route's final headers, with which the connection may answer by itself;
+ * through the app (undefined), middleware still adds headers, so the body is
+ * only offered (`Connection.direct`).
  */
-function sseResponse(hub: EventHub, stream: Stream, request: Request, connection: Partial<Connection> | undefined, respond: boolean): Response {
+function sseResponse(
+  hub: EventHub,
+  stream: Stream,
+  request: Request,
+  connection: Partial<Connection> | undefined,
+  respond: Readonly<Record<string, string>> | undefined,
+): Response {
   const session = query(request, 'session');
   if (session !== undefined && !sessionIdSchema.safeParse(session).success) {
     throw new ApiError('validation', 'session must be a session id', 'query.session');
@@ -61,7 +68,7 @@ function sseResponse(hub: EventHub, stream: Stream, request: Request, connection
   const from = lastEventId(request);
   const format = stream ? globalFormat(request, stream.format) : 'plain';
   // HEAD is answered from this GET route with the body thrown away: no stream to open (nobody would read it).
-  if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS });
+  if (request.method === 'HEAD') return new Response(null, { headers: respond ?? SSE_HEADERS });
   // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
   // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.
   const destroy = connection?.destroy;
@@ -73,14 +80,14 @@ function sseResponse(hub: EventHub, stream: Stream, request: Request, connection
     ...(typeof destroy === 'function' ? { destroy } : {}),
     ...(connection?.printsBodyErrors === true ? { quiet: true } : {}),
   };
-  if (respond && typeof connection?.respond === 'function') return connection.respond(SSE_HEADERS, hub.openDirect(opened));
+  if (respond && typeof connection?.respond === 'function') return connection.respond(respond, hub.openDirect(opened));
   const body = hub.open({ ...opened, ...(typeof direct === 'function' ? { direct } : {}) });
-  return new Response(body, { headers: SSE_HEADERS });
+  return new Response(body, { headers: respond ?? SSE_HEADERS });
 }
 
 /** The app's routes (`app.get('/event', …)`), after its middleware. */
 export function sseHandler(hub: EventHub, stream: Stream) {
-  return (c: Context): Response => sseResponse(hub, stream, c.req.raw, c.env as Partial<Connection> | undefined, false);
+  return (c: Context): Response => sseResponse(hub, stream, c.req.raw, c.env as Partial<Connection> | undefined, undefined);
 }
 
 /**
@@ -103,18 +110,27 @@ function plainPath(url: string): string | undefined {
 /**
  * The fast route: `GET /event` and `GET /global/event` answered ahead of the
  * app, with every guard the app's chain gives these routes, in its order —
- * Host and Origin (DNS rebinding, cross-site), then the bearer token, then
- * the stream's own checks (session id, Last-Event-ID, format) and the hub's
- * limits — and the app's JSON errors. Returns undefined for anything else
- * (other methods and paths, HEAD, encoded paths, a path-only URL), which the
- * app answers; with CORS configured every request goes through the app,
- * whose CORS middleware adds its headers.
+ * Host and Origin (DNS rebinding, cross-site), fetch metadata (a page of
+ * another site embedding the stream), then the bearer token, then the
+ * stream's own checks (session id, Last-Event-ID, format) and the hub's
+ * limits — the app's JSON errors, and the security headers of every answer
+ * (`headers.ts`). The chain's body steps (`closeUnread`, `readBody`) have
+ * nothing to do for a GET. Returns undefined for anything else (other
+ * methods and paths, HEAD, encoded paths, a path-only URL), which the app
+ * answers; with CORS configured every request goes through the app, whose
+ * CORS middleware adds its headers.
  */
 export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (request: Request, connection?: Connection) => Response | undefined {
   if (options.corsOrigins.length > 0) return () => undefined;
   const checkHostAndOrigin = hostAndOriginCheck({ loopback: isLoopback(options.hostname), allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
+  const checkCrossSite = crossSiteCheck(options);
   const token = options.token;
   const global: Stream = { format: options.globalEventFormat };
+  // The stream's headers with the security headers the app sets on every answer, built once.
+  const secured = new Headers(SSE_HEADERS);
+  applySecurityHeaders(secured);
+  const headers: Record<string, string> = {};
+  secured.forEach((value, name) => (headers[name] = value));
   return (request, connection) => {
     // A path-only URL (Bun, without a usable Host) is made absolute by the app's handler before it routes.
     if (request.method !== 'GET' || request.url.startsWith('/')) return undefined;
@@ -122,12 +138,15 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
     const stream = path === '/event' ? false : path === '/global/event' ? global : undefined;
     if (stream === undefined) return undefined;
     try {
-      const headers = request.headers;
-      checkHostAndOrigin(headers.get('host') ?? undefined, headers.get('origin') ?? undefined);
-      if (token) checkBearer(headers.get('authorization') ?? undefined, token);
-      return sseResponse(hub, stream, request, connection, true);
+      const get = (name: string) => request.headers.get(name) ?? undefined;
+      checkHostAndOrigin(get('host'), get('origin'));
+      checkCrossSite(request.method, get);
+      if (token) checkBearer(get('authorization'), token);
+      return sseResponse(hub, stream, request, connection, headers);
     } catch (error) {
-      return errorResponse(error);
+      const response = errorResponse(error);
+      applySecurityHeaders(response.headers);
+      return response;
     }
   };
 }

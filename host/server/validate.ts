@@ -4,16 +4,26 @@ import { z } from 'zod';
 import { parseJson } from '../json.js';
 import { ApiError, validationError } from './errors.js';
 
+/** Bytes that are not UTF-8 are refused, never repaired into U+FFFD (a BOM is kept, so JSON.parse refuses it as before). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * The JSON body, validated. An absent body is `{}` when `optional`. The
  * content type was checked by `jsonPosts`, the size by `bodyLimit`; the
- * nesting depth is checked here, by the host's one bounded parser.
+ * encoding (UTF-8), the nesting depth and unique keys are checked here,
+ * by the host's one bounded parser.
  */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optional = false): Promise<z.output<T>> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = utf8.decode(await c.req.arrayBuffer());
+  } catch (error) {
+    if (error instanceof TypeError) throw new ApiError('invalid_json', 'the body is not valid UTF-8; JSON bodies must be UTF-8');
+    throw error;
+  }
   let value: unknown = {};
   if (text.trim() !== '' || !optional) {
-    const parsed = parseJson(text, 'the body');
+    const parsed = parseJson(text, 'the body', { uniqueKeys: true });
     if (!parsed.ok) throw new ApiError(parsed.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', parsed.message);
     value = parsed.value;
   }

@@ -35,7 +35,7 @@ function workingDir(base: string | undefined, dir: string | undefined): string |
  * const host = createHost({ plugins: [shellHooks([guard])] });
  */
 export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions = {}): HookHandler {
-  const parsed = shellHookSpecSchema.safeParse(spec);
+  const parsed = shellHookSpecSchema().safeParse(spec);
   if (!parsed.success) {
     throw new WasmhooksError('INVALID_OPTIONS', `invalid shell hook: ${z.prettifyError(parsed.error)}`);
   }

@@ -5,16 +5,25 @@
  * fsynced at session boundaries (`sync`: a prompt ended, a session closed).
  * Pending control requests and leases stay in memory: they belong to the
  * running process, and a restart marks its interrupted prompts as such.
+ *
+ * Transcripts hold whatever the conversation held (tool outputs, file
+ * contents, secrets): `sessions/` is made 0700 (tightened when it exists
+ * wider) and every file in it 0600, whatever the umask, so other users of
+ * the machine cannot read them.
  */
-import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WasmhooksError } from '../errors.js';
+import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
-import { appendJsonl, readJsonl, writeAtomic } from './jsonl.js';
+import { lockDataDir } from './dir-lock.js';
+import { appendJsonl, PRIVATE_FILE, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
 
+const PRIVATE_DIR = 0o700;
 const RECORD = '.json';
+const LEFTOVER = /\.[0-9a-f-]{36}\.tmp$/;
 const TRANSCRIPT = '.jsonl';
 /** Ids become file names: no separators, no leading dot (so never `..` or a hidden file). */
 const SAFE_ID = /^[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}$/;
@@ -32,24 +41,40 @@ export class FileSessionStore extends MemorySessionStore {
   readonly #loaded = new Set<string>();
   /** Torn lines dropped while reading, by session (for the operator's log and the tests). */
   readonly dropped = new Map<string, number>();
+  /** Releases the directory's lock (see dir-lock.ts). */
+  #unlock: () => Promise<void> = async () => {};
 
   private constructor(dataDir: string) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
   }
 
-  /** Opens (creating) `dataDir` and reads every session record in it. */
+  /** Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every session record in it. */
   static async open(dataDir: string): Promise<FileSessionStore> {
     const store = new FileSessionStore(dataDir);
-    await guard(store.dir, () => mkdir(store.dir, { recursive: true }));
-    for (const name of await guard(store.dir, () => readdir(store.dir))) {
-      if (!name.endsWith(RECORD)) continue;
-      const path = join(store.dir, name);
-      const { records } = await readJsonl<SessionRecord>(path);
-      const record = records[0];
-      if (record && typeof record.id === 'string' && `${record.id}${RECORD}` === name) store.records.set(record.id, record);
+    await guard(store.dir, async () => {
+      await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
+      // mkdir leaves an existing directory (and the umask trims a new one's mode): make it private either way.
+      if (((await stat(store.dir)).mode & 0o777) !== PRIVATE_DIR) await chmod(store.dir, PRIVATE_DIR);
+    });
+    store.#unlock = await lockDataDir(store.dir);
+    try {
+      await store.#readRecords();
+    } catch (error) {
+      await store.#unlock();
+      throw error;
     }
     return store;
+  }
+
+  async #readRecords(): Promise<void> {
+    for (const name of await guard(this.dir, () => readdir(this.dir))) {
+      // A replacement cut short by a crash (writeAtomic's temporary file): the lock says nobody else is writing it.
+      if (LEFTOVER.test(name)) await rm(join(this.dir, name), { force: true });
+      if (!name.endsWith(RECORD)) continue;
+      const record = await readRecord(join(this.dir, name));
+      if (`${record.id}${RECORD}` === name) this.records.set(record.id, record);
+    }
   }
 
   override transcriptPath(id: string): string {
@@ -103,6 +128,8 @@ export class FileSessionStore extends MemorySessionStore {
   override async close(): Promise<void> {
     await Promise.all([...this.#handles.keys()].map((id) => this.#closeHandle(id, true)));
     await super.close();
+    await this.#unlock();
+    this.#unlock = async () => {};
   }
 
   protected override async persist(id: string): Promise<void> {
@@ -121,7 +148,7 @@ export class FileSessionStore extends MemorySessionStore {
   #handle(id: string): Promise<FileHandle> {
     let h = this.#handles.get(id);
     if (!h) {
-      h = open(this.transcriptPath(id), 'a');
+      h = open(this.transcriptPath(id), 'a', PRIVATE_FILE);
       this.#handles.set(id, h);
     }
     return h;
@@ -135,6 +162,31 @@ export class FileSessionStore extends MemorySessionStore {
     if (sync) await handle.sync().catch(() => {});
     await handle.close();
   }
+}
+
+/**
+ * One session record. Records are replaced atomically, so one that does not
+ * read is outside damage: it is refused (naming the file), never truncated
+ * or skipped, so the operator can look at it and nothing is lost silently.
+ */
+async function readRecord(path: string): Promise<SessionRecord> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const r = value as Partial<SessionRecord> | undefined;
+  if (!isRecord(r) || typeof r.id !== 'string' || typeof r.createdAt !== 'number' || typeof r.prompts !== 'number' || !isRecord(r.options)) {
+    throw new WasmhooksError('STORE_UNAVAILABLE', `${path} is not a session record (damaged outside wasmhooks?); move it aside to continue`);
+  }
+  return r as SessionRecord;
 }
 
 /** File-system failures as `STORE_UNAVAILABLE`, naming the directory. */

@@ -4,8 +4,11 @@
  * newline (or one that does not parse). Reading drops that torn line and
  * truncates it away, so the next append starts on a clean line.
  */
-import { open, readFile, rename, truncate, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import { WasmhooksError } from '../errors.js';
+
+/** Mode of every file the stores write (owner read/write only). */
+export const PRIVATE_FILE = 0o600;
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
@@ -55,12 +58,18 @@ export async function appendJsonl(handle: FileHandle, records: readonly unknown[
 /** Replaces a file atomically: write a temporary file, fsync it, rename over. */
 export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await writeFile(tmp, text);
-  const h = await open(tmp, 'r+');
   try {
-    await h.sync();
-  } finally {
-    await h.close();
+    await writeFile(tmp, text, { mode: PRIVATE_FILE });
+    const h = await open(tmp, 'r+');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    // A disk that filled up mid-write leaves no temporary file behind (a crash does: the next open removes it).
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
   }
-  await rename(tmp, path);
 }

@@ -8,9 +8,23 @@
 import IORedis, { type Redis } from 'ioredis';
 import { WasmhooksError, messageOf } from '../errors.js';
 
-/** Redacts a password in `redis://user:pass@host` for messages. */
+/**
+ * The URL as messages show it (to operators, and to HTTP clients in 503
+ * bodies): scheme, host, port and database only. Credentials go wherever
+ * ioredis reads them from — the user info (up to the last `@`, so a
+ * password may hold an `@`) or the query (`?password=`) — so both are
+ * left out rather than redacted piece by piece.
+ */
 export function describeUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*)@/, '//***@');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '(a URL that does not parse)';
+  }
+  const credentials = parsed.username !== '' || parsed.password !== '' ? '***@' : '';
+  const db = /^\/\d+$/.test(parsed.pathname) ? parsed.pathname : '';
+  return `${parsed.protocol}//${credentials}${parsed.host}${db}${parsed.search !== '' ? '?…' : ''}`;
 }
 
 export async function connectRedis(url: string): Promise<Redis> {

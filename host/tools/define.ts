@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { fromUntrustedJSONSchema, withinNodes, type UntrustedSchema } from './json-schema.js';
 import type { ToolHandler, ToolInputCheck, ToolRunContext } from './types.js';
 
 /** What a JS tool function may return: text, or text with an error flag. */
@@ -80,11 +81,14 @@ function check(schema: z.ZodType, input: unknown): ToolInputCheck {
   return { ok: false, message: z.prettifyError(r.error) };
 }
 
-/** A checker for a JSON-schema-only tool (WASM). A schema zod cannot read is not checked beyond "an object". */
+/**
+ * A checker for a JSON-schema-only tool (WASM, MCP). A schema zod cannot read is not checked beyond
+ * "an object"; its patterns run on RE2 (json-schema.ts: the schema is a stranger's, the input the model's).
+ */
 export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unknown) => ToolInputCheck {
-  let compiled: z.ZodType | undefined;
+  let compiled: UntrustedSchema | undefined;
   try {
-    compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    compiled = fromUntrustedJSONSchema(schema);
   } catch {
     compiled = undefined;
   }
@@ -92,7 +96,14 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { ok: false, message: 'the tool input must be a JSON object' };
     }
-    return compiled ? check(compiled, input) : { ok: true, value: input as Record<string, unknown> };
+    // An input too large for the schema's size to check in bounded time is not checked (json-schema.ts).
+    if (!compiled || !withinNodes(input, compiled.maxInputNodes)) return { ok: true, value: input as Record<string, unknown> };
+    try {
+      return check(compiled.schema, input);
+    } catch (error) {
+      // A stranger's schema that zod cannot finish with (a stack overflow on a deep input): refused, not thrown into the loop.
+      return { ok: false, message: `the input could not be checked against the tool's schema: ${messageOf(error)}` };
+    }
   };
 }
 

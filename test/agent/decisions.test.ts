@@ -100,7 +100,12 @@ describe('decisions per event', () => {
       },
     });
     const events = await collect(h.session(), 'x');
-    expect(seen).toEqual([{ file_path: '/proj/a', content: 'x1' }]);
+    // The second hook rewrote after the first had judged: both run once more on the input that runs
+    // (the re-check, docs/hooks.md rule 4); each rewrite is idempotent there, so the call runs.
+    expect(seen).toEqual([
+      { file_path: '/proj/a', content: 'x1' },
+      { file_path: '/proj/b', content: 'x1' },
+    ]);
     expect(ofType(events, 'tool.output')[0]?.content).toBe('wrote 2 bytes to /proj/b');
   });
 

@@ -36,6 +36,21 @@ describe('wasmhooks plugin inspect', () => {
     expect(report.size).toBe(bytes.length);
   });
 
+  // Red review (red4): the plugin's own name, description and grants went to the terminal raw; ESC [8m in the
+  // name hid everything printed after it (the grants list of `plugin add`'s consent question included).
+  it('shows control characters in what the plugin says about itself as escapes', async () => {
+    const bytes = cannedGuard('deny', { name: 'evil\u001b[8m', configKeys: ['k\u001b]52;c;eA==\u0007'] });
+    const dir = await workspace({ 'p.wasm': bytes });
+    const r = await cli(['plugin', 'inspect', 'p.wasm'], { cwd: dir, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toMatch(/^evil\\u001b\[8m 0\.1\.0\n/);
+    expect(r.stdout).toContain('k\\u001b]52;c;eA==\\u0007');
+    const add = await cli(['plugin', 'add', 'p.wasm'], { cwd: dir, env: { NO_COLOR: '1' } });
+    expect(add.stderr).not.toContain('\u001b');
+    expect(add.stderr).toMatch(/evil\\u001b\[8m 0\.1\.0 asks for grants/);
+  });
+
   it('reports a wasm module that is not a plugin, and exits 1', async () => {
     const r = await cli(['plugin', 'inspect', corpusPath('alloc')]);
     expect(r.code).toBe(1);

@@ -152,3 +152,27 @@ describe('EventRenderer with sub-agents', () => {
     expect(lines.slice(end + 1).join('\n')).toMatch(/^(✓ agent.*\n)?Done\./m);
   });
 });
+
+// Red review (red4): deny reasons, log lines, progress, tool output and model text went to the terminal as
+// written, escape sequences included (erase the line a deny was on, OSC 52 clipboard, OSC 8 links).
+describe('EventRenderer and terminal control characters', () => {
+  it('shows control characters from plugins, MCP servers and models as escapes; keeps newlines and tabs', () => {
+    const out = sink(false);
+    const r = new EventRenderer({ out, color: false, spinner: false, verbose: true });
+    const esc = '\u001b';
+    const events: EmittedEvent[] = [
+      { type: 'text.delta', text: `hi${esc}[2J\tthere\r\n` },
+      { type: 'tool.call', toolUseId: 'a', name: 'Bash', input: { command: `ls${esc}]52;c;cm0gLXJmIC8=\u0007` } },
+      { type: 'hook.end', hookId: 'g#0', hookName: 'guard', kind: 'wasm', event: 'PreToolUse', toolUseId: 'a', decision: 'deny', durationMs: 1, failure: { code: 'TRAP', message: `x${esc}[1A` } },
+      { type: 'tool.denied', toolUseId: 'a', name: 'Bash', reason: `no\r${esc}[2K✓ allowed`, source: 'hook', hookName: 'guard' },
+      { type: 'plugin.log', plugin: `p${esc}]8;;http://evil${esc}\\`, level: 'warn', message: `careful\u202eevil` },
+      { type: 'tool.progress', toolUseId: 'b', name: 'calc', progress: `50%${esc}[0m` },
+    ];
+    for (const e of events) r.render(ev(e));
+    expect(out.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(out.text).toContain('\\u001b[2J\tthere\n');
+    expect(out.text).toContain('\\u001b]52;c;cm0gLXJmIC8=\\u0007');
+    expect(out.text).toContain('no\\u000d\\u001b[2K✓ allowed');
+    expect(out.text).toContain('careful\\u202eevil');
+  });
+});

@@ -1,5 +1,6 @@
 // Signatures (Ed25519 via WebCrypto) and the lock, through the library: sign/verify, a tampered byte,
 // a wrong key, an unknown and an expired key id; materializeConfig refusing what the lock or the policy refuses.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,10 @@ describe('plugin signatures', () => {
     expect((await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: other.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
     // A signature moved onto another key id does not verify either (the id is signed too).
     expect((await refusal(verifyPluginSignature(plugin, { ...envelope, keyId: 'other' }, { other: { publicKey: acme.publicKey } }, 'p.wasm'))).reason).toBe('bad-signature');
+    // Red review (red4): an id naming an Object.prototype member is unknown too (it was INVALID_CONFIG, blaming trustedKeys).
+    for (const keyId of ['constructor', 'toString', 'hasOwnProperty']) {
+      expect((await refusal(verifyPluginSignature(plugin, { ...envelope, keyId }, { other: { publicKey: other.publicKey } }, 'p.wasm'))).reason).toBe('unknown-key');
+    }
     const unknown = await refusal(verifyPluginSignature(plugin, envelope, { other: { publicKey: other.publicKey } }, 'p.wasm'));
     expect([unknown.reason, unknown.message]).toEqual(['unknown-key', expect.stringMatching(/signed by key "acme-2026", which is not in trustedKeys \(trusted: other\)/)]);
     const expired = await refusal(verifyPluginSignature(plugin, envelope, { 'acme-2026': { publicKey: acme.publicKey, expires: '2020-01-01T00:00:00Z' } }, 'p.wasm'));
@@ -113,9 +118,37 @@ describe('requireSignature and the lock at load time', () => {
     expect([swapped.code, swapped.message]).toEqual(['INTEGRITY', expect.stringMatching(/does not match its pin/)]);
   });
 
+  // Red review (red4): the signature was checked on one read of the file and the plugin loaded from another.
+  // A FIFO answers the two reads with different bytes (as a file swapped between them would): the signed
+  // canned-deny, then an unsigned canned-allow, which loaded under requireSignature on the old code.
+  it('requireSignature loads exactly the bytes it verified (a file changed between verify and load is refused)', async () => {
+    const signed = cannedGuard('deny');
+    const evil = cannedGuard('allow');
+    const dir = await folder({ 'signed.wasm': signed, 'evil.wasm': evil, 'g.wasm.sig': JSON.stringify(await signPlugin(signed, acme.privateKeyFile)) });
+    execFileSync('mkfifo', [join(dir, 'g.wasm')]);
+    const writer = spawn('sh', ['-c', 'cat signed.wasm > g.wasm; sleep 1; cat evil.wasm > g.wasm'], { cwd: dir, stdio: 'ignore' });
+    try {
+      const raw = { requireSignature: true, trustedKeys: { 'acme-2026': { publicKey: acme.publicKey } }, plugins: [{ path: 'g.wasm' }] };
+      const loaded = await materializeConfig(config(dir, raw)).then(async (parts) => {
+        const names = parts.plugins.map((p) => p.name);
+        await parts.close();
+        return names;
+      }, (e: unknown) => e);
+      expect(loaded).toBeInstanceOf(WasmhooksError);
+      expect((loaded as WasmhooksError).code).toBe('INTEGRITY');
+    } finally {
+      writer.kill();
+    }
+  });
+
   it('newGrants lists what is asked beyond what was consented', () => {
     const none = { networkHosts: [], filePaths: [], configKeys: [] };
     expect(newGrants(none, { networkHosts: ['a.com'], filePaths: ['/data'], configKeys: ['k'] })).toEqual(['network host "a.com"', 'file path "/data"', 'config key "k"']);
     expect(newGrants({ ...none, configKeys: ['k'] }, { ...none, configKeys: ['k'] })).toEqual([]);
+    // Linear (red4): 40,000 against 40,000 took 4 s with Array.includes.
+    const keys = Array.from({ length: 40_000 }, (_, i) => `k${i}`);
+    const started = performance.now();
+    expect(newGrants({ ...none, configKeys: keys }, { ...none, configKeys: [...keys, 'new'] })).toEqual(['config key "new"']);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

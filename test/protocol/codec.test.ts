@@ -81,6 +81,17 @@ describe('protocol codec', () => {
     // Each tool is host work at load (a duplicate check, a schema): 40 000 tools in 280 KB took 11 s of unmetered CPU.
     ['too many tools', info({ tools: Array.from({ length: 257 }, (_, i) => ({ name: `t${i}` })) }), /declares 257 tools; the limit is 256/],
     ['no name', info({ name: '' }), /empty plugin name/],
+    // Red review (red4): a plugin's tool names were not checked at all. MCP tools register at the first prompt, after
+    // plugins, so a plugin's `mcp__fs__read_file` took the MCP tool's name (and the rules written for it).
+    ['a tool named in the MCP servers\' namespace', info({ tools: [{ name: 'mcp__fs__read_file' }] }), /names starting with mcp__ belong to MCP servers/],
+    ['a tool name with a space', info({ tools: [{ name: 'Bash ' }] }), /tools\[0\] name "Bash " must match/],
+    ['a tool name with a lookalike letter', info({ tools: [{ name: 'B\u0430sh' }] }), /must match/],
+    ['a tool name past 64 characters', info({ tools: [{ name: 'x'.repeat(65) }] }), /must match/],
+    // Each grant is compared with the config's and the lock's at every load: 40,000 config keys took 4 s there.
+    // Each hook call's events carry the name three times: a 1 MiB name was megabytes of events per call (red4).
+    ['a name past 128 characters', info({ name: 'n'.repeat(129) }), /name is 129 characters; the limit is 128/],
+    ['a description past 4096 characters', info({ description: 'd'.repeat(4097) }), /description is 4097 characters; the limit is 4096/],
+    ['too many grants', info({ grants: { configKeys: Array.from({ length: 257 }, (_, i) => `k${i}`) } }), /asks for 257 grants.config_keys; the limit is 256/],
   ])('rejects a describe answer with %s', (_, bytes, message) => {
     const decoded = decodePluginInfo(bytes);
     expect(decoded.ok).toBe(false);

@@ -59,3 +59,41 @@ describe('memory cap', () => {
     );
   });
 });
+
+// Red review (red4): each memory was capped alone, so a module of 64 memories held 64 × maxMemoryPages
+// (1 GiB of RSS for ~3M fuel on Deno and Bun, which run multi-memory; Node 20 refuses it at validate).
+describe('memory cap with multi-memory', () => {
+  const memories = async (decls: string[], maxMemoryPages: number): Promise<string[]> => {
+    const wabt = await (await import('wabt')).default();
+    // wabt reads multi_memory; its typings do not list it.
+    const features = { multi_memory: true } as Record<string, boolean>;
+    const mod = wabt.parseWat('mm.wat', `(module ${decls.map((d, i) => `(memory $m${i} ${d})`).join(' ')})`, features);
+    const source = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    const out = wabt.readWasm(instrument(source, { maxMemoryPages }).bytes, { ...features, readDebugNames: false });
+    try {
+      return [...out.toText({}).matchAll(/\(memory \(;\d+;\) (\d+ \d+)\)/g)].map((m) => m[1]!);
+    } finally {
+      out.destroy();
+    }
+  };
+
+  it('all memories together hold at most maxMemoryPages: the cap is shared', async () => {
+    expect(await memories(['1 256', '1 256', '1'], 256)).toEqual(['1 85', '1 85', '1 85']);
+    expect(await memories(['2 3', '10'], 20)).toEqual(['2 3', '10 14']);
+    expect(await memories(['1'], 256)).toEqual(['1 256']); // one memory: the whole cap, as before
+    const many = await memories(Array.from({ length: 64 }, () => '1 256'), 256);
+    expect(many.reduce((sum, m) => sum + Number(m.split(' ')[1]), 0)).toBeLessThanOrEqual(256);
+  });
+
+  it('refuses memories whose minimums together pass the cap', async () => {
+    let error: unknown;
+    try {
+      await memories(['200', '200'], 256);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(WasmhooksError);
+    expect((error as WasmhooksError).message).toContain("the module's 2 memories start with 400 pages together, above the cap of 256 pages that they share");
+  });
+});

@@ -72,8 +72,9 @@ describe('1. DNS rebinding and cross-site requests', () => {
     expect((await call(server, 'POST', '/session', {}, { origin: 'http://localhost:4096', host: 'localhost:4096' })).status).toBe(201);
     expect((await call(server, 'POST', '/session', {}, { origin: 'https://ui.example' })).status).toBe(201);
     await server.close();
-    server = createServer(realHost(), { corsOrigins: ['*'] });
-    expect((await call(server, 'POST', '/session', {}, { origin: 'https://any.example' })).status).toBe(201);
+    // Every origin needs a token (red3: without one, any page the user opens could approve tool calls).
+    server = createServer(realHost(), { corsOrigins: ['*'], token: 'a-token-of-enough-length' });
+    expect((await call(server, 'POST', '/session', {}, { origin: 'https://any.example', authorization: 'Bearer a-token-of-enough-length' })).status).toBe(201);
   });
 
   it('requires application/json on every POST, empty bodies included (no "simple" cross-site request acts)', async () => {

@@ -1,7 +1,7 @@
 // The data-directory store: JSONL transcripts that survive a crash mid-write,
 // sessions that survive a restart of the server, transcript_path in hook
 // inputs, host.resume(), and replay.gap for ids of a previous process.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,8 +123,9 @@ describe('serve with a data directory', () => {
     const { json: s } = await call(first, 'POST', '/session', {});
     await call(first, 'POST', `/session/${s.id}/prompt`, { prompt: 'use a tool' });
     await until(() => first.broker.pending(s.id).length === 1);
-    // A crash: nothing closes, the record on disk still says running.
+    // A crash: nothing closes, the record on disk still says running, and the process that held the directory is gone.
     servers = [];
+    rmSync(join(dir, 'sessions', '.lock'));
     const second = serve(await open(dir));
     const res = await second.app.request('/event');
     const got = await readSse(res.body!, (m) => m.some((e) => JSON.parse(e.data).type === 'prompt.interrupted'));
@@ -153,10 +154,13 @@ describe('host.resume()', () => {
   it('continues a stored conversation in a new host', async () => {
     const dir = dataDir();
     const model = () => scriptedModel({ rules: [{ when: () => true, reply: (r) => ({ text: `seen ${r.messages.length}` }) }] });
-    const first = createHost({ model: model(), store: await open(dir) });
+    const firstStore = await open(dir);
+    const first = createHost({ model: model(), store: firstStore });
     const session = first.session();
     expect((await session.prompt('one')).text).toBe('seen 1');
     await session.close();
+    // A new host after a restart (a data directory serves one process at a time: see file-red3.test.ts).
+    await firstStore.close();
     const store = await open(dir);
     const resumed = await createHost({ model: model(), store }).resume(session.id);
     expect(resumed.messages).toHaveLength(2);

@@ -1,9 +1,11 @@
 // The SSE fast route (`GET /event`, `GET /global/event` answered ahead of the
 // app's middleware chain) on each runtime: for every request of a matrix of
 // configurations, paths, queries and hostile headers (foreign Host, cross-site
-// Origin, missing or wrong token, bad session ids, bad Last-Event-ID), the
+// Origin, another site embedding the stream (Sec-Fetch-*), missing or wrong
+// token, bad session ids, bad Last-Event-ID), the
 // server's own handler answers exactly what the app's chain answers: status,
-// headers, JSON error, and for a stream the same first frames, with one hub
+// headers (the security headers included), JSON error, and for a stream the
+// same first frames, with one hub
 // client while it is open and none for a refusal. Then the same refusals
 // through this runtime's serve adapter on real sockets.
 import assert from 'node:assert/strict';
@@ -101,6 +103,11 @@ const HEADERS: Record<string, string>[] = [
   { ...auth, 'last-event-id': '0' },
   { host: 'evil.example' },
   { origin: 'http://evil.example' },
+  { ...auth, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+  { ...auth, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+  { ...auth, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+  { ...auth, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+  { ...auth, 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' },
 ];
 
 export const scenarios = {
@@ -138,6 +145,7 @@ export const scenarios = {
         [['Host: 127.0.0.1', 'Origin: http://evil.example', `Authorization: Bearer ${TOKEN}`], 403, 'forbidden'],
         [['Host: 127.0.0.1', 'Origin: null', `Authorization: Bearer ${TOKEN}`], 403, 'forbidden'],
         [['Host: 127.0.0.1', `Authorization: Bearer ${TOKEN}`, 'Last-Event-ID: not an id'], 400, 'validation'],
+        [['Host: 127.0.0.1', `Authorization: Bearer ${TOKEN}`, 'Sec-Fetch-Site: cross-site', 'Sec-Fetch-Mode: no-cors', 'Sec-Fetch-Dest: script'], 403, 'forbidden'],
       ];
       for (const path of ['/event', '/global/event']) {
         for (const [headers, status, code] of refused) {
@@ -145,6 +153,7 @@ export const scenarios = {
           assert.equal(res.status, status, `${path} ${headers.join(', ')}: ${res.head}`);
           assert.equal(JSON.parse(res.body).error.code, code);
           if (status === 401) assert.match(res.head, /www-authenticate: Bearer/i);
+          assert.match(res.head, /x-frame-options: DENY/i);
           assert.equal(server.hub.clientCount, 0);
           // The same answer the app's chain gives.
           const viaApp = await server.app.fetch(
@@ -164,6 +173,9 @@ export const scenarios = {
       assert.match(head, /content-type: text\/event-stream; charset=utf-8/i);
       assert.match(head, /cache-control: no-cache, no-transform/i);
       assert.match(head, /x-accel-buffering: no/i);
+      assert.match(head, /x-content-type-options: nosniff/i);
+      assert.match(head, /x-frame-options: DENY/i);
+      assert.match(head, /content-security-policy: frame-ancestors 'none'/i);
       await server.close();
       const { data, ended } = await stream.done;
       assert.ok(data.some((d) => d.includes('"seq":7')), data.join('\n'));

@@ -18,6 +18,7 @@ import { truncate } from '../format.js';
 import { palette, useColor, type CliIO } from '../io.js';
 import { readPluginBytes } from '../plugin-source.js';
 import { readConfig } from '../setup.js';
+import { printableDeep } from '../printable.js';
 
 export interface Inspection {
   origin: string;
@@ -154,7 +155,8 @@ export async function inspectCommand(ref: string, flags: { json?: boolean }, io:
   const entry = config?.plugins?.find((e) => (plugin.path !== undefined ? e.path === plugin.path : e.url === ref));
   const report = { ...(await inspectBytes(ref, plugin.bytes, plugin.sha256, entry)), ...(plugin.pinned ? { pinned: true } : {}) };
   if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else io.stdout.write(renderInspection(report, useColor(io.stdout, io.env)));
+  // Names, descriptions, grants and exports are the plugin's own words: no control character of theirs reaches the terminal.
+  else io.stdout.write(renderInspection(printableDeep(report, 5), useColor(io.stdout, io.env)));
   const usableAsTools = (report.configured?.tools.length ?? 0) > 0 && report.configured!.tools.every((t) => report.toolExports.includes(t));
   return report.describe.ok || usableAsTools ? EXIT.OK : EXIT.ERROR;
 }

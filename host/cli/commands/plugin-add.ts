@@ -19,6 +19,7 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { isFirstPartyName, isUrl, readPluginBytes } from '../plugin-source.js';
 import { inspectBytes } from './inspect.js';
+import { printable } from '../printable.js';
 
 export interface PluginAddFlags {
   config?: string;
@@ -119,7 +120,8 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   const requested = grantLists(info.grants);
   const extra = newGrants(previous?.grants ?? grantLists(undefined), requested);
   if (extra.length > 0 && flags.acceptGrants !== true) {
-    const what = `${info.name} ${info.version}${previous ? ` (upgrading from ${previous.version}, which was granted ${newGrants(grantLists(undefined), previous.grants).join(', ') || 'nothing'})` : ''}`;
+    // The plugin names itself: an escape sequence in its name could hide the list below (ESC [8m) before the operator answers.
+    const what = `${printable(info.name)} ${printable(info.version)}${previous ? ` (upgrading from ${printable(previous.version)}, which was granted ${newGrants(grantLists(undefined), previous.grants).join(', ') || 'nothing'})` : ''}`;
     const list = extra.map((g) => `  + ${g}`).join('\n');
     const interactive = flags.ask !== false && process.stdin.isTTY === true && io.stdout.isTTY;
     if (!interactive) {

@@ -33,7 +33,7 @@ export async function signCommand(file: string, flags: { key: string; out?: stri
   } catch (error) {
     throw new CliError(`cannot read the key ${flags.key}: ${messageOf(error)}`, EXIT.USAGE);
   }
-  const parsed = privateKeyFileSchema.safeParse(key);
+  const parsed = privateKeyFileSchema().safeParse(key);
   if (!parsed.success) throw new CliError(`${flags.key} is not a private key file written by wasmhooks plugin keygen`, EXIT.USAGE);
   const path = resolve(io.cwd, file);
   const plugin = await readPluginBytes(path, io.cwd);

@@ -50,8 +50,9 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     async loadPlugin(source) {
       const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
       // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
-      await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins');
-      const plugin = await loadPlugin(entry);
+      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins');
+      // Exactly the bytes whose signature was checked: the file is read again to load it.
+      const plugin = await loadPlugin(signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry);
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;

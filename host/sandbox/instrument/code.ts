@@ -101,7 +101,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         }
         s.depth--;
         if (instrument) s.closeFrame(s.depth);
-        s.unchecked = s.uncheckedAcross(s.depth);
+        s.unchecked = s.uncheckedAtEnd(s.depth);
         if (m.handlerGates) {
           s.flush(p);
           handlerGate(m, w); // a try_table catch clause may land here
@@ -113,7 +113,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           if (local) return false; // try
         }
         p = blockType(r, p);
-        s.open(Frame.Block);
+        s.open(Frame.Block, op === 0x04);
         if (op === 0x04 && instrument) s.next(s.cur); // the then-arm
         break;
       case Imm.Arm: // else, catch, catch_all
@@ -124,7 +124,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           handlerGate(m, w);
         }
         if (instrument) s.next(op === 0x05 ? s.saved(s.depth - 1) : -1); // a handler runs only on a throw
-        s.unchecked = s.uncheckedAcross(s.depth - 1);
+        s.unchecked = s.uncheckedAtArm(s.depth - 1);
         break;
       case Imm.Loop: {
         // A loop whose label takes no values can be checked where it branches back (see Imm.Br).
@@ -158,6 +158,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
         if (!instrument) break;
         const target = s.depth - 1 - label;
         s.escape(target);
+        s.branch(target);
         if (local && !threaded && label === s.depth) {
           s.flush(at);
           writeBack(m, w);
@@ -173,6 +174,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           } else addSite(m, w, s.header(target), s.tight(target)); // br, br_on_null/non_null (charged taken or not)
         }
         s.next(op === 0x0c ? -1 : s.cur); // the fall-through (dead code after br)
+        if (op === 0x0c) s.dead();
         break;
       }
       case Imm.Bytes4:

@@ -6,6 +6,7 @@
 import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
+import { planMemories } from './memories.js';
 import { planTables, skipConstExpr } from './tables.js';
 import { Writer } from './writer.js';
 import type { FuncType, RewriteInfo, Section } from './module-info.js';
@@ -28,6 +29,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
   const memory64: number[] = [];
+  const memoryMins: number[] = [];
   const imports: { module: string; name: string; type: number }[] = [];
   const tableMins: number[] = [];
   for (const s of sections) {
@@ -35,7 +37,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     r.where = `section ${s.id}`;
     if (s.id === TYPE) types = readTypes(r);
     else if (s.id === FUNCTION) funcTypes = Array.from({ length: r.u32() }, () => r.u32());
-    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memory64.push(memoryFlags(r));
+    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memory64.push(memoryFlags(r, memoryMins));
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
     else if (s.id === TAG && !caps.allowExceptions) refuseExceptions(r, 'a tag section');
@@ -49,7 +51,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
           funcImports++;
           imports.push({ module: text(wasm, mod), name: text(wasm, field), type: r.u32() });
         } else if (kind === 0x01) tableMins.push(tableMin(r, false));
-        else if (kind === 0x02) memory64.push(memoryFlags(r));
+        else if (kind === 0x02) memory64.push(memoryFlags(r, memoryMins));
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
           if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
@@ -77,6 +79,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     allowExceptions: caps.allowExceptions,
     handlerGates: false,
     maxMemoryPages: caps.maxMemoryPages,
+    memoryCaps: planMemories(memoryMins, caps.maxMemoryPages),
     memories: 0,
     functionsInstrumented: 0,
     exact: false,
@@ -133,11 +136,12 @@ function blockTypes(types: FuncType[], allowExceptions: boolean): Map<number, nu
   return out;
 }
 
-/** 64-bit memories are refused: their bulk operations take i64 lengths, which the sandbox does not meter. */
-function memoryFlags(r: Reader): number {
+/** 64-bit memories are refused: their bulk operations take i64 lengths, which the sandbox does not meter. Notes the minimum. */
+function memoryFlags(r: Reader, mins: number[]): number {
   const at = r.pos;
-  const { flags } = r.limits();
+  const { flags, min } = r.limits();
   if (flags & 4) r.fail('64-bit memories (memory64) are not supported by the sandbox', at);
+  mins.push(min);
   return 0;
 }
 

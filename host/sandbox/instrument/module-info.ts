@@ -98,6 +98,11 @@ export interface RewriteInfo extends ModuleInfo {
   /** The function being rewritten gets gates where handlers may resume (handlers.ts). */
   handlerGates: boolean;
   maxMemoryPages: number;
+  /**
+   * Per memory (imported first), its maximum after capping: all memories together hold at most
+   * `maxMemoryPages` (multi-memory; each capped alone, 64 memories reached 64× the cap). memory.ts.
+   */
+  memoryCaps: number[];
   /** Memories seen so far (imported, then defined), for messages. */
   memories: number;
   functionsInstrumented: number;

@@ -78,7 +78,7 @@ function capLimits(m: RewriteInfo, r: Reader, w: Writer, what: string): void {
     );
   w.u8(flags | 1);
   w.uleb(min);
-  w.uleb(Math.min(max ?? Infinity, m.maxMemoryPages));
+  w.uleb(Math.min(max ?? Infinity, m.memoryCaps[index] ?? m.maxMemoryPages));
 }
 
 export function rewriteImports(m: RewriteInfo, r: Reader, w: Writer): void {

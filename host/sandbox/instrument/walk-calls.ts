@@ -52,6 +52,7 @@ export function walkFunc(s: Walk, op: number): boolean {
   } else if (op === 0x12 && s.instrument) {
     s.escape(-1);
     s.next(-1);
+    s.dead();
   }
   return true;
 }
@@ -74,6 +75,7 @@ export function walkExit(s: Walk, op: number): boolean {
   if (s.instrument) {
     if (op !== 0x00) s.escape(-1); // a trap ends the call: it skips nothing that matters
     s.next(-1);
+    s.dead();
   }
   return true;
 }

@@ -31,13 +31,17 @@ export function walkRare(s: Walk, op: number): boolean {
   s.p = r.pos;
   if (op === 0x0e) {
     if (!s.instrument) return true;
-    for (const label of tableLabels(buf, at + 1)) s.escape(s.depth - 1 - label);
+    for (const label of tableLabels(buf, at + 1)) {
+      s.escape(s.depth - 1 - label);
+      s.branch(s.depth - 1 - label);
+    }
     if (s.local) {
       s.flush(at);
       const rewritten = brTable(m, w, buf, at + 1, s.depth, (d) => s.kind(d) === Frame.BackEdgeLoop, (d) => s.header(d));
       if (rewritten) s.from = s.p;
     }
     s.next(-1);
+    s.dead();
   } else if (op === 0x1f) {
     exceptionOp(m, r, op, at);
     if (s.local) return false; // try_table

@@ -29,6 +29,10 @@ let frameEscape = new Float64Array(1024);
 /** `unchecked` and `text` when the frame opened (see UNCHECKED_MAX). */
 let frameUnchecked = new Float64Array(1024);
 let frameText = new Float64Array(1024);
+/** The most `unchecked` of the branches to a block's (or an `if`'s) label so far; -Infinity for none. See `Walk.precise`. */
+let frameReach = new Float64Array(1024);
+/** 1 while the frame is an `if` that has had no `else`: its end is also reached straight from the `if`. */
+let frameIf = new Uint8Array(1024);
 
 /** The most weight between a loop's header and a back-edge for the loop to count as short (see `Walk.tight`). */
 const TIGHT_LOOP = 100;
@@ -56,6 +60,16 @@ export class Walk {
   /** Weight read so far, and an upper bound of the weight any path ran since a check (UNCHECKED_MAX). */
   text = 0;
   unchecked = 0;
+  /**
+   * `unchecked` is bounded per path: at an `end`, the most of what reaches
+   * it (the fall-through, each branch to its label, the `if` an arm-less
+   * `if` skips), not the whole construct's weight; dead code (after `br`,
+   * `br_table`, `return`, …) is -Infinity. Only with a fuel local: such a
+   * function has no exception handler, so these are the only ways in.
+   * Functions that keep the counter in the global (handlers) bound a
+   * construct by its whole weight (`uncheckedAcross`).
+   */
+  readonly precise: boolean;
 
   constructor(
     readonly m: RewriteInfo,
@@ -70,6 +84,7 @@ export class Walk {
     this.local = instrument && m.fuelLocal >= 0;
     this.threaded = this.local && m.threaded;
     this.shift = this.threaded ? m.shiftLocals : -1;
+    this.precise = this.local;
   }
 
   /** Copies the input up to `to` to the output. */
@@ -106,8 +121,12 @@ export class Walk {
     if (d > 0 && target < frameEscape[d - 1]!) frameEscape[d - 1] = target;
   }
 
-  open(kind: Frame): void {
+  open(kind: Frame, isIf = false): void {
     const d = this.depth;
+    frameReach = grow(frameReach, d);
+    frameIf = grow(frameIf, d);
+    frameReach[d] = -Infinity;
+    frameIf[d] = isIf ? 1 : 0;
     frames = grow(frames, d);
     frameSaved = grow(frameSaved, d);
     frameEscape = grow(frameEscape, d);
@@ -120,6 +139,36 @@ export class Walk {
     frameUnchecked[d] = this.unchecked;
     frameText[d] = this.text;
     this.depth++;
+  }
+
+  /**
+   * A branch from here to frame `target`'s label (-1: out of the function).
+   * A branch to a loop goes to its header, which needs nothing: every
+   * back-edge passes a check (or the header has one), so the header's bound
+   * is the loop entry's.
+   */
+  branch(target: number): void {
+    if (this.precise && target >= 0 && frames[target] === Frame.Block && this.unchecked > frameReach[target]!) frameReach[target] = this.unchecked;
+  }
+
+  /** After `br`, `br_table`, `return`, `unreachable` or a throw: nothing runs here until the next `else` or `end`. */
+  dead(): void {
+    if (this.precise) this.unchecked = -Infinity;
+  }
+
+  /** The bound at the start of frame `k`'s `else` (or a handler). */
+  uncheckedAtArm(k: number): number {
+    if (!this.precise) return this.uncheckedAcross(k);
+    this.branch(k); // the then-arm's fall-through reaches the end
+    frameIf[k] = 0;
+    return frameUnchecked[k]!;
+  }
+
+  /** The bound after frame `k`'s `end`. */
+  uncheckedAtEnd(k: number): number {
+    if (!this.precise) return this.uncheckedAcross(k);
+    if (frames[k] !== Frame.Block) return this.unchecked; // a loop's end: only its fall-through
+    return Math.max(this.unchecked, frameReach[k]!, frameIf[k] ? frameUnchecked[k]! : -Infinity);
   }
 
   kind(frame: number): Frame {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../../errors.js';
+import { lazy } from '../../lazy.js';
 import { snapshotDirectory, type DirNode } from './snapshot.js';
 
 /**
@@ -46,26 +47,30 @@ export interface WasiGrant {
 
 const MAX_ARG_BYTES = 64 * 1024;
 
-const guestPath = z
-  .string()
-  .regex(/^\/[^\0]*$/, 'must be an absolute path inside the plugin (start with /)')
-  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
-
-export const wasiOptionsSchema = z.union([
-  z.boolean(),
+const guestPath = () =>
   z
-    .object({
-      args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).optional(),
-      env: z
-        .record(
-          z.string().regex(/^[^=\0]+$/, 'names must be non-empty, without "=" or NUL'),
-          z.string().refine((s) => !s.includes('\0'), 'must not contain NUL'),
-        )
-        .optional(),
-      preopens: z.record(guestPath, z.string().min(1)).optional(),
-    })
-    .strict(),
-]);
+    .string()
+    .regex(/^\/[^\0]*$/, 'must be an absolute path inside the plugin (start with /)')
+    .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+
+// Built at first use (see lazy.ts): a plugin without WASI never needs it.
+export const wasiOptionsSchema = lazy(() =>
+  z.union([
+    z.boolean(),
+    z
+      .object({
+        args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).optional(),
+        env: z
+          .record(
+            z.string().regex(/^[^=\0]+$/, 'names must be non-empty, without "=" or NUL'),
+            z.string().refine((s) => !s.includes('\0'), 'must not contain NUL'),
+          )
+          .optional(),
+        preopens: z.record(guestPath(), z.string().min(1)).optional(),
+      })
+      .strict(),
+  ]),
+);
 
 /** The grant a `wasi` option amounts to; null when WASI is off. */
 export function wasiGrant(options: WasiOptions | undefined): WasiGrant | null {
@@ -80,7 +85,9 @@ export function wasiGrant(options: WasiOptions | undefined): WasiGrant | null {
 
 /** Validates a `wasi` option and reads its directories. Throws INVALID_OPTIONS. */
 export async function resolveWasi(options: WasiOptions | undefined, name: string): Promise<WasiConfig | null> {
-  const parsed = wasiOptionsSchema.safeParse(options ?? false);
+  // Off (absent or false) has nothing to check. Anything else is parsed once per sandbox, so without zod's compiled fast path.
+  if (options === undefined || options === null || options === false) return null;
+  const parsed = wasiOptionsSchema().safeParse(options, { jitless: true });
   if (!parsed.success) {
     throw new WasmhooksError('INVALID_OPTIONS', `invalid wasi option for ${name}: ${z.prettifyError(parsed.error)}`);
   }

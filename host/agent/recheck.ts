@@ -1,0 +1,76 @@
+/**
+ * "A guard judges the input that runs." A tool input rewritten after the
+ * PreToolUse hooks judged it (by a later PreToolUse hook, a PermissionRequest
+ * hook, the app's permission answer or a remote hook) goes through the
+ * matching PreToolUse hooks once more, on the very input the tool would get,
+ * before the tool runs. The pass can only refuse: deny or stop refuses, a
+ * fail-closed failure refuses (it reads as deny), `ask` refuses (a call is
+ * asked about once), a second rewrite to a different input refuses (no
+ * loops), and an `allow` that let the call skip the permission question must
+ * be given again for the new input. An equal rewrite (an idempotent
+ * normaliser) passes. See docs/hooks.md, rule 4.
+ */
+import type { DenialSource, StoppedBy } from '../events/types.js';
+import { dispatch, stoppedBy } from '../hooks/dispatch.js';
+import type { PermissionSource } from '../permissions/types.js';
+import { sameJson } from '../same-json.js';
+import { hookInput } from './config.js';
+import type { ToolCallRequest } from './model-turn.js';
+import type { BatchScope } from './permission-question.js';
+
+/** Why the re-check refused the call; `stop` also ends the turn, as a PreToolUse `stop` does. */
+export interface Refusal {
+  reason: string;
+  source: DenialSource;
+  hookName?: string;
+  stop?: StoppedBy;
+}
+
+/**
+ * Runs the PreToolUse hooks on `final`, the input about to run. `allowedBy`: the permission's
+ * source (`hook` when a PreToolUse `allow` skipped the question). Undefined when the call may run.
+ */
+export async function recheckInput(b: BatchScope, call: ToolCallRequest, final: Record<string, unknown>, allowedBy: PermissionSource): Promise<Refusal | undefined> {
+  const again = await dispatch(b.ctx, 'PreToolUse', () =>
+    hookInput(b.common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: final }),
+  );
+  b.config.pendingContext.push(...again.additionalContext);
+  if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
+  const name = again.decidedBy?.hookName;
+  const refused = `the rewritten input of ${call.name} was refused on the re-check`;
+  switch (again.decision) {
+    case 'deny':
+      return { reason: `${refused} by hook "${name}": ${again.reason ?? 'denied'}`, source: 'hook', ...(name ? { hookName: name } : {}) };
+    case 'stop': {
+      const stop = stoppedBy('PreToolUse', again);
+      return { reason: `${refused}: hook "${name}" stopped the turn${again.reason ? `: ${again.reason}` : ''}`, source: 'stopped', ...(name ? { hookName: name } : {}), stop };
+    }
+    case 'ask':
+      return {
+        reason: `${refused}: hook "${name}" asks for permission on the rewritten input, and a call is asked about once${again.reason ? ` (${again.reason})` : ''}`,
+        source: 'hook',
+        ...(name ? { hookName: name } : {}),
+      };
+    case 'allow':
+    case 'continue':
+      break;
+    case 'block':
+      throw new Error('internal: block is not legal for PreToolUse');
+    default: {
+      const never: never = again.decision;
+      throw new Error(`internal: unknown decision ${String(never)}`);
+    }
+  }
+  if (again.updatedInput !== undefined && (again.rewrittenAfterJudged === true || !sameJson(again.updatedInput, final))) {
+    const by = again.rewrittenBy?.hookName;
+    return {
+      reason: `${refused}: hook "${by}" rewrote it again, to a different input (a rewritten input is re-checked once, never in a loop)`,
+      source: 'hook',
+      ...(by ? { hookName: by } : {}),
+    };
+  }
+  if (allowedBy === 'hook' && again.decision !== 'allow') {
+    return { reason: `${refused}: a PreToolUse hook allowed the input before it was rewritten, and no hook allows the rewritten one`, source: 'hook' };
+  }
+  return undefined;
+}

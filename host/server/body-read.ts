@@ -1,0 +1,73 @@
+/**
+ * Receiving a request body, bounded in size and in time, before any route
+ * sees it. The size: `Content-Length` past `bodyLimit` is refused before a
+ * byte is read, and a chunked body as soon as it passes it. The time: a
+ * client that sends its headers and then trickles the body (a byte now and
+ * then: slowloris) would otherwise hold the connection and a handler for as
+ * long as the runtime lets it (five minutes on Node, without end on Deno and
+ * Bun: measured); the whole body must arrive within `bodyTimeoutMs`, or the
+ * request is answered 408.
+ *
+ * A request answered before its body was read whole (401, 403, 408, 413,
+ * 415) leaves the rest of the body on the wire, which the runtime would
+ * keep reading, as slowly as the client sends it, to reuse the connection:
+ * such an answer says `Connection: close` and the body is cancelled, which
+ * ends the connection on Node and Bun. Deno keeps it until the client stops
+ * sending (it gives the handler no way to close it); the handler is freed.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { concatBytes } from '../bytes.js';
+import { ApiError } from './errors.js';
+
+/** Requests whose body `readBody` received whole. */
+const received = new WeakSet<Request>();
+
+const hasBody = (request: Request) => request.body !== null && request.method !== 'GET' && request.method !== 'HEAD';
+
+/** First of all middleware: closes the connection under any answer given before the body arrived whole. */
+export const closeUnread: MiddlewareHandler = async (c, next) => {
+  const raw = c.req.raw;
+  await next();
+  if (!hasBody(raw) || received.has(raw)) return;
+  c.res.headers.set('connection', 'close');
+  if (!(raw.body as ReadableStream).locked) void (raw.body as ReadableStream).cancel().catch(() => {});
+};
+
+/** Reads the body whole (within `limit` bytes and `timeoutMs`) and hands the routes a request that holds it. */
+export function readBody(limit: number, timeoutMs: number): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    // A GET or HEAD request has no body (fetch semantics); reading one would build a full Request on Node, per SSE connection too.
+    if (!hasBody(raw)) return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+    const reader = (raw.body as ReadableStream<Uint8Array>).getReader();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), timeoutMs)));
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const chunk = await Promise.race([reader.read(), expired]);
+        if (chunk === 'expired') throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
+        if (chunk.done) break;
+        size += chunk.value.byteLength;
+        if (size > limit) throw tooLarge(limit);
+        parts.push(chunk.value);
+      }
+      received.add(raw);
+    } catch (error) {
+      void reader.cancel().catch(() => {});
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      reader.releaseLock();
+    }
+    c.req.raw = new Request(raw, { body: concatBytes(parts) as BodyInit });
+    await next();
+  };
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`);
+}
