@@ -1,34 +1,47 @@
 /**
  * Row group 6: SSE fan-out on loopback, 200 clients, on the bench's runtime.
- * Ours: createServer (hono + the event hub) through this runtime's adapter
- * (on Node, its direct path) with a scripted-model host. Anchor: a bare
- * writer on the runtime's own server (node:http, Deno.serve, Bun.serve; in a
- * process of its own, sse-anchor.mjs) writing the same frames, batched as
- * our hub batches them (the frames of one tick joined and written once per
- * client, in a microtask): a fair anchor, not one write per event per
- * client, which would flatter us. The clients are one Node process
- * (sse-clients.mjs, node:http) that parses frames and measures
- * publish→delivery latency.
- * - Throughput (500 events, 200 with --quick) and the server's CPU time per
- *   event (V8's helper threads included): 7 runs, both servers bursting at
- *   the same moment, each read by a client process of its own that reads
- *   only each frame's seq (parsing every frame's JSON made the clients the
- *   bottleneck, not the servers). Taken one after the other, the runs'
- *   ratios spread 0.3–2.5× with the neighbours' load.
+ * Two servers, each in a process of its own on this runtime, driven by the
+ * same script (sse-server.mjs: same publishing loop, same events, same
+ * process shape), so that what differs is the server:
+ * - Ours: createServer of the built package (dist/: its SSE route and event
+ *   hub, through this runtime's adapter; on Node and Bun the body is written
+ *   straight to the connection) with a scripted-model host.
+ * - Anchor: a bare writer on the runtime's own server (node:http, Deno.serve,
+ *   Bun.serve) writing the same frames (ids of our length too), batched as
+ *   our hub batches them (the frames of one tick joined and written once per
+ *   client, in a microtask): a fair anchor, not one write per event per
+ *   client, which would flatter us. It is bare in one way that favours it:
+ *   it never bounds what a client has not taken (on Deno and Bun it
+ *   enqueues without looking at backpressure), where ours counts it and
+ *   drops a slow client.
+ * The clients are one Node process (sse-clients.mjs, node:http) that parses
+ * frames and measures publish→delivery latency.
+ * - Throughput (500 events, 200 with --quick) and each server process's CPU
+ *   time per event (V8's helper threads included): 7 runs after one
+ *   uncounted warm-up run (JIT compiling is not what is compared), both servers
+ *   bursting at the same moment, each read by a client process of its own
+ *   that reads only each frame's seq (parsing every frame's JSON made the
+ *   clients the bottleneck, not the servers). Taken one after the other, the
+ *   runs' ratios spread 0.3–2.5× with the neighbours' load.
  * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
- *   run at once, on one schedule (the anchor half a period later), read by
+ *   run at once, on one schedule (the second half a period after the first), read by
  *   one client process, so a stall of the machine or of the clients lands
  *   on both, and what differs is the servers' own delays (their GC, their
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
  *   than the servers (per-run ratios 0.04–2.8× in one session).
- * Each figure is the median of the runs, with the range beside it.
+ * Which server goes first (its clients spawned first, its commands sent
+ * first, first on the paced schedule) alternates run by run: a server
+ * against a copy of itself measured the first place up to 25% slower in
+ * single sessions. Each figure is the median of the runs, with the range
+ * beside it. Ours runs
+ * from dist/: the row refuses a dist/ older than host/server or host/runtime.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { setImmediate } from 'node:timers';
-import { createHost, scriptedModel, type HostEvent } from '../../host/index.js';
-import { createServer } from '../../host/entries/server.js';
+import type { HostEvent } from '../../host/index.js';
 import { runtimeName as runtimeKind } from '../../host/runtime/serve.js';
 import { runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
@@ -118,14 +131,19 @@ function clients(urls: string[], events: number, count: boolean): Child {
   return new Child(spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
-/** The anchor on this runtime, in a process of its own. */
-async function startAnchor(): Promise<{ child: Child; url: string }> {
-  const script = here('sse-anchor.mjs');
+/** A server of this row, in a process of its own on this runtime (sse-server.mjs): ours (dist/) or the anchor. */
+interface Server {
+  child: Child;
+  url: string;
+}
+
+async function startServer(kind: 'ours' | 'anchor', limit: number): Promise<Server> {
+  const argv = [here('sse-server.mjs'), kind, String(limit)];
   const runtime = runtimeKind();
-  const args = runtime === 'deno' ? ['run', '-A', '--quiet', script] : runtime === 'bun' ? [script] : ['--no-warnings', script];
+  const args = runtime === 'deno' ? ['run', '-A', '--quiet', ...argv] : runtime === 'bun' ? argv : ['--no-warnings', ...argv];
   const child = new Child(spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] }));
-  const { port } = await child.next<{ port: number }>();
-  return { child, url: `http://127.0.0.1:${port}/` };
+  const { url } = await child.next<{ url: string }>();
+  return { child, url };
 }
 
 const event = (seq: number): HostEvent => ({ type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() });
@@ -166,58 +184,68 @@ export async function fanOut(url: string, publish: (e: HostEvent) => void, event
 /**
  * Ours and the anchor burst at the same moment, each read by a client process of its own (one client process
  * for both would be the bottleneck and make them finish together): the two pairs share whatever the machine
- * does meanwhile, so a neighbour's burst lands on both.
+ * does meanwhile, so a neighbour's burst lands on both. `swap` puts the anchor first (its clients spawned and
+ * its commands sent first): alternated run by run, since a server against a copy of itself measured the first
+ * place up to 25% slower in single sessions.
  */
-async function burstBoth(anchor: { child: Child; url: string }, events: number): Promise<[ours: Result, anchor: Result]> {
-  const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
-  const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
-  const { url } = await server.listen();
-  const mine = clients([`${url}/event`], events, true);
-  const theirs = clients([anchor.url], events, true);
+async function burstBoth(ours: Server, anchor: Server, events: number, swap: boolean): Promise<[ours: Result, anchor: Result]> {
+  const order = swap ? [anchor, ours] : [ours, anchor];
+  const readers = order.map((server) => clients([server.url], events, true));
   try {
-    await Promise.all([mine.next(), theirs.next()]);
+    await Promise.all(readers.map((r) => r.next()));
     await settle();
     const start = now() + 50;
-    anchor.child.send({ cmd: 'mark' });
-    anchor.child.send({ cmd: 'burst', events, batch: BATCH, start });
-    const cpu = process.cpuUsage();
-    const started = await publishAll((e) => server.hub.publish(e), events, undefined, start);
-    const [{ results: o }, { results: a }, { started: anchorStarted }] = await Promise.all([
-      mine.next<{ results: Seen[] }>(),
-      theirs.next<{ results: Seen[] }>(),
-      anchor.child.next<{ started: number }>(),
-    ]);
-    const used = process.cpuUsage(cpu);
-    anchor.child.send({ cmd: 'cpu' });
-    const { cpuMs } = await anchor.child.next<{ cpuMs: number }>();
-    const result = (seen: Seen, from: number, ms: number): Result => ({ seconds: (seen.lastAt - from) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: ms });
-    return [result(o[0]!, started, (used.user + used.system) / 1000), result(a[0]!, anchorStarted, cpuMs)];
+    for (const server of order) {
+      server.child.send({ cmd: 'mark' });
+      server.child.send({ cmd: 'burst', events, batch: BATCH, start });
+    }
+    const seen = await Promise.all(readers.map((r) => r.next<{ results: Seen[] }>()));
+    const started = await Promise.all(order.map((server) => server.child.next<{ started: number }>()));
+    const results: Result[] = [];
+    for (const [i, server] of order.entries()) {
+      server.child.send({ cmd: 'cpu' });
+      const { cpuMs } = await server.child.next<{ cpuMs: number }>();
+      const s = seen[i]!.results[0]!;
+      results.push({ seconds: (s.lastAt - started[i]!.started) / 1000, lost: s.lost, p50: s.p50, p99: s.p99, cpuMs });
+    }
+    return swap ? [results[1]!, results[0]!] : [results[0]!, results[1]!];
   } finally {
-    mine.kill();
-    theirs.kill();
-    await server.close();
+    for (const r of readers) r.kill();
   }
 }
 
-/** Ours and the anchor at once, at RATE on one schedule (the anchor half a period later), read by one client process. */
-async function pacedBoth(anchor: { child: Child; url: string }, events: number): Promise<[ours: Seen, anchor: Seen]> {
-  const host = createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) });
-  const server = createServer(host, { port: 0, replayBufferSize: events + 10, clientQueueLimit: events + 10 });
-  const { url } = await server.listen();
-  const readers = clients([`${url}/event`, anchor.url], events, false);
+/**
+ * Ours and the anchor at once, at RATE on one schedule, the second half a period after the first, read by one
+ * client process (which connects to the first first); `swap` puts the anchor first.
+ */
+async function pacedBoth(ours: Server, anchor: Server, events: number, swap: boolean): Promise<[ours: Seen, anchor: Seen]> {
+  const order = swap ? [anchor, ours] : [ours, anchor];
+  const readers = clients(order.map((server) => server.url), events, false);
   try {
     await readers.next();
     await settle();
     const start = now() + 50;
-    anchor.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
-    await publishAll((e) => server.hub.publish(e), events, RATE, start);
-    await anchor.child.next();
+    order[0]!.child.send({ cmd: 'paced', events, rate: RATE, start });
+    order[1]!.child.send({ cmd: 'paced', events, rate: RATE, start: start + 500 / RATE });
+    await Promise.all(order.map((server) => server.child.next()));
     const { results } = await readers.next<{ results: Seen[] }>();
-    return [results[0]!, results[1]!];
+    return swap ? [results[1]!, results[0]!] : [results[0]!, results[1]!];
   } finally {
     readers.kill();
-    await server.close();
   }
+}
+
+/** Why ours cannot run: dist/ missing, or older than the server's sources (it would measure stale code). */
+async function distProblem(): Promise<string | undefined> {
+  const built = await stat(new URL('../../dist/server.js', import.meta.url)).catch(() => undefined);
+  if (!built) return 'dist/ is not built (run `WASMHOOKS_NO_DTS=1 npx tsup`)';
+  for (const dir of ['../../host/server/', '../../host/runtime/']) {
+    const url = new URL(dir, import.meta.url);
+    for (const name of await readdir(url)) {
+      if ((await stat(new URL(name, url))).mtimeMs > built.mtimeMs) return `dist/ is older than host/${dir.split('/').at(-2)}/${name} (run \`WASMHOOKS_NO_DTS=1 npx tsup\`)`;
+    }
+  }
+  return undefined;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -232,23 +260,31 @@ export const run: RowsFn = async ({ quick }) => {
   const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
   const bursts = quick ? 2 : 7;
-  const anchor = await startAnchor();
+  const problem = await distProblem();
+  if (problem) return [makeRow('sse', runtime, { what: 'SSE fan-out', ours: { value: Number.NaN, unit: 'events/s' }, note: problem })];
+  const limit = Math.max(events, paced) + 10;
+  // Calibration: SSE_SELF=ours or SSE_SELF=anchor runs that server against a copy of itself (the ratio should be 1).
+  const self = process.env.SSE_SELF === 'ours' || process.env.SSE_SELF === 'anchor' ? process.env.SSE_SELF : undefined;
+  const [ours, anchor] = await Promise.all([startServer(self ?? 'ours', limit), startServer(self ?? 'anchor', limit)]);
   const a: Result[] = [];
   const o: Result[] = [];
   const oPaced: Seen[] = [];
   const aPaced: Seen[] = [];
   try {
+    // One burst first, not counted, for both: the first run measured each server's JIT compiling its code (ours has more).
+    await burstBoth(ours, anchor, events, true);
     for (let i = 0; i < bursts; i++) {
-      const [x, y] = await burstBoth(anchor, events);
+      const [x, y] = await burstBoth(ours, anchor, events, i % 2 === 1);
       o.push(x);
       a.push(y);
     }
     for (let i = 0; i < runs; i++) {
-      const [x, y] = await pacedBoth(anchor, paced);
+      const [x, y] = await pacedBoth(ours, anchor, paced, i % 2 === 1);
       oPaced.push(x);
       aPaced.push(y);
     }
   } finally {
+    ours.child.kill();
     anchor.child.kill();
   }
   const rate = (r: Result) => events / r.seconds;

@@ -1,5 +1,5 @@
 /** Bun: `Bun.serve`. */
-import { grace, jsonError, urlOf, type Connection, type ServeAdapter } from './serve-types.js';
+import { grace, jsonError, urlOf, type Connection, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface BunServer {
   readonly port: number;
@@ -15,20 +15,86 @@ interface BunServe {
   }): BunServer;
 }
 
-/** All Bun tells the handler about a connection (it gives no handle on it). */
-const BUN_CONNECTION: Connection = { printsBodyErrors: true };
+/** Bun's controller of a `type: "direct"` stream: bytes go to the connection's buffer, no queue, no pull per chunk. */
+interface DirectController {
+  /** A number once taken; a promise, settled when the connection drained, when the connection's buffer is full. */
+  write(bytes: Uint8Array): number | Promise<number>;
+  /** Ends the body cleanly; a truthy reason would be printed with a stack. */
+  close(): void;
+}
+
+/** Where a body goes whose peer left before it started. */
+const GONE: DirectSink = { write: () => true, end: () => {}, destroy: () => {} };
+
+/**
+ * A body the app writes itself (`Connection.respond`): Bun calls `pull` once
+ * when it starts the response and ends the body when the promise `pull`
+ * returned settles: resolved by `end`, rejected by `destroy` (with no
+ * reason: Bun then cuts the connection without printing anything, the peer
+ * sees a reset, as a destroyed Node socket). The peer leaving is `cancel`.
+ */
+function directBody(attach: (sink: DirectSink) => DirectSource): ReadableStream<Uint8Array> {
+  let source: DirectSource | undefined;
+  const underlying = {
+    type: 'direct',
+    pull: (controller: DirectController) =>
+      new Promise<void>((resolve, reject) => {
+        const resume = () => source?.resume();
+        const gone = () => source?.close();
+        source = attach({
+          write: (bytes) => {
+            const taken = controller.write(bytes);
+            if (typeof taken === 'number') return true;
+            taken.then(resume, gone);
+            return false;
+          },
+          end: () => {
+            controller.close();
+            resolve();
+          },
+          destroy: () => reject(undefined),
+        });
+      }),
+    // The peer left before Bun started the body: the client is attached to nothing and let go at once.
+    cancel: () => (source ?? attach(GONE)).close(),
+  };
+  // Bun's own stream type, which the DOM typings do not know.
+  return new ReadableStream(underlying as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
+/** `Connection.respond` and `Connection.direct` on Bun: a `type: "direct"` body instead of a web stream Bun pulls chunk by chunk. */
+function connection(): { connection: Connection; answered: (response: Response) => Response } {
+  let offer: { body: ReadableStream<Uint8Array>; attach: (sink: DirectSink) => DirectSource } | undefined;
+  return {
+    connection: {
+      // Bun prints the reason a web-stream body errors with (the stack of a dropped slow reader): errored without one.
+      printsBodyErrors: true,
+      direct: (body, attach) => (offer = { body, attach }),
+      respond: (headers, attach) => new Response(directBody(attach), { headers }),
+    },
+    // The offered body, still the final response's after every middleware, is written directly; a replaced one is read as usual.
+    answered: (response) => {
+      const taken = offer;
+      offer = undefined;
+      return taken && response.body === taken.body ? new Response(directBody(taken.attach), { status: response.status, headers: response.headers }) : response;
+    },
+  };
+}
 
 export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
   const bun = (globalThis as unknown as { Bun: BunServe }).Bun;
   // idleTimeout 0: SSE streams are idle between heartbeats, and Bun's default (10 s) would cut them.
-  // Bun gives no handle on a request's connection, so a stalled SSE reader cannot be cut (Connection.destroy is absent;
-  // server.timeout(request, s) does not fire while a write is blocked): the hub errors its stream and frees its queue,
-  // and Bun keeps the socket (fd and kernel send queue) until the peer reads, then closes it.
+  // Bun gives no handle on a request's connection (Connection.destroy is absent; server.timeout(request, s) does not fire
+  // while a write is blocked), but a body written directly is cut by rejecting its pull (see directBody).
   const server = bun.serve({
     hostname,
     port,
     idleTimeout: 0,
-    fetch: (request) => fetch(request, BUN_CONNECTION),
+    fetch: (request) => {
+      const { connection: conn, answered } = connection();
+      const answer = fetch(request, conn);
+      return answer instanceof Promise ? answer.then(answered) : answered(answer);
+    },
     error: () => jsonError(500, 'internal server error', errorBody),
   });
   return {

@@ -8,20 +8,23 @@ interface Offer {
   attach: (sink: DirectSink) => DirectSource;
 }
 
+/** node-server writes nothing for a bodiless response with this header (its contract for handlers that wrote `outgoing`). */
+const ALREADY_SENT = 'x-hono-already-sent';
+const ALREADY_SENT_RESPONSE = () => new Response(null, { headers: { [ALREADY_SENT]: '1' } });
+
 /**
- * A body offered for direct writing (`Connection.direct`, the SSE streams):
- * when the final response still carries it, the status and headers go out
- * here and the body writes to `outgoing` itself; node-server is told the
- * response is sent. A response whose body was replaced is left to node-server.
+ * Status, headers and a body written to `outgoing` by the app itself
+ * (`Connection.respond`, and `direct` below); node-server is told the
+ * response is sent.
  */
-function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse): Response {
-  if (response.body !== offer.body) return response;
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  outgoing.writeHead(response.status, headers);
-  const source = offer.attach({ write: (bytes) => outgoing.write(bytes), end: () => outgoing.end(), destroy: () => outgoing.destroy() });
+function respondDirect(
+  outgoing: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  attach: (sink: DirectSink) => DirectSource,
+): Response {
+  outgoing.writeHead(status, headers);
+  const source = attach({ write: (bytes) => outgoing.write(bytes), end: () => outgoing.end(), destroy: () => outgoing.destroy() });
   // The peer sees the headers at once, with the first bytes when the body wrote some (one packet).
   if (!outgoing.headersSent) outgoing.flushHeaders();
   outgoing.on('drain', () => source.resume());
@@ -30,11 +33,23 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   outgoing.on('error', () => source.close());
   // A peer that left while the handler ran (an async middleware) fires no 'close' now: without this its client would linger.
   if (outgoing.destroyed) source.close();
-  return new Response(null, { headers: { [ALREADY_SENT]: '1' } });
+  return ALREADY_SENT_RESPONSE();
 }
 
-/** node-server writes nothing for a bodiless response with this header (its contract for handlers that wrote `outgoing`). */
-const ALREADY_SENT = 'x-hono-already-sent';
+/**
+ * A body offered for direct writing (`Connection.direct`, the SSE streams
+ * through the app's middleware): when the final response still carries it,
+ * it is written as `respond` writes. A response whose body was replaced is
+ * left to node-server.
+ */
+function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse): Response {
+  if (response.body !== offer.body) return response;
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  return respondDirect(outgoing, response.status, headers, offer.attach);
+}
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
@@ -44,7 +59,11 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
     const outgoing = env.outgoing as ServerResponse;
     let offer: Offer | undefined;
-    const answer = fetch(request, { destroy: () => outgoing.destroy(), direct: (body, attach) => (offer = { body, attach }) });
+    const answer = fetch(request, {
+      destroy: () => outgoing.destroy(),
+      direct: (body, attach) => (offer = { body, attach }),
+      respond: (headers, attach) => respondDirect(outgoing, 200, { ...headers }, attach),
+    });
     // The offer is let go once answered: the hub keeps `destroy` for the connection's life, and with it this scope,
     // which would otherwise hold the unread web stream of every SSE connection.
     const answered = (response: Response) => {

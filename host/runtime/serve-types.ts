@@ -13,6 +13,14 @@ export interface Connection {
    */
   direct?(body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource): void;
   /**
+   * Answers 200 with `headers` and a body written straight to the connection
+   * (Node: the socket; Bun: a `type: "direct"` stream), without a web stream
+   * to read: `attach` is called once the connection can take bytes (at once
+   * on Node, when the runtime starts the body on Bun). Returns the Response to
+   * hand the runtime. Absent where the runtime has no such path (Deno).
+   */
+  respond?(headers: Readonly<Record<string, string>>, attach: (sink: DirectSink) => DirectSource): Response;
+  /**
    * The runtime prints the reason a response body's stream errors with, stack and all (Bun): a body cut on
    * purpose (a dropped slow SSE reader, an expected event) is errored without a reason there, so nothing is printed.
    */

@@ -15,7 +15,7 @@ import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elic
 import { crossSite, hostAndOrigin, jsonPosts } from './guards.js';
 import { consoleCsp, securityHeaders } from './headers.js';
 import { EventHub } from './hub.js';
-import { appFetch, listenApp } from './listen.js';
+import { appFetch, listenApp, type AppFetch } from './listen.js';
 import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { RemoteHooks } from './remote-hooks.js';
 import { apiRoutes } from './routes.js';
@@ -24,7 +24,7 @@ import { storedSink } from '../sessions/control-store.js';
 import { replicaDuties } from '../sessions/replica.js';
 import { MemorySessionStore } from '../store/memory.js';
 import { MemoryEventLog } from '../store/memory-log.js';
-import { sseHandler } from './sse.js';
+import { sseHandler, sseRoute } from './sse.js';
 import type { ServerHost } from './types.js';
 
 export interface WasmhooksServer {
@@ -128,7 +128,10 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.get('/global/event', sseHandler(hub, { format: resolved.globalEventFormat }));
   app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
 
-  const fetch = appFetch(app);
+  // The SSE routes are answered ahead of the app (same guards, no middleware chain per connection); the rest by the app.
+  const sse = sseRoute(hub, resolved);
+  const viaApp = appFetch(app);
+  const fetch: AppFetch = (request, connection) => sse(request, connection) ?? viaApp(request, connection);
   let served: Served | undefined;
   return {
     app,

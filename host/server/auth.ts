@@ -23,14 +23,18 @@ export function safeEqual(given: string, expected: string): boolean {
   return diff === 0;
 }
 
+/** Throws the API's 401 unless `header` (the request's `Authorization`) is `Bearer <token>`. */
+export function checkBearer(header: string | undefined, token: string): void {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match || !safeEqual((match[1] as string).trim(), token)) {
+    throw new ApiError('unauthorized', 'missing or wrong bearer token: send "Authorization: Bearer <token>"');
+  }
+}
+
 /** Requires `Authorization: Bearer <token>` on every route it guards. */
 export function bearerAuth(token: string): MiddlewareHandler {
   return async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match || !safeEqual((match[1] as string).trim(), token)) {
-      throw new ApiError('unauthorized', 'missing or wrong bearer token: send "Authorization: Bearer <token>"');
-    }
+    checkBearer(c.req.header('authorization'), token);
     await next();
   };
 }

@@ -54,12 +54,11 @@ function isLoopbackHost(name: string): boolean {
   return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
 }
 
-/** The Host and Origin checks (before auth, and before the console page). */
-export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
+/** The Host and Origin checks (before auth, and before the console page): throws the API's refusal. */
+export function hostAndOriginCheck(options: GuardOptions): (host: string | undefined, origin: string | undefined) => void {
   const allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const origins = new Set(options.corsOrigins);
-  return async (c, next) => {
-    const host = c.req.header('host');
+  return (host, origin) => {
     if (host !== undefined && host !== '') {
       const name = hostName(host);
       if (name === undefined) throw new ApiError('bad_request', `malformed Host header ${JSON.stringify(host.slice(0, 100))}`);
@@ -71,10 +70,17 @@ export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
         );
       }
     }
-    const origin = c.req.header('origin');
     if (origin !== undefined && !origins.has('*') && !origins.has(origin) && !sameOrigin(origin, host)) {
       throw new ApiError('forbidden', `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; list it in the corsOrigins option`);
     }
+  };
+}
+
+/** `hostAndOriginCheck` as the middleware every route passes. */
+export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
+  const check = hostAndOriginCheck(options);
+  return async (c, next) => {
+    check(c.req.header('host'), c.req.header('origin'));
     await next();
   };
 }
@@ -110,7 +116,7 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
  * for routes answered ahead of the app too: throws the API's 403 for a
  * request another site embeds. `header` reads a request header by name.
  */
-function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): (method: string, header: (name: string) => string | undefined) => void {
+export function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): (method: string, header: (name: string) => string | undefined) => void {
   const any = options.corsOrigins.includes('*');
   return (method, header) => {
     const site = header('sec-fetch-site');

@@ -20,7 +20,7 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = {
 const API_CSP = "frame-ancestors 'none'";
 
 /** Sets the headers on one response's headers (for routes answered ahead of the app too). */
-function applySecurityHeaders(headers: Headers): void {
+export function applySecurityHeaders(headers: Headers): void {
   for (const [name, value] of Object.entries(EVERY_RESPONSE)) headers.set(name, value);
   if (!headers.has('content-security-policy')) headers.set('content-security-policy', API_CSP);
 }

@@ -73,6 +73,15 @@ function connectionSink(sink: DirectSink): Sink {
 
 const CLOSED: DirectSource = { resume: () => {}, close: () => {} };
 
+/** The sink of a client whose connection is not attached yet (`EventHub.openDirect`): nothing is written before `attach`. */
+const UNATTACHED: Sink = {
+  write() {
+    throw new Error('an SSE client was written before its connection was attached');
+  },
+  end() {},
+  fail() {},
+};
+
 export class Client {
   /** Chunks not taken yet, in order. */
   #queue: Uint8Array[] = [];
@@ -88,7 +97,9 @@ export class Client {
   ended = false;
   /** Clients of one view receive the same bytes: the format, and the session filter if any. */
   readonly view: string;
-  #sink!: Sink;
+  #sink: Sink = UNATTACHED;
+  /** Dropped with its connection to be cut before the connection was attached: cut it on `attach`. */
+  #cut = false;
 
   constructor(
     readonly request: StreamRequest,
@@ -105,7 +116,8 @@ export class Client {
   /** From now on the adapter's connection takes the bytes and the web stream is never read. */
   attach(sink: DirectSink): DirectSource {
     if (this.ended) {
-      sink.end();
+      if (this.#cut) sink.destroy();
+      else sink.end();
       return CLOSED;
     }
     this.#sink = connectionSink(sink);
@@ -153,15 +165,27 @@ export class Client {
     this.onEnd(this);
   }
 
+  /** The reader cancelled the web stream: free the queue; the stream is closed already (nothing to end or error). */
+  cancelled(): void {
+    if (this.#release()) this.onEnd(this);
+  }
+
   /** Slow or gone: free the queue, cut the connection or error the stream (`cut` false: the reader left by itself). */
   drop(reason: string, cut = true): void {
-    if (this.ended) return;
+    if (!this.#release()) return;
+    this.#cut = cut;
+    this.#sink.fail(reason, cut);
+    this.onEnd(this);
+  }
+
+  /** Ends the client and frees its queue; false when it had ended already. */
+  #release(): boolean {
+    if (this.ended) return false;
     this.ended = true;
     this.#queue = [];
     this.frames = 0;
     this.bytes = 0;
-    this.#sink.fail(reason, cut);
-    this.onEnd(this);
+    return true;
   }
 }
 

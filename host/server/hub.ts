@@ -16,6 +16,7 @@ import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js'
 import { Client, type StreamRequest } from './hub-client.js';
 import { serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
+import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
 import type { Entry } from './ring.js';
 
@@ -93,13 +94,25 @@ export class EventHub {
           return this.#start(client);
         },
         pull: () => client.ready(),
-        cancel: () => client.drop('cancelled by the reader', false),
+        // Erroring a cancelled stream does nothing but build an Error (a stack per disconnect): it is only let go.
+        cancel: () => client.cancelled(),
       },
       // Nothing is buffered in the stream itself: the client's queue is the only one, and it is counted.
       { highWaterMark: 0 },
     );
     request.direct?.(body, (sink) => client.attach(sink));
     return body;
+  }
+
+  /**
+   * A new SSE client written straight to the connection, with no web stream
+   * (`Connection.respond`): the same bytes as `open`'s, queued until the
+   * adapter calls the returned `attach` (once the connection can take them).
+   */
+  openDirect(request: StreamRequest): (sink: DirectSink) => DirectSource {
+    const client = new Client(request, (c) => this.#forget(c));
+    this.#start(client).catch(() => client.drop('the stream could not start'));
+    return (sink) => client.attach(sink);
   }
 
   async #start(client: Client): Promise<void> {

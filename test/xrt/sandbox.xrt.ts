@@ -203,7 +203,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(ran.ok && str(ran.output), 'warm');
     await new Promise((r) => setTimeout(r, 500));
     const perSecond: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    // The quietest of five seconds: a neighbour's burst can land in any one of them (seen at load 10).
+    for (let i = 0; i < 5; i++) {
       const before = process.cpuUsage();
       await new Promise((r) => setTimeout(r, 1_000));
       const used = process.cpuUsage(before);

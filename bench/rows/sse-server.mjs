@@ -1,16 +1,21 @@
-// The fair anchor of bench/rows/sse.ts, in a process of its own on the bench's runtime: a bare SSE
-// writer on that runtime's own server (node:http on Node, Deno.serve, Bun.serve), no framework, that
-// batches as our hub does: the frames published in one tick are joined and written once per client,
-// in a microtask. It publishes the bench's events itself, on the same schedule as ours.
-// Protocol: prints {"port"} once listening; then reads one JSON command a line from stdin
+// The two servers of bench/rows/sse.ts, each in a process of its own on the bench's runtime, driven by
+// this same script (same publishing loop, same events, same process shape), so that what differs is the server:
+//   ours     createServer of the built package (dist/: its SSE route, the event hub, this runtime's adapter),
+//            with a scripted-model host; argv[3] is its replay buffer and client queue limit (frames).
+//   anchor   the fair anchor: a bare SSE writer on this runtime's own server (node:http on Node, Deno.serve,
+//            Bun.serve), no framework, that batches as our hub does: the frames published in one tick are
+//            joined and written once per client, in a microtask; ids of our shape and length.
+// Protocol: prints {"url"} once listening; then reads one JSON command a line from stdin
 //   {"cmd":"burst","events","batch","start"}  → from start, publishes in batches (a macrotask between), prints {"started"}
-//   {"cmd":"paced","events","rate","start"}   → publishes event n at start + (n+1)/rate s, prints {"started"}
+//   {"cmd":"paced","events","rate","start"}   → prints {"started"}, then publishes event n at start + (n+1)/rate s
 //   {"cmd":"mark"} / {"cmd":"cpu"}            → resets / prints {"cpuMs"}: this process's CPU time since the mark
 import { createServer } from 'node:http';
 import { setImmediate } from 'node:timers';
 import { createInterface } from 'node:readline';
 
+const OURS = process.argv[2] === 'ours';
 const now = () => performance.timeOrigin + performance.now();
+const event = (seq) => ({ type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() });
 const encoder = new TextEncoder();
 const HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const HELLO = encoder.encode(': connected\n\n');
@@ -18,6 +23,23 @@ const HELLO = encoder.encode(': connected\n\n');
 const clients = new Set();
 let write;
 
+/** Ours: the package's server, listening; `publish` goes to its hub. */
+async function listenOurs() {
+  const [{ createHost, scriptedModel }, { createServer: createWasmhooksServer }] = await Promise.all([
+    import('../../dist/index.js'),
+    import('../../dist/server.js'),
+  ]);
+  const limit = Number(process.argv[3]);
+  const server = createWasmhooksServer(createHost({ model: scriptedModel({ turns: [{ text: 'hi' }] }) }), {
+    port: 0,
+    replayBufferSize: limit,
+    clientQueueLimit: limit,
+  });
+  publish = (seq) => server.hub.publish(event(seq));
+  return `${(await server.listen()).url}/event`;
+}
+
+/** The anchor: returns its URL. */
 async function listen() {
   if ('Deno' in globalThis || 'Bun' in globalThis) {
     write = (c, bytes) => {
@@ -41,9 +63,9 @@ async function listen() {
     };
     if ('Deno' in globalThis) {
       const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: () => {} }, handler);
-      return server.addr.port;
+      return `http://127.0.0.1:${server.addr.port}/`;
     }
-    return Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handler }).port;
+    return `http://127.0.0.1:${Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handler }).port}/`;
   }
   write = (res, bytes) => res.write(bytes);
   const server = createServer((_req, res) => {
@@ -53,9 +75,11 @@ async function listen() {
     res.on('close', () => clients.delete(res));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server.address().port;
+  return `http://127.0.0.1:${server.address().port}/`;
 }
 
+// Ids of our shape and length (`<10 base-36 characters>.<position>`), so the frames are byte for byte as long as ours.
+const EPOCH = Array.from(crypto.getRandomValues(new Uint8Array(10)), (b) => (b % 36).toString(36)).join('');
 let id = 0;
 let pending = [];
 function flush() {
@@ -69,14 +93,17 @@ function flush() {
   }
   for (const c of clients) write(c, bytes);
 }
-function publish(seq) {
-  const event = { type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() };
-  if (pending.push(encoder.encode(`id: anchor.${++id}\ndata: ${JSON.stringify(event)}\n\n`)) === 1) queueMicrotask(flush);
-}
+let publish = (seq) => {
+  if (pending.push(encoder.encode(`id: ${EPOCH}.${++id}\ndata: ${JSON.stringify(event(seq))}\n\n`)) === 1) queueMicrotask(flush);
+};
 
+const until = (at) => {
+  const wait = at - now();
+  return wait > 0 ? new Promise((r) => setTimeout(r, wait)) : undefined;
+};
 const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
 let cpu = process.cpuUsage();
-send({ port: await listen() });
+send({ url: await (OURS ? listenOurs() : listen()) });
 for await (const line of createInterface({ input: process.stdin })) {
   const m = JSON.parse(line);
   if (m.cmd === 'mark') cpu = process.cpuUsage();
@@ -84,7 +111,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     const used = process.cpuUsage(cpu);
     send({ cpuMs: (used.user + used.system) / 1000 });
   } else if (m.cmd === 'burst') {
-    if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
+    await until(m.start);
     const started = now();
     for (let n = 0; n < m.events; n++) {
       publish(n);
@@ -92,12 +119,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     }
     send({ started });
   } else if (m.cmd === 'paced') {
-    if (m.start > now()) await new Promise((r) => setTimeout(r, m.start - now()));
+    await until(m.start);
     send({ started: now() });
     for (let n = 0; n < m.events; n++) {
       publish(n);
-      const due = m.start + ((n + 1) * 1000) / m.rate;
-      if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+      const wait = m.start + ((n + 1) * 1000) / m.rate - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
   } else if (m.cmd === 'exit') process.exit(0);
 }
