@@ -4,8 +4,9 @@
  * hook, the app's permission answer or a remote hook) goes through the
  * matching PreToolUse hooks once more, on the very input the tool would get,
  * before the tool runs. The pass can only refuse: deny or stop refuses, a
- * fail-closed failure refuses (it reads as deny), `ask` refuses (a call is
- * asked about once), a second rewrite to a different input refuses (no
+ * fail-closed failure refuses (it reads as deny), `ask` passes only when the
+ * permission question was answered about this very input (a call is asked
+ * about once), a second rewrite to a different input refuses (no
  * loops), and an `allow` that let the call skip the permission question must
  * be given again for the new input. An equal rewrite (an idempotent
  * normaliser) passes. See docs/hooks.md, rule 4.
@@ -28,9 +29,17 @@ export interface Refusal {
 
 /**
  * Runs the PreToolUse hooks on `final`, the input about to run. `allowedBy`: the permission's
- * source (`hook` when a PreToolUse `allow` skipped the question). Undefined when the call may run.
+ * source (`hook` when a PreToolUse `allow` skipped the question). `answeredAbout`: the permission
+ * question was answered (by the app or a PermissionRequest hook) about `final` itself, so an `ask`
+ * has had its answer. Undefined when the call may run.
  */
-export async function recheckInput(b: BatchScope, call: ToolCallRequest, final: Record<string, unknown>, allowedBy: PermissionSource): Promise<Refusal | undefined> {
+export async function recheckInput(
+  b: BatchScope,
+  call: ToolCallRequest,
+  final: Record<string, unknown>,
+  allowedBy: PermissionSource,
+  answeredAbout: boolean,
+): Promise<Refusal | undefined> {
   const again = await dispatch(b.ctx, 'PreToolUse', () =>
     hookInput(b.common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: final }),
   );
@@ -46,6 +55,7 @@ export async function recheckInput(b: BatchScope, call: ToolCallRequest, final: 
       return { reason: `${refused}: hook "${name}" stopped the turn${again.reason ? `: ${again.reason}` : ''}`, source: 'stopped', ...(name ? { hookName: name } : {}), stop };
     }
     case 'ask':
+      if (answeredAbout) break;
       return {
         reason: `${refused}: hook "${name}" asks for permission on the rewritten input, and a call is asked about once${again.reason ? ` (${again.reason})` : ''}`,
         source: 'hook',

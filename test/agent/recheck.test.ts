@@ -140,16 +140,34 @@ describe('what the re-check refuses and lets through', () => {
     expect(hookRuns(events)).toHaveLength(4);
   });
 
-  it('ask on the re-check denies: no second permission question', async () => {
+  it('ask on the re-check: passes when the question was answered about that very input, no second question', async () => {
     const ran: string[] = [];
-    const asked: string[] = [];
+    const asked: unknown[] = [];
     const sudoAsks: HookCallback = async (i) => (commandOf(i).startsWith('sudo ') ? { decision: 'ask', reason: 'sudo' } : {});
     const sudo: HookCallback = async (i) => ({ updatedInput: { command: commandOf(i).startsWith('sudo ') ? commandOf(i) : `sudo ${commandOf(i)}` } });
     const h = hostWith({
       model: scriptedModel([bashCall('ls'), { text: '.' }]),
       tools: [bash(ran)],
       hooks: { PreToolUse: [{ hooks: [sudoAsks, sudo] }] },
-      canUseTool: async (name) => (asked.push(name), { behavior: 'allow' }),
+      canUseTool: async (_name, input) => (asked.push(input), { behavior: 'allow' }),
+    });
+    const events = await collect(h.session(), 'go');
+    // The question showed `sudo ls` and the app allowed that input: sudoAsks's ask on the re-check has its answer.
+    expect(asked).toEqual([{ command: 'sudo ls' }]);
+    expect(ofType(events, 'permission.request')).toHaveLength(1);
+    expect(ran).toEqual(['sudo ls']);
+    expect(ofType(events, 'tool.denied')).toEqual([]);
+  });
+
+  it('ask on the re-check of an input the approver rewrote denies: no second permission question', async () => {
+    const ran: string[] = [];
+    const asked: string[] = [];
+    const sudoAsks: HookCallback = async (i) => (commandOf(i).startsWith('sudo ') ? { decision: 'ask', reason: 'sudo' } : {});
+    const h = hostWith({
+      model: scriptedModel([bashCall('ls'), { text: '.' }]),
+      tools: [bash(ran)],
+      hooks: { PreToolUse: [{ hooks: [sudoAsks] }] },
+      canUseTool: async (name) => (asked.push(name), { behavior: 'allow', updatedInput: { command: 'sudo ls' } }),
     });
     const events = await collect(h.session(), 'go');
     expect(ran).toEqual([]);
