@@ -8,7 +8,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { parseSignature, SignatureError, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
-import { readCapped, resolveSource } from '../plugins/source.js';
+import { fetchWithin, resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
 import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
@@ -44,12 +44,11 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
   if (where === undefined) return undefined;
   let text: string;
   if (/^https?:\/\//i.test(where)) {
-    const response = await fetch(where).catch((error: unknown) => {
-      throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: ${messageOf(error)}`);
-    });
+    const { response, read } = await fetchWithin(where, `the signature ${where}`);
+    if (!response.ok) await response.body?.cancel().catch(() => {});
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
-    const body = await readCapped(response, MAX_SIGNATURE_BYTES);
+    const body = await read(MAX_SIGNATURE_BYTES);
     if (!body) throw new SignatureError('malformed', `the signature ${where} is longer than ${MAX_SIGNATURE_BYTES} bytes`);
     text = new TextDecoder().decode(body);
   } else {

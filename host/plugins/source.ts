@@ -21,11 +21,19 @@ const sha256Hex = z
  * { name: 'guard-shell' }
  * { path: './plugins/guard-shell/build/guard-shell.wasm' }
  * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…' }
+ * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…', timeoutMs: 10_000 }
  */
 const pluginSourceSchema = z.union([
   z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
   z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
-  z.object({ url: z.union([z.string().url(), z.instanceof(URL)]), sha256: sha256Hex }).strict(),
+  z
+    .object({
+      url: z.union([z.string().url(), z.instanceof(URL)]),
+      sha256: sha256Hex,
+      /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
+      timeoutMs: z.number().int().positive().max(600_000).optional(),
+    })
+    .strict(),
   z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
 ]);
 export type PluginSource = z.input<typeof pluginSourceSchema>;
@@ -100,13 +108,9 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
       throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
     }
   }
-  let response: Response;
-  try {
-    response = await fetch(source.url);
-  } catch (error) {
-    throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: ${messageOf(error)}`, { cause: error });
-  }
+  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs);
   if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: HTTP ${response.status}`);
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
@@ -114,9 +118,37 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
     await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is ${declared} bytes, above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
   }
-  const bytes = await readCapped(response, MAX_DOWNLOAD_BYTES);
+  const bytes = await read(MAX_DOWNLOAD_BYTES);
   if (!bytes) throw new WasmhooksError('LOAD_FAILED', `plugin ${origin} is above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
   return bytes;
+}
+
+/** How long a download (connection, headers and the whole body) may take unless its source says otherwise. */
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * Fetches `url` for `what` (`plugin …`, `the signature …`) under one deadline over the connection,
+ * the headers and the body: a server that answers slowly, or stops in the middle of the body, fails
+ * the load with LOAD_FAILED instead of holding it forever. `read(max)` takes the body, capped.
+ */
+export async function fetchWithin(
+  url: string | URL,
+  what: string,
+  timeoutMs = DOWNLOAD_TIMEOUT_MS,
+): Promise<{ response: Response; read: (max: number) => Promise<Uint8Array | undefined> }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const failed = (error: unknown) =>
+    new WasmhooksError('LOAD_FAILED', `cannot download ${what}: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : messageOf(error)}`, { cause: error });
+  const response = await fetch(url, { signal }).catch((error: unknown) => {
+    throw failed(error);
+  });
+  return {
+    response,
+    read: (max) =>
+      readCapped(response, max).catch((error: unknown) => {
+        throw failed(error);
+      }),
+  };
 }
 
 /**
@@ -125,7 +157,7 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
  * a content-length (chunked), or one longer than it said, was read whole
  * before the check, and one that never ended was read without end.
  */
-export async function readCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
+async function readCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -49,3 +49,26 @@ describe('remote plugin downloads are capped while they arrive', () => {
     expect(error).toMatchObject({ code: 'SIGNATURE', reason: 'malformed' });
   }, 30_000);
 });
+
+describe('remote downloads have one deadline over the connection, the headers and the body', () => {
+  it('a body that stops before its end fails with LOAD_FAILED at the source\'s timeoutMs', async () => {
+    const url = await stalling(1 << 20);
+    const started = performance.now();
+    const error = await within(resolveSource({ url, sha256: '0'.repeat(64), timeoutMs: 300 }).then(() => undefined, (e: unknown) => e), 10_000);
+    expect([(error as WasmhooksError).code, (error as WasmhooksError).message]).toEqual(['LOAD_FAILED', expect.stringMatching(/^cannot download plugin .*: no complete answer within 300 ms$/)]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  }, 20_000);
+
+  it('a server that never sends its headers fails the same way', async () => {
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/p.wasm`;
+    const error = await within(resolveSource({ url, sha256: '0'.repeat(64), timeoutMs: 300 }).then(() => undefined, (e: unknown) => e), 10_000);
+    expect(error).toMatchObject({ code: 'LOAD_FAILED', message: expect.stringMatching(/no complete answer within 300 ms$/) });
+  }, 20_000);
+
+  it('timeoutMs is checked at the edge', async () => {
+    const error = await resolveSource({ url: 'https://example.com/p.wasm', sha256: '0'.repeat(64), timeoutMs: -1 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/timeoutMs/) });
+  });
+});

@@ -233,6 +233,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
       server.close();
     }
   },
+  'a remote plugin whose body stops mid-way fails at its timeoutMs (LOAD_FAILED), not never': async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/wasm' });
+      res.write(new Uint8Array(1024));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/p.wasm`;
+      const started = performance.now();
+      const error = await Promise.race([
+        loadPlugin({ url, sha256: '0'.repeat(64), timeoutMs: 300 }).then(() => undefined, (e: unknown) => e),
+        new Promise((resolve) => setTimeout(() => resolve('no answer within 10 s'), 10_000)),
+      ]);
+      assert.ok(error instanceof WasmhooksError && error.code === 'LOAD_FAILED' && /no complete answer within 300 ms$/.test(error.message), String(error));
+      assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+    } finally {
+      server.closeAllConnections?.();
+      server.close();
+    }
+  },
   'requireSignature loads the bytes it verified: a file that changes between verify and load is INTEGRITY': async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-red4-'));
     const signed = new Uint8Array(await readFile(built('secret-redactor')));
