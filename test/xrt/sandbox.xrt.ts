@@ -198,22 +198,28 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   'worker: an idle worker costs next to no CPU, and a request whose notify is lost still gets through': async () => {
+    // CPU per second of this whole process (every thread), the quietest of three one-second windows:
+    // measured before the worker exists and while it idles, so the machine's load lands on both.
+    const quietest = async (): Promise<number> => {
+      const perSecond: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = process.cpuUsage();
+        await new Promise((r) => setTimeout(r, 1_000));
+        const used = process.cpuUsage(before);
+        perSecond.push((used.user + used.system) / 1000);
+      }
+      return Math.min(...perSecond);
+    };
+    const alone = await quietest();
     const echo = await createSandbox(await hostile('echo'), { ...ROOMY, isolation: 'worker' });
     const ran = await echo.call('run', text('warm'));
     assert.equal(ran.ok && str(ran.output), 'warm');
     await new Promise((r) => setTimeout(r, 500));
-    const perSecond: number[] = [];
-    // The quietest of five seconds: a neighbour's burst can land in any one of them (seen at load 10).
-    for (let i = 0; i < 5; i++) {
-      const before = process.cpuUsage();
-      await new Promise((r) => setTimeout(r, 1_000));
-      const used = process.cpuUsage(before);
-      perSecond.push((used.user + used.system) / 1000);
-    }
-    perSecond.sort((a, b) => a - b);
-    console.log(`    [${runtime}] idle worker: ${perSecond.map((t) => t.toFixed(2)).join(', ')} ms CPU per second`);
-    // Waking every 20 ms cost 3.2–10 ms per second (Node, Deno, Bun); without it 0.2–1.1 (Bun's own baseline is about 1).
-    assert.ok(perSecond[0]! < 2, `an idle worker used ${perSecond[0]} ms of CPU per second at least`);
+    const idle = await quietest();
+    console.log(`    [${runtime}] CPU per second: ${alone.toFixed(2)} ms without the worker, ${idle.toFixed(2)} ms with it idle`);
+    // Waking every 20 ms cost 3.2–10 ms per second (Node, Deno, Bun); without it 0.2–1.1 (Bun's own baseline is about 1,
+    // and on a loaded machine every runtime's idle process costs 1–2 ms more, worker or not).
+    assert.ok(idle - alone < 1.5, `an idle worker added ${(idle - alone).toFixed(2)} ms of CPU per second (${alone.toFixed(2)} → ${idle.toFixed(2)})`);
     // Lose the next notify (the request's): the host notifies again at its next slice, and the idle worker wakes.
     const notify = Atomics.notify.bind(Atomics);
     let calls = 0;
