@@ -176,9 +176,10 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   const approved = normalizeToolInput(config, permission.input);
   // A guard judges the input that runs (host/agent/recheck.ts). Without a rewrite the
   // approver hands back the very object it was asked about: no comparison, no re-check.
-  if (pre.rewrittenAfterJudged === true || (approved !== judged && !sameJson(approved, judged))) {
+  const unchanged = approved === judged || sameJson(approved, judged);
+  if (pre.rewrittenAfterJudged === true || !unchanged) {
     // An approver who handed back the input the question showed has answered about this very input.
-    const answeredAbout = (permission.source === 'callback' || permission.source === 'permission-hook') && (approved === judged || sameJson(approved, judged));
+    const answeredAbout = unchanged && (permission.source === 'callback' || permission.source === 'permission-hook');
     const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout);
     if (refusal) {
       deny(b, r, refusal.reason, refusal.source, refusal.hookName);
