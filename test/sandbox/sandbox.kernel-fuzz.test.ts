@@ -4,33 +4,24 @@
 // straddling its end, at 2^32 - 1 and 2^48 - 1/- 8; every accessor, reads and writes. Both plugins get the same
 // calls in the same order, so what one call leaves behind for the next is compared too. Same bytes, or both throw
 // the same error. More calls with WASMHOOKS_KERNEL_CALLS=20000.
-import createPlugin from '@extism/extism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directCaller, probeContext, type DirectCaller } from '../../host/sandbox/extism-call.js';
+import type { DirectCaller } from '../../host/sandbox/extism-call.js';
+import { kernelPair, type KernelPair, type Plugin } from './kernel-pair.js';
 import { hostile } from './sandbox-helpers.js';
 
-type Plugin = Awaited<ReturnType<typeof createPlugin>>;
 
 const CALLS = Number(process.env.WASMHOOKS_KERNEL_CALLS ?? 1500);
 const BLOCK = 1n << 48n;
 const INDEXES = [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 31n, 32n, 0x8000n, 0xffffn];
 
 let raw: Plugin;
-let probed: Plugin;
 let direct: DirectCaller;
+let pair: KernelPair;
 beforeAll(async () => {
-  const bytes = await hostile('kernel-probe');
-  raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
-  const functions = {};
-  const context = probeContext(functions, 'wasmhooks:sandbox');
-  probed = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false, functions });
-  const caller = directCaller(context(), await probed.getInstance(), functions);
-  if (!caller) throw new Error('this Extism build has no call context to drive directly');
-  direct = caller;
+  pair = await kernelPair(await hostile('kernel-probe'));
+  ({ raw, direct } = pair);
 });
-afterAll(async () => {
-  await Promise.all([raw.close(), probed.close()]);
-});
+afterAll(() => pair.close());
 
 async function answer(run: () => Promise<Uint8Array | null> | Uint8Array): Promise<string> {
   try {

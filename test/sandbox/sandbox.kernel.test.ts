@@ -2,14 +2,13 @@
 // exactly what Extism's would, at every edge: the same bytes, or a failure where
 // Extism throws. Oracle: Extism's own functions, through plugin.call on the very
 // same plugin (our accessors are idle outside a direct call), and raw Extism.
-import createPlugin from '@extism/extism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
-import { directCaller, probeContext, type DirectCaller } from '../../host/sandbox/extism-call.js';
+import type { DirectCaller } from '../../host/sandbox/extism-call.js';
+import { kernelPair, type KernelPair, type Plugin } from './kernel-pair.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
 import { hostile, text } from './sandbox-helpers.js';
 
-type Plugin = Awaited<ReturnType<typeof createPlugin>>;
 type Answer = { ok: true; bytes: string } | { ok: false; error: string };
 
 const EXPORTS = [
@@ -45,19 +44,13 @@ let bytes: Uint8Array;
 let raw: Plugin;
 let probed: Plugin;
 let direct: DirectCaller;
+let pair: KernelPair;
 beforeAll(async () => {
   bytes = await hostile('kernel-edges');
-  raw = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false });
-  const functions = {};
-  const context = probeContext(functions, 'wasmhooks:sandbox');
-  probed = await createPlugin({ wasm: [{ data: bytes }] }, { useWasi: false, functions });
-  const caller = directCaller(context(), await probed.getInstance(), functions);
-  if (!caller) throw new Error('this Extism build has no call context to drive directly');
-  direct = caller;
+  pair = await kernelPair(bytes);
+  ({ raw, probed, direct } = pair);
 });
-afterAll(async () => {
-  await Promise.all([raw.close(), probed.close()]);
-});
+afterAll(() => pair.close());
 
 describe('the direct call answers each accessor edge as Extism does', () => {
   it.each(EXPORTS)('%s', async (fn) => {
