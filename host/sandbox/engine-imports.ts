@@ -160,8 +160,9 @@ function alloc(scope: ImportScope): HostFunction {
     // In SELF_CHECKED: the instrumenter left the gate to us, so it comes before any work.
     scope.check();
     // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
-    if (size >= 0n && size <= cap) blockMade(scope);
-    const address = size >= 0n && size <= cap ? cc.alloc(Number(size)) : 0n;
+    const fits = size >= 0n && size <= cap;
+    if (fits) blockMade(scope);
+    const address = fits ? cc.alloc(Number(size)) : 0n;
     if (address === 0n) {
       const bytes = BigInt.asUintN(U64, BigInt(size));
       throw new HostRefusal(

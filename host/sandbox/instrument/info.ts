@@ -28,7 +28,6 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   let funcImports = 0, globals = 0;
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
-  const memory64: number[] = [];
   const memoryMins: number[] = [];
   const imports: { module: string; name: string; type: number }[] = [];
   const tableMins: number[] = [];
@@ -37,7 +36,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     r.where = `section ${s.id}`;
     if (s.id === TYPE) types = readTypes(r);
     else if (s.id === FUNCTION) funcTypes = Array.from({ length: r.u32() }, () => r.u32());
-    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memory64.push(memoryFlags(r, memoryMins));
+    else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memoryMins.push(memoryMin(r));
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
     else if (s.id === TAG && !caps.allowExceptions) refuseExceptions(r, 'a tag section');
@@ -51,7 +50,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
           funcImports++;
           imports.push({ module: text(wasm, mod), name: text(wasm, field), type: r.u32() });
         } else if (kind === 0x01) tableMins.push(tableMin(r, false));
-        else if (kind === 0x02) memory64.push(memoryFlags(r, memoryMins));
+        else if (kind === 0x02) memoryMins.push(memoryMin(r));
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
           if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
@@ -85,7 +84,6 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     exact: false,
     checksInserted: 0,
     params: funcTypes.map((t) => types[t]?.params.length ?? 0),
-    memory64: Uint8Array.from(memory64),
     tempLocal: -1,
     fuelLocal: -1,
     tempUsed: false,
@@ -136,13 +134,12 @@ function blockTypes(types: FuncType[], allowExceptions: boolean): Map<number, nu
   return out;
 }
 
-/** 64-bit memories are refused: their bulk operations take i64 lengths, which the sandbox does not meter. Notes the minimum. */
-function memoryFlags(r: Reader, mins: number[]): number {
+/** A memory's minimum, in pages. 64-bit memories are refused: their bulk operations take i64 lengths, which the sandbox does not meter. */
+function memoryMin(r: Reader): number {
   const at = r.pos;
   const { flags, min } = r.limits();
   if (flags & 4) r.fail('64-bit memories (memory64) are not supported by the sandbox', at);
-  mins.push(min);
-  return 0;
+  return min;
 }
 
 function tableMin(r: Reader, defined = true): number {

@@ -18,8 +18,6 @@ export interface ModuleInfo {
   checksInserted: number;
   /** Parameter count of each defined function. */
   params: number[];
-  /** Per memory (imported first): 1 if 64-bit, whose bulk lengths are i64 and charged a fixed weight. */
-  memory64: Uint8Array;
   /** An i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
   tempLocal: number;
   /** The i64 local holding the fuel counter in the function being rewritten; -1: use the global (fuel.ts). */

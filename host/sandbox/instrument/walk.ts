@@ -69,7 +69,9 @@ export class Walk {
    * Functions that keep the counter in the global (handlers) bound a
    * construct by its whole weight (`uncheckedAcross`).
    */
-  readonly precise: boolean;
+  get precise(): boolean {
+    return this.local;
+  }
 
   constructor(
     readonly m: RewriteInfo,
@@ -84,7 +86,6 @@ export class Walk {
     this.local = instrument && m.fuelLocal >= 0;
     this.threaded = this.local && m.threaded;
     this.shift = this.threaded ? m.shiftLocals : -1;
-    this.precise = this.local;
   }
 
   /** Copies the input up to `to` to the output. */
