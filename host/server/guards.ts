@@ -104,7 +104,6 @@ export const jsonPosts: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   const m = /^https?:\/\/([^/]+)$/i.exec(origin);
