@@ -131,7 +131,7 @@ function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestChec
 }
 
 /** A check of a request, by its method and a reader of its headers by name; throws the API's refusal. */
-export type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
+type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
 
 /**
  * The browser checks of the control plane, in their order: Host and Origin,
