@@ -10,7 +10,8 @@
 
 /** C0 controls but tab and newline, DEL, C1 controls, and the bidi marks, embeddings, overrides and isolates. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const ANY_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** The same set, without `g`: `test` on a global regex would carry `lastIndex` from one call to the next. */
+const ANY_UNSAFE = new RegExp(UNSAFE.source);
 
 /** `text` with every unsafe character written as its `\uXXXX` escape. */
 export function printable(text: string): string {

@@ -12,11 +12,11 @@ import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
 import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
-import { crossSite, hostAndOrigin, jsonPosts } from './guards.js';
+import { browserGuards, jsonPosts } from './guards.js';
 import { consoleCsp, securityHeaders } from './headers.js';
 import { EventHub } from './hub.js';
 import { appFetch, listenApp, type AppFetch } from './listen.js';
-import { isLoopback, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
+import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { RemoteHooks } from './remote-hooks.js';
 import { apiRoutes } from './routes.js';
 import { SessionRegistry } from './sessions.js';
@@ -102,11 +102,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   app.notFound((c) => errorResponse(new ApiError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
   app.use('*', securityHeaders);
   app.use('*', closeUnread);
-  app.use(
-    '*',
-    hostAndOrigin({ loopback: isLoopback(resolved.hostname), allowedHosts: resolved.allowedHosts, corsOrigins: resolved.corsOrigins }),
-  );
-  app.use('*', crossSite(resolved));
+  app.use('*', browserGuards(resolved));
   if (resolved.corsOrigins.length > 0) {
     // hono reads "*" as every origin only as a string, not inside a list.
     const origin = resolved.corsOrigins.includes('*') ? '*' : resolved.corsOrigins;

@@ -26,6 +26,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.js';
+import { isLoopback, type ResolvedServerOptions } from './options.js';
 
 export interface GuardOptions {
   /** Loopback bind: only loopback Host values and `allowedHosts`. */
@@ -55,7 +56,7 @@ function isLoopbackHost(name: string): boolean {
 }
 
 /** The Host and Origin checks (before auth, and before the console page): throws the API's refusal. */
-export function hostAndOriginCheck(options: GuardOptions): (host: string | undefined, origin: string | undefined) => void {
+function hostAndOriginCheck(options: GuardOptions): (host: string | undefined, origin: string | undefined) => void {
   const allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const origins = new Set(options.corsOrigins);
   return (host, origin) => {
@@ -76,7 +77,7 @@ export function hostAndOriginCheck(options: GuardOptions): (host: string | undef
   };
 }
 
-/** `hostAndOriginCheck` as the middleware every route passes. */
+/** `hostAndOriginCheck` alone, as middleware (the MCP endpoint, host/mcp/http.ts). */
 export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
   const check = hostAndOriginCheck(options);
   return async (c, next) => {
@@ -104,7 +105,6 @@ export const jsonPosts: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   const m = /^https?:\/\/([^/]+)$/i.exec(origin);
@@ -112,11 +112,10 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 }
 
 /**
- * The fetch-metadata check (see the top of this file) as a plain function,
- * for routes answered ahead of the app too: throws the API's 403 for a
- * request another site embeds. `header` reads a request header by name.
+ * The fetch-metadata check (see the top of this file): throws the API's
+ * 403 for a request another site embeds.
  */
-export function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): (method: string, header: (name: string) => string | undefined) => void {
+function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestCheck {
   const any = options.corsOrigins.includes('*');
   return (method, header) => {
     const site = header('sec-fetch-site');
@@ -131,9 +130,27 @@ export function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): (met
   };
 }
 
-/** `crossSiteCheck` as middleware (after `hostAndOrigin`, which has judged any `Origin` already). */
-export function crossSite(options: Pick<GuardOptions, 'corsOrigins'>): MiddlewareHandler {
-  const check = crossSiteCheck(options);
+/** A check of a request, by its method and a reader of its headers by name; throws the API's refusal. */
+type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
+
+/**
+ * The browser checks of the control plane, in their order: Host and Origin,
+ * then fetch metadata (which relies on `Origin` having been judged). One
+ * function for the app's middleware (`browserGuards`) and the SSE route
+ * answered ahead of the app (sse.ts), so the two cannot drift apart.
+ */
+export function browserChecks(options: Pick<ResolvedServerOptions, 'hostname' | 'allowedHosts' | 'corsOrigins'>): RequestCheck {
+  const hostAndOrigin = hostAndOriginCheck({ loopback: isLoopback(options.hostname), allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
+  const crossSite = crossSiteCheck(options);
+  return (method, header) => {
+    hostAndOrigin(header('host'), header('origin'));
+    crossSite(method, header);
+  };
+}
+
+/** `browserChecks` as the middleware every route of the app passes (before auth, and before the console page). */
+export function browserGuards(options: Pick<ResolvedServerOptions, 'hostname' | 'allowedHosts' | 'corsOrigins'>): MiddlewareHandler {
+  const check = browserChecks(options);
   return async (c, next) => {
     check(c.req.method, (name) => c.req.header(name));
     await next();

@@ -10,10 +10,10 @@ import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
 import { checkBearer } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
-import { crossSiteCheck, hostAndOriginCheck } from './guards.js';
+import { browserChecks } from './guards.js';
 import { applySecurityHeaders } from './headers.js';
 import type { EventHub } from './hub.js';
-import { isLoopback, type ResolvedServerOptions } from './options.js';
+import type { ResolvedServerOptions } from './options.js';
 import type { StreamFormat } from './ring.js';
 import { sessionIdSchema } from './validate.js';
 
@@ -122,8 +122,7 @@ function plainPath(url: string): string | undefined {
  */
 export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (request: Request, connection?: Connection) => Response | undefined {
   if (options.corsOrigins.length > 0) return () => undefined;
-  const checkHostAndOrigin = hostAndOriginCheck({ loopback: isLoopback(options.hostname), allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
-  const checkCrossSite = crossSiteCheck(options);
+  const checkBrowser = browserChecks(options);
   const token = options.token;
   const global: Stream = { format: options.globalEventFormat };
   // The stream's headers with the security headers the app sets on every answer, built once.
@@ -139,8 +138,7 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
     if (stream === undefined) return undefined;
     try {
       const get = (name: string) => request.headers.get(name) ?? undefined;
-      checkHostAndOrigin(get('host'), get('origin'));
-      checkCrossSite(request.method, get);
+      checkBrowser(request.method, get);
       if (token) checkBearer(get('authorization'), token);
       return sseResponse(hub, stream, request, connection, headers);
     } catch (error) {

@@ -9,7 +9,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The JSON body, validated. An absent body is `{}` when `optional`. The
- * content type was checked by `jsonPosts`, the size by `bodyLimit`; the
+ * content type was checked by `jsonPosts`, the size and time by `readBody`; the
  * encoding (UTF-8), the nesting depth and unique keys are checked here,
  * by the host's one bounded parser.
  */

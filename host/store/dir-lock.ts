@@ -23,6 +23,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { WasmhooksError } from '../errors.js';
+import { PRIVATE_FILE } from './jsonl.js';
 
 interface Holder {
   pid: number;
@@ -97,7 +98,7 @@ async function create(path: string, me: Holder, fail: (message: string) => Error
   const text = `${JSON.stringify(me)}\n`;
   const temp = `${path}.${me.nonce}.tmp`;
   try {
-    await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+    await writeFile(temp, text, { mode: PRIVATE_FILE, flag: 'wx' });
     try {
       await link(temp, path);
       return true;
@@ -119,7 +120,7 @@ async function create(path: string, me: Holder, fail: (message: string) => Error
 
 async function createInPlace(path: string, text: string, fail: (message: string) => Error): Promise<boolean> {
   try {
-    const handle = await open(path, 'wx', 0o600);
+    const handle = await open(path, 'wx', PRIVATE_FILE);
     try {
       await handle.writeFile(text);
     } finally {
