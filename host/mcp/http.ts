@@ -1,21 +1,23 @@
 /**
  * The MCP server over Streamable HTTP (stateless: one MCP server object per
- * request), as a hono app with the control plane's rules: loopback unless a
- * token is set, the bearer token on every request, a body limit and deadline, and only
- * this machine's Host and no foreign Origin on loopback (DNS rebinding).
+ * request), as a hono app behind the control plane's own guards
+ * (server/stack.ts): loopback unless a token is set, the bearer token on
+ * every request, this machine's Host and no foreign Origin on loopback (DNS
+ * rebinding), no request embedded by another site (fetch metadata), POSTs
+ * that say `application/json` (the SDK only looks for the words anywhere in
+ * the header, so `text/plain; x=application/json`, a "simple" cross-site
+ * request, would pass it), a body limit and deadline, and the security
+ * headers on every answer.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { Served } from '../runtime/serve.js';
-import { bearerAuth } from '../server/auth.js';
-import { closeUnread, readBody } from '../server/body-read.js';
-import { ApiError, errorResponse } from '../server/errors.js';
-import { hostAndOrigin } from '../server/guards.js';
 import { appFetch, listenApp } from '../server/listen.js';
-import { isLoopback, resolveServerOptions, type ServerOptions } from '../server/options.js';
+import { resolveServerOptions, type ServerOptions } from '../server/options.js';
+import { guardedApp } from '../server/stack.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
-export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
+export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
 
 /**
  * @example
@@ -23,20 +25,16 @@ export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' |
  */
 export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { app: Hono; listen(): Promise<Served> } {
   const o = resolveServerOptions(options);
-  const app = new Hono();
-  app.onError((error) => errorResponse(error));
-  app.notFound(() => errorResponse(new ApiError('not_found', 'the MCP endpoint is /mcp')));
-  app.use('*', closeUnread);
-  // The control plane's own Host/Origin checks (DNS rebinding, cross-site requests): one implementation.
-  app.use('*', hostAndOrigin({ loopback: isLoopback(o.hostname), allowedHosts: o.allowedHosts, corsOrigins: o.corsOrigins }));
-  if (o.token) app.use('*', bearerAuth(o.token));
-  // The same bounded body read (size and time: slowloris) as the control plane.
-  app.use('*', readBody(o.bodyLimit, o.bodyTimeoutMs));
+  const app = guardedApp(o, {
+    corsHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
+    exposeHeaders: ['Mcp-Session-Id'],
+    notFound: () => 'the MCP endpoint is /mcp',
+  });
   app.all('/mcp', async (c) => {
     const server = createMcpServer(host);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     return transport.handleRequest(c.req.raw);
   });
-  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port }) };
+  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs }) };
 }

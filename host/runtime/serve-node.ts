@@ -51,9 +51,9 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   return respondDirect(outgoing, response.status, headers, offer.attach);
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
-export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
+export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000 }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
   const listener = getRequestListener((request, env) => {
     // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
@@ -81,7 +81,17 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
         : jsonError(500, 'internal server error', errorBody),
   });
   // A missing Host reaches the app (the guards let non-browser requests through) instead of Node's bare 400.
-  const server = createServer({ requireHostHeader: false }, listener);
+  // Headers sent slowly (or never) are cut after headersTimeoutMs; Node checks its connections every
+  // connectionsCheckingInterval (30 s by default, which would let a 10 s limit run to 40 s).
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(300_000, headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
+    listener,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {
@@ -94,9 +104,13 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     // As Node's own handler: nothing can be written once a response on this connection has started.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message =
-      status === 431 ? 'the request line or headers are too large' : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
+      status === 431
+        ? 'the request line or headers are too large'
+        : status === 408
+          ? `the request line and headers did not arrive within ${headersTimeoutMs} ms; send them at once`
+          : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
     answerRaw(socket, status, message);
   });
   // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.

@@ -57,6 +57,13 @@ export interface ServeOptions {
    * bytes), or when the handler throws. Each runtime uses it where it can.
    */
   errorBody?: (status: number, message: string) => string;
+  /**
+   * Time for a request's line and headers to arrive whole, ms (slowloris on
+   * headers, or a connection that never sends one): past it Node answers 408
+   * and closes. Bun has its own fixed limit (about 10 s) and Deno none; there
+   * it is ignored (docs/http-api.md).
+   */
+  headersTimeoutMs?: number;
 }
 
 /** A listening server. */

@@ -2,24 +2,20 @@
  * `createServer(host, options)`: the hono app of the HTTP control plane,
  * embeddable as `fetch` in any runtime, or served with `listen()`.
  */
-import { Hono } from 'hono';
-import { cors } from 'hono/cors';
+import type { Hono } from 'hono';
 import type { Connection, Served } from '../runtime/serve.js';
-import { bearerAuth } from './auth.js';
-import { closeUnread, readBody } from './body-read.js';
 import { consoleHtml } from './console.js';
 import { consoleScript } from './console-script.js';
 import { ControlBroker } from './control.js';
-import { ApiError, errorResponse } from './errors.js';
 import { elicit, type ElicitationOutcome, type ElicitationRequest } from './elicit.js';
-import { browserGuards, jsonPosts } from './guards.js';
-import { consoleCsp, securityHeaders } from './headers.js';
+import { consoleCsp } from './headers.js';
 import { EventHub } from './hub.js';
 import { appFetch, listenApp, type AppFetch } from './listen.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { RemoteHooks } from './remote-hooks.js';
 import { apiRoutes } from './routes.js';
 import { SessionRegistry } from './sessions.js';
+import { guardedApp } from './stack.js';
 import { storedSink } from '../sessions/control-store.js';
 import { replicaDuties } from '../sessions/replica.js';
 import { MemorySessionStore } from '../store/memory.js';
@@ -97,31 +93,21 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   });
   registry = sessions;
 
-  const app = new Hono();
-  app.onError((error) => errorResponse(error));
-  app.notFound((c) => errorResponse(new ApiError('not_found', `no route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
-  app.use('*', securityHeaders);
-  app.use('*', closeUnread);
-  app.use('*', browserGuards(resolved));
-  if (resolved.corsOrigins.length > 0) {
-    // hono reads "*" as every origin only as a string, not inside a list.
-    const origin = resolved.corsOrigins.includes('*') ? '*' : resolved.corsOrigins;
-    app.use('*', cors({ origin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] }));
-  }
   // The console page holds no data; it asks for the token and sends it with each API call.
   let csp: Promise<string> | undefined;
-  app.get('/', async (c) => c.html(consoleHtml, 200, { 'content-security-policy': await (csp ??= consoleCsp(consoleScript)) }));
-  if (resolved.token) app.use('*', bearerAuth(resolved.token));
-  app.use('*', jsonPosts);
-  app.use('*', readBody(resolved.bodyLimit, resolved.bodyTimeoutMs));
+  const app = guardedApp(resolved, {
+    corsHeaders: ['Last-Event-ID'],
+    notFound: (method, path) => `no route ${method} ${path}`,
+    public: (a) => a.get('/', async (c) => c.html(consoleHtml, 200, { 'content-security-policy': await (csp ??= consoleCsp(consoleScript)) })),
+  });
   app.get('/health', async (c) => {
     // One count, not a read of every session and its pending questions (health checks are polled).
     const count = await store.count().catch(() => undefined);
     if (count === undefined) return c.json({ ok: false, store: 'unavailable', replica, sseClients: hub.clientCount }, 503);
     return c.json({ ok: true, sessions: count, replica, sseClients: hub.clientCount });
   });
-  app.get('/event', sseHandler(hub, false));
-  app.get('/global/event', sseHandler(hub, { format: resolved.globalEventFormat }));
+  app.get('/event', sseHandler(hub, resolved.maxSseClients, false));
+  app.get('/global/event', sseHandler(hub, resolved.maxSseClients, { format: resolved.globalEventFormat }));
   app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
 
   // The SSE routes are answered ahead of the app (same guards, no middleware chain per connection); the rest by the app.
@@ -140,7 +126,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       (await sessions.has(sessionId)) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
-      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port });
+      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port, headersTimeoutMs: resolved.headersTimeoutMs });
       return served;
     },
     ready: duties.ready,

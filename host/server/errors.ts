@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | 'payload_too_large'
   | 'request_timeout'
   | 'too_many_sessions'
+  | 'too_many_streams'
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
@@ -39,6 +40,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   payload_too_large: 413,
   request_timeout: 408,
   too_many_sessions: 429,
+  too_many_streams: 503,
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,
@@ -129,5 +131,6 @@ export function errorResponse(error: unknown): Response {
   else api = new ApiError('internal', 'internal server error');
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (api.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  if (api.code === 'too_many_streams') headers['retry-after'] = '5';
   return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
 }

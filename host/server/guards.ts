@@ -28,7 +28,7 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 
-export interface GuardOptions {
+interface GuardOptions {
   /** Loopback bind: only loopback Host values and `allowedHosts`. */
   loopback: boolean;
   /** Lowercase host names (no port) accepted besides loopback ones. */
@@ -74,15 +74,6 @@ function hostAndOriginCheck(options: GuardOptions): (host: string | undefined, o
     if (origin !== undefined && !origins.has('*') && !origins.has(origin) && !sameOrigin(origin, host)) {
       throw new ApiError('forbidden', `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; list it in the corsOrigins option`);
     }
-  };
-}
-
-/** `hostAndOriginCheck` alone, as middleware (the MCP endpoint, host/mcp/http.ts). */
-export function hostAndOrigin(options: GuardOptions): MiddlewareHandler {
-  const check = hostAndOriginCheck(options);
-  return async (c, next) => {
-    check(c.req.header('host'), c.req.header('origin'));
-    await next();
   };
 }
 

@@ -18,10 +18,11 @@ export function appFetch(app: Hono): AppFetch {
 function codeOf(status: number): ApiErrorCode {
   if (status === 431) return 'headers_too_large';
   if (status === 413) return 'payload_too_large';
+  if (status === 408) return 'request_timeout';
   return status >= 500 ? 'internal' : 'bad_request';
 }
 
 /** Listens with this runtime's adapter; errors the runtime lets us answer are in the API's JSON shape. */
-export function listenApp(fetch: AppFetch, options: { hostname: string; port: number }): Promise<Served> {
+export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number }): Promise<Served> {
   return serve(fetch, { ...options, errorBody: (status, message) => errorJson(codeOf(status), message) });
 }

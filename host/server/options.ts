@@ -38,6 +38,8 @@ const serverOptionsSchema = z
     bodyLimit: z.number().int().positive().default(1024 * 1024),
     /** Time for a request body to arrive whole, ms; past it the request is answered 408 and its connection closed (slow senders). */
     bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
+    /** Time for a request's line and headers to arrive whole, ms (Node: 408 and the connection closed; Bun has its own ~10 s, Deno none). */
+    headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
     /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */
@@ -46,6 +48,8 @@ const serverOptionsSchema = z
     heartbeatMs: z.number().int().min(100).default(15_000),
     /** Sessions the store may hold; `POST /session` past it is refused (429) until one is deleted. Bounds what clients can make the server keep. */
     maxSessions: z.number().int().positive().default(10_000),
+    /** SSE streams served at once (`/event` and `/global/event`); one more is refused (503 too_many_streams) until one closes. */
+    maxSseClients: z.number().int().positive().default(1000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */
     allowPluginLoading: z.boolean().default(false),
     /** How long a control request waits for an answer before it is denied, ms. */

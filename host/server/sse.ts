@@ -56,6 +56,7 @@ function globalFormat(request: Request, fallback: 'wasmhooks' | 'reference'): St
  */
 function sseResponse(
   hub: EventHub,
+  maxClients: number,
   stream: Stream,
   request: Request,
   connection: Partial<Connection> | undefined,
@@ -69,6 +70,13 @@ function sseResponse(
   const format = stream ? globalFormat(request, stream.format) : 'plain';
   // HEAD is answered from this GET route with the body thrown away: no stream to open (nobody would read it).
   if (request.method === 'HEAD') return new Response(null, { headers: respond ?? SSE_HEADERS });
+  // Each stream holds a socket, a queue and a place in every fan-out: their number is bounded like sessions are.
+  if (hub.clientCount >= maxClients) {
+    throw new ApiError(
+      'too_many_streams',
+      `this server already serves ${hub.clientCount} event streams (maxSseClients); close one, or retry later (a client needs one stream: /global/event carries every session)`,
+    );
+  }
   // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
   // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.
   const destroy = connection?.destroy;
@@ -86,8 +94,8 @@ function sseResponse(
 }
 
 /** The app's routes (`app.get('/event', …)`), after its middleware. */
-export function sseHandler(hub: EventHub, stream: Stream) {
-  return (c: Context): Response => sseResponse(hub, stream, c.req.raw, c.env as Partial<Connection> | undefined, undefined);
+export function sseHandler(hub: EventHub, maxClients: number, stream: Stream) {
+  return (c: Context): Response => sseResponse(hub, maxClients, stream, c.req.raw, c.env as Partial<Connection> | undefined, undefined);
 }
 
 /**
@@ -140,7 +148,7 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
       const get = (name: string) => request.headers.get(name) ?? undefined;
       checkBrowser(request.method, get);
       if (token) checkBearer(get('authorization'), token);
-      return sseResponse(hub, stream, request, connection, headers);
+      return sseResponse(hub, options.maxSseClients, stream, request, connection, headers);
     } catch (error) {
       const response = errorResponse(error);
       applySecurityHeaders(response.headers);

@@ -24,6 +24,7 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
   leaseMs?: number;
   replayWindow?: number;
   maxSessions?: number;
+  maxSseClients?: number;
 }
 
 /** `--store redis://…` shares sessions with other replicas; otherwise a data directory (default `.wasmhooks/`). */
@@ -73,6 +74,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
     ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
+    ...(flags.maxSseClients ? { maxSseClients: flags.maxSseClients } : {}),
   });
   let served;
   try {

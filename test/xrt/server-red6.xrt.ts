@@ -1,0 +1,125 @@
+// Hostile review red6 on each runtime, through its own serve adapter and raw
+// sockets: one scenario per class of hole in what is reachable over HTTP.
+import assert from 'node:assert/strict';
+import * as wasmhooks from '../../dist/index.js';
+import { mcpHttpApp } from '../../dist/mcp.js';
+import { createServer, runtimeName } from '../../dist/server.js';
+import net from 'node:net';
+import { get, openSse, rawRequest } from './raw-http.ts';
+
+const runtime = runtimeName();
+type Server = ReturnType<typeof createServer>;
+
+function makeHost() {
+  const model = wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
+  return wasmhooks.createHost({ model });
+}
+
+async function withServer(options: Record<string, unknown>, run: (port: number, server: Server) => Promise<void>): Promise<void> {
+  const server = createServer(makeHost(), { port: 0, ...options });
+  const { port } = await server.listen();
+  try {
+    await run(port, server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A raw POST; `body` is latin1 (one char per byte). */
+const post = (path: string, body: string, headers: string[] = ['Host: 127.0.0.1', 'Content-Type: application/json']) =>
+  `POST ${path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
+const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
+
+const MCP_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+const MCP_ACCEPT = 'Accept: application/json, text/event-stream';
+
+/** Sends `head`, then one more header byte every 100 ms (slowloris on headers), until the server closes or `ms` pass. */
+function trickleHeaders(port: number, head: string, ms: number): Promise<{ status: string; closed: boolean; afterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let got = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    const timer = setInterval(() => socket.writable && socket.write('a'), 100);
+    const finish = (closed: boolean) => {
+      clearInterval(timer);
+      clearTimeout(stop);
+      socket.destroy();
+      resolve({ status: got.split('\r\n')[0] ?? '', closed, afterMs: Date.now() - started });
+    };
+    const stop = setTimeout(() => finish(false), ms);
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+  });
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  [`${runtime}: the MCP endpoint has the control plane's guards: fetch metadata, JSON-only POSTs, security headers`]: async () => {
+    const served = await mcpHttpApp(makeHost(), { port: 0 }).listen();
+    const { port } = served;
+    try {
+      // Baseline: a plain client lists the tools, and the answer carries the security headers.
+      const ok = await rawRequest(port, post('/mcp', MCP_LIST, ['Host: 127.0.0.1', 'Content-Type: application/json', MCP_ACCEPT]));
+      assert.equal(ok.status, 200, ok.head + ok.body);
+      assert.match(ok.body, /"tools"/);
+      for (const [name, value] of [['x-frame-options', 'DENY'], ['x-content-type-options', 'nosniff'], ['cross-origin-resource-policy', 'same-origin']]) {
+        assert.equal(header(ok.head, name as string), value, `${name} on ${ok.head}`);
+      }
+      // A "simple" cross-site POST (a form or no-cors fetch: text/plain, whose parameters may say anything) is refused.
+      const simple = await rawRequest(port, post('/mcp', MCP_LIST, ['Host: 127.0.0.1', 'Content-Type: text/plain; x=application/json', MCP_ACCEPT]));
+      assert.equal(simple.status, 415, simple.head + simple.body);
+      assert.equal(errorOf(simple.body).code, 'unsupported_media_type');
+      // A request another site embeds, without Origin (fetch metadata), is refused: GET and POST.
+      const embedded = ['Host: 127.0.0.1', 'Sec-Fetch-Site: cross-site', 'Sec-Fetch-Mode: no-cors', 'Sec-Fetch-Dest: empty'];
+      const viaPost = await rawRequest(port, post('/mcp', MCP_LIST, [...embedded, 'Content-Type: application/json', MCP_ACCEPT]));
+      assert.equal(viaPost.status, 403, viaPost.head + viaPost.body);
+      assert.match(errorOf(viaPost.body).message, /embedded by another site/);
+      const viaGet = await rawRequest(port, get('/mcp', [...embedded.slice(0, 2), 'Sec-Fetch-Dest: iframe', 'Accept: text/event-stream']));
+      assert.equal(viaGet.status, 403, viaGet.head);
+      assert.equal(header(viaGet.head, 'x-frame-options'), 'DENY');
+      // Still refused as before: a foreign Host (DNS rebinding) and a foreign Origin.
+      assert.equal((await rawRequest(port, post('/mcp', MCP_LIST, ['Host: attacker.example', 'Content-Type: application/json', MCP_ACCEPT]))).status, 403);
+      assert.equal((await rawRequest(port, post('/mcp', MCP_LIST, ['Host: 127.0.0.1', 'Origin: https://attacker.example', 'Content-Type: application/json', MCP_ACCEPT]))).status, 403);
+    } finally {
+      await served.close();
+    }
+  },
+
+  [`${runtime}: headers trickled byte by byte (slowloris on headers) are cut: Node 408 in headersTimeoutMs, Bun its own ~10 s`]: () =>
+    withServer({ headersTimeoutMs: 500 }, async (port) => {
+      const head = 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ';
+      if (runtime === 'deno') {
+        // Deno.serve has no header timeout and offers none (docs/http-api.md): the server still serves everyone else.
+        const slow = trickleHeaders(port, head, 1500);
+        assert.equal((await rawRequest(port, get('/health'))).status, 200);
+        assert.equal((await slow).closed, false);
+        return;
+      }
+      const answer = await trickleHeaders(port, head, 15_000);
+      assert.ok(answer.closed, JSON.stringify(answer));
+      if (runtime === 'node') {
+        // Was Node's own 60 s (checked every 30 s), answered 400.
+        assert.match(answer.status, /^HTTP\/1\.1 408/, JSON.stringify(answer));
+        assert.ok(answer.afterMs < 2500, JSON.stringify(answer));
+      } else assert.ok(answer.afterMs < 14_000, JSON.stringify(answer));
+    }),
+
+  [`${runtime}: SSE streams are bounded (maxSseClients): one more is 503 too_many_streams, on the fast route and through the app`]: () =>
+    withServer({ maxSseClients: 2 }, async (port, server) => {
+      const first = openSse(port, '/event');
+      const second = openSse(port, '/global/event');
+      await Promise.all([first.opened, second.opened]);
+      assert.equal(server.hub.clientCount, 2);
+      for (const path of ['/event', '/global/event', '/%65vent']) {
+        const refused = await rawRequest(port, get(path));
+        assert.equal(refused.status, 503, `${path}: ${refused.head}`);
+        assert.equal(errorOf(refused.body).code, 'too_many_streams');
+        assert.equal(header(refused.head, 'retry-after'), '5');
+        assert.equal(header(refused.head, 'x-frame-options'), 'DENY');
+      }
+      // A HEAD opens no stream and is still answered.
+      assert.equal((await rawRequest(port, get('/event').replace('GET', 'HEAD'))).status, 200);
+    }),
+};
