@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
+import { pageQuery, pageResponse } from './paging.js';
 import { pluginViews } from './plugins.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
@@ -43,9 +44,18 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
     const body = await jsonBody(c, createSessionSchema, true);
     return c.json(await sessions.create(body), 201);
   });
-  app.get('/session', async (c) => c.json({ sessions: await sessions.list() }));
+  app.get('/session', async (c) => {
+    const page = pageQuery(c);
+    const { views, total } = await sessions.list(page);
+    return pageResponse('sessions', views, page, total);
+  });
   app.get('/session/:id', async (c) => c.json(await sessions.get(param(c, 'id'))));
-  app.get('/session/:id/messages', async (c) => c.json({ messages: await sessions.messages(param(c, 'id')) }));
+  app.get('/session/:id/messages', async (c) => {
+    const id = param(c, 'id');
+    const page = pageQuery(c);
+    const messages = await sessions.messages(id);
+    return pageResponse('messages', messages.slice(page.offset, page.offset + page.limit), page, messages.length);
+  });
   app.delete('/session/:id', async (c) => {
     await sessions.delete(param(c, 'id'));
     return c.json({ deleted: true });

@@ -106,9 +106,11 @@ export class SessionRegistry {
     return (await this.d.store.get(id)) !== undefined;
   }
 
-  async list(): Promise<SessionView[]> {
+  /** One page of the sessions, and how many there are: only the page's pending questions are read. */
+  async list(page: { offset: number; limit: number } = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): Promise<{ views: SessionView[]; total: number }> {
     const records = await this.d.store.list();
-    return Promise.all(records.map(async (r) => this.#view(r, await this.d.store.controls(r.id))));
+    const shown = records.slice(page.offset, page.offset + page.limit);
+    return { views: await Promise.all(shown.map(async (r) => this.#view(r, await this.d.store.controls(r.id)))), total: records.length };
   }
 
   async get(id: string): Promise<SessionView> {

@@ -122,4 +122,41 @@ export const scenarios: Record<string, () => Promise<void>> = {
       // A HEAD opens no stream and is still answered.
       assert.equal((await rawRequest(port, get('/event').replace('GET', 'HEAD'))).status, 200);
     }),
+
+  [`${runtime}: lists are paged: a long conversation is never one response (limit, about 4 MiB a page, nextOffset), bad paging is 400`]: () =>
+    withServer({ bodyLimit: 1_100_000 }, async (port) => {
+      const call = async (method: string, path: string, body?: string) => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body } : {}) });
+        return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+      };
+      const id = (await call('POST', '/session', '{}')).json.id as string;
+      for (let i = 0; i < 5; i++) {
+        assert.equal((await call('POST', `/session/${id}/prompt`, JSON.stringify({ prompt: String(i).repeat(1_000_000) }))).status, 202);
+        const deadline = Date.now() + 10_000;
+        while ((await call('GET', `/session/${id}`)).json.running === true && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      }
+      // Ten messages, five of a million characters: the old route sent all of them (5 MB) in one answer.
+      const first = (await call('GET', `/session/${id}/messages`)).json;
+      assert.equal(first.total, 10);
+      const firstPage = first.messages as unknown[];
+      assert.ok(firstPage.length >= 1 && firstPage.length < 10, `first page: ${firstPage.length}`);
+      assert.ok(JSON.stringify(firstPage).length < 4.5 * 1024 * 1024);
+      const all = [...firstPage];
+      let next = first.nextOffset as number | undefined;
+      while (next !== undefined) {
+        const page = (await call('GET', `/session/${id}/messages?offset=${next}`)).json;
+        all.push(...(page.messages as unknown[]));
+        next = page.nextOffset as number | undefined;
+      }
+      assert.equal(all.length, 10);
+      const two = (await call('GET', `/session/${id}/messages?offset=8&limit=2`)).json;
+      assert.equal((two.messages as unknown[]).length, 2);
+      assert.equal(two.nextOffset, undefined);
+      assert.deepEqual(Object.keys((await call('GET', '/session?limit=1')).json).sort(), ['offset', 'sessions', 'total']);
+      for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'offset=1e3', 'limit=%201', 'offset=0x10', 'limit=']) {
+        const bad = await call('GET', `/session/${id}/messages?${query}`);
+        assert.equal(bad.status, 400, `${query}: ${JSON.stringify(bad.json)}`);
+        assert.match((bad.json.error as { path: string }).path, /^query\.(offset|limit)$/);
+      }
+    }),
 };
