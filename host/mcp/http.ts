@@ -12,6 +12,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
 import type { Served } from '../runtime/serve.js';
+import { requestWithBody } from '../server/body-read.js';
 import { appFetch, listenApp } from '../server/listen.js';
 import { resolveServerOptions, type ServerOptions } from '../server/options.js';
 import { guardedApp } from '../server/stack.js';
@@ -34,7 +35,7 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
     const server = createMcpServer(host);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw);
+    return transport.handleRequest(requestWithBody(c));
   });
   return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs }) };
 }

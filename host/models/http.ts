@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
+import { readCapped } from '../read-capped.js';
 import { messageOf } from '../errors.js';
 import type { ModelErrorCode, ModelFailure } from './types.js';
 import { backoffMs, type ResolvedRetry, retryAfterMs } from './retry.js';
@@ -159,24 +160,11 @@ export function providerMessage(text: string): string | undefined {
 
 const MAX_ERROR_BODY = 64 * 1024;
 
-/** Reads at most 64 KiB of an error body; a broken read yields what arrived. */
+/** Reads at most 64 KiB of an error body; a broken or aborted read yields what arrived (still the best description we have). */
 async function readText(response: Response, signal: AbortSignal): Promise<string> {
   if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < MAX_ERROR_BODY && !signal.aborted) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // What arrived is still the best description we have.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return text + decoder.decode();
+  const { bytes } = await readCapped(response.body, MAX_ERROR_BODY, { signal, partial: true });
+  return new TextDecoder().decode(bytes);
 }
 
 function describeNetworkError(error: unknown): string {

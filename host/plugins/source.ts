@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
-import { concatBytes } from '../bytes.js';
+import { readCapped } from '../read-capped.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
 
@@ -145,32 +145,15 @@ export async function fetchWithin(
   return {
     response,
     read: (max) =>
-      readCapped(response, max).catch((error: unknown) => {
+      readBodyCapped(response, max).catch((error: unknown) => {
         throw failed(error);
       }),
   };
 }
 
-/**
- * A response body of at most `max` bytes, or undefined (the download
- * cancelled) as soon as it runs past them. Read as it arrives: a body without
- * a content-length (chunked), or one longer than it said, was read whole
- * before the check, and one that never ended was read without end.
- */
-async function readCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
+/** A response body of at most `max` bytes, or undefined (the download cancelled) as soon as it runs past them (read-capped.ts). */
+async function readBodyCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return concatBytes(chunks, total);
+  const body = await readCapped(response.body, max);
+  return body.end === 'done' ? body.bytes : undefined;
 }

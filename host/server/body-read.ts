@@ -15,12 +15,12 @@
  * ends the connection on Node and Bun. Deno keeps it until the client stops
  * sending (it gives the handler no way to close it); the handler is freed.
  */
-import type { MiddlewareHandler } from 'hono';
-import { concatBytes } from '../bytes.js';
+import type { Context, MiddlewareHandler } from 'hono';
+import { readCapped } from '../read-capped.js';
 import { ApiError } from './errors.js';
 
-/** Requests whose body `readBody` received whole. */
-const received = new WeakSet<Request>();
+/** The bodies `readBody` received whole, by request: read once, copied never (routes take them from here). */
+const received = new WeakMap<Request, Uint8Array>();
 
 const hasBody = (request: Request) => request.body !== null && request.method !== 'GET' && request.method !== 'HEAD';
 
@@ -33,7 +33,7 @@ export const closeUnread: MiddlewareHandler = async (c, next) => {
   if (!(raw.body as ReadableStream).locked) void (raw.body as ReadableStream).cancel().catch(() => {});
 };
 
-/** Reads the body whole (within `limit` bytes and `timeoutMs`) and hands the routes a request that holds it. */
+/** Reads the body whole (within `limit` bytes and `timeoutMs`) for the routes (`bodyOf`). */
 export function readBody(limit: number, timeoutMs: number): MiddlewareHandler {
   return async (c, next) => {
     const raw = c.req.raw;
@@ -41,31 +41,37 @@ export function readBody(limit: number, timeoutMs: number): MiddlewareHandler {
     if (!hasBody(raw)) return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
-    const reader = (raw.body as ReadableStream<Uint8Array>).getReader();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), timeoutMs)));
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for (;;) {
-        const chunk = await Promise.race([reader.read(), expired]);
-        if (chunk === 'expired') throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
-        if (chunk.done) break;
-        size += chunk.value.byteLength;
-        if (size > limit) throw tooLarge(limit);
-        parts.push(chunk.value);
+    const body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+    switch (body.end) {
+      case 'done':
+        received.set(raw, body.bytes);
+        return next();
+      case 'over':
+        throw tooLarge(limit);
+      case 'expired':
+        throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
+      case 'aborted':
+      case 'failed':
+        // No signal is passed and a failed read rethrows: neither reaches here.
+        throw new ApiError('bad_request', 'the request body could not be read');
+      default: {
+        const never: never = body.end;
+        return never;
       }
-      received.add(raw);
-    } catch (error) {
-      void reader.cancel().catch(() => {});
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      reader.releaseLock();
     }
-    c.req.raw = new Request(raw, { body: concatBytes(parts) as BodyInit });
-    await next();
   };
+}
+
+/** The body `readBody` received (empty for a request without one: GET, HEAD, no body). */
+export function bodyOf(c: Context): Uint8Array {
+  return received.get(c.req.raw) ?? new Uint8Array(0);
+}
+
+/** The request as it came, with its body (already read by `readBody`) readable again, for a handler that takes a whole Request. */
+export function requestWithBody(c: Context): Request {
+  const raw = c.req.raw;
+  const bytes = received.get(raw);
+  return bytes === undefined ? raw : new Request(raw, { body: bytes as BodyInit });
 }
 
 function tooLarge(limit: number): ApiError {

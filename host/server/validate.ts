@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { parseJson } from '../json.js';
+import { bodyOf } from './body-read.js';
 import { ApiError, validationError } from './errors.js';
 
 /** Bytes that are not UTF-8 are refused, never repaired into U+FFFD (a BOM is kept, so JSON.parse refuses it as before). */
@@ -16,7 +17,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optional = false): Promise<z.output<T>> {
   let text: string;
   try {
-    text = utf8.decode(await c.req.arrayBuffer());
+    text = utf8.decode(bodyOf(c));
   } catch (error) {
     if (error instanceof TypeError) throw new ApiError('invalid_json', 'the body is not valid UTF-8; JSON bodies must be UTF-8');
     throw error;
