@@ -14,7 +14,9 @@ export interface ServerEventPayloads {
   /**
    * The client asked to resume from an event the log no longer holds, or from
    * an id of another log or an older incarnation of this one (`unknown-id`:
-   * the epoch before the dot differs).
+   * the epoch before the dot differs). `over-limit`: more is held than one
+   * client may have queued (`clientQueueBytes`); the newest that fit are
+   * replayed, the older ones are not.
    */
   'replay.gap': {
     requestedAfter: string;
@@ -22,7 +24,7 @@ export interface ServerEventPayloads {
     oldestAvailable: string | null;
     /** Events that cannot be replayed (null when unknown). */
     missed: number | null;
-    reason: 'evicted' | 'unknown-id';
+    reason: 'evicted' | 'unknown-id' | 'over-limit';
   };
   /**
    * The replica running this session's prompt stopped without finishing it

@@ -145,9 +145,23 @@ export class EventHub {
       const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: since.missed, reason: since.reason };
       client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
-    // The replay is bounded by the ring and is not counted against the client's limits.
     let last = since.entries.at(-1)?.id;
-    for (const entry of since.entries) if (wants(client, entry)) client.push(entry.frame(format), 1);
+    // The replay counts against the client's byte limit (not its frame limit: a client dropped as slow catches
+    // up by replay): a log read back from Redis is a copy per connection, so a window of any size times every
+    // reconnecting client would otherwise be held.
+    const wanted = since.entries.filter((entry) => wants(client, entry));
+    let room = this.options.clientQueueBytes - client.bytes;
+    let start = wanted.length;
+    for (; start > 0; start--) {
+      const size = (wanted[start - 1] as Entry).frame(format).length;
+      if (size > room) break;
+      room -= size;
+    }
+    if (start > 0) {
+      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: start, reason: 'over-limit' as const };
+      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
+    }
+    for (let i = start; i < wanted.length; i++) client.push((wanted[i] as Entry).frame(format), 1);
     // Whatever this tick holds goes into `held` too, so it is checked against the replay below.
     this.#flush();
     const held = client.held ?? [];

@@ -159,4 +159,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.match((bad.json.error as { path: string }).path, /^query\.(offset|limit)$/);
       }
     }),
+
+  [`${runtime}: a replay counts against the client's queue limits: the newest that fit, after a replay.gap (over-limit)`]: () =>
+    withServer({ clientQueueBytes: 5000, replayBufferSize: 1000 }, async (port, server) => {
+      const from = server.hub.lastId;
+      for (let i = 0; i < 60; i++) assert.equal((await rawRequest(port, post('/session', '{}'))).status, 201);
+      await server.hub.log.drain();
+      // Before: all 60 were queued for every client that asked, whatever its limits (and, from Redis, read as a copy per connection).
+      const sse = openSse(port, '/event', [`Last-Event-ID: ${from}`], 1500);
+      const { data } = await sse.done;
+      const events = data.map((d) => JSON.parse(d) as { type: string; reason?: string; missed?: number });
+      assert.equal(events[0]?.type, 'server.connected');
+      assert.deepEqual(events[1] && { type: events[1].type, reason: events[1].reason }, { type: 'replay.gap', reason: 'over-limit' });
+      const replayed = events.filter((e) => e.type === 'session.created').length;
+      assert.ok(replayed > 0 && replayed < 60, `replayed ${replayed}`);
+      assert.equal(events[1]?.missed, 60 - replayed);
+      // Without a Last-Event-ID nothing is replayed and nothing is missed.
+      assert.ok(!(await openSse(port, '/event', [], 500).done).data.some((d) => d.includes('replay.gap')));
+    }),
 };
