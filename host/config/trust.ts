@@ -39,12 +39,16 @@ export async function trustContext(config: ResolvedConfig | undefined, cwd: stri
 const MAX_SIGNATURE_BYTES = 64 << 10;
 
 /** The envelope beside a plugin (`signature`, else `<path or url>.sig`); undefined when there is none. */
-export async function findSignature(entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined }, origin: string): Promise<SignatureEnvelope | undefined> {
+export async function findSignature(
+  entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined },
+  origin: string,
+  redirect: 'follow' | 'error' = 'follow',
+): Promise<SignatureEnvelope | undefined> {
   const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
   if (where === undefined) return undefined;
   let text: string;
   if (/^https?:\/\//i.test(where)) {
-    const { response, read } = await fetchWithin(where, `the signature ${where}`);
+    const { response, read } = await fetchWithin(where, `the signature ${where}`, undefined, redirect);
     if (!response.ok) await response.body?.cancel().catch(() => {});
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
@@ -74,12 +78,19 @@ export async function findSignature(entry: { path?: string | undefined; url?: st
  * pin, a file swapped between the two reads (or a FIFO that answers twice)
  * loaded unsigned code under requireSignature.
  */
-export async function checkSignature(entry: PluginEntry, pin: string | undefined, trust: TrustContext, where: string): Promise<{ keyId: string; sha256: string } | undefined> {
+export async function checkSignature(
+  entry: PluginEntry,
+  pin: string | undefined,
+  trust: TrustContext,
+  where: string,
+  /** `error` for loads asked for over HTTP: neither the plugin nor its signature may redirect (server/plugin-url.ts). */
+  redirect: 'follow' | 'error' = 'follow',
+): Promise<{ keyId: string; sha256: string } | undefined> {
   if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
   const origin = entry.path ?? entry.url ?? where;
-  const envelope = await findSignature(entry, origin);
+  const envelope = await findSignature(entry, origin, redirect);
   if (!envelope && !trust.requireSignature) return undefined;
-  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256! };
+  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect };
   const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
   return { keyId: await verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin), sha256 };
 }

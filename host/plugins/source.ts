@@ -28,8 +28,11 @@ const pluginSourceSchema = z.union([
   z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
   z
     .object({
-      url: z.union([z.string().url(), z.instanceof(URL)]),
+      // http(s) only: Deno's and Bun's fetch read file: URLs too, which would be a path load that skips the path checks.
+      url: z.union([z.string().url(), z.instanceof(URL)]).refine((u) => /^https?:$/i.test(new URL(String(u)).protocol), 'must be an http: or https: URL'),
       sha256: sha256Hex,
+      /** `error`: a redirect fails the load instead of being followed (loads asked for over HTTP: it could lead anywhere). */
+      redirect: z.enum(['follow', 'error']).optional(),
       /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
       timeoutMs: z.number().int().positive().max(600_000).optional(),
     })
@@ -99,16 +102,8 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
 
 async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { name: string }>, origin: string): Promise<Uint8Array> {
   if ('bytes' in source) return source.bytes;
-  if ('path' in source) {
-    try {
-      // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
-      const { readFile } = await import('node:fs/promises');
-      return new Uint8Array(await readFile(source.path));
-    } catch (error) {
-      throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
-    }
-  }
-  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs);
+  if ('path' in source) return readPluginFile(source.path, origin);
+  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect);
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: HTTP ${response.status}`);
@@ -123,6 +118,33 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
   return bytes;
 }
 
+/**
+ * A plugin file: a regular file of at most `MAX_DOWNLOAD_BYTES`. A device
+ * (`/dev/zero`, `/dev/urandom`) would be read until memory runs out, and a
+ * FIFO would hold the load (and a thread) until someone writes to it.
+ */
+async function readPluginFile(path: string, origin: string): Promise<Uint8Array> {
+  const refuse = (why: string) => new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${why}`);
+  let handle: import('node:fs/promises').FileHandle | undefined;
+  try {
+    // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
+    const fs = await import('node:fs/promises');
+    if (!(await fs.stat(path)).isFile()) throw refuse('not a regular file');
+    // Non-blocking, in case the path became a FIFO since: opening one for reading would wait for a writer.
+    const { constants } = await import('node:fs');
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const info = await handle.stat();
+    if (!info.isFile()) throw refuse('not a regular file');
+    if (info.size > MAX_DOWNLOAD_BYTES) throw refuse(`it is ${info.size} bytes, above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+    return new Uint8Array(await handle.readFile());
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
 /** How long a download (connection, headers and the whole body) may take unless its source says otherwise. */
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 
@@ -135,11 +157,16 @@ export async function fetchWithin(
   url: string | URL,
   what: string,
   timeoutMs = DOWNLOAD_TIMEOUT_MS,
+  redirect: 'follow' | 'error' = 'follow',
 ): Promise<{ response: Response; read: (max: number) => Promise<Uint8Array | undefined> }> {
   const signal = AbortSignal.timeout(timeoutMs);
   const failed = (error: unknown) =>
-    new WasmhooksError('LOAD_FAILED', `cannot download ${what}: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : messageOf(error)}`, { cause: error });
-  const response = await fetch(url, { signal }).catch((error: unknown) => {
+    new WasmhooksError(
+      'LOAD_FAILED',
+      `cannot download ${what}: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : redirect === 'error' ? `${messageOf(error)} (redirects are not followed here: give the final URL)` : messageOf(error)}`,
+      { cause: error },
+    );
+  const response = await fetch(url, { signal, redirect }).catch((error: unknown) => {
     throw failed(error);
   });
   return {

@@ -5,6 +5,7 @@ import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
+import { checkPluginUrl } from './plugin-url.js';
 import { pluginViews } from './plugins.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
@@ -89,7 +90,9 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
     }
     const body = await jsonBody(c, loadPluginSchema);
     if (!host.loadPlugin) throw new ApiError('not_implemented', 'this host cannot load plugins at run time');
-    const plugin = await host.loadPlugin(body);
+    // A URL is fetched from inside the server's network: public addresses only, no redirects (plugin-url.ts).
+    if (body.url !== undefined) await checkPluginUrl(body.url);
+    const plugin = await host.loadPlugin(body.url !== undefined ? { ...body, redirect: 'error' } : body);
     return c.json({ loaded: plugin.name }, 201);
   });
 

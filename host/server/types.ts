@@ -61,5 +61,5 @@ export interface ServerHost {
   /** The host's shared hook registry; needed only for sessions that ask for `hookCallbacks`. */
   readonly hooks?: { addHandler(handler: HookHandler): string; remove(id: string): boolean };
   /** Present when the host can load plugins at run time (used only with `allowPluginLoading`). */
-  loadPlugin?(source: { path?: string; url?: string; sha256?: string }): Promise<ServerPlugin>;
+  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error' }): Promise<ServerPlugin>;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
+import http from 'node:http';
 import net from 'node:net';
 import { get, openSse, rawRequest } from './raw-http.ts';
 
@@ -177,4 +178,61 @@ export const scenarios: Record<string, () => Promise<void>> = {
       // Without a Last-Event-ID nothing is replayed and nothing is missed.
       assert.ok(!(await openSse(port, '/event', [], 500).done).data.some((d) => d.includes('replay.gap')));
     }),
+
+  [`${runtime}: plugin loading reaches no inward address: POST /plugins refuses loopback/private hosts in every spelling, file: URLs and devices; no redirects`]: async () => {
+    const pin = '0'.repeat(64);
+    // A local server that redirects: a public URL could send the download inward the same way.
+    const redirector = http.createServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const redirectPort = (redirector.address() as net.AddressInfo).port;
+    try {
+      const redirected = await wasmhooks.loadPlugin({ url: `http://127.0.0.1:${redirectPort}/x.wasm`, sha256: pin, redirect: 'error' }).then(
+        () => assert.fail('loaded'),
+        (e: Error & { code?: string }) => e,
+      );
+      assert.equal(redirected.code, 'LOAD_FAILED', redirected.message);
+      assert.match(redirected.message, /redirects are not followed/);
+      for (const source of [{ url: 'file:///etc/hostname', sha256: pin }, { path: '/dev/zero' }]) {
+        const started = Date.now();
+        const error = await wasmhooks.loadPlugin(source).then(
+          () => assert.fail('loaded'),
+          (e: Error & { code?: string }) => e,
+        );
+        assert.match(`${error.code} ${error.message}`, 'url' in source ? /^INVALID_OPTIONS .*http: or https:/ : /^LOAD_FAILED .*not a regular file/);
+        assert.ok(Date.now() - started < 2000);
+      }
+      // A host that loads at run time as `wasmhooks serve` does (the source as the route hands it over, redirect included).
+      const inner = makeHost();
+      const loading = {
+        session: (options: Parameters<typeof inner.session>[0]) => inner.session(options),
+        loadPlugin: async (source: Parameters<typeof wasmhooks.loadPlugin>[0]) => wasmhooks.loadPlugin(source),
+      };
+      const server = createServer(loading as unknown as Parameters<typeof createServer>[0], { port: 0, allowPluginLoading: true });
+      const { port } = await server.listen();
+      try {
+        const load = (body: unknown) => rawRequest(port, post('/plugins', JSON.stringify(body)), 5000);
+        for (const url of [
+          `http://127.0.0.1:${redirectPort}/x.wasm`,
+          `http://2130706433:${redirectPort}/x.wasm`,
+          `http://[::ffff:7f00:1]:${redirectPort}/x.wasm`,
+          'http://169.254.169.254/latest/meta-data',
+          `http://localhost:${redirectPort}/x.wasm`,
+          'http://10.0.0.1/x.wasm',
+        ]) {
+          const refused = await load({ url, sha256: pin });
+          assert.equal(refused.status, 403, `${url}: ${refused.body}`);
+          assert.match(errorOf(refused.body).message, /not a public address/);
+        }
+        const file = await load({ url: 'file:///etc/hostname', sha256: pin });
+        assert.equal(file.status, 400, file.body);
+        const device = await load({ path: '/dev/zero' });
+        assert.ok(device.status >= 400, device.body);
+        assert.match(errorOf(device.body).message, /not a regular file/);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      redirector.close();
+    }
+  },
 };

@@ -50,10 +50,12 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     // Only reachable when --allow-plugin-loading is set; the server checks that.
     async loadPlugin(source) {
       const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
+      const redirect = source.redirect ?? 'follow';
       // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
-      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins');
+      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins', redirect);
       // Exactly the bytes whose signature was checked: the file is read again to load it.
-      const plugin = await loadPlugin(signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry);
+      const pinned = signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry;
+      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect } : pinned);
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;

@@ -1,0 +1,125 @@
+/**
+ * Where `POST /plugins` may download from. The server fetches the URL a
+ * client names, from inside the network it runs in: without a check, any
+ * API client could make it reach what only the server can — a cloud
+ * metadata service (169.254.169.254), an admin port on loopback, a host on
+ * the private network — and learn from the answer (status, size, the
+ * digest in a pin mismatch, how long a connection took). So the URL must
+ * be http(s) and its host a public address: a literal is checked as it is,
+ * a name by every address it resolves to. Redirects are refused by the
+ * download itself (`redirect: 'error'`), as a public URL could redirect
+ * inward. A name re-pointed between this check and the download (DNS
+ * rebinding by the name's owner) is not caught: documented
+ * (docs/http-api.md); plugins from the private network are loaded at
+ * start-up (config) or by path.
+ */
+import { ApiError } from './errors.js';
+
+/** IPv4 ranges that are not the public internet (RFC 6890 and friends), as [first octets, prefix length]. */
+const V4_PRIVATE: readonly [number, number, number, number, number][] = [
+  [0, 0, 0, 0, 8], // "this network"
+  [10, 0, 0, 0, 8],
+  [100, 64, 0, 0, 10], // carrier-grade NAT
+  [127, 0, 0, 0, 8],
+  [169, 254, 0, 0, 16], // link-local, cloud metadata
+  [172, 16, 0, 0, 12],
+  [192, 0, 0, 0, 24],
+  [192, 0, 2, 0, 24],
+  [192, 88, 99, 0, 24],
+  [192, 168, 0, 0, 16],
+  [198, 18, 0, 0, 15], // benchmarking
+  [198, 51, 100, 0, 24],
+  [203, 0, 113, 0, 24],
+  [224, 0, 0, 0, 4], // multicast
+  [240, 0, 0, 0, 4], // reserved, broadcast
+];
+
+function v4Number(address: string): number | undefined {
+  const parts = address.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+}
+
+function privateV4(n: number): boolean {
+  return V4_PRIVATE.some(([a, b, c, d, bits]) => {
+    const base = ((a * 256 + b) * 256 + c) * 256 + d;
+    const size = 2 ** (32 - bits);
+    return n >= base && n < base + size;
+  });
+}
+
+/** The 16 bytes of an IPv6 address (no brackets, no zone), or undefined. */
+function v6Bytes(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  let tail: number[] = [];
+  const dotted = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const n = v4Number(dotted[1] as string);
+    if (n === undefined) return undefined;
+    tail = [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+    text = `${text.slice(0, dotted.index)}:0:0`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (s: string) => (s === '' ? [] : s.split(':'));
+  const head = groups(halves[0] as string);
+  const rest = halves.length === 2 ? groups(halves[1] as string) : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const all = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => '0'), ...rest];
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  const bytes = all.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 255]);
+  if (tail.length) bytes.splice(12, 4, ...tail);
+  return bytes;
+}
+
+function privateV6(b: number[]): boolean {
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const v4At12 = () => ((b[12] as number) * 256 + (b[13] as number)) * 65536 + (b[14] as number) * 256 + (b[15] as number);
+  if (zeros(0, 15) && (b[15] === 0 || b[15] === 1)) return true; // :: and ::1
+  if (zeros(0, 10) && b[10] === 255 && b[11] === 255) return privateV4(v4At12()); // ::ffff:a.b.c.d
+  if (zeros(0, 12)) return true; // deprecated ::a.b.c.d
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) return privateV4(v4At12()); // NAT64 64:ff9b::/96
+  if (b[0] === 0x20 && b[1] === 0x02) return privateV4((((b[2] as number) * 256 + (b[3] as number)) * 65536 + (b[4] as number) * 256 + (b[5] as number))); // 6to4
+  const first = b[0] as number;
+  if ((first & 0xfe) === 0xfc) return true; // unique local fc00::/7
+  if (first === 0xfe && ((b[1] as number) & 0xc0) === 0x80) return true; // link-local fe80::/10
+  if (first === 0xff) return true; // multicast
+  if (first === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return true; // documentation
+  return false;
+}
+
+/** Whether an IP address (v4 dotted, or v6 without brackets) is outside the public internet; undefined when it is not an address. */
+export function isPrivateAddress(address: string): boolean | undefined {
+  const v4 = v4Number(address);
+  if (v4 !== undefined) return privateV4(v4);
+  const v6 = v6Bytes(address.replace(/%.*$/, ''));
+  return v6 === undefined ? undefined : privateV6(v6);
+}
+
+/** Throws the API's 400/403 unless `url` is an http(s) URL whose host is (and resolves only to) public addresses. */
+export async function checkPluginUrl(url: string): Promise<void> {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ApiError('validation', `url must be http: or https:, not ${parsed.protocol}`, 'body.url');
+  }
+  // The WHATWG parser has already turned 2130706433, 0x7f.1 and 127.1 into 127.0.0.1.
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const refuse = (address: string) =>
+    new ApiError(
+      'forbidden',
+      `plugin URL host ${JSON.stringify(parsed.hostname)} ${address === host ? 'is' : `resolves to ${address}, which is`} not a public address; ` +
+        'plugins from loopback or the private network are loaded at start-up (config) or by path, not over HTTP',
+    );
+  const literal = isPrivateAddress(host);
+  if (literal === true) throw refuse(host);
+  if (literal === false) return;
+  let addresses: { address: string }[];
+  try {
+    const { lookup } = await import('node:dns/promises');
+    addresses = await lookup(host, { all: true, verbatim: true });
+  } catch {
+    throw new ApiError('validation', `plugin URL host ${JSON.stringify(parsed.hostname)} does not resolve`, 'body.url');
+  }
+  for (const { address } of addresses) if (isPrivateAddress(address) !== false) throw refuse(address);
+}

@@ -1,0 +1,31 @@
+// POST /plugins downloads only from public addresses (host/server/plugin-url.ts): every spelling of an inward address.
+import { describe, expect, it } from 'vitest';
+import { checkPluginUrl, isPrivateAddress } from '../../host/server/plugin-url.js';
+
+describe('isPrivateAddress', () => {
+  it.each([
+    '127.0.0.1', '127.255.1.2', '10.1.2.3', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+    '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', 'fe80::1', 'fd00::1', 'fc00::', 'ff02::1', '64:ff9b::a9fe:a9fe', '2002:7f00:1::', '::127.0.0.1', '0:0:0:0:0:0:0:1',
+  ])('%s is private', (address) => expect(isPrivateAddress(address)).toBe(true));
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => expect(isPrivateAddress(address)).toBe(false));
+  it.each(['localhost', 'example.com', '1.2.3', '1::2::3', '12345::'])('%s is not an address', (text) => expect(isPrivateAddress(text)).toBeUndefined());
+});
+
+describe('checkPluginUrl', () => {
+  it.each([
+    'http://127.0.0.1:8080/x.wasm', 'http://2130706433/x.wasm', 'http://0x7f.1/x.wasm', 'http://127.1/x.wasm', 'http://[::1]/x.wasm',
+    'http://[::ffff:127.0.0.1]/x.wasm', 'http://169.254.169.254/latest/meta-data', 'http://localhost/x.wasm', 'http://LocalHost/x.wasm',
+  ])('refuses %s (403)', async (url) => {
+    await expect(checkPluginUrl(url)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/not a public address/) });
+  });
+  it.each(['file:///etc/passwd', 'data:application/wasm;base64,AGFzbQ==', 'ftp://example.com/x.wasm'])('refuses the scheme of %s (400)', async (url) => {
+    await expect(checkPluginUrl(url)).rejects.toMatchObject({ code: 'validation' });
+  });
+  it('refuses a name that does not resolve (nothing to check) with a 400', async () => {
+    await expect(checkPluginUrl('http://LOCALHOST./x.wasm')).rejects.toMatchObject({ code: expect.stringMatching(/^(validation|forbidden)$/) });
+    await expect(checkPluginUrl('http://no-such-host.invalid/x.wasm')).rejects.toMatchObject({ code: 'validation' });
+  });
+  it('lets a public address literal through', async () => {
+    await expect(checkPluginUrl('https://93.184.216.34/x.wasm')).resolves.toBeUndefined();
+  });
+});
