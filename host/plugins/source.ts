@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { concatBytes } from '../bytes.js';
 import { readCapped } from '../read-capped.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
@@ -119,9 +120,10 @@ async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { 
 }
 
 /**
- * A plugin file: a regular file of at most `MAX_DOWNLOAD_BYTES`. A device
- * (`/dev/zero`, `/dev/urandom`) would be read until memory runs out, and a
- * FIFO would hold the load (and a thread) until someone writes to it.
+ * A plugin file: a regular file (or a FIFO), read up to `MAX_DOWNLOAD_BYTES`
+ * as the bytes arrive. A device (`/dev/zero`, `/dev/urandom`) or anything
+ * else that never ends would be read until memory runs out; a directory or
+ * socket is no plugin.
  */
 async function readPluginFile(path: string, origin: string): Promise<Uint8Array> {
   const refuse = (why: string) => new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${why}`);
@@ -129,14 +131,22 @@ async function readPluginFile(path: string, origin: string): Promise<Uint8Array>
   try {
     // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
     const fs = await import('node:fs/promises');
-    if (!(await fs.stat(path)).isFile()) throw refuse('not a regular file');
-    // Non-blocking, in case the path became a FIFO since: opening one for reading would wait for a writer.
-    const { constants } = await import('node:fs');
-    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const info = await handle.stat();
-    if (!info.isFile()) throw refuse('not a regular file');
-    if (info.size > MAX_DOWNLOAD_BYTES) throw refuse(`it is ${info.size} bytes, above the ${MAX_DOWNLOAD_BYTES}-byte limit`);
-    return new Uint8Array(await handle.readFile());
+    const regular = (info: { isFile(): boolean; isFIFO(): boolean }) => info.isFile() || info.isFIFO();
+    if (!regular(await fs.stat(path))) throw refuse('not a regular file');
+    handle = await fs.open(path, 'r');
+    // Checked again on what was opened: the path may name something else by now.
+    if (!regular(await handle.stat())) throw refuse('not a regular file');
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(new Uint8Array(1 << 20), 0, 1 << 20, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > MAX_DOWNLOAD_BYTES) throw refuse(`it is larger than the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+      // A short last read keeps only its bytes, not the whole buffer.
+      parts.push(bytesRead === buffer.length ? buffer : buffer.slice(0, bytesRead));
+    }
+    return parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(parts, total);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
