@@ -88,7 +88,12 @@ export const jsonPosts: MiddlewareHandler = async (c, next) => {
     if (!/^application\/json\s*(?:;|$)/i.test(type)) {
       throw new ApiError('unsupported_media_type', 'POST bodies must be JSON: send "Content-Type: application/json" (with {} for an empty body)');
     }
-    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+    // Every charset parameter, not the first: `charset=utf-8;charset=utf-16` means one thing to us and another to a reader that takes the last.
+    const charsets = [...type.matchAll(/;\s*charset\s*=\s*"?([^";\s]*)/gi)].map((m) => m[1] as string);
+    if (charsets.length > 1) {
+      throw new ApiError('unsupported_media_type', 'the Content-Type names its charset more than once; send one charset=utf-8, or none');
+    }
+    const charset = charsets[0];
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
       throw new ApiError('unsupported_media_type', `POST bodies are read as UTF-8; charset ${JSON.stringify(charset.slice(0, 40))} is not accepted (send charset=utf-8 or none)`);
     }

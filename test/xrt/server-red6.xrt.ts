@@ -1,6 +1,7 @@
 // Hostile review red6 on each runtime, through its own serve adapter and raw
 // sockets: one scenario per class of hole in what is reachable over HTTP.
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
@@ -233,6 +234,54 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     } finally {
       redirector.close();
+    }
+  },
+
+  [`${runtime}: a Content-Type that names its charset twice is 415 (one reading of a body, whoever reads the header)`]: () =>
+    withServer({}, async (port) => {
+      for (const type of ['application/json;charset=utf-8;charset=utf-16', 'application/json; charset=utf-8; CHARSET="latin1"', 'application/json;charset=utf-8;charset=utf-8']) {
+        const res = await rawRequest(port, post('/session', '{}', ['Host: 127.0.0.1', `Content-Type: ${type}`]));
+        assert.equal(res.status, 415, `${type}: ${res.head}`);
+        assert.match(errorOf(res.body).message, /more than once/);
+      }
+      assert.equal((await rawRequest(port, post('/session', '{}', ['Host: 127.0.0.1', 'Content-Type: application/json; charset=UTF-8']))).status, 201);
+    }),
+
+  [`${runtime}: a control answer counts once, for its own session only (another session's id, a replayed answer, a cancel after it)`]: async () => {
+    const model = wasmhooks.scriptedModel({
+      rules: [
+        { when: { lastToolName: 'Ask' }, reply: { text: 'Thanks.' } },
+        { when: { lastUser: 'ask' }, reply: { toolCalls: [{ name: 'Ask', input: {} }] } },
+        { when: () => true, reply: { text: 'Hello.' } },
+      ],
+    });
+    const ask: { elicit?: Server['elicit'] } = {};
+    const askTool = wasmhooks.tool('Ask', 'Ask the user', z.object({}), async (_input, ctx) => JSON.stringify(await ask.elicit!(ctx.sessionId, { message: 'Name?' })));
+    const server = createServer(wasmhooks.createHost({ model, tools: [askTool], allowedTools: ['Ask'] }), { port: 0 });
+    ask.elicit = server.elicit;
+    const { port } = await server.listen();
+    try {
+      const create = async () => (JSON.parse((await rawRequest(port, post('/session', '{}'))).body) as { id: string }).id;
+      const [mine, other] = [await create(), await create()];
+      assert.equal((await rawRequest(port, post(`/session/${mine}/prompt`, '{"prompt":"ask"}'))).status, 202);
+      const deadline = Date.now() + 5000;
+      while (server.broker.pending(mine).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const requestID = server.broker.pending(mine)[0]!.id;
+      const answer = JSON.stringify({ requestID, subtype: 'elicitation', response: { action: 'accept', content: { name: 'Ada' } } });
+      const foreign = await rawRequest(port, post(`/session/${other}/control-response`, answer));
+      assert.deepEqual(JSON.parse(foreign.body), { resolved: false, reason: 'session-mismatch' });
+      assert.equal(JSON.parse((await rawRequest(port, post(`/session/${other}/control-cancel`, JSON.stringify({ requestID })))).body).cancelled, 0);
+      assert.equal(server.broker.pending(mine).length, 1);
+      assert.deepEqual(JSON.parse((await rawRequest(port, post(`/session/${mine}/control-response`, answer))).body), { resolved: true });
+      assert.deepEqual(JSON.parse((await rawRequest(port, post(`/session/${mine}/control-response`, answer))).body), { resolved: false, reason: 'not-pending' });
+      assert.equal(JSON.parse((await rawRequest(port, post(`/session/${mine}/control-cancel`, JSON.stringify({ requestID })))).body).cancelled, 0);
+      // Ids that are not ids: refused before any lookup.
+      for (const id of ['a%2Fb', '%E2%80%AE', 'x'.repeat(129), '..']) {
+        const res = await rawRequest(port, post(`/session/${id}/control-response`, answer));
+        assert.ok(res.status === 400 || res.status === 404, `${id}: ${res.head}`);
+      }
+    } finally {
+      await server.close();
     }
   },
 };
