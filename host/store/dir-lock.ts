@@ -18,7 +18,7 @@
  * process that crashed while taking over is taken over the same way.
  */
 import { createHash } from 'node:crypto';
-import { link, open, rm, writeFile } from 'node:fs/promises';
+import { link, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -36,6 +36,7 @@ interface Holder {
 interface Seen {
   holder: Holder | undefined;
   generation: string;
+  mtimeMs: number;
 }
 
 /** Attempts before giving up while other processes keep taking the lock or a take-over is under way. */
@@ -60,10 +61,39 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
         `or remove ${path} if that process is gone`,
     );
   }
+  await sweepClaims(dir);
   return async () => {
     // Only our own lock is removed (a crash-recovery takeover may have replaced it).
     if ((await readLock(path))?.holder?.nonce === me.nonce) await rm(path, { force: true });
   };
+}
+
+/** A claim on a lock (`.lock.<generation>.claim`), or a claim on such a claim. */
+const CLAIM = /^\.lock(?:\.[0-9a-f]{32}\.claim)+$/;
+/** A claim that could not be read whole is left alone this long (it may be being written). */
+const CUT_SHORT_MS = 60_000;
+
+/**
+ * Removes the claims their takers left behind. A process that crashes after
+ * replacing a stale lock but before removing its claim leaves the claim named
+ * for a lock that no longer exists: nobody would ever look at it again. With
+ * the lock held, every claim whose holder is gone is such a leftover.
+ */
+async function sweepClaims(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!CLAIM.test(name)) continue;
+    const path = join(dir, name);
+    const seen = await readLock(path);
+    if (seen === undefined) continue;
+    const gone = seen.holder === undefined ? Date.now() - seen.mtimeMs > CUT_SHORT_MS : !alive(seen.holder);
+    if (gone) await rm(path, { force: true });
+  }
 }
 
 /** Makes `path` ours (null), or names its live holder, or 'busy' when it kept changing hands. */
@@ -145,7 +175,7 @@ async function readLock(path: string): Promise<Seen | undefined> {
     const stat = await handle.stat();
     const text = await handle.readFile('utf8');
     const generation = createHash('sha256').update(`${stat.ino}:${stat.mtimeMs}:${text}`).digest('hex').slice(0, 32);
-    return { holder: parse(text), generation };
+    return { holder: parse(text), generation, mtimeMs: stat.mtimeMs };
   } catch {
     return undefined;
   } finally {

@@ -92,3 +92,23 @@ describe.skipIf(process.platform === 'win32')('lockDataDir', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('lockDataDir leftovers (red6)', () => {
+  it('removes the claims of processes that are gone, not those of live ones', async () => {
+    const dead = deadPid();
+    const dir = mkdtempSync(join(tmpdir(), 'wasmhooks-lock-'));
+    const hex = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
+    // A take-over that crashed after replacing the lock, before removing its claim (and a claim on that claim).
+    const orphan = `.lock.${hex('a')}.claim`;
+    const nested = `.lock.${hex('b')}.claim.${hex('c')}.claim`;
+    const live = `.lock.${hex('d')}.claim`;
+    const other = 'notes.lock.claim';
+    writeFileSync(join(dir, orphan), `${JSON.stringify({ pid: dead, host: hostname(), nonce: 'x' })}\n`);
+    writeFileSync(join(dir, nested), `${JSON.stringify({ pid: dead, host: hostname(), nonce: 'y' })}\n`);
+    writeFileSync(join(dir, live), `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'z' })}\n`);
+    writeFileSync(join(dir, other), 'not ours');
+    const release = await lockDataDir(dir);
+    expect(readdirSync(dir).sort()).toEqual(['.lock', live, other].sort());
+    await release();
+  });
+});

@@ -5,7 +5,11 @@ import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import net from 'node:net';
 import { get, openSse, rawRequest } from './raw-http.ts';
 
@@ -282,6 +286,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     } finally {
       await server.close();
+    }
+  },
+
+  [`${runtime}: a data directory's lock claims left by crashed take-overs are removed when the lock is taken`]: async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'wasmhooks-red6-')), 'data');
+    const sessions = join(dataDir, 'sessions');
+    mkdirSync(sessions, { recursive: true, mode: 0o700 });
+    const dead = spawnSync('true').pid as number;
+    const orphan = `.lock.${'a'.repeat(32)}.claim`;
+    writeFileSync(join(sessions, orphan), `${JSON.stringify({ pid: dead, host: hostname(), nonce: 'gone' })}\n`, { mode: 0o600 });
+    const opened = await wasmhooks.openStore({ kind: 'file', dataDir });
+    try {
+      assert.ok(!readdirSync(sessions).includes(orphan), readdirSync(sessions).join(' '));
+    } finally {
+      await opened.close();
     }
   },
 };
