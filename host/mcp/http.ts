@@ -4,18 +4,18 @@
  * (server/stack.ts): loopback unless a token is set, the bearer token on
  * every request, this machine's Host and no foreign Origin on loopback (DNS
  * rebinding), no request embedded by another site (fetch metadata), POSTs
- * that say `application/json` (the SDK only looks for the words anywhere in
- * the header, so `text/plain; x=application/json`, a "simple" cross-site
- * request, would pass it), a body limit and deadline, and the security
- * headers on every answer.
+ * that say `application/json` in UTF-8 (the SDK checks the media type, not
+ * the charset), bodies read one way (UTF-8, unique keys, bounded depth), a
+ * body limit and deadline, and the security headers on every answer.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
 import type { Served } from '../runtime/serve.js';
-import { requestWithBody } from '../server/body-read.js';
+import { ApiError } from '../server/errors.js';
 import { appFetch, listenApp } from '../server/listen.js';
 import { resolveServerOptions, type ServerOptions } from '../server/options.js';
 import { guardedApp } from '../server/stack.js';
+import { bodyJson } from '../server/validate.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
 export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
@@ -32,10 +32,21 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
     notFound: () => 'the MCP endpoint is /mcp',
   });
   app.all('/mcp', async (c) => {
+    // A POST's body is read as every body of ours is (UTF-8 or refused, unique keys, bounded depth: the SDK's own
+    // JSON.parse takes a message nested 200,000 deep and overflows the stack on it later) and handed over parsed.
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      try {
+        parsedBody = bodyJson(c);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null }, error.status);
+      }
+    }
     const server = createMcpServer(host);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    return transport.handleRequest(requestWithBody(c));
+    return transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
   });
   return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs }) };
 }

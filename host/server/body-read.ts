@@ -67,13 +67,6 @@ export function bodyOf(c: Context): Uint8Array {
   return received.get(c.req.raw) ?? new Uint8Array(0);
 }
 
-/** The request as it came, with its body (already read by `readBody`) readable again, for a handler that takes a whole Request. */
-export function requestWithBody(c: Context): Request {
-  const raw = c.req.raw;
-  const bytes = received.get(raw);
-  return bytes === undefined ? raw : new Request(raw, { body: bytes as BodyInit });
-}
-
 function tooLarge(limit: number): ApiError {
   return new ApiError('payload_too_large', `the body is larger than ${limit} bytes`);
 }

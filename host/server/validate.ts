@@ -15,6 +15,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * by the host's one bounded parser.
  */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optional = false): Promise<z.output<T>> {
+  const parsed = schema.safeParse(bodyJson(c, optional));
+  if (!parsed.success) throw validationError(parsed.error, 'body');
+  return parsed.data;
+}
+
+/**
+ * The body as JSON, unvalidated (for a handler with its own schema: the MCP
+ * endpoint), read the one way every body is: UTF-8 or 400, unique keys,
+ * bounded depth. An absent body is `{}` when `optional`.
+ */
+export function bodyJson(c: Context, optional = false): unknown {
   let text: string;
   try {
     text = utf8.decode(bodyOf(c));
@@ -22,15 +33,10 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optio
     if (error instanceof TypeError) throw new ApiError('invalid_json', 'the body is not valid UTF-8; JSON bodies must be UTF-8');
     throw error;
   }
-  let value: unknown = {};
-  if (text.trim() !== '' || !optional) {
-    const parsed = parseJson(text, 'the body', { uniqueKeys: true });
-    if (!parsed.ok) throw new ApiError(parsed.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', parsed.message);
-    value = parsed.value;
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, 'body');
-  return parsed.data;
+  if (text.trim() === '' && optional) return {};
+  const parsed = parseJson(text, 'the body', { uniqueKeys: true });
+  if (!parsed.ok) throw new ApiError(parsed.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', parsed.message);
+  return parsed.value;
 }
 
 export const sessionIdSchema = z

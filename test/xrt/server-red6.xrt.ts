@@ -73,7 +73,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       for (const [name, value] of [['x-frame-options', 'DENY'], ['x-content-type-options', 'nosniff'], ['cross-origin-resource-policy', 'same-origin']]) {
         assert.equal(header(ok.head, name as string), value, `${name} on ${ok.head}`);
       }
-      // A "simple" cross-site POST (a form or no-cors fetch: text/plain, whose parameters may say anything) is refused.
+      // A "simple" cross-site POST (a form or no-cors fetch: text/plain, whose parameters may say anything) is refused by our check.
       const simple = await rawRequest(port, post('/mcp', MCP_LIST, ['Host: 127.0.0.1', 'Content-Type: text/plain; x=application/json', MCP_ACCEPT]));
       assert.equal(simple.status, 415, simple.head + simple.body);
       assert.equal(errorOf(simple.body).code, 'unsupported_media_type');
@@ -85,6 +85,19 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const viaGet = await rawRequest(port, get('/mcp', [...embedded.slice(0, 2), 'Sec-Fetch-Dest: iframe', 'Accept: text/event-stream']));
       assert.equal(viaGet.status, 403, viaGet.head);
       assert.equal(header(viaGet.head, 'x-frame-options'), 'DENY');
+      // Bodies are read the one way (the SDK's JSON.parse took any depth, then overflowed the stack: -32603 on Node and Bun).
+      const nested = '['.repeat(200_000) + ']'.repeat(200_000);
+      const deepCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"x":${nested}}}}`;
+      for (const [what, body, type] of [
+        ['deep', deepCall, 'application/json'],
+        ['twice', '{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call","params":{}}', 'application/json'],
+        ['not UTF-8', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"\xff"}}', 'application/json'],
+        ['UTF-16', MCP_LIST, 'application/json; charset=utf-16'],
+      ] as const) {
+        const res = await rawRequest(port, post('/mcp', body, ['Host: 127.0.0.1', `Content-Type: ${type}`, MCP_ACCEPT]), 5000);
+        assert.equal(res.status, what === 'UTF-16' ? 415 : 400, `${what}: ${res.head}${res.body.slice(0, 200)}`);
+        if (what !== 'UTF-16') assert.equal((JSON.parse(res.body) as { error: { code: number } }).error.code, -32700, res.body);
+      }
       // Still refused as before: a foreign Host (DNS rebinding) and a foreign Origin.
       assert.equal((await rawRequest(port, post('/mcp', MCP_LIST, ['Host: attacker.example', 'Content-Type: application/json', MCP_ACCEPT]))).status, 403);
       assert.equal((await rawRequest(port, post('/mcp', MCP_LIST, ['Host: 127.0.0.1', 'Origin: https://attacker.example', 'Content-Type: application/json', MCP_ACCEPT]))).status, 403);
