@@ -18,7 +18,7 @@ import { guardedApp } from '../server/stack.js';
 import { bodyJson } from '../server/validate.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
-export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
+export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
 
 /**
  * @example

@@ -33,33 +33,72 @@ export const closeUnread: MiddlewareHandler = async (c, next) => {
   if (!(raw.body as ReadableStream).locked) void (raw.body as ReadableStream).cancel().catch(() => {});
 };
 
-/** Reads the body whole (within `limit` bytes and `timeoutMs`) for the routes (`bodyOf`). */
-export function readBody(limit: number, timeoutMs: number): MiddlewareHandler {
+/**
+ * The bytes of request bodies one app holds at once, over every request:
+ * each body is bounded by `bodyLimit`, but not their number, so many
+ * clients sending at the same time (slowly, within `bodyTimeoutMs`) would
+ * hold `bodyLimit` × connections. A request reserves what its body may take
+ * (its `Content-Length`, or `bodyLimit` when chunked) before a byte is read,
+ * and gives it back when its route has answered; one that does not fit is
+ * answered 503 at once.
+ */
+export class BodyBudget {
+  #free: number;
+  constructor(readonly total: number) {
+    this.#free = total;
+  }
+  take(bytes: number): boolean {
+    if (bytes > this.#free) return false;
+    this.#free -= bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.#free += bytes;
+  }
+}
+
+/** Reads the body whole (within `limit` bytes and `timeoutMs`, and a share of `budget`) for the routes (`bodyOf`). */
+export function readBody(limit: number, timeoutMs: number, budget: BodyBudget): MiddlewareHandler {
   return async (c, next) => {
     const raw = c.req.raw;
     // A GET or HEAD request has no body (fetch semantics); reading one would build a full Request on Node, per SSE connection too.
     if (!hasBody(raw)) return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
-    const body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
-    switch (body.end) {
-      case 'done':
-        received.set(raw, body.bytes);
-        return next();
-      case 'over':
-        throw tooLarge(limit);
-      case 'expired':
-        throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
-      case 'aborted':
-      case 'failed':
-        // No signal is passed and a failed read rethrows: neither reaches here.
-        throw new ApiError('bad_request', 'the request body could not be read');
-      default: {
-        const never: never = body.end;
-        return never;
-      }
+    const reserved = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : limit;
+    if (!budget.take(reserved)) {
+      throw new ApiError(
+        'unavailable',
+        `the server is receiving ${budget.total} bytes of request bodies already (bodyBytesInFlight); retry shortly`,
+      );
+    }
+    try {
+      await readThenRoute(raw, limit, timeoutMs, next);
+    } finally {
+      budget.give(reserved);
     }
   };
+}
+
+async function readThenRoute(raw: Request, limit: number, timeoutMs: number, next: () => Promise<void>): Promise<void> {
+  const body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+  switch (body.end) {
+    case 'done':
+      received.set(raw, body.bytes);
+      return next();
+    case 'over':
+      throw tooLarge(limit);
+    case 'expired':
+      throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
+    case 'aborted':
+    case 'failed':
+      // No signal is passed and a failed read rethrows: neither reaches here.
+      throw new ApiError('bad_request', 'the request body could not be read');
+    default: {
+      const never: never = body.end;
+      return never;
+    }
+  }
 }
 
 /** The body `readBody` received (empty for a request without one: GET, HEAD, no body). */

@@ -131,6 +131,6 @@ export function errorResponse(error: unknown): Response {
   else api = new ApiError('internal', 'internal server error');
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (api.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
-  if (api.code === 'too_many_streams') headers['retry-after'] = '5';
+  if (api.code === 'too_many_streams' || api.code === 'unavailable') headers['retry-after'] = '5';
   return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
 }

@@ -36,6 +36,8 @@ const serverOptionsSchema = z
     globalEventFormat: z.enum(['wasmhooks', 'reference']).default('wasmhooks'),
     /** Largest accepted request body, in bytes. */
     bodyLimit: z.number().int().positive().default(1024 * 1024),
+    /** Bytes of request bodies held at once over all requests (each reserves its Content-Length, or bodyLimit when chunked); past it a request is answered 503 at once. At least bodyLimit. */
+    bodyBytesInFlight: z.number().int().positive().default(64 * 1024 * 1024),
     /** Time for a request body to arrive whole, ms; past it the request is answered 408 and its connection closed (slow senders). */
     bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
     /** Time for a request's line and headers to arrive whole, ms (Node: 408 and the connection closed; Bun has its own ~10 s, Deno none). */
@@ -86,6 +88,12 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       'INVALID_OPTIONS',
       `refusing to serve on ${resolved.hostname} without a token: anything but loopback (127.0.0.1, ::1, localhost) ` +
         'requires a bearer token (option `token`, or --token / WASMHOOKS_TOKEN)',
+    );
+  }
+  if (resolved.bodyBytesInFlight < resolved.bodyLimit) {
+    throw new WasmhooksError(
+      'INVALID_OPTIONS',
+      `server option bodyBytesInFlight (${resolved.bodyBytesInFlight}) is below bodyLimit (${resolved.bodyLimit}): a body of the largest accepted size could never be read`,
     );
   }
   // "null" is the origin of every sandboxed frame and file: page, whatever site made it: as open as "*".

@@ -10,13 +10,13 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { bearerAuth } from './auth.js';
-import { closeUnread, readBody } from './body-read.js';
+import { BodyBudget, closeUnread, readBody } from './body-read.js';
 import { ApiError, errorResponse } from './errors.js';
 import { browserGuards, jsonPosts } from './guards.js';
 import { securityHeaders } from './headers.js';
 import type { ResolvedServerOptions } from './options.js';
 
-export type StackOptions = Pick<ResolvedServerOptions, 'hostname' | 'allowedHosts' | 'corsOrigins' | 'token' | 'bodyLimit' | 'bodyTimeoutMs'>;
+export type StackOptions = Pick<ResolvedServerOptions, 'hostname' | 'allowedHosts' | 'corsOrigins' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight'>;
 
 export interface StackSettings {
   /** Request headers a cross-origin page may send (CORS preflight), besides Authorization and Content-Type. */
@@ -45,6 +45,6 @@ export function guardedApp(options: StackOptions, settings: StackSettings): Hono
   settings.public?.(app);
   if (options.token) app.use('*', bearerAuth(options.token));
   app.use('*', jsonPosts);
-  app.use('*', readBody(options.bodyLimit, options.bodyTimeoutMs));
+  app.use('*', readBody(options.bodyLimit, options.bodyTimeoutMs, new BodyBudget(options.bodyBytesInFlight)));
   return app;
 }

@@ -316,4 +316,31 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await opened.close();
     }
   },
+
+  [`${runtime}: request bodies held at once are bounded over all requests (bodyBytesInFlight): one more is 503 at once`]: () =>
+    withServer({ bodyLimit: 1000, bodyBytesInFlight: 2000, bodyTimeoutMs: 5000 }, async (port) => {
+      // Two clients each announce 1000 bytes and send one: together they hold the whole budget.
+      const holders = [0, 1].map(() => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write('POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{'),
+        );
+        socket.on('error', () => {});
+        return socket;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const full = await rawRequest(port, post('/session', `{"title":"${'a'.repeat(900)}"}`));
+      assert.equal(full.status, 503, full.head);
+      assert.equal(errorOf(full.body).code, 'unavailable');
+      assert.match(errorOf(full.body).message, /bodyBytesInFlight/);
+      assert.equal(header(full.head, 'retry-after'), '5');
+      // A bodiless GET is not concerned.
+      assert.equal((await rawRequest(port, get('/health'))).status, 200);
+      for (const socket of holders) socket.destroy();
+      // Their reservations come back when their requests end.
+      const deadline = Date.now() + 4000;
+      let after = 0;
+      while (Date.now() < deadline && (after = (await rawRequest(port, post('/session', '{}'))).status) !== 201) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(after, 201);
+      assert.throws(() => createServer(makeHost(), { bodyLimit: 2000, bodyBytesInFlight: 1000 }), /bodyBytesInFlight .* is below bodyLimit/);
+    }),
 };
