@@ -107,10 +107,9 @@ export class SessionRegistry {
   }
 
   /** One page of the sessions, and how many there are: only the page's pending questions are read. */
-  async list(page: { offset: number; limit: number } = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): Promise<{ views: SessionView[]; total: number }> {
-    const records = await this.d.store.list();
-    const shown = records.slice(page.offset, page.offset + page.limit);
-    return { views: await Promise.all(shown.map(async (r) => this.#view(r, await this.d.store.controls(r.id)))), total: records.length };
+  async list(page: { offset: number; limit: number }): Promise<{ views: SessionView[]; total: number }> {
+    const [shown, total] = await Promise.all([this.d.store.list(page), this.d.store.count()]);
+    return { views: await Promise.all(shown.map(async (r) => this.#view(r, await this.d.store.controls(r.id)))), total };
   }
 
   async get(id: string): Promise<SessionView> {

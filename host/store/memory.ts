@@ -36,8 +36,9 @@ export class MemorySessionStore implements SessionStore {
     return this.records.size;
   }
 
-  async list(): Promise<SessionRecord[]> {
-    return [...this.records.values()].map((r) => structuredClone(r));
+  async list(page?: { offset: number; limit: number }): Promise<SessionRecord[]> {
+    const all = [...this.records.values()];
+    return (page ? all.slice(page.offset, page.offset + page.limit) : all).map((r) => structuredClone(r));
   }
 
   async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {

@@ -80,9 +80,10 @@ export class RedisSessionStore implements SessionStore {
     return this.#call(() => this.redis.zcard(this.#k('sessions')));
   }
 
-  async list(): Promise<SessionRecord[]> {
+  async list(page?: { offset: number; limit: number }): Promise<SessionRecord[]> {
     return this.#call(async () => {
-      const ids = await this.redis.zrange(this.#k('sessions'), '0', '-1');
+      const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, -1];
+      const ids = await this.redis.zrange(this.#k('sessions'), String(start), String(stop));
       if (ids.length === 0) return [];
       const pipe = this.redis.pipeline();
       for (const id of ids) pipe.hgetall(this.#k('s', id));

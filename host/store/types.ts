@@ -58,7 +58,8 @@ export interface SessionStore {
   /** False when a session with this id exists already. */
   create(record: SessionRecord): Promise<boolean>;
   get(id: string): Promise<SessionRecord | undefined>;
-  list(): Promise<SessionRecord[]>;
+  /** The sessions in creation order; with `page`, only `limit` of them from number `offset` (a page is read, not the whole store). */
+  list(page?: { offset: number; limit: number }): Promise<SessionRecord[]>;
   /** How many sessions there are (without reading them). */
   count(): Promise<number>;
   update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void>;

@@ -172,6 +172,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal((two.messages as unknown[]).length, 2);
       assert.equal(two.nextOffset, undefined);
       assert.deepEqual(Object.keys((await call('GET', '/session?limit=1')).json).sort(), ['offset', 'sessions', 'total']);
+      for (let i = 0; i < 2; i++) await call('POST', '/session', '{}');
+      const sessions = (await call('GET', '/session?limit=2')).json;
+      assert.deepEqual([(sessions.sessions as unknown[]).length, sessions.total, sessions.nextOffset], [2, 3, 2]);
+      const rest = (await call('GET', '/session?offset=2&limit=2')).json;
+      assert.deepEqual([(rest.sessions as { id: string }[]).length, rest.nextOffset], [1, undefined]);
+      assert.notEqual((rest.sessions as { id: string }[])[0]!.id, (sessions.sessions as { id: string }[])[1]!.id);
       for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'offset=1e3', 'limit=%201', 'offset=0x10', 'limit=']) {
         const bad = await call('GET', `/session/${id}/messages?${query}`);
         assert.equal(bad.status, 400, `${query}: ${JSON.stringify(bad.json)}`);

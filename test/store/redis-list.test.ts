@@ -1,0 +1,27 @@
+// The Redis store reads one page of sessions, not all of them (GET /session is paged: red6).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../host/store/open.js';
+import { haveRedis, startRedis, type RedisServer } from './redis-server.js';
+
+describe.skipIf(!haveRedis())('RedisSessionStore.list(page)', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis({ persist: false });
+  });
+  afterAll(async () => redis?.dispose());
+
+  it('returns the page in creation order, and everything without one', async () => {
+    const opened = await openStore({ kind: 'redis', url: redis.url });
+    try {
+      const { store } = opened;
+      for (let i = 0; i < 5; i++) await store.create({ id: `s${i}`, createdAt: 1000 + i, prompts: 0, options: {} } as never);
+      expect((await store.list({ offset: 1, limit: 2 })).map((r) => r.id)).toEqual(['s1', 's2']);
+      expect((await store.list({ offset: 4, limit: 10 })).map((r) => r.id)).toEqual(['s4']);
+      expect(await store.list({ offset: 9, limit: 10 })).toEqual([]);
+      expect((await store.list()).map((r) => r.id)).toEqual(['s0', 's1', 's2', 's3', 's4']);
+      expect(await store.count()).toBe(5);
+    } finally {
+      await opened.close();
+    }
+  });
+});
