@@ -9,7 +9,7 @@
 import { concatBytes } from './bytes.js';
 
 /** How a read ended: the whole body, or stopped at the size limit, the deadline, the signal or a failed read. */
-export type CappedEnd = 'done' | 'over' | 'expired' | 'aborted' | 'failed';
+type CappedEnd = 'done' | 'over' | 'expired' | 'aborted' | 'failed';
 
 export interface CappedBody {
   end: CappedEnd;

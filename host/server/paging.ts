@@ -10,9 +10,9 @@ import type { Context } from 'hono';
 import { ApiError } from './errors.js';
 
 /** Most items on one page. */
-export const PAGE_LIMIT = 1000;
+const PAGE_LIMIT = 1000;
 /** About the most JSON on one page (a single larger item still goes out alone). */
-export const PAGE_BYTES = 4 * 1024 * 1024;
+const PAGE_BYTES = 4 * 1024 * 1024;
 
 export interface PageQuery {
   offset: number;
