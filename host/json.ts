@@ -23,7 +23,11 @@ export interface JsonOptions {
    * Refuse an object that names a key twice. `JSON.parse` keeps the last one,
    * other parsers the first: a text whose meaning depends on the reader
    * (`{"behavior":"deny",…,"behavior":"allow"}` past a proxy that reads the
-   * first) is refused where it decides something (HTTP bodies).
+   * first) is refused where it decides something (HTTP bodies). So is the
+   * key `__proto__`: `JSON.parse` makes it an own property, but the first
+   * `Object.assign` or `obj[key] = …` copy turns it into the copy's
+   * prototype, and zod's records drop it silently: data that means one thing
+   * here and another a step later.
    */
   uniqueKeys?: boolean;
 }
@@ -60,10 +64,10 @@ function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
 
 /**
  * The first key named twice in one object of a JSON text that parsed, or
- * undefined. One pass without recursion; keys are compared decoded, so
- * `"a"` and `"\u0061"` are the same key.
+ * the first `__proto__` key (`twice: false`), or undefined. One pass without
+ * recursion; keys are compared decoded, so `"a"` and `"\u0061"` are the same key.
  */
-function duplicateKey(text: string): string | undefined {
+function duplicateKey(text: string): { key: string; twice: boolean } | undefined {
   // Per open container: its keys (objects) or null (arrays).
   const stack: (Set<string> | null)[] = [];
   let expectKey = false;
@@ -79,8 +83,9 @@ function duplicateKey(text: string): string | undefined {
       if (!expectKey) continue;
       expectKey = false;
       const key = JSON.parse(text.slice(start, i + 1)) as string;
+      if (key === '__proto__') return { key, twice: false };
       const keys = stack.at(-1);
-      if (keys?.has(key)) return key;
+      if (keys?.has(key)) return { key, twice: true };
       keys?.add(key);
     } else if (c === 0x7b) {
       stack.push(new Set());
@@ -115,9 +120,12 @@ export function parseJson(text: string, what: string, bounds: JsonOptions = {}):
   } catch (error) {
     return { ok: false, problem: 'syntax', message: `${what} is not valid JSON: ${(error as Error).message}` };
   }
-  const twice = bounds.uniqueKeys ? duplicateKey(text) : undefined;
-  if (twice !== undefined) {
-    return { ok: false, problem: 'duplicate_key', message: `${what} names the key ${JSON.stringify(twice.slice(0, 100))} twice in one object; send each key once` };
+  const bad = bounds.uniqueKeys ? duplicateKey(text) : undefined;
+  if (bad?.twice) {
+    return { ok: false, problem: 'duplicate_key', message: `${what} names the key ${JSON.stringify(bad.key.slice(0, 100))} twice in one object; send each key once` };
+  }
+  if (bad) {
+    return { ok: false, problem: 'duplicate_key', message: `${what} uses the key "__proto__", which is not accepted as data (a copy of the object would take it as its prototype); rename it` };
   }
   return { ok: true, value };
 }

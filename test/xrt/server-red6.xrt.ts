@@ -260,7 +260,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
-  [`${runtime}: a Content-Type that names its charset twice is 415 (one reading of a body, whoever reads the header)`]: () =>
+  [`${runtime}: one reading of a body: a Content-Type naming its charset twice is 415, a "__proto__" key (in any spelling, at any depth) is 400`]: () =>
     withServer({}, async (port) => {
       for (const type of ['application/json;charset=utf-8;charset=utf-16', 'application/json; charset=utf-8; CHARSET="latin1"', 'application/json;charset=utf-8;charset=utf-8']) {
         const res = await rawRequest(port, post('/session', '{}', ['Host: 127.0.0.1', `Content-Type: ${type}`]));
@@ -268,6 +268,19 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.match(errorOf(res.body).message, /more than once/);
       }
       assert.equal((await rawRequest(port, post('/session', '{}', ['Host: 127.0.0.1', 'Content-Type: application/json; charset=UTF-8']))).status, 201);
+      // JSON.parse keeps "__proto__" as data; the first Object.assign copy makes it a prototype, zod's records drop it.
+      const id = (JSON.parse((await rawRequest(port, post('/session', '{}'))).body) as { id: string }).id;
+      for (const [path, body] of [
+        ['/session', '{"__proto__":{"title":"x"}}'],
+        ['/session', '{"\\u005f_proto__":{}}'],
+        [`/session/${id}/control-response`, '{"requestID":"r","subtype":"can_use_tool","response":{"behavior":"allow","updatedInput":{"a":[{"__proto__":{"command":"rm -rf /"}}]}}}'],
+      ]) {
+        const res = await rawRequest(port, post(path as string, body as string));
+        assert.equal(res.status, 400, `${body}: ${res.body}`);
+        assert.match(errorOf(res.body).message, /__proto__/);
+      }
+      // Other keys named like Object's own members are plain data.
+      assert.equal((await rawRequest(port, post(`/session/${id}/control-cancel`, '{"requestID":"constructor"}'))).status, 200);
     }),
 
   [`${runtime}: a control answer counts once, for its own session only (another session's id, a replayed answer, a cancel after it)`]: async () => {
