@@ -1,0 +1,27 @@
+// Shared by the red6 scenario files (server-red6*.xrt.ts): a server on a free port, raw requests, error bodies.
+import * as wasmhooks from '../../dist/index.js';
+import { createServer } from '../../dist/server.js';
+
+export type Server = ReturnType<typeof createServer>;
+
+export function makeHost() {
+  const model = wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
+  return wasmhooks.createHost({ model });
+}
+
+export async function withServer(options: Record<string, unknown>, run: (port: number, server: Server) => Promise<void>): Promise<void> {
+  const server = createServer(makeHost(), { port: 0, ...options });
+  const { port } = await server.listen();
+  try {
+    await run(port, server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A raw POST; `body` is latin1 (one char per byte). */
+export const post = (path: string, body: string, headers: string[] = ['Host: 127.0.0.1', 'Content-Type: application/json']) =>
+  `POST ${path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+export const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
+export const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
