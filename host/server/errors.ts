@@ -55,6 +55,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly path?: string,
+    /** Answer with `Connection: close` (set with the response, so every runtime and every method keeps it). */
+    readonly close = false,
   ) {
     super(message);
   }
@@ -131,6 +133,7 @@ export function errorResponse(error: unknown): Response {
   else api = new ApiError('internal', 'internal server error');
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (api.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  if (api.close) headers.connection = 'close';
   if (api.code === 'too_many_streams' || api.code === 'unavailable') headers['retry-after'] = '5';
   return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
 }

@@ -126,12 +126,25 @@ function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestChec
   };
 }
 
+/**
+ * A GET or HEAD that declares a body: nothing here reads it (fetch gives
+ * such a request no body), but the runtime would, as slowly as it is sent,
+ * to reuse the connection (a slowloris past `bodyTimeoutMs`). Refused, and
+ * the connection closed.
+ */
+function bodylessCheck(method: string, header: (name: string) => string | undefined): void {
+  if (method !== 'GET' && method !== 'HEAD') return;
+  if (header('transfer-encoding') === undefined && !(Number(header('content-length') ?? 0) > 0)) return;
+  throw new ApiError('bad_request', `a ${method} request carries no body: send it without Content-Length or Transfer-Encoding`, undefined, true);
+}
+
 /** A check of a request, by its method and a reader of its headers by name; throws the API's refusal. */
 type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
 
 /**
  * The browser checks of the control plane, in their order: Host and Origin,
- * then fetch metadata (which relies on `Origin` having been judged). One
+ * then fetch metadata (which relies on `Origin` having been judged), then
+ * no body on a GET or HEAD. One
  * function for the app's middleware (`browserGuards`) and the SSE route
  * answered ahead of the app (sse.ts), so the two cannot drift apart.
  */
@@ -141,6 +154,7 @@ export function browserChecks(options: Pick<ResolvedServerOptions, 'hostname' | 
   return (method, header) => {
     hostAndOrigin(header('host'), header('origin'));
     crossSite(method, header);
+    bodylessCheck(method, header);
   };
 }
 
