@@ -73,6 +73,12 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     return finish('error_during_execution', { error: { code, message } });
   };
 
+  /** An abort before the model call: the open turn ends, then the prompt. */
+  const endTurn = (iteration: number) => {
+    emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
+    return finish('aborted');
+  };
+
   emit({ type: 'agent.start', prompt: config.prompt, model: config.model.id, turn: config.turn });
   config.setState('thinking');
   try {
@@ -101,7 +107,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       const common = hookCommon(config, iteration);
       const start = await dispatch(ctx, 'IterationStart', () => hookInput(common, { hook_event_name: 'IterationStart' }));
       config.pendingContext.push(...start.additionalContext);
-      if (signal.aborted) return finish('aborted');
+      // Every turn.start gets its turn.end, an aborted one too (docs/events.md).
+      if (signal.aborted) return endTurn(iteration);
       if (start.decision === 'stop') {
         emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
         return finish('success', { stoppedBy: stoppedBy('IterationStart', start) });
@@ -110,7 +117,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
         config.setState('compacting');
         const compacted = await compactConversation(config, emit, signal, 'auto');
         if (compacted.compacted) size.atLength = -1;
-        if (signal.aborted) return finish('aborted');
+        if (signal.aborted) return endTurn(iteration);
         config.setState('thinking');
       }
       flushContext(config);
@@ -152,7 +159,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
           }),
         );
         config.pendingContext.push(...stop.additionalContext);
-        emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
+        emit({ type: 'turn.end', iteration, stopReason: signal.aborted ? 'aborted' : model.stopReason, toolCalls: 0 });
         if (signal.aborted) return finish('aborted');
         if (stop.decision !== 'block') return finish('success');
         if (stopBlocks >= config.stopHookCap) {

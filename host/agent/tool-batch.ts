@@ -180,7 +180,7 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   if (pre.rewrittenAfterJudged === true || !unchanged) {
     // An approver who handed back the input the question showed has answered about this very input.
     const answeredAbout = unchanged && (permission.source === 'callback' || permission.source === 'permission-hook');
-    const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout);
+    const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout, pre.additionalContext);
     if (refusal) {
       deny(b, r, refusal.reason, refusal.source, refusal.hookName);
       return refusal.stop;

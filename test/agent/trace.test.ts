@@ -1,0 +1,276 @@
+// Conformance traces of one prompt (docs/events.md): each path — a plain turn, a re-check, the
+// permission question, Stop blocks and their cap, max turns, model errors, failing guards, tool
+// failures, a sub-agent, and aborts in the model stream, a hook, the permission question, a tool
+// and a Stop hook — gives the promised event order, and every prompt keeps the invariants
+// (exactly one agent.end, last; hook.start/hook.end paired; every tool call settled once).
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { HostEvent } from '../../host/events/types.js';
+import type { HookCallback } from '../../host/hooks/types.js';
+import { scriptedModel } from '../../host/models/scripted.js';
+import type { PermissionRequestInfo } from '../../host/permissions/types.js';
+import { tool } from '../../host/tools/define.js';
+import type { Session } from '../../host/agent/session.js';
+import { collect, deferred, host } from './helpers.js';
+import { brokenInvariants, trace } from './trace.js';
+
+const twoReads = { toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }, { name: 'Read', id: 'r2', input: { file_path: 'b' } }] };
+const MODEL_TURN = ['message.start', 'tool.input.delta*', 'tool.call Read r1', 'tool.input.delta*', 'tool.call Read r2', 'message.end tool_use'];
+/** An observer; made by a factory so that it has no name of its own (its hook is `js#<n>`). */
+const noop = (): HookCallback => async () => ({});
+
+function expectTrace(events: HostEvent[], want: string[]): void {
+  expect(brokenInvariants(events)).toEqual([]);
+  expect(trace(events)).toEqual(want);
+}
+
+/** A hook that waits for the prompt's abort, resolving `reached` when it starts. */
+function hangingHook(reached: () => void): HookCallback {
+  return (_i, _id, { signal }) => {
+    reached();
+    return new Promise((resolve) => signal.addEventListener('abort', () => resolve({})));
+  };
+}
+
+/** Starts the prompt, aborts once `reached` resolves, and returns its events. */
+async function abortedAt(session: Session, reached: Promise<void>): Promise<HostEvent[]> {
+  const running = collect(session, 'go');
+  await reached;
+  session.abort();
+  return running;
+}
+
+describe('the order of one prompt', () => {
+  it('every hook point of a turn with an allowed call and a denied one', async () => {
+    const model = scriptedModel([{ thinking: 'hmm', text: 'Let me look', ...twoReads }, { text: 'done' }]);
+    const hooks = { UserPromptSubmit: [{ hooks: [noop()] }], PreToolUse: [{ hooks: [noop()] }], PermissionRequest: [{ hooks: [noop()] }], PostToolUse: [{ hooks: [noop()] }], PostToolBatch: [{ hooks: [noop()] }], Stop: [{ hooks: [noop()] }] };
+    const canUseTool = async (_n: string, input: Record<string, unknown>) =>
+      input.file_path === '/proj/a' ? ({ behavior: 'allow' } as const) : ({ behavior: 'deny', message: 'not b' } as const);
+    expectTrace(await collect(host({ model, hooks, canUseTool }).session(), 'go'), [
+      'agent.start',
+      'hook.start UserPromptSubmit js:js#0', 'hook.end UserPromptSubmit js:js#0 continue',
+      'turn.start 1', 'message.start', 'thinking.delta*', 'text.delta*', ...MODEL_TURN.slice(1),
+      'hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue',
+      'permission.request r1', 'hook.start PermissionRequest js:js#0', 'hook.end PermissionRequest js:js#0 continue', 'permission.resolved r1 allow callback',
+      'hook.start PostToolUse js:js#0', 'hook.end PostToolUse js:js#0 continue', 'tool.output r1 ok',
+      'hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue',
+      'permission.request r2', 'hook.start PermissionRequest js:js#0', 'hook.end PermissionRequest js:js#0 continue', 'permission.resolved r2 deny callback',
+      'tool.denied r2 callback',
+      'hook.start PostToolBatch js:js#0', 'hook.end PostToolBatch js:js#0 continue',
+      'turn.end 1 tool_use calls=2',
+      'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn',
+      'hook.start Stop js:js#0', 'hook.end Stop js:js#0 continue',
+      'turn.end 2 end_turn calls=0',
+      'agent.end success',
+    ]);
+  });
+
+  it('tool failures of every kind fire PostToolUseFailure, never PostToolUse', async () => {
+    const boom = tool('Boom', 'throws', z.object({}), async () => {
+      throw new Error('kaput');
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'Boom', id: 'b1', input: {} }, { name: 'Nope', id: 'n1', input: {} }, { name: 'Read', id: 'r3', input: { file_path: 1 } }, { name: 'Read', id: 'r4', input: { file_path: 'missing' } }] },
+      { text: 'done' },
+    ]);
+    const hooks = { PostToolUse: [{ hooks: [noop()] }], PostToolUseFailure: [{ hooks: [noop()] }] };
+    const events = await collect(host({ model, hooks, permissionMode: 'bypassPermissions', tools: [boom, ...host().tools.list()] }).session(), 'go');
+    const failure = (id: string) => [`permission.resolved ${id} allow mode`, 'hook.start PostToolUseFailure js:js#0', 'hook.end PostToolUseFailure js:js#0 continue', `tool.output ${id} error`];
+    expect(brokenInvariants(events)).toEqual([]);
+    expect(trace(events).slice(trace(events).indexOf('message.end tool_use') + 1, trace(events).indexOf('turn.end 1 tool_use calls=4'))).toEqual([
+      ...failure('b1'), ...failure('n1'), ...failure('r3'), ...failure('r4'),
+    ]);
+  });
+
+  it('a sub-agent: PreToolUse[agent] → permission → SubagentStart → its events → SubagentStop → subagent.end → PostToolUse[agent] → tool.output', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'agent', id: 'ag', input: { subagent_type: 'r', prompt: 'read b' } }] },
+      { toolCalls: [{ name: 'Read', id: 'inner', input: { file_path: 'b' } }] },
+      { text: 'b read' },
+      { text: 'done' },
+    ]);
+    const hooks = { PreToolUse: [{ hooks: [noop()] }], SubagentStart: [{ hooks: [noop()] }], SubagentStop: [{ hooks: [noop()] }], PostToolUse: [{ hooks: [noop()] }], Stop: [{ hooks: [noop()] }] };
+    const agents = { r: { description: 'reads', systemPrompt: 'read', tools: ['Read'] } };
+    const events = await collect(host({ model, hooks, agents, permissionMode: 'bypassPermissions' }).session(), 'go');
+    const sub = (l: string) => `[r@ag] ${l}`;
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call agent ag', 'message.end tool_use',
+      'hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue', 'permission.resolved ag allow mode',
+      'hook.start SubagentStart js:js#0', 'hook.end SubagentStart js:js#0 continue',
+      ...['subagent.start r', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Read inner', 'message.end tool_use'].map(sub),
+      ...['hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue', 'permission.resolved inner allow mode'].map(sub),
+      ...['hook.start PostToolUse js:js#0', 'hook.end PostToolUse js:js#0 continue', 'tool.output inner ok', 'turn.end 1 tool_use calls=1'].map(sub),
+      ...['turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0'].map(sub),
+      'hook.start SubagentStop js:js#0', 'hook.end SubagentStop js:js#0 continue',
+      sub('subagent.end r success'),
+      'hook.start PostToolUse js:js#0', 'hook.end PostToolUse js:js#0 continue', 'tool.output ag ok',
+      'turn.end 1 tool_use calls=1',
+      'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn',
+      'hook.start Stop js:js#0', 'hook.end Stop js:js#0 continue', 'turn.end 2 end_turn calls=0',
+      'agent.end success',
+    ]);
+  });
+});
+
+describe('how a prompt ends: exactly one agent.end on every path', () => {
+  it('Stop blocks loop again with the reason as a user message, up to stopHookCap, then error_during_execution', async () => {
+    const model = scriptedModel([{ text: 'done' }, { text: 'really done' }]);
+    const events = await collect(host({ model, stopHookCap: 1, hooks: { Stop: [{ hooks: [async () => ({ decision: 'block', reason: 'run the tests' })] }], StopFailure: [{ hooks: [noop()] }] } }).session(), 'go');
+    const answered = (n: number) => [`turn.start ${n}`, 'message.start', 'text.delta*', 'message.end end_turn', 'hook.start Stop js:js#0', 'hook.end Stop js:js#0 block', `turn.end ${n} end_turn calls=0`];
+    expectTrace(events, ['agent.start', ...answered(1), ...answered(2), 'error STOP_HOOK_CAP', 'hook.start StopFailure js:js#0', 'hook.end StopFailure js:js#0 continue', 'agent.end error_during_execution error=STOP_HOOK_CAP']);
+    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'Stop hook "js#0": run the tests' });
+  });
+
+  it('max turns: error_max_turns after the last allowed turn, no Stop hooks', async () => {
+    const model = scriptedModel([twoReads, twoReads]);
+    const events = await collect(host({ model, maxTurns: 1, permissionMode: 'bypassPermissions', hooks: { Stop: [{ hooks: [noop()] }] } }).session(), 'go');
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', ...MODEL_TURN,
+      'permission.resolved r1 allow mode', 'tool.output r1 ok', 'permission.resolved r2 allow mode', 'tool.output r2 ok',
+      'turn.end 1 tool_use calls=2', 'agent.end error_max_turns',
+    ]);
+  });
+
+  it('a model stream error: turn.end error, the error event, StopFailure and Error hooks, then agent.end', async () => {
+    const model = scriptedModel([{ text: 'partial answer', error: { code: 'OVERLOADED', message: 'try later' } }]);
+    const events = await collect(host({ model, hooks: { StopFailure: [{ hooks: [noop()] }], Error: [{ hooks: [noop()] }] } }).session(), 'go');
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', 'message.start', 'text.delta*', 'turn.end 1 error calls=0', 'error OVERLOADED',
+      'hook.start StopFailure js:js#0', 'hook.end StopFailure js:js#0 continue', 'hook.start Error js:js#0', 'hook.end Error js:js#0 continue',
+      'agent.end error_during_execution error=OVERLOADED',
+    ]);
+  });
+
+  it('a UserPromptSubmit guard that throws fails closed: the prompt is refused, the failure on hook.end', async () => {
+    const model = scriptedModel([{ text: 'never' }]);
+    const events = await collect(host({ model, hooks: { UserPromptSubmit: [{ hooks: [async () => { throw new Error('down'); }] }] } }).session(), 'go');
+    expectTrace(events, ['agent.start', 'hook.start UserPromptSubmit js:js#0', 'hook.end UserPromptSubmit js:js#0 deny failure=TRAP/fail-closed', 'agent.end success stoppedBy=UserPromptSubmit:js#0']);
+    expect(events.find((e) => e.type === 'hook.end')).toMatchObject({ reason: 'hook "js#0" failed (TRAP): hook threw: down' });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('abort in the model stream', async () => {
+    const model = scriptedModel({ turns: [{ text: 'a b c d e f g h i j k l', ...twoReads }], delayMs: 5 });
+    const session = host({ model, permissionMode: 'bypassPermissions' }).session();
+    const events: HostEvent[] = [];
+    for await (const e of session.stream('go')) {
+      events.push(e);
+      if (e.type === 'text.delta') session.abort();
+    }
+    expectTrace(events, ['agent.start', 'turn.start 1', 'message.start', 'text.delta*', 'turn.end 1 aborted calls=0', 'agent.end aborted']);
+  });
+
+  it('abort in a PreToolUse hook: its hook.end shows ABORTED, every call of the batch is denied as aborted, no PostToolBatch', async () => {
+    const reached = deferred();
+    const model = scriptedModel([twoReads]);
+    const session = host({ model, permissionMode: 'bypassPermissions', hooks: { PreToolUse: [{ hooks: [hangingHook(reached.resolve)] }], PostToolBatch: [{ hooks: [noop()] }] } }).session();
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', ...MODEL_TURN,
+      'hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 deny failure=ABORTED/fail-closed',
+      'tool.denied r1 aborted', 'tool.denied r2 aborted', 'turn.end 1 aborted calls=2', 'agent.end aborted',
+    ]);
+  });
+
+  it('abort while the app is asked: no answer is never an approval', async () => {
+    const reached = deferred();
+    const canUseTool = (_n: string, _i: Record<string, unknown>, info: PermissionRequestInfo) => {
+      reached.resolve();
+      return new Promise<never>(() => void info.signal);
+    };
+    const session = host({ model: scriptedModel([twoReads]), canUseTool }).session();
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', ...MODEL_TURN,
+      'permission.request r1', 'permission.resolved r1 deny callback-failed', 'tool.denied r1 aborted', 'tool.denied r2 aborted',
+      'turn.end 1 aborted calls=2', 'agent.end aborted',
+    ]);
+  });
+
+  it('abort in a tool: its output is an error, no Post* hooks, the rest of the batch is denied', async () => {
+    const reached = deferred();
+    const slow = tool('Read', 'waits', z.object({ file_path: z.string() }), (_i, ctx) => {
+      ctx.onProgress?.('reading');
+      reached.resolve();
+      return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('late')));
+    });
+    const hooks = { PostToolUse: [{ hooks: [noop()] }], PostToolUseFailure: [{ hooks: [noop()] }], PostToolBatch: [{ hooks: [noop()] }] };
+    const session = host({ model: scriptedModel([twoReads]), tools: [slow], hooks, permissionMode: 'bypassPermissions' }).session();
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', ...MODEL_TURN,
+      'permission.resolved r1 allow mode', 'tool.progress* r1', 'tool.output r1 error', 'tool.denied r2 aborted',
+      'turn.end 1 aborted calls=2', 'agent.end aborted',
+    ]);
+  });
+
+  it('abort in a Stop hook: the hook ends (fail-open), the turn ends, agent.end aborted', async () => {
+    const reached = deferred();
+    const session = host({ model: scriptedModel([{ text: 'done' }]), hooks: { Stop: [{ hooks: [hangingHook(reached.resolve)] }] } }).session();
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', 'message.start', 'text.delta*', 'message.end end_turn',
+      'hook.start Stop js:js#0', 'hook.end Stop js:js#0 continue failure=ABORTED/fail-open', 'turn.end 1 aborted calls=0',
+      'agent.end aborted',
+    ]);
+  });
+
+  it('abort in an IterationStart hook: the open turn still ends (turn.end aborted) before agent.end', async () => {
+    const reached = deferred();
+    const session = host({ model: scriptedModel([{ text: 'never' }]), hooks: { IterationStart: [{ hooks: [hangingHook(reached.resolve)] }] } }).session();
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', 'hook.start IterationStart js:js#0', 'hook.end IterationStart js:js#0 continue failure=ABORTED/fail-open',
+      'turn.end 1 aborted calls=0', 'agent.end aborted',
+    ]);
+  });
+
+  it('abort in auto-compaction (a PreCompact hook): turn.end aborted before agent.end', async () => {
+    const reached = deferred();
+    const model = scriptedModel([{ text: 'first answer' }, { text: 'never' }]);
+    const session = host({ model, contextWindow: 200, autoCompact: 0.5, keepTurns: 1, hooks: { PreCompact: [{ hooks: [hangingHook(reached.resolve)] }] } }).session();
+    // The first prompt fills the window; the second's first turn compacts it (the first prompt is older than the kept turn).
+    expect((await session.prompt('x'.repeat(600))).subtype).toBe('success');
+    const events = await abortedAt(session, reached.promise);
+    expect(brokenInvariants(events)).toEqual([]);
+    expect(trace(events).slice(-4)).toEqual(['hook.start PreCompact js:js#0', 'hook.end PreCompact js:js#0 continue failure=ABORTED/fail-open', 'turn.end 1 aborted calls=0', 'agent.end aborted']);
+  });
+});
+
+describe('the re-check of a rewritten input (host/agent/recheck.ts)', () => {
+  const rewriteAfterGuard = () => {
+    const guard: HookCallback = async (i) => ({ decision: 'allow', additionalContext: `guard saw ${'tool_input' in i ? String(i.tool_input.file_path) : ''}` });
+    const rewrite: HookCallback = async () => ({ updatedInput: { file_path: '/proj/z' }, additionalContext: 'rewrote to z' });
+    const model = scriptedModel([{ toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }] }, { text: 'done' }]);
+    return { model, h: host({ model, hooks: { PreToolUse: [{ hooks: [guard, rewrite] }] } }) };
+  };
+
+  it("the second round's hook.start/hook.end carry recheck: true; the first round's do not", async () => {
+    const { h } = rewriteAfterGuard();
+    const events = await collect(h.session(), 'go');
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Read r1', 'message.end tool_use',
+      'hook.start PreToolUse js:guard#0', 'hook.end PreToolUse js:guard#0 allow',
+      'hook.start PreToolUse js:rewrite#1', 'hook.end PreToolUse js:rewrite#1 continue',
+      'permission.resolved r1 allow hook',
+      'hook.start PreToolUse js:guard#0 recheck', 'hook.end PreToolUse js:guard#0 recheck allow',
+      'hook.start PreToolUse js:rewrite#1 recheck', 'hook.end PreToolUse js:rewrite#1 recheck continue',
+      'tool.output r1 ok', 'turn.end 1 tool_use calls=1',
+      'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0', 'agent.end success',
+    ]);
+    const marks = events.flatMap((e) => (e.type === 'hook.start' || e.type === 'hook.end' ? [e.recheck ?? false] : []));
+    expect(marks).toEqual([false, false, false, false, true, true, true, true]);
+  });
+
+  it('a context line is gathered once per call: the re-check adds only what the first round did not say', async () => {
+    const { h, model } = rewriteAfterGuard();
+    await collect(h.session(), 'go');
+    const context = model.requests[1]?.messages.at(-1);
+    // "rewrote to z" was said in both rounds; the guard's line differs (it saw another input), so both stay.
+    expect(context).toEqual({ role: 'user', content: '<hook-context>\nguard saw /proj/a\nrewrote to z\nguard saw /proj/z\n</hook-context>' });
+  });
+});
+
+describe('additionalContext of every event reaches the model', () => {
+  it("a PermissionRequest hook's context is in the next model call", async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }] }, { text: 'done' }]);
+    const hooks = { PermissionRequest: [{ hooks: [async () => ({ additionalContext: 'the user was asked about a' })] }] };
+    await collect(host({ model, hooks, canUseTool: async () => ({ behavior: 'allow' }) }).session(), 'go');
+    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: '<hook-context>\nthe user was asked about a\n</hook-context>' });
+  });
+});
