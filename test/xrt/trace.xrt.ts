@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookCallback, HostEvent, Session, ToolHandler, WasmPlugin } from '../../dist/index.js';
 import { brokenInvariants, trace } from '../agent/trace.ts';
+import { asGuard } from '../fixtures/hostile/guard.ts';
+import { hostile } from './wat.js';
 
 const load = async (name: string) => loadPlugin({ bytes: new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url))) });
 
@@ -120,6 +122,40 @@ export const scenarios: Record<string, () => Promise<void>> = {
         'turn.end 1 aborted calls=2', 'agent.end aborted',
       ]);
     }),
+
+  'a WASM guard whose answer cannot be read denies (fail-closed); one that times out under a fail-open binding lets the call run': async () => {
+    const garbage = await loadPlugin({ bytes: await hostile('garbage-output', (src) => asGuard(src.replace('(func (export "run")', '(func $run (export "run")'), 'run')) });
+    const spin = await loadPlugin({ bytes: await hostile('bulk-spin', (src) => asGuard(src, 'memory_fill')) }, { limits: { timeoutMs: 50 }, failurePolicy: { PreToolUse: 'fail-open' } });
+    try {
+      const prompt = async (guard: WasmPlugin) => {
+        const host = createHost({ tools: [bash], plugins: [guard], permissionMode: 'bypassPermissions', model: scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: { command: 'ls' } }] }, { text: 'done' }]) });
+        const events = await collect(host.session(), 'go');
+        assert.deepEqual(brokenInvariants(events), []);
+        return events;
+      };
+      const call = ['agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Bash b1', 'message.end tool_use', 'hook.start PreToolUse wasm:hostile'];
+      const after = ['turn.end 1 tool_use calls=1', 'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0', 'agent.end success'];
+      const closed = await prompt(garbage);
+      assert.deepEqual(trace(closed), [...call, 'hook.end PreToolUse wasm:hostile deny failure=BAD_OUTPUT/fail-closed plugin=hostile fuel', 'tool.denied b1 hook by=hostile', ...after]);
+      const denied = closed.find((e) => e.type === 'tool.denied');
+      assert.match(denied?.type === 'tool.denied' ? denied.reason : '', /^hook "hostile" failed \(BAD_OUTPUT\)/);
+      const open = await prompt(spin);
+      assert.deepEqual(trace(open), [...call, 'hook.end PreToolUse wasm:hostile continue failure=TIMEOUT/fail-open plugin=hostile fuel', 'permission.resolved b1 allow mode', 'tool.progress* b1', 'tool.output b1 ok', ...after]);
+    } finally {
+      await Promise.all([garbage.close(), spin.close()]);
+    }
+  },
+
+  'abort during an IterationStart hook: the open turn ends (turn.end aborted), then agent.end': async () => {
+    const controller = new AbortController();
+    const host = createHost({
+      model: scriptedModel([{ text: 'never' }]),
+      hooks: { IterationStart: [{ hooks: [(_i, _id, { signal }) => new Promise((resolve) => { signal.addEventListener('abort', () => resolve({})); controller.abort(); })] }] },
+    });
+    assertTrace(await collect(host.session(), 'go', controller.signal), [
+      'agent.start', 'turn.start 1', 'hook.start IterationStart js:js#0', 'hook.end IterationStart js:js#0 continue failure=ABORTED/fail-open', 'turn.end 1 aborted calls=0', 'agent.end aborted',
+    ]);
+  },
 
   'a model stream error and a failing fail-closed JS guard: each prompt ends once, the reason in the event': async () => {
     const host = createHost({
