@@ -24,6 +24,7 @@ import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
+import { windsDownOnAbort } from './subagent.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -218,7 +219,7 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
         },
       }),
     );
-    const out = await Promise.race([running, aborted.promise]);
+    const out = windsDownOnAbort(tool.handler) ? await running : await Promise.race([running, aborted.promise]);
     if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
     return { content: out.content, isError: out.isError === true };
   } catch (e) {

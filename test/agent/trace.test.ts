@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { HostEvent } from '../../host/events/types.js';
 import type { HookCallback } from '../../host/hooks/types.js';
+import type { Message } from '../../host/models/types.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import type { PermissionRequestInfo } from '../../host/permissions/types.js';
 import { tool } from '../../host/tools/define.js';
@@ -209,6 +210,44 @@ describe('how a prompt ends: exactly one agent.end on every path', () => {
       'hook.start Stop js:js#0', 'hook.end Stop js:js#0 continue failure=ABORTED/fail-open', 'turn.end 1 aborted calls=0',
       'agent.end aborted',
     ]);
+  });
+
+  it('abort inside a sub-agent: it winds down first, so subagent.end comes before the agent call\'s tool.output', async () => {
+    const reached = deferred();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'agent', id: 'ag', input: { subagent_type: 'r', prompt: 'read b' } }] },
+      { toolCalls: [{ name: 'Read', id: 'inner', input: { file_path: 'b' } }] },
+    ]);
+    const agents = { r: { description: 'reads', systemPrompt: 'read', tools: ['Read'] } };
+    const hooks = { PreToolUse: [{ matcher: 'Read', hooks: [hangingHook(reached.resolve)] }], PostToolUseFailure: [{ hooks: [noop()] }] };
+    const session = host({ model, agents, hooks, permissionMode: 'bypassPermissions' }).session();
+    const sub = (l: string) => `[r@ag] ${l}`;
+    expectTrace(await abortedAt(session, reached.promise), [
+      'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call agent ag', 'message.end tool_use',
+      'permission.resolved ag allow mode',
+      ...['subagent.start r', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Read inner', 'message.end tool_use'].map(sub),
+      ...['hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 deny failure=ABORTED/fail-closed', 'tool.denied inner aborted', 'turn.end 1 aborted calls=1'].map(sub),
+      sub('subagent.end r aborted isError'),
+      'tool.output ag error', 'turn.end 1 aborted calls=1', 'agent.end aborted',
+    ]);
+  });
+
+  it('abort while an app\'s compactor ignores the signal: the prompt still ends at once', async () => {
+    const reached = deferred();
+    let calls = 0;
+    // The first prompt's compaction keeps the conversation; the second's never answers.
+    const compactor = async (req: { messages: readonly Message[] }) => {
+      if (++calls === 1) return [...req.messages];
+      reached.resolve();
+      return new Promise<never>(() => {});
+    };
+    const model = scriptedModel([{ text: 'first answer' }, { text: 'never' }]);
+    const session = host({ model, compactor, contextWindow: 200, autoCompact: 0.5, keepTurns: 1 }).session();
+    expect((await session.prompt('x'.repeat(600))).subtype).toBe('success');
+    const events = await abortedAt(session, reached.promise);
+    expect(brokenInvariants(events)).toEqual([]);
+    expect(trace(events).slice(-2)).toEqual(['turn.end 1 aborted calls=0', 'agent.end aborted']);
+    expect(session.state).toBe('idle');
   });
 
   it('abort in an IterationStart hook: the open turn still ends (turn.end aborted) before agent.end', async () => {

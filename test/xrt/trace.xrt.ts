@@ -157,6 +157,25 @@ export const scenarios: Record<string, () => Promise<void>> = {
     ]);
   },
 
+  'abort inside a sub-agent: it winds down before the agent call\'s tool.output': async () => {
+    const controller = new AbortController();
+    const host = createHost({
+      tools: [bash],
+      agents: { sh: { description: 'runs commands', systemPrompt: 'run', tools: ['Bash'] } },
+      // Inline, so that its name is js#0 on every runtime (Bun names a typed arrow const differently).
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [(_i, _id, { signal }) => new Promise((resolve) => { signal.addEventListener('abort', () => resolve({})); controller.abort(); })] }] },
+      permissionMode: 'bypassPermissions',
+      model: scriptedModel([{ toolCalls: [{ name: 'agent', id: 'ag', input: { subagent_type: 'sh', prompt: 'ls' } }] }, { toolCalls: [{ name: 'Bash', id: 'in', input: { command: 'ls' } }] }]),
+    });
+    const sub = (l: string) => `[sh@ag] ${l}`;
+    assertTrace(await collect(host.session(), 'go', controller.signal), [
+      'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call agent ag', 'message.end tool_use', 'permission.resolved ag allow mode',
+      ...['subagent.start sh', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Bash in', 'message.end tool_use'].map(sub),
+      ...['hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 deny failure=ABORTED/fail-closed', 'tool.denied in aborted', 'turn.end 1 aborted calls=1', 'subagent.end sh aborted isError'].map(sub),
+      'tool.output ag error', 'turn.end 1 aborted calls=1', 'agent.end aborted',
+    ]);
+  },
+
   'a model stream error and a failing fail-closed JS guard: each prompt ends once, the reason in the event': async () => {
     const host = createHost({
       tools: [bash],
