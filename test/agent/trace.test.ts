@@ -14,6 +14,7 @@ import { tool } from '../../host/tools/define.js';
 import type { Session } from '../../host/agent/session.js';
 import { collect, deferred, host } from './helpers.js';
 import { brokenInvariants, trace } from './trace.js';
+import { hookSummary } from '../../host/cli/format.js';
 
 const twoReads = { toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }, { name: 'Read', id: 'r2', input: { file_path: 'b' } }] };
 const MODEL_TURN = ['message.start', 'tool.input.delta*', 'tool.call Read r1', 'tool.input.delta*', 'tool.call Read r2', 'message.end tool_use'];
@@ -296,12 +297,52 @@ describe('the re-check of a rewritten input (host/agent/recheck.ts)', () => {
     expect(marks).toEqual([false, false, false, false, true, true, true, true]);
   });
 
+  it('the CLI names the second round a re-check', async () => {
+    const { h } = rewriteAfterGuard();
+    const ends = (await collect(h.session(), 'go')).flatMap((e) => (e.type === 'hook.end' ? [hookSummary(e).replace(/ \(.*\)$/, '')] : []));
+    expect(ends).toEqual(['guard#0 allow', 'rewrite#1 continue +rewrite', 'guard#0 re-check allow', 'rewrite#1 re-check continue +rewrite']);
+  });
+
   it('a context line is gathered once per call: the re-check adds only what the first round did not say', async () => {
     const { h, model } = rewriteAfterGuard();
     await collect(h.session(), 'go');
     const context = model.requests[1]?.messages.at(-1);
     // "rewrote to z" was said in both rounds; the guard's line differs (it saw another input), so both stay.
     expect(context).toEqual({ role: 'user', content: '<hook-context>\nguard saw /proj/a\nrewrote to z\nguard saw /proj/z\n</hook-context>' });
+  });
+});
+
+describe('PreToolUse and the permission question', () => {
+  it('a rewrite feeds the next hook, the first deny ends the chain, ask goes to the question (Notification, then the app)', async () => {
+    const seen: string[] = [];
+    const rewrite: HookCallback = async (i) => ('tool_input' in i && i.tool_input.file_path === '/proj/a' ? { updatedInput: { file_path: '/proj/c' } } : {});
+    const judge: HookCallback = async (i) => {
+      const path = 'tool_input' in i ? String(i.tool_input.file_path) : '';
+      seen.push(path);
+      return path === '/proj/b' ? { decision: 'deny', reason: 'not b' } : { decision: 'ask', reason: 'check c' };
+    };
+    const never: HookCallback = async (i) => {
+      if ('tool_input' in i && i.tool_input.file_path === '/proj/b') throw new Error('after a deny, no hook of the chain runs');
+      return {};
+    };
+    const model = scriptedModel([twoReads, { text: 'done' }]);
+    const asked: Record<string, unknown>[] = [];
+    const canUseTool = async (_n: string, input: Record<string, unknown>) => (asked.push(input), { behavior: 'allow' as const });
+    const events = await collect(host({ model, allowedTools: ['Read'], canUseTool, hooks: { PreToolUse: [{ hooks: [rewrite, judge, never] }], Notification: [{ hooks: [noop()] }] } }).session(), 'go');
+    expect(seen).toEqual(['/proj/c', '/proj/b']);
+    expect(asked).toEqual([{ file_path: '/proj/c' }]); // ask wins over the allowedTools rule; the app sees the rewritten input
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', ...MODEL_TURN,
+      'hook.start PreToolUse js:rewrite#0', 'hook.end PreToolUse js:rewrite#0 continue',
+      'hook.start PreToolUse js:judge#1', 'hook.end PreToolUse js:judge#1 ask',
+      'hook.start PreToolUse js:never#2', 'hook.end PreToolUse js:never#2 continue',
+      'permission.request r1', 'hook.start Notification js:js#0', 'hook.end Notification js:js#0 continue', 'permission.resolved r1 allow callback',
+      'tool.output r1 ok',
+      'hook.start PreToolUse js:rewrite#0', 'hook.end PreToolUse js:rewrite#0 continue',
+      'hook.start PreToolUse js:judge#1', 'hook.end PreToolUse js:judge#1 deny',
+      'tool.denied r2 hook by=judge#1',
+      'turn.end 1 tool_use calls=2', 'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0', 'agent.end success',
+    ]);
   });
 });
 
