@@ -16,7 +16,8 @@ import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookToolCall } from '../hooks/types.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolInputCheck, ToolOutcome } from '../tools/types.js';
+import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
 import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
@@ -203,7 +204,7 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
   if (r.input === undefined) return { content: `the input of ${call.name} must be a JSON object`, isError: true };
   const tool = config.tools.get(call.name);
   if (!tool) return { content: `no tool named "${call.name}" is available`, isError: true };
-  const checked = tool.validate(r.approved ?? {});
+  const checked = check(tool.validate, r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
   const aborted = new AbortRace(call.name);
@@ -226,6 +227,15 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
     signal.removeEventListener('abort', aborted);
+  }
+}
+
+/** A tool's input check; one that throws (an app's `validate`) fails the call, never the loop. */
+function check(validate: RegisteredTool['validate'], input: Record<string, unknown>): ToolInputCheck {
+  try {
+    return validate(input);
+  } catch (e) {
+    return { ok: false, message: `the input check threw: ${messageOf(e)}` };
   }
 }
 

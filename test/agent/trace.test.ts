@@ -11,6 +11,7 @@ import type { Message } from '../../host/models/types.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import type { PermissionRequestInfo } from '../../host/permissions/types.js';
 import { tool } from '../../host/tools/define.js';
+import type { ToolHandler } from '../../host/tools/types.js';
 import type { Session } from '../../host/agent/session.js';
 import { collect, deferred, host } from './helpers.js';
 import { brokenInvariants, trace } from './trace.js';
@@ -82,6 +83,20 @@ describe('the order of one prompt', () => {
     expect(trace(events).slice(trace(events).indexOf('message.end tool_use') + 1, trace(events).indexOf('turn.end 1 tool_use calls=4'))).toEqual([
       ...failure('b1'), ...failure('n1'), ...failure('r3'), ...failure('r4'),
     ]);
+  });
+
+  it('a tool whose input check throws fails that call (PostToolUseFailure), not the prompt', async () => {
+    const picky: ToolHandler = { name: 'Picky', description: 'checks its input', inputSchema: { type: 'object' }, kind: 'js', validate: () => {
+      throw new Error('checker crashed');
+    }, run: async () => ({ content: 'never', isError: false }) };
+    const model = scriptedModel([{ toolCalls: [{ name: 'Picky', id: 'p1', input: {} }] }, { text: 'done' }]);
+    const events = await collect(host({ model, tools: [picky], permissionMode: 'bypassPermissions', hooks: { PostToolUseFailure: [{ hooks: [noop()] }] } }).session(), 'go');
+    expectTrace(events, [
+      'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Picky p1', 'message.end tool_use',
+      'permission.resolved p1 allow mode', 'hook.start PostToolUseFailure js:js#0', 'hook.end PostToolUseFailure js:js#0 continue', 'tool.output p1 error',
+      'turn.end 1 tool_use calls=1', 'turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0', 'agent.end success',
+    ]);
+    expect(events.find((e) => e.type === 'tool.output')).toMatchObject({ content: 'invalid input for Picky: the input check threw: checker crashed' });
   });
 
   it('a sub-agent: PreToolUse[agent] → permission → SubagentStart → its events → SubagentStop → subagent.end → PostToolUse[agent] → tool.output', async () => {
