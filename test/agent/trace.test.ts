@@ -85,6 +85,19 @@ describe('the order of one prompt', () => {
     ]);
   });
 
+  it('SessionStart after agent.start on the first prompt only; auto-compaction inside the turn, before the model call', async () => {
+    const model = scriptedModel([{ text: 'first answer' }, { text: 'summary' }, { text: 'second' }]);
+    const hooks = { SessionStart: [{ hooks: [noop()] }], PreCompact: [{ hooks: [noop()] }], PostCompact: [{ hooks: [noop()] }] };
+    const session = host({ model, hooks, contextWindow: 200, autoCompact: 0.5, keepTurns: 1 }).session();
+    const answer = ['message.start', 'text.delta*', 'message.end end_turn', 'turn.end 1 end_turn calls=0', 'agent.end success'];
+    expectTrace(await collect(session, 'x'.repeat(600)), ['agent.start', 'hook.start SessionStart js:js#0', 'hook.end SessionStart js:js#0 continue', 'turn.start 1', ...answer]);
+    expectTrace(await collect(session, 'again'), [
+      'agent.start', 'turn.start 1',
+      'hook.start PreCompact js:js#0', 'hook.end PreCompact js:js#0 continue', 'hook.start PostCompact js:js#0', 'hook.end PostCompact js:js#0 continue', 'context.compacted auto',
+      ...answer,
+    ]);
+  });
+
   it('a tool whose input check throws fails that call (PostToolUseFailure), not the prompt', async () => {
     const picky: ToolHandler = { name: 'Picky', description: 'checks its input', inputSchema: { type: 'object' }, kind: 'js', validate: () => {
       throw new Error('checker crashed');
