@@ -216,7 +216,8 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
         toolUseId: call.id,
         context: b.common,
         onProgress: (progress) => {
-          if (!signal.aborted) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
+          // Progress after the call settled (a timer the tool left behind) would land after its tool.output.
+          if (!signal.aborted && !aborted.settled) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
         },
       }),
     );
@@ -226,6 +227,7 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
   } catch (e) {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
+    aborted.settled = true;
     signal.removeEventListener('abort', aborted);
   }
 }
@@ -242,6 +244,8 @@ function check(validate: RegisteredTool['validate'], input: Record<string, unkno
 /** What a tool run races: settles with the aborted outcome when the prompt's signal fires. Its own listener (`handleEvent`): no closure per run. */
 class AbortRace {
   readonly promise: Promise<ToolOutcome>;
+  /** The run settled (or lost the race): its progress no longer counts. */
+  settled = false;
   #resolve!: (outcome: ToolOutcome) => void;
 
   constructor(private readonly toolName: string) {

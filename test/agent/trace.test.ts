@@ -98,6 +98,22 @@ describe('the order of one prompt', () => {
     ]);
   });
 
+  it('progress a tool reports after it returned is dropped: nothing follows its tool.output, or agent.end', async () => {
+    const late = tool('Late', 'reports progress after returning', z.object({}), async (_i, ctx) => {
+      ctx.onProgress?.('working');
+      setTimeout(() => ctx.onProgress?.('too late'), 5);
+      return 'done';
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'Late', id: 'l1', input: {} }] }, { text: 'done' }]);
+    const session = host({ model, tools: [late], permissionMode: 'bypassPermissions' }).session();
+    const all: HostEvent[] = [];
+    session.subscribe((e) => void all.push(e));
+    await session.prompt('go');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(brokenInvariants(all)).toEqual([]);
+    expect(all.flatMap((e) => (e.type === 'tool.progress' ? [e.progress] : []))).toEqual(['working']);
+  });
+
   it('a tool whose input check throws fails that call (PostToolUseFailure), not the prompt', async () => {
     const picky: ToolHandler = { name: 'Picky', description: 'checks its input', inputSchema: { type: 'object' }, kind: 'js', validate: () => {
       throw new Error('checker crashed');
