@@ -187,6 +187,8 @@ async function runSubagent(
   subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });
   let result = await runLoop(config, subEmit, signal);
   let outcome = outcomeOf(name, maxTurns, result);
+  // maxTurns bounds the task, as it bounds a prompt across Stop blocks: a continuation gets what is left.
+  let used = result.turns;
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
     const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStop' as const, result: outcome.content }));
@@ -199,7 +201,9 @@ async function runSubagent(
     blocks++;
     const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
     // Continue the same conversation: the hook's reason is its next message.
-    result = await runLoop(reconfigured(config, { prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }), subEmit, signal);
+    const next = `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}`;
+    result = await runLoop(reconfigured(config, { prompt: next, maxTurns: Math.max(0, maxTurns - used) }), subEmit, signal);
+    used += result.turns;
     outcome = outcomeOf(name, maxTurns, result);
   }
   subEmit({ type: 'subagent.end', agentType: name, result, isError: outcome.isError });

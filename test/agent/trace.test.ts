@@ -158,6 +158,22 @@ describe('the order of one prompt', () => {
   });
 });
 
+describe('SubagentStop blocks', () => {
+  it('a continuation gets only the model calls the task has left: maxTurns bounds the sub-agent\'s task, as it bounds a prompt', async () => {
+    // The sub-agent answers at once every time; a SubagentStop hook always blocks.
+    const model = scriptedModel({
+      rules: [{ when: { lastUser: /^(read b|SubagentStop)/ }, reply: { text: 'answered' } }],
+      turns: [{ toolCalls: [{ name: 'agent', id: 'ag', input: { subagent_type: 'r', prompt: 'read b' } }] }, { text: 'done' }],
+    });
+    const agents = { r: { description: 'reads', systemPrompt: 'read', tools: ['Read'], maxTurns: 2 } };
+    const events = await collect(host({ model, agents, permissionMode: 'bypassPermissions', stopHookCap: 8, hooks: { SubagentStop: [{ hooks: [async () => ({ decision: 'block', reason: 'again' })] }] } }).session(), 'go');
+    expect(brokenInvariants(events)).toEqual([]);
+    // Two model calls for the sub-agent in all (the task's maxTurns), not 2 per continuation × 9.
+    expect(events.filter((e) => e.type === 'message.start' && e.agentId === 'r@ag')).toHaveLength(2);
+    expect(events.find((e) => e.type === 'subagent.end')).toMatchObject({ result: { subtype: 'error_max_turns' }, isError: true });
+  });
+});
+
 describe('how a prompt ends: exactly one agent.end on every path', () => {
   it('Stop blocks loop again with the reason as a user message, up to stopHookCap, then error_during_execution', async () => {
     const model = scriptedModel([{ text: 'done' }, { text: 'really done' }]);
