@@ -46,6 +46,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   const config = withAgentTool(outer, emit, children, runLoop);
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
+  /** Model calls made (a turn that ended before its model call, by an IterationStart stop or an abort, made none). */
+  let calls = 0;
   let text = '';
   const size: ContextSize = { reported: 0, atLength: -1 };
   let stopBlocks = 0;
@@ -55,7 +57,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     const result: AgentResult = {
       subtype: signal.aborted ? 'aborted' : subtype,
       text,
-      turns,
+      turns: calls,
       usage,
       durationMs: performance.now() - started,
       ...(signal.aborted ? {} : extra),
@@ -128,6 +130,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
         config.systemPrompt !== undefined
           ? { system: config.systemPrompt, messages: config.messages, tools, signal }
           : { messages: config.messages, tools, signal };
+      calls++;
       const model = await streamModelTurn(config.model, request, emit);
       size.reported = model.usage.inputTokens;
       size.atLength = config.messages.length;

@@ -311,6 +311,14 @@ describe('how a prompt ends: exactly one agent.end on every path', () => {
     expect(session.state).toBe('idle');
   });
 
+  it('an IterationStart stop ends the prompt before its model call: the result counts no model call', async () => {
+    const model = scriptedModel([{ text: 'never' }]);
+    const events = await collect(host({ model, hooks: { IterationStart: [{ hooks: [async () => ({ decision: 'stop', reason: 'budget' })] }] } }).session(), 'go');
+    expectTrace(events, ['agent.start', 'turn.start 1', 'hook.start IterationStart js:js#0', 'hook.end IterationStart js:js#0 stop', 'turn.end 1 end_turn calls=0', 'agent.end success stoppedBy=IterationStart:js#0']);
+    expect(model.requests).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: 'agent.end', result: { turns: 0 } });
+  });
+
   it('abort in an IterationStart hook: the open turn still ends (turn.end aborted) before agent.end', async () => {
     const reached = deferred();
     const session = host({ model: scriptedModel([{ text: 'never' }]), hooks: { IterationStart: [{ hooks: [hangingHook(reached.resolve)] }] } }).session();

@@ -152,9 +152,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
       model: scriptedModel([{ text: 'never' }]),
       hooks: { IterationStart: [{ hooks: [(_i, _id, { signal }) => new Promise((resolve) => { signal.addEventListener('abort', () => resolve({})); controller.abort(); })] }] },
     });
-    assertTrace(await collect(host.session(), 'go', controller.signal), [
+    const events = await collect(host.session(), 'go', controller.signal);
+    assertTrace(events, [
       'agent.start', 'turn.start 1', 'hook.start IterationStart js:js#0', 'hook.end IterationStart js:js#0 continue failure=ABORTED/fail-open', 'turn.end 1 aborted calls=0', 'agent.end aborted',
     ]);
+    const end = events.at(-1);
+    assert.equal(end?.type === 'agent.end' ? end.result.turns : -1, 0); // no model call was made
   },
 
   'abort inside a sub-agent: it winds down before the agent call\'s tool.output': async () => {
