@@ -12,7 +12,9 @@ import { brokenInvariants, trace } from '../agent/trace.ts';
 import { asGuard } from '../fixtures/hostile/guard.ts';
 import { hostile } from './wat.js';
 
-const load = async (name: string) => loadPlugin({ bytes: new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url))) });
+/** A generous deadline: the traces, not the timing, are under test (a loaded 2-core machine once took > 100 ms for describe). */
+const SLOW_MACHINE = { limits: { timeoutMs: 5_000 } };
+const load = async (name: string) => loadPlugin({ bytes: new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url))) }, SLOW_MACHINE);
 
 /** A shell stand-in: reports progress, prints a secret (for the redactor), fails for `false`. */
 const bash: ToolHandler = {
@@ -123,9 +125,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
       ]);
     }),
 
-  'a WASM guard whose answer cannot be read denies (fail-closed); one that times out under a fail-open binding lets the call run': async () => {
-    const garbage = await loadPlugin({ bytes: await hostile('garbage-output', (src) => asGuard(src.replace('(func (export "run")', '(func $run (export "run")'), 'run')) });
-    const spin = await loadPlugin({ bytes: await hostile('bulk-spin', (src) => asGuard(src, 'memory_fill')) }, { limits: { timeoutMs: 50 }, failurePolicy: { PreToolUse: 'fail-open' } });
+  'a WASM guard whose answer cannot be read denies (fail-closed); one that runs out of fuel under a fail-open binding lets the call run': async () => {
+    const garbage = await loadPlugin({ bytes: await hostile('garbage-output', (src) => asGuard(src.replace('(func (export "run")', '(func $run (export "run")'), 'run')) }, SLOW_MACHINE);
+    const spin = await loadPlugin({ bytes: await hostile('bulk-spin', (src) => asGuard(src, 'memory_fill')) }, { limits: { timeoutMs: 5_000, fuel: 2_000_000 }, failurePolicy: { PreToolUse: 'fail-open' } });
     try {
       const prompt = async (guard: WasmPlugin) => {
         const host = createHost({ tools: [bash], plugins: [guard], permissionMode: 'bypassPermissions', model: scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: { command: 'ls' } }] }, { text: 'done' }]) });
@@ -140,7 +142,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const denied = closed.find((e) => e.type === 'tool.denied');
       assert.match(denied?.type === 'tool.denied' ? denied.reason : '', /^hook "hostile" failed \(BAD_OUTPUT\)/);
       const open = await prompt(spin);
-      assert.deepEqual(trace(open), [...call, 'hook.end PreToolUse wasm:hostile continue failure=TIMEOUT/fail-open plugin=hostile fuel', 'permission.resolved b1 allow mode', 'tool.progress* b1', 'tool.output b1 ok', ...after]);
+      assert.deepEqual(trace(open), [...call, 'hook.end PreToolUse wasm:hostile continue failure=FUEL_EXHAUSTED/fail-open plugin=hostile fuel', 'permission.resolved b1 allow mode', 'tool.progress* b1', 'tool.output b1 ok', ...after]);
     } finally {
       await Promise.all([garbage.close(), spin.close()]);
     }
