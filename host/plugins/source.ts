@@ -51,7 +51,7 @@ export interface ResolvedSource {
 /** Remote plugins larger than this are refused while downloading. */
 const MAX_DOWNLOAD_BYTES = 64 << 20;
 
-function describeSource(source: unknown): string {
+export function describeSource(source: unknown): string {
   if (source && typeof source === 'object') {
     if ('name' in source) return String(source.name);
     if ('path' in source) return String(source.path);
@@ -94,9 +94,16 @@ export function parseSource(input: PluginSource): z.output<ReturnType<typeof plu
   return parsed.data;
 }
 
+/** A source as `parseSource` gives it. */
+export type ParsedSource = ReturnType<typeof parseSource>;
+
 /** Validates a source, reads its bytes and checks the pin. */
 export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
-  const source = parseSource(input);
+  return readSource(parseSource(input));
+}
+
+/** Reads a validated source's bytes and checks the pin. */
+export async function readSource(source: ParsedSource): Promise<ResolvedSource> {
   const origin = describeSource(source);
   if ('name' in source) {
     // The package's own pin first; a caller's pin on top must agree with it.
