@@ -6,17 +6,22 @@
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
-import type { AiSdkLanguageModel, AiSdkModelOptions } from './ai-sdk.js';
 import { codeForStatus } from './http.js';
 import { badStream } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
 import type { Message, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
 import { parseJson } from '../json.js';
 
+/** What a turn uses of the model: the public `AiSdkLanguageModel` (ai-sdk.ts, which loads this file) has it. */
+interface StreamingModel {
+  readonly modelId: string;
+  doStream(options: never): PromiseLike<{ stream: ReadableStream<unknown> }>;
+}
+
 /** One turn of `aiSdkModel(model, options)`; `id` names the model in failures. */
 export async function* streamAiSdk(
-  model: AiSdkLanguageModel,
-  options: Omit<AiSdkModelOptions, 'retry'> & { retry: ResolvedRetry },
+  model: StreamingModel,
+  options: { maxTokens?: number | undefined; temperature?: number | undefined; retry: ResolvedRetry },
   id: string,
   request: ModelRequest,
 ): AsyncGenerator<ModelEvent, void, undefined> {
