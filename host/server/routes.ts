@@ -5,7 +5,6 @@ import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
-import { checkPluginUrl } from './plugin-url.js';
 import { pluginViews } from './plugins.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
@@ -91,7 +90,8 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
     const body = await jsonBody(c, loadPluginSchema);
     if (!host.loadPlugin) throw new ApiError('not_implemented', 'this host cannot load plugins at run time');
     // A URL is fetched from inside the server's network: public addresses only, no redirects (plugin-url.ts).
-    if (body.url !== undefined) await checkPluginUrl(body.url);
+    // Loaded here: POST /plugins is off by default and rare, the server's start does not pay for it.
+    if (body.url !== undefined) await (await import('./plugin-url.js')).checkPluginUrl(body.url);
     const plugin = await host.loadPlugin(body.url !== undefined ? { ...body, redirect: 'error' } : body);
     return c.json({ loaded: plugin.name }, 201);
   });
