@@ -53,8 +53,8 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
   app.get('/session/:id/messages', async (c) => {
     const id = param(c, 'id');
     const page = pageQuery(c);
-    const messages = await sessions.messages(id);
-    return pageResponse('messages', messages.slice(page.offset, page.offset + page.limit), page, messages.length);
+    const { messages, total } = await sessions.messages(id, page);
+    return pageResponse('messages', messages, page, total);
   });
   app.delete('/session/:id', async (c) => {
     await sessions.delete(param(c, 'id'));

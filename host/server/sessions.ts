@@ -116,9 +116,11 @@ export class SessionRegistry {
     return this.#view(await this.#record(id), await this.d.store.controls(id));
   }
 
-  async messages(id: string) {
+  /** One page of the conversation, and how many messages it holds. */
+  async messages(id: string, page: { offset: number; limit: number }): Promise<{ messages: Message[]; total: number }> {
     await this.#record(id);
-    return this.d.store.messages(id);
+    const [messages, total] = await Promise.all([this.d.store.messages(id, page), this.d.store.messageCount(id)]);
+    return { messages, total };
   }
 
   async controls(id: string): Promise<ControlRequest[]> {

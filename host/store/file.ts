@@ -115,9 +115,14 @@ export class FileSessionStore extends MemorySessionStore {
     await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
   }
 
-  override async messages(id: string): Promise<Message[]> {
+  override async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
     await this.#load(id);
-    return super.messages(id);
+    return super.messages(id, page);
+  }
+
+  override async messageCount(id: string): Promise<number> {
+    await this.#load(id);
+    return super.messageCount(id);
   }
 
   override async sync(id: string): Promise<void> {

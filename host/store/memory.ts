@@ -63,8 +63,13 @@ export class MemorySessionStore implements SessionStore {
     this.conversations.set(id, structuredClone([...messages]));
   }
 
-  async messages(id: string): Promise<Message[]> {
-    return structuredClone(this.conversations.get(id) ?? []);
+  async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
+    const all = this.conversations.get(id) ?? [];
+    return structuredClone(page ? all.slice(page.offset, page.offset + page.limit) : all);
+  }
+
+  async messageCount(id: string): Promise<number> {
+    return this.conversations.get(id)?.length ?? 0;
   }
 
   transcriptPath(_id: string): string | undefined {

@@ -126,8 +126,13 @@ export class RedisSessionStore implements SessionStore {
     await this.#call(() => tx.exec());
   }
 
-  async messages(id: string): Promise<Message[]> {
-    return this.#call(async () => (await this.redis.lrange(this.#k('m', id), 0, -1)).map((m) => JSON.parse(m) as Message));
+  async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
+    const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, -1];
+    return this.#call(async () => (await this.redis.lrange(this.#k('m', id), start, stop)).map((m) => JSON.parse(m) as Message));
+  }
+
+  async messageCount(id: string): Promise<number> {
+    return this.#call(() => this.redis.llen(this.#k('m', id)));
   }
 
   transcriptPath(_id: string): string | undefined {

@@ -69,7 +69,10 @@ export interface SessionStore {
   appendMessages(id: string, messages: readonly Message[]): Promise<void>;
   /** Replaces the whole conversation (after a compaction). */
   replaceMessages(id: string, messages: readonly Message[]): Promise<void>;
-  messages(id: string): Promise<Message[]>;
+  /** The conversation; with `page`, only `limit` messages from number `offset` (a page is read and copied, not the whole conversation). */
+  messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]>;
+  /** How many messages the conversation holds (without reading them). */
+  messageCount(id: string): Promise<number>;
   /** Where the conversation lives as a JSONL file, when it does (hook inputs carry it as `transcript_path`). */
   transcriptPath(id: string): string | undefined;
   /** A durability point (a prompt ended, a session closed): what was written survives a crash. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../host/store/open.js';
 import { haveRedis, startRedis, type RedisServer } from './redis-server.js';
 
-describe.skipIf(!haveRedis())('RedisSessionStore.list(page)', () => {
+describe.skipIf(!haveRedis())('RedisSessionStore.list(page) and messages(id, page)', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedis({ persist: false });
@@ -20,6 +20,12 @@ describe.skipIf(!haveRedis())('RedisSessionStore.list(page)', () => {
       expect(await store.list({ offset: 9, limit: 10 })).toEqual([]);
       expect((await store.list()).map((r) => r.id)).toEqual(['s0', 's1', 's2', 's3', 's4']);
       expect(await store.count()).toBe(5);
+      const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] }) as never;
+      await store.appendMessages('s0', ['a', 'b', 'c', 'd'].map(message));
+      expect(await store.messages('s0', { offset: 1, limit: 2 })).toEqual([message('b'), message('c')]);
+      expect(await store.messages('s0', { offset: 3, limit: 5 })).toEqual([message('d')]);
+      expect(await store.messageCount('s0')).toBe(4);
+      expect(await store.messageCount('s4')).toBe(0);
     } finally {
       await opened.close();
     }
