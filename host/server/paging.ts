@@ -20,7 +20,9 @@ export interface PageQuery {
 }
 
 function count(c: Context, name: 'offset' | 'limit', min: number, max: number, fallback: number): number {
-  const raw = c.req.query(name);
+  const all = c.req.queries(name);
+  if (all !== undefined && all.length > 1) throw new ApiError('validation', `query.${name}: give it once`, `query.${name}`);
+  const raw = all?.[0];
   if (raw === undefined) return fallback;
   // Digits only: no sign, exponent, hex, spaces or fractions that Number() would read.
   const value = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;

@@ -5,7 +5,7 @@
  * middleware chain and, where the runtime can, without a web stream.
  */
 import type { Context } from 'hono';
-import { getQueryParam } from 'hono/utils/url';
+import { getQueryParams } from 'hono/utils/url';
 import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
 import { checkBearer } from './auth.js';
@@ -27,8 +27,15 @@ const SSE_HEADERS = {
 /** Which stream a route serves: `/event`, or `/global/event` with its default format. */
 type Stream = false | { format: 'wasmhooks' | 'reference' };
 
-/** A query parameter, read as the app reads it (`c.req.query`). */
-const query = (request: Request, name: string): string | undefined => getQueryParam(request.url, name) as string | undefined;
+/**
+ * A query parameter, read as the app reads it (`c.req.query`). Given twice it
+ * is refused: the first (ours) and the last (many proxies') could differ.
+ */
+function query(request: Request, name: string): string | undefined {
+  const values = getQueryParams(request.url, name) as string[] | undefined;
+  if (values !== undefined && values.length > 1) throw new ApiError('validation', `query.${name}: give it once`, `query.${name}`);
+  return values?.[0];
+}
 
 function lastEventId(request: Request): string | undefined {
   const raw = request.headers.get('last-event-id') ?? query(request, 'lastEventId');

@@ -62,6 +62,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.equal(header(refused.head, 'retry-after'), '5');
         assert.equal(header(refused.head, 'x-frame-options'), 'DENY');
       }
+      // The stream's parameters given twice are refused too, on the fast route and through the app.
+      for (const path of ['/event?session=a&session=b', '/global/event?format=wasmhooks&format=reference', '/%65vent?session=a&session=b']) {
+        const twice = await rawRequest(port, get(path));
+        assert.equal(twice.status, 400, `${path}: ${twice.head}`);
+        assert.match(errorOf(twice.body).message, /give it once/);
+      }
       // A HEAD opens no stream and is still answered.
       assert.equal((await rawRequest(port, get('/event').replace('GET', 'HEAD'))).status, 200);
     }),
@@ -102,7 +108,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const rest = (await call('GET', '/session?offset=2&limit=2')).json;
       assert.deepEqual([(rest.sessions as { id: string }[]).length, rest.nextOffset], [1, undefined]);
       assert.notEqual((rest.sessions as { id: string }[])[0]!.id, (sessions.sessions as { id: string }[])[1]!.id);
-      for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'offset=1e3', 'limit=%201', 'offset=0x10', 'limit=']) {
+      // A parameter given twice is refused: we read the first, many proxies the last.
+      for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'offset=1e3', 'limit=%201', 'offset=0x10', 'limit=', 'limit=1&limit=1000', 'offset=0&offset=5']) {
         const bad = await call('GET', `/session/${id}/messages?${query}`);
         assert.equal(bad.status, 400, `${query}: ${JSON.stringify(bad.json)}`);
         assert.match((bad.json.error as { path: string }).path, /^query\.(offset|limit)$/);
