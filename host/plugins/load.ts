@@ -43,7 +43,6 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   const opts = parsePluginOptions(origin, options);
   checkMagic(origin, bytes);
 
-  const progress = { current: undefined as ((message: string) => void) | undefined };
   const logs: WasmPluginParts['logs'] = new Set();
   const config = Object.fromEntries(
     Object.entries(opts.config).filter(([key]) => opts.grants.configKeys.includes(key)),
@@ -58,7 +57,6 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
     ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
     host: {
-      onProgress: (message) => progress.current?.(message),
       onLog: (level, message) => {
         const known = LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
         for (const listener of logs) listener(known, message);
@@ -67,7 +65,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     ...(opts.wasi !== undefined ? { wasi: opts.wasi } : {}),
     ...(Object.keys(hostFunctions).length > 0 ? { hostFunctions } : {}),
   });
-  const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, progress, logs, wasi: wasiGrant(opts.wasi) };
+  const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, logs, wasi: wasiGrant(opts.wasi) };
 
   try {
     if (opts.tools) {

@@ -76,6 +76,13 @@ export interface CallOptions {
   /** Overrides of the module's limits for this call (a binding's own timeout, say). */
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
   /**
+   * This call's progress (`wasmhooks:host/progress`), in place of the
+   * module's `host.onProgress`: a message goes to the call that was running
+   * when the plugin sent it, never to a call still waiting its turn.
+   * Contract: must not throw.
+   */
+  onProgress?: (message: string) => void;
+  /**
    * Reads the output of a call that returned: the failure that makes it
    * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
    * becomes the call's outcome and counts toward quarantine like any other.

@@ -1,0 +1,43 @@
+// Red review (red7): holes of the sandbox and the plugin layer, each test failing on the code before its fix.
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../host/sandbox/index.js';
+import { hostile } from './sandbox-helpers.js';
+
+describe('blocks an embedder host function stores count like alloc', () => {
+  // Extism's alloc sums every block of the call: a loop of empty ctx.store calls cost the host n²/2 block
+  // visits at a flat 1,000 fuel a call, so under a 5 s deadline the default budget ran into the deadline.
+  it('a loop of empty stores runs out of fuel, not into a long deadline', async () => {
+    const hostFunctions = { stash: { params: [], results: ['i64' as const], fn: (ctx: { store(v: string): bigint }) => ctx.store('') } };
+    const sandbox = await createSandbox(await hostile('host-store-spin'), { name: 'host-store-spin', hostFunctions, limits: { timeoutMs: 5000, fuel: 1e9 } });
+    try {
+      const cpu = process.cpuUsage();
+      const out = await sandbox.call('run', new Uint8Array());
+      const used = process.cpuUsage(cpu);
+      expect(out.ok).toBe(false);
+      if (!out.ok) expect(out.failure.code).toBe('FUEL_EXHAUSTED');
+      expect(out.fuelUsed).toBeLessThanOrEqual(1e9);
+      // ~150 ms here; the old code ran to the 5 s deadline.
+      expect((used.user + used.system) / 1000).toBeLessThan(2000);
+    } finally {
+      await sandbox.close();
+    }
+  }, 30_000);
+});
+
+describe("a plugin's progress goes to the call that sent it", () => {
+  // Worker isolation: a hook call's progress arrives with its answer. The tool call made meanwhile (another
+  // session) held the plugin's one progress slot while it waited its turn, and got the hook's message.
+  it('a hook call running when a tool call queues: its progress reaches nobody; the tool gets its own', async () => {
+    const { loadPlugin } = await import('../../host/plugins/load.js');
+    const plugin = await loadPlugin({ bytes: await hostile('progress-in-hook') }, { isolation: 'worker', limits: { timeoutMs: 10_000, fuel: 1e10 } });
+    try {
+      const seen: string[] = [];
+      const hook = plugin.callHook({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' } as never);
+      const tool = plugin.callTool('Work', {}, { signal: new AbortController().signal, onProgress: (m: string) => void seen.push(m), toolUseId: 'u', context: { session_id: 's', cwd: '/', hook_event_name: 'PreToolUse' } } as never);
+      await Promise.all([hook, tool]);
+      expect(seen).toEqual(['from-tool']);
+    } finally {
+      await plugin.close();
+    }
+  }, 30_000);
+});
