@@ -24,7 +24,7 @@ import {
   mcpToolName,
   type McpServersConfig,
 } from './config.js';
-import { listAllTools, MAX_SCHEMA_CHARS, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
+import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
@@ -105,6 +105,11 @@ export class McpServers {
         },
       },
     );
+    // A message over MAX_MCP_MESSAGE_BYTES in an SSE stream: the SDK reports it and would leave the call
+    // waiting for its timeout. The server is closed (its calls fail now); it starts again at the next prompt.
+    client.onerror = (error) => {
+      if (messageOf(error).includes(TOO_LARGE)) void client.close().catch(() => {});
+    };
     client.onclose = () => {
       if (s.client !== client) return;
       s.client = undefined;
@@ -140,6 +145,8 @@ export class McpServers {
         ...(c.env ? { env: c.env } : {}),
         ...(c.cwd ? { cwd: c.cwd } : {}),
         stderr: 'pipe',
+        // The SDK's own default, named here: one message (a line) is at most this; the read fails past it.
+        maxBufferSize: MAX_MCP_MESSAGE_BYTES,
       });
       s.stderr = '';
       t.stderr?.on('data', (chunk: Uint8Array | string) => {
@@ -148,7 +155,8 @@ export class McpServers {
       return t;
     }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
+    // Every answer's body read under MAX_MCP_MESSAGE_BYTES (the SDK reads a body of any size).
+    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} }, fetch: boundedFetch() });
   }
 
   #register(s: ServerState, client: Client, tools: readonly Tool[]): void {

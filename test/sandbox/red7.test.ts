@@ -22,6 +22,19 @@ describe('blocks an embedder host function stores count like alloc', () => {
       await sandbox.close();
     }
   }, 30_000);
+
+  it('their bytes count toward the memory cap with the call\'s other blocks (MEMORY_LIMIT)', async () => {
+    const value = new Uint8Array(256 * 1024);
+    const hostFunctions = { stash: { params: [], results: ['i64' as const], fn: (ctx: { store(v: Uint8Array): bigint }) => ctx.store(value) } };
+    const sandbox = await createSandbox(await hostile('host-store-spin'), { name: 'host-store-spin', hostFunctions, limits: { timeoutMs: 5000, maxMemoryPages: 16 } });
+    try {
+      const out = await sandbox.call('run', new Uint8Array());
+      expect(out.ok).toBe(false);
+      if (!out.ok) expect(out.failure).toMatchObject({ code: 'MEMORY_LIMIT', message: expect.stringMatching(/host function stored 262144 bytes/) });
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
 
 describe("a plugin's progress goes to the call that sent it", () => {
