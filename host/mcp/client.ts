@@ -26,6 +26,7 @@ import {
 } from './config.js';
 import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
+import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
@@ -45,6 +46,11 @@ interface ServerState {
 }
 
 const STDERR_TAIL = 2_000;
+
+/** A server's tool description, cut at MAX_TOOL_DESCRIPTION (with a note that it was). */
+function describedBy(text: string): string {
+  return text.length <= MAX_TOOL_DESCRIPTION ? text : `${text.slice(0, MAX_TOOL_DESCRIPTION)}… [cut at ${MAX_TOOL_DESCRIPTION} characters]`;
+}
 
 /** The MCP servers of one host. */
 export class McpServers {
@@ -165,6 +171,11 @@ export class McpServers {
       this.#fail(s, 'MCP_PROTOCOL', `the server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
     }
     let schemaChars = 0;
+    const cut = tools.slice(0, MAX_TOOLS).filter((t) => (t.description?.length ?? 0) > MAX_TOOL_DESCRIPTION);
+    if (cut.length > 0) {
+      const names = cut.slice(0, 5).map((t) => `"${t.name}"`).join(', ') + (cut.length > 5 ? `, and ${cut.length - 5} more` : '');
+      this.#fail(s, 'MCP_PROTOCOL', `the descriptions of ${names} are cut at ${MAX_TOOL_DESCRIPTION} characters`);
+    }
     for (const t of tools.slice(0, MAX_TOOLS)) {
       schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
       if (schemaChars > MAX_SCHEMA_CHARS) {
@@ -233,7 +244,7 @@ export class McpServers {
   #handler(s: ServerState, client: Client, t: Tool, name: string): ToolHandler {
     return {
       name,
-      description: t.description ?? `${t.name} (MCP server ${s.name})`,
+      description: describedBy(t.description ?? `${t.name} (MCP server ${s.name})`),
       inputSchema: t.inputSchema as Record<string, unknown>,
       kind: 'mcp',
       plugin: `mcp:${s.name}`,

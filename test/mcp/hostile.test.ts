@@ -160,3 +160,23 @@ describe('boundedFetch (red7)', () => {
     expect(await read(await boundedFetch(1000, serve(['a'.repeat(999)], 'application/json') as never)('http://x'))).toBe(999);
   });
 });
+
+describe('tool descriptions (red7)', () => {
+  it("an MCP server's tool descriptions are cut at MAX_TOOL_DESCRIPTION, with one event naming them", async () => {
+    const { MAX_TOOL_DESCRIPTION } = await import('../../host/protocol/codec.js');
+    const model = scriptedModel({ turns: [{ text: 'done' }] });
+    const host = createHost({
+      model,
+      mcpServers: { l: { command: process.execPath, args: [fixture, 'longdesc'] } },
+    });
+    hosts.push(host);
+    const events = await within(collect(host.session(), 'go'), 20_000, 'the prompt');
+    const errors = ofType(events, 'mcp.server.error').filter((e) => e.code === 'MCP_PROTOCOL');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/the descriptions of "d0", "d1", "d2", "d3", "d4", and 55 more are cut at 8192 characters/);
+    // What the model was told.
+    const described = (model.requests[0]?.tools ?? []).filter((t) => t.name.startsWith('mcp__l__'));
+    expect(described).toHaveLength(60);
+    for (const t of described) expect(t.description.length).toBeLessThanOrEqual(MAX_TOOL_DESCRIPTION + 40);
+  }, 30_000);
+});

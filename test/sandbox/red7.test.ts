@@ -54,3 +54,26 @@ describe("a plugin's progress goes to the call that sent it", () => {
     }
   }, 30_000);
 });
+
+describe("a plugin's tool descriptions", () => {
+  // Sent to the model with every request: bounded only by the plugin's output cap before (1 MiB by default, an
+  // embedder may raise it), while MCP tools had no bound at all. Now one cap, MAX_TOOL_DESCRIPTION, for both.
+  const varint = (v: number): number[] => (v < 0x80 ? [v] : [(v & 0x7f) | 0x80, ...varint(v >>> 7)]);
+  const field = (n: number, body: Uint8Array | number[]) => [(n << 3) | 2, ...varint(body.length), ...body];
+  const enc = (s: string) => [...new TextEncoder().encode(s)];
+  const describeBytes = (description: string) =>
+    new Uint8Array([...field(1, enc('p')), ...field(2, enc('1')), 3 << 3, 1, ...field(5, [...field(1, enc('Lookup')), ...field(2, enc(description))])]);
+
+  it('over MAX_TOOL_DESCRIPTION characters refuse the plugin at load (BAD_OUTPUT), at it they load', async () => {
+    const { cannedPlugin } = await import('../fixtures/canned.js');
+    const { loadPlugin } = await import('../../host/plugins/load.js');
+    const { MAX_TOOL_DESCRIPTION } = await import('../../host/protocol/codec.js');
+    const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeBytes('d'.repeat(MAX_TOOL_DESCRIPTION)), tool: new Uint8Array() }) });
+    expect(ok.tools()[0]?.description).toHaveLength(MAX_TOOL_DESCRIPTION);
+    await ok.close();
+    await expect(loadPlugin({ bytes: cannedPlugin({ describe: describeBytes('d'.repeat(MAX_TOOL_DESCRIPTION + 1)), tool: new Uint8Array() }) })).rejects.toMatchObject({
+      code: 'BAD_OUTPUT',
+      message: expect.stringMatching(/tools\[0\] \(Lookup\) description is 8193 characters; the limit is 8192/),
+    });
+  });
+});
