@@ -77,3 +77,32 @@ describe("a plugin's tool descriptions", () => {
     });
   });
 });
+
+describe('operand charges buy about the CPU time of computation', () => {
+  // Fuel is a CPU budget (the only one with timeoutMs: Infinity). At 1 fuel per 16 bytes and 64 per table
+  // element, a budget spent on 8 MiB copies ran 5-10x as long as the same budget of arithmetic (Node, Deno,
+  // Bun, this machine): a copy or table op cost 3-57x less per fuel than other code.
+  it('a budget of 8 MiB memory.copy runs at most 4x as long as the same budget of arithmetic', async () => {
+    const sandbox = await createSandbox(await hostile('copy-spin'), { name: 'copy-spin', limits: { timeoutMs: 120_000, fuel: 2e8 }, quarantine: { maxConsecutiveFailures: 100 } });
+    try {
+      const best = async (fn: string) => {
+        let ms = Infinity;
+        for (let i = 0; i < 3; i++) {
+          const started = performance.now();
+          const out = await sandbox.call(fn, new Uint8Array());
+          ms = Math.min(ms, performance.now() - started);
+          expect(!out.ok && out.failure.code).toBe('FUEL_EXHAUSTED');
+        }
+        return ms;
+      };
+      await best('compute'); // warm: the first calls tier up
+      const compute = await best('compute');
+      const copy = await best('copy');
+      const table = await best('table');
+      expect(copy / compute, `copy ${copy.toFixed(0)} ms, compute ${compute.toFixed(0)} ms`).toBeLessThan(4);
+      expect(table / compute, `table ${table.toFixed(0)} ms, compute ${compute.toFixed(0)} ms`).toBeLessThan(4);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+});

@@ -9,12 +9,15 @@ import { patchSleb5, type Writer } from './writer.js';
  * just before they run (the operand is on top of the stack, always an i32:
  * 64-bit memories and tables are refused):
  *
- * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per 16 bytes;
- * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 64 fuel
- *   per element (engines take 5–100 ns per element), counting at most
+ * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per 2 bytes,
+ *   counting at most the memory cap (a longer operation traps at once);
+ * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 1024 fuel
+ *   per element (engines take 50–150 ns per element), counting at most
  *   `maxTableElements` (a longer operation traps or fails at once);
- * - memory.grow (0x40): 4096 fuel per page (1 per 16 bytes, engines zero the
+ * - memory.grow (0x40): 32768 fuel per page (1 per 2 bytes, engines zero the
  *   pages), counting at most `maxMemoryPages`.
+ *
+ * The rates are in opcodes.ts, with the measurements behind them.
  */
 export interface OperandCharge {
   /** Positive: fuel = operand << shift; negative: operand >> -shift. */
@@ -23,11 +26,10 @@ export interface OperandCharge {
   cap: number;
 }
 
-const BULK: OperandCharge = { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: -1 };
-
 /** How 0xFC sub-opcode `sub` is charged by its operand, or null for a fixed weight. */
 export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
-  if (sub === 8 || sub === 10 || sub === 11) return BULK;
+  // No operation moves more than a memory can hold: a longer one traps at once, so it costs no more.
+  if (sub === 8 || sub === 10 || sub === 11) return { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: Math.min(m.maxMemoryPages * 65_536, 0xffff_ffff) };
   if (sub === 12 || sub === 14 || sub === 15 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
   return null;
 }
@@ -38,7 +40,7 @@ export function growCharge(m: RewriteInfo): OperandCharge {
 
 /**
  * Instructions with no operand to charge by that still call into the engine
- * (table.set, elem.drop, memory.atomic.notify: 70–130 ns each on V8): a check
+ * (table.set, elem.drop, memory.atomic.notify: 50–150 ns each): a check
  * of their own, so that a long straight line of them reaches refuel.
  */
 export function chargeEngineCall(m: ModuleInfo, w: Writer): void {

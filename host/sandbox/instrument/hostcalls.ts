@@ -33,7 +33,7 @@ export const enum GateKind {
   Handler = 0,
   /** A host call: check stop, abort and deadline; no extra fuel. */
   Call = 1,
-  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per 16 bytes of that block. */
+  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per 2 bytes of that block (HOST_BYTES_PER_FUEL_LOG2). */
   Block = 2,
 }
 
@@ -174,7 +174,7 @@ function writeWrapperBody(m: RewriteInfo, w: Writer, plan: ImportPlan, idx: numb
   if (plan.length >= 0) {
     const i32 = m.types[m.importTypes[idx]!]!.params[plan.length] === I32;
     const cap = m.maxMemoryPages * 65_536;
-    // min(length, cap) >> 4: a length past the cap is refused by the host at once, so it costs no more.
+    // min(length, cap) >> HOST_BYTES_PER_FUEL_LOG2: a length past the cap is refused by the host at once, so it costs no more.
     const operand = (): void => {
       w.u8(0x20), w.uleb(plan.length);
       if (i32) w.u8(0xad);
