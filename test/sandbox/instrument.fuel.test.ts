@@ -75,7 +75,7 @@ describe('fuel', () => {
     expect((await load('fuel', 1n)).checksInserted).toBe(10);
   });
 
-  it('memory.fill is charged by length (1 per 2 bytes), before it runs', async () => {
+  it('memory.fill is charged by length (1 per byte), before it runs', async () => {
     const { instance, call, fuel } = await load('fuel', 1_000_000_000n);
     call('fill', 0);
     const base = fuelUsed(instance, fuel.handedOut);

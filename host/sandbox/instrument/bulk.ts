@@ -9,18 +9,18 @@ import { patchSleb5, type Writer } from './writer.js';
  * just before they run (the operand is on top of the stack, always an i32:
  * 64-bit memories and tables are refused):
  *
- * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per 2 bytes,
+ * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per byte,
  *   counting at most the memory cap (a longer operation traps at once);
  * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 1024 fuel
  *   per element (engines take 50–150 ns per element), counting at most
  *   `maxTableElements` (a longer operation traps or fails at once);
- * - memory.grow (0x40): 32768 fuel per page (1 per 2 bytes, engines zero the
+ * - memory.grow (0x40): 65536 fuel per page (1 per byte, engines zero the
  *   pages), counting at most `maxMemoryPages`.
  *
  * The rates are in opcodes.ts, with the measurements behind them.
  */
 export interface OperandCharge {
-  /** Positive: fuel = operand << shift; negative: operand >> -shift. */
+  /** Positive: fuel = operand << shift; negative: operand >> -shift; 0: the operand itself. */
   shift: number;
   /** The operand is counted up to this (unsigned), or not capped (-1). */
   cap: number;
@@ -65,8 +65,10 @@ export function chargeOperand(m: ModuleInfo, w: Writer, c: OperandCharge): void 
     w.u8(0x49), w.u8(0x1b); // i32.lt_u; select
   }
   w.u8(0xad); // i64.extend_i32_u
-  w.u8(0x42), w.u8(Math.abs(c.shift));
-  w.u8(c.shift < 0 ? 0x88 : 0x86); // i64.shr_u | i64.shl
+  if (c.shift !== 0) {
+    w.u8(0x42), w.u8(Math.abs(c.shift));
+    w.u8(c.shift < 0 ? 0x88 : 0x86); // i64.shr_u | i64.shl
+  }
   w.u8(0x7d); // i64.sub
   if (f >= 0) w.u8(0x22), w.uleb(f);
   else w.u8(0x24), w.uleb(m.globals), w.u8(0x23), w.uleb(m.globals);

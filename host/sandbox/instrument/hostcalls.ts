@@ -33,7 +33,7 @@ export const enum GateKind {
   Handler = 0,
   /** A host call: check stop, abort and deadline; no extra fuel. */
   Call = 1,
-  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per 2 bytes of that block (HOST_BYTES_PER_FUEL_LOG2). */
+  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per byte of that block (HOST_BYTES_PER_FUEL_LOG2). */
   Block = 2,
 }
 
@@ -181,7 +181,7 @@ function writeWrapperBody(m: RewriteInfo, w: Writer, plan: ImportPlan, idx: numb
     };
     operand(), w.u8(0x42), sleb(w, cap), operand(), w.u8(0x42), sleb(w, cap);
     w.u8(0x54), w.u8(0x1b); // i64.lt_u; select
-    w.u8(0x42), w.u8(HOST_BYTES_PER_FUEL_LOG2), w.u8(0x88); // i64.shr_u
+    if (HOST_BYTES_PER_FUEL_LOG2 > 0) w.u8(0x42), w.u8(HOST_BYTES_PER_FUEL_LOG2), w.u8(0x88); // i64.shr_u
     w.u8(0x7d);
   }
   w.u8(0x24), w.uleb(fuel);

@@ -47,20 +47,20 @@ const WEIGHT_MEMORY_GROW = 100;
  */
 const WEIGHT_BULK = 5;
 /**
- * memory.init/copy/fill also pay 1 fuel per 2^1 = 2 bytes, charged at run time (bulk.ts); the host
- * pays the same rate for the bytes it moves (hostcalls.ts, host-call.ts). Calibrated like an
- * instruction (≈ 0.07–0.12 ns a weight unit on this machine): engines fill and copy at 0.01–0.07 ns a
- * byte in cache and up to 0.36 out of it. At 1 per 16 bytes (before red7) a byte cost 3–57× less
- * CPU per fuel than other code, so a budget of plain copies ran 10–50× longer than the same budget of
- * computation (stopped only by the deadline; with `timeoutMs: Infinity` fuel is the only bound).
+ * memory.init/copy/fill also pay 1 fuel per byte (2^0), charged at run time (bulk.ts); the host pays
+ * the same rate for the bytes it moves (hostcalls.ts, host-call.ts). Calibrated against the cheapest
+ * work per unit a plugin can pick: a weight unit of ordinary code takes 0.05–0.12 ns on this machine,
+ * and engines copy 8 MiB out of cache at 0.1–0.36 ns a byte (fill and copy in cache 0.01–0.07). At 1
+ * per 16 bytes (before red7) a budget of such copies ran 5–20× as long as the same budget of
+ * arithmetic (stopped only by the deadline; with `timeoutMs: Infinity`, by nothing else); now 1.2–3.3×.
  */
-export const BULK_BYTES_PER_FUEL_LOG2 = 1;
+export const BULK_BYTES_PER_FUEL_LOG2 = 0;
 /** table.init/copy/grow/fill also pay 2^10 = 1024 fuel per element, charged at run time (bulk.ts): engines take 50–150 ns an element (64, before red7, was 8–30× cheap). */
 export const TABLE_ELEMENT_FUEL_LOG2 = 10;
 /** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
 export const ENGINE_CALL_FUEL = 1024;
-/** memory.grow also pays 2^15 = 32768 fuel per page, charged at run time (bulk.ts): the byte rate, as a fill of the new page. */
-export const MEMORY_PAGE_FUEL_LOG2 = 15;
+/** memory.grow also pays 2^16 = 65536 fuel per page, charged at run time (bulk.ts): the byte rate, as a fill of the new page. */
+export const MEMORY_PAGE_FUEL_LOG2 = 16;
 
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;
