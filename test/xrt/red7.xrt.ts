@@ -3,7 +3,7 @@
 // now closed; the stack-overflow one checks a class that held (engines do not let wasm catch it).
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { createHost, createSandbox, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import { createHost, createSandbox, instrument, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
 import { hostileHttpMcp } from '../fixtures/mcp/hostile-http.ts';
 import { hostile, runtime, str } from './wat.ts';
@@ -35,7 +35,39 @@ function describeWithDescription(description: string): Uint8Array {
   return new Uint8Array([...field(1, enc('p')), ...field(2, enc('1')), 3 << 3, 1, ...field(5, [...field(1, enc('Lookup')), ...field(2, enc(description))])]);
 }
 
+const leb = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...leb(Math.floor(n / 0x80))]);
+const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
+const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+
+/** Occurrences of `i64.const <value>` as a padded 5-byte LEB128 (how checks carry their cost). */
+function paddedConsts(bytes: Uint8Array, value: number): number {
+  const p = [0x42, ...[0, 1, 2, 3].map((i) => ((value >>> (7 * i)) & 0x7f) | 0x80), Math.floor(value / 2 ** 28) & 0x3f];
+  let count = 0;
+  outer: for (let i = 0; i + p.length <= bytes.length; i++) {
+    for (let j = 0; j < p.length; j++) if (bytes[i + j] !== p[j]) continue outer;
+    count++;
+  }
+  return count;
+}
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  'the instrumenter gives every table.set check its 1024 fuel and the type section its count, however its buffer grows': async () => {
+    // Each module larger than the last, so the output buffer grows in every call (at shifting offsets).
+    for (let n = 3_000, round = 0; round < 5; round++, n = Math.ceil(n * 2.3)) {
+      const unit = [0x41, 0x00, 0xd0, 0x70, 0x26, 0x00]; // i32.const 0; ref.null func; table.set 0
+      const code = [0x00, ...Array.from({ length: n }, () => unit).flat(), 0x0b];
+      const wasm = new Uint8Array([...HEADER, ...section(1, [1, 0x60, 0, 0]), ...section(3, [1, 0]), ...section(4, [1, 0x70, 0x00, 1]), ...section(10, [1, ...leb(code.length), ...code])]);
+      const { bytes } = instrument(wasm, { maxMemoryPages: 1 });
+      assert.ok(WebAssembly.validate(bytes));
+      assert.equal(paddedConsts(bytes, 1024), n, `${n} table.set`);
+    }
+    for (let n = 2_000, round = 0; round < 5; round++, n = Math.ceil(n * 2.3)) {
+      const types = Array.from({ length: n }, (_, i) => [0x60, 20 + (i % 10), ...Array(20 + (i % 10)).fill(0x7f), 1, [0x7f, 0x7e, 0x7d, 0x7c][Math.floor(i / 10) % 4]!]);
+      const wasm = new Uint8Array([...HEADER, ...section(1, [...leb(n + 1), ...types.flat(), 0x60, 0, 0]), ...section(3, [1, ...leb(n)]), ...section(10, [1, 2, 0x00, 0x0b])]);
+      assert.ok(WebAssembly.validate(instrument(wasm, { maxMemoryPages: 1 }).bytes), `${n} types`);
+    }
+  },
+
   'a loop calling a host function that stores an empty value runs out of fuel, not into a long deadline': async () => {
     const hostFunctions = { stash: { params: [], results: ['i64' as const], fn: (ctx: { store(v: string): bigint }) => ctx.store('') } };
     const sandbox = await createSandbox(await hostile('host-store-spin'), { hostFunctions, limits: { timeoutMs: 5000, fuel: 1e9 } });

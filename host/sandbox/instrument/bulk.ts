@@ -44,7 +44,9 @@ export function growCharge(m: RewriteInfo): OperandCharge {
  * of their own, so that a long straight line of them reaches refuel.
  */
 export function chargeEngineCall(m: ModuleInfo, w: Writer): void {
-  patchSleb5(w.buf, writeCheck(m, w, false), ENGINE_CALL_FUEL);
+  // The check first: writing it may grow (move) the buffer, so `w.buf` is read after it.
+  const at = writeCheck(m, w, false);
+  patchSleb5(w.buf, at, ENGINE_CALL_FUEL);
   m.checksInserted++;
 }
 

@@ -124,7 +124,9 @@ export function isAccessor(m: RewriteInfo, idx: number): boolean {
 /** Before a direct `call` to accessor `idx`: its inline charge. */
 export function chargeDirectCall(m: RewriteInfo, w: Writer, idx: number): void {
   if (!isAccessor(m, idx)) return;
-  patchSleb5(w.buf, writeCheck(m, w, false), HOST_CALL_FUEL);
+  // The check first: writing it may grow (move) the buffer, so `w.buf` is read after it.
+  const at = writeCheck(m, w, false);
+  patchSleb5(w.buf, at, HOST_CALL_FUEL);
   m.checksInserted++;
 }
 
