@@ -1,7 +1,7 @@
 import type { RewriteInfo } from './module-info.js';
 import type { ModuleInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
-import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2 } from './opcodes.js';
+import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2, TABLE_GROW_FUEL_LOG2 } from './opcodes.js';
 import { patchSleb5, type Writer } from './writer.js';
 
 /**
@@ -11,11 +11,11 @@ import { patchSleb5, type Writer } from './writer.js';
  *
  * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per byte,
  *   counting at most the memory cap (a longer operation traps at once);
- * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 1024 fuel
- *   per element (engines take 50–150 ns per element), counting at most
- *   `maxTableElements` (a longer operation traps or fails at once);
- * - memory.grow (0x40): 65536 fuel per page (1 per byte, engines zero the
- *   pages), counting at most `maxMemoryPages`.
+ * - table.init (12), table.copy (14), table.fill (17): 1024 fuel per element
+ *   (engines take 50–150 ns per element), table.grow (15) 64 (opcodes.ts), each
+ *   counting at most `maxTableElements` (a longer operation traps or fails at once);
+ * - memory.grow (0x40): 4096 fuel per page, counting at most `maxMemoryPages`
+ *   (why not the byte rate: opcodes.ts).
  *
  * The rates are in opcodes.ts, with the measurements behind them.
  */
@@ -30,7 +30,8 @@ export interface OperandCharge {
 export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
   // No operation moves more than a memory can hold: a longer one traps at once, so it costs no more.
   if (sub === 8 || sub === 10 || sub === 11) return { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: Math.min(m.maxMemoryPages * 65_536, 0xffff_ffff) };
-  if (sub === 12 || sub === 14 || sub === 15 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
+  if (sub === 12 || sub === 14 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
+  if (sub === 15) return { shift: TABLE_GROW_FUEL_LOG2, cap: m.maxTableElements };
   return null;
 }
 

@@ -55,12 +55,22 @@ const WEIGHT_BULK = 5;
  * arithmetic (stopped only by the deadline; with `timeoutMs: Infinity`, by nothing else); now 1.2–3.3×.
  */
 export const BULK_BYTES_PER_FUEL_LOG2 = 0;
-/** table.init/copy/grow/fill also pay 2^10 = 1024 fuel per element, charged at run time (bulk.ts): engines take 50–150 ns an element (64, before red7, was 8–30× cheap). */
+/** table.init/copy/fill also pay 2^10 = 1024 fuel per element, charged at run time (bulk.ts): engines take 50–150 ns an element (64, before red7, was 8–30× cheap). */
 export const TABLE_ELEMENT_FUEL_LOG2 = 10;
+/**
+ * table.grow pays 2^6 = 64 per element: like memory.grow, what grows is bounded per instance by the cap
+ * (maxTableElements), and a grow past it (a probe, charged up to the cap) costs the engine nothing.
+ */
+export const TABLE_GROW_FUEL_LOG2 = 6;
 /** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
 export const ENGINE_CALL_FUEL = 1024;
-/** memory.grow also pays 2^16 = 65536 fuel per page, charged at run time (bulk.ts): the byte rate, as a fill of the new page. */
-export const MEMORY_PAGE_FUEL_LOG2 = 16;
+/**
+ * memory.grow also pays 2^12 = 4096 fuel per page, charged at run time (bulk.ts). Not the byte rate: what
+ * grows is bounded per instance by the memory cap (256 pages, ≈ 2.3 ms on V8 in all), and a grow that fails
+ * (a probe past the cap) costs the engine next to nothing, yet is charged for what it asked, up to the cap:
+ * at 65536 a page, a module probing each of 64 memories for 255 pages spent the whole default budget.
+ */
+export const MEMORY_PAGE_FUEL_LOG2 = 12;
 
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;
