@@ -98,3 +98,27 @@ describe('operand charges buy about the CPU time of computation', () => {
     }
   }, 60_000);
 });
+
+describe('loops nested past MAX_LOOP_DEPTH are refused at load', () => {
+  // JavaScriptCore (Bun) compiles deeply nested loops on a background thread in time ~ depth²: 100,000 nested
+  // loops (300 KB, run once) kept a core busy for over 12 s after the call returned, out of every limit's reach.
+  const nested = (depth: number): Uint8Array => {
+    const leb = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...leb(Math.floor(n / 0x80))]);
+    const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
+    const body = [0x00, ...Array(depth).fill([0x03, 0x40]).flat(), 0x01, ...Array(depth).fill(0x0b), 0x41, 0x00, 0x0b];
+    return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...section(1, [1, 0x60, 0, 1, 0x7f]), ...section(3, [1, 0]), ...section(7, [1, 3, 0x72, 0x75, 0x6e, 0, 0]), ...section(10, [1, ...leb(body.length), ...body])]);
+  };
+
+  it('1,000 deep loads and runs; 1,001 deep is INVALID_WASM naming the cap, in both metering modes', async () => {
+    const { MAX_LOOP_DEPTH } = await import('../../host/sandbox/instrument/opcodes.js');
+    for (const metering of ['fast', 'exact'] as const) {
+      const ok = await createSandbox(nested(MAX_LOOP_DEPTH), { name: 'loops', metering });
+      expect((await ok.call('run', new Uint8Array())).ok).toBe(true);
+      await ok.close();
+      await expect(createSandbox(nested(MAX_LOOP_DEPTH + 1), { name: 'loops', metering })).rejects.toMatchObject({
+        code: 'INVALID_WASM',
+        message: expect.stringMatching(/loops nested more than 1000 deep/),
+      });
+    }
+  });
+});

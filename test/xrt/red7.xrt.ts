@@ -51,6 +51,28 @@ function paddedConsts(bytes: Uint8Array, value: number): number {
 }
 
 export const scenarios: Record<string, () => Promise<void>> = {
+  'loops nested past 1,000 are refused at load (INVALID_WASM); at 1,000 a call leaves little background compile behind': async () => {
+    const nested = (depth: number): Uint8Array => {
+      const body = [0x00, ...Array(depth).fill([0x03, 0x40]).flat(), 0x01, ...Array(depth).fill(0x0b), 0x41, 0x00, 0x0b];
+      return new Uint8Array([...HEADER, ...section(1, [1, 0x60, 0, 1, 0x7f]), ...section(3, [1, 0]), ...section(7, [1, 3, 0x72, 0x75, 0x6e, 0, 0]), ...section(10, [1, ...leb(body.length), ...body])]);
+    };
+    const refused = await createSandbox(nested(1_001)).then(
+      async (s) => (await s.close(), 'loaded'),
+      (e: unknown) => e,
+    );
+    assert.ok(refused instanceof WasmhooksError && refused.code === 'INVALID_WASM' && /loops nested more than 1000 deep/.test(refused.message), String(refused));
+    const sandbox = await createSandbox(nested(1_000));
+    try {
+      assert.ok((await sandbox.call('run', new Uint8Array())).ok);
+      // JavaScriptCore compiles it in the background after the call (100,000 deep kept a core busy for over 12 s).
+      const before = process.cpuUsage();
+      await new Promise((r) => setTimeout(r, 1_000));
+      const used = process.cpuUsage(before);
+      console.log(`    [${runtime}] the second after a call of 1,000 nested loops: ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU`);
+    } finally {
+      await sandbox.close();
+    }
+  },
   'the instrumenter gives every table.set check its 1024 fuel and the type section its count, however its buffer grows': async () => {
     // Each module larger than the last, so the output buffer grows in every call (at shifting offsets).
     for (let n = 3_000, round = 0; round < 5; round++, n = Math.ceil(n * 2.3)) {

@@ -47,6 +47,17 @@ const WEIGHT_MEMORY_GROW = 100;
  */
 const WEIGHT_BULK = 5;
 /**
+ * Loops one function may nest inside each other. JavaScriptCore (Bun 1.4) compiles a function of deeply
+ * nested loops on a background thread in time that grows about as the square of the depth, after the
+ * call that ran it has returned, where no deadline, fuel or abort reaches: 10,000 nested loops cost
+ * 0.16 s of CPU, 30,000 1.8 s, 100,000 (a 300 KB module, run once) a core for over 12 s, and the next
+ * load waited 27–74 s. V8 is not affected. Real code nests loops a few deep; at this cap the background
+ * work is about 10 ms a function (measured, red7). Both metering modes refuse deeper nesting.
+ */
+export const MAX_LOOP_DEPTH = 1_000;
+/** The refusal for a loop nested past MAX_LOOP_DEPTH (reader's `fail` adds the function and offset). */
+export const LOOP_DEPTH_MESSAGE = `loops nested more than ${MAX_LOOP_DEPTH} deep (JavaScriptCore's background compiler takes time growing with the square of the depth, out of every deadline's reach)`;
+/**
  * memory.init/copy/fill also pay 1 fuel per byte (2^0), charged at run time (bulk.ts); the host pays
  * the same rate for the bytes it moves (hostcalls.ts, host-call.ts). Calibrated against the cheapest
  * work per unit a plugin can pick: a weight unit of ordinary code takes 0.05–0.12 ns on this machine,
