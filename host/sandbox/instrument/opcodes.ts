@@ -51,10 +51,11 @@ const WEIGHT_BULK = 5;
  * nested loops on a background thread in time that grows about as the square of the depth, after the
  * call that ran it has returned, where no deadline, fuel or abort reaches: 10,000 nested loops cost
  * 0.16 s of CPU, 30,000 1.8 s, 100,000 (a 300 KB module, run once) a core for over 12 s, and the next
- * load waited 27–74 s. V8 is not affected. Real code nests loops a few deep; at this cap the background
- * work is about 10 ms a function (measured, red7). Both metering modes refuse deeper nesting.
+ * load waited 27–74 s. Per byte it still shows at 1,000 (500 such functions, 1.5 MB: 0.75 s) and is
+ * gone at 100 (5,000 functions of 100, 1.6 MB: 7 ms, as 50,000 of 10). V8 is not affected. Real code
+ * nests loops a few deep. Both metering modes refuse deeper nesting (measured, red7).
  */
-export const MAX_LOOP_DEPTH = 1_000;
+export const MAX_LOOP_DEPTH = 100;
 /** The refusal for a loop nested past MAX_LOOP_DEPTH (reader's `fail` adds the function and offset). */
 export const LOOP_DEPTH_MESSAGE = `loops nested more than ${MAX_LOOP_DEPTH} deep (JavaScriptCore's background compiler takes time growing with the square of the depth, out of every deadline's reach)`;
 /**
