@@ -15,7 +15,8 @@ import { HookRegistry } from './hooks/registry.js';
 import type { HooksConfig } from './hooks/types.js';
 import type { PluginContribution } from './tools/types.js';
 import { AGENT_NAME, hostOptionsSchema, parse, sessionOptionsSchema, type HostOptions, type SessionOptions } from './host-options.js';
-import { McpServers } from './mcp/client.js';
+import type { McpServers } from './mcp/client.js';
+import type { McpServersConfig } from './mcp/config.js';
 import { scriptedModel } from './models/scripted.js';
 import type { Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
@@ -46,6 +47,18 @@ export interface Host {
 
 const rulesOf = (what: string, patterns: ReadonlyArray<string | RegExp> | undefined) =>
   (patterns ?? []).map((p, i) => compileToolMatcher(p, `${what}[${i}]`) ?? EVERY_TOOL);
+
+/**
+ * The host's MCP servers, built when they first start: the client (mcp/client.ts; the SDK itself
+ * loads at the first connect) is then loaded, so `import 'wasmhooks'` does not parse it.
+ */
+function mcpServers(config: McpServersConfig, tools: ToolRegistry, announce: (event: EmittedEvent) => void): Pick<McpServers, 'ensure' | 'close'> {
+  let servers: Promise<McpServers> | undefined;
+  return {
+    ensure: async () => (await (servers ??= import('./mcp/client.js').then((m) => new m.McpServers(config, tools, announce)))).ensure(),
+    close: async () => (await servers)?.close(),
+  };
+}
 
 /**
  * @example
@@ -93,7 +106,7 @@ export function createHost(options: HostOptions = {}): Host {
   const announce = (event: EmittedEvent) => {
     for (const emit of live) emit(event);
   };
-  const mcp = o.mcpServers && Object.keys(o.mcpServers).length > 0 ? new McpServers(o.mcpServers, tools, announce) : undefined;
+  const mcp = o.mcpServers && Object.keys(o.mcpServers).length > 0 ? mcpServers(o.mcpServers, tools, announce) : undefined;
 
   const host: Host = {
     model,

@@ -21,7 +21,7 @@ export type * from './tools/types.js';
 export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';
 export { HookRegistry } from './hooks/registry.js';
 export { jsHookHandlers } from './hooks/js.js';
-export { hookOutputSchema, readHookOutput } from './hooks/output.js';
+export { readHookOutput } from './hooks/output.js';
 export { parseToolMatcher, MAX_MATCHER_LENGTH, type ToolMatcher } from './hooks/matcher.js';
 export { tool, type JsToolContext, type JsToolOptions, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';

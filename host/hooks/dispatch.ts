@@ -187,6 +187,8 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
   let judged = false;
   for (const handler of all) {
     if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
+    // Another session's hook (a remote client's callbacks): not this chain's, no events.
+    if (handler.sessions !== undefined && !handler.sessions.has(input.session_id)) continue;
     if (ctx.signal.aborted) break;
     ctx.emit(hookStart(handler, event, toolUseId));
     const started = performance.now();

@@ -18,41 +18,44 @@
  * | `suppressOutput`, `continue: true` | accepted, no effect |
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { DECISION_RANK, HOOK_EVENT_RULES } from './decisions.js';
 import { HOOK_EVENT_NAMES, type HookCallbackOutput, type HookDecision, type HookEventName, type HookOutput } from './types.js';
 
-const record = z.record(z.string(), z.unknown());
+// Built at the first hook answer read, not at import: a program that only runs WASM guards never reads one.
+const hookOutputSchema = lazy(() => {
+  const record = z.record(z.string(), z.unknown());
+  const hookSpecificOutputSchema = z.strictObject({
+    hookEventName: z.enum(HOOK_EVENT_NAMES),
+    permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+    permissionDecisionReason: z.string().optional(),
+    updatedInput: record.optional(),
+    additionalContext: z.string().optional(),
+    /** PermissionRequest only (the Claude Agent SDK's answer to the permission question). */
+    decision: z
+      .discriminatedUnion('behavior', [
+        z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional() }),
+        z.strictObject({ behavior: z.literal('deny'), message: z.string().optional() }),
+      ])
+      .optional(),
+  });
 
-const hookSpecificOutputSchema = z.strictObject({
-  hookEventName: z.enum(HOOK_EVENT_NAMES),
-  permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-  permissionDecisionReason: z.string().optional(),
-  updatedInput: record.optional(),
-  additionalContext: z.string().optional(),
-  /** PermissionRequest only (the Claude Agent SDK's answer to the permission question). */
-  decision: z
-    .discriminatedUnion('behavior', [
-      z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional() }),
-      z.strictObject({ behavior: z.literal('deny'), message: z.string().optional() }),
-    ])
-    .optional(),
+  // A hook's answer in either spelling; unknown keys are refused.
+  return z.strictObject({
+    decision: z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'approve']).optional(),
+    reason: z.string().optional(),
+    updatedInput: record.optional(),
+    updatedOutput: z.string().optional(),
+    additionalContext: z.string().optional(),
+    systemMessage: z.string().optional(),
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    hookSpecificOutput: hookSpecificOutputSchema.optional(),
+  }) satisfies z.ZodType<HookCallbackOutput>;
 });
 
-/** Validates a hook's answer in either spelling; unknown keys are refused. */
-export const hookOutputSchema = z.strictObject({
-  decision: z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'approve']).optional(),
-  reason: z.string().optional(),
-  updatedInput: record.optional(),
-  updatedOutput: z.string().optional(),
-  additionalContext: z.string().optional(),
-  systemMessage: z.string().optional(),
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  hookSpecificOutput: hookSpecificOutputSchema.optional(),
-}) satisfies z.ZodType<HookCallbackOutput>;
-
-type Parsed = z.output<typeof hookOutputSchema>;
+type Parsed = z.output<ReturnType<typeof hookOutputSchema>>;
 
 export type OutputRead = { ok: true; output: HookOutput } | { ok: false; message: string };
 
@@ -98,7 +101,7 @@ const joined = (a: string | undefined, b: string | undefined) => (a !== undefine
  * // → { ok: true, output: { decision: 'deny' } }
  */
 export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
-  const parsed = hookOutputSchema.safeParse(raw);
+  const parsed = hookOutputSchema().safeParse(raw);
   if (!parsed.success) return { ok: false, message: z.prettifyError(parsed.error) };
   const p = parsed.data;
   const specific = p.hookSpecificOutput;

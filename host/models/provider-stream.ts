@@ -2,13 +2,14 @@
  * The part every streaming provider shares: POST with retries, read SSE,
  * hand each event to a provider-specific decoder, and make sure the turn
  * ends with exactly one `message.end` or `error` (or nothing, on abort).
+ * Loaded at a model's first turn (provider.ts), with the decoders.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { type PostRequest, postWithRetry } from './http.js';
 import { readSse } from './sse.js';
-import type { Model, ModelEvent, ModelFailure, ModelRequest } from './types.js';
+import type { ModelEvent, ModelFailure } from './types.js';
 import { parseJson } from '../json.js';
 
 /** Turns one provider's SSE events into `ModelEvent`s; one instance per turn. */
@@ -19,40 +20,17 @@ export interface WireDecoder {
   finish(): ModelEvent[];
 }
 
-interface TurnCall extends PostRequest {
+export interface TurnCall extends PostRequest {
   /** Longest silence between body chunks. */
   idleTimeoutMs: number;
   decoder: WireDecoder;
-}
-
-/** What two streaming providers differ in; `providerModel` makes the `Model` around it. */
-export interface ProviderSpec extends Omit<PostRequest, 'body' | 'signal'> {
-  id: string;
-  contextWindow?: number | undefined;
-  idleTimeoutMs: number;
-  /** The request body for one turn (serialised here). */
-  body(request: ModelRequest): unknown;
-  /** A fresh decoder for one turn. */
-  decoder(): WireDecoder;
-}
-
-/** A streaming `Model` from a provider's spec: one `streamTurn` per `stream()` call. */
-export function providerModel(spec: ProviderSpec): Model {
-  const { id, contextWindow, body, decoder, ...post } = spec;
-  return {
-    id,
-    ...(contextWindow === undefined ? {} : { contextWindow }),
-    stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-      return streamTurn({ ...post, body: JSON.stringify(body(request)), signal: request.signal, decoder: decoder() });
-    },
-  };
 }
 
 /**
  * Runs one turn. Provider failures become a final `error` event; an abort
  * ends the iteration without one. Never throws.
  */
-async function* streamTurn(call: TurnCall): AsyncGenerator<ModelEvent, void, undefined> {
+export async function* streamTurn(call: TurnCall): AsyncGenerator<ModelEvent, void, undefined> {
   const posted = await postWithRetry(call);
   switch (posted.kind) {
     case 'aborted':

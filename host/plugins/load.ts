@@ -4,6 +4,7 @@
  */
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../protocol/codec.js';
+import { warmUp } from '../sandbox/extism.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { PluginFailure } from '../failure.js';
 import type { SandboxedModule } from '../sandbox/types.js';
@@ -11,7 +12,7 @@ import { wasiGrant } from '../sandbox/wasi/options.js';
 import { extismInfo, nameFromOrigin } from './extism-tools.js';
 import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
 import { parsePluginOptions, type PluginOptions } from './options.js';
-import { resolveSource, type PluginSource } from './source.js';
+import { describeSource, parseSource, readSource, type PluginSource } from './source.js';
 import { WasmPlugin, type WasmPluginParts } from './plugin.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
@@ -38,9 +39,12 @@ const failureCode = (failure: PluginFailure): WasmhooksErrorCode =>
  * const host = createHost({ plugins: [guard] });
  */
 export async function loadPlugin(source: PluginSource, options?: PluginOptions): Promise<WasmPlugin> {
-  const resolved = await resolveSource(source);
+  const parsed = parseSource(source);
+  const opts = parsePluginOptions(describeSource(parsed), options);
+  // Extism loads (and builds its warm-up plugin) while the plugin's files are read and hashed.
+  if (opts.isolation === 'in-thread') void warmUp();
+  const resolved = await readSource(parsed);
   const { origin, bytes } = resolved;
-  const opts = parsePluginOptions(origin, options);
   checkMagic(origin, bytes);
 
   const logs: WasmPluginParts['logs'] = new Set();

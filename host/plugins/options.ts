@@ -8,25 +8,25 @@ import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
 import { extismToolSchema } from './extism-tools.js';
 import { grantsSchema } from './grants.js';
 
-const positiveInt = z.number().int().positive();
-
-export const limitsSchema = z
-  .object({
-    timeoutMs: positiveInt,
-    fuel: positiveInt,
-    maxMemoryPages: positiveInt.max(65536),
-    maxInputBytes: positiveInt,
-    maxOutputBytes: positiveInt,
-    maxVarBytes: positiveInt,
-    maxVars: positiveInt,
-    maxLogBytes: positiveInt,
-    maxProgressBytes: positiveInt,
-    maxTableElements: z.number().int().nonnegative().max(10_000_000),
-  })
-  .partial()
-  .strict();
-
-const failurePolicySchema = z.enum(['fail-closed', 'fail-open']);
+/** Per-call limits (each optional; see DEFAULT_LIMITS), built at first use as every schema here (see lazy.ts). */
+export const limitsSchema = lazy(() => {
+  const positiveInt = z.number().int().positive();
+  return z
+    .object({
+      timeoutMs: positiveInt,
+      fuel: positiveInt,
+      maxMemoryPages: positiveInt.max(65536),
+      maxInputBytes: positiveInt,
+      maxOutputBytes: positiveInt,
+      maxVarBytes: positiveInt,
+      maxVars: positiveInt,
+      maxLogBytes: positiveInt,
+      maxProgressBytes: positiveInt,
+      maxTableElements: z.number().int().nonnegative().max(10_000_000),
+    })
+    .partial()
+    .strict();
+});
 
 const noGrants = () => ({ networkHosts: [], filePaths: [], configKeys: [], hostFunctions: [] });
 
@@ -35,7 +35,7 @@ const pluginOptionsSchema = lazy(() =>
   z
     .object({
       /** Per-call limits; see DEFAULT_LIMITS. */
-      limits: limitsSchema.default({}),
+      limits: limitsSchema().default({}),
       /** `worker` runs the plugin off the caller's thread (slower, never blocks the app). */
       isolation: z.enum(['in-thread', 'worker']).default('in-thread'),
       /** What the plugin may reach. Nothing by default. */
@@ -48,7 +48,7 @@ const pluginOptionsSchema = lazy(() =>
        */
       allowExceptions: z.boolean().default(false),
       /** Override the failure policy of the plugin's bindings, per event. */
-      failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), failurePolicySchema).default({}),
+      failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), z.enum(['fail-closed', 'fail-open'])).default({}),
       /** WASI preview1: off unless given (see `WasiOptions`); the object form is a grant. */
       wasi: wasiOptionsSchema().optional(),
       /** Host functions on offer; the plugin gets those named in `grants.hostFunctions`. */

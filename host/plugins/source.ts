@@ -5,13 +5,9 @@
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { concatBytes } from '../bytes.js';
+import { lazy } from '../lazy.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
-
-const sha256Hex = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (a sha256 digest)')
-  .transform((s) => s.toLowerCase());
 
 /**
  * A plugin source: a first-party plugin by name (pinned by the package), a
@@ -23,20 +19,27 @@ const sha256Hex = z
  * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…' }
  * { url: 'https://example.com/guard.wasm', sha256: 'e3b0c4…', timeoutMs: 10_000 }
  */
-const pluginSourceSchema = z.union([
-  z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
-  z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
-  z
-    .object({
-      url: z.union([z.string().url(), z.instanceof(URL)]),
-      sha256: sha256Hex,
-      /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
-      timeoutMs: z.number().int().positive().max(600_000).optional(),
-    })
-    .strict(),
-  z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
-]);
-export type PluginSource = z.input<typeof pluginSourceSchema>;
+export const pluginSourceSchema = lazy(() => {
+  // Built at the first load that needs it (see lazy.ts): `import 'wasmhooks'` does not pay for it.
+  const sha256Hex = z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (a sha256 digest)')
+    .transform((s) => s.toLowerCase());
+  return z.union([
+    z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
+    z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
+    z
+      .object({
+        url: z.union([z.string().url(), z.instanceof(URL)]),
+        sha256: sha256Hex,
+        /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
+        timeoutMs: z.number().int().positive().max(600_000).optional(),
+      })
+      .strict(),
+    z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
+  ]);
+});
+export type PluginSource = z.input<ReturnType<typeof pluginSourceSchema>>;
 
 export interface ResolvedSource {
   bytes: Uint8Array;
@@ -48,7 +51,7 @@ export interface ResolvedSource {
 /** Remote plugins larger than this are refused while downloading. */
 const MAX_DOWNLOAD_BYTES = 64 << 20;
 
-function describeSource(source: unknown): string {
+export function describeSource(source: unknown): string {
   if (source && typeof source === 'object') {
     if ('name' in source) return String(source.name);
     if ('path' in source) return String(source.path);
@@ -58,10 +61,26 @@ function describeSource(source: unknown): string {
   return '<unknown source>';
 }
 
-/** Validates a source, reads its bytes and checks the pin. */
-export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
+/**
+ * A first-party plugin by name alone (`{ name: 'guard-shell' }`, the most common source and part of
+ * every cold start), as the schema would read it, without building the schema; `undefined` for
+ * anything else, which the schema reads (test/plugins/source-fast.test.ts checks that they agree).
+ */
+function nameOnly(input: unknown): { name: string } | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const proto: unknown = Object.getPrototypeOf(input);
+  const keys = Object.keys(input);
+  if ((proto !== Object.prototype && proto !== null) || keys.length !== 1 || keys[0] !== 'name') return undefined;
+  const name: unknown = (input as { name?: unknown }).name;
+  return typeof name === 'string' && PLUGIN_NAME.test(name) ? { name } : undefined;
+}
+
+/** Validates a source (the schema, or `nameOnly` for a name alone). */
+export function parseSource(input: PluginSource): z.output<ReturnType<typeof pluginSourceSchema>> {
+  const byName = nameOnly(input);
+  if (byName) return byName;
   // Once per load: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
-  const parsed = pluginSourceSchema.safeParse(input, { jitless: true });
+  const parsed = pluginSourceSchema().safeParse(input, { jitless: true });
   if (!parsed.success) {
     const hint =
       input && typeof input === 'object' && 'url' in input && !('sha256' in input)
@@ -72,7 +91,19 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
       `invalid plugin source ${describeSource(input)}${hint}: ${z.prettifyError(parsed.error)}`,
     );
   }
-  const source = parsed.data;
+  return parsed.data;
+}
+
+/** A source as `parseSource` gives it. */
+export type ParsedSource = ReturnType<typeof parseSource>;
+
+/** Validates a source, reads its bytes and checks the pin. */
+export async function resolveSource(input: PluginSource): Promise<ResolvedSource> {
+  return readSource(parseSource(input));
+}
+
+/** Reads a validated source's bytes and checks the pin. */
+export async function readSource(source: ParsedSource): Promise<ResolvedSource> {
   const origin = describeSource(source);
   if ('name' in source) {
     // The package's own pin first; a caller's pin on top must agree with it.
@@ -97,7 +128,7 @@ export async function resolveSource(input: PluginSource): Promise<ResolvedSource
   return { bytes, sha256: actual, origin };
 }
 
-async function readBytes(source: Exclude<z.output<typeof pluginSourceSchema>, { name: string }>, origin: string): Promise<Uint8Array> {
+async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSourceSchema>>, { name: string }>, origin: string): Promise<Uint8Array> {
   if ('bytes' in source) return source.bytes;
   if ('path' in source) {
     try {

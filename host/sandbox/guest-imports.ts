@@ -11,7 +11,26 @@ import { functionImports, HS_INIT_EXPORT, INITIALIZE_EXPORT, redirectWasi, WASI_
 import type { Meter } from './meter.js';
 import type { SandboxOptions } from './types.js';
 import { resolveWasi, type WasiConfig } from './wasi/options.js';
-import { preview1Functions, Wasi } from './wasi/preview1.js';
+import type { Wasi } from './wasi/preview1.js';
+
+type Preview1 = typeof import('./wasi/preview1.js');
+let preview1: Preview1 | undefined;
+
+/**
+ * Loads WASI's implementation (wasi/preview1.ts and the files, poll and stdio
+ * code behind it), once per thread. `prepareGuest` does for a module that
+ * imports WASI or is given it, and the worker before it builds an engine with
+ * WASI: everyone else, a guard among them, never parses it.
+ */
+export async function loadWasi(): Promise<void> {
+  preview1 ??= await import('./wasi/preview1.js');
+}
+
+/** WASI's implementation, which `loadWasi` loaded (a bug of ours if it did not). */
+function wasiModule(): Preview1 {
+  if (!preview1) throw new Error('WASI is used before loadWasi() loaded it');
+  return preview1;
+}
 
 export interface GuestImportOptions {
   wasi?: WasiConfig | null;
@@ -30,7 +49,7 @@ export class GuestImports {
     /** Before an embedder host function stores a block for the plugin (engine-imports.ts `blockMade`). */
     private readonly blockMade: () => void = () => {},
   ) {
-    this.wasi = options.wasi ? new Wasi(options.wasi, { meter, log }) : null;
+    this.wasi = options.wasi ? new (wasiModule().Wasi)(options.wasi, { meter, log }) : null;
   }
 
   /** Extism `functions` entries for WASI and the host functions. */
@@ -96,7 +115,8 @@ export async function prepareGuest(
       `${name} imports WASI (${WASI_MODULE}: ${wasiImports.slice(0, 6).join(', ')}${wasiImports.length > 6 ? ', …' : ''}), which is off by default. Pass wasi: true to give it clocks, random bytes and stdout/stderr as logs (no files, args or env), or the object form to grant those.`,
     );
   }
-  const unknown = wasiImports.filter((n) => !preview1Functions().has(n));
+  if (wasi || wasiImports.length > 0) await loadWasi();
+  const unknown = wasiImports.filter((n) => !wasiModule().preview1Functions().has(n));
   if (unknown.length > 0) {
     throw new WasmhooksError('LOAD_FAILED', `${name} imports ${WASI_MODULE} functions that do not exist in WASI preview1: ${unknown.join(', ')}`);
   }

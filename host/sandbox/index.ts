@@ -19,7 +19,6 @@ import { resolveOptions } from './options.js';
 
 export { HOST_MEMORY_SLACK_BYTES, hostMemoryBound } from './options.js';
 import type { SandboxOptions, SandboxedModule } from './types.js';
-import { WorkerBackend } from './worker/host.js';
 
 /**
  * Load a plugin into a sandbox: instrument, compile and instantiate it (its
@@ -74,6 +73,8 @@ export async function createSandbox(
   engine.onProgress = (message) => sandboxed?.progress(message);
   let backend: Backend;
   if (resolved.isolation === 'worker') {
+    // Loaded here: a process whose plugins all run in-thread never parses the worker side.
+    const { WorkerBackend } = await import('./worker/host.js');
     backend = await WorkerBackend.start(instrumented, engine, resolved.name);
   } else {
     const inThread = new InThreadBackend(module, engine);

@@ -4,45 +4,49 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { DEFAULT_QUARANTINE } from './health.js';
 import { DEFAULT_LIMITS, type Limits, type QuarantinePolicy, type SandboxOptions } from './types.js';
 
-const count = z.number().int().positive();
-// Infinity allowed: no deadline / no fuel cap (zod's number() alone refuses it).
-const budget = z.union([z.number().positive(), z.literal(Number.POSITIVE_INFINITY)]);
-
-const schema = z.object({
-  limits: z
-    .object({
-      timeoutMs: budget,
-      fuel: budget,
-      maxMemoryPages: count.max(65_536),
-      maxInputBytes: count,
-      maxOutputBytes: count,
-      maxVarBytes: count,
-      maxVars: count,
-      maxLogBytes: count,
-      maxProgressBytes: count,
-      maxTableElements: z.number().int().nonnegative().max(10_000_000),
-    })
-    .partial()
-    .optional(),
-  isolation: z.enum(['in-thread', 'worker']).optional(),
-  config: z.record(z.string(), z.string()).optional(),
-  allowedHosts: z.array(z.string()).max(0, 'network grants are not supported by the sandbox yet').optional(),
-  allowedPaths: z
-    .record(z.string(), z.string())
-    .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
-    .optional(),
-  name: z.string().optional(),
-  // Checked in full by prepareGuest (the object form reads directories).
-  wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
-  allowExceptions: z.boolean().optional(),
-  metering: z.enum(['fast', 'exact']).optional(),
-  quarantine: z
-    .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
-    .partial()
-    .optional(),
+/** The schema of `SandboxOptions` (exported for test/sandbox/sandbox.options-fast.test.ts). */
+export const sandboxOptionsSchema = lazy(() => {
+  // Built at the first sandbox (see lazy.ts): `import 'wasmhooks'` does not pay for it.
+  const count = z.number().int().positive();
+  // Infinity allowed: no deadline / no fuel cap (zod's number() alone refuses it).
+  const budget = z.union([z.number().positive(), z.literal(Number.POSITIVE_INFINITY)]);
+  return z.object({
+    limits: z
+      .object({
+        timeoutMs: budget,
+        fuel: budget,
+        maxMemoryPages: count.max(65_536),
+        maxInputBytes: count,
+        maxOutputBytes: count,
+        maxVarBytes: count,
+        maxVars: count,
+        maxLogBytes: count,
+        maxProgressBytes: count,
+        maxTableElements: z.number().int().nonnegative().max(10_000_000),
+      })
+      .partial()
+      .optional(),
+    isolation: z.enum(['in-thread', 'worker']).optional(),
+    config: z.record(z.string(), z.string()).optional(),
+    allowedHosts: z.array(z.string()).max(0, 'network grants are not supported by the sandbox yet').optional(),
+    allowedPaths: z
+      .record(z.string(), z.string())
+      .refine((paths) => Object.keys(paths).length === 0, 'file grants are not supported by the sandbox yet')
+      .optional(),
+    name: z.string().optional(),
+    // Checked in full by prepareGuest (the object form reads directories).
+    wasi: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
+    allowExceptions: z.boolean().optional(),
+    metering: z.enum(['fast', 'exact']).optional(),
+    quarantine: z
+      .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
+      .partial()
+      .optional(),
+  });
 });
 
 /**
@@ -80,14 +84,61 @@ export interface ResolvedOptions {
   allowExceptions: boolean;
 }
 
-export function resolveOptions(options: SandboxOptions): ResolvedOptions {
-  // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
-  const parsed = schema.safeParse(options, { jitless: true });
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
-    throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${issues}`);
+/** The keys the schema reads (test/sandbox/sandbox.options-fast.test.ts checks that they are its shape's). */
+export const SCHEMA_KEYS = ['limits', 'isolation', 'config', 'allowedHosts', 'allowedPaths', 'name', 'wasi', 'allowExceptions', 'metering', 'quarantine'] as const;
+/** The keys of `limits` the schema reads. */
+export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
+
+const emptyRecord = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null) && Object.keys(v).length === 0;
+
+/**
+ * Options with nothing in them to check (what `loadPlugin` passes for a plugin loaded without
+ * options, part of every cold start): a name, an isolation, `allowExceptions`, and no limits or
+ * config; keys the schema does not read (callbacks, host functions) are not its to check either.
+ * The schema would accept them as they are, so it is not built for them; anything else it
+ * reads (test/sandbox/sandbox.options-fast.test.ts checks that both read these alike).
+ */
+function nothingToCheck(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
+  const o = options as Record<(typeof SCHEMA_KEYS)[number], unknown>;
+  for (const key of SCHEMA_KEYS) {
+    const value = o[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case 'name':
+        if (typeof value !== 'string') return false;
+        break;
+      case 'isolation':
+        if (value !== 'in-thread' && value !== 'worker') return false;
+        break;
+      case 'allowExceptions':
+        if (typeof value !== 'boolean') return false;
+        break;
+      case 'limits':
+        if (!emptyRecord(value) || LIMIT_KEYS.some((k) => (value as Record<string, unknown>)[k] !== undefined)) return false;
+        break;
+      case 'config':
+        if (!emptyRecord(value)) return false;
+        break;
+      default:
+        return false;
+    }
   }
-  const o = parsed.data;
+  return true;
+}
+
+export function resolveOptions(options: SandboxOptions): ResolvedOptions {
+  let o: Pick<SandboxOptions, 'limits' | 'quarantine' | 'isolation' | 'name' | 'allowExceptions'> = options;
+  if (!nothingToCheck(options)) {
+    // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
+    const parsed = sandboxOptionsSchema().safeParse(options, { jitless: true });
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
+      throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${issues}`);
+    }
+    o = parsed.data;
+  }
   return {
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...o.limits }),
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),

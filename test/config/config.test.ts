@@ -72,7 +72,7 @@ describe('wasmhooks.json', () => {
 
   it('accepts the same limits as the plugin loader', () => {
     const ours = Object.keys(configSchemas().configLimitsSchema.shape).sort();
-    expect(ours).toEqual(Object.keys(limitsSchema.shape).sort());
+    expect(ours).toEqual(Object.keys(limitsSchema().shape).sort());
   });
 
   it('loads plugins, hook modules and shell hooks', async () => {

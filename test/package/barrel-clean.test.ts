@@ -69,6 +69,18 @@ describe('the main entry', () => {
     expect(offenders, `protobufjs reached from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
   });
 
+  // What the common path (import, load a guard, decide) never runs stays out of the main entry's
+  // static graph, so that \`import 'wasmhooks'\` does not parse it (the cold start, bench/rows/cold.ts):
+  // it is loaded with \`import()\` where an async step needs it.
+  it('reaches no code that only a worker-isolated or WASI plugin, a stored session, an MCP server or a model provider\'s stream needs', () => {
+    const LAZY =
+      /^(ioredis|@modelcontextprotocol\/sdk|eventsource-parser$)|\/host\/(sandbox\/worker\/(host|channel|node-thread|web-worker|sandbox-worker)|store\/(file|memory|redis[a-z-]*|jsonl|dir-lock|fifo)|models\/(http|sse|provider-stream|openai-decoder|anthropic-decoder|ai-sdk-stream)|mcp\/(client|bounds|result)|sandbox\/wasi\/(preview1|files|poll|guest|stdio))\.ts$/;
+    const offenders = reached('index.ts', (m) => LAZY.test(m));
+    expect(offenders, `lazily loaded modules reached statically from host/index.ts:\n${offenders.join('\n')}`).toEqual([]);
+    // The pattern matches what it names: the worker side's host reaches its channel.
+    expect(reached('sandbox/worker/host.ts', (m) => LAZY.test(m) && m.endsWith('/channel.ts'))).not.toEqual([]);
+  });
+
   it('the test would see them: the server and MCP entries do reach hono and the MCP server SDK', () => {
     expect(reached('entries/server.ts', (m) => m === 'hono')).not.toEqual([]);
     expect(reached('entries/mcp.ts', (m) => m.startsWith('@modelcontextprotocol/sdk/server'))).not.toEqual([]);

@@ -8,6 +8,7 @@
  */
 import { Engine } from '../engine.js';
 import { clip } from '../failures.js';
+import { loadWasi } from '../guest-imports.js';
 import type { PluginFailure } from '../../failure.js';
 import { Channel, Slot, State, type RequestMeta, type ResponseMeta } from './channel.js';
 import { loadAdapter } from './thread.js';
@@ -21,6 +22,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
   let engine: Engine;
   try {
     const module = await WebAssembly.compile(init.bytes as Uint8Array<ArrayBuffer>);
+    if (init.wasi) await loadWasi();
     engine = new Engine(module, {
       limits: init.limits,
       config: init.config,

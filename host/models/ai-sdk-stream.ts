@@ -1,0 +1,233 @@
+/**
+ * Streaming one turn from an AI SDK model (loaded at the model's first turn,
+ * see ai-sdk.ts): the prompt in the SDK's shape, `doStream` with retries, and
+ * its parts read back as `ModelEvent`s.
+ */
+import { z } from 'zod';
+import { lazy } from '../lazy.js';
+import { messageOf } from '../errors.js';
+import { codeForStatus } from './http.js';
+import { badStream } from './provider-stream.js';
+import { backoffMs, type ResolvedRetry } from './retry.js';
+import type { Message, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
+import { parseJson } from '../json.js';
+
+/** What a turn uses of the model: the public `AiSdkLanguageModel` (ai-sdk.ts, which loads this file) has it. */
+interface StreamingModel {
+  readonly modelId: string;
+  doStream(options: never): PromiseLike<{ stream: ReadableStream<unknown> }>;
+}
+
+/** One turn of `aiSdkModel(model, options)`; `id` names the model in failures. */
+export async function* streamAiSdk(
+  model: StreamingModel,
+  options: { maxTokens?: number | undefined; temperature?: number | undefined; retry: ResolvedRetry },
+  id: string,
+  request: ModelRequest,
+): AsyncGenerator<ModelEvent, void, undefined> {
+  const retry = options.retry;
+  const call = {
+    prompt: toPrompt(request),
+    ...(request.tools.length > 0
+      ? { tools: request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.inputSchema })) }
+      : {}),
+    ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    abortSignal: request.signal,
+  };
+  const doStream = model.doStream.bind(model) as (options: typeof call) => PromiseLike<{ stream: ReadableStream<unknown> }>;
+  let stream: ReadableStream<unknown> | undefined;
+  for (let attempt = 0; stream === undefined; attempt++) {
+    try {
+      stream = (await doStream(call)).stream;
+    } catch (error) {
+      if (request.signal.aborted) return;
+      if (!isRetryable(error) || attempt >= retry.maxRetries) {
+        yield { type: 'error', error: failureOf(error, id) };
+        return;
+      }
+      await retry.sleep(backoffMs(attempt, retry), request.signal);
+      if (request.signal.aborted) return;
+    }
+  }
+  yield* readParts(stream, request.signal, model.modelId, id);
+}
+
+function toPrompt(request: ModelRequest): unknown[] {
+  const prompt: unknown[] = [];
+  if (request.system) prompt.push({ role: 'system', content: request.system });
+  for (const message of request.messages) {
+    const part = toPromptMessage(message);
+    const last = prompt[prompt.length - 1] as { role?: string; content?: unknown[] } | undefined;
+    // One tool message per batch of results, as the SDK's own converters produce.
+    if (message.role === 'tool' && last?.role === 'tool') last.content?.push(...part.content);
+    else prompt.push(part);
+  }
+  return prompt;
+}
+
+function toPromptMessage(message: Message): { role: string; content: unknown[] } {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: [{ type: 'text', text: message.content }] };
+    case 'tool':
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: message.toolUseId,
+            toolName: message.toolName,
+            output: { type: message.isError ? 'error-text' : 'text', value: message.content },
+          },
+        ],
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content.flatMap((part): unknown[] => {
+          switch (part.type) {
+            case 'text':
+              return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+            case 'thinking':
+              return part.redacted === undefined ? [{ type: 'reasoning', text: part.text }] : [];
+            case 'tool_call':
+              return [{ type: 'tool-call', toolCallId: part.id, toolName: part.name, input: part.input }];
+            default:
+              return part satisfies never;
+          }
+        }),
+      };
+    default:
+      return message satisfies never;
+  }
+}
+
+// Built at a model's first stream (see lazy.ts), not when wasmhooks is imported.
+const partSchemas = lazy(() => {
+  const count = z.number().nullish();
+  return {
+    'response-metadata': z.object({ modelId: z.string().nullish() }),
+    'text-delta': z.object({ delta: z.string() }),
+    'reasoning-delta': z.object({ delta: z.string() }),
+    'tool-input-start': z.object({ id: z.string(), toolName: z.string() }),
+    'tool-input-delta': z.object({ id: z.string(), delta: z.string() }),
+    'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish() }),
+    finish: z.object({
+      // v2: a string and flat counts; v3/v4: { unified, raw } and nested counts.
+      finishReason: z.union([z.string(), z.object({ unified: z.string() })]),
+      usage: z.object({
+        inputTokens: z.union([count, z.object({ total: count })]),
+        outputTokens: z.union([count, z.object({ total: count })]),
+      }),
+    }),
+    error: z.object({ error: z.unknown() }),
+  } as const;
+});
+type PartSchemas = ReturnType<typeof partSchemas>;
+
+const FINISH: Record<string, StopReason | 'interrupted'> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  'content-filter': 'refusal',
+  'tool-calls': 'tool_use',
+  interrupted: 'interrupted',
+};
+
+async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, modelId: string, label: string): AsyncGenerator<ModelEvent, void, undefined> {
+  const reader = stream.getReader();
+  const onAbort = (): void => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  const tools = new Map<string, { index: number; name: string }>();
+  let started = false;
+  let calls = 0;
+  try {
+    while (true) {
+      let chunk: ReadableStreamReadResult<unknown>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (!signal.aborted) yield badStream(`The stream from ${label} failed: ${messageOf(error)}`);
+        return;
+      }
+      if (signal.aborted) return;
+      if (chunk.done) return yield badStream(`The stream from ${label} ended without a finish part.`);
+      const type = z.object({ type: z.string() }).safeParse(chunk.value);
+      if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
+      const kind = type.data.type;
+      const schemas = partSchemas();
+      if (!Object.hasOwn(schemas, kind)) continue; // starts, ends, sources, files, raw chunks
+      const parsed = schemas[kind as keyof PartSchemas].safeParse(chunk.value);
+      if (!parsed.success) return yield badStream(`Unexpected "${kind}" part from ${label}: ${z.prettifyError(parsed.error)}`);
+      const part = { type: kind, ...parsed.data } as Part;
+      if (!started && part.type !== 'error') {
+        started = true;
+        yield { type: 'message.start', model: (part.type === 'response-metadata' && part.modelId) || modelId };
+      }
+      switch (part.type) {
+        case 'response-metadata':
+          break;
+        case 'text-delta':
+          if (part.delta !== '') yield { type: 'text.delta', text: part.delta };
+          break;
+        case 'reasoning-delta':
+          if (part.delta !== '') yield { type: 'thinking.delta', text: part.delta };
+          break;
+        case 'tool-input-start':
+          tools.set(part.id, { index: tools.size, name: part.toolName });
+          break;
+        case 'tool-input-delta': {
+          const tool = tools.get(part.id);
+          if (tool && part.delta !== '') yield { type: 'tool.input.delta', index: tool.index, id: part.id, name: tool.name, partialJson: part.delta };
+          break;
+        }
+        case 'tool-call': {
+          if (part.providerExecuted) break; // run by the provider itself; nothing for us to do
+          const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input');
+          if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
+          calls++;
+          yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
+          break;
+        }
+        case 'finish': {
+          const reason = typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified;
+          const mapped = FINISH[reason] ?? 'end_turn';
+          if (mapped === 'interrupted') return yield badStream(`The stream from ${label} was interrupted before it completed.`);
+          const stopReason = calls > 0 && mapped === 'end_turn' ? 'tool_use' : mapped;
+          return yield { type: 'message.end', stopReason, usage: usageOf(part.usage) };
+        }
+        case 'error':
+          return yield { type: 'error', error: failureOf(part.error, label, true) };
+        default:
+          return part satisfies never;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => {});
+  }
+}
+
+type Part = { [K in keyof PartSchemas]: { type: K } & z.output<PartSchemas[K]> }[keyof PartSchemas];
+
+function usageOf(usage: z.output<PartSchemas['finish']>['usage']): Usage {
+  const total = (n: number | null | undefined | { total?: number | null | undefined }) =>
+    (typeof n === 'object' && n !== null ? n.total : n) ?? 0;
+  return { inputTokens: total(usage.inputTokens), outputTokens: total(usage.outputTokens) };
+}
+
+/** The AI SDK's APICallError carries `statusCode` and `isRetryable`; other errors are plain. */
+const apiError = lazy(() => z.object({ statusCode: z.number().optional(), isRetryable: z.boolean().optional() }));
+
+function isRetryable(error: unknown): boolean {
+  const parsed = apiError().safeParse(error);
+  return parsed.success && parsed.data.isRetryable === true;
+}
+
+function failureOf(error: unknown, label: string, midStream = false): ModelFailure {
+  const status = apiError().safeParse(error).data?.statusCode;
+  const where = midStream ? ' mid-stream' : '';
+  const code = status === undefined ? (midStream ? 'BAD_STREAM' : 'NETWORK') : codeForStatus(status);
+  const http = status === undefined ? '' : ` (HTTP ${status})`;
+  return { code, message: `${label} failed${where}${http}: ${messageOf(error)}` };
+}

@@ -1,0 +1,212 @@
+/**
+ * Reading an Anthropic Messages stream (loaded at a model's first turn, see
+ * provider.ts).
+ */
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { z } from 'zod';
+import { messageOf } from '../errors.js';
+import { envelopeSchema, type EventKind, eventSchemas, type WireUsage } from './anthropic-wire.js';
+import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import type { AssistantPart, ModelEvent, StopReason, Usage } from './types.js';
+import { parseJson } from '../json.js';
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  refusal: 'refusal',
+  pause_turn: 'end_turn',
+  model_context_window_exceeded: 'max_tokens',
+};
+
+type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'redacted'; data: string }
+  | { kind: 'tool'; ordinal: number; id: string; name: string; json: string; preset: unknown; input?: unknown; done?: true }
+  | { kind: 'other' };
+
+/** Assembles one streamed message from its content blocks. */
+export class MessagesDecoder implements WireDecoder {
+  private started = false;
+  private stopReason: StopReason = 'end_turn';
+  private usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  private readonly blocks = new Map<number, Block>();
+  private tools = 0;
+
+  constructor(
+    private readonly label: string,
+    private readonly model: string,
+  ) {}
+
+  push(message: EventSourceMessage): ModelEvent[] {
+    const envelope = parseData(envelopeSchema(), message, this.label);
+    if (!envelope.ok) return [{ type: 'error', error: envelope.failure }];
+    const kind = envelope.value.type;
+    if (!Object.hasOwn(eventSchemas(), kind)) return []; // ping and kinds added after this was written
+    return this.handle(kind as EventKind, message);
+  }
+
+  finish(): ModelEvent[] {
+    return [badStream(`The stream from ${this.label} ended before message_stop; the response is incomplete.`)];
+  }
+
+  private handle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
+    switch (kind) {
+      case 'message_start': {
+        const ev = parseData(eventSchemas().message_start, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        this.addUsage(ev.value.message.usage);
+        return this.start(ev.value.message.model);
+      }
+      case 'content_block_start': {
+        const ev = parseData(eventSchemas().content_block_start, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        const events = this.start(this.model);
+        const block = ev.value.content_block;
+        switch (block.type) {
+          case 'text':
+            this.blocks.set(ev.value.index, { kind: 'text', text: block.text ?? '' });
+            if (block.text) events.push({ type: 'text.delta', text: block.text });
+            break;
+          case 'thinking':
+            this.blocks.set(ev.value.index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? undefined });
+            if (block.thinking) events.push({ type: 'thinking.delta', text: block.thinking });
+            break;
+          case 'tool_use':
+            this.blocks.set(ev.value.index, { kind: 'tool', ordinal: this.tools++, id: block.id, name: block.name, json: '', preset: block.input });
+            break;
+          case 'redacted_thinking':
+            this.blocks.set(ev.value.index, { kind: 'redacted', data: block.data });
+            break;
+          case 'other':
+            this.blocks.set(ev.value.index, { kind: 'other' });
+            break;
+        }
+        return events;
+      }
+      case 'content_block_delta': {
+        const ev = parseData(eventSchemas().content_block_delta, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        return this.delta(ev.value.index, ev.value.delta);
+      }
+      case 'content_block_stop': {
+        const ev = parseData(eventSchemas().content_block_stop, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        return this.stopBlock(ev.value.index);
+      }
+      case 'message_delta': {
+        const ev = parseData(eventSchemas().message_delta, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        const reason = ev.value.delta.stop_reason;
+        if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
+        this.addUsage(ev.value.usage);
+        return [];
+      }
+      case 'message_stop': {
+        const open = [...this.blocks.values()].find((b) => b.kind === 'tool' && !b.done);
+        if (open?.kind === 'tool') return [badStream(`The stream from ${this.label} ended tool call ${open.ordinal} (${open.name}) without content_block_stop.`)];
+        return [...this.start(this.model), { type: 'message.end', stopReason: this.stopReason, usage: this.usage, content: this.content() }];
+      }
+      case 'error': {
+        const ev = parseData(eventSchemas().error, message, this.label);
+        if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        return [midStreamError(this.label, ev.value.error.message, ev.value.error.type)];
+      }
+      default:
+        return kind satisfies never;
+    }
+  }
+
+  private delta(index: number, delta: z.infer<ReturnType<typeof eventSchemas>['content_block_delta']>['delta']): ModelEvent[] {
+    const block = this.blocks.get(index);
+    if (block === undefined) return [badStream(`The stream from ${this.label} sent a delta for content block ${index} before starting it.`)];
+    switch (delta.type) {
+      case 'text_delta':
+        if (block.kind !== 'text') return [this.mismatch(index, delta.type)];
+        block.text += delta.text;
+        return delta.text === '' ? [] : [{ type: 'text.delta', text: delta.text }];
+      case 'thinking_delta':
+        if (block.kind !== 'thinking') return [this.mismatch(index, delta.type)];
+        block.text += delta.thinking;
+        return delta.thinking === '' ? [] : [{ type: 'thinking.delta', text: delta.thinking }];
+      case 'signature_delta':
+        if (block.kind !== 'thinking') return [this.mismatch(index, delta.type)];
+        block.signature = (block.signature ?? '') + delta.signature;
+        return [];
+      case 'input_json_delta':
+        if (block.kind !== 'tool') return [this.mismatch(index, delta.type)];
+        block.json += delta.partial_json;
+        if (delta.partial_json === '') return [];
+        return [{ type: 'tool.input.delta', index: block.ordinal, id: block.id, name: block.name, partialJson: delta.partial_json }];
+      case 'other':
+        return [];
+      default:
+        return delta satisfies never;
+    }
+  }
+
+  private stopBlock(index: number): ModelEvent[] {
+    const block = this.blocks.get(index);
+    if (block === undefined) return [badStream(`The stream from ${this.label} stopped content block ${index} that never started.`)];
+    if (block.kind !== 'tool') return [];
+    let input: unknown = block.preset ?? {};
+    if (block.json.trim() !== '') {
+      const parsed = parseJson(block.json, 'the input');
+      if (!parsed.ok) {
+        return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${parsed.message}): ${block.json.slice(0, 200)}`)];
+      }
+      input = parsed.value;
+    }
+    block.input = input;
+    block.done = true;
+    return [{ type: 'tool.call', id: block.id, name: block.name, input }];
+  }
+
+  private mismatch(index: number, deltaType: string): ModelEvent {
+    return badStream(`The stream from ${this.label} sent a ${deltaType} for content block ${index} of another kind.`);
+  }
+
+  private start(model: string): ModelEvent[] {
+    if (this.started) return [];
+    this.started = true;
+    return [{ type: 'message.start', model }];
+  }
+
+  /** Input counts arrive in message_start (and again, final, in message_delta); output counts are cumulative. */
+  private addUsage(usage: WireUsage | null | undefined): void {
+    if (!usage) return;
+    if (usage.input_tokens != null) {
+      const cached = (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+      this.usage.inputTokens = usage.input_tokens + cached;
+    }
+    if (usage.output_tokens != null) this.usage.outputTokens = usage.output_tokens;
+  }
+
+  private content(): AssistantPart[] {
+    const parts: AssistantPart[] = [];
+    for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
+      const block = this.blocks.get(index) as Block;
+      switch (block.kind) {
+        case 'text':
+          parts.push({ type: 'text', text: block.text });
+          break;
+        case 'thinking':
+          parts.push(block.signature ? { type: 'thinking', text: block.text, signature: block.signature } : { type: 'thinking', text: block.text });
+          break;
+        case 'redacted':
+          parts.push({ type: 'thinking', text: '', redacted: block.data });
+          break;
+        case 'tool':
+          parts.push({ type: 'tool_call', id: block.id, name: block.name, input: block.input });
+          break;
+        case 'other':
+          break;
+        default:
+          block satisfies never;
+      }
+    }
+    return parts;
+  }
+}
