@@ -68,3 +68,67 @@ export async function listAllTools(client: Client, deadline: number, timeout: nu
     if (!cursor || tools.length > MAX_TOOLS) return tools;
   }
 }
+
+/**
+ * Bytes of one message from an MCP server, on either transport: the SDK's own stdio read buffer
+ * default (its `ReadBuffer`), applied to HTTP too, where the SDK had none. Over Streamable HTTP the SDK
+ * reads a JSON answer with `response.json()`, an error answer with `response.text()` and an SSE event
+ * until its blank line, whatever their size: a server that sent an endless body held the request until
+ * its timeout while the host buffered every byte (memory, then a parse of all of it).
+ */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * How the cut body's error starts. Over SSE the SDK only reports a broken stream (`onerror`, its text
+ * wrapped) and leaves the request waiting for its timeout: the client closes the connection on it.
+ */
+export const TOO_LARGE = 'the MCP server sent a message';
+
+/** Statuses whose Response may not have a body (the constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * `fetch` for the SDK's Streamable HTTP transport, answering with bodies cut at `max` bytes: a JSON or
+ * text body in all, an event stream per event. Past it the body errors (the SDK's read rejects, the
+ * request fails at once) and the rest is not read: the connection is cancelled.
+ */
+export function boundedFetch(max = MAX_MCP_MESSAGE_BYTES, base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.body || NULL_BODY.has(response.status)) return response;
+    const events = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    const bounded = new Response(response.body.pipeThrough(capped(max, events)), { status: response.status, statusText: response.statusText, headers: response.headers });
+    // What the SDK reads of the original besides its body (redirect handling): the same answers.
+    for (const key of ['url', 'type', 'redirected'] as const) Object.defineProperty(bounded, key, { value: response[key] });
+    return bounded;
+  };
+}
+
+/** Passes bytes on while the body (or, for an event stream, the event since the last blank line) is within `max`. */
+function capped(max: number, events: boolean): TransformStream<Uint8Array, Uint8Array> {
+  /** Bytes of the body, or of the event stream's current event before its current line. */
+  let size = 0;
+  /** Event streams: bytes of the current line so far, and its last byte (a blank line may be a lone CR). */
+  let line = 0;
+  let last = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (!events) size += chunk.byteLength;
+      else {
+        let from = 0;
+        for (let i = chunk.indexOf(10); i !== -1; from = i + 1, i = chunk.indexOf(10, from)) {
+          if (i > from) (line += i - from), (last = chunk[i - 1]!);
+          // A blank line ends the event: the next one starts from nothing.
+          size = line === 0 || (line === 1 && last === 13) ? 0 : size + line + 1;
+          line = 0;
+        }
+        if (chunk.byteLength > from) (line += chunk.byteLength - from), (last = chunk[chunk.byteLength - 1]!);
+      }
+      if (size + line > max) {
+        controller.error(new Error(`${TOO_LARGE} over ${max} bytes (MAX_MCP_MESSAGE_BYTES); the rest of its answer was not read`));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}

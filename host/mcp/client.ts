@@ -24,8 +24,9 @@ import {
   mcpToolName,
   type McpServersConfig,
 } from './config.js';
-import { listAllTools, MAX_SCHEMA_CHARS, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
+import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
+import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
@@ -45,6 +46,11 @@ interface ServerState {
 }
 
 const STDERR_TAIL = 2_000;
+
+/** A server's tool description, cut at MAX_TOOL_DESCRIPTION (with a note that it was). */
+function describedBy(text: string): string {
+  return text.length <= MAX_TOOL_DESCRIPTION ? text : `${text.slice(0, MAX_TOOL_DESCRIPTION)}… [cut at ${MAX_TOOL_DESCRIPTION} characters]`;
+}
 
 /** The MCP servers of one host. */
 export class McpServers {
@@ -105,6 +111,11 @@ export class McpServers {
         },
       },
     );
+    // A message over MAX_MCP_MESSAGE_BYTES in an SSE stream: the SDK reports it and would leave the call
+    // waiting for its timeout. The server is closed (its calls fail now); it starts again at the next prompt.
+    client.onerror = (error) => {
+      if (messageOf(error).includes(TOO_LARGE)) void client.close().catch(() => {});
+    };
     client.onclose = () => {
       if (s.client !== client) return;
       s.client = undefined;
@@ -140,6 +151,8 @@ export class McpServers {
         ...(c.env ? { env: c.env } : {}),
         ...(c.cwd ? { cwd: c.cwd } : {}),
         stderr: 'pipe',
+        // The SDK's own default, named here: one message (a line) is at most this; the read fails past it.
+        maxBufferSize: MAX_MCP_MESSAGE_BYTES,
       });
       s.stderr = '';
       t.stderr?.on('data', (chunk: Uint8Array | string) => {
@@ -148,7 +161,8 @@ export class McpServers {
       return t;
     }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
+    // Every answer's body read under MAX_MCP_MESSAGE_BYTES (the SDK reads a body of any size).
+    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} }, fetch: boundedFetch() });
   }
 
   #register(s: ServerState, client: Client, tools: readonly Tool[]): void {
@@ -157,6 +171,11 @@ export class McpServers {
       this.#fail(s, 'MCP_PROTOCOL', `the server lists ${tools.length} tools; only the first ${MAX_TOOLS} are used`);
     }
     let schemaChars = 0;
+    const cut = tools.slice(0, MAX_TOOLS).filter((t) => (t.description?.length ?? 0) > MAX_TOOL_DESCRIPTION);
+    if (cut.length > 0) {
+      const names = cut.slice(0, 5).map((t) => `"${t.name}"`).join(', ') + (cut.length > 5 ? `, and ${cut.length - 5} more` : '');
+      this.#fail(s, 'MCP_PROTOCOL', `the descriptions of ${names} are cut at ${MAX_TOOL_DESCRIPTION} characters`);
+    }
     for (const t of tools.slice(0, MAX_TOOLS)) {
       schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
       if (schemaChars > MAX_SCHEMA_CHARS) {
@@ -225,7 +244,7 @@ export class McpServers {
   #handler(s: ServerState, client: Client, t: Tool, name: string): ToolHandler {
     return {
       name,
-      description: t.description ?? `${t.name} (MCP server ${s.name})`,
+      description: describedBy(t.description ?? `${t.name} (MCP server ${s.name})`),
       inputSchema: t.inputSchema as Record<string, unknown>,
       kind: 'mcp',
       plugin: `mcp:${s.name}`,

@@ -96,7 +96,7 @@ export async function callExtismTool(
   plugin: string,
   tool: ResolvedExtismTool,
   input: Record<string, unknown>,
-  ctx: Pick<ToolRunContext, 'signal'>,
+  ctx: Pick<ToolRunContext, 'signal' | 'onProgress'>,
 ): Promise<ToolOutcome> {
   const failed = (code: string, message: string): ToolOutcome => ({
     content: `tool ${tool.name} (plugin ${plugin}) failed: ${code}: ${message}`,
@@ -110,7 +110,7 @@ export async function callExtismTool(
   } else {
     payload = JSON.stringify(input);
   }
-  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal });
+  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal, onProgress: ctx.onProgress });
   if (!outcome.ok) return failed(outcome.failure.code, outcome.failure.message);
   try {
     return { content: decoder.decode(outcome.output), isError: false };

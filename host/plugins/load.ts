@@ -47,7 +47,6 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   const { origin, bytes } = resolved;
   checkMagic(origin, bytes);
 
-  const progress = { current: undefined as ((message: string) => void) | undefined };
   const logs: WasmPluginParts['logs'] = new Set();
   const config = Object.fromEntries(
     Object.entries(opts.config).filter(([key]) => opts.grants.configKeys.includes(key)),
@@ -62,7 +61,6 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
     ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
     host: {
-      onProgress: (message) => progress.current?.(message),
       onLog: (level, message) => {
         const known = LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
         for (const listener of logs) listener(known, message);
@@ -71,7 +69,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     ...(opts.wasi !== undefined ? { wasi: opts.wasi } : {}),
     ...(Object.keys(hostFunctions).length > 0 ? { hostFunctions } : {}),
   });
-  const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, progress, logs, wasi: wasiGrant(opts.wasi) };
+  const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, logs, wasi: wasiGrant(opts.wasi) };
 
   try {
     if (opts.tools) {

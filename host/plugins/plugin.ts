@@ -23,8 +23,6 @@ export interface WasmPluginParts {
   sha256: string;
   origin: string;
   options: ResolvedPluginOptions;
-  /** Where the sandbox's progress host function reports, per running tool call. */
-  progress: { current: ((message: string) => void) | undefined };
   /** The WASI grant, null when WASI is off. */
   wasi: WasiGrant | null;
   /** Listeners of the sandbox's log lines (the sandbox reports to `emit`). */
@@ -47,7 +45,6 @@ export class WasmPlugin implements PluginContribution {
   readonly origin: string;
   readonly #sandbox: SandboxedModule;
   readonly #options: ResolvedPluginOptions;
-  readonly #progress: WasmPluginParts['progress'];
   /** Settles when the running tool call (if any) is done: see `callTool`. */
   #toolTurn: Promise<void> = Promise.resolve();
   readonly #extismTools: ReadonlyMap<string, ResolvedExtismTool>;
@@ -64,7 +61,6 @@ export class WasmPlugin implements PluginContribution {
     this.origin = parts.origin;
     this.#sandbox = parts.sandbox;
     this.#options = parts.options;
-    this.#progress = parts.progress;
     this.wasi = parts.wasi;
     this.#logs = parts.logs;
     this.#extismTools = new Map((parts.extismTools ?? []).map((t) => [t.name, t]));
@@ -142,10 +138,9 @@ export class WasmPlugin implements PluginContribution {
   /**
    * Calls the plugin's `tool` export. Never throws: a failure is an error result.
    *
-   * One tool call of a plugin at a time (its sandbox runs them one at a time anyway): the plugin's
-   * progress goes to the one call that holds `#progress.current`. Without the turn, a second call
-   * (another session) took the slot while the first still ran, and with worker isolation, where
-   * progress arrives with the answer, the first call's progress went into the other session's stream.
+   * One tool call of a plugin at a time (its sandbox runs them one at a time anyway). Each call's
+   * progress goes to its own `ctx.onProgress` (`CallOptions.onProgress`: the sandbox hands a message
+   * to the call that was running when the plugin sent it); a hook call's progress goes nowhere.
    */
   async callTool(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
     const previous = this.#toolTurn;
@@ -161,14 +156,7 @@ export class WasmPlugin implements PluginContribution {
 
   async #callToolNow(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
     const extism = this.#extismTools.get(name);
-    if (extism) {
-      this.#progress.current = ctx.onProgress;
-      try {
-        return await callExtismTool(this.#sandbox, this.name, extism, input, ctx);
-      } finally {
-        this.#progress.current = undefined;
-      }
-    }
+    if (extism) return callExtismTool(this.#sandbox, this.name, extism, input, ctx);
     // Tool messages still go through protobufjs's generated code, loaded here: not on a guard's cold start.
     const { encodeToolRequest, decodeToolResponse } = await import('../protocol/pb-codec.js');
     const request = encodeToolRequest({
@@ -176,24 +164,20 @@ export class WasmPlugin implements PluginContribution {
       inputJson: JSON.stringify(input),
       context: wireContext(ctx.context, ctx.toolUseId),
     });
-    this.#progress.current = ctx.onProgress;
-    try {
-      let decoded: ReturnType<typeof decodeToolResponse> | undefined;
-      const outcome = await this.#sandbox.call('tool', request, {
-        signal: ctx.signal,
-        check: (output) => {
-          decoded = decodeToolResponse(output);
-          return decoded.ok ? null : decoded.failure;
-        },
-      });
-      if (!outcome.ok || !decoded?.ok) {
-        const f = outcome.ok ? { code: 'BAD_OUTPUT', message: 'the tool output was not decoded' } : outcome.failure;
-        return { content: `tool ${name} (plugin ${this.name}) failed: ${f.code}: ${f.message}`, isError: true };
-      }
-      return decoded.value;
-    } finally {
-      this.#progress.current = undefined;
+    let decoded: ReturnType<typeof decodeToolResponse> | undefined;
+    const outcome = await this.#sandbox.call('tool', request, {
+      signal: ctx.signal,
+      onProgress: ctx.onProgress,
+      check: (output) => {
+        decoded = decodeToolResponse(output);
+        return decoded.ok ? null : decoded.failure;
+      },
+    });
+    if (!outcome.ok || !decoded?.ok) {
+      const f = outcome.ok ? { code: 'BAD_OUTPUT', message: 'the tool output was not decoded' } : outcome.failure;
+      return { content: `tool ${name} (plugin ${this.name}) failed: ${f.code}: ${f.message}`, isError: true };
     }
+    return decoded.value;
   }
 
   /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */

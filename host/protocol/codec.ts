@@ -41,6 +41,13 @@ const MAX_PLUGIN_MATCHER_COST = 2048;
  */
 const MAX_PLUGIN_NAME = 128;
 const MAX_PLUGIN_DESCRIPTION = 4096;
+/**
+ * Characters of one tool's description, whoever declares it (a plugin's `describe`, an MCP server's
+ * `tools/list`): each one goes to the model with every request and into the events. A plugin over it
+ * is refused at load (as its other `describe` caps); an MCP server's is cut there (host/mcp/client.ts).
+ * Before, a plugin's tool descriptions were bounded only by its output cap, an MCP server's by nothing.
+ */
+export const MAX_TOOL_DESCRIPTION = 8192;
 /** Entries per grants list: each is compared at load with the config's and the lock's (40,000 took 4 s). */
 const MAX_PLUGIN_GRANTS = 256;
 
@@ -187,7 +194,9 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     const schema = t.inputSchemaJson ? parseJson(`tools[${i}] (${t.name}) input_schema_json`, t.inputSchemaJson) : { ok: true as const, value: { type: 'object' } };
     if (!schema.ok) return schema;
     if (!isRecord(schema.value)) return bad(`tools[${i}] (${t.name}) input_schema_json must be a JSON object`);
-    tools.push({ name: t.name, description: t.description ?? '', inputSchema: schema.value });
+    const description = t.description ?? '';
+    if (description.length > MAX_TOOL_DESCRIPTION) return bad(`tools[${i}] (${t.name}) description is ${description.length} characters; the limit is ${MAX_TOOL_DESCRIPTION}`);
+    tools.push({ name: t.name, description, inputSchema: schema.value });
   }
 
   const g = raw.grants;

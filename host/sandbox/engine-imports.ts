@@ -185,8 +185,11 @@ const FREE_BLOCKS = 64;
  */
 const FUEL_PER_BLOCK = 64;
 
-/** Before the host makes a block for the plugin: past FREE_BLOCKS, the call pays for Extism's scan of the others. */
-function blockMade(scope: ImportScope): void {
+/**
+ * Before the host makes a block for the plugin (`alloc`, `var_get`, `config_get`, an embedder host
+ * function's `ctx.store`): past FREE_BLOCKS, the call pays for Extism's scan of the others.
+ */
+export function blockMade(scope: ImportScope): void {
   if (++scope.blocks > FREE_BLOCKS) scope.charge(scope.blocks * FUEL_PER_BLOCK);
 }
 

@@ -8,7 +8,7 @@
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
 import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
+import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, blockMade, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit, charge } from './host-call.js';
 import { gateImport } from './gate.js';
@@ -81,7 +81,8 @@ export class Engine {
       onProgress: options.onProgress,
     };
     // WASI stdout/stderr lines go through the same per-call caps as log_*.
-    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line));
+    // An embedder's `ctx.store` makes a block like `alloc`: it pays for Extism's scan of the call's blocks too.
+    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line), () => blockMade(this.#scope));
   }
 
   /**

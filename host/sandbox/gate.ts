@@ -29,7 +29,7 @@ export function gateImport(current: () => Meter | null): (cc: CallContext, kind:
       case GateKind.Block: {
         meter.gate();
         // The boundary's byte rate (floored, as the wrappers' length charge) on the block the host is
-        // about to read (0 for an unknown address). Not `>>> 4`: that is the rate written twice, mod 2^32.
+        // about to read (0 for an unknown address). Not a `>>>` shift: that is the rate written twice, mod 2^32.
         return Math.min(MAX_CHARGE, Math.floor(Number(cc.length(arg)) / BYTES_PER_FUEL));
       }
       default:

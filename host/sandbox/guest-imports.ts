@@ -46,6 +46,8 @@ export class GuestImports {
     private readonly options: GuestImportOptions,
     private readonly meter: () => Meter | null,
     log: (level: 'info' | 'warn', line: string) => void,
+    /** Before an embedder host function stores a block for the plugin (engine-imports.ts `blockMade`). */
+    private readonly blockMade: () => void = () => {},
   ) {
     this.wasi = options.wasi ? new (wasiModule().Wasi)(options.wasi, { meter, log }) : null;
   }
@@ -60,7 +62,7 @@ export class GuestImports {
       out[WASI_REDIRECT] = wasi;
     }
     const user = this.options.hostFunctions;
-    if (user && Object.keys(user).length > 0) out['extism:host/user'] = userImports(user, this.meter) as Functions[string];
+    if (user && Object.keys(user).length > 0) out['extism:host/user'] = userImports(user, this.meter, this.blockMade) as Functions[string];
     return out;
   }
 

@@ -108,12 +108,13 @@ export function validateHostFunctions(given: unknown): HostFunctions {
 export function userImports(
   given: HostFunctions,
   meter: () => Meter | null,
+  blockMade: () => void,
 ): Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> {
   const out: Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> = {};
   for (const [name, spec] of Object.entries(given)) {
     out[name] = (cc, ...args) => {
       // The call was charged and checked by its import wrapper; what it reads and stores is charged here.
-      const ctx = contextOf(cc, meter);
+      const ctx = contextOf(cc, meter, blockMade);
       const result = spec.fn(ctx, ...args);
       checkDeadline(meter());
       return checked(name, spec, result);
@@ -122,7 +123,7 @@ export function userImports(
   return out;
 }
 
-function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext {
+function contextOf(cc: CallContext, meter: () => Meter | null, blockMade: () => void): HostCallContext {
   const bytesOf = (offset: bigint): Uint8Array | null => {
     const block = cc.read(offset);
     if (!block) return null;
@@ -139,6 +140,9 @@ function contextOf(cc: CallContext, meter: () => Meter | null): HostCallContext 
     store: (value) => {
       const size = typeof value === 'string' ? value.length * 3 : value.byteLength;
       charge(meter(), bytesFuel(size));
+      // Counted with the call's other blocks: Extism's alloc scans them all, so a loop of empty stores
+      // cost the host n²/2 block visits at a flat 1,000 fuel a call (only the deadline stopped it).
+      blockMade();
       // A new block, under the memory cap. Not `cc.store`: Extism takes a Uint8Array that spans its
       // whole buffer as the block itself, uncapped, and the plugin may write every block: it would
       // rewrite the application's bytes (a cached table), and what later calls of any plugin get.

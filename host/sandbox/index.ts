@@ -68,7 +68,9 @@ export async function createSandbox(
   const engine: EngineOptions = { limits: resolved.limits, ...guest.imports };
   if (options.config) engine.config = options.config;
   if (options.host?.onLog) engine.onLog = options.host.onLog;
-  if (options.host?.onProgress) engine.onProgress = options.host.onProgress;
+  // Progress goes to the call that is running (Sandboxed.progress); none reaches anyone before `sandboxed` exists (a start function).
+  let sandboxed: Sandboxed | undefined;
+  engine.onProgress = (message) => sandboxed?.progress(message);
   let backend: Backend;
   if (resolved.isolation === 'worker') {
     // Loaded here: a process whose plugins all run in-thread never parses the worker side.
@@ -82,7 +84,8 @@ export async function createSandbox(
   }
   const tracker = new HealthTracker(resolved.quarantine);
   if (options.onHealth) tracker.subscribe(options.onHealth);
-  return new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name);
+  sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, options.host?.onProgress);
+  return sandboxed;
 }
 
 /**

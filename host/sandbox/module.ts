@@ -28,9 +28,22 @@ export class Sandboxed implements SandboxedModule {
     private readonly backend: Backend,
     private readonly tracker: HealthTracker,
     private readonly name: string,
+    /** The module's `host.onProgress`: progress of a call that has no `onProgress` of its own. */
+    private readonly onProgress?: (message: string) => void,
   ) {
     this.#exportSet = new Set(exports);
   }
+
+  /**
+   * The backend's progress callback: the running call's `onProgress`, else the module's. The backend
+   * runs one call at a time and reports a call's progress before its outcome (a worker with its
+   * answer), so `#running` is the call that sent it. A shared slot set by the caller before `call`
+   * sent a running hook call's progress (another session's, a worker's answer arriving) to a tool
+   * call that was still queued behind it.
+   */
+  readonly progress = (message: string): void => {
+    (this.#running.onProgress ?? this.onProgress)?.(message);
+  };
 
   get health(): Health {
     return this.tracker.health;

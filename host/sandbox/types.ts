@@ -54,7 +54,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   timeoutMs: 100,
   // ≈ 1e9 weighted instructions ≈ 90 ms of one modern core (bench "fuel per µs": 1.6k–16k fuel/µs, median ≈ 11k):
   // guard-shell decides a 1 MB command in ~234 M (~235 fuel per byte), path-guard in ~46 M, secret-redactor
-  // redacts 1 MB in ~176 M (bench group "guests"). Fuel makes the budget the same on every machine; the
+  // redacts 1 MB in ~176 M (bench group "guests"; 8-23% more since red7's operand rates: docs/sandbox-instrumentation.md). Fuel makes the budget the same on every machine; the
   // deadline bounds wall time.
   fuel: 1_000_000_000,
   maxMemoryPages: 256, // 16 MiB
@@ -75,6 +75,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides of the module's limits for this call (a binding's own timeout, say). */
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>>;
+  /**
+   * This call's progress (`wasmhooks:host/progress`), in place of the
+   * module's `host.onProgress`: a message goes to the call that was running
+   * when the plugin sent it, never to a call still waiting its turn.
+   * Contract: must not throw.
+   */
+  onProgress?: (message: string) => void;
   /**
    * Reads the output of a call that returned: the failure that makes it
    * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns

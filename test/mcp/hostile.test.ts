@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { collect, endResult, ofType } from '../agent/helpers.js';
+import { boundedFetch, MAX_MCP_MESSAGE_BYTES } from '../../host/mcp/bounds.js';
+import { hostileHttpMcp } from '../fixtures/mcp/hostile-http.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
 const hosts: { close(): Promise<void> }[] = [];
@@ -94,4 +96,87 @@ describe('hostile MCP servers', () => {
     expect(registered).toBeLessThan(100);
     expect(ofType(events, 'mcp.server.error').some((e) => /input schemas pass 1048576 characters/.test(e.message))).toBe(true);
   }, 90_000);
+});
+
+describe('a hostile MCP server over HTTP (red7)', () => {
+  // The SDK read a JSON answer (response.json()), an error's text and an SSE event whatever their size: an
+  // endless body held the call until its timeout while the host buffered every byte it was sent.
+  for (const mode of ['json', 'sse', 'error'] as const) {
+    it(`an endless ${mode} answer fails the call at ${MAX_MCP_MESSAGE_BYTES} bytes, at once`, async () => {
+      const server = await hostileHttpMcp(mode);
+      try {
+        const host = createHost({
+          model: scriptedModel({ turns: [{ toolCalls: [{ name: 'mcp__e__endless', input: {} }] }, { text: 'done' }] }),
+          permissionMode: 'bypassPermissions',
+          mcpServers: { e: { url: server.url, timeoutMs: 30_000 } },
+        });
+        hosts.push(host);
+        const started = performance.now();
+        const events = await within(collect(host.session(), 'go'), 40_000, 'the prompt');
+        const out = ofType(events, 'tool.output')[0];
+        expect(out).toMatchObject({ name: 'mcp__e__endless', isError: true });
+        // The old code waited for timeoutMs (30 s) with the body in memory.
+        expect(performance.now() - started).toBeLessThan(10_000);
+        expect(server.sent()).toBeLessThan(64 * 1024 * 1024);
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+  }
+});
+
+describe('boundedFetch (red7)', () => {
+  const serve = (all: string[], type: string) => async () => {
+    const parts = [...all];
+    const body = new ReadableStream({
+      pull(c) {
+        const p = parts.shift();
+        if (p === undefined) c.close();
+        else c.enqueue(new TextEncoder().encode(p));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': type } });
+  };
+  const read = (r: Response) => r.text().then((t) => t.length, (e: unknown) => String(e));
+
+  it('cuts an event stream per event: many events of any total pass, one over the cap fails', async () => {
+    const event = (n: number, nl: string) => `data: ${'y'.repeat(n)}${nl}${nl}`;
+    for (const nl of ['\n', '\r\n']) {
+      const many = Array.from({ length: 30 }, () => event(600, nl));
+      expect(await read(await boundedFetch(1000, serve(many, 'text/event-stream') as never)('http://x'))).toBe(many.join('').length);
+      // Split across chunks anywhere, blank lines included.
+      const split = many.join('').match(/[^]{1,7}/g)!;
+      expect(await read(await boundedFetch(1000, serve(split, 'text/event-stream') as never)('http://x'))).toBe(many.join('').length);
+      const big = [event(600, nl), `data: ${'z'.repeat(700)}`, `${'z'.repeat(400)}${nl}`];
+      expect(await read(await boundedFetch(1000, serve(big, 'text/event-stream') as never)('http://x'))).toMatch(/sent a message over 1000 bytes/);
+    }
+  });
+
+  it('cuts any other body in all; the response keeps its status and headers', async () => {
+    const r = await boundedFetch(1000, serve(['a'.repeat(600), 'a'.repeat(600)], 'application/json') as never)('http://x');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(await read(r)).toMatch(/sent a message over 1000 bytes/);
+    expect(await read(await boundedFetch(1000, serve(['a'.repeat(999)], 'application/json') as never)('http://x'))).toBe(999);
+  });
+});
+
+describe('tool descriptions (red7)', () => {
+  it("an MCP server's tool descriptions are cut at MAX_TOOL_DESCRIPTION, with one event naming them", async () => {
+    const { MAX_TOOL_DESCRIPTION } = await import('../../host/protocol/codec.js');
+    const model = scriptedModel({ turns: [{ text: 'done' }] });
+    const host = createHost({
+      model,
+      mcpServers: { l: { command: process.execPath, args: [fixture, 'longdesc'] } },
+    });
+    hosts.push(host);
+    const events = await within(collect(host.session(), 'go'), 20_000, 'the prompt');
+    const errors = ofType(events, 'mcp.server.error').filter((e) => e.code === 'MCP_PROTOCOL');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/the descriptions of "d0", "d1", "d2", "d3", "d4", and 55 more are cut at 8192 characters/);
+    // What the model was told.
+    const described = (model.requests[0]?.tools ?? []).filter((t) => t.name.startsWith('mcp__l__'));
+    expect(described).toHaveLength(60);
+    for (const t of described) expect(t.description.length).toBeLessThanOrEqual(MAX_TOOL_DESCRIPTION + 40);
+  }, 30_000);
 });

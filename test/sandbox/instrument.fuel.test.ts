@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
+import { BULK_BYTES_PER_FUEL_LOG2 } from '../../host/sandbox/instrument/opcodes.js';
 import { fixture, fuelUsed, meter } from './instrument-helpers.js';
 
 async function load(name: string, slice: bigint, limit = Infinity) {
@@ -74,14 +75,18 @@ describe('fuel', () => {
     expect((await load('fuel', 1n)).checksInserted).toBe(10);
   });
 
-  it('memory.fill is charged by length (1 per 16 bytes), before it runs', async () => {
+  it('memory.fill is charged by length (1 per byte), before it runs', async () => {
     const { instance, call, fuel } = await load('fuel', 1_000_000_000n);
     call('fill', 0);
     const base = fuelUsed(instance, fuel.handedOut);
     call('fill', 1 << 20);
     const mib = fuelUsed(instance, fuel.handedOut) - base;
-    expect(Number(mib) - (1 << 20) / 16).toBeGreaterThanOrEqual(0);
-    expect(Number(mib) - (1 << 20) / 16).toBeLessThan(100);
+    expect(Number(mib) - (1 << 20) / 2 ** BULK_BYTES_PER_FUEL_LOG2).toBeGreaterThanOrEqual(0);
+    expect(Number(mib) - (1 << 20) / 2 ** BULK_BYTES_PER_FUEL_LOG2).toBeLessThan(100);
+    // A length past every byte the memory may hold (it traps) is counted up to the memory cap.
+    const before = fuelUsed(instance, fuel.handedOut);
+    expect(() => call('fill', 0xffff_fff0)).toThrow();
+    expect(Number(fuelUsed(instance, fuel.handedOut) - before)).toBeLessThan((16 * 65_536) / 2 ** BULK_BYTES_PER_FUEL_LOG2 + 100);
   });
 
   it('a loop of large copies overdraws a small slice on every iteration', async () => {

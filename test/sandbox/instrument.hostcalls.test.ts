@@ -4,7 +4,8 @@
 // are capped in the binary.
 import { describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
-import { HOST_CALL_FUEL, GATED_CALL_FUEL } from '../../host/sandbox/instrument/hostcalls.js';
+import { HOST_CALL_FUEL, GATED_CALL_FUEL, HOST_BYTES_PER_FUEL_LOG2 } from '../../host/sandbox/instrument/hostcalls.js';
+import { TABLE_ELEMENT_FUEL_LOG2, TABLE_GROW_FUEL_LOG2 } from '../../host/sandbox/instrument/opcodes.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { assemble, fixture } from './instrument-helpers.js';
 
@@ -14,8 +15,8 @@ async function gated(wat: string, imports: Record<string, Record<string, unknown
   const gates: [kind: number, arg: bigint][] = [];
   const state = { handedOut: 0n, blockLength: 0 };
   const ours = {
-    refuel: () => ((state.handedOut += 1_000_000n), 1_000_000n),
-    gate: (kind: number, arg: bigint) => (gates.push([kind, arg]), kind === 2 ? state.blockLength >>> 4 : 0),
+    refuel: () => ((state.handedOut += 100_000_000n), 100_000_000n),
+    gate: (kind: number, arg: bigint) => (gates.push([kind, arg]), kind === 2 ? state.blockLength >>> HOST_BYTES_PER_FUEL_LOG2 : 0),
   };
   const { instance } = await WebAssembly.instantiate(bytes, { ...imports, 'wasmhooks:sandbox': ours } as WebAssembly.Imports);
   const fuel = instance.exports.__wasmhooks_fuel as WebAssembly.Global;
@@ -88,11 +89,11 @@ describe('host calls go through the gate', () => {
 
     fuel = g.used();
     g.exports.alloc!(160_000n);
-    expect(g.used() - fuel).toBeGreaterThanOrEqual(GATED_CALL_FUEL + 10_000);
+    expect(g.used() - fuel).toBeGreaterThanOrEqual(GATED_CALL_FUEL + 160_000 / 2 ** HOST_BYTES_PER_FUEL_LOG2);
     fuel = g.used();
     g.exports.alloc!(1n << 60n); // past the memory cap: counted up to it (the host refuses it at once)
     const capped = g.used() - fuel;
-    expect(capped).toBeLessThan(GATED_CALL_FUEL + (4 * 65_536) / 16 + 50);
+    expect(capped).toBeLessThan(GATED_CALL_FUEL + (4 * 65_536) / 2 ** HOST_BYTES_PER_FUEL_LOG2 + 50);
 
     g.state.blockLength = 1 << 20;
     fuel = g.used();
@@ -187,7 +188,7 @@ describe('exception handlers call the gate', () => {
 });
 
 describe('operands and tables', () => {
-  it('table.fill is charged 64 per element and table.grow by its operand up to the cap', async () => {
+  it('table.fill is charged 1024 per element and table.grow 64 by its operand up to the cap', async () => {
     const g = await gated(
       `(module (table $t 10 funcref)
         (func (export "fill") (param i32) (table.fill $t (i32.const 0) (ref.null func) (local.get 0)))
@@ -197,12 +198,12 @@ describe('operands and tables', () => {
     );
     let fuel = g.used();
     g.exports.fill!(10);
-    expect(g.used() - fuel).toBeGreaterThanOrEqual(640);
+    expect(g.used() - fuel).toBeGreaterThanOrEqual(10 * 2 ** TABLE_ELEMENT_FUEL_LOG2);
     fuel = g.used();
     expect(g.exports.grow!(10_000_000)).toBe(-1); // past the cap
     const failed = g.used() - fuel;
-    expect(failed).toBeGreaterThanOrEqual(1_000 * 64);
-    expect(failed).toBeLessThan(1_000 * 64 + 200);
+    expect(failed).toBeGreaterThanOrEqual(1_000 * 2 ** TABLE_GROW_FUEL_LOG2);
+    expect(failed).toBeLessThan(1_000 * 2 ** TABLE_GROW_FUEL_LOG2 + 200);
     expect(g.exports.grow!(990)).toBe(10);
     expect(g.exports.grow!(1)).toBe(-1);
   });

@@ -1,7 +1,7 @@
 import type { RewriteInfo } from './module-info.js';
 import type { ModuleInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
-import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2 } from './opcodes.js';
+import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2, TABLE_GROW_FUEL_LOG2 } from './opcodes.js';
 import { patchSleb5, type Writer } from './writer.js';
 
 /**
@@ -9,26 +9,29 @@ import { patchSleb5, type Writer } from './writer.js';
  * just before they run (the operand is on top of the stack, always an i32:
  * 64-bit memories and tables are refused):
  *
- * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per 16 bytes;
- * - table.init (12), table.copy (14), table.grow (15), table.fill (17): 64 fuel
- *   per element (engines take 5–100 ns per element), counting at most
- *   `maxTableElements` (a longer operation traps or fails at once);
- * - memory.grow (0x40): 4096 fuel per page (1 per 16 bytes, engines zero the
- *   pages), counting at most `maxMemoryPages`.
+ * - memory.init (0xFC 8), memory.copy (10), memory.fill (11): 1 fuel per byte,
+ *   counting at most the memory cap (a longer operation traps at once);
+ * - table.init (12), table.copy (14), table.fill (17): 1024 fuel per element
+ *   (engines take 50–150 ns per element), table.grow (15) 64 (opcodes.ts), each
+ *   counting at most `maxTableElements` (a longer operation traps or fails at once);
+ * - memory.grow (0x40): 4096 fuel per page, counting at most `maxMemoryPages`
+ *   (why not the byte rate: opcodes.ts).
+ *
+ * The rates are in opcodes.ts, with the measurements behind them.
  */
 export interface OperandCharge {
-  /** Positive: fuel = operand << shift; negative: operand >> -shift. */
+  /** Positive: fuel = operand << shift; negative: operand >> -shift; 0: the operand itself. */
   shift: number;
   /** The operand is counted up to this (unsigned), or not capped (-1). */
   cap: number;
 }
 
-const BULK: OperandCharge = { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: -1 };
-
 /** How 0xFC sub-opcode `sub` is charged by its operand, or null for a fixed weight. */
 export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
-  if (sub === 8 || sub === 10 || sub === 11) return BULK;
-  if (sub === 12 || sub === 14 || sub === 15 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
+  // No operation moves more than a memory can hold: a longer one traps at once, so it costs no more.
+  if (sub === 8 || sub === 10 || sub === 11) return { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: Math.min(m.maxMemoryPages * 65_536, 0xffff_ffff) };
+  if (sub === 12 || sub === 14 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
+  if (sub === 15) return { shift: TABLE_GROW_FUEL_LOG2, cap: m.maxTableElements };
   return null;
 }
 
@@ -38,11 +41,13 @@ export function growCharge(m: RewriteInfo): OperandCharge {
 
 /**
  * Instructions with no operand to charge by that still call into the engine
- * (table.set, elem.drop, memory.atomic.notify: 70–130 ns each on V8): a check
+ * (table.set, elem.drop, memory.atomic.notify: 50–150 ns each): a check
  * of their own, so that a long straight line of them reaches refuel.
  */
 export function chargeEngineCall(m: ModuleInfo, w: Writer): void {
-  patchSleb5(w.buf, writeCheck(m, w, false), ENGINE_CALL_FUEL);
+  // The check first: writing it may grow (move) the buffer, so `w.buf` is read after it.
+  const at = writeCheck(m, w, false);
+  patchSleb5(w.buf, at, ENGINE_CALL_FUEL);
   m.checksInserted++;
 }
 
@@ -63,8 +68,10 @@ export function chargeOperand(m: ModuleInfo, w: Writer, c: OperandCharge): void 
     w.u8(0x49), w.u8(0x1b); // i32.lt_u; select
   }
   w.u8(0xad); // i64.extend_i32_u
-  w.u8(0x42), w.u8(Math.abs(c.shift));
-  w.u8(c.shift < 0 ? 0x88 : 0x86); // i64.shr_u | i64.shl
+  if (c.shift !== 0) {
+    w.u8(0x42), w.u8(Math.abs(c.shift));
+    w.u8(c.shift < 0 ? 0x88 : 0x86); // i64.shr_u | i64.shl
+  }
   w.u8(0x7d); // i64.sub
   if (f >= 0) w.u8(0x22), w.uleb(f);
   else w.u8(0x24), w.uleb(m.globals), w.u8(0x23), w.uleb(m.globals);

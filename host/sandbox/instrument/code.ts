@@ -99,7 +99,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
           r.pos = p;
           return true;
         }
-        s.depth--;
+        s.leave();
         if (instrument) s.closeFrame(s.depth);
         s.unchecked = s.uncheckedAtEnd(s.depth);
         if (m.handlerGates) {

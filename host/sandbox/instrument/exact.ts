@@ -22,7 +22,7 @@ import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb } from './leb.js';
-import { Imm, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
+import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
 import { hintUnlikely } from './hints.js';
 import { patchSleb5, type Writer } from './writer.js';
@@ -31,6 +31,9 @@ import { patchSleb5, type Writer } from './writer.js';
 export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
   const buf = r.buf;
   let depth = 0;
+  /** Per open frame: is it a loop; and how many are (MAX_LOOP_DEPTH). */
+  const loops: boolean[] = [];
+  let loopDepth = 0;
   // As in the fast walker (UNCHECKED_MAX): a test once the weight since the last check may exceed the cap.
   let text = 0;
   let unchecked = 0;
@@ -100,10 +103,13 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
         if (op === 0x06) exceptionOp(m, r, op, at);
         r.skipBlockType();
         depth++;
+        loops.push(op === 0x03);
+        if (op === 0x03 && ++loopDepth > MAX_LOOP_DEPTH) r.fail(LOOP_DEPTH_MESSAGE, at);
         break;
       case Imm.End:
         w.copy(buf, at, r.pos);
         if (depth-- === 0) return;
+        if (loops.pop()) loopDepth--;
         unchecked = across();
         frames.length -= 2;
         handlerGate(m, w); // a try_table catch clause may land here
@@ -116,9 +122,9 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
         break;
       default:
         rareImmediates(r, op, at);
-        if (op === 0x1f) exceptionOp(m, r, op, at), depth++;
+        if (op === 0x1f) exceptionOp(m, r, op, at), depth++, loops.push(false);
         else if (op === 0x18) {
-          exceptionOp(m, r, op, at), depth--, (gate = true);
+          exceptionOp(m, r, op, at), depth--, loops.pop(), (gate = true);
           unchecked = across();
           frames.length -= 2;
         } else if (op === 0xfc) {

@@ -33,7 +33,7 @@ export const enum GateKind {
   Handler = 0,
   /** A host call: check stop, abort and deadline; no extra fuel. */
   Call = 1,
-  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per 16 bytes of that block. */
+  /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per byte of that block (HOST_BYTES_PER_FUEL_LOG2). */
   Block = 2,
 }
 
@@ -124,7 +124,9 @@ export function isAccessor(m: RewriteInfo, idx: number): boolean {
 /** Before a direct `call` to accessor `idx`: its inline charge. */
 export function chargeDirectCall(m: RewriteInfo, w: Writer, idx: number): void {
   if (!isAccessor(m, idx)) return;
-  patchSleb5(w.buf, writeCheck(m, w, false), HOST_CALL_FUEL);
+  // The check first: writing it may grow (move) the buffer, so `w.buf` is read after it.
+  const at = writeCheck(m, w, false);
+  patchSleb5(w.buf, at, HOST_CALL_FUEL);
   m.checksInserted++;
 }
 
@@ -174,14 +176,14 @@ function writeWrapperBody(m: RewriteInfo, w: Writer, plan: ImportPlan, idx: numb
   if (plan.length >= 0) {
     const i32 = m.types[m.importTypes[idx]!]!.params[plan.length] === I32;
     const cap = m.maxMemoryPages * 65_536;
-    // min(length, cap) >> 4: a length past the cap is refused by the host at once, so it costs no more.
+    // min(length, cap) >> HOST_BYTES_PER_FUEL_LOG2: a length past the cap is refused by the host at once, so it costs no more.
     const operand = (): void => {
       w.u8(0x20), w.uleb(plan.length);
       if (i32) w.u8(0xad);
     };
     operand(), w.u8(0x42), sleb(w, cap), operand(), w.u8(0x42), sleb(w, cap);
     w.u8(0x54), w.u8(0x1b); // i64.lt_u; select
-    w.u8(0x42), w.u8(HOST_BYTES_PER_FUEL_LOG2), w.u8(0x88); // i64.shr_u
+    if (HOST_BYTES_PER_FUEL_LOG2 > 0) w.u8(0x42), w.u8(HOST_BYTES_PER_FUEL_LOG2), w.u8(0x88); // i64.shr_u
     w.u8(0x7d);
   }
   w.u8(0x24), w.uleb(fuel);

@@ -46,13 +46,42 @@ const WEIGHT_MEMORY_GROW = 100;
  * other code.
  */
 const WEIGHT_BULK = 5;
-/** memory.init/copy/fill also pay 1 fuel per 2^4 = 16 bytes, charged at run time (bulk.ts). */
-export const BULK_BYTES_PER_FUEL_LOG2 = 4;
-/** table.init/copy/grow/fill also pay 2^6 = 64 fuel per element, charged at run time (bulk.ts). */
-export const TABLE_ELEMENT_FUEL_LOG2 = 6;
-/** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts). */
-export const ENGINE_CALL_FUEL = 64;
-/** memory.grow also pays 2^12 = 4096 fuel per page, charged at run time (bulk.ts). */
+/**
+ * Loops one function may nest inside each other. JavaScriptCore (Bun 1.4) compiles a function of deeply
+ * nested loops on a background thread in time that grows about as the square of the depth, after the
+ * call that ran it has returned, where no deadline, fuel or abort reaches: 10,000 nested loops cost
+ * 0.16 s of CPU, 30,000 1.8 s, 100,000 (a 300 KB module, run once) a core for over 12 s, and the next
+ * load waited 27–74 s. Per byte it still shows at 1,000 (500 such functions, 1.5 MB: 0.75 s) and is
+ * gone at 100 (5,000 functions of 100, 1.6 MB: 7 ms, as 50,000 of 10). V8 is not affected. Real code
+ * nests loops a few deep. Both metering modes refuse deeper nesting (measured, red7).
+ */
+export const MAX_LOOP_DEPTH = 100;
+/** The refusal for a loop nested past MAX_LOOP_DEPTH (reader's `fail` adds the function and offset). */
+export const LOOP_DEPTH_MESSAGE = `loops nested more than ${MAX_LOOP_DEPTH} deep (JavaScriptCore's background compiler takes time growing with the square of the depth, out of every deadline's reach)`;
+/**
+ * memory.init/copy/fill also pay 1 fuel per byte (2^0), charged at run time (bulk.ts); the host pays
+ * the same rate for the bytes it moves (hostcalls.ts, host-call.ts). Calibrated against the cheapest
+ * work per unit a plugin can pick: a weight unit of ordinary code takes 0.05–0.12 ns on this machine,
+ * and engines copy 8 MiB out of cache at 0.1–0.36 ns a byte (fill and copy in cache 0.01–0.07). At 1
+ * per 16 bytes (before red7) a budget of such copies ran 5–20× as long as the same budget of
+ * arithmetic (stopped only by the deadline; with `timeoutMs: Infinity`, by nothing else); now 1.2–3.3×.
+ */
+export const BULK_BYTES_PER_FUEL_LOG2 = 0;
+/** table.init/copy/fill also pay 2^10 = 1024 fuel per element, charged at run time (bulk.ts): engines take 50–150 ns an element (64, before red7, was 8–30× cheap). */
+export const TABLE_ELEMENT_FUEL_LOG2 = 10;
+/**
+ * table.grow pays 2^6 = 64 per element: like memory.grow, what grows is bounded per instance by the cap
+ * (maxTableElements), and a grow past it (a probe, charged up to the cap) costs the engine nothing.
+ */
+export const TABLE_GROW_FUEL_LOG2 = 6;
+/** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
+export const ENGINE_CALL_FUEL = 1024;
+/**
+ * memory.grow also pays 2^12 = 4096 fuel per page, charged at run time (bulk.ts). Not the byte rate: what
+ * grows is bounded per instance by the memory cap (256 pages, ≈ 2.3 ms on V8 in all), and a grow that fails
+ * (a probe past the cap) costs the engine next to nothing, yet is charged for what it asked, up to the cap:
+ * at 65536 a page, a module probing each of 64 memories for 255 pages spent the whole default budget.
+ */
 export const MEMORY_PAGE_FUEL_LOG2 = 12;
 
 function set(imm: Imm, ...ops: number[]): void {

@@ -31,7 +31,9 @@ function appendToVector(r: Reader, w: Writer, body: (count: number) => void, app
   const at = w.pos;
   w.pos += 5;
   body(count);
-  padLeb5(w.buf, at, count + append());
+  // append() may grow (move) the buffer: `w.buf` is read after it, or the count lands in the old one.
+  const total = count + append();
+  padLeb5(w.buf, at, total);
 }
 
 /** Writes `v` as a 5-byte (padded) unsigned LEB128 at `at`. */

@@ -10,6 +10,7 @@ import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
 import { PENDING, addCost, checkedBlock, grow, isPending, newBlock } from './regions.js';
 import type { Writer } from './writer.js';
+import { LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH } from './opcodes.js';
 
 export const enum Frame {
   Block = 0,
@@ -53,6 +54,8 @@ export class Walk {
   from: number;
   at: number;
   depth = 0;
+  /** Loops among the open frames (MAX_LOOP_DEPTH). */
+  loops = 0;
   /** The running block; `cost` is what it has accrued since `cur` last changed; `pending`: its charge is not written yet. */
   cur = -1;
   cost = 0;
@@ -124,6 +127,7 @@ export class Walk {
 
   open(kind: Frame, isIf = false): void {
     const d = this.depth;
+    if (kind !== Frame.Block && ++this.loops > MAX_LOOP_DEPTH) this.r.fail(LOOP_DEPTH_MESSAGE, this.at);
     frameReach = grow(frameReach, d);
     frameIf = grow(frameIf, d);
     frameReach[d] = -Infinity;
@@ -140,6 +144,11 @@ export class Walk {
     frameUnchecked[d] = this.unchecked;
     frameText[d] = this.text;
     this.depth++;
+  }
+
+  /** Closes the innermost frame (an `end`). */
+  leave(): void {
+    if (frames[--this.depth] !== Frame.Block) this.loops--;
   }
 
   /**
