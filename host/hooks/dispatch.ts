@@ -8,7 +8,7 @@
  */
 import type { PluginFailure } from '../failure.js';
 import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
-import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
+import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation, type HookEventRule } from './decisions.js';
 import type { HookRegistry } from './registry.js';
 import { sameJson } from '../same-json.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult, HookRunContext } from './types.js';
@@ -169,39 +169,76 @@ export function dispatch<E extends HookEventName>(ctx: DispatchContext, event: E
   return runChain(ctx, event, all, build);
 }
 
-/** The chain of `all` (not empty); `build` runs inside, so a throwing builder rejects as before. */
+/**
+ * The chain of `all` (not empty); `build` runs inside, so a throwing builder rejects as before.
+ * The async frame holds only the loop: what the chain gathers lives in one `Chain`, so the frame
+ * V8 saves and restores at each `await` is a few registers, not the chain's twenty-odd.
+ */
 async function runChain(ctx: DispatchContext, event: HookEventName, all: readonly HookHandler[], build: () => HookInput): Promise<ChainOutcome> {
-  let input: HookInput = build();
-  // Made on the first line each gathers: most chains gather none.
-  let context: string[] | undefined;
-  let messages: string[] | undefined;
-  const outcome: ChainOutcome = { decision: 'continue', additionalContext: NOTHING.additionalContext, systemMessages: NOTHING.systemMessages };
-  /** The context self-timed handlers get: the prompt's signal, one object per chain. */
-  let selfTimed: HookRunContext | undefined;
-  const rule = HOOK_EVENT_RULES[event];
-  const toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
-
-  // Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name).
-  const toolName = matchedTool(input);
-  /** Whether a hook of this chain has judged the tool input (a later rewrite then goes unseen by it). */
-  let judged = false;
-  for (const handler of all) {
-    if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
+  const chain = new Chain(ctx, event, build());
+  // Indexed, not for-of: an iterator object would be kept alive across every await.
+  for (let i = 0; i < all.length; i++) {
+    const handler = all[i]!;
+    if (handler.matcher && chain.toolName !== undefined && !handler.matcher.test(chain.toolName)) continue;
     if (ctx.signal.aborted) break;
-    ctx.emit(hookStart(handler, event, toolUseId));
-    const started = performance.now();
+    const started = chain.start(handler);
     let result: HookResult;
     if (handler.enforcesTimeout === true && !ctx.signal.aborted) {
       // A handler that enforces its own timeout (sandboxed WASM): no timer, no child signal, no
       // race, no promise of ours; the prompt's signal goes straight through. A call the prompt's
       // abort stopped reads as the session's abort, as on the timed path.
       try {
-        result = await handler.run(input, (selfTimed ??= { signal: ctx.signal }));
+        result = await handler.run(chain.input, chain.selfTimed());
         if (!result.ok && result.failure.code === 'ABORTED' && ctx.signal.aborted) result = sessionAborted();
       } catch (e) {
         result = threw(e);
       }
-    } else result = await callTimed(handler, input, ctx.signal);
+    } else result = await callTimed(handler, chain.input, ctx.signal);
+    if (chain.end(handler, result, started)) break;
+  }
+  return chain.outcome;
+}
+
+/** One chain's state between its hooks: the input the next hook sees, and what the chain gathered. */
+class Chain {
+  readonly outcome: ChainOutcome = { decision: 'continue', additionalContext: NOTHING.additionalContext, systemMessages: NOTHING.systemMessages };
+  readonly toolUseId: string | undefined;
+  /** Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name). */
+  readonly toolName: string | undefined;
+  readonly #rule: HookEventRule;
+  // Made on the first line each gathers: most chains gather none.
+  #context: string[] | undefined = undefined;
+  #messages: string[] | undefined = undefined;
+  /** The context self-timed handlers get: the prompt's signal, one object per chain. */
+  #selfTimed: HookRunContext | undefined = undefined;
+  /** Whether a hook of this chain has judged the tool input (a later rewrite then goes unseen by it). */
+  #judged = false;
+
+  constructor(
+    private readonly ctx: DispatchContext,
+    private readonly event: HookEventName,
+    /** The input the next hook sees (a rewrite replaces it). */
+    public input: HookInput,
+  ) {
+    this.#rule = HOOK_EVENT_RULES[event];
+    this.toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
+    this.toolName = matchedTool(input);
+  }
+
+  selfTimed(): HookRunContext {
+    return (this.#selfTimed ??= { signal: this.ctx.signal });
+  }
+
+  /** Emits hook.start; returns the clock the hook's duration is taken from. */
+  start(handler: HookHandler): number {
+    this.ctx.emit(hookStart(handler, this.event, this.toolUseId));
+    return performance.now();
+  }
+
+  /** Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. */
+  end(handler: HookHandler, result: HookResult, started: number): boolean {
+    const { ctx, event, outcome } = this;
+    const rule = this.#rule;
     if (result.ok) {
       const bad = violation(event, result.output);
       if (bad) result = { ok: false, failure: { code: 'BAD_OUTPUT', message: bad }, ...fuel(result) };
@@ -220,7 +257,7 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
       // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
       if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
     }
-    const end = hookEnd(handler, event, toolUseId, decision, performance.now() - started, reason, result.fuelUsed);
+    const end = hookEnd(handler, event, this.toolUseId, decision, performance.now() - started, reason, result.fuelUsed);
     if (!result.ok) {
       end.failure = result.failure;
       end.failurePolicy = handler.failurePolicy;
@@ -231,26 +268,27 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
     ctx.emit(end);
 
     if (output.additionalContext) {
-      if (!context) outcome.additionalContext = context = [];
-      context.push(output.additionalContext);
+      if (!this.#context) outcome.additionalContext = this.#context = [];
+      this.#context.push(output.additionalContext);
     }
     if (output.systemMessage) {
-      if (!messages) outcome.systemMessages = messages = [];
-      messages.push(output.systemMessage);
+      if (!this.#messages) outcome.systemMessages = this.#messages = [];
+      this.#messages.push(output.systemMessage);
     }
+    const input = this.input;
     if (output.updatedInput && 'tool_input' in input) {
       const next = ctx.normalizeInput ? ctx.normalizeInput(output.updatedInput) : output.updatedInput;
       // Compared only when a hook rewrote: the chain without rewrites pays nothing.
       if (!sameJson(next, input.tool_input)) {
         outcome.rewrittenBy = { hookId: handler.id, hookName: handler.name };
-        if (judged) outcome.rewrittenAfterJudged = true;
+        if (this.#judged) outcome.rewrittenAfterJudged = true;
       }
-      input = { ...input, tool_input: next };
+      this.input = { ...input, tool_input: next };
       outcome.updatedInput = next;
     }
-    judged = true;
-    if (output.updatedOutput !== undefined && 'tool_response' in input) {
-      input = { ...input, tool_response: output.updatedOutput };
+    this.#judged = true;
+    if (output.updatedOutput !== undefined && 'tool_response' in this.input) {
+      this.input = { ...this.input, tool_response: output.updatedOutput };
       outcome.updatedOutput = output.updatedOutput;
     }
     if (DECISION_RANK[decision] > DECISION_RANK[outcome.decision]) {
@@ -259,9 +297,8 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
       if (reason !== undefined) outcome.reason = reason;
       else delete outcome.reason;
     }
-    if (TERMINAL_DECISIONS.has(decision)) break;
+    return TERMINAL_DECISIONS.has(decision);
   }
-  return outcome;
 }
 
 /*
