@@ -149,7 +149,7 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   };
   let after: Message[];
   try {
-    after = await compactor(request);
+    after = await untilAbort(compactor, request, signal);
   } catch (e) {
     if (signal.aborted) return { compacted: false, reason: 'aborted' };
     const code = e instanceof WasmhooksError ? e.code : 'COMPACTION_FAILED';
@@ -168,4 +168,20 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   await dispatch(ctx, 'PostCompact', () => hookInput(common, { hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
   emit({ type: 'context.compacted', trigger, tokensBefore, tokensAfter, messagesBefore, messagesAfter: before.length });
   return { compacted: true, tokensBefore, tokensAfter };
+}
+
+/**
+ * The compactor's answer, or a rejection as soon as the signal fires: an app's compactor that
+ * ignores `request.signal` never holds the loop past an abort (its late answer is dropped).
+ */
+function untilAbort(compactor: Compactor, request: CompactRequest, signal: AbortSignal): Promise<Message[]> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve()
+      .then(() => compactor(request))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -164,11 +164,15 @@ export function loopConfig(settings: LoopSettings, prompt: PromptParts, machine:
   });
 }
 
-/** `config` with other tools or another prompt (a sub-agent's view of its parent's tools, a SubagentStop continuation). */
-export function reconfigured(config: LoopConfig, change: Partial<Pick<LoopConfig, 'tools' | 'prompt'>>): LoopConfig {
+/**
+ * `config` with other tools or another prompt (a sub-agent's view of its parent's tools, a
+ * SubagentStop continuation, which also gets only the model calls its task has left).
+ */
+export function reconfigured(config: LoopConfig, change: Partial<Pick<LoopConfig, 'tools' | 'prompt' | 'maxTurns'>>): LoopConfig {
   const copy = assemble(config, config, config.setState);
   if (change.tools) copy.tools = change.tools;
   if (change.prompt !== undefined) copy.prompt = change.prompt;
+  if (change.maxTurns !== undefined) copy.maxTurns = change.maxTurns;
   return copy;
 }
 

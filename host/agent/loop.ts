@@ -46,6 +46,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   const config = withAgentTool(outer, emit, children, runLoop);
   const ctx = dispatchContext(config, emit, signal);
   let turns = 0;
+  /** Model calls made (a turn that ended before its model call, by an IterationStart stop or an abort, made none). */
+  let calls = 0;
   let text = '';
   const size: ContextSize = { reported: 0, atLength: -1 };
   let stopBlocks = 0;
@@ -55,7 +57,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     const result: AgentResult = {
       subtype: signal.aborted ? 'aborted' : subtype,
       text,
-      turns,
+      turns: calls,
       usage,
       durationMs: performance.now() - started,
       ...(signal.aborted ? {} : extra),
@@ -71,6 +73,12 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     await dispatch(ctx, 'StopFailure', () => hookInput(common, { hook_event_name: 'StopFailure', stop_hook_active: stopBlocks > 0, last_assistant_message: lastMessage, error: message }));
     await dispatch(ctx, 'Error', () => hookInput(common, { hook_event_name: 'Error', code, message }));
     return finish('error_during_execution', { error: { code, message } });
+  };
+
+  /** An abort before the model call: the open turn ends, then the prompt. */
+  const endTurn = (iteration: number) => {
+    emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
+    return finish('aborted');
   };
 
   emit({ type: 'agent.start', prompt: config.prompt, model: config.model.id, turn: config.turn });
@@ -101,7 +109,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       const common = hookCommon(config, iteration);
       const start = await dispatch(ctx, 'IterationStart', () => hookInput(common, { hook_event_name: 'IterationStart' }));
       config.pendingContext.push(...start.additionalContext);
-      if (signal.aborted) return finish('aborted');
+      // Every turn.start gets its turn.end, an aborted one too (docs/events.md).
+      if (signal.aborted) return endTurn(iteration);
       if (start.decision === 'stop') {
         emit({ type: 'turn.end', iteration, stopReason: 'end_turn', toolCalls: 0 });
         return finish('success', { stoppedBy: stoppedBy('IterationStart', start) });
@@ -110,7 +119,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
         config.setState('compacting');
         const compacted = await compactConversation(config, emit, signal, 'auto');
         if (compacted.compacted) size.atLength = -1;
-        if (signal.aborted) return finish('aborted');
+        if (signal.aborted) return endTurn(iteration);
         config.setState('thinking');
       }
       flushContext(config);
@@ -121,6 +130,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
         config.systemPrompt !== undefined
           ? { system: config.systemPrompt, messages: config.messages, tools, signal }
           : { messages: config.messages, tools, signal };
+      calls++;
       const model = await streamModelTurn(config.model, request, emit);
       size.reported = model.usage.inputTokens;
       size.atLength = config.messages.length;
@@ -152,7 +162,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
           }),
         );
         config.pendingContext.push(...stop.additionalContext);
-        emit({ type: 'turn.end', iteration, stopReason: model.stopReason, toolCalls: 0 });
+        emit({ type: 'turn.end', iteration, stopReason: signal.aborted ? 'aborted' : model.stopReason, toolCalls: 0 });
         if (signal.aborted) return finish('aborted');
         if (stop.decision !== 'block') return finish('success');
         if (stopBlocks >= config.stopHookCap) {

@@ -57,11 +57,14 @@ export class PermissionQuestion implements PermissionCall {
     return this.b.config.parentToolUseId;
   }
 
-  runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
+  async runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
     const { toolName, toolUseId, b } = this;
-    return dispatch(b.ctx, 'PermissionRequest', () =>
+    const out = await dispatch(b.ctx, 'PermissionRequest', () =>
       hookInput(b.common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
     );
+    // Like every hook's (docs/hooks.md rule 6): it reaches the next model call.
+    b.config.pendingContext.push(...out.additionalContext);
+    return out;
   }
 
   async notify(message: string): Promise<void> {

@@ -10,9 +10,13 @@
  * loops), and an `allow` that let the call skip the permission question must
  * be given again for the new input. An equal rewrite (an idempotent
  * normaliser) passes. See docs/hooks.md, rule 4.
+ *
+ * The pass's hook.start/hook.end events carry `recheck: true`, so a UI can tell the
+ * re-judgement from the first round; a context line the first round already gathered
+ * for this call is not gathered again (the same hook saying the same thing twice).
  */
-import type { DenialSource, StoppedBy } from '../events/types.js';
-import { dispatch, stoppedBy } from '../hooks/dispatch.js';
+import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
+import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { PermissionSource } from '../permissions/types.js';
 import { sameJson } from '../same-json.js';
 import { hookInput } from './config.js';
@@ -31,7 +35,8 @@ export interface Refusal {
  * Runs the PreToolUse hooks on `final`, the input about to run. `allowedBy`: the permission's
  * source (`hook` when a PreToolUse `allow` skipped the question). `answeredAbout`: the permission
  * question was answered (by the app or a PermissionRequest hook) about `final` itself, so an `ask`
- * has had its answer. Undefined when the call may run.
+ * has had its answer. `gathered`: the additionalContext of the first round, already on its way
+ * to the model. Undefined when the call may run.
  */
 export async function recheckInput(
   b: BatchScope,
@@ -39,11 +44,12 @@ export async function recheckInput(
   final: Record<string, unknown>,
   allowedBy: PermissionSource,
   answeredAbout: boolean,
+  gathered: readonly string[],
 ): Promise<Refusal | undefined> {
-  const again = await dispatch(b.ctx, 'PreToolUse', () =>
+  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () =>
     hookInput(b.common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: final }),
   );
-  b.config.pendingContext.push(...again.additionalContext);
+  for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;
   const refused = `the rewritten input of ${call.name} was refused on the re-check`;
@@ -83,4 +89,10 @@ export async function recheckInput(
     return { reason: `${refused}: a PreToolUse hook allowed the input before it was rewritten, and no hook allows the rewritten one`, source: 'hook' };
   }
   return undefined;
+}
+
+/** The batch's dispatch context, with this pass's hook.start/hook.end marked `recheck: true`. */
+function recheckContext(ctx: DispatchContext): DispatchContext {
+  const emit: Emit = (e) => ctx.emit(e.type === 'hook.start' || e.type === 'hook.end' ? { ...e, recheck: true } : e);
+  return { ...ctx, emit };
 }

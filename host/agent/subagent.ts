@@ -4,7 +4,8 @@
  * permissions (a guard registered once covers the whole tree) and the
  * parent's abort signal. Order for one call: PreToolUse[agent] → SubagentStart
  * → subagent.start → the sub-agent's hooks and events → SubagentStop →
- * subagent.end → tool.output → PostToolUse[agent]. Its events carry its
+ * subagent.end → PostToolUse[agent] → tool.output, on an abort too (the call
+ * waits for the sub-agent to wind down, see `windsDownOnAbort`). Its events carry its
  * `agentId` and the `parentToolUseId` of the call; its `agent.start`/`agent.end`
  * are replaced by `subagent.start`/`subagent.end`.
  */
@@ -21,6 +22,20 @@ import { StateMachine } from './state.js';
 /** The tool's name, as the model sees it. */
 export const AGENT_TOOL = 'agent';
 
+/** The agent tools this file made (never an app's tool, whatever its name). */
+const agentTools = new WeakSet<ToolHandler>();
+
+/**
+ * Whether the loop should wait for this tool after an abort instead of racing it: only our
+ * own agent tool, whose sub-agent loop honours the signal at every step (its model stream,
+ * hooks, permission questions and tools are each raced against it), so that the
+ * sub-agent's last events and `subagent.end` come before the agent call's `tool.output`.
+ * An app's tool is always raced: a tool that ignores the signal never holds the loop.
+ */
+export function windsDownOnAbort(handler: ToolHandler): boolean {
+  return agentTools.has(handler);
+}
+
 /**
  * Offers the `agent` tool to this loop when sub-agents are configured.
  * `runLoop` is passed in (not imported) so the loop and this file do not import each other.
@@ -30,6 +45,7 @@ export function withAgentTool(config: LoopConfig, emit: Emit, children: Set<Prom
   const names = Object.keys(sub?.agents ?? {});
   if (!sub || names.length === 0) return config;
   const tool = agentTool(config, sub, names, emit, children, runLoop);
+  agentTools.add(tool);
   // Past the depth limit the tool is not offered, but a call still gets the reason.
   const offered = sub.depth < sub.maxDepth;
   const registered: RegisteredTool = { handler: tool, validate: (input) => (tool.validate as NonNullable<ToolHandler['validate']>)(input) };
@@ -171,6 +187,8 @@ async function runSubagent(
   subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });
   let result = await runLoop(config, subEmit, signal);
   let outcome = outcomeOf(name, maxTurns, result);
+  // maxTurns bounds the task, as it bounds a prompt across Stop blocks: a continuation gets what is left.
+  let used = result.turns;
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
     const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStop' as const, result: outcome.content }));
@@ -183,7 +201,9 @@ async function runSubagent(
     blocks++;
     const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
     // Continue the same conversation: the hook's reason is its next message.
-    result = await runLoop(reconfigured(config, { prompt: `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}` }), subEmit, signal);
+    const next = `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}`;
+    result = await runLoop(reconfigured(config, { prompt: next, maxTurns: Math.max(0, maxTurns - used) }), subEmit, signal);
+    used += result.turns;
     outcome = outcomeOf(name, maxTurns, result);
   }
   subEmit({ type: 'subagent.end', agentType: name, result, isError: outcome.isError });

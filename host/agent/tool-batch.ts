@@ -16,7 +16,8 @@ import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookToolCall } from '../hooks/types.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolInputCheck, ToolOutcome } from '../tools/types.js';
+import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
 import { hookCommon, hookInput, normalizeToolInput, toolCallInput, type LoopConfig } from './config.js';
@@ -24,6 +25,7 @@ import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
+import { windsDownOnAbort } from './subagent.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -178,7 +180,7 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   if (pre.rewrittenAfterJudged === true || !unchanged) {
     // An approver who handed back the input the question showed has answered about this very input.
     const answeredAbout = unchanged && (permission.source === 'callback' || permission.source === 'permission-hook');
-    const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout);
+    const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout, pre.additionalContext);
     if (refusal) {
       deny(b, r, refusal.reason, refusal.source, refusal.hookName);
       return refusal.stop;
@@ -200,7 +202,7 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
   if (r.input === undefined) return { content: `the input of ${call.name} must be a JSON object`, isError: true };
   const tool = config.tools.get(call.name);
   if (!tool) return { content: `no tool named "${call.name}" is available`, isError: true };
-  const checked = tool.validate(r.approved ?? {});
+  const checked = check(tool.validate, r.approved ?? {});
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
   const aborted = new AbortRace(call.name);
@@ -212,23 +214,36 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
         toolUseId: call.id,
         context: b.common,
         onProgress: (progress) => {
-          if (!signal.aborted) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
+          // Progress after the call settled (a timer the tool left behind) would land after its tool.output.
+          if (!signal.aborted && !aborted.settled) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
         },
       }),
     );
-    const out = await Promise.race([running, aborted.promise]);
+    const out = windsDownOnAbort(tool.handler) ? await running : await Promise.race([running, aborted.promise]);
     if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
     return { content: out.content, isError: out.isError === true };
   } catch (e) {
     return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
   } finally {
+    aborted.settled = true;
     signal.removeEventListener('abort', aborted);
+  }
+}
+
+/** A tool's input check; one that throws (an app's `validate`) fails the call, never the loop. */
+function check(validate: RegisteredTool['validate'], input: Record<string, unknown>): ToolInputCheck {
+  try {
+    return validate(input);
+  } catch (e) {
+    return { ok: false, message: `the input check threw: ${messageOf(e)}` };
   }
 }
 
 /** What a tool run races: settles with the aborted outcome when the prompt's signal fires. Its own listener (`handleEvent`): no closure per run. */
 class AbortRace {
   readonly promise: Promise<ToolOutcome>;
+  /** The run settled (or lost the race): its progress no longer counts. */
+  settled = false;
   #resolve!: (outcome: ToolOutcome) => void;
 
   constructor(private readonly toolName: string) {

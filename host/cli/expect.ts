@@ -7,6 +7,7 @@
  * {"input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},…},"expect":{"decision":"deny","reason":"force"}}
  */
 import { z } from 'zod';
+import { sameJson } from '../same-json.js';
 
 export const expectationSchema = z
   .object({
@@ -14,7 +15,7 @@ export const expectationSchema = z
     decision: z.enum(['continue', 'allow', 'deny', 'ask', 'stop', 'block', 'unbound']).optional(),
     /** Text the reason must contain. */
     reason: z.string().optional(),
-    /** The rewritten input, exactly. */
+    /** The rewritten input: deep JSON equality, key order aside (host/same-json.ts, the rule the re-check uses). */
     updatedInput: z.record(z.string(), z.unknown()).optional(),
     /** The failure code (TIMEOUT, TRAP, …) when the call should fail. */
     failure: z.string().optional(),
@@ -22,8 +23,6 @@ export const expectationSchema = z
   .strict();
 
 export type Expectation = z.infer<typeof expectationSchema>;
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What does not hold, as short phrases; empty when the verdict meets the expectation. */
 export function unmet(expect: Expectation, v: Verdict): string[] {
@@ -41,7 +40,7 @@ export function unmet(expect: Expectation, v: Verdict): string[] {
   }
   if (expect.updatedInput !== undefined) {
     const got = v.kind === 'decided' ? v.updatedInput : undefined;
-    if (!same(got, expect.updatedInput)) out.push(`expected updatedInput ${JSON.stringify(expect.updatedInput)}, got ${got === undefined ? 'none' : JSON.stringify(got)}`);
+    if (!sameJson(got, expect.updatedInput)) out.push(`expected updatedInput ${JSON.stringify(expect.updatedInput)}, got ${got === undefined ? 'none' : JSON.stringify(got)}`);
   }
   return out;
 }

@@ -34,7 +34,8 @@ export function hookSummary(e: HostEventOf<'hook.end'>): string {
   const cost = [ms(e.durationMs), ...(e.fuelUsed !== undefined ? [`${count(e.fuelUsed)} fuel`] : [])].join(', ');
   const failure = e.failure ? ` ${e.failure.code}${e.failurePolicy ? `→${e.failurePolicy}` : ''}` : '';
   const rewrite = e.inputUpdated ? ' +rewrite' : '';
-  return `${e.hookName} ${e.decision}${rewrite}${failure} (${cost})`;
+  const again = e.recheck ? ' re-check' : '';
+  return `${e.hookName}${again} ${e.decision}${rewrite}${failure} (${cost})`;
 }
 
 /** One line naming a recorded hook input: `PreToolUse Bash(ls)`, `UserPromptSubmit "fix the bug"`. */

@@ -52,6 +52,11 @@ interface HookRef {
   plugin?: string;
   event: HookEventName;
   toolUseId?: string;
+  /**
+   * Set on the second PreToolUse round of a call whose input was rewritten after the hooks
+   * judged it (host/agent/recheck.ts): the hook re-judges the input that will run.
+   */
+  recheck?: true;
 }
 
 /** The payload of each event type (the union below adds the common fields). */

@@ -131,6 +131,8 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
   for (let i = 0; i < all.length; i++) {
     const handler = all[i]!;
     if (handler.matcher && chain.toolName !== undefined && !handler.matcher.test(chain.toolName)) continue;
+    // Another session's hook (a remote client's callbacks): not this chain's, no events.
+    if (handler.sessions !== undefined && !handler.sessions.has(chain.input.session_id)) continue;
     if (ctx.signal.aborted) break;
     const started = chain.start(handler);
     let result: HookResult;

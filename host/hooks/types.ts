@@ -192,6 +192,11 @@ export interface HookHandler {
   readonly plugin?: string;
   /** Matched against the whole tool name (tool events only); absent matches all. See `./matcher.ts`. */
   readonly matcher?: ToolMatcher;
+  /**
+   * Set when the handler belongs to some sessions only (a remote client's hook callbacks on a
+   * shared host): any other session's chain skips it, with no call and no hook.start/hook.end.
+   */
+  readonly sessions?: ReadonlySet<string>;
   readonly failurePolicy: FailurePolicy;
   readonly timeoutMs: number;
   /**

@@ -2,7 +2,8 @@
  * Hook callbacks owned by a remote client. The host's hook registry is
  * shared by all sessions, so one handler per event is registered once and
  * routes by `session_id`: sessions that asked for the event get a
- * `hook_callback` control request; every other session passes through.
+ * `hook_callback` control request; every other session's chain skips it (no
+ * call, no hook.start/hook.end in its stream).
  * An unanswered callback is a failure (TIMEOUT or ABORTED), so the failure
  * policy decides: guards fail closed (deny), observers fail open.
  */
@@ -55,11 +56,14 @@ export class RemoteHooks {
       name: 'remote',
       kind: 'js',
       event,
+      // Only the sessions that asked for the event run it (and show its hook.start/hook.end).
+      sessions,
       failurePolicy: defaultFailurePolicy(event),
       // The control request's own timeout fires first and says so.
       timeoutMs: this.controlTimeoutMs + 1000,
       run: async (input, ctx): Promise<HookResult> => {
         const sessionId = input.session_id;
+        // The dispatcher skips other sessions (`sessions` above); kept for a caller that does not.
         if (!sessions.has(sessionId)) return { ok: true, output: {} };
         const outcome = await this.broker.ask(sessionId, 'hook_callback', { callbackId: id, hookEvent: event, input }, { signal: ctx.signal });
         if (outcome.kind === 'answered') {

@@ -25,7 +25,8 @@ describe('decisions per event', () => {
     const h = host({ model, allowedTools: ['Read'], hooks: { IterationStart: [{ hooks: [async () => (++n === 2 ? { decision: 'stop', reason: 'enough' } : {})] }] } });
     const result = await h.session().prompt('x');
     expect(model.requests).toHaveLength(1);
-    expect(result).toMatchObject({ turns: 2, stoppedBy: { event: 'IterationStart', reason: 'enough' } });
+    // `turns` counts model calls (docs/agent.md): the stopped second turn made none.
+    expect(result).toMatchObject({ turns: 1, stoppedBy: { event: 'IterationStart', reason: 'enough' } });
   });
 
   it('PreToolBatch stop ends the turn: no call runs, each is denied, no PostToolBatch', async () => {

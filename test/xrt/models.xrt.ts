@@ -20,6 +20,8 @@ async function serve(replies: Reply[]) {
   const closedAt: number[] = [];
   const seen: Array<{ headers: Record<string, unknown>; body: Record<string, unknown> }> = [];
   const server = createServer((req, res) => {
+    // A connection that carried a request: fetch may open a spare one (undici does on abort), which says nothing about ours.
+    req.socket.once('close', () => closedAt.push(performance.now()));
     let raw = '';
     req.on('data', (d: Uint8Array) => (raw += new TextDecoder().decode(d)));
     req.on('end', () => {
@@ -29,10 +31,7 @@ async function serve(replies: Reply[]) {
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      closedAt.push(performance.now());
-    });
+    socket.on('close', () => sockets.delete(socket));
   });
   async function send(reply: Reply, res: ServerResponse) {
     const status = reply.status ?? 200;
