@@ -6,6 +6,8 @@
  * cost in the loop (`loopParts`).
  */
 import createPlugin from '@extism/extism';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { z } from 'zod';
 import { createHost, scriptedModel, tool, type HookHandler, type HookInput, type HookOutput, type HookResult, type WasmPlugin } from '../../host/index.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
@@ -43,6 +45,9 @@ export async function rawDirect(bytes: Uint8Array): Promise<(input: Uint8Array) 
 }
 
 export const LOOP_CALLS = 20;
+/** The command every tool call of the loop prompts carries, and the text the tools return. */
+const COMMAND = 'ls -la src';
+const commandText = (): string => COMMAND;
 
 /**
  * Prompts of LOOP_CALLS iterations, each one model turn asking for one `Bash`
@@ -59,9 +64,12 @@ export const LOOP_CALLS = 20;
 export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, input: Uint8Array) => Promise<unknown> }) {
   let guardBytes: Uint8Array = new Uint8Array(0);
   const bash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), ({ command }) => command);
-  // The in-loop anchor: no hooks; the tool itself makes one raw Extism call of the bytes the guard gets.
-  const rawBash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), async ({ command }) => (await raw.call('hook', guardBytes), command));
-  const turn = { toolCalls: [{ name: 'Bash', input: { command: 'ls -la src' } }] };
+  // The in-loop anchor: no hooks; the tool itself makes one raw Extism call of the bytes the guard
+  // gets, pre-encoded, and does nothing else: no async frame of its own, no closure per call (the
+  // answer is a shared function giving the text the plain tool returns), so the loop runs the same
+  // path after it as after the plain tool.
+  const rawBash = tool('Bash', 'runs nothing', z.object({ command: z.string() }), () => raw.call('hook', guardBytes).then(commandText));
+  const turn = { toolCalls: [{ name: 'Bash', input: { command: COMMAND } }] };
   // The guard's own handler (event, matcher, policy, self-timed) with its call swapped out: the
   // loop's part alone (`stub`: settles at once), and the loop's part plus a raw Extism call of the
   // very bytes the guard would get (`raw`). What the guard adds beyond the latter is our call path.
@@ -117,17 +125,34 @@ export async function guardLoop(guard: WasmPlugin, raw: { call: (fn: string, inp
 }
 
 type Gc = () => void;
-/** V8's gc() (Node --expose-gc, Deno --v8-flags=--expose-gc). Bun's heapUsed does not follow allocations closely enough: n/a there. */
+let exposed: Gc | undefined;
+/**
+ * V8's gc(): the global one (Node --expose-gc, Deno --v8-flags=--expose-gc), else one exposed now
+ * (`npx tsx bench/run.ts`, plain `deno run`): the flag set at run time, then a fresh context's `gc`.
+ * Only called once the timed samples are taken (the allocation rows come after them). Bun's
+ * heapUsed does not follow allocations closely enough: n/a there.
+ */
 const gcFn = (): Gc | undefined => {
   const g = globalThis as { gc?: Gc; Bun?: unknown };
-  return typeof g.gc === 'function' && g.Bun === undefined ? g.gc : undefined;
+  if (g.Bun !== undefined) return undefined;
+  if (typeof g.gc === 'function') return g.gc;
+  if (!exposed) {
+    try {
+      v8.setFlagsFromString('--expose-gc');
+      const fn: unknown = vm.runInNewContext('typeof gc === "function" ? gc : undefined');
+      if (typeof fn === 'function') exposed = fn as Gc;
+    } catch {
+      // No way to collect here: the rows say n/a.
+    }
+  }
+  return exposed;
 };
 
 /**
  * JS heap bytes allocated per call, from the heap growth over `n` calls
  * after a full GC (few enough calls that no collection runs in between;
  * the smallest of 5 tries drops any try a collection cut short). NaN
- * where the runtime exposes no V8 gc() (run Node with --expose-gc).
+ * where the runtime gives no V8 gc() (Bun).
  */
 export async function bytesPerCall(task: () => unknown, n = 200): Promise<number> {
   const gc = gcFn();

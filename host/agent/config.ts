@@ -253,6 +253,37 @@ export function hookInput<T extends object>(common: HookCommon, own: T): HookCom
 }
 
 /**
+ * The PreToolUse (or PermissionRequest) input of one tool call: what
+ * `hookInput(common, { tool_name, tool_use_id, hook_event_name, tool_input })`
+ * gives, same keys in the same order, built as one literal when the common
+ * fields carry no agent id or transcript path (the usual case): one object
+ * with every key in it, instead of two objects, an `Object.assign` and the
+ * property array its four extra keys need. Every guarded tool call builds one.
+ */
+export function toolCallInput<E extends 'PreToolUse' | 'PermissionRequest'>(
+  common: HookCommon,
+  event: E,
+  toolName: string,
+  toolUseId: string,
+  toolInput: Record<string, unknown>,
+): HookCommon & { tool_name: string; tool_use_id: string; hook_event_name: E; tool_input: Record<string, unknown> } {
+  if (common.agent_id !== undefined || common.transcript_path !== undefined) {
+    return hookInput(common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: event, tool_input: toolInput });
+  }
+  return {
+    session_id: common.session_id,
+    cwd: common.cwd,
+    turn: common.turn,
+    iteration: common.iteration,
+    permission_mode: common.permission_mode,
+    tool_name: toolName,
+    tool_use_id: toolUseId,
+    hook_event_name: event,
+    tool_input: toolInput,
+  };
+}
+
+/**
  * The one rule for a tool input entering the loop, whichever way it comes (the
  * model's call, a hook's rewrite, a permission answer): path fields resolved
  * against the cwd, so hooks see, and tools get, absolute paths.

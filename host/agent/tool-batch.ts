@@ -20,7 +20,7 @@ import type { ToolInputCheck, ToolOutcome } from '../tools/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
-import { hookCommon, hookInput, normalizeToolInput, type LoopConfig } from './config.js';
+import { hookCommon, hookInput, normalizeToolInput, toolCallInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 import { sameJson } from '../same-json.js';
@@ -146,9 +146,7 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
     r.approved = {};
     return undefined;
   }
-  const pre = await dispatch(ctx, 'PreToolUse', () =>
-    hookInput(common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: input }),
-  );
+  const pre = await dispatch(ctx, 'PreToolUse', () => toolCallInput(common, 'PreToolUse', call.name, call.id, input));
   config.pendingContext.push(...pre.additionalContext);
   const hookName = pre.decidedBy?.hookName;
   if (signal.aborted) return void deny(b, r, 'aborted before the tool ran', 'aborted');

@@ -6,41 +6,11 @@
  * violations go through the handler's failure policy. Each call emits
  * hook.start and hook.end.
  */
-import type { PluginFailure } from '../failure.js';
-import type { Emit, EmittedEvent, StoppedBy } from '../events/types.js';
-import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation } from './decisions.js';
-import type { HookRegistry } from './registry.js';
-import { sameJson } from '../same-json.js';
-import type { HookDecision, HookEventName, HookHandler, HookInput, HookInputOf, HookOutput, HookResult, HookRunContext } from './types.js';
+import type { StoppedBy } from '../events/types.js';
+import { Chain, NOTHING, type ChainOutcome, type DispatchContext } from './chain.js';
+import type { HookEventName, HookHandler, HookInput, HookInputOf, HookResult } from './types.js';
 
-export interface DispatchContext {
-  registry: HookRegistry;
-  emit: Emit;
-  /** The prompt's signal; hooks get a child signal that also fires on their timeout. */
-  signal: AbortSignal;
-  /** Applied to an updatedInput before the next hook sees it (path resolution). */
-  normalizeInput?: (input: Record<string, unknown>) => Record<string, unknown>;
-}
-
-export interface ChainOutcome {
-  decision: HookDecision;
-  reason?: string;
-  /** The hook whose decision won (absent for `continue`). */
-  decidedBy?: { hookId: string; hookName: string };
-  /** The tool input after every rewrite; absent when no hook rewrote it. */
-  updatedInput?: Record<string, unknown>;
-  /** The last hook whose rewrite changed the tool input (an equal rewrite, a normaliser's no-op, does not count). */
-  rewrittenBy?: { hookId: string; hookName: string };
-  /**
-   * Set when a hook changed the tool input after an earlier hook of the chain had judged it:
-   * the earlier hook never saw the input that runs (the loop re-checks it, host/agent/tool-batch.ts).
-   */
-  rewrittenAfterJudged?: boolean;
-  /** PostToolUse: the last rewritten output. */
-  updatedOutput?: string;
-  additionalContext: readonly string[];
-  systemMessages: readonly string[];
-}
+export type { ChainOutcome, DispatchContext } from './chain.js';
 
 /** Which hook ended the prompt early, from the chain that decided it. */
 export function stoppedBy(event: StoppedBy['event'], out: ChainOutcome): StoppedBy {
@@ -53,23 +23,8 @@ export function stoppedBy(event: StoppedBy['event'], out: ChainOutcome): Stopped
   };
 }
 
-/** The outcome when no hook listens: shared, frozen, allocation-free. */
-const NOTHING: ChainOutcome = Object.freeze({
-  decision: 'continue',
-  additionalContext: Object.freeze([]) as readonly string[],
-  systemMessages: Object.freeze([]) as readonly string[],
-});
-
 /** `NOTHING`, settled: what `dispatch` returns when no hook listens. */
 const SETTLED_NOTHING: Promise<ChainOutcome> = Promise.resolve(NOTHING);
-
-/** A failed fail-open hook's output: nothing (shared, read only). */
-const NO_OUTPUT: HookOutput = Object.freeze({});
-
-/** The tool name handlers' matchers test, or undefined when the event is not tool-scoped. */
-function matchedTool(input: HookInput): string | undefined {
-  return 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
-}
 
 /**
  * A deep copy of JSON-like data (hook inputs are), so a JS hook that mutates
@@ -148,10 +103,6 @@ async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSig
   }
 }
 
-function failureReason(handler: HookHandler, failure: PluginFailure): string {
-  return `hook "${handler.name}" failed (${failure.code}): ${failure.message}`;
-}
-
 /**
  * `build` makes the input only when some hook listens: the loop's hot path
  * (no hooks) allocates nothing here.
@@ -169,146 +120,34 @@ export function dispatch<E extends HookEventName>(ctx: DispatchContext, event: E
   return runChain(ctx, event, all, build);
 }
 
-/** The chain of `all` (not empty); `build` runs inside, so a throwing builder rejects as before. */
+/**
+ * The chain of `all` (not empty); `build` runs inside, so a throwing builder rejects as before.
+ * The async frame holds only the loop: what the chain gathers lives in one `Chain`, so the frame
+ * V8 saves and restores at each `await` is a few registers, not the chain's twenty-odd.
+ */
 async function runChain(ctx: DispatchContext, event: HookEventName, all: readonly HookHandler[], build: () => HookInput): Promise<ChainOutcome> {
-  let input: HookInput = build();
-  // Made on the first line each gathers: most chains gather none.
-  let context: string[] | undefined;
-  let messages: string[] | undefined;
-  const outcome: ChainOutcome = { decision: 'continue', additionalContext: NOTHING.additionalContext, systemMessages: NOTHING.systemMessages };
-  /** The context self-timed handlers get: the prompt's signal, one object per chain. */
-  let selfTimed: HookRunContext | undefined;
-  const rule = HOOK_EVENT_RULES[event];
-  const toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
-
-  // Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name).
-  const toolName = matchedTool(input);
-  /** Whether a hook of this chain has judged the tool input (a later rewrite then goes unseen by it). */
-  let judged = false;
-  for (const handler of all) {
-    if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) continue;
+  const chain = new Chain(ctx, event, build());
+  // Indexed, not for-of: an iterator object would be kept alive across every await.
+  for (let i = 0; i < all.length; i++) {
+    const handler = all[i]!;
+    if (handler.matcher && chain.toolName !== undefined && !handler.matcher.test(chain.toolName)) continue;
     // Another session's hook (a remote client's callbacks): not this chain's, no events.
-    if (handler.sessions !== undefined && !handler.sessions.has(input.session_id)) continue;
+    if (handler.sessions !== undefined && !handler.sessions.has(chain.input.session_id)) continue;
     if (ctx.signal.aborted) break;
-    ctx.emit(hookStart(handler, event, toolUseId));
-    const started = performance.now();
+    const started = chain.start(handler);
     let result: HookResult;
     if (handler.enforcesTimeout === true && !ctx.signal.aborted) {
       // A handler that enforces its own timeout (sandboxed WASM): no timer, no child signal, no
       // race, no promise of ours; the prompt's signal goes straight through. A call the prompt's
       // abort stopped reads as the session's abort, as on the timed path.
       try {
-        result = await handler.run(input, (selfTimed ??= { signal: ctx.signal }));
+        result = await handler.run(chain.input, chain.selfTimed());
         if (!result.ok && result.failure.code === 'ABORTED' && ctx.signal.aborted) result = sessionAborted();
       } catch (e) {
         result = threw(e);
       }
-    } else result = await callTimed(handler, input, ctx.signal);
-    if (result.ok) {
-      const bad = violation(event, result.output);
-      if (bad) result = { ok: false, failure: { code: 'BAD_OUTPUT', message: bad }, ...fuel(result) };
-    }
-
-    let decision: HookDecision;
-    let reason: string | undefined;
-    let output: HookOutput = NO_OUTPUT;
-    if (result.ok) {
-      output = result.output;
-      decision = output.decision ?? 'continue';
-      reason = output.reason;
-    } else {
-      decision = handler.failurePolicy === 'fail-closed' ? (rule.closedDecision ?? 'continue') : 'continue';
-      reason = failureReason(handler, result.failure);
-      // A fail-closed output hook (a redactor, say) that failed never vouched for the output: withhold it.
-      if (handler.failurePolicy === 'fail-closed' && rule.updatedOutput) output = { updatedOutput: `[output withheld: ${reason}]` };
-    }
-    const end = hookEnd(handler, event, toolUseId, decision, performance.now() - started, reason, result.fuelUsed);
-    if (!result.ok) {
-      end.failure = result.failure;
-      end.failurePolicy = handler.failurePolicy;
-    }
-    if (output.systemMessage !== undefined) end.systemMessage = output.systemMessage;
-    if (output.additionalContext !== undefined) end.additionalContext = output.additionalContext;
-    if (output.updatedInput !== undefined) end.inputUpdated = true;
-    ctx.emit(end);
-
-    if (output.additionalContext) {
-      if (!context) outcome.additionalContext = context = [];
-      context.push(output.additionalContext);
-    }
-    if (output.systemMessage) {
-      if (!messages) outcome.systemMessages = messages = [];
-      messages.push(output.systemMessage);
-    }
-    if (output.updatedInput && 'tool_input' in input) {
-      const next = ctx.normalizeInput ? ctx.normalizeInput(output.updatedInput) : output.updatedInput;
-      // Compared only when a hook rewrote: the chain without rewrites pays nothing.
-      if (!sameJson(next, input.tool_input)) {
-        outcome.rewrittenBy = { hookId: handler.id, hookName: handler.name };
-        if (judged) outcome.rewrittenAfterJudged = true;
-      }
-      input = { ...input, tool_input: next };
-      outcome.updatedInput = next;
-    }
-    judged = true;
-    if (output.updatedOutput !== undefined && 'tool_response' in input) {
-      input = { ...input, tool_response: output.updatedOutput };
-      outcome.updatedOutput = output.updatedOutput;
-    }
-    if (DECISION_RANK[decision] > DECISION_RANK[outcome.decision]) {
-      outcome.decision = decision;
-      outcome.decidedBy = { hookId: handler.id, hookName: handler.name };
-      if (reason !== undefined) outcome.reason = reason;
-      else delete outcome.reason;
-    }
-    if (TERMINAL_DECISIONS.has(decision)) break;
+    } else result = await callTimed(handler, chain.input, ctx.signal);
+    if (chain.end(handler, result, started)) break;
   }
-  return outcome;
-}
-
-/*
- * hook.start and hook.end keep the key order they always had: the HookRef fields (id, name, kind,
- * event, plugin, toolUseId), then hook.end's own in the order of its type. A plugin's hook on a
- * tool event (the guard's case) is one object literal with every key it will carry; other shapes
- * are built key by key. One literal is one allocation: each key added to an object past its literal
- * makes V8 grow a property array, and the session's stamp (seq, sessionId, time) adds three more.
- */
-function hookStart(handler: HookHandler, event: HookEventName, toolUseId: string | undefined): HookStartEvent {
-  const { id, name, kind, plugin } = handler;
-  if (plugin !== undefined && toolUseId !== undefined) return { type: 'hook.start', hookId: id, hookName: name, kind, event, plugin, toolUseId };
-  const e: HookStartEvent = { type: 'hook.start', hookId: id, hookName: name, kind, event };
-  if (plugin !== undefined) e.plugin = plugin;
-  if (toolUseId !== undefined) e.toolUseId = toolUseId;
-  return e;
-}
-
-function hookEnd(
-  handler: HookHandler,
-  event: HookEventName,
-  toolUseId: string | undefined,
-  decision: HookDecision,
-  durationMs: number,
-  reason: string | undefined,
-  fuelUsed: number | undefined,
-): HookEndEvent {
-  const { id, name, kind, plugin } = handler;
-  if (plugin !== undefined && toolUseId !== undefined && fuelUsed !== undefined) {
-    if (reason === undefined) return { type: 'hook.end', hookId: id, hookName: name, kind, event, plugin, toolUseId, decision, durationMs, fuelUsed };
-    return { type: 'hook.end', hookId: id, hookName: name, kind, event, plugin, toolUseId, decision, durationMs, reason, fuelUsed };
-  }
-  const e: HookEndEvent = { type: 'hook.end', hookId: id, hookName: name, kind, event } as HookEndEvent;
-  if (plugin !== undefined) e.plugin = plugin;
-  if (toolUseId !== undefined) e.toolUseId = toolUseId;
-  e.decision = decision;
-  e.durationMs = durationMs;
-  if (reason !== undefined) e.reason = reason;
-  if (fuelUsed !== undefined) e.fuelUsed = fuelUsed;
-  return e;
-}
-
-type HookStartEvent = Extract<EmittedEvent, { type: 'hook.start' }>;
-type HookEndEvent = Extract<EmittedEvent, { type: 'hook.end' }>;
-
-function fuel(r: HookResult): { fuelUsed?: number } {
-  return r.fuelUsed !== undefined ? { fuelUsed: r.fuelUsed } : {};
+  return chain.outcome;
 }

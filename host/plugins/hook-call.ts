@@ -3,15 +3,16 @@
  * options (a borrowed input, the signal, a per-call timeout) and the check
  * that decodes the answer inside the call, so an unreadable answer counts
  * toward quarantine. One object per call, no closures: the sandbox calls
- * `check` as a method of its options.
+ * `check` and then `result` as methods of its options, and its promise
+ * resolves to the hook result itself (a mapped call).
  */
 import { violation } from '../hooks/decisions.js';
 import type { HookEventName, HookOutput, HookResult } from '../hooks/types.js';
 import { decodeHookResponse } from '../protocol/codec.js';
 import type { PluginFailure } from '../failure.js';
-import type { CallOptions, CallOutcome, Limits } from '../sandbox/types.js';
+import type { CallOutcome, Limits, MappedCallOptions } from '../sandbox/types.js';
 
-export class HookCall implements CallOptions {
+export class HookCall implements MappedCallOptions<HookResult> {
   /** The request is a view of the encoder's buffer (`encodeHookInputView`). */
   readonly borrowed = true;
   /** The answer, once `check` has read it. */
@@ -33,7 +34,7 @@ export class HookCall implements CallOptions {
     return bad ? { code: 'BAD_OUTPUT', message: bad } : null;
   }
 
-  /** The call's outcome as a hook result. */
+  /** The call's outcome as a hook result: what the sandbox's promise resolves to (a mapped call). */
   result(outcome: CallOutcome): HookResult {
     if (!outcome.ok) return { ok: false, failure: outcome.failure, fuelUsed: outcome.fuelUsed };
     const output = this.#output;

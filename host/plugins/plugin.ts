@@ -126,13 +126,13 @@ export class WasmPlugin implements PluginContribution {
 
   /**
    * The hot path (a registered handler lands here): encode straight into the encoder's buffer and
-   * lend it to the sandbox, call, decode; a plain promise chain, no async frame, no closure. The
+   * lend it to the sandbox, call, decode; one promise (the sandbox's, resolving to the hook result), no async frame, no closure. The
    * answer is decoded and checked inside the call (`HookCall.check`), so an unreadable answer
    * counts toward quarantine.
    */
   #callBinding(input: HookInput, bindingIndex: number, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<HookResult> {
-    const call = new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined);
-    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), call).then((outcome) => call.result(outcome));
+    // A mapped call: the sandbox's promise resolves to `call.result(outcome)` itself.
+    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined));
   }
 
   /**

@@ -14,7 +14,7 @@ export interface Backend {
    * `settle` returns. Contract: must not throw or reject (a failure is an
    * outcome). Calls never overlap.
    */
-  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome>;
+  run<T>(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle<T>): Promise<T>;
   /** `run` has read `input` by the time it returns its promise (the caller may then reuse the buffer). */
   readonly readsInputAtOnce: boolean;
   close(): Promise<void>;
@@ -36,7 +36,7 @@ export class InThreadBackend implements Backend {
     return this.#engine.prepare({ timeoutMs, fuel });
   }
 
-  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome> {
+  run<T>(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle<T>): Promise<T> {
     const now = performance.now();
     // On this thread only a host callback made by the plugin itself can abort
     // mid-call; the check is still cheap enough to make at every refuel.

@@ -24,8 +24,11 @@ import { KeptInputs } from './inputs.js';
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
 
-/** What a caller does with a call's outcome once the engine has it (see `Engine.run`). Contract: must not throw. */
-export type Settle = (outcome: CallOutcome) => CallOutcome;
+/**
+ * What a caller does with a call's outcome once the engine has it (see `Engine.run`): the call's
+ * promise resolves to what it returns. Contract: must not throw.
+ */
+export type Settle<T = CallOutcome> = (outcome: CallOutcome) => T;
 const same: Settle = (outcome) => outcome;
 /** The output of a call that returned nothing; never written (a view of no bytes). */
 const EMPTY = new Uint8Array(0);
@@ -48,7 +51,7 @@ export class Engine {
   /** The one Meter this engine reuses, call after call. */
   #kept: Meter | null = null;
   /** Where the running call's outcome goes (see `run`). */
-  #settle: Settle = same;
+  #settle: Settle<unknown> = same;
   /** Fuel the last call left in the instance's global (-1: none, or not known). */
   #left = -1;
   /** The fuel slice learnt so far: this plugin's pace, carried across calls. */
@@ -95,7 +98,9 @@ export class Engine {
    * over when this returns: one promise, already settled. The per-call state
    * lives in the engine, which runs one call at a time.
    */
-  run(fn: string, input: Uint8Array, budget: Budget, started = performance.now(), settle: Settle = same): Promise<CallOutcome> {
+  run(fn: string, input: Uint8Array, budget: Budget, started?: number): Promise<CallOutcome>;
+  run<T>(fn: string, input: Uint8Array, budget: Budget, started: number, settle: Settle<T>): Promise<T>;
+  run(fn: string, input: Uint8Array, budget: Budget, started = performance.now(), settle: Settle<unknown> = same): Promise<unknown> {
     input = this.#inputs.own(input);
     this.#input = input.buffer;
     const meter = this.#meterOf(budget, started);
@@ -106,7 +111,7 @@ export class Engine {
   }
 
   /** The first call after a failure: build the instance (under this call's meter), then run. */
-  async #runCold(fn: string, input: Uint8Array, meter: Meter): Promise<CallOutcome> {
+  async #runCold(fn: string, input: Uint8Array, meter: Meter): Promise<unknown> {
     let loaded: PluginFailure | null;
     try {
       loaded = await this.#instantiate();
@@ -118,7 +123,7 @@ export class Engine {
     return this.#enter(fn, input, meter, (this.#fuel?.value as bigint | undefined) ?? 0n);
   }
 
-  #enter(fn: string, input: Uint8Array, meter: Meter, remaining: bigint): Promise<CallOutcome> {
+  #enter(fn: string, input: Uint8Array, meter: Meter, remaining: bigint): Promise<unknown> {
     // Hand out the first slice up front: a short call then never needs refuel. What the last call
     // left in the global is that slice when it is enough (no write into the module per call).
     const left = this.#left;
@@ -137,11 +142,11 @@ export class Engine {
   }
 
   /** Plugin.call's answers (no direct caller): bound once, not a closure per call. */
-  readonly #returned = (out: PluginOutput | null): CallOutcome => this.#done(out ? out.bytes() : EMPTY, null);
-  readonly #threw = (error: unknown): CallOutcome => this.#done(null, error);
+  readonly #returned = (out: PluginOutput | null): unknown => this.#done(out ? out.bytes() : EMPTY, null);
+  readonly #threw = (error: unknown): unknown => this.#done(null, error);
 
   /** The running call's outcome, handed to its `settle`. A bug of ours is a failure of the call, never a throw. */
-  #done(output: Uint8Array | null, error: unknown): CallOutcome {
+  #done(output: Uint8Array | null, error: unknown): unknown {
     let outcome: CallOutcome;
     try {
       // An output block that is the input block (output_set on input_offset) is a view of a buffer
@@ -155,7 +160,7 @@ export class Engine {
     return this.#deliver(outcome);
   }
 
-  #deliver(outcome: CallOutcome): CallOutcome {
+  #deliver(outcome: CallOutcome): unknown {
     const settle = this.#settle;
     this.#settle = same;
     return settle(outcome);

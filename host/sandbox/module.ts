@@ -7,9 +7,12 @@ import type { Backend } from './backend.js';
 import { failure, sandboxError } from './failures.js';
 import type { HealthTracker } from './health.js';
 import type { Health, PluginFailure } from '../failure.js';
-import type { CallOptions, CallOutcome, HealthEvent, Limits, SandboxedModule } from './types.js';
+import type { CallOptions, CallOutcome, HealthEvent, Limits, MappedCallOptions, SandboxedModule } from './types.js';
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
+
+/** Options as `call` reads them: `result` is there only for a mapped call. */
+type AnyCallOptions = CallOptions & Partial<MappedCallOptions<unknown>>;
 
 export class Sandboxed implements SandboxedModule {
   #tail: Promise<unknown> | undefined = Promise.resolve();
@@ -19,7 +22,7 @@ export class Sandboxed implements SandboxedModule {
   #busy = 0;
   #closed = false;
   /** The options of the call the backend is running (see `#settle`). */
-  #running: CallOptions = NO_OPTIONS;
+  #running: AnyCallOptions = NO_OPTIONS;
   readonly #exportSet: ReadonlySet<string>;
 
   constructor(
@@ -53,9 +56,11 @@ export class Sandboxed implements SandboxedModule {
     return this.tracker.subscribe(listener);
   }
 
-  call(fn: string, input: Uint8Array, options: CallOptions = NO_OPTIONS): Promise<CallOutcome> {
+  call<T>(fn: string, input: Uint8Array, options: MappedCallOptions<T>): Promise<T>;
+  call(fn: string, input: Uint8Array, options?: CallOptions): Promise<CallOutcome>;
+  call(fn: string, input: Uint8Array, options: AnyCallOptions = NO_OPTIONS): Promise<unknown> {
     // An idle module starts the call at once; a busy one queues it (with its own copy of a borrowed input).
-    let result: Promise<CallOutcome>;
+    let result: Promise<unknown>;
     if (this.#busy++ === 0) {
       // An in-thread call runs the plugin before #call returns, so a call made meanwhile (by a host
       // function or a log callback) has no promise to queue behind yet: it waits for #release.
@@ -82,11 +87,12 @@ export class Sandboxed implements SandboxedModule {
   // No async function and no promise of our own: the backend hands the
   // outcome to #settle in the tick it is known (one promise per call, which
   // shows on plugins that answer in a few µs).
-  #call(fn: string, input: Uint8Array, options: CallOptions, borrowed: boolean): Promise<CallOutcome> {
+  #call(fn: string, input: Uint8Array, options: AnyCallOptions, borrowed: boolean): Promise<unknown> {
     const refused = this.#refusal(fn, input, options.signal);
     if (refused) {
       this.#busy--;
-      return Promise.resolve({ ok: false, failure: refused, fuelUsed: 0, durationMs: 0 });
+      const outcome: CallOutcome = { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
+      return Promise.resolve(options.result ? options.result(outcome) : outcome);
     }
     if (borrowed && !this.backend.readsInputAtOnce) input = input.slice();
     const limits = options.limits;
@@ -107,17 +113,18 @@ export class Sandboxed implements SandboxedModule {
   }
 
   /**
-   * The running call's outcome, read by its caller's `check` and recorded.
-   * One function for every call (the backend runs one call at a time, so
-   * `#running` is that call's options), not a closure per call.
+   * The running call's outcome, read by its caller's `check`, recorded, and
+   * made the caller's answer by its `result` (a mapped call). One function
+   * for every call (the backend runs one call at a time, so `#running` is
+   * that call's options), not a closure per call.
    */
-  readonly #settle = (outcome: CallOutcome): CallOutcome => {
+  readonly #settle = (outcome: CallOutcome): unknown => {
     const options = this.#running;
     this.#running = NO_OPTIONS;
     if (options.check) outcome = checked(outcome, options);
     this.#busy--;
     this.tracker.record(outcome);
-    return outcome;
+    return options.result ? options.result(outcome) : outcome;
   };
 
   #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {

@@ -97,6 +97,17 @@ export interface CallOptions {
   borrowed?: boolean;
 }
 
+/**
+ * Options of a call whose promise resolves to what `result` makes of its
+ * outcome: the caller's own answer (a hook result, say) without a `.then` of
+ * its own, so no promise hop and no closure per call. Called as a method of
+ * the options object, once, after `check`, as the call settles (queued,
+ * refused, failed or not). Contract: must not throw.
+ */
+export interface MappedCallOptions<T> extends CallOptions {
+  result(outcome: CallOutcome): T;
+}
+
 /** Callbacks for what a plugin reports (progress, logs). */
 export interface HostCallbacks {
   /** `wasmhooks:host/progress`: a tool reports progress (UTF-8 JSON or text). */
@@ -175,6 +186,7 @@ export interface SandboxedModule {
   readonly health: Health;
   /** Subscribe to health transitions; returns the unsubscribe function. */
   onHealth(listener: (event: HealthEvent) => void): () => void;
+  call<T>(fn: string, input: Uint8Array, options: MappedCallOptions<T>): Promise<T>;
   call(fn: string, input: Uint8Array, options?: CallOptions): Promise<CallOutcome>;
   close(): Promise<void>;
 }

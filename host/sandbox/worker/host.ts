@@ -67,7 +67,7 @@ export class WorkerBackend implements Backend {
     return backend;
   }
 
-  run(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle): Promise<CallOutcome> {
+  run<T>(fn: string, input: Uint8Array, timeoutMs: number, fuel: number, signal: AbortSignal | undefined, settle: Settle<T>): Promise<T> {
     return this.#run(fn, input, { timeoutMs, fuel, signal }).then(settle, (error: unknown) => settle(sandboxError(error)));
   }
 

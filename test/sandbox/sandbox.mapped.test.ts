@@ -1,0 +1,84 @@
+// A mapped call (MappedCallOptions: `result(outcome)` as a method of the options) resolves to what
+// `result` makes of the outcome, once per call, after `check`, on every path a call can settle by:
+// run, refused before the plugin, queued behind another call, failed, and in a worker. The plugin
+// layer's hook calls are mapped calls (HookCall), so a path that skipped `result` would hand the
+// hook dispatcher a raw outcome.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox } from '../../host/sandbox/index.js';
+import type { CallOutcome, MappedCallOptions, SandboxedModule } from '../../host/sandbox/types.js';
+import { hostile, str, text } from './sandbox-helpers.js';
+
+let inThread: SandboxedModule;
+let worker: SandboxedModule;
+
+beforeAll(async () => {
+  const bytes = await hostile('echo');
+  inThread = await createSandbox(bytes, { limits: { timeoutMs: 2_000 } });
+  worker = await createSandbox(bytes, { limits: { timeoutMs: 5_000 }, isolation: 'worker' });
+});
+afterAll(() => Promise.all([inThread.close(), worker.close()]));
+
+/** Options that record the order of `check` and `result` and answer a tagged copy of the outcome. */
+function mapped(extra: { signal?: AbortSignal; bad?: boolean } = {}) {
+  const seen: string[] = [];
+  const options: MappedCallOptions<{ mapped: true; outcome: CallOutcome }> = {
+    ...(extra.signal ? { signal: extra.signal } : {}),
+    check(output) {
+      seen.push(`check:${str(output)}`);
+      return extra.bad ? { code: 'BAD_OUTPUT', message: 'not what was asked' } : null;
+    },
+    result(outcome) {
+      seen.push(`result:${outcome.ok ? 'ok' : outcome.failure.code}`);
+      return { mapped: true, outcome };
+    },
+  };
+  return { options, seen };
+}
+
+describe('mapped calls', () => {
+  it('resolve to what result makes of the outcome, after check', async () => {
+    const { options, seen } = mapped();
+    const answer = await inThread.call('run', text('hello'), options);
+    expect(answer.mapped).toBe(true);
+    expect(answer.outcome.ok && str(answer.outcome.output)).toBe('hello');
+    expect(seen).toEqual(['check:hello', 'result:ok']);
+  });
+
+  it('map the failure check returns', async () => {
+    const { options, seen } = mapped({ bad: true });
+    const answer = await inThread.call('run', text('garbage'), options);
+    expect(answer.outcome.ok).toBe(false);
+    expect(!answer.outcome.ok && answer.outcome.failure.code).toBe('BAD_OUTPUT');
+    expect(seen).toEqual(['check:garbage', 'result:BAD_OUTPUT']);
+  });
+
+  it('map a call refused before the plugin runs (aborted signal, unknown export)', async () => {
+    const aborted = mapped({ signal: AbortSignal.abort() });
+    const a = await inThread.call('run', text('x'), aborted.options);
+    expect(!a.outcome.ok && a.outcome.failure.code).toBe('ABORTED');
+    expect(aborted.seen).toEqual(['result:ABORTED']);
+    const missing = mapped();
+    const m = await inThread.call('nope', text('x'), missing.options);
+    expect(!m.outcome.ok && m.outcome.failure.code).toBe('MISSING_EXPORT');
+    expect(missing.seen).toEqual(['result:MISSING_EXPORT']);
+  });
+
+  it('map queued calls, each once, in order', async () => {
+    const calls = ['one', 'two', 'three'].map((s) => ({ s, ...mapped() }));
+    const answers = await Promise.all(calls.map((c) => inThread.call('run', text(c.s), c.options)));
+    expect(answers.map((a) => a.outcome.ok && str(a.outcome.output))).toEqual(['one', 'two', 'three']);
+    for (const c of calls) expect(c.seen).toEqual([`check:${c.s}`, 'result:ok']);
+  });
+
+  it('map a worker call', async () => {
+    const { options, seen } = mapped();
+    const answer = await worker.call('run', text('far'), options);
+    expect(answer.outcome.ok && str(answer.outcome.output)).toBe('far');
+    expect(seen).toEqual(['check:far', 'result:ok']);
+  });
+
+  it('leave a call without result as it was: the outcome itself', async () => {
+    const outcome = await inThread.call('run', text('plain'));
+    expect(outcome.ok && str(outcome.output)).toBe('plain');
+  });
+});
