@@ -92,7 +92,7 @@ export class Sandboxed implements SandboxedModule {
     if (refused) {
       this.#busy--;
       const outcome: CallOutcome = { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
-      return Promise.resolve(options.result ? options.result(outcome) : outcome);
+      return Promise.resolve(answer(options, outcome));
     }
     if (borrowed && !this.backend.readsInputAtOnce) input = input.slice();
     const limits = options.limits;
@@ -124,7 +124,7 @@ export class Sandboxed implements SandboxedModule {
     if (options.check) outcome = checked(outcome, options);
     this.#busy--;
     this.tracker.record(outcome);
-    return options.result ? options.result(outcome) : outcome;
+    return answer(options, outcome);
   };
 
   #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {
@@ -140,6 +140,20 @@ export class Sandboxed implements SandboxedModule {
       return failure('MISSING_EXPORT', `${this.name} exports no function "${fn}" (it exports: ${this.exports.join(', ') || 'nothing'})`);
     }
     return this.tracker.gate();
+  }
+}
+
+/**
+ * The call's answer: what a mapped call's `result` makes of the outcome, or the outcome. A `result`
+ * that throws (against its contract) rejects the call, as on every backend: a throw reaching the
+ * backend would come back to #call as the backend's own failure and settle the call a second time.
+ */
+function answer(options: AnyCallOptions, outcome: CallOutcome): unknown {
+  if (!options.result) return outcome;
+  try {
+    return options.result(outcome);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
