@@ -72,7 +72,9 @@ export class Sandboxed implements SandboxedModule {
     } else {
       const own = options.borrowed === true ? input.slice() : input;
       const before = this.#tail ?? new Promise<unknown>((resolve) => (this.#release = resolve));
-      result = before.then(() => this.#call(fn, own, options, false));
+      // Whether the call before answered or rejected (a throwing `result`), this one runs.
+      const go = (): Promise<unknown> => this.#call(fn, own, options, false);
+      result = before.then(go, go);
       this.#tail = result;
     }
     return result;
@@ -80,7 +82,8 @@ export class Sandboxed implements SandboxedModule {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#tail;
+    // The last call's rejection (a throwing `result`) is its caller's, not close's.
+    await this.#tail?.catch(() => undefined);
     await this.backend.close();
   }
 

@@ -92,6 +92,10 @@ describe('mapped calls', () => {
         await expect(sandbox.call('run', text('a'), { result: throwing }), isolation).rejects.toThrow('mapping failed');
         await expect(sandbox.call('nope', text('a'), { result: throwing }), `${isolation}, refused`).rejects.toThrow('mapping failed');
         expect(sandbox.health, isolation).toBe('healthy');
+        // Queued behind one that rejects, a call still runs (the queue does not carry the rejection on).
+        const queued = [sandbox.call('run', text('q1')), sandbox.call('run', text('q2'), { result: throwing }), sandbox.call('run', text('q3'))];
+        const settled = await Promise.allSettled(queued);
+        expect(settled.map((r) => (r.status === 'fulfilled' ? r.value.ok && str(r.value.output) : (r.reason as Error).message)), isolation).toEqual(['q1', 'mapping failed', 'q3']);
         const next = await Promise.all(['b', 'c'].map((s) => sandbox.call('run', text(s))));
         expect(next.map((o) => o.ok && str(o.output)), isolation).toEqual(['b', 'c']);
       } finally {
