@@ -72,7 +72,9 @@ export class Sandboxed implements SandboxedModule {
     } else {
       const own = options.borrowed === true ? input.slice() : input;
       const before = this.#tail ?? new Promise<unknown>((resolve) => (this.#release = resolve));
-      result = before.then(() => this.#call(fn, own, options, false));
+      // Whether the call before answered or rejected (a throwing `result`), this one runs.
+      const go = (): Promise<unknown> => this.#call(fn, own, options, false);
+      result = before.then(go, go);
       this.#tail = result;
     }
     return result;
@@ -80,7 +82,8 @@ export class Sandboxed implements SandboxedModule {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#tail;
+    // The last call's rejection (a throwing `result`) is its caller's, not close's.
+    await this.#tail?.catch(() => undefined);
     await this.backend.close();
   }
 
@@ -92,7 +95,7 @@ export class Sandboxed implements SandboxedModule {
     if (refused) {
       this.#busy--;
       const outcome: CallOutcome = { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
-      return Promise.resolve(options.result ? options.result(outcome) : outcome);
+      return Promise.resolve(answer(options, outcome));
     }
     if (borrowed && !this.backend.readsInputAtOnce) input = input.slice();
     const limits = options.limits;
@@ -124,7 +127,7 @@ export class Sandboxed implements SandboxedModule {
     if (options.check) outcome = checked(outcome, options);
     this.#busy--;
     this.tracker.record(outcome);
-    return options.result ? options.result(outcome) : outcome;
+    return answer(options, outcome);
   };
 
   #refusal(fn: string, input: Uint8Array, signal: AbortSignal | undefined): PluginFailure | null {
@@ -140,6 +143,20 @@ export class Sandboxed implements SandboxedModule {
       return failure('MISSING_EXPORT', `${this.name} exports no function "${fn}" (it exports: ${this.exports.join(', ') || 'nothing'})`);
     }
     return this.tracker.gate();
+  }
+}
+
+/**
+ * The call's answer: what a mapped call's `result` makes of the outcome, or the outcome. A `result`
+ * that throws (against its contract) rejects the call, as on every backend: a throw reaching the
+ * backend would come back to #call as the backend's own failure and settle the call a second time.
+ */
+function answer(options: AnyCallOptions, outcome: CallOutcome): unknown {
+  if (!options.result) return outcome;
+  try {
+    return options.result(outcome);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

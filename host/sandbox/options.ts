@@ -92,45 +92,53 @@ export const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 const emptyRecord = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null) && Object.keys(v).length === 0;
 
+type Checked = Pick<SandboxOptions, 'isolation' | 'name' | 'allowExceptions'>;
+
 /**
  * Options with nothing in them to check (what `loadPlugin` passes for a plugin loaded without
  * options, part of every cold start): a name, an isolation, `allowExceptions`, and no limits or
  * config; keys the schema does not read (callbacks, host functions) are not its to check either.
  * The schema would accept them as they are, so it is not built for them; anything else it
- * reads (test/sandbox/sandbox.options-fast.test.ts checks that both read these alike).
+ * reads (test/sandbox/sandbox.options-fast.test.ts checks that both read these alike). Gives the
+ * values it checked, each read once (as the schema's copy is): a getter or proxy read again
+ * could answer with limits or an isolation nobody checked.
  */
-function nothingToCheck(options: unknown): boolean {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
+function nothingToCheck(options: unknown): Checked | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return undefined;
   const o = options as Record<(typeof SCHEMA_KEYS)[number], unknown>;
+  const checked: Checked = {};
   for (const key of SCHEMA_KEYS) {
     const value = o[key];
     if (value === undefined) continue;
     switch (key) {
       case 'name':
-        if (typeof value !== 'string') return false;
+        if (typeof value !== 'string') return undefined;
+        checked.name = value;
         break;
       case 'isolation':
-        if (value !== 'in-thread' && value !== 'worker') return false;
+        if (value !== 'in-thread' && value !== 'worker') return undefined;
+        checked.isolation = value;
         break;
       case 'allowExceptions':
-        if (typeof value !== 'boolean') return false;
+        if (typeof value !== 'boolean') return undefined;
+        checked.allowExceptions = value;
         break;
       case 'limits':
-        if (!emptyRecord(value) || LIMIT_KEYS.some((k) => (value as Record<string, unknown>)[k] !== undefined)) return false;
+        if (!emptyRecord(value) || LIMIT_KEYS.some((k) => (value as Record<string, unknown>)[k] !== undefined)) return undefined;
         break;
       case 'config':
-        if (!emptyRecord(value)) return false;
+        if (!emptyRecord(value)) return undefined;
         break;
       default:
-        return false;
+        return undefined;
     }
   }
-  return true;
+  return checked;
 }
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
-  let o: Pick<SandboxOptions, 'limits' | 'quarantine' | 'isolation' | 'name' | 'allowExceptions'> = options;
-  if (!nothingToCheck(options)) {
+  let o: Pick<SandboxOptions, 'limits' | 'quarantine' | 'isolation' | 'name' | 'allowExceptions'> | undefined = nothingToCheck(options);
+  if (!o) {
     // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
     const parsed = sandboxOptionsSchema().safeParse(options, { jitless: true });
     if (!parsed.success) {

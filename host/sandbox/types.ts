@@ -102,7 +102,8 @@ export interface CallOptions {
  * outcome: the caller's own answer (a hook result, say) without a `.then` of
  * its own, so no promise hop and no closure per call. Called as a method of
  * the options object, once, after `check`, as the call settles (queued,
- * refused, failed or not). Contract: must not throw.
+ * refused, failed or not). Contract: must not throw (one that does rejects
+ * the call, settled once).
  */
 export interface MappedCallOptions<T> extends CallOptions {
   result(outcome: CallOutcome): T;

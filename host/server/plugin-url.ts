@@ -75,17 +75,17 @@ function v6Bytes(address: string): number[] | undefined {
 
 function privateV6(b: number[]): boolean {
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const v4At12 = () => ((b[12] as number) * 256 + (b[13] as number)) * 65536 + (b[14] as number) * 256 + (b[15] as number);
-  if (zeros(0, 15) && (b[15] === 0 || b[15] === 1)) return true; // :: and ::1
-  if (zeros(0, 10) && b[10] === 255 && b[11] === 255) return privateV4(v4At12()); // ::ffff:a.b.c.d
-  if (zeros(0, 12)) return true; // deprecated ::a.b.c.d
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) return privateV4(v4At12()); // NAT64 64:ff9b::/96
-  if (b[0] === 0x20 && b[1] === 0x02) return privateV4((((b[2] as number) * 256 + (b[3] as number)) * 65536 + (b[4] as number) * 256 + (b[5] as number))); // 6to4
-  const first = b[0] as number;
-  if ((first & 0xfe) === 0xfc) return true; // unique local fc00::/7
-  if (first === 0xfe && ((b[1] as number) & 0xc0) === 0x80) return true; // link-local fe80::/10
-  if (first === 0xff) return true; // multicast
-  if (first === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return true; // documentation
+  const v4At = (i: number) => (((b[i] as number) * 256 + (b[i + 1] as number)) * 65536 + (b[i + 2] as number) * 256 + (b[i + 3] as number));
+  if (zeros(0, 10) && b[10] === 255 && b[11] === 255) return privateV4(v4At(12)); // ::ffff:a.b.c.d
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return privateV4(v4At(12)); // NAT64 64:ff9b::/96
+  // Only global unicast (2000::/3) is public: everything else is loopback, unspecified, the deprecated
+  // ::a.b.c.d, SIIT (::ffff:0:a.b.c.d), local-use NAT64 (64:ff9b:1::/48, translated to any IPv4),
+  // discard, unique local, link- and site-local, multicast, or not assigned at all.
+  if ((b[0] as number) >> 5 !== 1) return true;
+  if (b[0] === 0x20 && b[1] === 0x02) return privateV4(v4At(2)); // 6to4
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00) return true; // Teredo: an IPv4 behind a relay
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return true; // documentation
+  if (b[0] === 0x3f && b[1] === 0xff && ((b[2] as number) & 0xf0) === 0) return true; // documentation 3fff::/20
   return false;
 }
 

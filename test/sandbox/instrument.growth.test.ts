@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_CALL_FUEL } from '../../host/sandbox/instrument/opcodes.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
+import { paddedConsts } from '../xrt/wat.js';
 
 const leb = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...leb(Math.floor(n / 0x80))]);
 const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
@@ -25,17 +26,6 @@ function tableSets(n: number): Uint8Array {
     ...section(7, [1, 3, ...new TextEncoder().encode('run'), 0, 0]),
     ...section(10, [1, ...leb(code.length), ...code]),
   ]);
-}
-
-/** Occurrences of `i64.const <value>` written as a padded 5-byte LEB128 (how checks carry their cost). */
-function paddedConsts(bytes: Uint8Array, value: number): number {
-  const p = [0x42, ...[0, 1, 2, 3].map((i) => ((value >>> (7 * i)) & 0x7f) | 0x80), Math.floor(value / 2 ** 28) & 0x3f];
-  let count = 0;
-  outer: for (let i = 0; i + p.length <= bytes.length; i++) {
-    for (let j = 0; j < p.length; j++) if (bytes[i + j] !== p[j]) continue outer;
-    count++;
-  }
-  return count;
 }
 
 describe('the instrumenter, when its output buffer grows', () => {

@@ -1,6 +1,8 @@
 // Assembling the hostile WAT fixtures of test/fixtures/hostile/ for sandbox tests.
 import { readFile } from 'node:fs/promises';
+import { expect } from 'vitest';
 import wabtInit from 'wabt';
+import type { SandboxedModule } from '../../host/sandbox/types.js';
 
 let wabt: ReturnType<typeof wabtInit> | undefined;
 
@@ -26,4 +28,22 @@ export function u64(n: number): Uint8Array {
   const bytes = new Uint8Array(8);
   new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
   return bytes;
+}
+
+/**
+ * Calls `run` of a spin that must run out of its fuel (1e9), not into its long deadline: FUEL_EXHAUSTED,
+ * within the budget, in under `maxCpuMs` of this process's CPU. Closes the sandbox.
+ */
+export async function expectFuelNotDeadline(sandbox: SandboxedModule, maxCpuMs: number): Promise<void> {
+  try {
+    const cpu = process.cpuUsage();
+    const out = await sandbox.call('run', new Uint8Array());
+    const used = process.cpuUsage(cpu);
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.failure.code).toBe('FUEL_EXHAUSTED');
+    expect(out.fuelUsed).toBeLessThanOrEqual(1e9);
+    expect((used.user + used.system) / 1000).toBeLessThan(maxCpuMs);
+  } finally {
+    await sandbox.close();
+  }
 }

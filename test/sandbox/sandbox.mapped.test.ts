@@ -77,6 +77,33 @@ describe('mapped calls', () => {
     expect(seen).toEqual(['check:far', 'result:ok']);
   });
 
+  it('reject with what a throwing result threw, on both backends, and settle the call once', async () => {
+    // `result` must not throw (its contract); one that does broke the call's outcome in-thread: the engine's
+    // throw reached the module, which settled the call a second time as a TRAP (recorded: a call that ran
+    // well counted toward quarantine) and answered the raw outcome, and its count of calls in flight went
+    // below zero (later calls then took the queue while one ran).
+    const bytes = await hostile('echo');
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000 }, isolation, quarantine: { maxConsecutiveFailures: 1 } });
+      try {
+        const throwing = (): never => {
+          throw new Error('mapping failed');
+        };
+        await expect(sandbox.call('run', text('a'), { result: throwing }), isolation).rejects.toThrow('mapping failed');
+        await expect(sandbox.call('nope', text('a'), { result: throwing }), `${isolation}, refused`).rejects.toThrow('mapping failed');
+        expect(sandbox.health, isolation).toBe('healthy');
+        // Queued behind one that rejects, a call still runs (the queue does not carry the rejection on).
+        const queued = [sandbox.call('run', text('q1')), sandbox.call('run', text('q2'), { result: throwing }), sandbox.call('run', text('q3'))];
+        const settled = await Promise.allSettled(queued);
+        expect(settled.map((r) => (r.status === 'fulfilled' ? r.value.ok && str(r.value.output) : (r.reason as Error).message)), isolation).toEqual(['q1', 'mapping failed', 'q3']);
+        const next = await Promise.all(['b', 'c'].map((s) => sandbox.call('run', text(s))));
+        expect(next.map((o) => o.ok && str(o.output)), isolation).toEqual(['b', 'c']);
+      } finally {
+        await sandbox.close();
+      }
+    }
+  });
+
   it('leave a call without result as it was: the outcome itself', async () => {
     const outcome = await inThread.call('run', text('plain'));
     expect(outcome.ok && str(outcome.output)).toBe('plain');

@@ -65,6 +65,23 @@ describe('sandbox options with nothing to check', () => {
     }
   });
 
+  it('use the values they checked, not a second reading (a getter or proxy that changes its answer)', () => {
+    // Each key is read once: a getter passes the check with one value and would be spread with another.
+    const flip = <T, U>(first: T, then: U) => {
+      let reads = 0;
+      return { get: () => (reads++ === 0 ? first : then), enumerable: true };
+    };
+    const options = Object.defineProperties({} as SandboxOptions, {
+      limits: flip({}, { fuel: -5, timeoutMs: Number.NaN, maxMemoryPages: 1e9 }),
+      isolation: flip('in-thread', 'elsewhere'),
+      name: flip('p', { not: 'a string' }),
+      allowExceptions: flip(false, 'yes'),
+    });
+    const resolved = resolveOptions(options);
+    expect(resolved.limits).toStrictEqual(resolveOptions({}).limits);
+    expect(resolved).toMatchObject({ isolation: 'in-thread', name: 'p', allowExceptions: false });
+  });
+
   it('keep the limits given', () => {
     expect(resolveOptions({ limits: { timeoutMs: 7 } }).limits.timeoutMs).toBe(7);
   });

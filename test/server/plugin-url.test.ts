@@ -7,7 +7,14 @@ describe('isPrivateAddress', () => {
     '127.0.0.1', '127.255.1.2', '10.1.2.3', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
     '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', 'fe80::1', 'fd00::1', 'fc00::', 'ff02::1', '64:ff9b::a9fe:a9fe', '2002:7f00:1::', '::127.0.0.1', '0:0:0:0:0:0:0:1',
   ])('%s is private', (address) => expect(isPrivateAddress(address)).toBe(true));
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => expect(isPrivateAddress(address)).toBe(false));
+  // Outside global unicast (2000::/3) nothing is public: site-local, local-use NAT64 (RFC 8215, which a
+  // translator maps to any IPv4, the private ones too), SIIT's ::ffff:0:0/96, discard, reserved and
+  // unassigned space; inside it, Teredo (an IPv4 behind a relay) and 3fff::/20 (documentation).
+  it.each(['fec0::1', 'feff::1', '64:ff9b:1::a00:1', '::ffff:0:a00:1', '::ffff:0:7f00:1', '100::1', '400::1', '4000::1', '5f00::1', 'e000::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '3fff::1'])(
+    '%s (outside the public unicast space) is private',
+    (address) => expect(isPrivateAddress(address)).toBe(true),
+  );
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001::1', '3ffe::1', '64:ff9b::808:808'])('%s is public', (address) => expect(isPrivateAddress(address)).toBe(false));
   it.each(['localhost', 'example.com', '1.2.3', '1::2::3', '12345::'])('%s is not an address', (text) => expect(isPrivateAddress(text)).toBeUndefined());
 });
 

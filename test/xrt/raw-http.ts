@@ -104,3 +104,26 @@ export function openSse(port: number, path: string, headers: string[] = [], time
   });
   return { opened: openedP, done };
 }
+
+/**
+ * Sends `head` and then `drip` every 100 ms, as a slowloris client does (body bytes, or header bytes),
+ * until the server answers and closes (or `ms` pass). Resolves with the answer's status line and whether the server closed.
+ */
+export function trickle(port: number, head: string, drip: string, ms: number): Promise<{ status: string; closed: boolean; afterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let got = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    const timer = setInterval(() => socket.writable && socket.write(drip), 100);
+    const finish = (closed: boolean) => {
+      clearInterval(timer);
+      clearTimeout(stop);
+      socket.destroy();
+      resolve({ status: got.split('\r\n')[0] ?? '', closed, afterMs: Date.now() - started });
+    };
+    const stop = setTimeout(() => finish(false), ms);
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+  });
+}

@@ -1,4 +1,4 @@
-// Shared by the red6 scenario files (server-red6*.xrt.ts): a server on a free port, raw requests, error bodies.
+// Shared by the server scenario files (server-red3, server-red6*.xrt.ts): a server on a free port, raw requests, error bodies.
 import * as wasmhooks from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createHost, createSandbox, instrument, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
 import { hostileHttpMcp } from '../fixtures/mcp/hostile-http.ts';
-import { hostile, runtime, str } from './wat.ts';
+import { hostile, paddedConsts, runtime, str } from './wat.ts';
 
 const hostileMcp = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
@@ -38,17 +38,6 @@ function describeWithDescription(description: string): Uint8Array {
 const leb = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...leb(Math.floor(n / 0x80))]);
 const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-
-/** Occurrences of `i64.const <value>` as a padded 5-byte LEB128 (how checks carry their cost). */
-function paddedConsts(bytes: Uint8Array, value: number): number {
-  const p = [0x42, ...[0, 1, 2, 3].map((i) => ((value >>> (7 * i)) & 0x7f) | 0x80), Math.floor(value / 2 ** 28) & 0x3f];
-  let count = 0;
-  outer: for (let i = 0; i + p.length <= bytes.length; i++) {
-    for (let j = 0; j < p.length; j++) if (bytes[i + j] !== p[j]) continue outer;
-    count++;
-  }
-  return count;
-}
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'loops nested past 100 are refused at load (INVALID_WASM); 1,000 functions of 100 leave little background compile behind': async () => {

@@ -234,4 +234,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(calls > 1 && performance.now() - started < 1_000, `${calls} notifies, ${performance.now() - started} ms`);
     await echo.close();
   },
+
+  // A mapped call's `result` that throws (against its contract) rejects that call only: settled once, not
+  // counted toward quarantine, and the calls queued behind it still run (in-thread it was settled twice,
+  // and a rejection carried down the queue rejected every later call unrun).
+  [`${runtime}: a throwing result rejects its own call only, in-thread and in a worker`]: async () => {
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const echo = await createSandbox(await hostile('echo'), { limits: { timeoutMs: 5_000 }, isolation, quarantine: { maxConsecutiveFailures: 1 } });
+      const throwing = (): never => {
+        throw new Error('mapping failed');
+      };
+      const settled = await Promise.allSettled([echo.call('run', text('q1')), echo.call('run', text('q2'), { result: throwing }), echo.call('run', text('q3'))]);
+      const seen = settled.map((r) => (r.status === 'fulfilled' ? r.value.ok && str(r.value.output) : (r.reason as Error).message));
+      assert.deepEqual(seen, ['q1', 'mapping failed', 'q3'], isolation);
+      await assert.rejects(echo.call('run', text('alone'), { result: throwing }), /mapping failed/, isolation);
+      assert.equal(echo.health, 'healthy', isolation);
+      const after = await echo.call('run', text('after'));
+      assert.equal(after.ok && str(after.output), 'after', isolation);
+      await echo.close();
+    }
+  },
 };

@@ -4,32 +4,18 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { get, rawRequest } from './raw-http.ts';
+import { get, rawRequest, trickle } from './raw-http.ts';
+import { makeHost, withServer, type Server } from './red6-helpers.ts';
 
 const runtime = runtimeName();
-type Server = ReturnType<typeof createServer>;
-
-function makeHost() {
-  const model = wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
-  return wasmhooks.createHost({ model });
-}
-
-async function withServer(options: Record<string, unknown>, run: (port: number, server: Server) => Promise<void>): Promise<void> {
-  const server = createServer(makeHost(), { port: 0, ...options });
-  const { port } = await server.listen();
-  try {
-    await run(port, server);
-  } finally {
-    await server.close();
-  }
-}
+/** How long a trickled request is fed before giving up (Deno keeps reading: docs/http-api.md). */
+const trickleMs = runtime === 'deno' ? 1500 : 4000;
 
 /** A raw POST; `body` is latin1 (one char per byte), so any byte can be sent. */
 const post = (path: string, body: string, headers: string[] = ['Host: 127.0.0.1', 'Content-Type: application/json']) =>
@@ -55,29 +41,6 @@ function askingHost(ask: { elicit?: Server['elicit'] }) {
   const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
   const askTool = wasmhooks.tool('Ask', 'Ask the user', z.object({}), async (_input, ctx) => JSON.stringify(await ask.elicit!(ctx.sessionId, { message: 'Name?', schema })));
   return wasmhooks.createHost({ model, tools: [askTool], allowedTools: ['Ask'] });
-}
-
-/**
- * Sends `head` and then one body byte every 100 ms, as a slowloris client does, until the server
- * answers and closes (or `ms` pass). Resolves with the answer's status line and whether the server closed.
- */
-function trickle(port: number, head: string, drip: string, ms = runtime === 'deno' ? 1500 : 4000): Promise<{ status: string; closed: boolean; afterMs: number }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    let got = '';
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-    const timer = setInterval(() => socket.writable && socket.write(drip), 100);
-    const finish = (closed: boolean) => {
-      clearInterval(timer);
-      clearTimeout(stop);
-      socket.destroy();
-      resolve({ status: got.split('\r\n')[0] ?? '', closed, afterMs: Date.now() - started });
-    };
-    const stop = setTimeout(() => finish(false), ms);
-    socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.on('close', () => finish(true));
-    socket.on('error', () => finish(true));
-  });
 }
 
 const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
@@ -182,13 +145,14 @@ export const scenarios: Record<string, () => Promise<void>> = {
   [`${runtime}: a body trickled byte by byte (slowloris) is answered 408 in bodyTimeoutMs; refused ones close the connection`]: () =>
     withServer({ bodyTimeoutMs: 500, token: 'a-token-of-enough-length' }, async (port) => {
       const auth = 'Authorization: Bearer a-token-of-enough-length\r\n';
-      const slow = await trickle(port, `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ');
+      const slow = await trickle(port, `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ', trickleMs);
       const slowChunked = await trickle(
         port,
         `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`,
         '1\r\n \r\n',
+        trickleMs,
       );
-      const stranger = await trickle(port, 'POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', ' ');
+      const stranger = await trickle(port, 'POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', ' ', trickleMs);
       for (const [what, answer, status] of [['slow', slow, 408], ['slow chunked', slowChunked, 408], ['no token', stranger, 401]] as const) {
         assert.match(answer.status, new RegExp(`^HTTP/1\\.1 ${status}`), `${what}: ${JSON.stringify(answer)}`);
         // Deno gives the handler no way to close a connection: it keeps reading a body nobody wants (docs/http-api.md).

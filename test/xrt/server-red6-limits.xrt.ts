@@ -4,30 +4,13 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { get, openSse, rawRequest } from './raw-http.ts';
+import { get, openSse, rawRequest, trickle } from './raw-http.ts';
 import { errorOf, header, makeHost, post, withServer } from './red6-helpers.ts';
 
 const runtime = runtimeName();
 
 /** Sends `head`, then one more header byte every 100 ms (slowloris on headers), until the server closes or `ms` pass. */
-function trickleHeaders(port: number, head: string, ms: number): Promise<{ status: string; closed: boolean; afterMs: number }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    let got = '';
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-    const timer = setInterval(() => socket.writable && socket.write('a'), 100);
-    const finish = (closed: boolean) => {
-      clearInterval(timer);
-      clearTimeout(stop);
-      socket.destroy();
-      resolve({ status: got.split('\r\n')[0] ?? '', closed, afterMs: Date.now() - started });
-    };
-    const stop = setTimeout(() => finish(false), ms);
-    socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.on('close', () => finish(true));
-    socket.on('error', () => finish(true));
-  });
-}
+const trickleHeaders = (port: number, head: string, ms: number) => trickle(port, head, 'a', ms);
 
 export const scenarios: Record<string, () => Promise<void>> = {
   [`${runtime}: headers trickled byte by byte (slowloris on headers) are cut: Node 408 in headersTimeoutMs, Bun its own ~10 s`]: () =>

@@ -104,6 +104,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
           'http://169.254.169.254/latest/meta-data',
           `http://localhost:${redirectPort}/x.wasm`,
           'http://10.0.0.1/x.wasm',
+          // IPv6 outside global unicast: site-local, SIIT, local-use NAT64 (each as this runtime's URL parser spells it).
+          'http://[fec0::1]/x.wasm',
+          'http://[::ffff:0:a00:1]/x.wasm',
+          'http://[64:ff9b:1::a00:1]/x.wasm',
         ]) {
           const refused = await load({ url, sha256: pin });
           assert.equal(refused.status, 403, `${url}: ${refused.body}`);

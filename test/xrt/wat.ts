@@ -20,3 +20,14 @@ export async function hostile(name: string, edit?: (source: string) => string): 
 
 export const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const str = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+/** Occurrences of `i64.const <value>` written as a padded 5-byte LEB128 (how checks carry their cost). */
+export function paddedConsts(bytes: Uint8Array, value: number): number {
+  const p = [0x42, ...[0, 1, 2, 3].map((i) => ((value >>> (7 * i)) & 0x7f) | 0x80), Math.floor(value / 2 ** 28) & 0x3f];
+  let count = 0;
+  outer: for (let i = 0; i + p.length <= bytes.length; i++) {
+    for (let j = 0; j < p.length; j++) if (bytes[i + j] !== p[j]) continue outer;
+    count++;
+  }
+  return count;
+}
