@@ -1,22 +1,21 @@
 /**
  * The host functions the engine hands a plugin in place of, or besides,
  * Extism's own: the meter's `wasmhooks:sandbox` imports, `alloc` with the
- * memory cap, the variable store, `config_get`, `log_*` with their caps,
- * progress, refusals for what the sandbox never grants, and (passed in) WASI
+ * memory cap, the variable store, `config_get`, `log_*` and progress (with
+ * their caps, plugin-messages.ts), refusals for what the sandbox never grants, and (passed in) WASI
  * and the embedder's functions. Every one of them goes through `final`, which makes a stop final: after the
  * first StopSignal or HostRefusal of a call, each of them throws it again, so
  * a plugin that catches the stop (wasm exception handling) cannot call its
  * way back to doing work that matters.
  */
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
-import { safely } from '../errors.js';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
-import { HostRefusal, clip } from './failures.js';
-import { bytesFuel, copyToBlock } from './host-call.js';
+import { HostRefusal } from './failures.js';
+import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
-import type { Limits } from './types.js';
 import type { VarStore } from './vars.js';
+import { LOG_LEVELS, log, progress, type MessageScope } from './plugin-messages.js';
 
 const PAGE = 65_536;
 const encoder = new TextEncoder();
@@ -41,8 +40,7 @@ export const SELF_CHECKED: Readonly<Record<string, readonly string[]>> = Object.
 export const SELF_CHECK_CLOCK_EVERY = 8;
 
 /** What the host functions need from the engine's current call. */
-export interface ImportScope {
-  readonly limits: Readonly<Limits>;
+export interface ImportScope extends MessageScope {
   /**
    * The gate's checks (the call's stop, abort, deadline), for the functions
    * in SELF_CHECKED: throws a StopSignal, or returns.
@@ -57,26 +55,7 @@ export interface ImportScope {
   readonly config: Readonly<Record<string, string>>;
   /** The call's first stop, once there is one. */
   stop: Error | null;
-  /** Progress text the current call reported so far, in bytes. */
-  progressBytes: number;
-  /** Progress messages the current call reported so far (delivered up to MAX_PROGRESS_MESSAGES_PER_CALL). */
-  progressMessages: number;
-  onProgress: ((message: string) => void) | undefined;
-  /** This call's log lines: delivered, and dropped past the caps. */
-  log: { lines: number; bytes: number; dropped: number };
-  onLog: ((level: string, message: string) => void) | undefined;
 }
-
-/**
- * Progress messages passed on per call. maxProgressBytes bounds their text, not their number: a
- * million 1-byte messages (1,000 fuel each) were a million `tool.progress` events for one call.
- */
-export const MAX_PROGRESS_MESSAGES_PER_CALL = 10_000;
-const PROGRESS_DROPPED = `[more progress dropped: over ${MAX_PROGRESS_MESSAGES_PER_CALL} messages in one call]`;
-
-/** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
-export const MAX_LOG_LINES_PER_CALL = 1_000;
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 type Functions = NonNullable<ExtismPluginOptions['functions']>;
 /** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
@@ -243,77 +222,3 @@ function varSet(scope: ImportScope): HostFunction {
     scope.vars.set(key, keyBlock.arrayBuffer().byteLength, value.bytes());
   };
 }
-
-function progress(scope: ImportScope): HostFunction {
-  return (cc: CallContext, address: bigint) => {
-    const block = cc.read(address);
-    if (block === null) return;
-    const max = scope.limits.maxProgressBytes;
-    scope.progressBytes += block.arrayBuffer().byteLength;
-    if (scope.progressBytes > max) {
-      throw new HostRefusal(
-        'OUTPUT_TOO_LARGE',
-        `the plugin reported ${scope.progressBytes} bytes of progress in one call, more than maxProgressBytes (${max})`,
-      );
-    }
-    // Each message is an event for every watcher: past the count, dropped (one note), as log lines are.
-    if (++scope.progressMessages > MAX_PROGRESS_MESSAGES_PER_CALL) {
-      if (scope.progressMessages === MAX_PROGRESS_MESSAGES_PER_CALL + 1) safely(() => scope.onProgress?.(PROGRESS_DROPPED));
-      return;
-    }
-    const text = block.text();
-    safely(() => scope.onProgress?.(text));
-  };
-}
-
-/**
- * Extism's log_* with the caps checked before the line is decoded: past
- * `MAX_LOG_LINES_PER_CALL` lines or `maxLogBytes` bytes a line is only
- * counted. The block is freed, as Extism does.
- */
-function log(scope: ImportScope, level: (typeof LOG_LEVELS)[number]): HostFunction {
-  return (cc: CallContext, address: bigint) => {
-    const block = cc.read(address);
-    if (block === null) throw new HostRefusal('TRAP', `the plugin called log_${level} with an invalid block address (${address})`);
-    if (scope.onLog) lineOut(scope, level, block.arrayBuffer().byteLength, () => block.text());
-    freeBlock(cc, address);
-  };
-}
-
-/** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*. */
-export function deliverLog(scope: ImportScope, level: string, line: string): void {
-  if (scope.onLog) lineOut(scope, level, encoder.encode(line).byteLength, () => line);
-}
-
-/** After a call that dropped log lines: one line that says how many, and why. */
-export function reportDroppedLogs(scope: ImportScope): void {
-  const message = `${scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${scope.limits.maxLogBytes} bytes, maxLogBytes)`;
-  safely(() => scope.onLog?.('warn', clip(message)));
-}
-
-function lineOut(scope: ImportScope, level: string, bytes: number, text: () => string): void {
-  const log = scope.log;
-  log.lines++;
-  if (log.lines > MAX_LOG_LINES_PER_CALL || log.bytes + bytes > scope.limits.maxLogBytes) {
-    log.dropped++;
-    return;
-  }
-  log.bytes += bytes;
-  safely(() => scope.onLog?.(level, text()));
-}
-
-/** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */
-function freeBlock(cc: CallContext, address: bigint): void {
-  let env = envs.get(cc);
-  if (env === undefined) {
-    env = null;
-    for (const symbol of Object.getOwnPropertySymbols(cc)) {
-      const candidate = (cc as unknown as Record<symbol, unknown>)[symbol] as { free?: unknown } | null;
-      if (candidate && typeof candidate.free === 'function') env = candidate as { free: (a: bigint) => void };
-    }
-    envs.set(cc, env);
-  }
-  env?.free(address);
-}
-
-const envs = new WeakMap<CallContext, { free: (address: bigint) => void } | null>();

@@ -8,7 +8,8 @@
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
 import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
-import { MAX_LOG_LINES_PER_CALL, SELF_CHECK_CLOCK_EVERY, blockMade, deliverLog, reportDroppedLogs, type ImportScope } from './engine-imports.js';
+import { SELF_CHECK_CLOCK_EVERY, blockMade, type ImportScope } from './engine-imports.js';
+import { MAX_LOG_LINES_PER_CALL, deliverLog, reportDroppedLogs } from './plugin-messages.js';
 import { GuestImports, type GuestImportOptions } from './guest-imports.js';
 import { ProcExit, charge } from './host-call.js';
 import { gateImport } from './gate.js';

@@ -81,3 +81,19 @@ export function copyToBlock(cc: CallContext, bytes: Uint8Array): bigint {
   block.bytes().set(bytes);
   return address;
 }
+
+/** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */
+export function freeBlock(cc: CallContext, address: bigint): void {
+  let env = envs.get(cc);
+  if (env === undefined) {
+    env = null;
+    for (const symbol of Object.getOwnPropertySymbols(cc)) {
+      const candidate = (cc as unknown as Record<symbol, unknown>)[symbol] as { free?: unknown } | null;
+      if (candidate && typeof candidate.free === 'function') env = candidate as { free: (a: bigint) => void };
+    }
+    envs.set(cc, env);
+  }
+  env?.free(address);
+}
+
+const envs = new WeakMap<CallContext, { free: (address: bigint) => void } | null>();

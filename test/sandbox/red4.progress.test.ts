@@ -2,7 +2,7 @@
 // messages (1,000 fuel each) were a million tool.progress events for one call, for every watcher. Past
 // MAX_PROGRESS_MESSAGES_PER_CALL they are dropped, with one note.
 import { describe, expect, it } from 'vitest';
-import { MAX_PROGRESS_MESSAGES_PER_CALL } from '../../host/sandbox/engine-imports.js';
+import { MAX_PROGRESS_MESSAGES_PER_CALL } from '../../host/sandbox/plugin-messages.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 
 const wat = `(module
