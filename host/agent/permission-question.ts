@@ -6,7 +6,7 @@ import type { Emit } from '../events/types.js';
 import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
-import { hookInput, type LoopConfig } from './config.js';
+import { hookInput, toolCallInput, type LoopConfig } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 
 /** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
@@ -59,9 +59,7 @@ export class PermissionQuestion implements PermissionCall {
 
   async runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
     const { toolName, toolUseId, b } = this;
-    const out = await dispatch(b.ctx, 'PermissionRequest', () =>
-      hookInput(b.common, { tool_name: toolName, tool_use_id: toolUseId, hook_event_name: 'PermissionRequest', tool_input: toolInput }),
-    );
+    const out = await dispatch(b.ctx, 'PermissionRequest', () => toolCallInput(b.common, 'PermissionRequest', toolName, toolUseId, toolInput));
     // Like every hook's (docs/hooks.md rule 6): it reaches the next model call.
     b.config.pendingContext.push(...out.additionalContext);
     return out;

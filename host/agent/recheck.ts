@@ -19,7 +19,7 @@ import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { PermissionSource } from '../permissions/types.js';
 import { sameJson } from '../same-json.js';
-import { hookInput } from './config.js';
+import { toolCallInput } from './config.js';
 import type { ToolCallRequest } from './model-turn.js';
 import type { BatchScope } from './permission-question.js';
 
@@ -46,9 +46,7 @@ export async function recheckInput(
   answeredAbout: boolean,
   gathered: readonly string[],
 ): Promise<Refusal | undefined> {
-  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () =>
-    hookInput(b.common, { tool_name: call.name, tool_use_id: call.id, hook_event_name: 'PreToolUse', tool_input: final }),
-  );
+  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => toolCallInput(b.common, 'PreToolUse', call.name, call.id, final));
   for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;

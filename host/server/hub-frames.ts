@@ -58,3 +58,17 @@ export function serverFrame<K extends 'server.connected' | 'replay.gap' | 'serve
   const { json } = encodeEvent(event);
   return frameJson(id, format === 'global' ? `{"sessionId":null,"event":${json}}` : json);
 }
+
+/**
+ * Where the newest of `entries` whose frames fit in `room` bytes start: the
+ * ones before that index are left out of a replay (a `replay.gap`).
+ */
+export function newestThatFit(entries: readonly Entry[], format: StreamFormat, room: number): number {
+  let start = entries.length;
+  for (; start > 0; start--) {
+    const size = (entries[start - 1] as Entry).frame(format).length;
+    if (size > room) break;
+    room -= size;
+  }
+  return start;
+}

@@ -14,7 +14,7 @@
 import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
 import { Client, type StreamRequest } from './hub-client.js';
-import { serverFrame, Tick, wants, type Batch } from './hub-frames.js';
+import { newestThatFit, serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
@@ -150,13 +150,7 @@ export class EventHub {
     // up by replay): a log read back from Redis is a copy per connection, so a window of any size times every
     // reconnecting client would otherwise be held.
     const wanted = since.entries.filter((entry) => wants(client, entry));
-    let room = this.options.clientQueueBytes - client.bytes;
-    let start = wanted.length;
-    for (; start > 0; start--) {
-      const size = (wanted[start - 1] as Entry).frame(format).length;
-      if (size > room) break;
-      room -= size;
-    }
+    const start = newestThatFit(wanted, format, this.options.clientQueueBytes - client.bytes);
     if (start > 0) {
       const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: start, reason: 'over-limit' as const };
       client.push(serverFrame(format, after, 'replay.gap', gap), 1);
