@@ -261,28 +261,27 @@ async function finalize(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | unde
   const outcome = r.outcome ?? { content: `${r.call.name} did not run`, isError: true };
   const { name, id } = r.call;
   const durationMs = Math.round(r.durationMs);
-  let content = outcome.content;
-  let stop: StoppedBy | undefined;
-  if (!signal.aborted) {
-    const post = outcome.isError
-      ? await dispatch(ctx, 'PostToolUseFailure', () =>
-          hookInput(common, {
-            tool_name: name,
-            tool_use_id: id,
-            tool_input: r.approved ?? {},
-            duration_ms: durationMs,
-            hook_event_name: 'PostToolUseFailure',
-            error: outcome.content,
-            tool_response: outcome.content,
-          }),
-        )
-      : await dispatch(ctx, 'PostToolUse', () =>
-          hookInput(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
-        );
-    content = post.updatedOutput ?? outcome.content;
-    config.pendingContext.push(...post.additionalContext);
-    if (!outcome.isError && post.decision === 'stop') stop = stoppedBy('PostToolUse', post);
-  }
+  // Dispatched after an abort too: a chain the abort cuts short (or finds already aborted) withholds
+  // the output when a fail-closed hook of it (a redactor) did not run, and the conversation keeps
+  // what tool.output shows (host/hooks/chain.ts `abort`).
+  const post = outcome.isError
+    ? await dispatch(ctx, 'PostToolUseFailure', () =>
+        hookInput(common, {
+          tool_name: name,
+          tool_use_id: id,
+          tool_input: r.approved ?? {},
+          duration_ms: durationMs,
+          hook_event_name: 'PostToolUseFailure',
+          error: outcome.content,
+          tool_response: outcome.content,
+        }),
+      )
+    : await dispatch(ctx, 'PostToolUse', () =>
+        hookInput(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
+      );
+  const content = post.updatedOutput ?? outcome.content;
+  config.pendingContext.push(...post.additionalContext);
+  const stop = !outcome.isError && post.decision === 'stop' && !signal.aborted ? stoppedBy('PostToolUse', post) : undefined;
   // tool.output carries what the model gets: after PostToolUse rewrites (a redactor's, say), never the raw text.
   b.emit({ type: 'tool.output', toolUseId: r.call.id, name: r.call.name, content, isError: outcome.isError, durationMs: r.durationMs });
   r.result = { content, isError: outcome.isError };

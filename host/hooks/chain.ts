@@ -36,6 +36,12 @@ export interface ChainOutcome {
   rewrittenAfterJudged?: boolean;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
+  /**
+   * Set when the prompt's abort cut the chain short (a hook was stopped by it, or hooks were left
+   * to run): the outcome is then the event's fail-closed one (`Chain.abort`), never what the hooks
+   * that did run had decided so far.
+   */
+  aborted?: true;
   additionalContext: readonly string[];
   systemMessages: readonly string[];
 }
@@ -93,6 +99,36 @@ export class Chain {
   start(handler: HookHandler): number {
     this.ctx.emit(hookStart(handler, this.event, this.toolUseId));
     return performance.now();
+  }
+
+  /**
+   * The outcome of a chain the prompt's abort cut short: the event's fail-closed decision (a
+   * PreToolUse or PermissionRequest chain denies, a PostToolUse one stops; never `allow`), no
+   * rewritten input, and, when a hook that did not finish is fail-closed and the event rewrites
+   * output (a redactor that never ran), the output withheld. The hooks that ran keep their
+   * context and messages. `unfinished`: the handlers from the one the abort stopped or reached.
+   */
+  abort(unfinished: readonly HookHandler[]): ChainOutcome {
+    const rule = this.#rule;
+    const o = this.outcome;
+    const reason = `the prompt was aborted before the ${this.event} hooks finished`;
+    o.aborted = true;
+    o.decision = rule.closedDecision ?? 'continue';
+    o.reason = reason;
+    delete o.decidedBy;
+    delete o.updatedInput;
+    delete o.rewrittenBy;
+    delete o.rewrittenAfterJudged;
+    if (rule.updatedOutput && unfinished.some((h) => h.failurePolicy === 'fail-closed' && this.matches(h))) {
+      o.updatedOutput = `[output withheld: ${reason}]`;
+    }
+    return o;
+  }
+
+  /** Whether `handler` is one of this chain's (its matcher and its sessions). */
+  matches(handler: HookHandler): boolean {
+    if (handler.matcher && this.toolName !== undefined && !handler.matcher.test(this.toolName)) return false;
+    return handler.sessions === undefined || handler.sessions.has(this.input.session_id);
   }
 
   /** Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. */

@@ -68,7 +68,9 @@ const threw = (e: unknown): HookResult => ({
   failure: { code: 'TRAP', message: `hook threw: ${e instanceof Error ? e.message : String(e)}` },
 });
 
-const sessionAborted = (): HookResult => ({ ok: false, failure: { code: 'ABORTED', message: 'the session was aborted' } });
+/** What a hook the prompt's abort stopped answers: one frozen object, so the chain knows the abort (not a hook's own ABORTED) by identity. */
+const ABORTED_RESULT: HookResult & { ok: false } = Object.freeze({ ok: false, failure: Object.freeze({ code: 'ABORTED', message: 'the session was aborted' }) });
+const sessionAborted = (): HookResult => ABORTED_RESULT;
 
 /** A handler that does not enforce its own timeout: a timer at its timeoutMs, a child signal made only if the hook reads it, a race with both. */
 async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSignal): Promise<HookResult> {
@@ -133,10 +135,11 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
     if (handler.matcher && chain.toolName !== undefined && !handler.matcher.test(chain.toolName)) continue;
     // Another session's hook (a remote client's callbacks): not this chain's, no events.
     if (handler.sessions !== undefined && !handler.sessions.has(chain.input.session_id)) continue;
-    if (ctx.signal.aborted) break;
+    // Cut short: fail closed whatever the hooks before decided (an `allow` is not the chain's answer).
+    if (ctx.signal.aborted) return chain.abort(all.slice(i));
     const started = chain.start(handler);
     let result: HookResult;
-    if (handler.enforcesTimeout === true && !ctx.signal.aborted) {
+    if (handler.enforcesTimeout === true) {
       // A handler that enforces its own timeout (sandboxed WASM): no timer, no child signal, no
       // race, no promise of ours; the prompt's signal goes straight through. A call the prompt's
       // abort stopped reads as the session's abort, as on the timed path.
@@ -147,7 +150,10 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
         result = threw(e);
       }
     } else result = await callTimed(handler, chain.input, ctx.signal);
-    if (chain.end(handler, result, started)) break;
+    const ends = chain.end(handler, result, started);
+    // The abort stopped this hook: its answer is not the hook's, so the chain is cut here too.
+    if (result === ABORTED_RESULT) return chain.abort(all.slice(i));
+    if (ends) break;
   }
   return chain.outcome;
 }

@@ -59,19 +59,22 @@ async function runCallback(event: HookEventName, cb: HookCallback, ...args: Para
  */
 export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher): HookHandler[] {
   assertHookEvent(event);
-  if (!Array.isArray(group.hooks) || group.hooks.some((h) => typeof h !== 'function')) {
+  // Each field read once: what is checked is what runs (a getter may answer differently on a second read).
+  const { hooks: given, matcher: pattern, timeout, timeoutMs: givenMs, failurePolicy: givenPolicy, name: groupName } = group;
+  const hooks = Array.isArray(given) ? [...(given as unknown[])] : undefined;
+  if (!hooks || hooks.some((h) => typeof h !== 'function')) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: "hooks" must be an array of functions`);
   }
-  const matcher = compileToolMatcher(group.matcher, `hooks.${event}`);
-  if (group.timeout !== undefined && group.timeoutMs !== undefined) {
+  const matcher = compileToolMatcher(pattern, `hooks.${event}`);
+  if (timeout !== undefined && givenMs !== undefined) {
     throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: give timeoutMs (milliseconds) or timeout (seconds, Claude style), not both`);
   }
-  const timeoutMs = group.timeout !== undefined ? group.timeout * 1000 : (group.timeoutMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS);
-  if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${group.timeout !== undefined ? 'timeout' : 'timeoutMs'} must be > 0`);
-  const failurePolicy: FailurePolicy = group.failurePolicy ?? defaultFailurePolicy(event);
-  return group.hooks.map((cb, i) => {
+  const timeoutMs = timeout !== undefined ? timeout * 1000 : (givenMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS);
+  if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${timeout !== undefined ? 'timeout' : 'timeoutMs'} must be > 0`);
+  const failurePolicy: FailurePolicy = givenPolicy ?? defaultFailurePolicy(event);
+  return (hooks as HookCallback[]).map((cb, i) => {
     const id = nextHookId('js');
-    const name = `${group.name ?? (cb.name || 'js')}#${i}`;
+    const name = `${groupName ?? (cb.name || 'js')}#${i}`;
     const handler: HookHandler = {
       id,
       name,

@@ -35,18 +35,39 @@ export class HookRegistry {
     return ids;
   }
 
-  /** Registers a handler of any kind (JS, WASM, shell). */
+  /**
+   * Registers a handler of any kind (JS, WASM, shell). What is kept is a
+   * frozen copy of its fields, each read once, and its `run` bound to it: a
+   * getter that passed the checks here (a failure policy, a timeout) cannot
+   * answer otherwise when the chain reads it.
+   */
   addHandler(handler: HookHandler): string {
-    assertHookEvent(handler.event);
-    if (!(handler.timeoutMs > 0)) {
-      throw new WasmhooksError('INVALID_OPTIONS', `hook ${handler.name}: timeoutMs must be > 0, got ${handler.timeoutMs}`);
+    const { id, name, kind, event, plugin, matcher, sessions, failurePolicy, timeoutMs, enforcesTimeout, run } = handler;
+    assertHookEvent(event);
+    if (typeof id !== 'string' || typeof name !== 'string') throw new WasmhooksError('INVALID_OPTIONS', 'a hook handler needs a string id and name');
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+      throw new WasmhooksError('INVALID_OPTIONS', `hook ${name}: timeoutMs must be > 0, got ${String(timeoutMs)}`);
     }
-    if (handler.failurePolicy !== 'fail-closed' && handler.failurePolicy !== 'fail-open') {
-      throw new WasmhooksError('INVALID_OPTIONS', `hook ${handler.name}: failurePolicy must be fail-closed or fail-open`);
+    if (failurePolicy !== 'fail-closed' && failurePolicy !== 'fail-open') {
+      throw new WasmhooksError('INVALID_OPTIONS', `hook ${name}: failurePolicy must be fail-closed or fail-open`);
     }
-    if (this.get(handler.id)) throw new WasmhooksError('INVALID_OPTIONS', `a hook with id ${handler.id} is already registered`);
-    this.byEvent.set(handler.event, [...this.forEvent(handler.event), handler]);
-    return handler.id;
+    if (typeof run !== 'function') throw new WasmhooksError('INVALID_OPTIONS', `hook ${name}: run must be a function`);
+    if (this.get(id)) throw new WasmhooksError('INVALID_OPTIONS', `a hook with id ${id} is already registered`);
+    const kept: HookHandler = Object.freeze({
+      id,
+      name,
+      kind,
+      event,
+      failurePolicy,
+      timeoutMs,
+      ...(plugin !== undefined ? { plugin } : {}),
+      ...(matcher !== undefined ? { matcher } : {}),
+      ...(sessions !== undefined ? { sessions } : {}),
+      ...(enforcesTimeout !== undefined ? { enforcesTimeout: enforcesTimeout === true } : {}),
+      run: run.bind(handler),
+    });
+    this.byEvent.set(event, [...this.forEvent(event), kept]);
+    return id;
   }
 
   /** Returns whether a hook with this id was registered. */

@@ -133,7 +133,8 @@ export async function readSource(source: ParsedSource): Promise<ResolvedSource> 
 }
 
 async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSourceSchema>>, { name: string }>, origin: string): Promise<Uint8Array> {
-  if ('bytes' in source) return source.bytes;
+  // A copy: the pin is checked on these bytes, and the caller's buffer may change before they compile.
+  if ('bytes' in source) return source.bytes.slice();
   if ('path' in source) return readPluginFile(source.path, origin);
   const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect);
   if (!response.ok) {

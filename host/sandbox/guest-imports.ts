@@ -6,7 +6,7 @@
  */
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
-import { checkUserImports, userImports, validateHostFunctions, type HostFunctions } from './host-functions.js';
+import { checkUserImports, userImports, type HostFunctions } from './host-functions.js';
 import { functionImports, HS_INIT_EXPORT, INITIALIZE_EXPORT, redirectWasi, WASI_MODULE, WASI_REDIRECT } from './imports.js';
 import type { Meter } from './meter.js';
 import type { SandboxOptions } from './types.js';
@@ -90,16 +90,17 @@ export class GuestImports {
 /**
  * Checks what a module imports against what it is given, before anything
  * compiles it, and prepares its bytes: WASI imports redirected when WASI is
- * on. Throws `WasmhooksError`: LOAD_FAILED for an import that will not be
+ * on. `options` are createSandbox's resolved ones (host functions already
+ * checked). Throws `WasmhooksError`: LOAD_FAILED for an import that will not be
  * served (WASI off, a host function not given), INVALID_OPTIONS for options
  * that cannot work together.
  */
 export async function prepareGuest(
   bytes: Uint8Array,
-  options: Pick<SandboxOptions, 'wasi' | 'hostFunctions' | 'isolation'>,
+  options: { wasi: SandboxOptions['wasi']; hostFunctions: HostFunctions; isolation: 'in-thread' | 'worker' },
   name: string,
 ): Promise<{ bytes: Uint8Array; imports: GuestImportOptions }> {
-  const hostFunctions = validateHostFunctions(options.hostFunctions);
+  const { hostFunctions } = options;
   if (options.isolation === 'worker' && Object.keys(hostFunctions).length > 0) {
     throw new WasmhooksError(
       'INVALID_OPTIONS',

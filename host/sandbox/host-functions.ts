@@ -83,7 +83,11 @@ export function checkUserImports(name: string, imports: readonly FunctionImport[
   }
 }
 
-/** Validates host function definitions at the edge. Throws INVALID_OPTIONS. */
+/**
+ * Validates host function definitions at the edge. Throws INVALID_OPTIONS.
+ * Gives a frozen copy, each field read once: what is checked (the signature,
+ * a synchronous `fn`) is what runs, whatever a getter answers later.
+ */
 export function validateHostFunctions(given: unknown): HostFunctions {
   if (given === undefined) return {};
   const bad = (why: string): never => {
@@ -91,17 +95,21 @@ export function validateHostFunctions(given: unknown): HostFunctions {
   };
   if (typeof given !== 'object' || given === null || Array.isArray(given)) return bad('expected an object of name → { params, results, fn }');
   const types = new Set(['i32', 'i64', 'f32', 'f64']);
+  const out: HostFunctions = Object.create(null) as HostFunctions;
+  const valueTypes = (v: unknown): HostValueType[] | undefined =>
+    Array.isArray(v) ? Array.from(v as unknown[], (t) => (types.has(t as string) ? (t as HostValueType) : bad(`"${String(t)}" is not a wasm value type`))) : undefined;
   for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
-    const f = value as Partial<HostFunction> | null;
     if (!key) bad('a function name must not be empty');
-    if (!f || typeof f.fn !== 'function') bad(`${key}: expected { params, results, fn } with fn a function`);
-    if (!Array.isArray(f!.params) || !f!.params.every((t) => types.has(t))) bad(`${key}: params must be an array of "i32", "i64", "f32", "f64"`);
-    if (!Array.isArray(f!.results) || f!.results.length > 1 || !f!.results.every((t) => types.has(t))) {
-      bad(`${key}: results must be [] or one of "i32", "i64", "f32", "f64"`);
-    }
-    if (isAsyncFunction(f!.fn!)) bad(`${key}: host functions are synchronous (got an async function)`);
+    if (typeof value !== 'object' || value === null) return bad(`${key}: expected { params, results, fn } with fn a function`);
+    const { params: rawParams, results: rawResults, fn } = value as Record<keyof HostFunction, unknown>;
+    if (typeof fn !== 'function') bad(`${key}: expected { params, results, fn } with fn a function`);
+    const params = valueTypes(rawParams) ?? bad(`${key}: params must be an array of "i32", "i64", "f32", "f64"`);
+    const results = valueTypes(rawResults);
+    if (!results || results.length > 1) bad(`${key}: results must be [] or one of "i32", "i64", "f32", "f64"`);
+    if (isAsyncFunction(fn as HostFunction['fn'])) bad(`${key}: host functions are synchronous (got an async function)`);
+    out[key] = Object.freeze({ params: Object.freeze(params), results: Object.freeze(results!), fn: fn as HostFunction['fn'] }) as HostFunction;
   }
-  return given as HostFunctions;
+  return Object.freeze(out);
 }
 
 /** The Extism `functions` entries for the given host functions, metered. */

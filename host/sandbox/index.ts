@@ -38,6 +38,7 @@ export async function createSandbox(
   wasm: Uint8Array | ArrayBuffer,
   options: SandboxOptions = {},
 ): Promise<SandboxedModule> {
+  // Every option is read here, once: nothing below reads `options` again.
   const resolved = resolveOptions(options);
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
@@ -45,17 +46,19 @@ export async function createSandbox(
   const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions, selfChecked: SELF_CHECKED };
   let guest: Awaited<ReturnType<typeof prepareGuest>>;
   try {
-    const bytes = toBytes(wasm);
+    // A copy, taken before anything checks the bytes: the caller's buffer may change while this
+    // awaits (a reused or shared buffer), and what is validated must be what is instrumented.
+    const bytes = toBytes(wasm).slice();
     // An invalid module is refused before it is rewritten: rewriting could make it valid (an index one
     // past the module's own locals or functions is one of ours afterwards).
     if (!WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) refuseInvalid(resolved.name, bytes, plan);
-    guest = await prepareGuest(bytes, options, resolved.name);
+    guest = await prepareGuest(bytes, resolved, resolved.name);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    ({ instrumented, module } = await compileInstrumented(rerouteDenied(guest.bytes), { ...plan, metering: options.metering ?? 'fast' }));
+    ({ instrumented, module } = await compileInstrumented(rerouteDenied(guest.bytes), { ...plan, metering: resolved.metering }));
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, {
@@ -66,8 +69,8 @@ export async function createSandbox(
     .filter((e) => e.kind === 'function' && !INTERNAL_EXPORTS.has(e.name))
     .map((e) => e.name);
   const engine: EngineOptions = { limits: resolved.limits, ...guest.imports };
-  if (options.config) engine.config = options.config;
-  if (options.host?.onLog) engine.onLog = options.host.onLog;
+  if (resolved.config) engine.config = resolved.config;
+  if (resolved.host.onLog) engine.onLog = resolved.host.onLog;
   // Progress goes to the call that is running (Sandboxed.progress); none reaches anyone before `sandboxed` exists (a start function).
   let sandboxed: Sandboxed | undefined;
   engine.onProgress = (message) => sandboxed?.progress(message);
@@ -83,8 +86,8 @@ export async function createSandbox(
     backend = inThread;
   }
   const tracker = new HealthTracker(resolved.quarantine);
-  if (options.onHealth) tracker.subscribe(options.onHealth);
-  sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, options.host?.onProgress);
+  if (resolved.onHealth) tracker.subscribe(resolved.onHealth);
+  sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, resolved.host.onProgress);
   return sandboxed;
 }
 

@@ -124,7 +124,9 @@ export class Sandboxed implements SandboxedModule {
   readonly #settle = (outcome: CallOutcome): unknown => {
     const options = this.#running;
     this.#running = NO_OPTIONS;
-    if (options.check) outcome = checked(outcome, options);
+    // Read once: a getter that answered "a check" here must not answer "none" when it is called.
+    const check = options.check;
+    if (check) outcome = checked(outcome, options, check);
     this.#busy--;
     this.tracker.record(outcome);
     return answer(options, outcome);
@@ -161,11 +163,11 @@ function answer(options: AnyCallOptions, outcome: CallOutcome): unknown {
 }
 
 /** The caller's verdict on an output: an unreadable one is a failure of the call. */
-function checked(outcome: CallOutcome, options: CallOptions): CallOutcome {
+function checked(outcome: CallOutcome, options: CallOptions, check: NonNullable<CallOptions['check']>): CallOutcome {
   if (!outcome.ok) return outcome;
   let bad: PluginFailure | null;
   try {
-    bad = options.check ? options.check(outcome.output) : null;
+    bad = check.call(options, outcome.output);
   } catch (error) {
     bad = failure('BAD_OUTPUT', `the output could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }

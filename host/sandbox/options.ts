@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
 import { lazy } from '../lazy.js';
 import { DEFAULT_QUARANTINE } from './health.js';
-import { DEFAULT_LIMITS, type Limits, type QuarantinePolicy, type SandboxOptions } from './types.js';
+import { validateHostFunctions, type HostFunctions } from './host-functions.js';
+import { DEFAULT_LIMITS, type HostCallbacks, type Limits, type QuarantinePolicy, type SandboxOptions } from './types.js';
 
 /** The schema of `SandboxOptions` (exported for test/sandbox/sandbox.options-fast.test.ts). */
 export const sandboxOptionsSchema = lazy(() => {
@@ -76,12 +77,26 @@ export function hostMemoryBound(limits: Readonly<Limits>): number {
   );
 }
 
+/**
+ * Everything `createSandbox` uses of its options, each read once from the
+ * caller's object: nothing after validation reads that object again (a
+ * getter or proxy could pass the check with one value and hand over another).
+ */
 export interface ResolvedOptions {
   limits: Readonly<Limits>;
   quarantine: Readonly<QuarantinePolicy>;
   isolation: 'in-thread' | 'worker';
   name: string;
   allowExceptions: boolean;
+  metering: 'fast' | 'exact';
+  /** The checked copy of `config`; undefined when none or empty. */
+  config: Readonly<Record<string, string>> | undefined;
+  /** The checked `wasi` option (a copy; resolveWasi reads its parts once more, checking them in full). */
+  wasi: SandboxOptions['wasi'];
+  /** A checked copy (validateHostFunctions). */
+  hostFunctions: HostFunctions;
+  host: Readonly<HostCallbacks>;
+  onHealth: SandboxOptions['onHealth'];
 }
 
 /** The keys the schema reads (test/sandbox/sandbox.options-fast.test.ts checks that they are its shape's). */
@@ -136,8 +151,28 @@ function nothingToCheck(options: unknown): Checked | undefined {
   return checked;
 }
 
-export function resolveOptions(options: SandboxOptions): ResolvedOptions {
-  let o: Pick<SandboxOptions, 'limits' | 'quarantine' | 'isolation' | 'name' | 'allowExceptions'> | undefined = nothingToCheck(options);
+/** The keys `createSandbox` reads besides the schema's (callbacks and host functions, checked on their own). */
+const OTHER_KEYS = ['host', 'hostFunctions', 'onHealth'] as const;
+
+/**
+ * One reading of every key the sandbox uses (own or inherited, as the schema reads them), into a
+ * plain object both the fast path and the schema then read. Anything but an object is left as it
+ * is, for the schema to refuse.
+ */
+function readOnce(options: unknown): unknown {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return options;
+  const copy: Record<string, unknown> = {};
+  for (const key of [...SCHEMA_KEYS, ...OTHER_KEYS]) {
+    const value: unknown = (options as Record<string, unknown>)[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy;
+}
+
+export function resolveOptions(given: SandboxOptions): ResolvedOptions {
+  const options = readOnce(given) as SandboxOptions;
+  let o: Pick<SandboxOptions, 'limits' | 'quarantine' | 'isolation' | 'name' | 'allowExceptions' | 'config' | 'wasi' | 'metering'> | undefined =
+    nothingToCheck(options);
   if (!o) {
     // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
     const parsed = sandboxOptionsSchema().safeParse(options, { jitless: true });
@@ -147,11 +182,37 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     }
     o = parsed.data;
   }
+  // The keys the schema does not check (callbacks, host functions), each read once here.
+  const { host, hostFunctions, onHealth } = options as Partial<Record<'host' | 'hostFunctions' | 'onHealth', unknown>>;
   return {
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...o.limits }),
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),
     isolation: o.isolation ?? 'in-thread',
     name: o.name ?? 'plugin',
     allowExceptions: o.allowExceptions ?? false,
+    metering: o.metering ?? 'fast',
+    config: o.config && Object.keys(o.config).length > 0 ? Object.freeze({ ...o.config }) : undefined,
+    wasi: o.wasi,
+    hostFunctions: validateHostFunctions(hostFunctions),
+    host: Object.freeze(hostCallbacks(host)),
+    onHealth: callback(onHealth, 'onHealth'),
   };
+}
+
+function callback<F>(value: unknown, what: string): F | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${what} must be a function`);
+  return value as F;
+}
+
+function hostCallbacks(host: unknown): HostCallbacks {
+  if (host === undefined) return {};
+  if (typeof host !== 'object' || host === null) throw new WasmhooksError('INVALID_OPTIONS', 'invalid sandbox options: host must be an object of callbacks');
+  const { onLog, onProgress } = host as Record<'onLog' | 'onProgress', unknown>;
+  const out: HostCallbacks = {};
+  const log = callback<HostCallbacks['onLog']>(onLog, 'host.onLog');
+  const progress = callback<HostCallbacks['onProgress']>(onProgress, 'host.onProgress');
+  if (log) out.onLog = log;
+  if (progress) out.onProgress = progress;
+  return out;
 }

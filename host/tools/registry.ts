@@ -17,21 +17,37 @@ export class ToolRegistry {
   private byName = new Map<string, RegisteredTool>();
   private defs: ToolDefinition[] | undefined;
 
+  /**
+   * Keeps a frozen copy of the tool's fields, each read once, with its
+   * methods bound to it: the name it is registered under, the schema the
+   * model is told and the one its input is checked against are one reading
+   * (a getter cannot answer one thing here and another later).
+   */
   add(handler: ToolHandler): void {
-    if (typeof handler?.run !== 'function' || typeof handler.name !== 'string') {
+    if (typeof handler !== 'object' || handler === null) throw new WasmhooksError('INVALID_OPTIONS', 'a tool needs a name and a run function (use tool(...) to define one)');
+    const { name, description, inputSchema, kind, plugin, concurrencySafe, validate: ownValidate, run } = handler;
+    if (typeof run !== 'function' || typeof name !== 'string') {
       throw new WasmhooksError('INVALID_OPTIONS', 'a tool needs a name and a run function (use tool(...) to define one)');
     }
-    if (this.byName.has(handler.name)) {
-      const other = this.byName.get(handler.name)?.handler.plugin;
+    if (this.byName.has(name)) {
+      const other = this.byName.get(name)?.handler.plugin;
       throw new WasmhooksError(
         'INVALID_CONFIG',
-        `tool "${handler.name}" is already registered${other ? ` by plugin ${other}` : ''}; tool names must be unique`,
+        `tool "${name}" is already registered${other ? ` by plugin ${other}` : ''}; tool names must be unique`,
       );
     }
-    const validate = handler.validate
-      ? (input: unknown) => (handler.validate as (i: unknown) => ToolInputCheck)(input)
-      : jsonSchemaChecker(handler.inputSchema);
-    this.byName.set(handler.name, { handler, validate });
+    const validate = typeof ownValidate === 'function' ? (input: unknown): ToolInputCheck => ownValidate.call(handler, input) : jsonSchemaChecker(inputSchema);
+    const kept: ToolHandler = Object.freeze({
+      name,
+      description,
+      inputSchema,
+      kind,
+      ...(plugin !== undefined ? { plugin } : {}),
+      ...(concurrencySafe !== undefined ? { concurrencySafe: concurrencySafe === true } : {}),
+      ...(typeof ownValidate === 'function' ? { validate } : {}),
+      run: run.bind(handler),
+    });
+    this.byName.set(name, { handler: kept, validate });
     this.defs = undefined;
   }
 
