@@ -46,6 +46,10 @@ const schemas = lazy(() => {
     stopHookCap: z.number().int().nonnegative().optional(),
     /** Concurrency-safe (read-only) calls of one batch that run at once. Default 8; 1 runs every call in turn. */
     maxParallelTools: z.number().int().positive().optional(),
+    /** Messages the conversation may hold; past it a prompt ends with CONVERSATION_TOO_LARGE. Default 10 000. */
+    maxMessages: z.number().int().positive().optional(),
+    /** Characters of text the conversation may hold (outputs past it are dropped; then CONVERSATION_TOO_LARGE). Default 32 000 000. */
+    maxConversationChars: z.number().int().positive().optional(),
     /** Auto-compact when a model call's input reaches this fraction of the context window. Default 0.8; false: never. */
     autoCompact: z.union([z.number().gt(0).max(1), z.literal(false)]).optional(),
     /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */

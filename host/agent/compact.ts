@@ -13,6 +13,7 @@ import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { dispatchContext, hookCommon, hookInput, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
 import { streamModelTurn } from './model-turn.js';
+import { compacted } from './conversation-cap.js';
 
 export const COMPACT_INSTRUCTION =
   'Summarise the conversation so far for yourself: the goal, what was done, the files and facts that matter, and what is left. Reply with the summary only.';
@@ -164,6 +165,7 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   }
   const messagesBefore = before.length;
   before.splice(0, before.length, ...after);
+  compacted(before);
   const tokensAfter = estimateTokens(before);
   await dispatch(ctx, 'PostCompact', () => hookInput(common, { hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
   emit({ type: 'context.compacted', trigger, tokensBefore, tokensAfter, messagesBefore, messagesAfter: before.length });

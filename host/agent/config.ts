@@ -96,6 +96,10 @@ export interface LoopConfig {
   stopHookCap: number;
   /** Concurrency-safe calls of one batch that may run at once. */
   maxParallelTools: number;
+  /** Cap on the conversation's messages; past it the prompt ends (CONVERSATION_TOO_LARGE, conversation-cap.ts). */
+  maxMessages: number;
+  /** Cap on the characters of the conversation's text (conversation-cap.ts); tool outputs past it are dropped. */
+  maxConversationChars: number;
   /**
    * Compact automatically before a model call once the previous call's input
    * reached this fraction of the model's context window (when the model
@@ -116,7 +120,7 @@ export interface LoopConfig {
 }
 
 /** The limits a host or a session may set; each falls back to `LOOP_DEFAULTS`. */
-export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact'>;
+export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact' | 'maxMessages' | 'maxConversationChars'>;
 
 /** The defaults of the loop's limits, in one place (docs/agent.md names them). */
 const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
@@ -125,6 +129,9 @@ const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
   /** Concurrency-safe calls of one batch running at once. */
   maxParallelTools: 8,
   autoCompact: 0.8,
+  /** Far past any model's context window: a bound on memory and on the store, not on the model. */
+  maxMessages: 10_000,
+  maxConversationChars: 32_000_000,
 });
 
 /** Default of `maxAgentDepth`: sub-agents cannot start sub-agents. */
@@ -139,7 +146,14 @@ export function loopLimits(...layers: ReadonlyArray<Partial<LoopLimits>>): LoopL
     }
     return LOOP_DEFAULTS[key];
   };
-  return { maxTurns: pick('maxTurns'), stopHookCap: pick('stopHookCap'), maxParallelTools: pick('maxParallelTools'), autoCompact: pick('autoCompact') };
+  return {
+    maxTurns: pick('maxTurns'),
+    stopHookCap: pick('stopHookCap'),
+    maxParallelTools: pick('maxParallelTools'),
+    autoCompact: pick('autoCompact'),
+    maxMessages: pick('maxMessages'),
+    maxConversationChars: pick('maxConversationChars'),
+  };
 }
 
 /** What every prompt of one agent shares: resolved once from the options (host.ts), or derived from the parent's (`childSettings`). */
@@ -200,6 +214,8 @@ function assemble(settings: LoopSettings, prompt: PromptParts, setState: LoopCon
     stopHookCap: settings.stopHookCap,
     maxParallelTools: settings.maxParallelTools,
     autoCompact: settings.autoCompact,
+    maxMessages: settings.maxMessages,
+    maxConversationChars: settings.maxConversationChars,
     sessionStart: prompt.sessionStart,
     pendingContext: prompt.pendingContext,
     setState,
@@ -216,8 +232,8 @@ function assemble(settings: LoopSettings, prompt: PromptParts, setState: LoopCon
  * sub-agent depth, tools, model or prompt: the caller sets its own.
  */
 export function childSettings(parent: LoopConfig): Omit<LoopSettings, 'agentId' | 'transcriptPath' | 'subagents' | 'model' | 'systemPrompt' | 'tools'> {
-  const { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, compaction } = parent;
-  return { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, ...(compaction ? { compaction } : {}) };
+  const { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, compaction } = parent;
+  return { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, ...(compaction ? { compaction } : {}) };
 }
 
 /** The loop's signature (host/agent/loop.ts), for the code that runs nested loops. */

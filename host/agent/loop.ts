@@ -10,6 +10,7 @@ import { dispatch, stoppedBy } from '../hooks/dispatch.js';
 import type { AssistantPart, ModelRequest, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, hookCommon, hookInput, type LoopConfig } from './config.js';
 import { compactConversation, estimateTokens } from './compact.js';
+import { overCap } from './conversation-cap.js';
 import { streamModelTurn } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
@@ -103,6 +104,9 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     for (;;) {
       if (signal.aborted) return finish('aborted');
       if (turns >= config.maxTurns) return finish('error_max_turns');
+      // Before a turn starts: a conversation past its cap never reaches the model (or the store) again as it is.
+      const full = overCap(config);
+      if (full) return await fail('CONVERSATION_TOO_LARGE', full, turns);
       const iteration = ++turns;
       config.setState('thinking');
       emit({ type: 'turn.start', iteration });

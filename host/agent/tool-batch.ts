@@ -26,6 +26,7 @@ import { isRecord } from '../json.js';
 import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
 import { windsDownOnAbort } from './subagent.js';
+import { ConversationRoom } from './conversation-cap.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -67,6 +68,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
 
   let stop: StoppedBy | undefined;
   let stopAfterBatch: StoppedBy | undefined;
+  const room = new ConversationRoom(config);
   for (const group of groups(config, runs)) {
     for (const r of group) {
       if (signal.aborted) deny(b, r, 'aborted before the tool ran', 'aborted');
@@ -76,7 +78,7 @@ export async function runToolBatch(config: LoopConfig, emit: Emit, signal: Abort
     const runnable = group.filter((r) => r.approved);
     await eachBounded(runnable, group.length > 1 ? config.maxParallelTools : 1, (r) => execute(b, r));
     for (const r of runnable) {
-      const post = await finalize(b, r);
+      const post = await finalize(b, r, room);
       if (post && !stopAfterBatch) stopAfterBatch = post;
     }
     for (const r of group) pushResult(b, r);
@@ -256,7 +258,7 @@ class AbortRace {
 }
 
 /** PostToolUse or PostToolUseFailure, then tool.output; returns a PostToolUse stop (it ends the turn after the batch). */
-async function finalize(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undefined> {
+async function finalize(b: BatchScope, r: ToolCallRun, room: ConversationRoom): Promise<StoppedBy | undefined> {
   const { config, ctx, common, signal } = b;
   const outcome = r.outcome ?? { content: `${r.call.name} did not run`, isError: true };
   const { name, id } = r.call;
@@ -279,11 +281,13 @@ async function finalize(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | unde
     : await dispatch(ctx, 'PostToolUse', () =>
         hookInput(common, { tool_name: name, tool_use_id: id, tool_input: r.approved ?? {}, duration_ms: durationMs, hook_event_name: 'PostToolUse', tool_response: outcome.content }),
       );
-  const content = post.updatedOutput ?? outcome.content;
+  // Past the conversation's cap (conversation-cap.ts) the model gets a note in its place, as an error.
+  const { content, dropped } = room.take(post.updatedOutput ?? outcome.content);
+  const isError = outcome.isError || dropped;
   config.pendingContext.push(...post.additionalContext);
   const stop = !outcome.isError && post.decision === 'stop' && !signal.aborted ? stoppedBy('PostToolUse', post) : undefined;
   // tool.output carries what the model gets: after PostToolUse rewrites (a redactor's, say), never the raw text.
-  b.emit({ type: 'tool.output', toolUseId: r.call.id, name: r.call.name, content, isError: outcome.isError, durationMs: r.durationMs });
-  r.result = { content, isError: outcome.isError };
+  b.emit({ type: 'tool.output', toolUseId: r.call.id, name: r.call.name, content, isError, durationMs: r.durationMs });
+  r.result = { content, isError };
   return stop;
 }

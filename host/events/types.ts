@@ -151,7 +151,9 @@ export type AgentErrorCode =
   /** Stop (or SubagentStop) hooks blocked more than `stopHookCap` times. */
   | 'STOP_HOOK_CAP'
   /** The compactor failed or returned an unusable conversation. */
-  | 'COMPACTION_FAILED';
+  | 'COMPACTION_FAILED'
+  /** The conversation holds more than `maxMessages` messages or `maxConversationChars` characters: compact it or start a new session. */
+  | 'CONVERSATION_TOO_LARGE';
 
 /** Why an MCP server or one of its calls failed. */
 export type McpErrorCode = 'MCP_START_FAILED' | 'MCP_CLOSED' | 'MCP_TIMEOUT' | 'MCP_ERROR' | 'MCP_PROTOCOL';

@@ -68,6 +68,8 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
   try {
     // Refused before it is rewritten: rewriting could make an invalid module valid (an index one past its
     // own locals or functions is one of ours afterwards).
+    // A copy: what is validated is what is instrumented (a buffer another thread shares could change in between).
+    wasm = wasm.slice();
     if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) {
       instrument(wasm, { maxMemoryPages: limits.maxMemoryPages }); // its own message, if it finds the problem
       throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime`);
@@ -116,8 +118,10 @@ class Raw implements RawSandbox {
     if (this.#spent) return fail({ code: 'ABORTED', message: `${this.name} was stopped earlier (${this.#spent.code}); create a new sandbox` });
     if (this.#meter) return fail({ code: 'ABORTED', message: `${this.name}: runs do not nest or overlap` });
     if (options.signal?.aborted) return fail({ code: 'ABORTED', message: 'the call was aborted before it started' });
-    const timeoutMs = options.limits?.timeoutMs ?? this.limits.timeoutMs;
-    const fuel = options.limits?.fuel ?? this.limits.fuel;
+    // As `SandboxedModule.call`: an override counts only as a positive number (NaN would be no deadline, or a throw here).
+    const { timeoutMs: callTimeout, fuel: callFuel } = options.limits ?? {};
+    const timeoutMs = positive(callTimeout) ?? this.limits.timeoutMs;
+    const fuel = positive(callFuel) ?? this.limits.fuel;
     const meter = new Meter({ deadline: started + timeoutMs, timeoutMs, fuel, signal: options.signal }, this.#slice, this.#fuel, started);
     this.#meter = meter;
     if (this.#fuel) this.#fuel.value = meter.prefill(0n);
@@ -145,4 +149,9 @@ class Raw implements RawSandbox {
       return { ok: false, failure, ...figures };
     }
   }
+}
+
+/** A per-call override is used only when it is a positive number. */
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && value > 0 ? value : undefined;
 }

@@ -178,3 +178,22 @@ describe('registries keep what they checked', () => {
     expect(registry.get('Other')!.validate({}).ok).toBe(false);
   });
 });
+
+describe('createRawSandbox per-call overrides', () => {
+  // The old run threw a RangeError on a NaN fuel override (and stayed wedged: "runs do not nest"), and a NaN
+  // deadline was no deadline. An override counts only as a positive number, as in SandboxedModule.call.
+  it('NaN or negative overrides fall back to the sandbox limits: an infinite loop still stops', async () => {
+    const { createRawSandbox } = await import('../../host/sandbox/raw.js');
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('spin.wat', '(module (func (export "spin") (loop $l br $l)))');
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    for (const limits of [{ fuel: Number.NaN }, { timeoutMs: Number.NaN, fuel: Number.NaN }, { timeoutMs: -5, fuel: -1 }]) {
+      const raw = await createRawSandbox(bytes, { limits: { timeoutMs: 50, fuel: 1e8 } });
+      const instance = await raw.instantiate();
+      const out = await raw.run(() => (instance.exports.spin as () => void)(), { limits });
+      expect(out.ok, JSON.stringify(limits)).toBe(false);
+      if (!out.ok) expect(['TIMEOUT', 'FUEL_EXHAUSTED']).toContain(out.failure.code);
+    }
+  });
+});

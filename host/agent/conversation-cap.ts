@@ -1,0 +1,89 @@
+/**
+ * The cap on one conversation's size (`maxMessages`, `maxConversationChars`):
+ * a tool, a plugin or an MCP server that answers with all it is allowed, turn
+ * after turn, would otherwise grow a session without bound: the host's memory,
+ * the store's transcript, and every later model request. Outputs past the cap
+ * are replaced by a short note as they arrive (tool-batch.ts); the next model
+ * call is refused with CONVERSATION_TOO_LARGE (loop.ts), which names the way
+ * out (compact, a new session, or a larger cap).
+ */
+import type { Message } from '../models/types.js';
+import type { LoopConfig } from './config.js';
+
+/** The characters a message holds (its text; an assistant message's parts as JSON, as compaction counts them). */
+function charsOf(m: Message): number {
+  return m.role === 'assistant' ? JSON.stringify(m.content).length : m.content.length;
+}
+
+/** What was measured of one conversation array: its size up to `length`, and the message at `length - 1`. */
+interface Measured {
+  length: number;
+  chars: number;
+  last: Message | undefined;
+}
+
+const measured = new WeakMap<readonly Message[], Measured>();
+/** Conversations that had an output dropped for want of room: full until compacted (a new array). */
+const filled = new WeakSet<readonly Message[]>();
+
+/**
+ * The characters of `messages`, measured incrementally: a conversation only grows between
+ * compactions, so only the messages added since the last measure are read. Anything else (a
+ * compaction rewrote the array) is measured again in full.
+ */
+export function conversationChars(messages: readonly Message[]): number {
+  let m = measured.get(messages);
+  if (!m || messages.length < m.length || (m.length > 0 && messages[m.length - 1] !== m.last)) {
+    m = { length: 0, chars: 0, last: undefined };
+    measured.set(messages, m);
+  }
+  for (let i = m.length; i < messages.length; i++) m.chars += charsOf(messages[i]!);
+  m.length = messages.length;
+  m.last = messages[messages.length - 1];
+  return m.chars;
+}
+
+/** A compaction rewrote `messages` in place: it has room again, as far as its size says. */
+export function compacted(messages: readonly Message[]): void {
+  filled.delete(messages);
+}
+
+/** Why the conversation may not go to the model as it is, or undefined. */
+export function overCap(config: Pick<LoopConfig, 'messages' | 'maxMessages' | 'maxConversationChars'>): string | undefined {
+  const { messages, maxMessages, maxConversationChars } = config;
+  const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
+  if (messages.length > maxMessages) {
+    return `the conversation holds ${messages.length} messages, more than maxMessages (${maxMessages}): ${way}`;
+  }
+  const chars = conversationChars(messages);
+  if (chars > maxConversationChars || filled.has(messages)) {
+    const what = chars > maxConversationChars ? `holds ${chars} characters, more than` : `had a tool output dropped: ${chars} characters and the output would pass`;
+    return `the conversation ${what} maxConversationChars (${maxConversationChars}): ${way}`;
+  }
+  return undefined;
+}
+
+/**
+ * The room one batch of tool results has left: `take` gives an output back as it is while it
+ * fits, and a short note in its place once it would not (every call still gets a result).
+ */
+export class ConversationRoom {
+  #left: number;
+
+  constructor(private readonly config: Pick<LoopConfig, 'messages' | 'maxConversationChars'>) {
+    this.#left = config.maxConversationChars - conversationChars(config.messages);
+  }
+
+  take(content: string): { content: string; dropped: boolean } {
+    if (content.length <= this.#left) {
+      this.#left -= content.length;
+      return { content, dropped: false };
+    }
+    this.#left = 0;
+    filled.add(this.config.messages);
+    return {
+      content: `[output dropped: its ${content.length} characters would take the conversation past maxConversationChars (${this.config.maxConversationChars})]`,
+      dropped: true,
+    };
+  }
+}
