@@ -34,7 +34,13 @@ function copyJson(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(copyJson);
   const out: Record<string, unknown> = {};
-  for (const k in v) out[k] = copyJson((v as Record<string, unknown>)[k]);
+  for (const k in v) {
+    const value = copyJson((v as Record<string, unknown>)[k]);
+    // An own "__proto__" key (JSON.parse makes one) stays an own key: assigned, it would become the
+    // copy's prototype, and the hook would read inherited values the tool never gets.
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
+  }
   return out;
 }
 

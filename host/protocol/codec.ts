@@ -114,7 +114,9 @@ export function decodeWith<T>(what: string, bytes: Uint8Array, decode: (b: Uint8
 }
 
 function parseJson(what: string, text: string): Decoded<unknown> {
-  const parsed = parseBoundedJson(text, what);
+  // Unique keys: a plugin's JSON decides things (a rewritten tool input, a schema), so a key named
+  // twice (readers disagree on which counts) or "__proto__" (a copy takes it as its prototype) is refused.
+  const parsed = parseBoundedJson(text, what, { uniqueKeys: true });
   return parsed.ok ? parsed : bad(parsed.message);
 }
 
