@@ -21,38 +21,84 @@ const MAX_PREOPEN_BYTES = 64 << 20;
 const MAX_PREOPEN_ENTRIES = 10_000;
 const MAX_DEPTH = 32;
 
-/** Reads `dir` into a tree, charging `budget` (shared by a plugin's preopens). */
+/**
+ * Reads `dir` into a tree, charging `budget` (shared by a plugin's preopens).
+ *
+ * Every directory and file is opened with O_NOFOLLOW (and directories with O_DIRECTORY), and each
+ * file is read through the handle that was checked to be a regular file, at most its size: an entry
+ * that becomes a symlink, a FIFO or a device between the listing and the read (someone who can write
+ * in the granted directory while the plugin loads) refuses the load instead of reading what it
+ * points to, or reading forever. A directory whose identity changed while it was listed is refused
+ * too. The root itself may be a symlink: the operator named it.
+ */
 export async function snapshotDirectory(
   dir: string,
   budget: { entries: number; bytes: number },
   plugin: string,
 ): Promise<DirNode> {
   const fs = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const noFollow = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
   const refuse = (why: string): never => {
     throw new WasmhooksError('INVALID_OPTIONS', `wasi preopen ${dir} of ${plugin}: ${why}`);
   };
-  const walk = async (path: string, depth: number): Promise<DirNode> => {
+  const changed = (path: string) => refuse(`${path} changed while it was read (it is now a symlink or not what it was listed as); not loaded`);
+  const open = async (path: string, flags: number) => {
+    try {
+      return await fs.open(path, flags);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT' ? changed(path) : refuse(`cannot read ${path}: ${messageOf(error)}`);
+    }
+  };
+  const readFile = async (path: string): Promise<Uint8Array> => {
+    const handle = await open(path, noFollow);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return changed(path);
+      const left = MAX_PREOPEN_BYTES - budget.bytes;
+      if (info.size > left) refuse(`more than ${MAX_PREOPEN_BYTES} bytes`);
+      // At most its size (one byte more shows it grew): a file cannot make the read run on.
+      const data = new Uint8Array(info.size + 1);
+      let got = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(data, got, data.length - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+        if (got > info.size) refuse(`${path} grew while it was read`);
+      }
+      budget.bytes += got;
+      return data.slice(0, got);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  };
+  const walk = async (path: string, depth: number, root: boolean): Promise<DirNode> => {
     if (depth > MAX_DEPTH) refuse(`nested deeper than ${MAX_DEPTH} levels`);
     const node: DirNode = { kind: 'dir', entries: new Map() };
+    const handle = await open(path, (root ? constants.O_RDONLY : noFollow) | (constants.O_DIRECTORY ?? 0));
     let names: Array<{ name: string; isFile(): boolean; isDirectory(): boolean }>;
     try {
-      names = await fs.readdir(path, { withFileTypes: true });
-    } catch (error) {
-      return refuse(`cannot read ${path}: ${messageOf(error)}`);
+      const before = await handle.stat();
+      try {
+        names = await fs.readdir(path, { withFileTypes: true });
+      } catch (error) {
+        return refuse(`cannot read ${path}: ${messageOf(error)}`);
+      }
+      // The path still names the directory that was opened (not one swapped in while it was listed).
+      const after = await fs.stat(path).catch(() => undefined);
+      if (!after || after.ino !== before.ino || after.dev !== before.dev) changed(path);
+    } finally {
+      await handle.close().catch(() => undefined);
     }
     for (const entry of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (++budget.entries > MAX_PREOPEN_ENTRIES) refuse(`more than ${MAX_PREOPEN_ENTRIES} entries`);
       const child = `${path}/${entry.name}`;
-      if (entry.isDirectory()) node.entries.set(entry.name, await walk(child, depth + 1));
-      else if (entry.isFile()) {
-        const data = new Uint8Array(await fs.readFile(child));
-        budget.bytes += data.length;
-        if (budget.bytes > MAX_PREOPEN_BYTES) refuse(`more than ${MAX_PREOPEN_BYTES} bytes`);
-        node.entries.set(entry.name, { kind: 'file', data });
-      }
+      if (entry.isDirectory()) node.entries.set(entry.name, await walk(child, depth + 1, false));
+      else if (entry.isFile()) node.entries.set(entry.name, { kind: 'file', data: await readFile(child) });
       // Symlinks, sockets, devices: not part of the grant.
     }
     return node;
   };
-  return walk(dir.replace(/\/+$/, '') || '/', 0);
+  return walk(dir.replace(/\/+$/, '') || '/', 0, true);
 }
