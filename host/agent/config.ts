@@ -1,6 +1,7 @@
 /** What one prompt's loop needs. The session builds it; the loop only reads it (and appends to `messages`). */
 import type { AgentResult, AgentState, Emit } from '../events/types.js';
 import type { DispatchContext } from '../hooks/dispatch.js';
+import { fitContext } from './conversation-cap.js';
 import type { HookRegistry } from '../hooks/registry.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { Message, Model, ToolDefinition } from '../models/types.js';
@@ -321,5 +322,6 @@ export function dispatchContext(config: LoopConfig, emit: Emit, signal: AbortSig
 export function flushContext(config: LoopConfig): void {
   if (config.pendingContext.length === 0) return;
   const lines = config.pendingContext.splice(0);
-  config.messages.push({ role: 'user', content: `<hook-context>\n${lines.join('\n')}\n</hook-context>` });
+  // Within the conversation's cap: many hooks each adding their full output could otherwise pass it unchecked.
+  config.messages.push({ role: 'user', content: `<hook-context>\n${fitContext(config, lines.join('\n'))}\n</hook-context>` });
 }

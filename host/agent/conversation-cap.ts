@@ -8,7 +8,13 @@
  * out (compact, a new session, or a larger cap).
  */
 import type { Message } from '../models/types.js';
-import type { LoopConfig } from './config.js';
+
+/** What the cap reads of a loop's config (config.ts `LoopConfig`; named here so config.ts may use this file). */
+export interface CappedConversation {
+  messages: Message[];
+  maxMessages: number;
+  maxConversationChars: number;
+}
 
 /** The characters a message holds (its text; an assistant message's parts as JSON, as compaction counts them). */
 function charsOf(m: Message): number {
@@ -49,7 +55,7 @@ export function compacted(messages: readonly Message[]): void {
 }
 
 /** Why the conversation may not go to the model as it is, or undefined. */
-export function overCap(config: Pick<LoopConfig, 'messages' | 'maxMessages' | 'maxConversationChars'>): string | undefined {
+export function overCap(config: CappedConversation): string | undefined {
   const { messages, maxMessages, maxConversationChars } = config;
   const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
   if (messages.length > maxMessages) {
@@ -64,17 +70,25 @@ export function overCap(config: Pick<LoopConfig, 'messages' | 'maxMessages' | 'm
 }
 
 /**
+ * Hook context on its way into the conversation (config.ts `flushContext`): as it is while it
+ * fits, else a short note in its place (the conversation is then full: the next turn is refused).
+ */
+export function fitContext(config: Pick<CappedConversation, 'messages' | 'maxConversationChars'>, text: string): string {
+  return new ConversationRoom(config).take(text, 'hook context').content;
+}
+
+/**
  * The room one batch of tool results has left: `take` gives an output back as it is while it
  * fits, and a short note in its place once it would not (every call still gets a result).
  */
 export class ConversationRoom {
   #left: number;
 
-  constructor(private readonly config: Pick<LoopConfig, 'messages' | 'maxConversationChars'>) {
+  constructor(private readonly config: Pick<CappedConversation, 'messages' | 'maxConversationChars'>) {
     this.#left = config.maxConversationChars - conversationChars(config.messages);
   }
 
-  take(content: string): { content: string; dropped: boolean } {
+  take(content: string, what = 'output'): { content: string; dropped: boolean } {
     if (content.length <= this.#left) {
       this.#left -= content.length;
       return { content, dropped: false };
@@ -82,7 +96,7 @@ export class ConversationRoom {
     this.#left = 0;
     filled.add(this.config.messages);
     return {
-      content: `[output dropped: its ${content.length} characters would take the conversation past maxConversationChars (${this.config.maxConversationChars})]`,
+      content: `[${what} dropped: its ${content.length} characters would take the conversation past maxConversationChars (${this.config.maxConversationChars})]`,
       dropped: true,
     };
   }

@@ -91,7 +91,9 @@ export class Sandboxed implements SandboxedModule {
   // outcome to #settle in the tick it is known (one promise per call, which
   // shows on plugins that answer in a few µs).
   #call(fn: string, input: Uint8Array, options: AnyCallOptions, borrowed: boolean): Promise<unknown> {
-    const refused = this.#refusal(fn, input, options.signal);
+    // Read once: the signal checked here is the one the call runs under.
+    const signal = options.signal;
+    const refused = this.#refusal(fn, input, signal);
     if (refused) {
       this.#busy--;
       const outcome: CallOutcome = { ok: false, failure: refused, fuelUsed: 0, durationMs: 0 };
@@ -106,7 +108,7 @@ export class Sandboxed implements SandboxedModule {
         input,
         positive(limits?.timeoutMs) ?? this.limits.timeoutMs,
         positive(limits?.fuel) ?? this.limits.fuel,
-        options.signal,
+        signal,
         this.#settle,
       );
     } catch (error) {

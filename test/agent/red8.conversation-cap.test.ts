@@ -79,3 +79,19 @@ describe('the cap and compaction', () => {
     expect((await session.prompt('again')).subtype).toBe('success');
   });
 });
+
+describe('hook context counts toward the cap', () => {
+  it('context past the cap reaches the model as a note; the conversation is then full', async () => {
+    const huge = 'y'.repeat(500_000);
+    const host = createHost({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      maxConversationChars: 100_000,
+      hooks: { UserPromptSubmit: [{ hooks: [async () => ({ additionalContext: huge })] }] },
+    });
+    const session = host.session();
+    expect((await session.prompt('go')).subtype).toBe('success');
+    expect(JSON.stringify(session.messages)).not.toContain(huge);
+    expect(JSON.stringify(session.messages)).toMatch(/\[hook context dropped/);
+    expect((await session.prompt('again')).error?.code).toBe('CONVERSATION_TOO_LARGE');
+  });
+});

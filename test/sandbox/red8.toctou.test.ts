@@ -197,3 +197,22 @@ describe('createRawSandbox per-call overrides', () => {
     }
   });
 });
+
+describe('CallOptions are read once', () => {
+  it('a signal getter that answers "aborted" to the check and "none" to the run: refused, never run without it', async () => {
+    const sandbox = await createSandbox(await hostile('red8'));
+    try {
+      const controller = new AbortController();
+      controller.abort();
+      // The old code checked one reading (aborted: refused)... and ran the call under a second one.
+      let reads = 0;
+      const options = Object.defineProperty({}, 'signal', { get: () => (reads++ === 0 ? new AbortController().signal : controller.signal), enumerable: true });
+      const out = await sandbox.call('const', new Uint8Array(), options);
+      // One reading: not aborted, the call runs under that signal (the second reading is never taken).
+      expect(out.ok).toBe(true);
+      expect(reads).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
