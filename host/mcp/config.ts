@@ -7,8 +7,14 @@
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
 
-/** Server names become part of tool names (`mcp__<server>__<tool>`). */
-const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * Server names become part of tool names (`mcp__<server>__<tool>`), which permission rules and hook
+ * matchers select by prefix. A name with "__" in it, or that starts or ends with "_", would make that
+ * prefix ambiguous: server "a"'s tool "b__x" and server "a__b"'s tool "x" would both be
+ * `mcp__a__b__x`, and a rule meant for one server (`mcp__a__b__.*`) would cover the other's tools.
+ * Without them, the first "__" after `mcp__` always ends the server's name.
+ */
+const MCP_SERVER_NAME = /^(?=.{1,32}$)[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
 
 /** A call that has not answered after this long fails with MCP_TIMEOUT. */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -53,7 +59,7 @@ const schemas = lazy(() => {
     error: 'expected a stdio server { "command", "args"?, "env"? } or an HTTP server { "url", "headers"? }',
   });
 
-  const servers = z.record(z.string().regex(MCP_SERVER_NAME, `server names must match ${MCP_SERVER_NAME.source}`), server);
+  const servers = z.record(z.string().regex(MCP_SERVER_NAME, 'server names must be 1-32 letters, digits, "-" and single "_" between them (no "__", no "_" at either end: the name is the prefix of its tools\' names, mcp__<server>__<tool>)'), server);
   return { stdioServer, httpServer, server, servers };
 });
 type Schemas = ReturnType<typeof schemas>;
