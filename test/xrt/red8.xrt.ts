@@ -3,10 +3,14 @@
 // test/hooks/red8.aborted-chain.test.ts, test/hooks/red8.proto-keys.test.ts or
 // test/agent/red8.conversation-cap.test.ts fails on the old code), now closed.
 import assert from 'node:assert/strict';
+import fsp, { mkdtemp, mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { createHost, createRawSandbox, createSandbox, HookRegistry, loadPlugin, scriptedModel, tool, ToolRegistry } from '../../dist/index.js';
 import type { HookCallback, HookHandler, HostEvent, SandboxOptions } from '../../dist/index.js';
-import { hostile, str } from './wat.ts';
+import { hostile, runtime, str } from './wat.ts';
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
@@ -128,6 +132,54 @@ export const scenarios: Record<string, () => Promise<void>> = {
         await plugin.close();
       }
     }
+  },
+
+  'a WASI preopen entry swapped for a symlink after the listing refuses the load, never reads outside the grant': async () => {
+    const base = await mkdtemp(join(tmpdir(), 'red8-xrt-'));
+    const grant = join(base, 'grant');
+    await mkdir(grant);
+    await writeFile(join(grant, 'a.txt'), 'granted');
+    await writeFile(join(base, 'secret'), 'SECRET');
+    const real = fsp.readdir;
+    let swapped = false;
+    fsp.readdir = (async (...args: unknown[]) => {
+      const listed = await (real as (...a: unknown[]) => Promise<unknown>)(...args);
+      if (!swapped && String(args[0]) === grant) {
+        swapped = true;
+        await unlink(join(grant, 'a.txt'));
+        await symlink(join(base, 'secret'), join(grant, 'a.txt'));
+      }
+      return listed;
+    }) as typeof real;
+    syncBuiltinESMExports();
+    try {
+      const loaded = await createSandbox(await hostile('red8'), { wasi: { preopens: { '/g': grant } } }).then(
+        async (s) => (await s.close(), 'loaded'),
+        (e: unknown) => e as Error,
+      );
+      // A runtime whose node:fs/promises cannot be patched never swaps: then the ordinary load must work.
+      if (swapped) assert.match(String((loaded as Error).message), /a\.txt changed while it was read/);
+      else assert.equal(loaded, 'loaded');
+      console.log(`    (${runtime}: the swap ${swapped ? 'happened' : 'could not be arranged'})`);
+    } finally {
+      fsp.readdir = real;
+      syncBuiltinESMExports();
+      await rm(base, { recursive: true, force: true });
+    }
+  },
+
+  'MCP server names with "__" (or "_" at an end) are refused: tool-name prefixes stay unambiguous': async () => {
+    for (const name of ['a__b', '_a', 'a_']) assert.throws(() => createHost({ mcpServers: { [name]: { command: 'node' } } }), new RegExp(`mcpServers\\.${name}`));
+    createHost({ mcpServers: { a_b: { command: 'node' } } });
+  },
+
+  'hook context past the conversation cap reaches the model as a note, and the conversation is then full': async () => {
+    const huge = 'y'.repeat(500_000);
+    const host = createHost({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), maxConversationChars: 100_000, hooks: { UserPromptSubmit: [{ hooks: [async () => ({ additionalContext: huge })] }] } });
+    const session = host.session();
+    assert.equal((await session.prompt('go')).subtype, 'success');
+    assert.ok(!JSON.stringify(session.messages).includes(huge));
+    assert.equal((await session.prompt('again')).error?.code, 'CONVERSATION_TOO_LARGE');
   },
 
   'createRawSandbox: a NaN or negative per-call override falls back to the limits (an infinite loop still stops)': async () => {
