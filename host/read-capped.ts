@@ -7,6 +7,7 @@
  * told, the runtime stops reading for us).
  */
 import { concatBytes } from './bytes.js';
+import { timerDelay } from './timer.js';
 
 /** How a read ended: the whole body, or stopped at the size limit, the deadline, the signal or a failed read. */
 type CappedEnd = 'done' | 'over' | 'expired' | 'aborted' | 'failed';
@@ -42,7 +43,7 @@ export async function readCapped(stream: ReadableStream<Uint8Array>, limit: numb
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stops: Promise<'expired' | 'aborted'>[] = [];
-  if (options.timeoutMs !== undefined) stops.push(new Promise((resolve) => (timer = setTimeout(() => resolve('expired'), options.timeoutMs))));
+  if (options.timeoutMs !== undefined) stops.push(new Promise((resolve) => (timer = setTimeout(() => resolve('expired'), timerDelay(options.timeoutMs!)))));
   if (options.signal) {
     const signal = options.signal;
     stops.push(new Promise((resolve) => signal.addEventListener('abort', (onAbort = () => resolve('aborted')), { once: true })));

@@ -9,6 +9,7 @@
 import type { StoppedBy } from '../events/types.js';
 import { Chain, NOTHING, type ChainOutcome, type DispatchContext } from './chain.js';
 import type { HookEventName, HookHandler, HookInput, HookInputOf, HookResult } from './types.js';
+import { timerDelay } from '../timer.js';
 
 export type { ChainOutcome, DispatchContext } from './chain.js';
 
@@ -91,7 +92,7 @@ async function callTimed(handler: HookHandler, input: HookInput, outer: AbortSig
     const message = `hook "${handler.name}" timed out after ${handler.timeoutMs} ms`;
     lazy.abort(new DOMException(message, 'TimeoutError'));
     settle({ ok: false, failure: { code: 'TIMEOUT', message } });
-  }, handler.timeoutMs);
+  }, timerDelay(handler.timeoutMs));
   if (outer.aborted) onOuterAbort();
   else outer.addEventListener('abort', onOuterAbort, { once: true });
   try {

@@ -27,6 +27,7 @@ import {
 import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
+import { timerDelay } from '../timer.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
@@ -260,7 +261,7 @@ export class McpServers {
     try {
       const result = await client.callTool({ name: tool, arguments: input }, undefined, {
         signal: ctx.signal,
-        timeout: c.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+        timeout: timerDelay(c.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS),
         onprogress: progressSink(ctx),
       });
       return outcomeOf(result as Parameters<typeof outcomeOf>[0], c.maxOutputChars ?? DEFAULT_MCP_MAX_OUTPUT_CHARS);

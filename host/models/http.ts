@@ -9,6 +9,7 @@ import { readCapped } from '../read-capped.js';
 import { messageOf } from '../errors.js';
 import type { ModelErrorCode, ModelFailure } from './types.js';
 import { backoffMs, type ResolvedRetry, retryAfterMs } from './retry.js';
+import { timerDelay } from '../timer.js';
 
 export interface PostRequest {
   /** Who we talk to, for messages: `OpenAI-compatible server at http://…`. */
@@ -68,7 +69,7 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
   const release = (): void => request.signal.removeEventListener('abort', forward);
   const timer = setTimeout(() => {
     controller.abort(new Error(`no response headers within ${request.headersTimeoutMs} ms`));
-  }, request.headersTimeoutMs);
+  }, timerDelay(request.headersTimeoutMs));
   let response: Response;
   try {
     response = await request.fetch(request.url, {
@@ -86,7 +87,7 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
     clearTimeout(timer);
   }
   // An error body that never finishes must not hang the turn either.
-  const bodyTimer = setTimeout(() => controller.abort(new Error('error body stalled')), request.headersTimeoutMs);
+  const bodyTimer = setTimeout(() => controller.abort(new Error('error body stalled')), timerDelay(request.headersTimeoutMs));
   try {
     const result = response.ok ? await checkStreamResponse(request, response, release) : await failedResponse(request, response);
     if (result.kind !== 'response') release();

@@ -2,6 +2,7 @@
  * Retry policy for provider requests: bounded, jittered exponential backoff
  * that defers to the server's `retry-after` when it sends one.
  */
+import { timerDelay } from '../timer.js';
 
 /** How a provider retries 429, 5xx/529 and network failures. */
 export interface RetryOptions {
@@ -71,7 +72,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, timerDelay(ms));
     signal.addEventListener('abort', done, { once: true });
   });
 }

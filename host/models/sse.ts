@@ -4,6 +4,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
+import { timerDelay } from '../timer.js';
 
 /** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
 type SseEnd =
@@ -71,7 +72,7 @@ async function readWithin(
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       reject(new Error(`no data for ${ms} ms; the connection looks stalled`));
-    }, ms);
+    }, timerDelay(ms));
   });
   try {
     return await Promise.race([reader.read(), timeout]);

@@ -14,6 +14,7 @@ import type { ChainOutcome } from '../hooks/dispatch.js';
 import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
 import { lazy } from '../lazy.js';
+import { timerDelay } from '../timer.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -101,7 +102,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
     timer = setTimeout(() => {
       controller.abort(new DOMException('permission timed out', 'TimeoutError'));
       resolve('timeout');
-    }, cfg.timeoutMs);
+    }, timerDelay(cfg.timeoutMs));
   });
   try {
     const info: PermissionRequestInfo = {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import type { SessionStore } from '../store/types.js';
+import { timerDelay } from '../timer.js';
 
 const callSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('abort'), sessionId: z.string() }),
@@ -58,7 +59,7 @@ export class ReplicaCalls {
         this.#waiting.set(callId, resolve);
         timer = setTimeout(
           () => reject(new WasmhooksError('STORE_UNAVAILABLE', `replica ${to}, which runs this session's prompt, did not answer within ${timeoutMs} ms; retry`)),
-          timeoutMs,
+          timerDelay(timeoutMs),
         );
         this.store.send(to, { kind: 'call', callId, from: this.replica, body: call }).catch(reject);
       });

@@ -4,6 +4,7 @@
  * Node, Deno and Bun all implement.
  */
 import type { ChildProcess } from 'node:child_process';
+import { timerDelay } from '../timer.js';
 
 /** What a command printed: up to `maxOutputBytes` of each stream, and how many bytes past that were dropped. */
 interface ShellOutput {
@@ -118,7 +119,7 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
       if (exited()) release();
     };
     const onAbort = () => stop('aborted');
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    const timer = setTimeout(() => stop('timeout'), timerDelay(options.timeoutMs));
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.stdout?.on('data', (c: Buffer) => stdout.push(c));

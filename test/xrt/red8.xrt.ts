@@ -182,6 +182,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal((await session.prompt('again')).error?.code, 'CONVERSATION_TOO_LARGE');
   },
 
+  'a hook timeout past setTimeout\'s range (3e9 ms, Infinity) is kept long, not wrapped to 1 ms: a fail-open redactor still runs': async () => {
+    for (const timeoutMs of [3e9, Number.POSITIVE_INFINITY]) {
+      const model = scriptedModel({ rules: [{ when: { lastUser: 'go' }, reply: { toolCalls: [{ name: 'Leak', input: {} }] }, times: 1 }], turns: [{ text: 'done' }] });
+      const redactor: HookCallback = (input) => new Promise((resolve) => setTimeout(() => resolve({ updatedOutput: String((input as { tool_response: string }).tool_response).replace(/hunter2/g, '[redacted]') }), 20));
+      const host = createHost({ model, permissionMode: 'bypassPermissions', tools: [tool('Leak', 'leaks', z.object({}), () => 'SECRET=hunter2')] });
+      host.hooks.add('PostToolUse', { timeoutMs, failurePolicy: 'fail-open', hooks: [redactor] });
+      const { events } = await collect(host, 'go');
+      const outputs = events.filter((e) => e.type === 'tool.output').map((e) => (e as { content: string }).content);
+      assert.deepEqual(outputs, ['SECRET=[redacted]'], String(timeoutMs));
+    }
+  },
+
   'createRawSandbox: a NaN or negative per-call override falls back to the limits (an infinite loop still stops)': async () => {
     const spin = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 9, 1, 7, 0, 3, 64, 12, 0, 11, 11]);
     for (const limits of [{ fuel: Number.NaN }, { timeoutMs: Number.NaN, fuel: Number.NaN }, { timeoutMs: -5, fuel: -1 }]) {
