@@ -194,6 +194,36 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'WASI\'s monotonic clock steps by 100 µs (no finer timer for timing side channels)': async () => {
+    const wabtInit = (await import('wabt')).default;
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('clock.wat', `(module
+      (import "wasi_snapshot_preview1" "clock_time_get" (func $clock (param i32 i64 i32) (result i32)))
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "extism:host/env" "store_u64" (func $store_u64 (param i64 i64)))
+      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+      (memory (export "memory") 1)
+      (func (export "now") (result i32) (local $o i64)
+        (drop (call $clock (i32.const 1) (i64.const 1) (i32.const 64)))
+        (local.set $o (call $alloc (i64.const 8)))
+        (call $store_u64 (local.get $o) (i64.load (i32.const 64)))
+        (call $output_set (local.get $o) (i64.const 8))
+        (i32.const 0)))`);
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    const sandbox = await createSandbox(bytes, { wasi: true });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const out = await sandbox.call('now', new Uint8Array());
+        assert.ok(out.ok, out.ok ? '' : out.failure.message);
+        const ns = new DataView(out.output.buffer, out.output.byteOffset, 8).getBigUint64(0, true);
+        assert.equal(ns % 100_000n, 0n, String(ns));
+      }
+    } finally {
+      await sandbox.close();
+    }
+  },
+
   'createRawSandbox: a NaN or negative per-call override falls back to the limits (an infinite loop still stops)': async () => {
     const spin = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 9, 1, 7, 0, 3, 64, 12, 0, 11, 11]);
     for (const limits of [{ fuel: Number.NaN }, { timeoutMs: Number.NaN, fuel: Number.NaN }, { timeoutMs: -5, fuel: -1 }]) {

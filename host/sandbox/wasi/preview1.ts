@@ -150,12 +150,12 @@ export class Wasi {
       environ_get: (ptrs: number, buf: number) => this.#strings(this.config.env, ptrs, buf),
       clock_res_get: (id: number, out: number) => {
         if (id > 3) return Errno.INVAL;
-        g.u64(out, id === 0 ? 1_000_000n : 1_000n);
+        g.u64(out, id === 0 ? 1_000_000n : CLOCK_STEP_NS);
         return Errno.SUCCESS;
       },
       clock_time_get: (id: number, _precision: bigint, out: number) => {
         if (id > 3) return Errno.INVAL;
-        g.u64(out, id === 0 ? BigInt(Date.now()) * 1_000_000n : BigInt(Math.round(performance.now() * 1e6)));
+        g.u64(out, id === 0 ? BigInt(Date.now()) * 1_000_000n : coarseMonotonicNs());
         return Errno.SUCCESS;
       },
       random_get: (buf: number, len: number) => {
@@ -264,4 +264,19 @@ let names: ReadonlySet<string> | undefined;
 export function preview1Functions(): ReadonlySet<string> {
   names ??= new Set(Object.keys(new Wasi({ args: [], env: [], preopens: [] }, { meter: () => null, log: () => undefined }).imports()));
   return names;
+}
+
+/**
+ * The monotonic clock's step a plugin sees: 100 µs, as browsers coarsen `performance.now()` for
+ * code they do not trust. A plugin shares the process with the host's secrets (API keys, other
+ * sessions' data) and other plugins; a clock precise to the microsecond is what timing side
+ * channels (cache timing, Spectre-style reads) are measured with. The realtime clock is Date.now()'s
+ * millisecond already.
+ */
+export const CLOCK_STEP_NS = 100_000n;
+
+/** performance.now() in ns, cut down to a multiple of `CLOCK_STEP_NS` (still never decreasing). */
+function coarseMonotonicNs(): bigint {
+  const ns = BigInt(Math.floor(performance.now() * 1e6));
+  return ns - (ns % CLOCK_STEP_NS);
 }
