@@ -139,9 +139,8 @@ async function runChain(ctx: DispatchContext, event: HookEventName, all: readonl
   // Indexed, not for-of: an iterator object would be kept alive across every await.
   for (let i = 0; i < all.length; i++) {
     const handler = all[i]!;
-    if (handler.matcher && chain.toolName !== undefined && !handler.matcher.test(chain.toolName)) continue;
-    // Another session's hook (a remote client's callbacks): not this chain's, no events.
-    if (handler.sessions !== undefined && !handler.sessions.has(chain.input.session_id)) continue;
+    // Its matcher, and its sessions (a remote client's callbacks belong to theirs): not this chain's, no events.
+    if (!chain.matches(handler)) continue;
     // Cut short: fail closed whatever the hooks before decided (an `allow` is not the chain's answer).
     if (ctx.signal.aborted) return chain.abort(all.slice(i));
     const started = chain.start(handler);
