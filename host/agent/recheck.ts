@@ -11,12 +11,14 @@
  * be given again for the new input. An equal rewrite (an idempotent
  * normaliser) passes. See docs/hooks.md, rule 4.
  *
- * The pass's hook.start/hook.end events carry `recheck: true`, so a UI can tell the
+ * The pass's hook inputs and its hook.start/hook.end events carry `recheck: true`, so a
+ * hook (a WASM guard too: the protocol's `ToolUsePayload.recheck`) and a UI can tell the
  * re-judgement from the first round; a context line the first round already gathered
  * for this call is not gathered again (the same hook saying the same thing twice).
  */
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
+import type { HookInputOf } from '../hooks/types.js';
 import type { PermissionSource } from '../permissions/types.js';
 import { sameJson } from '../same-json.js';
 import { toolCallInput } from './config.js';
@@ -46,7 +48,7 @@ export async function recheckInput(
   answeredAbout: boolean,
   gathered: readonly string[],
 ): Promise<Refusal | undefined> {
-  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => toolCallInput(b.common, 'PreToolUse', call.name, call.id, final));
+  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => recheckHookInput(b, call, final));
   for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;
@@ -87,6 +89,13 @@ export async function recheckInput(
     return { reason: `${refused}: a PreToolUse hook allowed the input before it was rewritten, and no hook allows the rewritten one`, source: 'hook' };
   }
   return undefined;
+}
+
+/** The first round's input for `final`, marked `recheck: true` (a WASM guard reads it as `ToolUsePayload.recheck`). */
+function recheckHookInput(b: BatchScope, call: ToolCallRequest, final: Record<string, unknown>): HookInputOf<'PreToolUse'> {
+  const input: HookInputOf<'PreToolUse'> = toolCallInput(b.common, 'PreToolUse', call.name, call.id, final);
+  input.recheck = true;
+  return input;
 }
 
 /** The batch's dispatch context, with this pass's hook.start/hook.end marked `recheck: true`. */
