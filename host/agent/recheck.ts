@@ -18,10 +18,9 @@
  */
 import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
-import type { HookInputOf } from '../hooks/types.js';
 import type { PermissionSource } from '../permissions/types.js';
 import { sameJson } from '../same-json.js';
-import { toolCallInput } from './config.js';
+import { recheckHookInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
 import type { BatchScope } from './permission-question.js';
 
@@ -48,7 +47,7 @@ export async function recheckInput(
   answeredAbout: boolean,
   gathered: readonly string[],
 ): Promise<Refusal | undefined> {
-  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => recheckHookInput(b, call, final));
+  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => recheckHookInput(b.common, call.name, call.id, final));
   for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;
@@ -89,13 +88,6 @@ export async function recheckInput(
     return { reason: `${refused}: a PreToolUse hook allowed the input before it was rewritten, and no hook allows the rewritten one`, source: 'hook' };
   }
   return undefined;
-}
-
-/** The first round's input for `final`, marked `recheck: true` (a WASM guard reads it as `ToolUsePayload.recheck`). */
-function recheckHookInput(b: BatchScope, call: ToolCallRequest, final: Record<string, unknown>): HookInputOf<'PreToolUse'> {
-  const input: HookInputOf<'PreToolUse'> = toolCallInput(b.common, 'PreToolUse', call.name, call.id, final);
-  input.recheck = true;
-  return input;
 }
 
 /** The batch's dispatch context, with this pass's hook.start/hook.end marked `recheck: true`. */
