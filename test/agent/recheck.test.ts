@@ -223,6 +223,22 @@ describe('a hook can tell the re-check from the first round', () => {
     ]);
   });
 
+  it('a hook that sets recheck on its own input does not make the next hook see a re-check (each JS hook gets a copy)', async () => {
+    const plugin = await loadPlugin({ path: wasmFixture('recheck-guard') });
+    try {
+      const forge: HookCallback = async (i) => (Object.assign(i, { recheck: true }), {});
+      const h = createHost({ cwd: '/proj', model: scriptedModel([bashCall('ls'), { text: '.' }]), tools: [bash([])], hooks: { PreToolUse: [{ hooks: [forge] }] }, plugins: [plugin] });
+      const events = await collect(h.session(), 'go');
+      // forge runs first (options' hooks before plugins' bindings), then the guard: still a first round.
+      expect(ofType(events, 'hook.end').map((e) => [e.kind, e.recheck ?? false, e.decision, e.reason])).toEqual([
+        ['js', false, 'continue', undefined],
+        ['wasm', false, 'allow', 'first round: ls'],
+      ]);
+    } finally {
+      await plugin.close();
+    }
+  });
+
   for (const guard of ['recheck-guard', 'recheck-guard-c']) {
     it(`a WASM guard (${guard}) answers the re-check differently: the rewritten ls is refused, the rewritten echo runs`, async () => {
       const plugin = await loadPlugin({ path: wasmFixture(guard) });
