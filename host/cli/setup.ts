@@ -108,6 +108,8 @@ export async function setupHost(
       cwd: io.cwd,
       ...pick('permissionMode', flags.permissionMode ?? config?.permissionMode),
       ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
+      ...pick('maxMessages', config?.maxMessages),
+      ...pick('maxConversationChars', config?.maxConversationChars),
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
       ...pick('allowedTools', workspace.readOnly.length > 0 ? [...(config?.allowedTools ?? []), ...workspace.readOnly] : config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),

@@ -160,6 +160,10 @@ function build() {
       model: nonEmpty('a model id').optional().describe('`scripted`, `openai:<model>` or `anthropic:<model>`.'),
       systemPrompt: text().optional(),
       maxTurns: positiveInt().optional().describe('Model calls per prompt before the run ends with error_max_turns.'),
+      maxMessages: positiveInt().optional().describe('Messages a session\'s conversation may hold (default 10000); past it a prompt ends with CONVERSATION_TOO_LARGE.'),
+      maxConversationChars: positiveInt()
+        .optional()
+        .describe('Characters of text a session\'s conversation may hold (default 32000000); outputs past it are dropped, then CONVERSATION_TOO_LARGE.'),
       permissionMode: z
         .enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk'], {
           error: 'expected "default", "acceptEdits", "bypassPermissions" or "dontAsk"',
