@@ -27,8 +27,13 @@ interface ContextSize {
   atLength: number;
 }
 
+/** The context window auto-compaction works to, or undefined when the session does not compact by itself. */
+function autoCompactWindow(config: LoopConfig): number | undefined {
+  return config.autoCompact === false ? undefined : (config.model.contextWindow ?? config.compaction?.contextWindow);
+}
+
 function shouldCompact(config: LoopConfig, size: ContextSize): boolean {
-  const window = config.model.contextWindow ?? config.compaction?.contextWindow;
+  const window = autoCompactWindow(config);
   if (config.autoCompact === false || window === undefined) return false;
   // A provider that reports no usage (0) still gets the estimate.
   const estimate = estimateTokens(config.messages, config.systemPrompt);
@@ -106,7 +111,19 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       if (signal.aborted) return finish('aborted');
       if (turns >= config.maxTurns) return finish('error_max_turns');
       // Before a turn starts: a conversation past its cap never reaches the model (or the store) again as it is.
-      const full = overCap(config);
+      let full = overCap(config);
+      // A session that compacts by itself makes its room as session.compact() would (the way out
+      // the error names) before it is refused: the cap (a bound on memory) must not end a long
+      // session that auto-compaction would have kept going (maxMessages is often reached first).
+      if (full && autoCompactWindow(config) !== undefined) {
+        config.setState('thinking');
+        config.setState('compacting');
+        const compacted = await compactConversation(config, emit, signal, 'auto');
+        if (compacted.compacted) size.atLength = -1;
+        if (signal.aborted) return finish('aborted');
+        config.setState('thinking');
+        full = overCap(config);
+      }
       if (full) return await fail('CONVERSATION_TOO_LARGE', full, turns);
       const iteration = ++turns;
       config.setState('thinking');
