@@ -117,12 +117,15 @@ class Raw implements RawSandbox {
     const fail = (failure: PluginFailure): RawOutcome<T> => ({ ok: false, failure, fuelUsed: 0, durationMs: 0 });
     if (this.#spent) return fail({ code: 'ABORTED', message: `${this.name} was stopped earlier (${this.#spent.code}); create a new sandbox` });
     if (this.#meter) return fail({ code: 'ABORTED', message: `${this.name}: runs do not nest or overlap` });
-    if (options.signal?.aborted) return fail({ code: 'ABORTED', message: 'the call was aborted before it started' });
+    // Read once, as SandboxedModule.call does: the signal checked here is the one the run stops on
+    // (a getter answering a live signal to the check and none to the meter made the run unstoppable).
+    const signal = options.signal;
+    if (signal?.aborted) return fail({ code: 'ABORTED', message: 'the call was aborted before it started' });
     // As `SandboxedModule.call`: an override counts only as a positive number (NaN would be no deadline, or a throw here).
     const { timeoutMs: callTimeout, fuel: callFuel } = options.limits ?? {};
     const timeoutMs = positive(callTimeout) ?? this.limits.timeoutMs;
     const fuel = positive(callFuel) ?? this.limits.fuel;
-    const meter = new Meter({ deadline: started + timeoutMs, timeoutMs, fuel, signal: options.signal }, this.#slice, this.#fuel, started);
+    const meter = new Meter({ deadline: started + timeoutMs, timeoutMs, fuel, signal }, this.#slice, this.#fuel, started);
     this.#meter = meter;
     if (this.#fuel) this.#fuel.value = meter.prefill(0n);
     const settle = (): { fuelUsed: number; durationMs: number } => {
