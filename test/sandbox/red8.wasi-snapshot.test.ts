@@ -16,12 +16,15 @@ afterEach(() => {
   syncBuiltinESMExports();
 });
 
-/** Runs `swap` right after the first listing of `dir` (the window between listing and reading). */
-function afterListing(dir: string, swap: () => Promise<void>): void {
+/**
+ * Runs `swap` right after the first listing (the window between listing and reading). The first
+ * listing is the root's (`dir`); it may be read through its open handle (/proc/self/fd/N), not by `dir`.
+ */
+function afterListing(_dir: string, swap: () => Promise<void>): void {
   let done = false;
   fsp.readdir = (async (...args: Parameters<typeof realReaddir>) => {
     const listed = await (realReaddir as (...a: unknown[]) => Promise<unknown>)(...args);
-    if (!done && String(args[0]) === dir) {
+    if (!done) {
       done = true;
       await swap();
     }

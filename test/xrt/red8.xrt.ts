@@ -144,7 +144,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     let swapped = false;
     fsp.readdir = (async (...args: unknown[]) => {
       const listed = await (real as (...a: unknown[]) => Promise<unknown>)(...args);
-      if (!swapped && String(args[0]) === grant) {
+      // The first listing is the grant's (read by its path, or through its handle: /proc/self/fd/N).
+      if (!swapped) {
         swapped = true;
         await unlink(join(grant, 'a.txt'));
         await symlink(join(base, 'secret'), join(grant, 'a.txt'));

@@ -43,16 +43,26 @@ export async function snapshotDirectory(
     throw new WasmhooksError('INVALID_OPTIONS', `wasi preopen ${dir} of ${plugin}: ${why}`);
   };
   const changed = (path: string) => refuse(`${path} changed while it was read (it is now a symlink or not what it was listed as); not loaded`);
-  const open = async (path: string, flags: number) => {
+  /** Opens `opened` (the path, or the entry through its directory's handle); `path` names it in messages. */
+  const open = async (opened: string, flags: number, path: string) => {
     try {
-      return await fs.open(path, flags);
+      return await fs.open(opened, flags);
     } catch (error) {
       const code = (error as { code?: string }).code;
       return code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT' ? changed(path) : refuse(`cannot read ${path}: ${messageOf(error)}`);
     }
   };
-  const readFile = async (path: string): Promise<Uint8Array> => {
-    const handle = await open(path, noFollow);
+  // Linux (Node, Deno and Bun alike): an entry is opened through its directory's open handle
+  // (/proc/self/fd/<fd>/<name>), never by its path from the root. O_NOFOLLOW guards only a path's
+  // last part: a directory on the way swapped for a symlink after it was checked would otherwise
+  // redirect every read below it (grant/sub/b.txt read from elsewhere/b.txt). Elsewhere: by path.
+  const anchored = await fs.stat('/proc/self/fd').then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  const through = (handle: { fd: number }, path: string): string => (anchored && typeof handle.fd === 'number' ? `/proc/self/fd/${handle.fd}` : path);
+  const readFile = async (path: string, opened: string): Promise<Uint8Array> => {
+    const handle = await open(opened, noFollow, path);
     try {
       const info = await handle.stat();
       if (!info.isFile()) return changed(path);
@@ -73,32 +83,36 @@ export async function snapshotDirectory(
       await handle.close().catch(() => undefined);
     }
   };
-  const walk = async (path: string, depth: number, root: boolean): Promise<DirNode> => {
+  const walk = async (path: string, opened: string, depth: number, root: boolean): Promise<DirNode> => {
     if (depth > MAX_DEPTH) refuse(`nested deeper than ${MAX_DEPTH} levels`);
     const node: DirNode = { kind: 'dir', entries: new Map() };
-    const handle = await open(path, (root ? constants.O_RDONLY : noFollow) | (constants.O_DIRECTORY ?? 0));
-    let names: Array<{ name: string; isFile(): boolean; isDirectory(): boolean }>;
+    const handle = await open(opened, (root ? constants.O_RDONLY : noFollow) | (constants.O_DIRECTORY ?? 0), path);
+    // Open until its entries are read: they are reached through it.
     try {
+      const here = through(handle, path);
+      let names: Array<{ name: string; isFile(): boolean; isDirectory(): boolean }>;
       const before = await handle.stat();
       try {
-        names = await fs.readdir(path, { withFileTypes: true });
+        names = await fs.readdir(here, { withFileTypes: true });
       } catch (error) {
         return refuse(`cannot read ${path}: ${messageOf(error)}`);
       }
       // The path still names the directory that was opened (not one swapped in while it was listed).
-      const after = await fs.stat(path).catch(() => undefined);
+      const after = await fs.stat(here).catch(() => undefined);
       if (!after || after.ino !== before.ino || after.dev !== before.dev) changed(path);
+      for (const entry of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (++budget.entries > MAX_PREOPEN_ENTRIES) refuse(`more than ${MAX_PREOPEN_ENTRIES} entries`);
+        const child = `${path}/${entry.name}`;
+        const childOpened = `${here}/${entry.name}`;
+        if (entry.isDirectory()) node.entries.set(entry.name, await walk(child, childOpened, depth + 1, false));
+        else if (entry.isFile()) node.entries.set(entry.name, { kind: 'file', data: await readFile(child, childOpened) });
+        // Symlinks, sockets, devices: not part of the grant.
+      }
     } finally {
       await handle.close().catch(() => undefined);
     }
-    for (const entry of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (++budget.entries > MAX_PREOPEN_ENTRIES) refuse(`more than ${MAX_PREOPEN_ENTRIES} entries`);
-      const child = `${path}/${entry.name}`;
-      if (entry.isDirectory()) node.entries.set(entry.name, await walk(child, depth + 1, false));
-      else if (entry.isFile()) node.entries.set(entry.name, { kind: 'file', data: await readFile(child) });
-      // Symlinks, sockets, devices: not part of the grant.
-    }
     return node;
   };
-  return walk(dir.replace(/\/+$/, '') || '/', 0, true);
+  const top = dir.replace(/\/+$/, '') || '/';
+  return walk(top, top, 0, true);
 }
