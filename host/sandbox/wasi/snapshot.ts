@@ -60,7 +60,14 @@ export async function snapshotDirectory(
     (s) => s.isDirectory(),
     () => false,
   );
-  const through = (handle: { fd: number }, path: string): string => (anchored && typeof handle.fd === 'number' ? `/proc/self/fd/${handle.fd}` : path);
+  /** The directory open as `handle` (identity `opened`), reached through the handle when this runtime's fd names it. */
+  const through = async (handle: { fd: number }, path: string, opened: { ino: number; dev: number }): Promise<string> => {
+    if (!anchored || typeof handle.fd !== 'number') return path;
+    const here = `/proc/self/fd/${handle.fd}`;
+    const seen = await fs.stat(here).catch(() => undefined);
+    // A runtime whose `fd` is not the process's descriptor reads by path, as elsewhere.
+    return seen && seen.ino === opened.ino && seen.dev === opened.dev ? here : path;
+  };
   const readFile = async (path: string, opened: string): Promise<Uint8Array> => {
     const handle = await open(opened, noFollow, path);
     try {
@@ -89,9 +96,9 @@ export async function snapshotDirectory(
     const handle = await open(opened, (root ? constants.O_RDONLY : noFollow) | (constants.O_DIRECTORY ?? 0), path);
     // Open until its entries are read: they are reached through it.
     try {
-      const here = through(handle, path);
       let names: Array<{ name: string; isFile(): boolean; isDirectory(): boolean }>;
       const before = await handle.stat();
+      const here = await through(handle, path, before);
       try {
         names = await fs.readdir(here, { withFileTypes: true });
       } catch (error) {

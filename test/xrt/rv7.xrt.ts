@@ -1,0 +1,91 @@
+// Review (rv7) of red8 on Node, Deno and Bun, through the built ESM: each scenario is a hole or a
+// regression left on `main` (its vitest twin fails on the code before the fix): the conversation cap
+// ended auto-compacting sessions, createRawSandbox's run read its signal twice, and a WASI preopen
+// directory swapped for a symlink after its check redirected the reads below it.
+import assert from 'node:assert/strict';
+import fsp, { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createHost, createRawSandbox, createSandbox, scriptedModel, tool } from '../../dist/index.js';
+import type { HostEvent } from '../../dist/index.js';
+import { hostile, runtime } from './wat.ts';
+
+/** (module (func (export "spin") (loop br 0))) */
+const SPIN = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 9, 1, 7, 0, 3, 64, 12, 0, 11, 11]);
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'an auto-compacting session past maxMessages compacts and goes on; without auto-compaction the cap still ends it': async () => {
+    const small = tool('Small', 'answers little', z.object({}), () => 'ok');
+    const calls = Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'Small', input: {} }] }));
+    const model = scriptedModel({ turns: [...calls, { text: 'Summary: three calls.' }, { text: 'done' }], contextWindow: 1_000_000 });
+    const session = createHost({ model, tools: [small], permissionMode: 'bypassPermissions', maxMessages: 6, keepTurns: 1 }).session();
+    const events: HostEvent[] = [];
+    for await (const e of session.stream('go')) events.push(e);
+    const end = events.find((e) => e.type === 'agent.end');
+    assert.ok(end && end.type === 'agent.end');
+    assert.equal(end.result.subtype, 'success', JSON.stringify(end.result.error));
+    assert.equal(end.result.text, 'done');
+    assert.equal(events.filter((e) => e.type === 'context.compacted').length, 1);
+
+    const fixed = scriptedModel({ turns: [...calls, { text: 'never' }], contextWindow: 1_000_000 });
+    const off = createHost({ model: fixed, tools: [small], permissionMode: 'bypassPermissions', maxMessages: 6, autoCompact: false });
+    assert.equal((await off.session().prompt('go')).error?.code, 'CONVERSATION_TOO_LARGE');
+  },
+
+  'createRawSandbox: the signal the run checked is the one it stops on (a getter cannot hand the meter none)': async () => {
+    const raw = await createRawSandbox(SPIN, { limits: { timeoutMs: 3_000, fuel: Number.POSITIVE_INFINITY } });
+    const instance = await raw.instantiate();
+    const controller = new AbortController();
+    let reads = 0;
+    const options = Object.defineProperty({}, 'signal', { get: () => (reads++ === 0 ? controller.signal : undefined), enumerable: true });
+    const started = performance.now();
+    const out = await raw.run(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort();
+      (instance.exports.spin as () => void)();
+    }, options);
+    assert.equal(!out.ok && out.failure.code, 'ABORTED');
+    assert.ok(performance.now() - started < 2_000);
+    assert.equal(reads, 1);
+  },
+
+  'a WASI preopen directory swapped for a symlink after its check never redirects the reads below it': async () => {
+    const base = await mkdtemp(join(tmpdir(), 'rv7-xrt-'));
+    const grant = join(base, 'grant');
+    await mkdir(join(grant, 'sub'), { recursive: true });
+    await writeFile(join(grant, 'sub', 'b.txt'), 'granted');
+    await mkdir(join(base, 'elsewhere'));
+    await writeFile(join(base, 'elsewhere', 'b.txt'), 'SECRET');
+    const real = fsp.open;
+    let swapped = false;
+    fsp.open = (async (...args: Parameters<typeof real>) => {
+      if (!swapped && String(args[0]).endsWith('/b.txt')) {
+        swapped = true;
+        await rename(join(grant, 'sub'), join(base, 'moved'));
+        await symlink(join(base, 'elsewhere'), join(grant, 'sub'));
+      }
+      return real(...args);
+    }) as typeof real;
+    syncBuiltinESMExports();
+    try {
+      // The snapshot is what the plugin may read; a load that refuses is safe too, a SECRET in it is not.
+      const { snapshotDirectory } = (await import(new URL('../../host/sandbox/wasi/snapshot.ts', import.meta.url).href)) as typeof import('../../host/sandbox/wasi/snapshot.js');
+      const seen = await snapshotDirectory(grant, { entries: 0, bytes: 0 }, 'p').then(
+        (root) => new TextDecoder().decode(((root.entries.get('sub') as { entries: Map<string, { data: Uint8Array }> }).entries.get('b.txt')!).data),
+        (e: unknown) => String(e),
+      );
+      assert.doesNotMatch(seen, /SECRET/);
+      if (swapped) assert.equal(seen, 'granted');
+      // A load through the public API of an untouched tree (the listed one, moved aside by the swap) still works.
+      const sandbox = await createSandbox(await hostile('red8'), { wasi: { preopens: { '/g': swapped ? join(base, 'moved') : grant } } });
+      await sandbox.close();
+      console.log(`    (${runtime}: the swap ${swapped ? 'happened' : 'could not be arranged'})`);
+    } finally {
+      fsp.open = real;
+      syncBuiltinESMExports();
+      await rm(base, { recursive: true, force: true });
+    }
+  },
+};
