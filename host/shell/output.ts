@@ -32,7 +32,9 @@ const tail = (text: string, max = 500) => {
 function parseStdout(stdout: string, event: HookEventName): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
-  const json = parseJson(text, 'stdout');
+  // Unique keys, as a plugin's JSON (protocol/codec.ts): a shell hook's answer decides things (a
+  // decision, a rewritten input), so a key named twice or "__proto__" (zod drops it silently) is refused.
+  const json = parseJson(text, 'stdout', { uniqueKeys: true });
   if (!json.ok) {
     const why = json.problem === 'syntax' ? 'is not JSON' : json.message.replace(/^stdout /, '');
     return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout ${why}: ${JSON.stringify(tail(text, 200))}` } };
