@@ -10,21 +10,7 @@ import { ToolRegistry } from '../../host/tools/registry.js';
 import type { HookHandler } from '../../host/hooks/types.js';
 import type { SandboxOptions } from '../../host/sandbox/types.js';
 import { hostile, str } from './sandbox-helpers.js';
-
-/** A property whose first read answers `first` and every later read `then`. */
-const flip = <T, U>(first: T, then: U): PropertyDescriptor => {
-  let reads = 0;
-  return { get: () => (reads++ === 0 ? first : then), enumerable: true, configurable: true };
-};
-
-/** The offset of the last occurrence of `pattern` in `bytes`. */
-const find = (bytes: Uint8Array, pattern: number[]): number => {
-  outer: for (let i = bytes.length - pattern.length; i >= 0; i--) {
-    for (let j = 0; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
-    return i;
-  }
-  throw new Error('pattern not found');
-};
+import { flip, lastOffsetOf } from '../xrt/wat.js';
 
 async function answer(options: SandboxOptions, fn = 'config'): Promise<string> {
   const sandbox = await createSandbox(await hostile('red8'), options);
@@ -89,7 +75,7 @@ describe('createSandbox reads its options once', () => {
 describe('createSandbox compiles the bytes it was given, not what the buffer holds later', () => {
   it('a byte changed after the call does not change the module', async () => {
     const bytes = await hostile('red8');
-    const at = find(bytes, [0x41, 0xc1, 0x00, 0x10]); // i32.const 65 (signed LEB128); call
+    const at = lastOffsetOf(bytes, [0x41, 0xc1, 0x00, 0x10]); // i32.const 65 (signed LEB128); call
     const pending = createSandbox(bytes);
     bytes[at + 1] = 0xc2; // "B": the old code instrumented the buffer after awaiting, so answered "B"
     const sandbox = await pending;
@@ -105,7 +91,7 @@ describe('createSandbox compiles the bytes it was given, not what the buffer hol
     const bytes = await hostile('red8');
     expect(bytes[8]).toBe(1); // the type section comes first; its count is at byte 10 (under 128)
     const types = bytes[10]!;
-    const at = find(bytes, [0x11, 0x00, 0x00]); // call_indirect (type 0) (table 0)
+    const at = lastOffsetOf(bytes, [0x11, 0x00, 0x00]); // call_indirect (type 0) (table 0)
     const pending = createSandbox(bytes);
     // One past the module's types: after rewriting, the refuel type. The old code validated, awaited,
     // then instrumented this byte: the module compiled and ran (a trap on the signature, not a refusal).

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import wabtInit from 'wabt';
 import { createRawSandbox } from '../../host/sandbox/raw.js';
+import { flip } from '../xrt/wat.js';
 
 describe('createRawSandbox run options are read once', () => {
   it('the signal the check saw is the one the run stops on', async () => {
@@ -14,8 +15,7 @@ describe('createRawSandbox run options are read once', () => {
     const raw = await createRawSandbox(bytes, { limits: { timeoutMs: 3_000, fuel: Number.POSITIVE_INFINITY } });
     const instance = await raw.instantiate();
     const controller = new AbortController();
-    let reads = 0;
-    const options = Object.defineProperty({}, 'signal', { get: () => (reads++ === 0 ? controller.signal : undefined), enumerable: true });
+    const options = Object.defineProperty({}, 'signal', flip(controller.signal, undefined));
     const started = performance.now();
     // The abort comes while the run waits (a spin blocks the event loop), then the module spins.
     const out = await raw.run(async () => {
@@ -27,6 +27,5 @@ describe('createRawSandbox run options are read once', () => {
     // The old run took the second reading (none): it ran to its 3 s deadline (TIMEOUT).
     if (!out.ok) expect(out.failure.code).toBe('ABORTED');
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(reads).toBe(1);
   });
 });

@@ -10,23 +10,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createHost, createRawSandbox, createSandbox, HookRegistry, loadPlugin, scriptedModel, tool, ToolRegistry } from '../../dist/index.js';
 import type { HookCallback, HookHandler, HostEvent, SandboxOptions } from '../../dist/index.js';
-import { hostile, runtime, str } from './wat.ts';
+import { flip, hostile, lastOffsetOf, runtime, str } from './wat.ts';
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
-
-/** A property whose first read answers `first` and every later read `then`. */
-const flip = <T, U>(first: T, then: U): PropertyDescriptor => {
-  let reads = 0;
-  return { get: () => (reads++ === 0 ? first : then), enumerable: true, configurable: true };
-};
-
-const find = (bytes: Uint8Array, pattern: number[]): number => {
-  outer: for (let i = bytes.length - pattern.length; i >= 0; i--) {
-    for (let j = 0; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
-    return i;
-  }
-  throw new Error('pattern not found');
-};
 
 async function callOnce(bytes: Uint8Array, options: SandboxOptions | Promise<unknown>, fn: string): Promise<string> {
   const sandbox = await (options instanceof Promise ? (options as Promise<Awaited<ReturnType<typeof createSandbox>>>) : createSandbox(bytes, options));
@@ -59,11 +45,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
 
   'createSandbox compiles the bytes it was given: a type index made invalid after validation never compiles against ours': async () => {
     const bytes = await hostile('red8');
-    const at = find(bytes, [0x11, 0x00, 0x00]);
+    const at = lastOffsetOf(bytes, [0x11, 0x00, 0x00]);
     const types = bytes[10]!;
     const pending = createSandbox(bytes);
     bytes[at + 1] = types;
-    const constAt = find(bytes, [0x41, 0xc1, 0x00, 0x10]);
+    const constAt = lastOffsetOf(bytes, [0x41, 0xc1, 0x00, 0x10]);
     bytes[constAt + 1] = 0xc2;
     const sandbox = await pending;
     try {

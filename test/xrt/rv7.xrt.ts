@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createHost, createRawSandbox, createSandbox, createShellHook, scriptedModel, tool } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
-import { hostile, runtime } from './wat.ts';
+import { flip, hostile, runtime } from './wat.ts';
 
 /** (module (func (export "spin") (loop br 0))) */
 const SPIN = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 9, 1, 7, 0, 3, 64, 12, 0, 11, 11]);
@@ -39,8 +39,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const raw = await createRawSandbox(SPIN, { limits: { timeoutMs: 3_000, fuel: Number.POSITIVE_INFINITY } });
     const instance = await raw.instantiate();
     const controller = new AbortController();
-    let reads = 0;
-    const options = Object.defineProperty({}, 'signal', { get: () => (reads++ === 0 ? controller.signal : undefined), enumerable: true });
+    const options = Object.defineProperty({}, 'signal', flip(controller.signal, undefined));
     const started = performance.now();
     const out = await raw.run(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -49,7 +48,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }, options);
     assert.equal(!out.ok && out.failure.code, 'ABORTED');
     assert.ok(performance.now() - started < 2_000);
-    assert.equal(reads, 1);
   },
 
   'a WASI preopen directory swapped for a symlink after its check never redirects the reads below it': async () => {

@@ -31,3 +31,18 @@ export function paddedConsts(bytes: Uint8Array, value: number): number {
   }
   return count;
 }
+
+/** A property whose first read answers `first` and every later read `then` (options read twice show it). */
+export const flip = <T, U>(first: T, then: U): PropertyDescriptor => {
+  let reads = 0;
+  return { get: () => (reads++ === 0 ? first : then), enumerable: true, configurable: true };
+};
+
+/** The offset of the last occurrence of `pattern` in `bytes` (throws when there is none). */
+export const lastOffsetOf = (bytes: Uint8Array, pattern: number[]): number => {
+  outer: for (let i = bytes.length - pattern.length; i >= 0; i--) {
+    for (let j = 0; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
+    return i;
+  }
+  throw new Error('pattern not found');
+};
