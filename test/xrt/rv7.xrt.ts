@@ -1,16 +1,16 @@
 // Review (rv7) of red8 on Node, Deno and Bun, through the built ESM: each scenario is a hole or a
 // regression left on `main` (its vitest twin fails on the code before the fix): the conversation cap
 // ended auto-compacting sessions, createRawSandbox's run read its signal twice, and a WASI preopen
-// directory swapped for a symlink after its check redirected the reads below it, and a shell hook's
-// JSON was read without red8's unique-keys rule.
+// directory swapped for a symlink after its check redirected the reads below it (a shell hook's JSON
+// without red8's unique-keys rule: test/xrt/shell.xrt.ts).
 import assert from 'node:assert/strict';
 import fsp, { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createHost, createRawSandbox, createSandbox, createShellHook, scriptedModel, tool } from '../../dist/index.js';
-import type { HookInput, HostEvent } from '../../dist/index.js';
+import { createHost, createRawSandbox, createSandbox, scriptedModel, tool } from '../../dist/index.js';
+import type { HostEvent } from '../../dist/index.js';
 import { flip, hostile, runtime } from './wat.ts';
 
 /** (module (func (export "spin") (loop br 0))) */
@@ -86,26 +86,5 @@ export const scenarios: Record<string, () => Promise<void>> = {
       syncBuiltinESMExports();
       await rm(base, { recursive: true, force: true });
     }
-  },
-
-  'a shell hook\'s JSON with a repeated decision or a "__proto__" key is BAD_OUTPUT, never its last word': async () => {
-    const input = {
-      hook_event_name: 'PreToolUse',
-      session_id: 's1',
-      cwd: tmpdir(),
-      turn: 1,
-      iteration: 1,
-      permission_mode: 'default',
-      tool_name: 'Bash',
-      tool_input: { command: 'rm -rf /' },
-      tool_use_id: 'toolu_1',
-    } as HookInput;
-    const answer = (json: string) => createShellHook({ event: 'PreToolUse', command: `printf '%s' '${json}'` }).run(input, { signal: new AbortController().signal });
-    for (const json of ['{"decision":"deny","decision":"allow"}', '{"decision":"allow","updatedInput":{"__proto__":{"command":"rm -rf /"},"command":"ls"}}']) {
-      const out = await answer(json);
-      assert.equal(!out.ok && out.failure.code, 'BAD_OUTPUT', json);
-    }
-    const fine = await answer('{"decision":"allow","updatedInput":{"command":"ls"}}');
-    assert.ok(fine.ok && fine.output.decision === 'allow');
   },
 };
