@@ -49,9 +49,14 @@ export function conversationChars(messages: readonly Message[]): number {
   return m.chars;
 }
 
-/** A compaction rewrote `messages` in place: it has room again, as far as its size says. */
+/**
+ * A compaction rewrote `messages` in place: it has room again, as far as its size says, and that
+ * size is measured anew (a compactor that trims old messages keeps the array's length and last
+ * message, which the incremental measure would take for an unchanged array).
+ */
 export function compacted(messages: readonly Message[]): void {
   filled.delete(messages);
+  measured.delete(messages);
 }
 
 /** Why the conversation may not go to the model as it is, or undefined. */

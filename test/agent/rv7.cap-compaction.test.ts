@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { tool } from '../../host/tools/define.js';
+import type { Message } from '../../host/models/types.js';
 import { collect, endResult, ofType } from './helpers.js';
 
 const small = tool('Small', 'answers little', z.object({}), () => 'ok');
@@ -38,5 +39,22 @@ describe('the conversation cap and auto-compaction', () => {
     const model = scriptedModel({ turns: [{ text: 'never' }], contextWindow: 1_000_000 });
     const result = await createHost({ model, maxMessages: 5 }).session({ history }).prompt('one more');
     expect(result.error?.code).toBe('CONVERSATION_TOO_LARGE');
+  });
+});
+
+describe('the conversation cap after a compaction that keeps the array\'s length and last message', () => {
+  it('a compactor that trims old messages (new objects, the same count, the last kept) makes room', async () => {
+    const history = [{ role: 'user' as const, content: 'x'.repeat(100_000) }, { role: 'user' as const, content: 'q' }];
+    // Trims what it may, keeps the latest messages as they are: the array's length and last message stay.
+    const compactor = async ({ messages }: { messages: readonly Message[] }): Promise<Message[]> =>
+      messages.map((m, i) => (i === 0 ? { role: 'user' as const, content: 'trimmed' } : m));
+    const host = createHost({ model: scriptedModel([{ text: 'done' }]), maxConversationChars: 50_000, compactor });
+    const session = host.session({ history });
+    expect((await session.prompt('one more')).error?.code).toBe('CONVERSATION_TOO_LARGE');
+    expect((await session.compact()).compacted).toBe(true);
+    // The old measure took the array as unchanged (same length, same last message) and still counted 100,000.
+    const result = await session.prompt('again');
+    expect(result.error).toBeUndefined();
+    expect(result.text).toBe('done');
   });
 });

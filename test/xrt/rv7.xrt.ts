@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createHost, createRawSandbox, createSandbox, scriptedModel, tool } from '../../dist/index.js';
-import type { HostEvent } from '../../dist/index.js';
+import type { HostEvent, Message } from '../../dist/index.js';
 import { flip, hostile, runtime } from './wat.ts';
 
 /** (module (func (export "spin") (loop br 0))) */
@@ -33,6 +33,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const fixed = scriptedModel({ turns: [...calls, { text: 'never' }], contextWindow: 1_000_000 });
     const off = createHost({ model: fixed, tools: [small], permissionMode: 'bypassPermissions', maxMessages: 6, autoCompact: false });
     assert.equal((await off.session().prompt('go')).error?.code, 'CONVERSATION_TOO_LARGE');
+  },
+
+  'a compactor that trims old messages (same count, last kept) makes room under maxConversationChars': async () => {
+    const history = [{ role: 'user' as const, content: 'x'.repeat(100_000) }, { role: 'user' as const, content: 'q' }];
+    const compactor = async ({ messages }: { messages: readonly Message[] }): Promise<Message[]> =>
+      messages.map((m, i) => (i === 0 ? { role: 'user' as const, content: 'trimmed' } : m));
+    const session = createHost({ model: scriptedModel([{ text: 'done' }]), maxConversationChars: 50_000, compactor }).session({ history });
+    assert.equal((await session.prompt('one more')).error?.code, 'CONVERSATION_TOO_LARGE');
+    assert.equal((await session.compact()).compacted, true);
+    const result = await session.prompt('again');
+    assert.equal(result.error, undefined, JSON.stringify(result.error));
+    assert.equal(result.text, 'done');
   },
 
   'createRawSandbox: the signal the run checked is the one it stops on (a getter cannot hand the meter none)': async () => {
