@@ -6,6 +6,7 @@
  */
 import { WasmhooksError } from '../errors.js';
 import type { Message, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
+import { timerDelay } from '../timer.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -111,7 +112,8 @@ function charsOf(messages: readonly Message[]): number {
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
+    // Capped, never wrapped to 1 ms: `delayMs: Infinity` is a model that answers only when aborted.
+    const t = setTimeout(done, timerDelay(ms));
     function done() {
       clearTimeout(t);
       signal.removeEventListener('abort', done);

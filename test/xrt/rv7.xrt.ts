@@ -1,8 +1,9 @@
 // Review (rv7) of red8 on Node, Deno and Bun, through the built ESM: each scenario is a hole or a
 // regression left on `main` (its vitest twin fails on the code before the fix): the conversation cap
-// ended auto-compacting sessions, createRawSandbox's run read its signal twice, and a WASI preopen
-// directory swapped for a symlink after its check redirected the reads below it (a shell hook's JSON
-// without red8's unique-keys rule: test/xrt/shell.xrt.ts).
+// ended auto-compacting sessions and stayed after a trimming compaction, scriptedModel's delay escaped
+// the timer cap, createRawSandbox's run read its signal twice, and a WASI preopen directory swapped
+// for a symlink after its check redirected the reads below it (a shell hook's JSON without red8's
+// unique-keys rule: test/xrt/shell.xrt.ts).
 import assert from 'node:assert/strict';
 import fsp, { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -45,6 +46,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const result = await session.prompt('again');
     assert.equal(result.error, undefined, JSON.stringify(result.error));
     assert.equal(result.text, 'done');
+  },
+
+  'scriptedModel delayMs: Infinity (or past 2^31 - 1 ms) waits for the abort, never fires after 1 ms': async () => {
+    for (const delayMs of [Number.POSITIVE_INFINITY, 2 ** 31]) {
+      const session = createHost({ model: scriptedModel({ turns: [{ text: 'too soon' }], delayMs }) }).session();
+      const timer = setTimeout(() => session.abort(), 150);
+      const result = await session.prompt('hi');
+      clearTimeout(timer);
+      assert.equal(result.subtype, 'aborted', String(delayMs));
+    }
   },
 
   'createRawSandbox: the signal the run checked is the one it stops on (a getter cannot hand the meter none)': async () => {
