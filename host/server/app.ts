@@ -108,7 +108,12 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   });
   app.get('/event', sseHandler(hub, resolved.maxSseClients, false));
   app.get('/global/event', sseHandler(hub, resolved.maxSseClients, { format: resolved.globalEventFormat }));
-  app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
+  app.route('/', apiRoutes({
+    host,
+    sessions,
+    allowPluginLoading: resolved.allowPluginLoading,
+    pluginNetwork: { allow: resolved.pluginUrlAllow, ...(resolved.pluginUrlResolve ? { resolve: resolved.pluginUrlResolve } : {}) },
+  }));
 
   // The SSE routes are answered ahead of the app (same guards, no middleware chain per connection); the rest by the app.
   const sse = sseRoute(hub, resolved);

@@ -54,6 +54,16 @@ const serverOptionsSchema = z
     maxSseClients: z.number().int().positive().default(1000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */
     allowPluginLoading: z.boolean().default(false),
+    /**
+     * How `POST /plugins` resolves a URL's name to IP addresses (default: the system resolver, every address).
+     * Every address must be public (or in `pluginUrlAllow`); the download then connects to the first of them and
+     * resolves nothing again (DNS rebinding). For a custom resolver (DNS over HTTPS) or tests.
+     */
+    pluginUrlResolve: z
+      .custom<(hostname: string) => Promise<readonly string[]>>((f) => typeof f === 'function', 'pluginUrlResolve must be a function (hostname) => Promise<string[]>')
+      .optional(),
+    /** IP addresses outside the public internet that `POST /plugins` may still download from (an internal registry); exact addresses, no ranges. */
+    pluginUrlAllow: z.array(z.string().regex(/^[0-9a-f.:]{2,45}$/i, 'pluginUrlAllow entries are IP addresses')).max(1000).default([]),
     /** How long a control request waits for an answer before it is denied, ms. */
     controlTimeoutMs: z.number().int().positive().default(5 * 60_000),
     /** Frames (events and heartbeats) queued for one slow SSE client before it is disconnected (it may reconnect and replay). */

@@ -1,0 +1,103 @@
+// Hostile review red9 on each runtime, through its own serve adapter and raw
+// sockets: one scenario per class of hole in what is reachable over HTTP.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import * as wasmhooks from '../../dist/index.js';
+import { createServer, runtimeName } from '../../dist/server.js';
+import { rawRequest } from './raw-http.ts';
+import { errorOf, makeHost, post } from './red6-helpers.ts';
+
+const runtime = runtimeName();
+
+/** A node:http server on `address` (port 0: any), counting what it is asked. */
+async function listenOn(address: string, port: number, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const seen: { path: string; host: string }[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ path: req.url ?? '', host: req.headers.host ?? '' });
+    answer(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => resolve());
+  });
+  return { server, seen, port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A host that loads at run time as `wasmhooks serve` does: the source as the route hands it over. */
+function loadingHost() {
+  const inner = makeHost();
+  return {
+    session: (options: Parameters<typeof inner.session>[0]) => inner.session(options),
+    loadPlugin: async (source: Parameters<typeof wasmhooks.loadPlugin>[0]) => wasmhooks.loadPlugin(source),
+  } as unknown as Parameters<typeof createServer>[0];
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  [`${runtime}: DNS rebinding on POST /plugins: the name is resolved once and the download connects to the address checked`]: async () => {
+    const wasm = readFileSync(new URL('../../plugins/calc/build/calc.wasm', import.meta.url));
+    const sha256 = createHash('sha256').update(wasm).digest('hex');
+    // The registry (127.0.0.2, allowed as an internal registry) and the victim (127.0.0.1: what a
+    // rebinding name answers the second time) listen on the same port.
+    const registry = await listenOn('127.0.0.2', 0, (req, res) => {
+      if (req.url === '/calc.wasm') res.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
+      else res.writeHead(404).end();
+    });
+    const victim = await listenOn('127.0.0.1', registry.port, (req, res) =>
+      req.url === '/moved.wasm' ? res.writeHead(302, { location: 'http://169.254.169.254/' }).end() : res.writeHead(200).end(wasm),
+    );
+    const answers: string[][] = [];
+    // Public (here: allowed) for the check, loopback for whoever asks again.
+    const resolve = async (hostname: string) => {
+      assert.equal(hostname, 'rebind.test');
+      const answer = answers.length === 0 ? ['127.0.0.2'] : ['127.0.0.1'];
+      answers.push(answer);
+      return answer;
+    };
+    const server = createServer(loadingHost(), { port: 0, allowPluginLoading: true, pluginUrlResolve: resolve, pluginUrlAllow: ['127.0.0.2'] });
+    const { port } = await server.listen();
+    try {
+      const url = `http://rebind.test:${registry.port}/calc.wasm`;
+      const loaded = await rawRequest(port, post('/plugins', JSON.stringify({ url, sha256 })), 10_000);
+      assert.equal(loaded.status, 201, loaded.head + loaded.body);
+      assert.deepEqual(answers, [['127.0.0.2']], 'the name was resolved once');
+      assert.equal(victim.seen.length, 0, `the victim was asked ${JSON.stringify(victim.seen)}`);
+      // The plugin (the library's loadPlugin reads no .sig; `wasmhooks serve`'s does, through the same download), sent the URL's own Host.
+      assert.deepEqual(registry.seen.map((s) => s.path), ['/calc.wasm']);
+      for (const s of registry.seen) assert.equal(s.host, `rebind.test:${registry.port}`);
+      // Without the allow-list entry the same address is private: 403, nothing downloaded.
+      answers.length = 0;
+      const strict = createServer(loadingHost(), { port: 0, allowPluginLoading: true, pluginUrlResolve: async () => ['127.0.0.2'] });
+      const strictPort = (await strict.listen()).port;
+      try {
+        const refused = await rawRequest(strictPort, post('/plugins', JSON.stringify({ url, sha256 })), 5000);
+        assert.equal(refused.status, 403, refused.body);
+        assert.match(errorOf(refused.body).message, /resolves to 127\.0\.0\.2, which is not a public address/);
+        // A resolver answering nothing, or something that is no address, is refused too.
+        for (const answer of [[], ['not-an-ip']]) {
+          const odd = createServer(loadingHost(), { port: 0, allowPluginLoading: true, pluginUrlResolve: async () => answer });
+          const oddPort = (await odd.listen()).port;
+          const res = await rawRequest(oddPort, post('/plugins', JSON.stringify({ url, sha256 })), 5000);
+          await odd.close();
+          assert.ok(res.status === 400 || res.status === 403, `${JSON.stringify(answer)}: ${res.head}${res.body}`);
+        }
+      } finally {
+        await strict.close();
+      }
+      // A pinned download refuses a redirect as fetch's redirect: 'error' does.
+      const redirecting = await wasmhooks
+        .loadPlugin({ url: `http://rebind.test:${registry.port}/moved.wasm`, sha256, address: '127.0.0.1' })
+        .then(() => assert.fail('loaded'), (e: Error & { code?: string }) => e);
+      assert.equal(redirecting.code, 'LOAD_FAILED', redirecting.message);
+      assert.match(redirecting.message, /redirect/);
+      assert.equal(victim.seen.length, 1);
+      assert.equal(victim.seen[0]?.host, `rebind.test:${registry.port}`);
+    } finally {
+      await server.close();
+      await registry.close();
+      await victim.close();
+    }
+  },
+};
