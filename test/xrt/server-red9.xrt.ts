@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import * as wasmhooks from '../../dist/index.js';
+import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { rawRequest } from './raw-http.ts';
 import { errorOf, makeHost, post } from './red6-helpers.ts';
@@ -98,6 +99,35 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await server.close();
       await registry.close();
       await victim.close();
+    }
+  },
+
+  [`${runtime}: MCP over HTTP: a tools/call with an unknown argument is isError "Unrecognized key"; a host without the relay model says so`]: async () => {
+    const calc = await wasmhooks.loadPlugin({ path: new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname });
+    const relay = wasmhooks.createHost({ model: relayModel(), plugins: [calc], permissionMode: 'bypassPermissions' });
+    const call = async (host: Parameters<typeof mcpHttpApp>[0], args: unknown) => {
+      const served = await mcpHttpApp(host, { port: 0 }).listen();
+      try {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'calc', arguments: args } });
+        const res = await rawRequest(served.port, post('/mcp', body, ['Host: 127.0.0.1', 'Content-Type: application/json', 'Accept: application/json, text/event-stream']), 10_000);
+        assert.equal(res.status, 200, res.head + res.body);
+        return (JSON.parse(res.body) as { result: { content: { text: string }[]; isError: boolean } }).result;
+      } finally {
+        await served.close();
+      }
+    };
+    try {
+      assert.deepEqual(await call(relay, { expression: '1+2' }), { content: [{ type: 'text', text: '3' }], isError: false });
+      const extra = await call(relay, { expression: '1+2', extra: 1 });
+      assert.equal(extra.isError, true);
+      assert.match(extra.content[0]?.text ?? '', /invalid input for calc: .*Unrecognized key: "extra"/);
+      // The same call to a host whose model answers in words (red6 saw "did not run (success)" here).
+      const scripted = wasmhooks.createHost({ model: wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }), plugins: [calc], permissionMode: 'bypassPermissions' });
+      const words = await call(scripted, { expression: '1+2', extra: 1 });
+      assert.equal(words.isError, true);
+      assert.match(words.content[0]?.text ?? '', /did not make it .*relayModel\(\)/);
+    } finally {
+      await calc.close();
     }
   },
 };
