@@ -8,8 +8,8 @@ import type net from 'node:net';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { rawRequest } from './raw-http.ts';
-import { errorOf, makeHost, post } from './red6-helpers.ts';
+import { get, rawRequest } from './raw-http.ts';
+import { errorOf, header, makeHost, post, withServer } from './red6-helpers.ts';
 
 const runtime = runtimeName();
 
@@ -128,6 +128,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.match(words.content[0]?.text ?? '', /did not make it .*relayModel\(\)/);
     } finally {
       await calc.close();
+    }
+  },
+
+  [`${runtime}: HEAD answers the headers GET does (security headers and CORS, on every route, errors and 401 included)`]: async () => {
+    const names = ['x-frame-options', 'x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy', 'content-security-policy', 'access-control-allow-origin', 'www-authenticate'];
+    const token = 'a-token-of-sixteen-chars';
+    // The plain server (no CORS: node-server dropped the headers there), and one with a token and CORS.
+    for (const options of [{}, { token, corsOrigins: ['http://ui.test'] }]) {
+      await withServer(options, async (port) => {
+        for (const [path, auth] of [['/health', true], ['/session', true], ['/nope', true], ['/session', false], ['/', false]] as const) {
+          const headers = ['Host: 127.0.0.1', ...('token' in options ? ['Origin: http://ui.test'] : []), ...(auth && 'token' in options ? [`Authorization: Bearer ${token}`] : [])];
+          const viaGet = await rawRequest(port, get(path, headers));
+          const viaHead = await rawRequest(port, get(path, headers).replace(/^GET/, 'HEAD'));
+          const what = `${JSON.stringify(options)} ${path}`;
+          assert.equal(viaHead.status, viaGet.status, `${what}: ${viaHead.head}`);
+          assert.equal(viaHead.body, '', `${what}: a HEAD answer has no body`);
+          for (const name of names) assert.equal(header(viaHead.head, name), header(viaGet.head, name), `${what} ${name}:\n${viaHead.head}\n--- GET:\n${viaGet.head}`);
+          assert.equal(header(viaHead.head, 'x-frame-options'), 'DENY', `${what}: ${viaHead.head}`);
+        }
+      });
     }
   },
 };
