@@ -18,7 +18,7 @@ import { guardedApp } from '../server/stack.js';
 import { bodyJson } from '../server/validate.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
-export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
+export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'maxConnections' | 'idleTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
 
 /**
  * @example
@@ -48,5 +48,5 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
   });
-  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs }) };
+  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs, maxConnections: o.maxConnections, idleTimeoutMs: o.idleTimeoutMs }) };
 }

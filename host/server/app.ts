@@ -131,7 +131,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       (await sessions.has(sessionId)) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
-      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port, headersTimeoutMs: resolved.headersTimeoutMs });
+      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port, headersTimeoutMs: resolved.headersTimeoutMs, maxConnections: resolved.maxConnections, idleTimeoutMs: resolved.idleTimeoutMs });
       return served;
     },
     ready: duties.ready,

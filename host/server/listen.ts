@@ -23,6 +23,6 @@ function codeOf(status: number): ApiErrorCode {
 }
 
 /** Listens with this runtime's adapter; errors the runtime lets us answer are in the API's JSON shape. */
-export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number }): Promise<Served> {
+export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number; maxConnections: number; idleTimeoutMs: number }): Promise<Served> {
   return serve(fetch, { ...options, errorBody: (status, message) => errorJson(codeOf(status), message) });
 }

@@ -42,6 +42,18 @@ const serverOptionsSchema = z
     bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
     /** Time for a request's line and headers to arrive whole, ms (Node: 408 and the connection closed; Bun has its own ~10 s, Deno none). */
     headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+    /**
+     * Connections open at once, idle keep-alive and SSE included (Node: one more is closed as it is accepted, before
+     * a byte is read). Bun and Deno give no hook on accepted connections: there the process's file limit (ulimit -n)
+     * or a proxy in front bounds them.
+     */
+    maxConnections: z.number().int().positive().max(1_000_000).default(10_000),
+    /**
+     * Bun: how long a connection may stay idle after a non-stream answer, ms (keep-alive; Bun counts it from the
+     * answer, so it also bounds writing a large one). Node closes idle keep-alive connections after its own 5 s;
+     * Deno never (a proxy in front).
+     */
+    idleTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
     /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
+import net from 'node:net';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
@@ -150,4 +150,46 @@ export const scenarios: Record<string, () => Promise<void>> = {
       });
     }
   },
+
+  [`${runtime}: connections are bounded: Node caps them (maxConnections), Bun closes an idle keep-alive (idleTimeoutMs), SSE and slow answers are not cut`]: () =>
+    withServer({ maxConnections: 3, idleTimeoutMs: 1000, heartbeatMs: 60_000 }, async (port) => {
+      /** A socket and when the server closed it (undefined: open). */
+      const open = (send?: string) => {
+        const socket = net.connect(port, '127.0.0.1');
+        const state = { socket, closedAfter: undefined as number | undefined, data: '' };
+        const started = Date.now();
+        socket.on('connect', () => send && socket.write(send));
+        socket.on('data', (d) => (state.data += d.toString('latin1')));
+        socket.on('close', () => (state.closedAfter = Date.now() - started));
+        socket.on('error', () => {});
+        return state;
+      };
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const sse = open('GET /event HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
+      const keepAlive = open('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const idle = open();
+      await sleep(300);
+      assert.match(sse.data, /^HTTP\/1\.1 200/, sse.data);
+      assert.match(keepAlive.data, /^HTTP\/1\.1 200/, keepAlive.data);
+      const extra = open();
+      await sleep(2500);
+      if (runtime === 'node') {
+        // The fourth connection was closed as it was accepted, unanswered; the three others were not (Node's own keep-alive: 5 s).
+        assert.ok(extra.closedAfter !== undefined && extra.closedAfter < 1000, `extra: ${extra.closedAfter}`);
+        assert.equal(extra.data, '');
+        assert.equal(keepAlive.closedAfter, undefined);
+      }
+      if (runtime === 'bun') {
+        // Idle after its answer for idleTimeoutMs (1 s; Bun's timers tick every 4 s): closed. Before: held forever.
+        for (let waited = 0; keepAlive.closedAfter === undefined && waited < 8000; waited += 100) await sleep(100);
+        assert.ok(keepAlive.closedAfter !== undefined && keepAlive.closedAfter < 9000, `keep-alive: ${keepAlive.closedAfter}`);
+      }
+      // Every runtime: the SSE stream (silent for 2.5 s, no heartbeat yet) is still open.
+      assert.equal(sse.closedAfter, undefined, `the SSE stream was closed after ${sse.closedAfter} ms`);
+      for (const s of [sse, keepAlive, idle, extra]) s.socket.destroy();
+      await sleep(200);
+      // Room again: a request is answered.
+      const after = await rawRequest(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      assert.equal(after.status, 200, after.head);
+    }),
 };
