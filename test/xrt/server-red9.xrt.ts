@@ -8,6 +8,7 @@ import net from 'node:net';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
+import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { get, rawRequest } from './raw-http.ts';
 import { errorOf, header, makeHost, post, withServer } from './red6-helpers.ts';
 
@@ -192,4 +193,48 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const after = await rawRequest(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
       assert.equal(after.status, 200, after.head);
     }),
+
+  [`${runtime}: a reconnect with an unknown or old Last-Event-ID reads what its client can take from Redis, not the whole window`]: async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const opened = await wasmhooks.openStore({ kind: 'redis', url: redis.url, replayWindow: 3000 });
+    const { default: Redis } = await import('ioredis');
+    const probe = new Redis(redis.url);
+    try {
+      const log = opened.eventLog!;
+      const ids: string[] = [];
+      log.subscribe((entry) => ids.push(entry.id));
+      // 3000 events of 2 KB: a 6 MB window.
+      for (let i = 0; i < 3000; i++) log.append({ type: 'session.created', time: i, sessionId: `s${i}`, title: 'x'.repeat(2000) } as never);
+      await log.drain();
+      for (let i = 0; i < 300 && ids.length < 3000; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(ids.length, 3000);
+      const sent = async () => Number(/total_net_output_bytes:(\d+)/.exec(await probe.info('stats'))?.[1]);
+      const server = createServer(makeHost(), { port: 0, store: opened.store, eventLog: log, clientQueueBytes: 64 * 1024 });
+      const { port } = await server.listen();
+      try {
+        for (const lastId of ['zzzz.1', `${log.epoch}.99999999999999-0`, ids[0] as string]) {
+          const before = await sent();
+          const res = await rawRequest(port, get('/global/event', ['Host: 127.0.0.1', 'Accept: text/event-stream', `Last-Event-ID: ${lastId}`]), 1500);
+          const read = (await sent()) - before;
+          assert.equal(res.status, 200, res.head);
+          // Before: the whole window (6 MB) per reconnect; now about what fits the client's 64 KiB.
+          assert.ok(read < 512 * 1024, `${lastId}: Redis sent ${read} bytes for one reconnect`);
+          const gaps = [...res.body.matchAll(/"type":"replay\.gap"[^\n]*"reason":"([a-z-]+)"/g)].map((m) => m[1]);
+          // An old id: one over-limit gap (the log's cut and the client's are one); an unknown one: unknown-id, then over-limit
+          // when the frames (larger than the events' texts the log counted) did not all fit, as before.
+          if (lastId === ids[0]) assert.deepEqual(gaps, ['over-limit'], res.body.slice(0, 500));
+          else assert.deepEqual(gaps.filter((g, i) => i === 0 || g !== 'over-limit'), ['unknown-id'], res.body.slice(0, 500));
+          // The newest events are the ones replayed.
+          assert.ok(res.body.includes(`id: ${ids.at(-1)}`), 'the newest event was replayed');
+        }
+      } finally {
+        await server.close();
+      }
+    } finally {
+      probe.disconnect();
+      await opened.close();
+      await redis.dispose();
+    }
+  },
 };
