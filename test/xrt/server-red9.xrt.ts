@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
@@ -13,6 +14,51 @@ import { get, rawRequest } from './raw-http.ts';
 import { errorOf, header, makeHost, post, withServer } from './red6-helpers.ts';
 
 const runtime = runtimeName();
+
+/** A host whose model calls Write (which asks for permission) when told to write. */
+function writingHost() {
+  const model = wasmhooks.scriptedModel({
+    rules: [
+      { when: { lastToolName: 'Write' }, reply: { text: 'Done.' } },
+      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
+      { when: () => true, reply: { text: 'Hello.' } },
+    ],
+  });
+  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
+  return wasmhooks.createHost({ model, tools: [write] });
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** SSE events (data lines parsed) of `res` until `stop` or 10 s, calling `onEvent` for each. */
+async function readEvents(res: Response, stop: (e: Record<string, unknown>) => boolean, onEvent: (e: Record<string, unknown>) => Promise<void>) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Record<string, unknown>[] = [];
+  let buffer = '';
+  const deadline = setTimeout(() => void reader.cancel(), 10_000);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return events;
+      buffer += value;
+      for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, at).split('\n').find((l) => l.startsWith('data: '));
+        buffer = buffer.slice(at + 2);
+        if (!data) continue;
+        const event = JSON.parse(data.slice(6)) as Record<string, unknown>;
+        events.push(event);
+        await onEvent(event);
+        if (stop(event)) return events;
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+    await reader.cancel().catch(() => {});
+  }
+}
 
 /** A node:http server on `address` (port 0: any), counting what it is asked. */
 async function listenOn(address: string, port: number, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
@@ -234,6 +280,60 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       probe.disconnect();
       await opened.close();
+      await redis.dispose();
+    }
+  },
+
+  [`${runtime}: the permission bridge across three Redis replicas: racing answers settle once, another session's URL, a replay and a wrong subtype are refused`]: async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const stores = await Promise.all([0, 1, 2].map(() => wasmhooks.openStore({ kind: 'redis', url: redis.url })));
+    const servers = stores.map((o, i) => createServer(writingHost(), { port: 0, store: o.store, eventLog: o.eventLog!, replica: `r${i}` }));
+    try {
+      const [a, b, c] = await Promise.all(servers.map((s) => s.listen()));
+      await Promise.all(servers.map((s) => s.ready));
+      const id = (await postJson(`${a!.url}/session`, {})).json.id as string;
+      const other = (await postJson(`${b!.url}/session`, {})).json.id as string;
+      const verdicts: Record<string, unknown>[] = [];
+      let requestID = '';
+      const stream = await fetch(`${c!.url}/event?session=${id}`);
+      const reading = readEvents(
+        stream,
+        (e) => e.type === 'agent.end',
+        async (e) => {
+          if (e.type !== 'control.request') return;
+          requestID = e.id as string;
+          const answer = (behavior: string) => ({ requestID, subtype: 'can_use_tool', response: behavior === 'allow' ? { behavior } : { behavior, message: 'no' } });
+          // Another session's URL and a wrong subtype first: refused, the request stays pending.
+          const cross = await postJson(`${b!.url}/session/${other}/control-response`, answer('allow'));
+          assert.deepEqual(cross.json, { resolved: false, reason: 'not-pending' }, JSON.stringify(cross));
+          const subtype = await postJson(`${c!.url}/session/${id}/control-response`, { requestID, subtype: 'elicitation', response: { action: 'decline' } });
+          assert.equal(subtype.json.resolved, false, JSON.stringify(subtype));
+          // Three answers at once, through each replica: one settles it.
+          const raced = await Promise.all([
+            postJson(`${a!.url}/session/${id}/control-response`, answer('deny')),
+            postJson(`${b!.url}/session/${id}/control-response`, answer('allow')),
+            postJson(`${c!.url}/session/${id}/control-response`, answer('deny')),
+          ]);
+          verdicts.push(...raced.map((r) => r.json));
+        },
+      );
+      assert.equal((await postJson(`${a!.url}/session/${id}/prompt`, { prompt: 'write it' })).status, 202);
+      const events = await reading;
+      assert.equal(verdicts.filter((v) => v.resolved === true).length, 1, JSON.stringify(verdicts));
+      for (const v of verdicts) if (v.resolved !== true) assert.equal(v.reason, 'not-pending', JSON.stringify(verdicts));
+      // The winner decided: allow ran the tool, deny refused it.
+      const winner = [0, 1, 2].find((i) => verdicts[i]?.resolved === true)!;
+      const ran = events.some((e) => e.type === 'tool.output');
+      assert.equal(ran, winner === 1, `winner ${winner}: ${events.map((e) => e.type).join(', ')}`);
+      // A replay of the winning answer, through any replica, settles nothing.
+      for (const server of [a!, b!, c!]) {
+        const again = await postJson(`${server.url}/session/${id}/control-response`, { requestID, subtype: 'can_use_tool', response: { behavior: 'allow' } });
+        assert.deepEqual(again.json, { resolved: false, reason: 'not-pending' });
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(stores.map((s) => s.close()));
       await redis.dispose();
     }
   },
