@@ -337,4 +337,31 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await redis.dispose();
     }
   },
+
+  [`${runtime}: a session's conversation is bounded (maxSessionMessages): a prompt to a full session is 409, others still run`]: () =>
+    withServer({ maxSessionMessages: 4 }, async (port) => {
+      const url = `http://127.0.0.1:${port}`;
+      const idle = async (id: string) => {
+        for (let i = 0; i < 200; i++) {
+          const view = (await (await fetch(`${url}/session/${id}`)).json()) as { running: boolean };
+          if (!view.running) return;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        assert.fail('the prompt did not end');
+      };
+      const id = (await postJson(`${url}/session`, {})).json.id as string;
+      for (let i = 0; i < 2; i++) {
+        assert.equal((await postJson(`${url}/session/${id}/prompt`, { prompt: `hello ${i}` })).status, 202);
+        await idle(id);
+      }
+      const full = await postJson(`${url}/session/${id}/prompt`, { prompt: 'one more' });
+      assert.equal(full.status, 409, JSON.stringify(full.json));
+      assert.match((full.json.error as { message: string }).message, /holds 4 messages.*maxSessionMessages: 4.*new session/);
+      // Nothing was added by the refused prompt, and a new session runs.
+      const messages = (await (await fetch(`${url}/session/${id}/messages`)).json()) as { messages: unknown[] };
+      assert.equal(messages.messages.length, 4);
+      const fresh = (await postJson(`${url}/session`, {})).json.id as string;
+      assert.equal((await postJson(`${url}/session/${fresh}/prompt`, { prompt: 'hi' })).status, 202);
+      await idle(fresh);
+    }),
 };

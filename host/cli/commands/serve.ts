@@ -24,6 +24,7 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
   leaseMs?: number;
   replayWindow?: number;
   maxSessions?: number;
+  maxSessionMessages?: number;
   maxSseClients?: number;
 }
 
@@ -77,6 +78,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
     ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
+    ...(flags.maxSessionMessages ? { maxSessionMessages: flags.maxSessionMessages } : {}),
     ...(flags.maxSseClients ? { maxSseClients: flags.maxSseClients } : {}),
   });
   let served;
