@@ -364,4 +364,35 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal((await postJson(`${url}/session/${fresh}/prompt`, { prompt: 'hi' })).status, 202);
       await idle(fresh);
     }),
+
+  [`${runtime}: a request target in absolute form must name the Host it carries (the checks read Host, the runtimes route by the target)`]: () =>
+    withServer({}, async (port) => {
+      const send = (target: string, host: string) =>
+        rawRequest(port, `POST ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      for (const [target, host] of [
+        ['http://evil.test/session', '127.0.0.1'],
+        [`http://evil.test:${port}/session`, `127.0.0.1:${port}`],
+        [`http://127.0.0.1:1/session`, `127.0.0.1:${port}`],
+      ] as const) {
+        const res = await send(target, host);
+        if (runtime === 'bun') {
+          // Bun drops the target's authority and builds the URL from Host and the path: nothing disagrees to check.
+          assert.equal(res.status, 201, `${target} with Host ${host}: ${res.head}${res.body}`);
+          continue;
+        }
+        // Before: 201 on Node and Deno, the checks having read Host and the URL saying evil.test.
+        assert.equal(res.status, 400, `${target} with Host ${host}: ${res.head}${res.body}`);
+        assert.match(res.body, /not a proxy/);
+        assert.match(res.head, /connection: close/i);
+      }
+      // The same authority in both (any case, the default port spelled or not), or a path: served.
+      for (const [target, host] of [
+        [`http://127.0.0.1:${port}/session`, `127.0.0.1:${port}`],
+        [`http://LOCALHOST:${port}/session`, `localhost:${port}`],
+        ['/session', `127.0.0.1:${port}`],
+      ] as const) {
+        const res = await send(target, host);
+        assert.equal(res.status, 201, `${target} with Host ${host}: ${res.head}${res.body}`);
+      }
+    }),
 };
