@@ -148,15 +148,16 @@ export class EventHub {
     // reconnecting client would otherwise be held.
     const wanted = since.entries.filter((entry) => wants(client, entry));
     const start = newestThatFit(wanted, format, this.options.clientQueueBytes - client.bytes);
-    // The log's own cut (it read only the newest events that could fit) and this one are one gap: how many of this
-    // client's events the log left unread is not known.
+    // The log's own cut (it read only the newest events that could fit) and this one are one gap. The log counts
+    // every session's events it left unread: exact for a client that takes them all, unknown for a session's stream.
     const logCut = since.kind === 'gap' && since.reason === 'over-limit';
+    const unread = since.kind !== 'gap' || !logCut ? 0 : since.missed !== null && client.request.session === undefined ? since.missed : null;
     if (since.kind === 'gap' && !(logCut && start > 0)) {
-      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: logCut ? null : since.missed, reason: since.reason };
+      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: logCut ? unread : since.missed, reason: since.reason };
       client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
     if (start > 0) {
-      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: logCut ? null : start, reason: 'over-limit' as const };
+      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: unread === null ? null : unread + start, reason: 'over-limit' as const };
       client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
     for (let i = start; i < wanted.length; i++) client.push((wanted[i] as Entry).frame(format), 1);
