@@ -395,4 +395,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.equal(res.status, 201, `${target} with Host ${host}: ${res.head}${res.body}`);
       }
     }),
+
+  [`${runtime}: the stateless MCP endpoint answers GET and DELETE with 405 at once (a GET stream was held open for ever, uncounted)`]: async () => {
+    const served = await mcpHttpApp(makeHost(), { port: 0 }).listen();
+    try {
+      for (const method of ['GET', 'DELETE', 'PUT']) {
+        const started = Date.now();
+        const res = await rawRequest(served.port, `${method} /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n\r\n`, 3000);
+        assert.equal(res.status, 405, `${method}: ${res.head}`);
+        assert.match(res.head, /^allow: POST/im);
+        assert.match(res.body, /stateless/);
+        assert.ok(Date.now() - started < 2000, `${method} took ${Date.now() - started} ms`);
+      }
+      // POST still works.
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const ok = await rawRequest(served.port, post('/mcp', list, ['Host: 127.0.0.1', 'Content-Type: application/json', 'Accept: application/json, text/event-stream']));
+      assert.equal(ok.status, 200, ok.head);
+    } finally {
+      await served.close();
+    }
+  },
 };
