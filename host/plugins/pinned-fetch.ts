@@ -56,14 +56,25 @@ export async function fetchPinned(url: string | URL, address: string, signal: Ab
           ? null
           : new ReadableStream<Uint8Array>({
               start(controller) {
-                incoming.on('data', (chunk: Uint8Array) => {
-                  controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-                  // Backpressure: the socket waits while the reader is behind.
-                  if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
-                });
-                incoming.on('end', () => controller.close());
-                incoming.on('error', (error) => controller.error(error));
-                incoming.on('aborted', () => controller.error(new Error('the connection closed before the body ended')));
+                // A stream the reader cancelled throws on enqueue and close: what still arrives then is dropped (an
+                // exception in these listeners would be uncaught).
+                const settled = (fn: () => void) => {
+                  try {
+                    fn();
+                  } catch {
+                    incoming.destroy();
+                  }
+                };
+                incoming.on('data', (chunk: Uint8Array) =>
+                  settled(() => {
+                    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+                    // Backpressure: the socket waits while the reader is behind.
+                    if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+                  }),
+                );
+                incoming.on('end', () => settled(() => controller.close()));
+                incoming.on('error', (error) => settled(() => controller.error(error)));
+                incoming.on('aborted', () => settled(() => controller.error(new Error('the connection closed before the body ended'))));
               },
               pull() {
                 incoming.resume();

@@ -91,7 +91,17 @@ export const scenarios: Record<string, () => Promise<void>> = {
     // rebinding name answers the second time) listen on the same port.
     const registry = await listenOn('127.0.0.2', 0, (req, res) => {
       if (req.url === '/calc.wasm') res.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
-      else res.writeHead(404).end();
+      else if (req.url === '/endless.wasm') {
+        // A body without end, as fast as the reader takes it.
+        res.writeHead(200);
+        const chunk = new Uint8Array(1 << 20);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        res.on('close', () => res.removeAllListeners('drain'));
+        more();
+      } else res.writeHead(404).end();
     });
     const victim = await listenOn('127.0.0.1', registry.port, (req, res) =>
       req.url === '/moved.wasm' ? res.writeHead(302, { location: 'http://169.254.169.254/' }).end() : res.writeHead(200).end(wasm),
@@ -142,6 +152,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.match(redirecting.message, /redirect/);
       assert.equal(victim.seen.length, 1);
       assert.equal(victim.seen[0]?.host, `rebind.test:${registry.port}`);
+      // A pinned download is read capped, as fetch's is: an endless body fails the load at the limit.
+      const endless = await wasmhooks
+        .loadPlugin({ url: `http://rebind.test:${registry.port}/endless.wasm`, sha256, address: '127.0.0.2' })
+        .then(() => assert.fail('loaded'), (e: Error & { code?: string }) => e);
+      assert.equal(endless.code, 'LOAD_FAILED', endless.message);
+      assert.match(endless.message, /above the \d+-byte limit/);
     } finally {
       await server.close();
       await registry.close();
