@@ -90,7 +90,6 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--replica <name>', 'this process among replicas (default: random)')
     .option('--lease-ms <n>', 'prompt lease: a replica that dies mid-prompt is noticed after about this long (default 10000)', positiveInt)
     .option('--max-sessions <n>', 'sessions kept at most; POST /session past it is refused (429) until one is deleted (default 10000)', positiveInt)
-    .option('--max-session-messages <n>', "messages one session's conversation may hold; a prompt past it is refused (409) (default 10000)", positiveInt)
     .option('--max-sse-clients <n>', 'SSE streams served at once; one more is refused (503) until one closes (default 1000)', positiveInt)
     .option('--replay-window <n>', 'events kept for Last-Event-ID replay (default 4096 in memory, 10000 in Redis)', positiveInt)
     .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));

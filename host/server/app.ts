@@ -90,7 +90,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
     maxSessions: resolved.maxSessions,
-    maxSessionMessages: resolved.maxSessionMessages,
+    maxMessages: resolved.maxMessages,
   });
   registry = sessions;
 

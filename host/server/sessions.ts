@@ -59,7 +59,7 @@ export interface RegistryDeps extends LiveDeps {
   calls: ReplicaCalls;
   maxSessions: number;
   /** Messages a session's conversation may hold before a prompt is refused. */
-  maxSessionMessages: number;
+  maxMessages: number;
 }
 
 export class SessionRegistry {
@@ -139,10 +139,10 @@ export class SessionRegistry {
     // Each prompt is bounded (1 MB) but their number was not: a client could grow one conversation (disk, Redis, and
     // this process's memory once the session is live) without end.
     const held = await this.d.store.messageCount(id);
-    if (held >= this.d.maxSessionMessages) {
+    if (held >= this.d.maxMessages) {
       throw new ApiError(
         'conflict',
-        `session ${id} holds ${held} messages, its most (maxSessionMessages: ${this.d.maxSessionMessages}); start a new session (POST /session) or raise maxSessionMessages`,
+        `session ${id} holds ${held} messages, its most (maxMessages: ${this.d.maxMessages}); start a new session (POST /session) or raise maxMessages`,
       );
     }
     this.#starting.add(id);

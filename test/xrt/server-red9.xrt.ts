@@ -354,8 +354,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
-  [`${runtime}: a session's conversation is bounded (maxSessionMessages): a prompt to a full session is 409, others still run`]: () =>
-    withServer({ maxSessionMessages: 4 }, async (port) => {
+  [`${runtime}: a session's conversation is bounded (maxMessages): a prompt to a full session is 409, others still run`]: () =>
+    withServer({ maxMessages: 4 }, async (port) => {
       const url = `http://127.0.0.1:${port}`;
       const idle = async (id: string) => {
         for (let i = 0; i < 200; i++) {
@@ -372,7 +372,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
       const full = await postJson(`${url}/session/${id}/prompt`, { prompt: 'one more' });
       assert.equal(full.status, 409, JSON.stringify(full.json));
-      assert.match((full.json.error as { message: string }).message, /holds 4 messages.*maxSessionMessages: 4.*new session/);
+      assert.match((full.json.error as { message: string }).message, /holds 4 messages.*maxMessages: 4.*new session/);
       // Nothing was added by the refused prompt, and a new session runs.
       const messages = (await (await fetch(`${url}/session/${id}/messages`)).json()) as { messages: unknown[] };
       assert.equal(messages.messages.length, 4);

@@ -24,7 +24,6 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
   leaseMs?: number;
   replayWindow?: number;
   maxSessions?: number;
-  maxSessionMessages?: number;
   maxSseClients?: number;
 }
 
@@ -78,7 +77,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
     ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
-    ...(flags.maxSessionMessages ? { maxSessionMessages: flags.maxSessionMessages } : {}),
+    // One limit, two checks: the host ends a run past it, the server refuses a prompt to a full session.
+    ...(setup.config?.maxMessages ? { maxMessages: setup.config.maxMessages } : {}),
     ...(flags.maxSseClients ? { maxSseClients: flags.maxSseClients } : {}),
   });
   let served;
