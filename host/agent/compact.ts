@@ -11,7 +11,8 @@ import type { Emit } from '../events/types.js';
 import { lazy } from '../lazy.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
-import { dispatchContext, hookCommon, hookInput, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
+import { dispatchContext, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
+import { hookCommon, hookInput } from './hook-input.js';
 import { streamModelTurn } from './model-turn.js';
 
 export const COMPACT_INSTRUCTION =

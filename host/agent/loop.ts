@@ -8,7 +8,8 @@ import { messageOf } from '../errors.js';
 import type { AgentErrorCode, AgentResult, AgentResultSubtype, Emit } from '../events/types.js';
 import { dispatch, stoppedBy } from '../hooks/dispatch.js';
 import type { AssistantPart, ModelRequest, Usage } from '../models/types.js';
-import { dispatchContext, flushContext, hookCommon, hookInput, type LoopConfig } from './config.js';
+import { dispatchContext, flushContext, type LoopConfig } from './config.js';
+import { hookCommon, hookInput } from './hook-input.js';
 import { compactConversation, estimateTokens } from './compact.js';
 import { streamModelTurn } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
@@ -124,7 +125,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       }
       flushContext(config);
 
-      // A literal either way (no conditional spread: Node 20 builds one slowly, see config.ts `hookInput`).
+      // A literal either way (no conditional spread: Node 20 builds one slowly, see hook-input.ts `hookInput`).
       const tools = config.tools.definitions();
       const request: ModelRequest =
         config.systemPrompt !== undefined

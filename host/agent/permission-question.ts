@@ -6,7 +6,8 @@ import type { Emit } from '../events/types.js';
 import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
-import { hookInput, toolCallInput, type LoopConfig } from './config.js';
+import type { LoopConfig } from './config.js';
+import { hookInput, toolCallInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
 
 /** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */

@@ -11,7 +11,8 @@
  * be given again for the new input. An equal rewrite (an idempotent
  * normaliser) passes. See docs/hooks.md, rule 4.
  *
- * The pass's hook.start/hook.end events carry `recheck: true`, so a UI can tell the
+ * The pass's hook inputs and its hook.start/hook.end events carry `recheck: true`, so a
+ * hook (a WASM guard too: the protocol's `ToolUsePayload.recheck`) and a UI can tell the
  * re-judgement from the first round; a context line the first round already gathered
  * for this call is not gathered again (the same hook saying the same thing twice).
  */
@@ -19,7 +20,7 @@ import type { DenialSource, Emit, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { PermissionSource } from '../permissions/types.js';
 import { sameJson } from '../same-json.js';
-import { toolCallInput } from './config.js';
+import { recheckHookInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
 import type { BatchScope } from './permission-question.js';
 
@@ -46,7 +47,7 @@ export async function recheckInput(
   answeredAbout: boolean,
   gathered: readonly string[],
 ): Promise<Refusal | undefined> {
-  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => toolCallInput(b.common, 'PreToolUse', call.name, call.id, final));
+  const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => recheckHookInput(b.common, call.name, call.id, final));
   for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;

@@ -10,7 +10,8 @@ import type { AgentResult, AgentState, Emit, HostEvent } from '../events/types.j
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
-import { dispatchContext, hookCommon, hookInput, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
+import { dispatchContext, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
+import { hookCommon, hookInput } from './hook-input.js';
 import { runLoop } from './loop.js';
 import { StateMachine } from './state.js';
 

@@ -16,7 +16,8 @@ import type { HookCommon } from '../hooks/types.js';
 import type { ToolHandler, ToolOutcome } from '../tools/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { childSettings, dispatchContext, hookInput, loopConfig, reconfigured, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
+import { childSettings, dispatchContext, loopConfig, reconfigured, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
+import { hookInput } from './hook-input.js';
 import { StateMachine } from './state.js';
 
 /** The tool's name, as the model sees it. */

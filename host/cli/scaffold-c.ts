@@ -4,7 +4,7 @@
  * written with the C SDK (sdk-c/wasmhooks.h, shipped in the wasmhooks package).
  * `wasmhooks plugin build` compiles it with clang + wasm-ld (host/cli/clang.ts).
  */
-import { casesJsonl } from './scaffold.js';
+import { casesJsonl, useIt } from './scaffold.js';
 
 const cName = (name: string) => name.replace(/-/g, '_');
 
@@ -73,13 +73,7 @@ SDK's folder on the include path. \`test/cases.jsonl\` holds one case a line:
 a hook input and what the plugin must decide. \`plugin test\` exits 5 when a
 case fails.
 
-## Use it
-
-\`\`\`json
-{ "plugins": [{ "path": "./build/${name}.wasm", "sha256": "<printed by plugin build>" }] }
-\`\`\`
-
-in \`wasmhooks.json\`, or \`wasmhooks run "…" --plugin build/${name}.wasm\`.
+${useIt(name)}
 The ABI the SDK implements is in the wasmhooks repository's docs/abi.md.
 `;
 

@@ -91,15 +91,18 @@ wasmhooks plugin test build/${name}.wasm --events session.jsonl
 wasmhooks plugin test build/${name}.wasm --events session.jsonl --against old/${name}.wasm   # what changed?
 \`\`\`
 
-## Use it
+${useIt(name)}
+\`wasmhooks plugin inspect build/${name}.wasm\` shows what it binds and asks for.
+`;
+
+/** The README's "Use it" section, the same in the C scaffold (scaffold-c.ts). */
+export const useIt = (name: string): string => `## Use it
 
 \`\`\`json
 { "plugins": [{ "path": "./build/${name}.wasm", "sha256": "<printed by plugin build>" }] }
 \`\`\`
 
-in \`wasmhooks.json\`, or \`wasmhooks run "…" --plugin build/${name}.wasm\`.
-\`wasmhooks plugin inspect build/${name}.wasm\` shows what it binds and asks for.
-`;
+in \`wasmhooks.json\`, or \`wasmhooks run "…" --plugin build/${name}.wasm\`.`;
 
 /** The cases every scaffold passes as generated, one JSON object a line. */
 export const casesJsonl = (): string => `${CASES.map((c) => JSON.stringify(c)).join('\n')}\n`;

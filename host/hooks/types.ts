@@ -77,7 +77,13 @@ interface ToolFields {
   tool_use_id: string;
 }
 
-/** The input of a hook: one member per event. */
+/**
+ * The input of a hook: one member per event. PreToolUse's `recheck: true` marks the
+ * re-check, the second round of PreToolUse hooks on a call whose input was rewritten
+ * after they judged it (docs/hooks.md, rule 4; the protocol's `ToolUsePayload.recheck`):
+ * `tool_input` is the input that will run, and the round can only refuse it. Absent on
+ * a first round.
+ */
 export type HookInput = HookCommon &
   (
     | { hook_event_name: 'SessionStart'; reason: string }
@@ -85,7 +91,7 @@ export type HookInput = HookCommon &
     | { hook_event_name: 'UserPromptSubmit'; prompt: string }
     | { hook_event_name: 'IterationStart' }
     | { hook_event_name: 'PreToolBatch'; tool_calls: HookToolCall[] }
-    | ({ hook_event_name: 'PreToolUse' } & ToolFields)
+    | ({ hook_event_name: 'PreToolUse'; recheck?: true } & ToolFields)
     | ({ hook_event_name: 'PermissionRequest' } & ToolFields)
     | ({ hook_event_name: 'PostToolUse'; tool_response: string; duration_ms?: number } & ToolFields)
     | ({ hook_event_name: 'PostToolUseFailure'; error: string; tool_response?: string; duration_ms?: number } & ToolFields)

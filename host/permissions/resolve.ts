@@ -159,7 +159,7 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
 export async function resolvePermission(cfg: PermissionConfig, call: PermissionCall): Promise<PermissionOutcome> {
   const first = staticOutcome(cfg, call);
   const outcome = typeof first === 'string' ? await ask(cfg, call, first) : first;
-  // Key by key rather than with conditional spreads: Node 20 copies a spread slowly (see agent/config.ts `hookInput`).
+  // Key by key rather than with conditional spreads: Node 20 copies a spread slowly (see agent/hook-input.ts `hookInput`).
   const resolved: HostEventPayloads['permission.resolved'] & { type: 'permission.resolved' } = {
     type: 'permission.resolved',
     toolUseId: call.toolUseId,

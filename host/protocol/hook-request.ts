@@ -220,6 +220,7 @@ function body(input: HookInput, b: number): void {
       at = begin(98);
       str(10, input.tool_name);
       json(18, input.tool_input);
+      if (input.hook_event_name === 'PreToolUse') bool(24, input.recheck === true);
       return finish(at);
     case 'PostToolUse':
       head(input, b, input.tool_use_id);

@@ -67,7 +67,7 @@ function payloadOf(input: HookInput): WireHookRequest {
       return {
         event,
         context: wireContext(input, input.tool_use_id),
-        toolUse: { toolName: input.tool_name, toolInputJson: json(input.tool_input) },
+        toolUse: { toolName: input.tool_name, toolInputJson: json(input.tool_input), recheck: input.hook_event_name === 'PreToolUse' && input.recheck === true },
       };
     case 'PostToolUse':
       return {

@@ -54,6 +54,11 @@ export default [
     fields: { event: 'HOOK_EVENT_PRE_TOOL_USE', context, toolUse: { toolName: 'Bash', toolInputJson: '{"command":"rm -rf /"}' } },
   },
   {
+    name: 'HookRequest PreToolUse re-check (tool_use arm with recheck)',
+    type: 'HookRequest',
+    fields: { event: 'HOOK_EVENT_PRE_TOOL_USE', context, toolUse: { toolName: 'Bash', toolInputJson: '{"command":"rm -rf /"}', recheck: true } },
+  },
+  {
     name: 'HookRequest SessionStart (session arm)',
     type: 'HookRequest',
     fields: { event: 'HOOK_EVENT_SESSION_START', context: { sessionId: 's1' }, session: { reason: 'startup' } },
@@ -177,6 +182,14 @@ export default [
   { name: 'ToolResponse text', type: 'ToolResponse', fields: { content: '42 lines' } },
   { name: 'ToolCall alone', type: 'ToolCall', fields: { id: 'c', name: 'n', inputJson: '[]' } },
   { name: 'ToolUsePayload alone', type: 'ToolUsePayload', fields: { toolName: 'Bash' } },
+  { name: 'ToolUsePayload with only recheck', type: 'ToolUsePayload', fields: { recheck: true } },
+  {
+    name: 'ToolUsePayload with recheck first and written as a two-byte varint',
+    type: 'ToolUsePayload',
+    fields: { toolName: 'Bash', recheck: true },
+    // recheck (field 3) = 1 as the non-minimal varint 81 00, ahead of tool_name: any non-zero varint is true.
+    hex: () => '188100' + '0a0442617368',
+  },
   { name: 'ToolResultPayload alone', type: 'ToolResultPayload', fields: { toolOutputJson: 'null' } },
   { name: 'ToolBatchPayload alone', type: 'ToolBatchPayload', fields: { calls: [{ id: 'only' }] } },
   { name: 'SessionPayload alone', type: 'SessionPayload', fields: { reason: 'closed' } },

@@ -107,7 +107,7 @@ static inline bool wh__run_binding(const wh_plugin *p, uint32_t i, const wh_hook
         *error = wh_concat(3, WH_STR("a "), wh__event_label(request->event), WH_STR(" request without a tool_use payload"));
         return false;
       }
-      wh_tool_use call = {request, request->event, use->tool_name, {{0, 0}}, use->tool_input_json, context};
+      wh_tool_use call = {request, request->event, use->tool_name, {{0, 0}}, use->tool_input_json, context, use->recheck};
       if (!wh__input_json(use->tool_input_json, "tool_input_json", &call.input, error)) return false;
       *out = p->handlers[i].on_tool_use(&call);
       return true;

@@ -219,6 +219,14 @@ typedef struct wh_prompt_payload {
 typedef struct wh_tool_use_payload {
   wh_str tool_name;
   wh_str tool_input_json;
+  /**
+   * PreToolUse only: true on a re-check, the second round of PreToolUse hooks on one call, run
+   * because its input was rewritten after they judged it (by a later hook, a PermissionRequest
+   * hook or the permission answer; docs/hooks.md, rule 4). tool_input_json is then the input that
+   * will run, tool_use_id the first round's. That round can only refuse the call. False (absent)
+   * on a first round and on PermissionRequest.
+   */
+  bool recheck;
 } wh_tool_use_payload;
 
 /** PostToolUse and PostToolUseFailure. */
@@ -816,6 +824,7 @@ static inline uint32_t wh_tool_use_payload_size(const wh_tool_use_payload *m) {
   (void)m;
   if (m->tool_name.len) n += wh__tag_size(1) + wh__varint_size(m->tool_name.len) + m->tool_name.len;
   if (m->tool_input_json.len) n += wh__tag_size(2) + wh__varint_size(m->tool_input_json.len) + m->tool_input_json.len;
+  if (m->recheck) n += wh__tag_size(3) + 1;
   return n;
 }
 
@@ -824,6 +833,7 @@ static inline uint8_t *wh_tool_use_payload_write(const wh_tool_use_payload *m, u
   (void)m;
   if (m->tool_name.len) p = wh__put_str(p, 1, m->tool_name);
   if (m->tool_input_json.len) p = wh__put_str(p, 2, m->tool_input_json);
+  if (m->recheck) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); *p++ = 1; }
   return p;
 }
 
@@ -836,6 +846,7 @@ static inline bool wh_tool_use_payload_decode(wh_reader *r, wh_tool_use_payload 
     switch (tag >> 3) {
       case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->tool_name)) return false; break;
       case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
+      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->recheck = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -850,6 +861,7 @@ static inline void wh_tool_use_payload_json(const wh_tool_use_payload *m, wh_buf
   wh_buf_byte(out, '{');
   if (m->tool_name.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->tool_name); }
   if (m->tool_input_json.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->tool_input_json); }
+  if (m->recheck) { wh__json_key(out, &first, "recheck"); wh_buf_cstr(out, "true"); }
   wh_buf_byte(out, '}');
   (void)first;
 }

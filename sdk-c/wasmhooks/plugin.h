@@ -30,6 +30,12 @@ typedef struct wh_tool_use {
   wh_str input_json;
   /** Never NULL (zeroed when the host sent none). */
   const wh_hook_context *context;
+  /**
+   * PreToolUse: true on a re-check, the second round of PreToolUse hooks on a call whose input
+   * was rewritten after they judged it (by a later hook or the permission answer). `input` is
+   * then the input that will run; the round can only refuse the call. False on a first round.
+   */
+  bool recheck;
 } wh_tool_use;
 
 /** PostToolUse and PostToolUseFailure: a tool call that finished. */

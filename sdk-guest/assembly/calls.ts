@@ -15,6 +15,15 @@ export class ToolUse {
 
   get event(): HookEvent { return this.request.event; }
   get context(): HookContext { return contextOf(this.request); }
+  /**
+   * PreToolUse: true on a re-check, the second round of PreToolUse hooks on a call whose input
+   * was rewritten after they judged it (by a later hook or the permission answer). `input` is
+   * then the input that will run; the round can only refuse the call. False on a first round.
+   */
+  get recheck(): bool {
+    const use = this.request.toolUse;
+    return use !== null && use.recheck;
+  }
 }
 
 /** PostToolUse and PostToolUseFailure: a tool call that finished. */

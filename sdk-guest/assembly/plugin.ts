@@ -64,34 +64,22 @@ export class Plugin {
    * "mcp__.*"); see docs/hooks.md. Each binding's handler runs at most once per call.
    */
   onPreToolUse(matcher: string, handler: ToolUseHandler, policy: FailurePolicy = FailurePolicy.UNSPECIFIED): Plugin {
-    const h = this.bind(HookEvent.PRE_TOOL_USE, matcher, policy);
-    h.kind = HANDLES_TOOL_USE;
-    h.onToolUse = handler;
-    return this;
+    return this.toolUse(HookEvent.PRE_TOOL_USE, matcher, handler, policy);
   }
 
   /** PermissionRequest: the call fell through to a permission question; allow or deny answers it. */
   onPermissionRequest(matcher: string, handler: ToolUseHandler, policy: FailurePolicy = FailurePolicy.UNSPECIFIED): Plugin {
-    const h = this.bind(HookEvent.PERMISSION_REQUEST, matcher, policy);
-    h.kind = HANDLES_TOOL_USE;
-    h.onToolUse = handler;
-    return this;
+    return this.toolUse(HookEvent.PERMISSION_REQUEST, matcher, handler, policy);
   }
 
   /** PostToolUse: a call succeeded. */
   onPostToolUse(matcher: string, handler: ToolResultHandler, policy: FailurePolicy = FailurePolicy.UNSPECIFIED): Plugin {
-    const h = this.bind(HookEvent.POST_TOOL_USE, matcher, policy);
-    h.kind = HANDLES_TOOL_RESULT;
-    h.onToolResult = handler;
-    return this;
+    return this.toolResult(HookEvent.POST_TOOL_USE, matcher, handler, policy);
   }
 
   /** PostToolUseFailure: a call failed. */
   onPostToolUseFailure(matcher: string, handler: ToolResultHandler, policy: FailurePolicy = FailurePolicy.UNSPECIFIED): Plugin {
-    const h = this.bind(HookEvent.POST_TOOL_USE_FAILURE, matcher, policy);
-    h.kind = HANDLES_TOOL_RESULT;
-    h.onToolResult = handler;
-    return this;
+    return this.toolResult(HookEvent.POST_TOOL_USE_FAILURE, matcher, handler, policy);
   }
 
   /** Any event, with the raw request. Example: `.on(HookEvent.STOP, keepGoing)`. */
@@ -136,6 +124,20 @@ export class Plugin {
       this.info.grants = g;
     }
     return g;
+  }
+
+  private toolUse(event: HookEvent, matcher: string, handler: ToolUseHandler, policy: FailurePolicy): Plugin {
+    const h = this.bind(event, matcher, policy);
+    h.kind = HANDLES_TOOL_USE;
+    h.onToolUse = handler;
+    return this;
+  }
+
+  private toolResult(event: HookEvent, matcher: string, handler: ToolResultHandler, policy: FailurePolicy): Plugin {
+    const h = this.bind(event, matcher, policy);
+    h.kind = HANDLES_TOOL_RESULT;
+    h.onToolResult = handler;
+    return this;
   }
 
   private bind(event: HookEvent, matcher: string, policy: FailurePolicy): Handler {

@@ -200,3 +200,66 @@ describe('what the re-check refuses and lets through', () => {
     expect(ofType(events, 'tool.denied')[0]).toMatchObject({ source: 'hook', hookName: 'flaky#0', reason: expect.stringMatching(/re-check by hook "flaky#0": hook "flaky#0" failed \(TRAP\): hook threw: guard down/) });
   });
 });
+
+describe('a hook can tell the re-check from the first round', () => {
+  const wasmFixture = (name: string) => new URL(`../fixtures/${name}/build/${name}.wasm`, import.meta.url).pathname;
+  /** Appends " -la" once: idempotent, so the re-check's own rewrite is equal and passes. */
+  const addLa: HookCallback = async (i) => (commandOf(i).endsWith(' -la') ? {} : { updatedInput: { command: `${commandOf(i)} -la` } });
+
+  it('a JS hook gets recheck: true on the second round only, with the input that will run; PermissionRequest never', async () => {
+    const seen: unknown[] = [];
+    const record: HookCallback = async (i) => (seen.push({ event: i.hook_event_name, recheck: 'recheck' in i ? i.recheck : 'absent', input: 'tool_input' in i ? i.tool_input : undefined, id: 'tool_use_id' in i ? i.tool_use_id : undefined }), {});
+    const h = hostWith({
+      model: scriptedModel([bashCall('ls'), { text: '.' }]),
+      tools: [bash([])],
+      hooks: { PreToolUse: [{ hooks: [record] }], PermissionRequest: [{ hooks: [record, async () => ({ decision: 'allow', updatedInput: { command: 'ls -la' } })] }] },
+    });
+    await collect(h.session(), 'go');
+    const id = (seen[0] as { id: string }).id;
+    expect(seen).toEqual([
+      { event: 'PreToolUse', recheck: 'absent', input: { command: 'ls' }, id },
+      { event: 'PermissionRequest', recheck: 'absent', input: { command: 'ls' }, id },
+      { event: 'PreToolUse', recheck: true, input: { command: 'ls -la' }, id },
+    ]);
+  });
+
+  it('a hook that sets recheck on its own input does not make the next hook see a re-check (each JS hook gets a copy)', async () => {
+    const plugin = await loadPlugin({ path: wasmFixture('recheck-guard') });
+    try {
+      const forge: HookCallback = async (i) => (Object.assign(i, { recheck: true }), {});
+      const h = createHost({ cwd: '/proj', model: scriptedModel([bashCall('ls'), { text: '.' }]), tools: [bash([])], hooks: { PreToolUse: [{ hooks: [forge] }] }, plugins: [plugin] });
+      const events = await collect(h.session(), 'go');
+      // forge runs first (options' hooks before plugins' bindings), then the guard: still a first round.
+      expect(ofType(events, 'hook.end').map((e) => [e.kind, e.recheck ?? false, e.decision, e.reason])).toEqual([
+        ['js', false, 'continue', undefined],
+        ['wasm', false, 'allow', 'first round: ls'],
+      ]);
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  for (const guard of ['recheck-guard', 'recheck-guard-c']) {
+    it(`a WASM guard (${guard}) answers the re-check differently: the rewritten ls is refused, the rewritten echo runs`, async () => {
+      const plugin = await loadPlugin({ path: wasmFixture(guard) });
+      try {
+        const ran: string[] = [];
+        const calls = { toolCalls: ['ls', 'echo hi', 'pwd -la'].map((command) => ({ name: 'Bash', input: { command } })) };
+        const h = hostWith({ model: scriptedModel([calls, { text: '.' }]), plugins: [plugin], tools: [bash(ran)] }, [addLa]);
+        const events = await collect(h.session(), 'go');
+        expect(ran).toEqual(['echo hi -la', 'pwd -la']);
+        const rounds = ofType(events, 'hook.end').filter((e) => e.kind === 'wasm').map((e) => [e.recheck ?? false, e.decision, e.reason]);
+        expect(rounds).toEqual([
+          [false, 'allow', 'first round: ls'],
+          [true, 'deny', 're-check: ls -la was rewritten after the first round'],
+          [false, 'allow', 'first round: echo hi'],
+          [true, 'allow', 're-check: echo hi -la is an echo'],
+          [false, 'allow', 'first round: pwd -la'],
+        ]);
+        expect(ofType(events, 'tool.denied')).toEqual([expect.objectContaining({ source: 'hook', reason: expect.stringMatching(/^the rewritten input of Bash was refused on the re-check by hook ".*recheck-guard.*": re-check: ls -la was/) })]);
+      } finally {
+        await plugin.close();
+      }
+    });
+  }
+});

@@ -2,7 +2,7 @@
 // be what hookInput gives for the same fields, keys in the same order (hooks see the input as JSON,
 // shell hooks on stdin), with and without the optional common fields.
 import { describe, expect, it } from 'vitest';
-import { hookInput, toolCallInput } from '../../host/agent/config.js';
+import { hookInput, toolCallInput } from '../../host/agent/hook-input.js';
 import type { HookCommon } from '../../host/hooks/types.js';
 
 const base: HookCommon = { session_id: 'sess', cwd: '/work', turn: 3, iteration: 7, permission_mode: 'default' };

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
@@ -126,6 +126,24 @@ describe('wasmhooks plugin test', () => {
     const r2 = await cli(['plugin', 'test', 'deny.wasm', '--events', 'bad.jsonl'], { cwd: dir });
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/bad.jsonl:1: hook_event_name: expected a hook input/);
+  });
+
+  it("replays a PreToolUse re-check's recheck mark to the plugin, and refuses one that is not a boolean", async () => {
+    const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' };
+    const dir = await workspace({
+      'guard.wasm': new Uint8Array(readFileSync(join(repo, 'test/fixtures/recheck-guard/build/recheck-guard.wasm'))),
+      'in.jsonl': `${JSON.stringify(input)}\n${JSON.stringify({ ...input, recheck: true })}\n`,
+      'bad.jsonl': `${JSON.stringify({ ...input, recheck: 'yes' })}\n`,
+    });
+    const r = await cli(['plugin', 'test', 'guard.wasm', '--events', 'in.jsonl'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /PreToolUse Bash/.test(l))).toEqual([
+      expect.stringMatching(/PreToolUse Bash\(ls\) +allow "first round: ls"/),
+      expect.stringMatching(/PreToolUse Bash\(ls\) +deny "re-check: ls was rewritten after the first round"/),
+    ]);
+    const bad = await cli(['plugin', 'test', 'guard.wasm', '--events', 'bad.jsonl'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad.jsonl:1: recheck: expected recheck to be true or false/);
   });
 
   it('refuses a plugin asking for grants unless the config or --grant-requested grants them', async () => {

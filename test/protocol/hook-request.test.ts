@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOOK_EVENT_NAMES, type HookCommon, type HookInput } from '../../host/hooks/types.js';
+import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { encodeHookRequest } from '../../host/protocol/pb-codec.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { toWireRequest } from '../../host/protocol/wire.js';
@@ -30,6 +31,7 @@ function inputs(common: HookCommon): HookInput[] {
       ],
     },
     { ...common, ...tool, hook_event_name: 'PreToolUse' },
+    { ...common, ...tool, hook_event_name: 'PreToolUse', recheck: true },
     { ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: { big: huge } },
     { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: 'done', duration_ms: 12.6 },
     { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: undefined, duration_ms: 0 },
@@ -83,6 +85,27 @@ describe('encodeHookInput', () => {
     cycle['self'] = cycle;
     expect(() => encodeHookInput({ ...dated, tool_input: cycle } as HookInput, 0)).toThrow(TypeError);
     expect(() => encodeHookInput({ ...dated, tool_input: { n: 1n } } as HookInput, 0)).toThrow(TypeError);
+  });
+
+  it('marks a re-check in ToolUsePayload.recheck (field 3), on PreToolUse only', () => {
+    const common = commons[0]!;
+    const tool = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
+    const first = { ...common, ...tool, hook_event_name: 'PreToolUse' } as HookInput;
+    const again = { ...first, recheck: true } as HookInput;
+    const decoded = (input: HookInput) => wasmhooks.v1.HookRequest.decode(encodeHookInput(input, 0)).toolUse;
+    expect(decoded(again)?.recheck).toBe(true);
+    expect(decoded(first)?.recheck).toBe(false);
+    // The mark adds exactly its two bytes (tag 0x18, value 1) at the end of the payload.
+    const [a, b] = [encodeHookInput(first, 0), encodeHookInput(again, 0)];
+    expect(b.length).toBe(a.length + 2);
+    expect(Buffer.from(b.subarray(-2)).toString('hex')).toBe('1801');
+    // From untyped JS: a stray mark on a PermissionRequest is not sent, nor anything but `true` on PreToolUse.
+    const stray = { ...first, hook_event_name: 'PermissionRequest', recheck: true } as unknown as HookInput;
+    const truthy = { ...first, recheck: 'yes' } as unknown as HookInput;
+    for (const input of [stray, truthy]) {
+      expect(decoded(input)?.recheck).toBe(false);
+      expect(Buffer.from(encodeHookInput(input, 0)).toString('hex')).toBe(Buffer.from(encodeHookRequest(toWireRequest(input, 0))).toString('hex'));
+    }
   });
 
   it('returns a copy the next call does not overwrite', () => {

@@ -45,6 +45,8 @@ const inputSchema = z.looseObject({
   hook_event_name: z.enum(HOOK_EVENT_NAMES, { error: 'expected a hook input with a known hook_event_name' }),
   session_id: z.string(),
   cwd: z.string(),
+  /** A PreToolUse re-check's mark, sent to the plugin as ToolUsePayload.recheck. */
+  recheck: z.boolean({ error: 'expected recheck to be true or false (a recorded PreToolUse re-check has true)' }).optional(),
 });
 
 interface ReplayCase {

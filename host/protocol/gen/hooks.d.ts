@@ -668,6 +668,9 @@ export namespace wasmhooks {
             /** ToolUsePayload toolInputJson. */
             toolInputJson: string;
 
+            /** ToolUsePayload recheck. */
+            recheck: boolean;
+
             /**
              * Encodes the specified ToolUsePayload message. Does not implicitly {@link wasmhooks.v1.ToolUsePayload.verify|verify} messages.
              * @param message ToolUsePayload message or plain object to encode
@@ -704,6 +707,9 @@ export namespace wasmhooks {
 
                 /** ToolUsePayload toolInputJson */
                 toolInputJson?: (string|null);
+
+                /** ToolUsePayload recheck */
+                recheck?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -1529,6 +1529,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @typedef {Object} wasmhooks.v1.ToolUsePayload.$Properties
              * @property {string|null} [toolName] ToolUsePayload toolName
              * @property {string|null} [toolInputJson] ToolUsePayload toolInputJson
+             * @property {boolean|null} [recheck] ToolUsePayload recheck
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -1577,6 +1578,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             ToolUsePayload.prototype.toolInputJson = "";
 
             /**
+             * ToolUsePayload recheck.
+             * @member {boolean} recheck
+             * @memberof wasmhooks.v1.ToolUsePayload
+             * @instance
+             */
+            ToolUsePayload.prototype.recheck = false;
+
+            /**
              * Encodes the specified ToolUsePayload message. Does not implicitly {@link wasmhooks.v1.ToolUsePayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.ToolUsePayload
@@ -1596,6 +1605,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 1, wireType 2 =*/10).string(message.toolName);
                 if (message.toolInputJson != null && $Object.hasOwnProperty.call(message, "toolInputJson") && message.toolInputJson !== "")
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.toolInputJson);
+                if (message.recheck != null && $Object.hasOwnProperty.call(message, "recheck") && message.recheck !== false)
+                    writer.uint32(/* id 3, wireType 0 =*/24).bool(message.recheck);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1656,6 +1667,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.toolInputJson = value;
                             else
                                 delete message.toolInputJson;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.recheck = value;
+                            else
+                                delete message.recheck;
                             continue;
                         }
                     }

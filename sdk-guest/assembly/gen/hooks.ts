@@ -528,12 +528,21 @@ export class PromptPayload {
 export class ToolUsePayload {
   toolName: string = "";
   toolInputJson: string = "";
+  /**
+   * PreToolUse only: true on a re-check, the second round of PreToolUse hooks on one call, run
+   * because its input was rewritten after they judged it (by a later hook, a PermissionRequest
+   * hook or the permission answer; docs/hooks.md, rule 4). tool_input_json is then the input that
+   * will run, tool_use_id the first round's. That round can only refuse the call. False (absent)
+   * on a first round and on PermissionRequest.
+   */
+  recheck: bool = false;
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
     const w = new Writer();
     w.string(1, this.toolName);
     w.string(2, this.toolInputJson);
+    w.bool(3, this.recheck);
     return w.finish();
   }
 
@@ -553,6 +562,7 @@ export class ToolUsePayload {
       switch (tag >>> 3) {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.toolName = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.toolInputJson = r.string(); break;
+        case 3: if (r.expect(wt, WIRE_VARINT, 3)) m.recheck = r.bool(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -564,6 +574,7 @@ export class ToolUsePayload {
     w.beginObject();
     if (this.toolName.length > 0) w.key("toolName").string(this.toolName);
     if (this.toolInputJson.length > 0) w.key("toolInputJson").string(this.toolInputJson);
+    if (this.recheck) w.key("recheck").bool(true);
     w.endObject();
   }
 }
