@@ -43,12 +43,14 @@ export async function findSignature(
   entry: { path?: string | undefined; url?: string | undefined; signature?: string | undefined },
   origin: string,
   redirect: 'follow' | 'error' = 'follow',
+  /** The checked IP to connect to (`POST /plugins`: pinned-fetch.ts). */
+  address?: string,
 ): Promise<SignatureEnvelope | undefined> {
   const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
   if (where === undefined) return undefined;
   let text: string;
   if (/^https?:\/\//i.test(where)) {
-    const { response, read } = await fetchWithin(where, `the signature ${where}`, undefined, redirect);
+    const { response, read } = await fetchWithin(where, `the signature ${where}`, undefined, redirect, address);
     if (!response.ok) await response.body?.cancel().catch(() => {});
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
@@ -85,12 +87,14 @@ export async function checkSignature(
   where: string,
   /** `error` for loads asked for over HTTP: neither the plugin nor its signature may redirect (server/plugin-url.ts). */
   redirect: 'follow' | 'error' = 'follow',
+  /** The IP `POST /plugins` checked: every download of this load connects there (pinned-fetch.ts). */
+  address?: string,
 ): Promise<{ keyId: string; sha256: string } | undefined> {
   if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
   const origin = entry.path ?? entry.url ?? where;
-  const envelope = await findSignature(entry, origin, redirect);
+  const envelope = await findSignature(entry, origin, redirect, address);
   if (!envelope && !trust.requireSignature) return undefined;
-  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect };
+  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect, ...(address !== undefined ? { address } : {}) };
   const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
   return { keyId: await verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin), sha256 };
 }

@@ -18,7 +18,7 @@ import { guardedApp } from '../server/stack.js';
 import { bodyJson } from '../server/validate.js';
 import { createMcpServer, type McpToolHost } from './server.js';
 
-export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
+export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'maxConnections' | 'idleTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
 
 /**
  * @example
@@ -34,19 +34,24 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
   app.all('/mcp', async (c) => {
     // A POST's body is read as every body of ours is (UTF-8 or refused, unique keys, bounded depth: the SDK's own
     // JSON.parse takes a message nested 200,000 deep and overflows the stack on it later) and handed over parsed.
+    // Stateless (a server per request): a GET's stream could never carry a message (no server outlives its POST),
+    // yet the SDK held it open for ever, uncounted, on every runtime; DELETE has no session to end. Streamable HTTP
+    // lets such a server answer 405.
+    if (c.req.method !== 'POST') {
+      const message = `${c.req.method} is not served here: this MCP endpoint is stateless, send each JSON-RPC message with POST`;
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, 405, { allow: 'POST' });
+    }
     let parsedBody: unknown;
-    if (c.req.method === 'POST') {
-      try {
-        parsedBody = bodyJson(c);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null }, error.status);
-      }
+    try {
+      parsedBody = bodyJson(c);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null }, error.status);
     }
     const server = createMcpServer(host);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
+    return transport.handleRequest(c.req.raw, { parsedBody });
   });
-  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs }) };
+  return { app, listen: () => listenApp(appFetch(app), { hostname: o.hostname, port: o.port, headersTimeoutMs: o.headersTimeoutMs, maxConnections: o.maxConnections, idleTimeoutMs: o.idleTimeoutMs }) };
 }

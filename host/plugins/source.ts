@@ -36,6 +36,12 @@ export const pluginSourceSchema = lazy(() => {
         sha256: sha256Hex,
         /** `error`: a redirect fails the load instead of being followed (loads asked for over HTTP: it could lead anywhere). */
         redirect: z.enum(['follow', 'error']).optional(),
+        /**
+         * Connect to this IP address, not to what the URL's name resolves to at download time (pinned-fetch.ts):
+         * `POST /plugins` passes the address it checked, so a name re-pointed after the check (DNS rebinding)
+         * cannot send the download inward. Implies `redirect: 'error'`.
+         */
+        address: z.string().regex(/^[0-9a-f.:]{2,45}$/i, 'must be an IPv4 or IPv6 address').optional(),
         /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
         timeoutMs: z.number().int().positive().max(600_000).optional(),
       })
@@ -136,7 +142,7 @@ async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSource
   // A copy: the pin is checked on these bytes, and the caller's buffer may change before they compile.
   if ('bytes' in source) return source.bytes.slice();
   if ('path' in source) return readPluginFile(source.path, origin);
-  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect);
+  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect, source.address);
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: HTTP ${response.status}`);
@@ -200,15 +206,20 @@ export async function fetchWithin(
   what: string,
   timeoutMs = DOWNLOAD_TIMEOUT_MS,
   redirect: 'follow' | 'error' = 'follow',
+  /** Connect to this IP address and resolve nothing (pinned-fetch.ts); redirects are then refused. */
+  address?: string,
 ): Promise<{ response: Response; read: (max: number) => Promise<Uint8Array | undefined> }> {
   const signal = AbortSignal.timeout(timeoutMs);
+  if (address !== undefined) redirect = 'error';
   const failed = (error: unknown) =>
     new WasmhooksError(
       'LOAD_FAILED',
       `cannot download ${what}: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : redirect === 'error' ? `${messageOf(error)} (redirects are not followed here: give the final URL)` : messageOf(error)}`,
       { cause: error },
     );
-  const response = await fetch(url, { signal, redirect }).catch((error: unknown) => {
+  const download = address !== undefined ? import('./pinned-fetch.js').then(({ fetchPinned }) => fetchPinned(url, address, signal)) : fetch(url, { signal, redirect });
+  const response = await download.catch((error: unknown) => {
+    if (error instanceof WasmhooksError) throw error;
     throw failed(error);
   });
   return {

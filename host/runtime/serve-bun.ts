@@ -4,13 +4,15 @@ import { grace, jsonError, urlOf, type Connection, type DirectSink, type DirectS
 interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void> | void;
+  /** The idle limit of this request's connection, s (0: none); it holds for the connection until set again. */
+  timeout(request: Request, seconds: number): void;
 }
 interface BunServe {
   serve(options: {
     hostname: string;
     port: number;
     idleTimeout: number;
-    fetch: (request: Request) => Response | Promise<Response>;
+    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
     error: (error: unknown) => Response;
   }): BunServer;
 }
@@ -63,25 +65,35 @@ function directBody(attach: (sink: DirectSink) => DirectSource): ReadableStream<
 }
 
 /** `Connection.respond` and `Connection.direct` on Bun: a `type: "direct"` body instead of a web stream Bun pulls chunk by chunk. */
-function connection(): { connection: Connection; answered: (response: Response) => Response } {
+function connection(): { connection: Connection; answered: (response: Response) => Response; streaming: () => boolean } {
   let offer: { body: ReadableStream<Uint8Array>; attach: (sink: DirectSink) => DirectSource } | undefined;
+  let streaming = false;
   return {
     connection: {
       // Bun prints the reason a web-stream body errors with (the stack of a dropped slow reader): errored without one.
       printsBodyErrors: true,
       direct: (body, attach) => (offer = { body, attach }),
-      respond: (headers, attach) => new Response(directBody(attach), { headers }),
+      respond: (headers, attach) => ((streaming = true), new Response(directBody(attach), { headers })),
     },
     // The offered body, still the final response's after every middleware, is written directly; a replaced one is read as usual.
     answered: (response) => {
       const taken = offer;
       offer = undefined;
-      return taken && response.body === taken.body ? new Response(directBody(taken.attach), { status: response.status, headers: response.headers }) : response;
+      if (!taken || response.body !== taken.body) return response;
+      streaming = true;
+      return new Response(directBody(taken.attach), { status: response.status, headers: response.headers });
     },
+    streaming: () => streaming,
   };
 }
 
-export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody }) => {
+
+
+export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody, idleTimeoutMs = 30_000 }) => {
+  // How long a connection may stay idle after a non-stream answer, s. Bun's idle timer runs from when it is set and is
+  // not reset by writes, so this also bounds writing that answer. Without it an idle keep-alive connection was held
+  // forever (`idleTimeout: 0`, which SSE streams and long requests need).
+  const idleAfterAnswer = Math.max(1, Math.ceil(idleTimeoutMs / 1000));
   const bun = (globalThis as unknown as { Bun: BunServe }).Bun;
   // idleTimeout 0: SSE streams are idle between heartbeats, and Bun's default (10 s) would cut them.
   // Bun gives no handle on a request's connection (Connection.destroy is absent; server.timeout(request, s) does not fire
@@ -90,10 +102,17 @@ export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody 
     hostname,
     port,
     idleTimeout: 0,
-    fetch: (request) => {
-      const { connection: conn, answered } = connection();
+    fetch: (request, self) => {
+      // No idle limit while the app works on the request (a prompt may wait minutes) or streams it; one once it is answered.
+      self.timeout(request, 0);
+      const { connection: conn, answered, streaming } = connection();
+      const settle = (response: Response) => {
+        const final = answered(response);
+        if (!streaming()) self.timeout(request, idleAfterAnswer);
+        return final;
+      };
       const answer = fetch(request, conn);
-      return answer instanceof Promise ? answer.then(answered) : answered(answer);
+      return answer instanceof Promise ? answer.then(settle) : settle(answer);
     },
     error: () => jsonError(500, 'internal server error', errorBody),
   });

@@ -53,7 +53,7 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
-export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000 }) => {
+export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000, maxConnections }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
   const listener = getRequestListener((request, env) => {
     // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
@@ -92,6 +92,8 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     },
     listener,
   );
+  // Past it Node closes each new socket as it is accepted (idle keep-alive and slow connections cannot pile up).
+  if (maxConnections !== undefined) server.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {

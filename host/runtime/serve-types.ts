@@ -64,6 +64,18 @@ export interface ServeOptions {
    * it is ignored (docs/http-api.md).
    */
   headersTimeoutMs?: number;
+  /**
+   * Connections open at once (Node: one more is closed as it is accepted).
+   * Bun and Deno expose no hook on accepted connections; there it is ignored
+   * (docs/http-api.md).
+   */
+  maxConnections?: number;
+  /**
+   * Bun: how long a connection may stay idle after a non-stream answer, ms
+   * (also bounds writing that answer: Bun's timer is not reset by writes).
+   * Node closes idle keep-alive connections after its own 5 s; Deno never.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** A listening server. */

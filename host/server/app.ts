@@ -90,6 +90,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
     maxSessions: resolved.maxSessions,
+    maxMessages: resolved.maxMessages,
   });
   registry = sessions;
 
@@ -108,7 +109,12 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   });
   app.get('/event', sseHandler(hub, resolved.maxSseClients, false));
   app.get('/global/event', sseHandler(hub, resolved.maxSseClients, { format: resolved.globalEventFormat }));
-  app.route('/', apiRoutes({ host, sessions, allowPluginLoading: resolved.allowPluginLoading }));
+  app.route('/', apiRoutes({
+    host,
+    sessions,
+    allowPluginLoading: resolved.allowPluginLoading,
+    pluginNetwork: { allow: resolved.pluginUrlAllow, ...(resolved.pluginUrlResolve ? { resolve: resolved.pluginUrlResolve } : {}) },
+  }));
 
   // The SSE routes are answered ahead of the app (same guards, no middleware chain per connection); the rest by the app.
   const sse = sseRoute(hub, resolved);
@@ -126,7 +132,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
       (await sessions.has(sessionId)) ? elicit(broker, sessionId, request, opts) : { action: 'cancel', reason: `no session ${sessionId}` },
     async listen() {
       if (served) return served;
-      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port, headersTimeoutMs: resolved.headersTimeoutMs });
+      served = await listenApp(fetch, { hostname: resolved.hostname, port: resolved.port, headersTimeoutMs: resolved.headersTimeoutMs, maxConnections: resolved.maxConnections, idleTimeoutMs: resolved.idleTimeoutMs });
       return served;
     },
     ready: duties.ready,

@@ -25,10 +25,14 @@ export function applySecurityHeaders(headers: Headers): void {
   if (!headers.has('content-security-policy')) headers.set('content-security-policy', API_CSP);
 }
 
-/** Sets the headers on whatever the app answers (errors and not-found included). */
+/** Sets the headers on whatever the app answers (errors and not-found included), HEAD's too. */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   applySecurityHeaders(c.res.headers);
+  // hono answers HEAD with `new Response(null, <the GET route's response>)`. On Node, @hono/node-server's Response
+  // built that way takes the other one's original init and drops every header set since (these, CORS'): the
+  // answer is rebuilt here from its headers as they are now, as an init of plain values that survives the copy.
+  if (c.req.method === 'HEAD') c.res = new Response(null, { status: c.res.status, headers: new Headers(c.res.headers) });
 };
 
 /**

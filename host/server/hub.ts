@@ -134,25 +134,30 @@ export class EventHub {
   async #replay(client: Client, after: string): Promise<void> {
     let since: Since;
     try {
-      since = await this.#log.since(after);
+      // At most what the client can take is read (an unknown or old id no longer reads the whole window).
+      since = await this.#log.since(after, Math.max(0, this.options.clientQueueBytes - client.bytes));
     } catch {
       // The log is unreachable (Redis down): say the replay could not be done, then go live.
       since = { kind: 'gap', entries: [], oldest: null, missed: null, reason: 'unknown-id' };
     }
     if (client.ended) return;
     const format = client.request.format;
-    if (since.kind === 'gap') {
-      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: since.missed, reason: since.reason };
-      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
-    }
     let last = since.entries.at(-1)?.id;
     // The replay counts against the client's byte limit (not its frame limit: a client dropped as slow catches
     // up by replay): a log read back from Redis is a copy per connection, so a window of any size times every
     // reconnecting client would otherwise be held.
     const wanted = since.entries.filter((entry) => wants(client, entry));
     const start = newestThatFit(wanted, format, this.options.clientQueueBytes - client.bytes);
+    // The log's own cut (it read only the newest events that could fit) and this one are one gap. The log counts
+    // every session's events it left unread: exact for a client that takes them all, unknown for a session's stream.
+    const logCut = since.kind === 'gap' && since.reason === 'over-limit';
+    const unread = since.kind !== 'gap' || !logCut ? 0 : since.missed !== null && client.request.session === undefined ? since.missed : null;
+    if (since.kind === 'gap' && !(logCut && start > 0)) {
+      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: logCut ? unread : since.missed, reason: since.reason };
+      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
+    }
     if (start > 0) {
-      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: start, reason: 'over-limit' as const };
+      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: unread === null ? null : unread + start, reason: 'over-limit' as const };
       client.push(serverFrame(format, after, 'replay.gap', gap), 1);
     }
     for (let i = start; i < wanted.length; i++) client.push((wanted[i] as Entry).frame(format), 1);

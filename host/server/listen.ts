@@ -5,7 +5,8 @@
  */
 import type { Hono } from 'hono';
 import { serve, type Connection, type Served } from '../runtime/serve.js';
-import { errorJson, type ApiErrorCode } from './errors.js';
+import { ApiError, errorJson, errorResponse, type ApiErrorCode } from './errors.js';
+import { applySecurityHeaders } from './headers.js';
 
 export type AppFetch = (request: Request, connection?: Connection) => Response | Promise<Response>;
 
@@ -22,7 +23,40 @@ function codeOf(status: number): ApiErrorCode {
   return status >= 500 ? 'internal' : 'bad_request';
 }
 
+/** `host[:port]` of an absolute URL, as written. */
+function authorityOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return url.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * A request target in absolute form (`POST http://other.example/session HTTP/1.1`, what a client sends to a
+ * proxy) names its own host, which HTTP says wins over `Host`: Node and Deno build the request's URL from it
+ * while the browser checks (guards.ts) read `Host`. One that names another host than `Host` is refused here, at
+ * the network's edge (an app's `fetch` called in-process may be given any URL): this server is no proxy, and a
+ * proxy in front would route by the one the checks did not read. Bun drops the target's authority itself.
+ */
+function targetMismatch(request: Request): Response | undefined {
+  const host = request.headers.get('host');
+  if (host === null || request.url.startsWith('/')) return undefined;
+  const named = authorityOf(request.url);
+  if (named.toLowerCase() === host.toLowerCase()) return undefined;
+  try {
+    // The same authority spelled differently (a default port written out, an IPv6 form) is the same.
+    if (new URL(request.url).host === new URL(`http://${host}`).host) return undefined;
+  } catch {
+    return undefined; // a malformed Host is the guards' 400
+  }
+  const response = errorResponse(
+    new ApiError('bad_request', `the request target names host ${JSON.stringify(named.slice(0, 100))} but Host says ${JSON.stringify(host.slice(0, 100))}: this server is not a proxy; send the path only`, undefined, true),
+  );
+  applySecurityHeaders(response.headers);
+  return response;
+}
+
 /** Listens with this runtime's adapter; errors the runtime lets us answer are in the API's JSON shape. */
-export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number }): Promise<Served> {
-  return serve(fetch, { ...options, errorBody: (status, message) => errorJson(codeOf(status), message) });
+export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number; maxConnections: number; idleTimeoutMs: number }): Promise<Served> {
+  const checked: AppFetch = (request, connection) => targetMismatch(request) ?? fetch(request, connection);
+  return serve(checked, { ...options, errorBody: (status, message) => errorJson(codeOf(status), message) });
 }

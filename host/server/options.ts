@@ -42,6 +42,18 @@ const serverOptionsSchema = z
     bodyTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
     /** Time for a request's line and headers to arrive whole, ms (Node: 408 and the connection closed; Bun has its own ~10 s, Deno none). */
     headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+    /**
+     * Connections open at once, idle keep-alive and SSE included (Node: one more is closed as it is accepted, before
+     * a byte is read). Bun and Deno give no hook on accepted connections: there the process's file limit (ulimit -n)
+     * or a proxy in front bounds them.
+     */
+    maxConnections: z.number().int().positive().max(1_000_000).default(10_000),
+    /**
+     * Bun: how long a connection may stay idle after a non-stream answer, ms (keep-alive; Bun counts it from the
+     * answer, so it also bounds writing a large one). Node closes idle keep-alive connections after its own 5 s;
+     * Deno never (a proxy in front).
+     */
+    idleTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     /** Events kept for `Last-Event-ID` replay. */
     replayBufferSize: z.number().int().min(1).max(1_000_000).default(4096),
     /** Reconnect delay suggested to SSE clients (the `retry:` field), ms. */
@@ -50,10 +62,26 @@ const serverOptionsSchema = z
     heartbeatMs: z.number().int().min(100).default(15_000),
     /** Sessions the store may hold; `POST /session` past it is refused (429) until one is deleted. Bounds what clients can make the server keep. */
     maxSessions: z.number().int().positive().default(10_000),
+    /**
+     * The host's `maxMessages`, checked at the door: a prompt to a session whose stored conversation holds as many is
+     * refused (409) before the session is loaded. Give the server the value the host was built with (`wasmhooks serve`
+     * passes the config's `maxMessages` to both); the host itself ends a run that grows past it.
+     */
+    maxMessages: z.number().int().positive().max(10_000_000).default(10_000),
     /** SSE streams served at once (`/event` and `/global/event`); one more is refused (503 too_many_streams) until one closes. */
     maxSseClients: z.number().int().positive().default(1000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */
     allowPluginLoading: z.boolean().default(false),
+    /**
+     * How `POST /plugins` resolves a URL's name to IP addresses (default: the system resolver, every address).
+     * Every address must be public (or in `pluginUrlAllow`); the download then connects to the first of them and
+     * resolves nothing again (DNS rebinding). For a custom resolver (DNS over HTTPS) or tests.
+     */
+    pluginUrlResolve: z
+      .custom<(hostname: string) => Promise<readonly string[]>>((f) => typeof f === 'function', 'pluginUrlResolve must be a function (hostname) => Promise<string[]>')
+      .optional(),
+    /** IP addresses outside the public internet that `POST /plugins` may still download from (an internal registry); exact addresses, no ranges. */
+    pluginUrlAllow: z.array(z.string().regex(/^[0-9a-f.:]{2,45}$/i, 'pluginUrlAllow entries are IP addresses')).max(1000).default([]),
     /** How long a control request waits for an answer before it is denied, ms. */
     controlTimeoutMs: z.number().int().positive().default(5 * 60_000),
     /** Frames (events and heartbeats) queued for one slow SSE client before it is disconnected (it may reconnect and replay). */

@@ -8,10 +8,10 @@
  * be http(s) and its host a public address: a literal is checked as it is,
  * a name by every address it resolves to. Redirects are refused by the
  * download itself (`redirect: 'error'`), as a public URL could redirect
- * inward. A name re-pointed between this check and the download (DNS
- * rebinding by the name's owner) is not caught: documented
- * (docs/http-api.md); plugins from the private network are loaded at
- * start-up (config) or by path.
+ * inward. The name is resolved once, here: every download of the load
+ * connects to the address returned (plugins/pinned-fetch.ts), so a name
+ * re-pointed after the check (DNS rebinding by the name's owner) cannot
+ * send it inward.
  */
 import { ApiError } from './errors.js';
 
@@ -97,8 +97,30 @@ export function isPrivateAddress(address: string): boolean | undefined {
   return v6 === undefined ? undefined : privateV6(v6);
 }
 
-/** Throws the API's 400/403 unless `url` is an http(s) URL whose host is (and resolves only to) public addresses. */
-export async function checkPluginUrl(url: string): Promise<void> {
+/** How plugin URL names are resolved, and the private addresses an operator lets them reach anyway. */
+export interface PluginNetwork {
+  /** Every address of a name (default: the system resolver, `all`, `verbatim`). */
+  resolve?: (hostname: string) => Promise<readonly string[]>;
+  /** Exact IP addresses allowed although not public (an internal registry). */
+  allow?: readonly string[];
+}
+
+async function systemResolve(hostname: string): Promise<string[]> {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+}
+
+/** Canonical text of an address for the allow-list (IPv6 in full lower-case groups), or the text itself. */
+function canonical(address: string): string {
+  const v6 = v6Bytes(address);
+  return v6 ? v6.map((b) => b.toString(16).padStart(2, '0')).join('') : address;
+}
+
+/**
+ * Throws the API's 400/403 unless `url` is an http(s) URL whose host is (and resolves only to) public
+ * addresses; returns the address the download must connect to (the first), so the name is resolved once.
+ */
+export async function checkPluginUrl(url: string, network: PluginNetwork = {}): Promise<string> {
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ApiError('validation', `url must be http: or https:, not ${parsed.protocol}`, 'body.url');
@@ -111,15 +133,22 @@ export async function checkPluginUrl(url: string): Promise<void> {
       `plugin URL host ${JSON.stringify(parsed.hostname)} ${address === host ? 'is' : `resolves to ${address}, which is`} not a public address; ` +
         'plugins from loopback or the private network are loaded at start-up (config) or by path, not over HTTP',
     );
-  const literal = isPrivateAddress(host);
-  if (literal === true) throw refuse(host);
-  if (literal === false) return;
-  let addresses: { address: string }[];
+  const allowed = new Set((network.allow ?? []).map(canonical));
+  const blocked = (address: string) => isPrivateAddress(address) !== false && !allowed.has(canonical(address.replace(/%.*$/, '')));
+  if (isPrivateAddress(host) !== undefined) {
+    if (blocked(host)) throw refuse(host);
+    return host;
+  }
+  let addresses: readonly string[];
   try {
-    const { lookup } = await import('node:dns/promises');
-    addresses = await lookup(host, { all: true, verbatim: true });
+    addresses = await (network.resolve ?? systemResolve)(host);
   } catch {
     throw new ApiError('validation', `plugin URL host ${JSON.stringify(parsed.hostname)} does not resolve`, 'body.url');
   }
-  for (const { address } of addresses) if (isPrivateAddress(address) !== false) throw refuse(address);
+  if (!Array.isArray(addresses) || addresses.length === 0) {
+    throw new ApiError('validation', `plugin URL host ${JSON.stringify(parsed.hostname)} does not resolve`, 'body.url');
+  }
+  // A resolver's answer that is not an address at all (a custom resolver's bug) counts as private.
+  for (const address of addresses) if (typeof address !== 'string' || blocked(address)) throw refuse(String(address));
+  return (addresses[0] as string).replace(/%.*$/, '');
 }

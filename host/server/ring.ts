@@ -107,6 +107,20 @@ export class Ring {
     return { kind: 'ok', entries: this.#range(after + 1) };
   }
 
+  /**
+   * The first position from `from` on whose events' texts, to the newest, add up to at most `maxBytes` characters:
+   * read newest first, so the work is bounded by `maxBytes`, not by the window.
+   */
+  newestFrom(from: number, maxBytes: number): number {
+    let bytes = 0;
+    let p = this.#last;
+    for (; p >= from; p--) {
+      bytes += (this.#slots[p % this.capacity] as Entry).json.length;
+      if (bytes > maxBytes) break;
+    }
+    return p + 1;
+  }
+
   #range(from: number): Entry[] {
     const out: Entry[] = [];
     for (let p = from; p <= this.#last; p++) out.push(this.#slots[p % this.capacity] as Entry);

@@ -6,6 +6,7 @@ import { controlCancelBodySchema, controlResponseBodySchema } from './control-ty
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
 import { pluginViews } from './plugins.js';
+import type { PluginNetwork } from './plugin-url.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
 import { jsonBody, param } from './validate.js';
@@ -35,9 +36,11 @@ export interface RouteDeps {
   host: ServerHost;
   sessions: SessionRegistry;
   allowPluginLoading: boolean;
+  /** How plugin URLs are resolved and which private addresses they may still reach (plugin-url.ts). */
+  pluginNetwork: PluginNetwork;
 }
 
-export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Hono {
+export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }: RouteDeps): Hono {
   const app = new Hono();
 
   app.post('/session', async (c) => {
@@ -89,10 +92,12 @@ export function apiRoutes({ host, sessions, allowPluginLoading }: RouteDeps): Ho
     }
     const body = await jsonBody(c, loadPluginSchema);
     if (!host.loadPlugin) throw new ApiError('not_implemented', 'this host cannot load plugins at run time');
-    // A URL is fetched from inside the server's network: public addresses only, no redirects (plugin-url.ts).
+    // A URL is fetched from inside the server's network: public addresses only, no redirects, and every download
+    // connects to the address checked here, never to a second resolution of the name (plugin-url.ts).
     // Loaded here: POST /plugins is off by default and rare, the server's start does not pay for it.
-    if (body.url !== undefined) await (await import('./plugin-url.js')).checkPluginUrl(body.url);
-    const plugin = await host.loadPlugin(body.url !== undefined ? { ...body, redirect: 'error' } : body);
+    if (body.url === undefined) return c.json({ loaded: (await host.loadPlugin(body)).name }, 201);
+    const address = await (await import('./plugin-url.js')).checkPluginUrl(body.url, pluginNetwork);
+    const plugin = await host.loadPlugin({ ...body, redirect: 'error', address });
     return c.json({ loaded: plugin.name }, 201);
   });
 

@@ -60,6 +60,11 @@ export interface ServerHost {
   readonly plugins?: readonly ServerPlugin[] | (() => readonly ServerPlugin[]);
   /** The host's shared hook registry; needed only for sessions that ask for `hookCallbacks`. */
   readonly hooks?: { addHandler(handler: HookHandler): string; remove(id: string): boolean };
-  /** Present when the host can load plugins at run time (used only with `allowPluginLoading`). */
-  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error' }): Promise<ServerPlugin>;
+  /**
+   * Present when the host can load plugins at run time (used only with `allowPluginLoading`). For a `url`
+   * the server gives `address`, the IP it checked is public: every download of the load (the plugin and its
+   * `.sig`) must connect there and resolve nothing (pass it on as the source's `address`, as `wasmhooks serve`
+   * does); a second resolution of the name could answer a private address (DNS rebinding).
+   */
+  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error'; address?: string }): Promise<ServerPlugin>;
 }

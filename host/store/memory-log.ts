@@ -27,15 +27,21 @@ export class MemoryEventLog implements EventLog {
     return this.#ring.idAt(this.#ring.lastPosition);
   }
 
-  async since(afterId: string): Promise<Since> {
+  async since(afterId: string, maxBytes = Infinity): Promise<Since> {
     const parsed = parseEventId(afterId);
-    if (!parsed || parsed.epoch !== this.epoch || parsed.position.includes('-')) {
-      const all = this.#ring.since(0);
-      return { kind: 'gap', entries: all.entries, oldest: all.entries[0]?.id ?? null, missed: null, reason: 'unknown-id' };
+    const after = parsed && parsed.epoch === this.epoch && !parsed.position.includes('-') ? Number(parsed.position) : undefined;
+    const oldest = this.#ring.oldestPosition;
+    if (after === undefined || after > this.#ring.lastPosition) {
+      const { entries } = this.#ring.since(this.#ring.newestFrom(oldest, maxBytes) - 1);
+      return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'unknown-id' };
     }
-    const r = this.#ring.since(Number(parsed.position));
-    if (r.kind === 'ok') return r;
-    return { kind: 'gap', entries: r.entries, oldest: this.#ring.idAt(r.oldest), missed: r.missed, reason: r.missed === null ? 'unknown-id' : 'evicted' };
+    const wanted = Math.max(oldest, after + 1);
+    // Read newest first, up to maxBytes: an old id costs what the client can take, not the window.
+    const from = this.#ring.newestFrom(wanted, maxBytes);
+    const { entries } = this.#ring.since(from - 1);
+    if (after + 1 < oldest) return { kind: 'gap', entries, oldest: this.#ring.idAt(oldest), missed: oldest - after - 1, reason: 'evicted' };
+    if (from > wanted) return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: from - wanted, reason: 'over-limit' };
+    return { kind: 'ok', entries };
   }
 
   compare(a: string, b: string): number {

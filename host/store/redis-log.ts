@@ -206,29 +206,47 @@ export class RedisEventLog implements EventLog {
     return `${this.#epoch}.${this.#seen}`;
   }
 
-  async since(afterId: string): Promise<Since> {
+  async since(afterId: string, maxBytes = Infinity): Promise<Since> {
     const parsed = parseEventId(afterId);
     return guarded(this.url, async () => {
-      const all = async (from: string) =>
-        (await this.redis.xrange(this.#key, from, '+', 'COUNT', this.capacity))
-          .map(([position, fields]) => {
-            const decoded = decode(fields);
-            return decoded && new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
-          })
-          .filter((e): e is Entry => e !== undefined);
       if (!parsed || parsed.epoch !== this.#epoch || comparePositions(parsed.position, this.#seen) > 0) {
-        const entries = await all('-');
+        const { entries } = await this.#newest('-', maxBytes);
         return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'unknown-id' };
       }
       const info = (await this.redis.call('XINFO', 'STREAM', this.#key).catch(() => [])) as unknown[];
       const at = info.indexOf('max-deleted-entry-id');
       const trimmedUpTo = at >= 0 ? String(info[at + 1]) : '0-0';
-      const entries = await all(`(${parsed.position}`);
+      const { entries, cut } = await this.#newest(`(${parsed.position}`, maxBytes);
       if (comparePositions(parsed.position, trimmedUpTo) < 0) {
         return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'evicted' };
       }
+      if (cut) return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'over-limit' };
       return { kind: 'ok', entries };
     });
+  }
+
+  /**
+   * The newest entries from `from` (`-`, or `(position`) whose texts add up to at most `maxBytes` characters and
+   * that number at most `capacity`, read newest first a page at a time: a reconnect (with an unknown id, or an old
+   * one) costs Redis and this process what its client can take, not the whole window. `cut`: older ones were left.
+   */
+  async #newest(from: string, maxBytes: number): Promise<{ entries: Entry[]; cut: boolean }> {
+    const out: Entry[] = [];
+    let bytes = 0;
+    let end = '+';
+    // Pages grow from small: a client that takes a few large events is not sent hundreds.
+    for (let count = 16; ; count = Math.min(count * 2, REPLAY_PAGE)) {
+      const page = await this.redis.xrevrange(this.#key, end, from, 'COUNT', count);
+      for (const [position, fields] of page) {
+        end = `(${position}`;
+        const at = fields.indexOf('d');
+        bytes += at >= 0 ? (fields[at + 1] as string).length : 0;
+        if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: true };
+        const decoded = decode(fields);
+        if (decoded) out.push(new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json));
+      }
+      if (page.length < count) return { entries: out.reverse(), cut: false };
+    }
   }
 
   compare(a: string, b: string): number {
@@ -247,6 +265,9 @@ export class RedisEventLog implements EventLog {
     this.reader.disconnect();
   }
 }
+
+/** Most entries read per XREVRANGE of a replay. */
+const REPLAY_PAGE = 256;
 
 /** An entry's event and its text (as appended: already encoded, so it is not encoded again). */
 function decode(fields: string[]): { event: StreamEvent; json: string } | undefined {

@@ -112,7 +112,11 @@ export interface SessionStore {
 export type Since =
   | { kind: 'ok'; entries: Entry[] }
   /** Some events after the requested id are gone (or the id is not from this log); `entries` is everything still held. */
-  | { kind: 'gap'; entries: Entry[]; oldest: string | null; missed: number | null; reason: 'evicted' | 'unknown-id' };
+  /**
+   * Some events after the requested id are gone (or the id is not from this log, or `maxBytes` stopped the read:
+   * `over-limit`); `entries` is what was read, the newest.
+   */
+  | { kind: 'gap'; entries: Entry[]; oldest: string | null; missed: number | null; reason: 'evicted' | 'unknown-id' | 'over-limit' };
 
 /**
  * Every published event, in one order, under ids `<epoch>.<position>`. The
@@ -130,8 +134,12 @@ export interface EventLog {
   subscribe(fn: (entry: Entry) => void): () => void;
   /** The newest id delivered to subscribers here (`<epoch>.0` before any). */
   lastId(): string;
-  /** Held entries after `afterId`. */
-  since(afterId: string): Promise<Since>;
+  /**
+   * Held entries after `afterId`; with `maxBytes`, only the newest whose event texts add up to at most that many
+   * characters (the replay a client can take): the work of a reconnect is bounded by it, not by the window, for an
+   * unknown id too.
+   */
+  since(afterId: string, maxBytes?: number): Promise<Since>;
   /** Negative, zero or positive as `a` is before, at or after `b` (both of this epoch). */
   compare(a: string, b: string): number;
   /** Resolves when every append so far has been delivered to subscribers (or after a few seconds when the log is unreachable). */

@@ -32,7 +32,31 @@ describe('checkPluginUrl', () => {
     await expect(checkPluginUrl('http://LOCALHOST./x.wasm')).rejects.toMatchObject({ code: expect.stringMatching(/^(validation|forbidden)$/) });
     await expect(checkPluginUrl('http://no-such-host.invalid/x.wasm')).rejects.toMatchObject({ code: 'validation' });
   });
-  it('lets a public address literal through', async () => {
-    await expect(checkPluginUrl('https://93.184.216.34/x.wasm')).resolves.toBeUndefined();
+  it('lets a public address literal through, and returns it as the address to connect to', async () => {
+    await expect(checkPluginUrl('https://93.184.216.34/x.wasm')).resolves.toBe('93.184.216.34');
+    await expect(checkPluginUrl('https://[2606:4700::1111]/x.wasm')).resolves.toBe('2606:4700::1111');
+  });
+  it('resolves a name once, with the given resolver, and returns its first address (DNS rebinding: the download connects there)', async () => {
+    const asked: string[] = [];
+    const resolve = async (name: string) => (asked.push(name), ['93.184.216.34', '2606:4700::1111']);
+    await expect(checkPluginUrl('https://Example.COM/x.wasm', { resolve })).resolves.toBe('93.184.216.34');
+    expect(asked).toEqual(['example.com']);
+  });
+  it('refuses a name when any one of its addresses is private, whatever the order', async () => {
+    for (const answer of [['93.184.216.34', '10.0.0.1'], ['169.254.169.254', '93.184.216.34'], ['fe80::1%eth0']]) {
+      await expect(checkPluginUrl('https://example.com/x.wasm', { resolve: async () => answer })).rejects.toMatchObject({ code: 'forbidden' });
+    }
+  });
+  it('refuses an empty or malformed answer from a resolver', async () => {
+    await expect(checkPluginUrl('https://example.com/x.wasm', { resolve: async () => [] })).rejects.toMatchObject({ code: 'validation' });
+    await expect(checkPluginUrl('https://example.com/x.wasm', { resolve: async () => ['example.org'] })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(checkPluginUrl('https://example.com/x.wasm', { resolve: async () => { throw new Error('SERVFAIL'); } })).rejects.toMatchObject({ code: 'validation' });
+  });
+  it('lets the exact addresses of pluginUrlAllow through (any IPv6 spelling), and nothing beside them', async () => {
+    const allow = ['10.0.0.5', 'fd00::5'];
+    await expect(checkPluginUrl('http://10.0.0.5/x.wasm', { allow })).resolves.toBe('10.0.0.5');
+    await expect(checkPluginUrl('http://[fd00:0:0::0005]/x.wasm', { allow })).resolves.toBe('fd00::5');
+    await expect(checkPluginUrl('http://10.0.0.6/x.wasm', { allow })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(checkPluginUrl('http://x.test/x.wasm', { allow, resolve: async () => ['10.0.0.5', '10.0.0.6'] })).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

@@ -52,10 +52,11 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
       const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
       const redirect = source.redirect ?? 'follow';
       // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
-      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins', redirect);
+      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins', redirect, source.address);
       // Exactly the bytes whose signature was checked: the file is read again to load it.
       const pinned = signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry;
-      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect } : pinned);
+      // Every download of this load connects to the address the server checked (no second resolution: DNS rebinding).
+      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect, ...(source.address !== undefined ? { address: source.address } : {}) } : pinned);
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;
@@ -76,6 +77,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
     ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
+    // One limit, two checks: the host ends a run past it, the server refuses a prompt to a full session.
+    ...(setup.config?.maxMessages ? { maxMessages: setup.config.maxMessages } : {}),
     ...(flags.maxSseClients ? { maxSseClients: flags.maxSseClients } : {}),
   });
   let served;
