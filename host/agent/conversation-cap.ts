@@ -59,14 +59,18 @@ export function compacted(messages: readonly Message[]): void {
   measured.delete(messages);
 }
 
-/** Why the conversation may not go to the model as it is, or undefined. */
-export function overCap(config: CappedConversation): string | undefined {
+/**
+ * Why the conversation may not go to the model as it is (or, given `incoming`, may not take that
+ * message first), or undefined.
+ */
+export function overCap(config: CappedConversation, incoming?: string): string | undefined {
   const { messages, maxMessages, maxConversationChars } = config;
   const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
-  if (messages.length > maxMessages) {
-    return `the conversation holds ${messages.length} messages, more than maxMessages (${maxMessages}): ${way}`;
+  const count = messages.length + (incoming === undefined ? 0 : 1);
+  if (count > maxMessages) {
+    return `the conversation holds ${messages.length} messages${incoming === undefined ? '' : ' and a prompt'}, more than maxMessages (${maxMessages}): ${way}`;
   }
-  const chars = conversationChars(messages);
+  const chars = conversationChars(messages) + (incoming?.length ?? 0);
   if (chars > maxConversationChars || filled.has(messages)) {
     const what = chars > maxConversationChars ? `holds ${chars} characters, more than` : `had a tool output dropped: ${chars} characters and the output would pass`;
     return `the conversation ${what} maxConversationChars (${maxConversationChars}): ${way}`;

@@ -82,6 +82,22 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     return finish('error_during_execution', { error: { code, message } });
   };
 
+  /**
+   * Why the conversation is past its cap, if it is. A session that compacts by itself makes its room as
+   * session.compact() would (the way out the error names) before it is refused: the cap (a bound on memory)
+   * must not end a long session that auto-compaction would have kept going (maxMessages is often reached first).
+   */
+  const overCapAfterCompaction = async (incoming?: string): Promise<string | undefined> => {
+    const full = overCap(config, incoming);
+    if (!full || autoCompactWindow(config) === undefined) return full;
+    config.setState('thinking');
+    config.setState('compacting');
+    const compacted = await compactConversation(config, emit, signal, 'auto');
+    if (compacted.compacted) size.atLength = -1;
+    config.setState('thinking');
+    return signal.aborted ? undefined : overCap(config, incoming);
+  };
+
   /** An abort before the model call: the open turn ends, then the prompt. */
   const endTurn = (iteration: number) => {
     emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
@@ -105,25 +121,18 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       }
       config.pendingContext.push(...submit.additionalContext);
     }
+    // A full conversation refuses the prompt before it is added: refused prompts must not grow it (or the store) either.
+    const full = await overCapAfterCompaction(config.prompt);
+    if (signal.aborted) return finish('aborted');
+    if (full) return await fail('CONVERSATION_TOO_LARGE', full, 0);
     config.messages.push({ role: 'user', content: config.prompt });
 
     for (;;) {
       if (signal.aborted) return finish('aborted');
       if (turns >= config.maxTurns) return finish('error_max_turns');
       // Before a turn starts: a conversation past its cap never reaches the model (or the store) again as it is.
-      let full = overCap(config);
-      // A session that compacts by itself makes its room as session.compact() would (the way out
-      // the error names) before it is refused: the cap (a bound on memory) must not end a long
-      // session that auto-compaction would have kept going (maxMessages is often reached first).
-      if (full && autoCompactWindow(config) !== undefined) {
-        config.setState('thinking');
-        config.setState('compacting');
-        const compacted = await compactConversation(config, emit, signal, 'auto');
-        if (compacted.compacted) size.atLength = -1;
-        if (signal.aborted) return finish('aborted');
-        config.setState('thinking');
-        full = overCap(config);
-      }
+      const full = await overCapAfterCompaction();
+      if (signal.aborted) return finish('aborted');
       if (full) return await fail('CONVERSATION_TOO_LARGE', full, turns);
       const iteration = ++turns;
       config.setState('thinking');

@@ -90,7 +90,6 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
     maxSessions: resolved.maxSessions,
-    maxMessages: resolved.maxMessages,
   });
   registry = sessions;
 

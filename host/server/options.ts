@@ -62,12 +62,6 @@ const serverOptionsSchema = z
     heartbeatMs: z.number().int().min(100).default(15_000),
     /** Sessions the store may hold; `POST /session` past it is refused (429) until one is deleted. Bounds what clients can make the server keep. */
     maxSessions: z.number().int().positive().default(10_000),
-    /**
-     * The host's `maxMessages`, checked at the door: a prompt to a session whose stored conversation holds as many is
-     * refused (409) before the session is loaded. Give the server the value the host was built with (`wasmhooks serve`
-     * passes the config's `maxMessages` to both); the host itself ends a run that grows past it.
-     */
-    maxMessages: z.number().int().positive().max(10_000_000).default(10_000),
     /** SSE streams served at once (`/event` and `/global/event`); one more is refused (503 too_many_streams) until one closes. */
     maxSseClients: z.number().int().positive().default(1000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */

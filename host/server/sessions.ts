@@ -58,8 +58,6 @@ export interface RegistryDeps extends LiveDeps {
   leaseMs: number;
   calls: ReplicaCalls;
   maxSessions: number;
-  /** Messages a session's conversation may hold before a prompt is refused. */
-  maxMessages: number;
 }
 
 export class SessionRegistry {
@@ -136,15 +134,6 @@ export class SessionRegistry {
     const record = await this.#record(id);
     const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
     if (this.#live.get(id)?.running || this.#starting.has(id)) throw busy();
-    // Each prompt is bounded (1 MB) but their number was not: a client could grow one conversation (disk, Redis, and
-    // this process's memory once the session is live) without end.
-    const held = await this.d.store.messageCount(id);
-    if (held >= this.d.maxMessages) {
-      throw new ApiError(
-        'conflict',
-        `session ${id} holds ${held} messages, its most (maxMessages: ${this.d.maxMessages}); start a new session (POST /session) or raise maxMessages`,
-      );
-    }
     this.#starting.add(id);
     let live: Live;
     try {

@@ -354,32 +354,41 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
-  [`${runtime}: a session's conversation is bounded (maxMessages): a prompt to a full session is 409, others still run`]: () =>
-    withServer({ maxMessages: 4 }, async (port) => {
-      const url = `http://127.0.0.1:${port}`;
-      const idle = async (id: string) => {
-        for (let i = 0; i < 200; i++) {
-          const view = (await (await fetch(`${url}/session/${id}`)).json()) as { running: boolean };
-          if (!view.running) return;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        assert.fail('the prompt did not end');
-      };
+  [`${runtime}: a session's conversation is bounded (the host's maxMessages): prompts to a full session end with CONVERSATION_TOO_LARGE and add nothing, others still run`]: async () => {
+    const model = wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
+    const server = createServer(wasmhooks.createHost({ model, maxMessages: 4 }), { port: 0 });
+    const { port } = await server.listen();
+    const url = `http://127.0.0.1:${port}`;
+    const idle = async (id: string) => {
+      for (let i = 0; i < 200; i++) {
+        const view = (await (await fetch(`${url}/session/${id}`)).json()) as { running: boolean };
+        if (!view.running) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.fail('the prompt did not end');
+    };
+    const count = async (id: string) => ((await (await fetch(`${url}/session/${id}/messages`)).json()) as { messages: unknown[] }).messages.length;
+    try {
       const id = (await postJson(`${url}/session`, {})).json.id as string;
       for (let i = 0; i < 2; i++) {
         assert.equal((await postJson(`${url}/session/${id}/prompt`, { prompt: `hello ${i}` })).status, 202);
         await idle(id);
       }
-      const full = await postJson(`${url}/session/${id}/prompt`, { prompt: 'one more' });
-      assert.equal(full.status, 409, JSON.stringify(full.json));
-      assert.match((full.json.error as { message: string }).message, /holds 4 messages.*maxMessages: 4.*new session/);
-      // Nothing was added by the refused prompt, and a new session runs.
-      const messages = (await (await fetch(`${url}/session/${id}/messages`)).json()) as { messages: unknown[] };
-      assert.equal(messages.messages.length, 4);
+      assert.equal(await count(id), 4);
+      // A client that keeps prompting a full session grows nothing: each prompt is refused before it is added.
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await postJson(`${url}/session/${id}/prompt`, { prompt: `one more ${i}` })).status, 202);
+        await idle(id);
+      }
+      assert.equal(await count(id), 4);
       const fresh = (await postJson(`${url}/session`, {})).json.id as string;
       assert.equal((await postJson(`${url}/session/${fresh}/prompt`, { prompt: 'hi' })).status, 202);
       await idle(fresh);
-    }),
+      assert.equal(await count(fresh), 2);
+    } finally {
+      await server.close();
+    }
+  },
 
   [`${runtime}: a request target in absolute form must name the Host it carries (the checks read Host, the runtimes route by the target)`]: () =>
     withServer({}, async (port) => {

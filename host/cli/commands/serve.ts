@@ -77,8 +77,6 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
     ...(flags.leaseMs ? { leaseMs: flags.leaseMs } : {}),
     ...(flags.replayWindow ? { replayBufferSize: flags.replayWindow } : {}),
     ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
-    // One limit, two checks: the host ends a run past it, the server refuses a prompt to a full session.
-    ...(setup.config?.maxMessages ? { maxMessages: setup.config.maxMessages } : {}),
     ...(flags.maxSseClients ? { maxSseClients: flags.maxSseClients } : {}),
   });
   let served;
