@@ -60,11 +60,23 @@ export function compacted(messages: readonly Message[]): void {
 }
 
 /**
+ * Why a prompt can never enter a conversation under this cap, however far it is compacted (its own
+ * text passes maxConversationChars), or undefined. Compacting first would only cost a model call and
+ * the session's history: any client could send such a prompt to summarize a session away.
+ */
+export function promptPastCap(config: Pick<CappedConversation, 'maxConversationChars'>, prompt: string): string | undefined {
+  if (prompt.length <= config.maxConversationChars) return undefined;
+  return `the prompt alone holds ${prompt.length} characters, more than maxConversationChars (${config.maxConversationChars}): shorten it or raise the cap`;
+}
+
+/**
  * Why the conversation may not go to the model as it is (or, given `incoming`, may not take that
  * message first), or undefined.
  */
 export function overCap(config: CappedConversation, incoming?: string): string | undefined {
   const { messages, maxMessages, maxConversationChars } = config;
+  const alone = incoming === undefined ? undefined : promptPastCap(config, incoming);
+  if (alone) return alone;
   const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
   const count = messages.length + (incoming === undefined ? 0 : 1);
   if (count > maxMessages) {

@@ -11,7 +11,7 @@ import type { AssistantPart, ModelRequest, Usage } from '../models/types.js';
 import { dispatchContext, flushContext, type LoopConfig } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { compactConversation, estimateTokens } from './compact.js';
-import { overCap } from './conversation-cap.js';
+import { overCap, promptPastCap } from './conversation-cap.js';
 import { streamModelTurn } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
@@ -89,7 +89,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
    */
   const overCapAfterCompaction = async (incoming?: string): Promise<string | undefined> => {
     const full = overCap(config, incoming);
-    if (!full || autoCompactWindow(config) === undefined) return full;
+    // A prompt too large for any conversation is refused as it is: compacting could not make it fit.
+    if (!full || autoCompactWindow(config) === undefined || (incoming !== undefined && promptPastCap(config, incoming))) return full;
     config.setState('thinking');
     config.setState('compacting');
     const compacted = await compactConversation(config, emit, signal, 'auto');
