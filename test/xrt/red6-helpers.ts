@@ -1,4 +1,5 @@
 // Shared by the server scenario files (server-red3, server-red6*.xrt.ts): a server on a free port, raw requests, error bodies.
+import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 
@@ -7,6 +8,19 @@ export type Server = ReturnType<typeof createServer>;
 export function makeHost() {
   const model = wasmhooks.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
   return wasmhooks.createHost({ model });
+}
+
+/** A host whose model calls Write (which asks for permission) when told to write, and says Hello. otherwise. */
+export function writingHost() {
+  const model = wasmhooks.scriptedModel({
+    rules: [
+      { when: { lastToolName: 'Write' }, reply: { text: 'Written.' } },
+      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
+      { when: () => true, reply: { text: 'Hello.' } },
+    ],
+  });
+  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
+  return wasmhooks.createHost({ model, tools: [write] });
 }
 
 export async function withServer(options: Record<string, unknown>, run: (port: number, server: Server) => Promise<void>): Promise<void> {

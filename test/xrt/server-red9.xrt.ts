@@ -5,28 +5,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { get, rawRequest } from './raw-http.ts';
-import { errorOf, header, makeHost, post, withServer } from './red6-helpers.ts';
+import { errorOf, header, makeHost, post, withServer, writingHost } from './red6-helpers.ts';
 
 const runtime = runtimeName();
-
-/** A host whose model calls Write (which asks for permission) when told to write. */
-function writingHost() {
-  const model = wasmhooks.scriptedModel({
-    rules: [
-      { when: { lastToolName: 'Write' }, reply: { text: 'Done.' } },
-      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
-      { when: () => true, reply: { text: 'Hello.' } },
-    ],
-  });
-  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
-  return wasmhooks.createHost({ model, tools: [write] });
-}
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -6,24 +6,12 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
+import { writingHost } from './red6-helpers.ts';
 
 const runtime = runtimeName();
-
-function host() {
-  const model = wasmhooks.scriptedModel({
-    rules: [
-      { when: { lastToolName: 'Write' }, reply: { text: 'Written.' } },
-      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
-      { when: () => true, reply: { text: 'Hello.' } },
-    ],
-  });
-  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
-  return wasmhooks.createHost({ model, tools: [write] });
-}
 
 interface Data {
   type?: string;
@@ -160,7 +148,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
     const redis = await startRedis({ persist: false });
     const stores = await Promise.all([1, 2].map(() => wasmhooks.openStore({ kind: 'redis', url: redis.url })));
-    const [A, B] = stores.map((o, i) => createServer(host(), { port: 0, store: o.store, eventLog: o.eventLog!, replica: `r${i}` }));
+    const [A, B] = stores.map((o, i) => createServer(writingHost(), { port: 0, store: o.store, eventLog: o.eventLog!, replica: `r${i}` }));
     try {
       const [a, b] = await Promise.all([A!.listen(), B!.listen()]);
       await Promise.all([A!.ready, B!.ready]);
@@ -188,7 +176,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   [`graceful close on ${runtime}: control.cancelled (server-closed) and server.closing reach the client, the stream ends cleanly`]: async () => {
-    const server = createServer(host(), { port: 0 });
+    const server = createServer(writingHost(), { port: 0 });
     const { url } = await server.listen();
     const id = (await post(`${url}/session`, {})).json.id as string;
     const stream = await fetch(`${url}/event?session=${id}`);
