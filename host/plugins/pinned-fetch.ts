@@ -93,6 +93,15 @@ export async function fetchPinned(url: string | URL, address: string, signal: Ab
       },
     );
     request.on('error', reject);
+    // A 101 answer is no response ('upgrade', which nothing else handles): the request then never settled, past the
+    // deadline too (a plugin server held every load it was asked for, and the POST /plugins behind it, forever).
+    request.on('upgrade', (_incoming, socket) => {
+      socket.destroy();
+      reject(new TypeError('the server switched protocols (HTTP 101) instead of answering'));
+    });
+    // Whatever else ends the request without an answer (settled already when there was one), and the deadline itself.
+    request.on('close', () => reject(new TypeError('the connection closed before an answer')));
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     request.end();
   });
 }

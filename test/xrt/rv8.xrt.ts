@@ -1,8 +1,10 @@
 // Review (rv8) of red9's HTTP server changes and the lead's conversation cap on Node, Deno and Bun,
 // through the built ESM: each scenario is a hole or a regression left on `main` (its vitest twin
-// fails on the code before the fix).
+// fails on the code before the fix): a prompt too large for any conversation compacted the session
+// first, and a pinned download answered with HTTP 101 hung past its deadline.
 import assert from 'node:assert/strict';
-import { createHost, scriptedModel } from '../../dist/index.js';
+import net from 'node:net';
+import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, Message } from '../../dist/index.js';
 
 export const scenarios: Record<string, () => Promise<void>> = {
@@ -20,5 +22,27 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(session.messages.length, history.length);
     await session.idle();
     assert.equal((await session.prompt('short')).text, 'Summary: it was all questions.');
+  },
+
+  'a pinned plugin download answered with 101 Switching Protocols fails the load at once (it hung past its deadline)': async () => {
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: upgrade\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const load = loadPlugin({ url: `http://plugins.test:${port}/p.wasm`, sha256: '0'.repeat(64), address: '127.0.0.1', timeoutMs: 1_000 });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the load did not end within 5 s')), 5_000)));
+      const error = await Promise.race([load, hung]).then(() => undefined, (e: unknown) => e).finally(() => clearTimeout(timer));
+      assert.equal((error as { code?: string }).code, 'LOAD_FAILED', String(error));
+      assert.match(String((error as Error).message), /switched protocols/);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    }
   },
 };
