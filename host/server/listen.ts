@@ -41,18 +41,30 @@ function targetMismatch(request: Request): Response | undefined {
   const host = request.headers.get('host');
   if (host === null || request.url.startsWith('/')) return undefined;
   const named = authorityOf(request.url);
-  if (named.toLowerCase() === host.toLowerCase()) return undefined;
-  try {
-    // The same authority spelled differently (a default port written out, an IPv6 form) is the same.
-    if (new URL(request.url).host === new URL(`http://${host}`).host) return undefined;
-  } catch {
-    return undefined; // a malformed Host is the guards' 400
-  }
+  // Userinfo in a request target is an error (RFC 9110 4.2.4); Node's Request refused it later, as a 500.
+  const userinfo = named.includes('@');
+  if (!userinfo && sameAuthority(request.url, named, host)) return undefined;
+  const shown = JSON.stringify(named.slice(0, 100));
   const response = errorResponse(
-    new ApiError('bad_request', `the request target names host ${JSON.stringify(named.slice(0, 100))} but Host says ${JSON.stringify(host.slice(0, 100))}: this server is not a proxy; send the path only`, undefined, true),
+    new ApiError(
+      'bad_request',
+      `${userinfo ? `the request target carries userinfo (${shown})` : `the request target names host ${shown} but Host says ${JSON.stringify(host.slice(0, 100))}`}: this server is not a proxy; send the path only`,
+      undefined,
+      true,
+    ),
   );
   applySecurityHeaders(response.headers);
   return response;
+}
+
+/** Whether a target's authority is the one `Host` names, however spelled (a default port written out, an IPv6 form). */
+function sameAuthority(url: string, named: string, host: string): boolean {
+  if (named.toLowerCase() === host.toLowerCase()) return true;
+  try {
+    return new URL(url).host === new URL(`http://${host}`).host;
+  } catch {
+    return true; // a malformed Host is the guards' 400
+  }
 }
 
 /** Listens with this runtime's adapter; errors the runtime lets us answer are in the API's JSON shape. */

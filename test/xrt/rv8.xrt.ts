@@ -1,10 +1,14 @@
 // Review (rv8) of red9's HTTP server changes and the lead's conversation cap on Node, Deno and Bun,
 // through the built ESM: each scenario is a hole or a regression left on `main` (its vitest twin
 // fails on the code before the fix): a prompt too large for any conversation compacted the session
-// first, and a pinned download answered with HTTP 101 hung past its deadline.
+// first, a pinned download answered with HTTP 101 hung past its deadline, and a request target
+// with userinfo was a 500 on Node and served on Deno.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
+import { runtimeName } from '../../dist/server.js';
+import { rawRequest } from './raw-http.ts';
+import { withServer } from './red6-helpers.ts';
 import type { HostEvent, Message } from '../../dist/index.js';
 
 export const scenarios: Record<string, () => Promise<void>> = {
@@ -45,4 +49,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await new Promise((resolve) => server.close(resolve));
     }
   },
+
+  'a request target in absolute form with userinfo is 400 (Node answered 500, Deno served it)': () =>
+    withServer({}, async (port) => {
+      for (const target of [`http://a@127.0.0.1:${port}/health`, `http://a:b@127.0.0.1:${port}/health`, `http://127.0.0.1:${port}@evil.test/health`]) {
+        const res = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+        if (runtimeName() === 'bun') {
+          // Bun drops the target's authority (userinfo with it) and builds the URL from Host and the path.
+          assert.equal(res.status, 200, `${target}: ${res.head}${res.body}`);
+          continue;
+        }
+        assert.equal(res.status, 400, `${target}: ${res.head}${res.body}`);
+        assert.match(res.body, /userinfo|not a proxy/);
+      }
+      // The path, or the Host's own authority, is served.
+      const plain = await rawRequest(port, `GET http://127.0.0.1:${port}/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      assert.equal(plain.status, 200);
+    }),
 };
