@@ -10,13 +10,13 @@ export function makeHost() {
   return wasmhooks.createHost({ model });
 }
 
-/** A host whose model calls Write (which asks for permission) when told to write, and says Hello. otherwise. */
-export function writingHost() {
+/** A host whose model calls Write (which asks for permission) when told to write, and says `hello` otherwise. */
+export function writingHost(hello = 'Hello.') {
   const model = wasmhooks.scriptedModel({
     rules: [
       { when: { lastToolName: 'Write' }, reply: { text: 'Written.' } },
       { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
-      { when: () => true, reply: { text: 'Hello.' } },
+      { when: () => true, reply: { text: hello } },
     ],
   });
   const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);

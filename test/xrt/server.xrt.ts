@@ -2,24 +2,11 @@
 // adapter: a real socket, a session, a prompt, SSE until agent.end, and a
 // control request answered over HTTP.
 import assert from 'node:assert/strict';
-import { z } from 'zod';
-import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
+import { writingHost } from './red6-helpers.ts';
 
 const TOKEN = 'xrt-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
-
-function makeHost() {
-  const model = wasmhooks.scriptedModel({
-    rules: [
-      { when: { lastToolName: 'Write' }, reply: { text: 'Written.' } },
-      { when: { lastUser: 'write' }, reply: { text: 'Writing.', toolCalls: [{ name: 'Write', input: { name: 'a.txt' } }] } },
-      { when: () => true, reply: { text: 'Hello from the scripted model.' } },
-    ],
-  });
-  const write = wasmhooks.tool('Write', 'Write a file', z.object({ name: z.string() }), ({ name }) => `wrote ${name}`);
-  return wasmhooks.createHost({ model, tools: [write] });
-}
 
 /** An SSE data object: an event, or a `/global/event` envelope around one. */
 interface Data {
@@ -68,7 +55,7 @@ async function readEvents(
 type Server = ReturnType<typeof createServer>;
 
 async function withServer(run: (url: string, server: Server) => Promise<void>, options: { maxSessions?: number } = {}): Promise<void> {
-  const server = createServer(makeHost(), { port: 0, token: TOKEN, ...options });
+  const server = createServer(writingHost('Hello from the scripted model.'), { port: 0, token: TOKEN, ...options });
   const { url } = await server.listen();
   try {
     await run(url, server);
