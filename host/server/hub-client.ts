@@ -31,14 +31,14 @@ interface Writer {
   write(bytes: Uint8Array): boolean;
 }
 
-/** Where a client's bytes go. */
-interface Sink extends Writer {
+/** How a client's stream ends. */
+interface Sink {
   end(): void;
   /** Abnormal end: cut the connection when `cut` and the runtime lets us, else error the stream. */
   fail(reason: string, cut: boolean): void;
 }
 
-function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink {
+function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink & Writer {
   return {
     write(bytes) {
       controller.enqueue(bytes);
@@ -66,9 +66,9 @@ function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { d
   };
 }
 
+/** The connection's end (its writes go to it directly: `Client.attach`). */
 function connectionSink(sink: DirectSink): Sink {
   return {
-    write: (bytes) => sink.write(bytes),
     end: () => sink.end(),
     // Too slow, or gone already: either way the connection goes (the peer reconnects with Last-Event-ID).
     fail: () => sink.destroy(),
@@ -78,7 +78,7 @@ function connectionSink(sink: DirectSink): Sink {
 const CLOSED: DirectSource = { resume: () => {}, close: () => {} };
 
 /** The sink of a client whose connection is not attached yet (`EventHub.openDirect`): nothing is written before `attach`. */
-const UNATTACHED: Sink = {
+const UNATTACHED: Sink & Writer = {
   write() {
     throw new Error('an SSE client was written before its connection was attached');
   },
