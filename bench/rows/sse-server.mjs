@@ -3,8 +3,9 @@
 //   ours     createServer of the built package (dist/: its SSE route, the event hub, this runtime's adapter),
 //            with a scripted-model host; argv[3] is its replay buffer and client queue limit (frames).
 //   anchor   the fair anchor: a bare SSE writer on this runtime's own server (node:http on Node, Deno.serve,
-//            Bun.serve), no framework, that batches as our hub does: the frames published in one tick are
-//            joined and written once per client, in a microtask; ids of our shape and length.
+//            Bun.serve with a `type: "direct"` body, as ours), no framework, that batches as our hub does: the
+//            frames published in one tick are joined and written once per client, in a microtask; ids of our
+//            shape and length.
 // Protocol: prints {"url"} once listening; then reads one JSON command a line from stdin
 //   {"cmd":"burst","events","batch","start"}  → from start, publishes in batches (a macrotask between), prints {"started"}
 //   {"cmd":"paced","events","rate","start"}   → prints {"started"}, then publishes event n at start + (n+1)/rate s
@@ -19,7 +20,7 @@ const event = (seq) => ({ type: 'text.delta', text: 'some streamed words ', seq,
 const encoder = new TextEncoder();
 const HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const HELLO = encoder.encode(': connected\n\n');
-/** Node: ServerResponse; Deno and Bun: the controller of each response's body stream. */
+/** Node: ServerResponse; Deno: the controller of each response's body stream; Bun: each direct body's controller. */
 const clients = new Set();
 let write;
 
@@ -41,7 +42,35 @@ async function listenOurs() {
 
 /** The anchor: returns its URL. */
 async function listen() {
-  if ('Deno' in globalThis || 'Bun' in globalThis) {
+  if ('Bun' in globalThis) {
+    // Bun's own fast path for a body written as it goes, the one ours takes: a `type: "direct"` stream, whose
+    // controller writes to the connection (no queue, no pull per chunk). A default ReadableStream body costs this
+    // writer more CPU per event (a read and a promise per chunk per client), which would flatter us.
+    write = (c, bytes) => {
+      try {
+        c.write(bytes);
+      } catch {
+        clients.delete(c);
+      }
+    };
+    const handler = () => {
+      let controller;
+      const body = new ReadableStream({
+        type: 'direct',
+        pull(c) {
+          controller = c;
+          c.write(HELLO);
+          clients.add(c);
+          // The body lasts until the peer leaves (cancel).
+          return new Promise(() => {});
+        },
+        cancel: () => clients.delete(controller),
+      });
+      return new Response(body, { headers: HEADERS });
+    };
+    return `http://127.0.0.1:${Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handler }).port}/`;
+  }
+  if ('Deno' in globalThis) {
     write = (c, bytes) => {
       try {
         c.enqueue(bytes);
@@ -61,11 +90,8 @@ async function listen() {
       });
       return new Response(body, { headers: HEADERS });
     };
-    if ('Deno' in globalThis) {
-      const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: () => {} }, handler);
-      return `http://127.0.0.1:${server.addr.port}/`;
-    }
-    return `http://127.0.0.1:${Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handler }).port}/`;
+    const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: () => {} }, handler);
+    return `http://127.0.0.1:${server.addr.port}/`;
   }
   write = (res, bytes) => res.write(bytes);
   const server = createServer((_req, res) => {

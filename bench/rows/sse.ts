@@ -7,13 +7,13 @@
  *   hub, through this runtime's adapter; on Node and Bun the body is written
  *   straight to the connection) with a scripted-model host.
  * - Anchor: a bare writer on the runtime's own server (node:http, Deno.serve,
- *   Bun.serve) writing the same frames (ids of our length too), batched as
- *   our hub batches them (the frames of one tick joined and written once per
- *   client, in a microtask): a fair anchor, not one write per event per
- *   client, which would flatter us. It is bare in one way that favours it:
- *   it never bounds what a client has not taken (on Deno and Bun it
- *   enqueues without looking at backpressure), where ours counts it and
- *   drops a slow client.
+ *   Bun.serve with a `type: "direct"` body, the path ours takes there) writing
+ *   the same frames (ids of our length too), batched as our hub batches them
+ *   (the frames of one tick joined and written once per client, in a
+ *   microtask): a fair anchor, not one write per event per client, which
+ *   would flatter us. It is bare in one way that favours it: it never bounds
+ *   what a client has not taken (on Deno and Bun it writes without looking
+ *   at backpressure), where ours counts it and drops a slow client.
  * The clients are one Node process (sse-clients.mjs, node:http) that parses
  * frames and measures publish→delivery latency.
  * - Throughput (500 events, 200 with --quick) and each server process's CPU
@@ -251,7 +251,7 @@ async function distProblem(): Promise<string | undefined> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
-const ANCHOR_NAME = { node: 'bare node:http', deno: 'bare Deno.serve', bun: 'bare Bun.serve' } as const;
+const ANCHOR_NAME = { node: 'bare node:http', deno: 'bare Deno.serve', bun: 'bare Bun.serve (direct body)' } as const;
 
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();

@@ -29,6 +29,41 @@ interface DirectController {
 const GONE: DirectSink = { write: () => true, end: () => {}, destroy: () => {} };
 
 /**
+ * The connection of a direct body: the controller's writes, and the pull's
+ * promise (see `directBody`). An instance with its methods on the prototype,
+ * not closures: the hub writes to every client in a tick, a syscall apart,
+ * and each object between it and the controller is a cache miss per client.
+ */
+class DirectBodySink implements DirectSink {
+  source: DirectSource | undefined;
+
+  constructor(
+    private readonly controller: DirectController,
+    private readonly resolve: () => void,
+    private readonly reject: (reason: undefined) => void,
+  ) {}
+
+  write(bytes: Uint8Array): boolean {
+    const taken = this.controller.write(bytes);
+    if (typeof taken === 'number') return true;
+    taken.then(
+      () => this.source?.resume(),
+      () => this.source?.close(),
+    );
+    return false;
+  }
+
+  end(): void {
+    this.controller.close();
+    this.resolve();
+  }
+
+  destroy(): void {
+    this.reject(undefined);
+  }
+}
+
+/**
  * A body the app writes itself (`Connection.respond`): Bun calls `pull` once
  * when it starts the response and ends the body when the promise `pull`
  * returned settles: resolved by `end`, rejected by `destroy` (with no
@@ -41,21 +76,8 @@ function directBody(attach: (sink: DirectSink) => DirectSource): ReadableStream<
     type: 'direct',
     pull: (controller: DirectController) =>
       new Promise<void>((resolve, reject) => {
-        const resume = () => source?.resume();
-        const gone = () => source?.close();
-        source = attach({
-          write: (bytes) => {
-            const taken = controller.write(bytes);
-            if (typeof taken === 'number') return true;
-            taken.then(resume, gone);
-            return false;
-          },
-          end: () => {
-            controller.close();
-            resolve();
-          },
-          destroy: () => reject(undefined),
-        });
+        const sink = new DirectBodySink(controller, resolve, reject);
+        source = sink.source = attach(sink);
       }),
     // The peer left before Bun started the body: the client is attached to nothing and let go at once.
     cancel: () => (source ?? attach(GONE)).close(),

@@ -12,7 +12,8 @@ import { encodeEvent, frameJson, frameText, referencePayload, sessionOf, type St
 export type StreamFormat = 'plain' | 'global' | 'reference';
 
 export class Entry {
-  readonly #frames: Partial<Record<StreamFormat, Uint8Array>> = {};
+  /** Made on the first replay that reads this entry (live delivery never does): one object fewer per event held. */
+  #frames: Partial<Record<StreamFormat, Uint8Array>> | undefined;
   readonly sessionId: string | null;
   readonly event: StreamEvent;
   /** The event's JSON text. */
@@ -32,7 +33,7 @@ export class Entry {
 
   /** The frame as bytes, kept for the next reader (replays read the same entries). */
   frame(format: StreamFormat): Uint8Array {
-    return (this.#frames[format] ??= frameJson(this.id, this.#data(format)));
+    return ((this.#frames ??= {})[format] ??= frameJson(this.id, this.#data(format)));
   }
 
   /** The frame as text, not kept (live delivery joins a tick's frames and encodes them once). */

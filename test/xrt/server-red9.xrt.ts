@@ -365,6 +365,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
       for (let i = 0; i < 3; i++) {
         assert.equal((await postJson(`${url}/session/${id}/prompt`, { prompt: `one more ${i}` })).status, 202);
         await idle(id);
+        const view = (await (await fetch(`${url}/session/${id}`)).json()) as { lastResult?: { error?: { code: string } } };
+        assert.equal(view.lastResult?.error?.code, 'CONVERSATION_TOO_LARGE');
       }
       assert.equal(await count(id), 4);
       const fresh = (await postJson(`${url}/session`, {})).json.id as string;
