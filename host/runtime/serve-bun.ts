@@ -134,7 +134,12 @@ export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody,
         return final;
       };
       const answer = fetch(request, conn);
-      return answer instanceof Promise ? answer.then(settle) : settle(answer);
+      // An app that rejects (Bun then answers 500 through `error`) still gets the idle limit back on its connection.
+      const failed = (error: unknown) => {
+        self.timeout(request, idleAfterAnswer);
+        throw error;
+      };
+      return answer instanceof Promise ? answer.then(settle, failed) : settle(answer);
     },
     error: () => jsonError(500, 'internal server error', errorBody),
   });
