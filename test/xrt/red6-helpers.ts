@@ -39,3 +39,36 @@ export const post = (path: string, body: string, headers: string[] = ['Host: 127
 
 export const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
 export const header = (head: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(head)?.[1]?.trim();
+
+/** Reads SSE data objects until `stop` says so; `onEvent` may act on each. */
+export async function readEvents<Data extends { type?: unknown }>(
+  res: Response,
+  stop: (e: Data) => boolean,
+  onEvent: (e: Data) => Promise<void> = async () => {},
+): Promise<Data[]> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Data[] = [];
+  let buffer = '';
+  const deadline = setTimeout(() => void reader.cancel(), 10_000);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended early after ${events.map((e) => String(e.type)).join(', ')}`);
+      buffer += value;
+      let at: number;
+      while ((at = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (!data) continue;
+        const event = JSON.parse(data.slice(6)) as Data;
+        events.push(event);
+        await onEvent(event);
+        if (stop(event)) return events;
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+    await reader.cancel().catch(() => {});
+  }
+}

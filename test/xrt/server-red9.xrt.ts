@@ -10,40 +10,13 @@ import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { get, rawRequest } from './raw-http.ts';
-import { errorOf, header, makeHost, post, withServer, writingHost } from './red6-helpers.ts';
+import { errorOf, header, makeHost, post, readEvents, withServer, writingHost } from './red6-helpers.ts';
 
 const runtime = runtimeName();
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-/** SSE events (data lines parsed) of `res` until `stop` or 10 s, calling `onEvent` for each. */
-async function readEvents(res: Response, stop: (e: Record<string, unknown>) => boolean, onEvent: (e: Record<string, unknown>) => Promise<void>) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Record<string, unknown>[] = [];
-  let buffer = '';
-  const deadline = setTimeout(() => void reader.cancel(), 10_000);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return events;
-      buffer += value;
-      for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, at).split('\n').find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(at + 2);
-        if (!data) continue;
-        const event = JSON.parse(data.slice(6)) as Record<string, unknown>;
-        events.push(event);
-        await onEvent(event);
-        if (stop(event)) return events;
-      }
-    }
-  } finally {
-    clearTimeout(deadline);
-    await reader.cancel().catch(() => {});
-  }
 }
 
 /** A node:http server on `address` (port 0: any), counting what it is asked. */
@@ -299,7 +272,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const verdicts: Record<string, unknown>[] = [];
       let requestID = '';
       const stream = await fetch(`${c!.url}/event?session=${id}`);
-      const reading = readEvents(
+      const reading = readEvents<Record<string, unknown>>(
         stream,
         (e) => e.type === 'agent.end',
         async (e) => {

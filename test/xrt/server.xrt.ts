@@ -3,7 +3,7 @@
 // control request answered over HTTP.
 import assert from 'node:assert/strict';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { writingHost } from './red6-helpers.ts';
+import { readEvents, writingHost } from './red6-helpers.ts';
 
 const TOKEN = 'xrt-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -17,39 +17,6 @@ interface Data {
   content?: string;
   result?: { subtype: string };
   event?: Data;
-}
-
-/** Reads SSE data objects until `stop` says so; `onEvent` may act on each. */
-async function readEvents(
-  res: Response,
-  stop: (e: Data) => boolean,
-  onEvent: (e: Data) => Promise<void> = async () => {},
-): Promise<Data[]> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Data[] = [];
-  let buffer = '';
-  const deadline = setTimeout(() => void reader.cancel(), 10_000);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended early after ${events.map((e) => e.type).join(', ')}`);
-      buffer += value;
-      let at: number;
-      while ((at = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, at);
-        buffer = buffer.slice(at + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (!data) continue;
-        const event = JSON.parse(data.slice(6)) as Data;
-        events.push(event);
-        await onEvent(event);
-        if (stop(event)) return events;
-      }
-    }
-  } finally {
-    clearTimeout(deadline);
-    await reader.cancel().catch(() => {});
-  }
 }
 
 type Server = ReturnType<typeof createServer>;
@@ -78,7 +45,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const id = session.json.id as string;
       const stream = await fetch(`${url}/event?session=${id}`, { headers: auth });
       assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
-      const reading = readEvents(stream, (e) => e.type === 'agent.end');
+      const reading = readEvents<Data>(stream, (e) => e.type === 'agent.end');
       assert.equal((await post(`${url}/session/${id}/prompt`, { prompt: 'hi' })).status, 202);
       const events = await reading;
       assert.equal(events[0]?.type, 'server.connected');
@@ -106,7 +73,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const id = (await post(`${url}/session`, {})).json.id as string;
       const stream = await fetch(`${url}/global/event`, { headers: auth });
       let stale: string | undefined;
-      const reading = readEvents(
+      const reading = readEvents<Data>(
         stream,
         (e) => e.event?.type === 'agent.end',
         async (envelope) => {
