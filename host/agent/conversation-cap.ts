@@ -71,12 +71,10 @@ export function promptPastCap(config: Pick<CappedConversation, 'maxConversationC
 
 /**
  * Why the conversation may not go to the model as it is (or, given `incoming`, may not take that
- * message first), or undefined.
+ * message first), or undefined. A prompt past the cap on its own is `promptPastCap`'s to refuse.
  */
 export function overCap(config: CappedConversation, incoming?: string): string | undefined {
   const { messages, maxMessages, maxConversationChars } = config;
-  const alone = incoming === undefined ? undefined : promptPastCap(config, incoming);
-  if (alone) return alone;
   const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
   const count = messages.length + (incoming === undefined ? 0 : 1);
   if (count > maxMessages) {

@@ -88,9 +88,11 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
    * must not end a long session that auto-compaction would have kept going (maxMessages is often reached first).
    */
   const overCapAfterCompaction = async (incoming?: string): Promise<string | undefined> => {
-    const full = overCap(config, incoming);
     // A prompt too large for any conversation is refused as it is: compacting could not make it fit.
-    if (!full || autoCompactWindow(config) === undefined || (incoming !== undefined && promptPastCap(config, incoming))) return full;
+    const alone = incoming === undefined ? undefined : promptPastCap(config, incoming);
+    if (alone) return alone;
+    const full = overCap(config, incoming);
+    if (!full || autoCompactWindow(config) === undefined) return full;
     config.setState('thinking');
     config.setState('compacting');
     const compacted = await compactConversation(config, emit, signal, 'auto');
