@@ -82,6 +82,13 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     return finish('error_during_execution', { error: { code, message } });
   };
 
+  /** One automatic compaction (from `thinking`; the caller says what state follows). */
+  const autoCompact = async () => {
+    config.setState('compacting');
+    const compacted = await compactConversation(config, emit, signal, 'auto');
+    if (compacted.compacted) size.atLength = -1;
+  };
+
   /**
    * Why the conversation is past its cap, if it is. A session that compacts by itself makes its room as
    * session.compact() would (the way out the error names) before it is refused: the cap (a bound on memory)
@@ -94,9 +101,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     const full = overCap(config, incoming);
     if (!full || autoCompactWindow(config) === undefined) return full;
     config.setState('thinking');
-    config.setState('compacting');
-    const compacted = await compactConversation(config, emit, signal, 'auto');
-    if (compacted.compacted) size.atLength = -1;
+    await autoCompact();
     config.setState('thinking');
     return signal.aborted ? undefined : overCap(config, incoming);
   };
@@ -150,9 +155,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
         return finish('success', { stoppedBy: stoppedBy('IterationStart', start) });
       }
       if (shouldCompact(config, size)) {
-        config.setState('compacting');
-        const compacted = await compactConversation(config, emit, signal, 'auto');
-        if (compacted.compacted) size.atLength = -1;
+        await autoCompact();
         if (signal.aborted) return endTurn(iteration);
         config.setState('thinking');
       }
