@@ -225,15 +225,20 @@ export async function fetchWithin(
   return {
     response,
     read: (max) =>
-      readBodyCapped(response, max).catch((error: unknown) => {
+      readBodyCapped(response, max, signal).catch((error: unknown) => {
         throw failed(error);
       }),
   };
 }
 
-/** A response body of at most `max` bytes, or undefined (the download cancelled) as soon as it runs past them (read-capped.ts). */
-async function readBodyCapped(response: Response, max: number): Promise<Uint8Array | undefined> {
+/**
+ * A response body of at most `max` bytes, or undefined (the download cancelled) as soon as it runs past them
+ * (read-capped.ts). The deadline is watched here too, not only by the runtime's body: a pinned download's body
+ * (pinned-fetch.ts) ends on the deadline only if the runtime's node:http errors the answer when its request aborts.
+ */
+async function readBodyCapped(response: Response, max: number, signal: AbortSignal): Promise<Uint8Array | undefined> {
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const body = await readCapped(response.body, max);
+  const body = await readCapped(response.body, max, { signal });
+  if (body.end === 'aborted') throw signal.reason;
   return body.end === 'done' ? body.bytes : undefined;
 }

@@ -110,7 +110,6 @@ function connection(): { connection: Connection; answered: (response: Response) 
 }
 
 
-
 export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody, idleTimeoutMs = 30_000 }) => {
   // How long a connection may stay idle after a non-stream answer, s. Bun's idle timer runs from when it is set and is
   // not reset by writes, so this also bounds writing that answer. Without it an idle keep-alive connection was held

@@ -39,7 +39,8 @@ export class MemoryEventLog implements EventLog {
     // Read newest first, up to maxBytes: an old id costs what the client can take, not the window.
     const from = this.#ring.newestFrom(wanted, maxBytes);
     const { entries } = this.#ring.since(from - 1);
-    if (after + 1 < oldest) return { kind: 'gap', entries, oldest: this.#ring.idAt(oldest), missed: oldest - after - 1, reason: 'evicted' };
+    // Evicted, and maybe cut by maxBytes too: `missed` counts both (every event after `after` that is not in `entries`).
+    if (after + 1 < oldest) return { kind: 'gap', entries, oldest: this.#ring.idAt(oldest), missed: from - after - 1, reason: 'evicted' };
     if (from > wanted) return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: from - wanted, reason: 'over-limit' };
     return { kind: 'ok', entries };
   }

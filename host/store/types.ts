@@ -111,7 +111,6 @@ export interface SessionStore {
 /** What `since` found. */
 export type Since =
   | { kind: 'ok'; entries: Entry[] }
-  /** Some events after the requested id are gone (or the id is not from this log); `entries` is everything still held. */
   /**
    * Some events after the requested id are gone (or the id is not from this log, or `maxBytes` stopped the read:
    * `over-limit`); `entries` is what was read, the newest.

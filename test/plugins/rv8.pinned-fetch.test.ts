@@ -50,3 +50,16 @@ describe('a pinned download answered with 101 Switching Protocols', () => {
     expect((error as Error).message).toMatch(/switched protocols/);
   });
 });
+
+describe('a pinned download whose body stops arriving', () => {
+  it('fails the load at its deadline (LOAD_FAILED, the deadline named), not as too large and not later', async () => {
+    const port = await answering('HTTP/1.1 200 OK\r\nContent-Type: application/wasm\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n\0asm\r\n');
+    const started = performance.now();
+    const load = resolveSource({ url: `http://plugins.test:${port}/p.wasm`, sha256: '0'.repeat(64), address: '127.0.0.1', timeoutMs: 500 });
+    const error = await within(load, 5_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WasmhooksError);
+    expect((error as WasmhooksError).code).toBe('LOAD_FAILED');
+    expect((error as Error).message).toMatch(/no complete answer within 500 ms/);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});

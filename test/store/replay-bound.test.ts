@@ -69,3 +69,20 @@ describe.skipIf(!available)('replay bounded by the client (Redis log)', () => {
     await checkBounds(log, ids);
   });
 });
+
+describe('replay of an evicted id, cut by the client bound too (memory log)', () => {
+  it('counts every event it leaves out in `missed`: the evicted ones and the ones past the bound', async () => {
+    const log = new MemoryEventLog(100);
+    const ids: string[] = [];
+    log.subscribe((e) => ids.push(e.id));
+    for (let i = 0; i < 300; i++) log.append(event(i));
+    // ids[9] was evicted long ago (the ring holds the last 100); 10 000 characters hold only some of those 100.
+    const since = await log.since(ids[9] as string, 10_000);
+    expect(since).toMatchObject({ kind: 'gap', reason: 'evicted', oldest: ids[200] });
+    expect(since.entries.length).toBeGreaterThan(0);
+    expect(since.entries.length).toBeLessThan(100);
+    expect(since.entries.map((e) => e.id)).toEqual(ids.slice(-since.entries.length));
+    // Events 10..299 come after the id: each is replayed or counted as missed, none silently dropped.
+    expect(since.kind === 'gap' && since.missed).toBe(290 - since.entries.length);
+  });
+});
