@@ -8,7 +8,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { parseSignature, SignatureError, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
-import { fetchWithin, resolveSource } from '../plugins/source.js';
+import { fetchWithin, readFileCapped, resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
 import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
@@ -58,14 +58,17 @@ export async function findSignature(
     if (!body) throw new SignatureError('malformed', `the signature ${where} is longer than ${MAX_SIGNATURE_BYTES} bytes`);
     text = new TextDecoder().decode(body);
   } else {
+    let body: Uint8Array | undefined;
     try {
-      // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
-      const { readFile } = await import('node:fs/promises');
-      text = await readFile(where, 'utf8');
+      // The plugin file's own reader: regular files only, read up to the cap (a `.sig` beside a path
+      // given over HTTP may be anything: /dev/zero, a huge file).
+      body = await readFileCapped(where, MAX_SIGNATURE_BYTES);
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT' && entry.signature === undefined) return undefined;
       throw new WasmhooksError('LOAD_FAILED', `cannot read the signature ${where}: ${messageOf(error)}`);
     }
+    if (!body) throw new SignatureError('malformed', `the signature ${where} is longer than ${MAX_SIGNATURE_BYTES} bytes`);
+    text = new TextDecoder().decode(body);
   }
   return parseSignature(text, origin);
 }

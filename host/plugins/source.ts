@@ -164,32 +164,42 @@ async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSource
  * socket is no plugin.
  */
 async function readPluginFile(path: string, origin: string): Promise<Uint8Array> {
-  const refuse = (why: string) => new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${why}`);
-  let handle: import('node:fs/promises').FileHandle | undefined;
   try {
-    // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
-    const fs = await import('node:fs/promises');
-    const regular = (info: { isFile(): boolean; isFIFO(): boolean }) => info.isFile() || info.isFIFO();
-    if (!regular(await fs.stat(path))) throw refuse('not a regular file');
-    handle = await fs.open(path, 'r');
-    // Checked again on what was opened: the path may name something else by now.
-    if (!regular(await handle.stat())) throw refuse('not a regular file');
+    const bytes = await readFileCapped(path, MAX_DOWNLOAD_BYTES);
+    if (bytes === undefined) throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: it is larger than the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+    return bytes;
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+/**
+ * A file's bytes as they arrive, at most `maxBytes` (undefined past them), from a regular file or a
+ * FIFO only: `/dev/zero` and other devices are refused. Checked again on what was opened (the path may
+ * name something else by now). Errors are the file system's, `code` kept (ENOENT), or "not a regular file".
+ */
+export async function readFileCapped(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+  // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
+  const fs = await import('node:fs/promises');
+  const regular = (info: { isFile(): boolean; isFIFO(): boolean }) => info.isFile() || info.isFIFO();
+  if (!regular(await fs.stat(path))) throw new Error('not a regular file');
+  const handle = await fs.open(path, 'r');
+  try {
+    if (!regular(await handle.stat())) throw new Error('not a regular file');
     const parts: Uint8Array[] = [];
     let total = 0;
     for (;;) {
       const { bytesRead, buffer } = await handle.read(new Uint8Array(1 << 20), 0, 1 << 20, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > MAX_DOWNLOAD_BYTES) throw refuse(`it is larger than the ${MAX_DOWNLOAD_BYTES}-byte limit`);
+      if (total > maxBytes) return undefined;
       // A short last read keeps only its bytes, not the whole buffer.
       parts.push(bytesRead === buffer.length ? buffer : buffer.slice(0, bytesRead));
     }
     return parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(parts, total);
-  } catch (error) {
-    if (error instanceof WasmhooksError) throw error;
-    throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: ${messageOf(error)}`, { cause: error });
   } finally {
-    await handle?.close().catch(() => {});
+    await handle.close().catch(() => {});
   }
 }
 

@@ -1,11 +1,12 @@
 // Signatures (Ed25519 via WebCrypto) and the lock, through the library: sign/verify, a tampered byte,
 // a wrong key, an unknown and an expired key id; materializeConfig refusing what the lock or the policy refuses.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { materializeConfig } from '../../host/config/materialize.js';
+import { findSignature } from '../../host/config/trust.js';
 import { parseConfig } from '../../host/config/load.js';
 import { WasmhooksError } from '../../host/errors.js';
 import { newGrants, writeLock, type LockFile } from '../../host/plugins/lock.js';
@@ -139,6 +140,15 @@ describe('requireSignature and the lock at load time', () => {
     } finally {
       writer.kill();
     }
+  });
+
+  it('a signature beside a plugin path is read capped, from a regular file only (not /dev/zero, not a huge file)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wh-sig-'));
+    await symlink('/dev/zero', join(dir, 'zero.wasm.sig'));
+    await expect(findSignature({ path: join(dir, 'zero.wasm') }, 'zero.wasm')).rejects.toThrow(/cannot read the signature .*not a regular file/);
+    await writeFile(join(dir, 'big.wasm.sig'), new Uint8Array(200 << 10));
+    await expect(findSignature({ path: join(dir, 'big.wasm') }, 'big.wasm')).rejects.toThrow(/longer than 65536 bytes/);
+    expect(await findSignature({ path: join(dir, 'absent.wasm') }, 'absent.wasm')).toBeUndefined();
   });
 
   it('newGrants lists what is asked beyond what was consented', () => {
