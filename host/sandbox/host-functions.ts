@@ -135,9 +135,10 @@ function contextOf(cc: CallContext, meter: () => Meter | null, blockMade: () => 
   const bytesOf = (offset: bigint): Uint8Array | null => {
     const block = cc.read(offset);
     if (!block) return null;
-    const bytes = new Uint8Array(block.bytes());
-    charge(meter(), bytesFuel(bytes.length));
-    return bytes;
+    const view = block.bytes();
+    // Charged before the copy: a call out of fuel stops without copying the block first.
+    charge(meter(), bytesFuel(view.length));
+    return new Uint8Array(view);
   };
   return {
     readBytes: bytesOf,

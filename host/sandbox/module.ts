@@ -177,7 +177,7 @@ function checked(outcome: CallOutcome, options: CallOptions, check: NonNullable<
   return { ok: false, failure: bad, fuelUsed: outcome.fuelUsed, durationMs: outcome.durationMs };
 }
 
-/** A per-call override is used only when it is a positive number. */
-function positive(value: number | undefined): number | undefined {
+/** A per-call override (`limits.timeoutMs`, `limits.fuel`) is used only when it is a positive number; raw.ts reads them alike. */
+export function positive(value: unknown): number | undefined {
   return typeof value === 'number' && value > 0 ? value : undefined;
 }

@@ -11,6 +11,7 @@ import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
 import { instrument, FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
+import { positive } from './module.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOptions, Limits } from './types.js';
 import { DEFAULT_LIMITS } from './types.js';
@@ -152,9 +153,4 @@ class Raw implements RawSandbox {
       return { ok: false, failure, ...figures };
     }
   }
-}
-
-/** A per-call override is used only when it is a positive number. */
-function positive(value: unknown): number | undefined {
-  return typeof value === 'number' && value > 0 ? value : undefined;
 }

@@ -2,6 +2,8 @@
 // each entry read by path. The old snapshot trusted the listing's type and read with readFile,
 // which follows a symlink swapped in meanwhile (a file outside the grant joins the snapshot) and
 // reads a FIFO or device until memory runs out. Each test fails on the code before the fix.
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -95,6 +97,30 @@ describe('a WASI preopen snapshot reads what it listed, or nothing', () => {
       });
       await expect(snapshotDirectory(grant, budget(), 'p')).rejects.toThrow(/changed while it was read/);
     } finally {
+      await cleanup();
+    }
+  }, 20_000);
+
+  // fin1: opening a FIFO for reading waits for a writer, so the check after the open never ran and
+  // the load hung (a libuv thread held) until someone wrote to it. Opened non-blocking, it is refused.
+  it.skipIf(process.platform === 'win32')('a file swapped for a FIFO after the listing is refused, not waited on at its open', async () => {
+    const { grant, cleanup } = await fixture();
+    const fifo = join(grant, 'a.txt');
+    try {
+      afterListing(grant, async () => {
+        await unlink(fifo);
+        execFileSync('mkfifo', [fifo]);
+      });
+      const loaded = snapshotDirectory(grant, budget(), 'p');
+      const hung = new Promise((resolve) => setTimeout(() => resolve('still waiting at the open'), 3_000));
+      await expect(Promise.race([loaded.then(() => 'loaded', (e: Error) => e.message), hung])).resolves.toMatch(/changed while it was read/);
+    } finally {
+      // A reader still blocked at its open (the code before the fix) is released by a writer.
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // no reader waiting
+      }
       await cleanup();
     }
   }, 20_000);

@@ -50,7 +50,7 @@ export function walkRare(s: Walk, op: number): boolean {
   } else if (op === 0x18) {
     exceptionOp(m, r, op, at);
     if (s.depth === 0) r.fail('delegate outside a try', at);
-    s.depth--;
+    s.leave();
     s.unchecked = s.uncheckedAcross(s.depth);
     if (m.handlerGates) {
       s.flush(s.p);

@@ -69,7 +69,9 @@ export async function snapshotDirectory(
     return seen && seen.ino === opened.ino && seen.dev === opened.dev ? here : path;
   };
   const readFile = async (path: string, opened: string): Promise<Uint8Array> => {
-    const handle = await open(opened, noFollow, path);
+    // Non-blocking: opening a FIFO to read waits for a writer, and the check below would never run
+    // (the load hung, a libuv thread held). A regular file reads the same either way.
+    const handle = await open(opened, noFollow | (constants.O_NONBLOCK ?? 0), path);
     try {
       const info = await handle.stat();
       if (!info.isFile()) return changed(path);
