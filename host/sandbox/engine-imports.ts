@@ -15,7 +15,7 @@ import { HostRefusal } from './failures.js';
 import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { VarStore } from './vars.js';
-import { LOG_LEVELS, log, progress, type MessageScope } from './plugin-messages.js';
+import { LOG_LEVELS, log, progress, type HostFunction, type MessageScope } from './plugin-messages.js';
 
 const PAGE = 65_536;
 const encoder = new TextEncoder();
@@ -57,9 +57,6 @@ export interface ImportScope extends MessageScope {
   stop: Error | null;
 }
 
-type Functions = NonNullable<ExtismPluginOptions['functions']>;
-/** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
-type HostFunction = Functions[string][string];
 
 /**
  * Extism `functions`: the meter's imports, ours, and `guest` (WASI, the
@@ -69,7 +66,7 @@ export function hostImports(
   scope: ImportScope,
   meterImports: Record<string, HostFunction>,
   guest: Record<string, Record<string, (cc: CallContext, ...args: never[]) => unknown>> = {},
-): Functions {
+): NonNullable<ExtismPluginOptions['functions']> {
   const stopped = (error: unknown): unknown => {
     if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
     return error;

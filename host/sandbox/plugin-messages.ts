@@ -13,7 +13,8 @@ import type { Limits } from './types.js';
 
 const encoder = new TextEncoder();
 
-type HostFunction = NonNullable<ExtismPluginOptions['functions']>[string][string];
+/** Extism's own host-function type (its arguments are the plugin's i64/i32 values). */
+export type HostFunction = NonNullable<ExtismPluginOptions['functions']>[string][string];
 
 /** The part of the engine's call scope these functions read and count in. */
 export interface MessageScope {
