@@ -10,7 +10,8 @@ import { warmUp } from './extism.js';
 import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { SELF_CHECK_CLOCK_EVERY, blockMade, type ImportScope } from './engine-imports.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, reportDroppedLogs } from './plugin-messages.js';
-import { GuestImports, type GuestImportOptions } from './guest-imports.js';
+import { GuestImports } from './guest-imports.js';
+import type { EngineOptions, Settle } from './engine-options.js';
 import { ProcExit, charge } from './host-call.js';
 import { gateImport } from './gate.js';
 import { GATE_NAME } from './instrument/index.js';
@@ -25,21 +26,11 @@ import { KeptInputs } from './inputs.js';
 /** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
 export { MAX_LOG_LINES_PER_CALL };
 
-/**
- * What a caller does with a call's outcome once the engine has it (see `Engine.run`): the call's
- * promise resolves to what it returns. Contract: must not throw.
- */
-export type Settle<T = CallOutcome> = (outcome: CallOutcome) => T;
+export type { EngineOptions, Settle } from './engine-options.js';
+
 const same: Settle = (outcome) => outcome;
 /** The output of a call that returned nothing; never written (a view of no bytes). */
 const EMPTY = new Uint8Array(0);
-
-export interface EngineOptions extends GuestImportOptions {
-  limits: Readonly<Limits>;
-  config?: Record<string, string>;
-  onLog?: (level: string, message: string) => void;
-  onProgress?: (message: string) => void;
-}
 
 export class Engine {
   #plugin: Plugin | null = null;
