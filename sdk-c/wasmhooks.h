@@ -21,8 +21,9 @@
  *
  * Layers, each usable alone: extism.h (the Extism ABI), wasmhooks/text.h (arena,
  * strings, buffers), wasmhooks/wire.h (protobuf wire), wasmhooks/hooks.pb.h (the protocol's messages,
- * generated), wasmhooks/json.h (reading JSON), wasmhooks/plugin.h (declaring
- * the plugin, decisions, config, log), wasmhooks/exports.h (describe/hook/tool).
+ * generated), wasmhooks/json-check.h (validating JSON), wasmhooks/json.h (reading
+ * it), wasmhooks/plugin.h (declaring the plugin, decisions, config, log),
+ * wasmhooks/exports.h (describe/hook/tool).
  * Memory: everything the SDK hands you lives until the call returns; keep
  * state across calls in your own static variables. docs/abi.md has the ABI.
  */
