@@ -10,7 +10,8 @@
  * path would (BAD_OUTPUT for every refusal: a guard fails closed).
  */
 import { describe, expect, it } from 'vitest';
-import { cat, eachVariant, ld, prng, utf8, varint } from './wire-bytes.js';
+import { cat, eachVariant, ld, prng, utf8 } from './wire-bytes.js';
+import { differential, randomFields } from './differential.js';
 import { decodeHookResponse, hookResponseOf } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { readHookResponse } from '../../host/protocol/hook-response.js';
@@ -18,27 +19,9 @@ import { readHookResponse } from '../../host/protocol/hook-response.js';
 const v1 = wasmhooks.v1;
 const FIELDS = ['decision', 'reason', 'updatedInputJson', 'additionalContext', 'systemMessage', 'updatedOutputJson'] as const;
 
-type Read = { ok: true; fields: Record<string, unknown> } | { ok: false; error: string };
-
 /** Defaults (protobufjs keeps them on the prototype) read as undefined. */
 function normalized(m: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(FIELDS.map((f) => [f, m[f] || undefined]));
-}
-
-function viaProtobufjs(bytes: Uint8Array): Read {
-  try {
-    return { ok: true, fields: normalized(v1.HookResponse.decode(bytes) as unknown as Record<string, unknown>) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
-function viaReader(bytes: Uint8Array): Read {
-  try {
-    return { ok: true, fields: normalized(readHookResponse(bytes) as unknown as Record<string, unknown>) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
 }
 
 /** What decodeHookResponse answered before: protobufjs, then the same validation. */
@@ -52,29 +35,16 @@ function reference(bytes: Uint8Array) {
   return hookResponseOf(raw);
 }
 
-let checked = 0;
-let refused = 0;
-/** Both readers, then decodeHookResponse against the reference; `expect` only on a disagreement (keeps 30 000 cases fast). */
-function agree(bytes: Uint8Array): void {
-  const want = viaProtobufjs(bytes);
-  const got = viaReader(bytes);
-  checked++;
-  if (!want.ok) refused++;
-  const hex = Buffer.from(bytes).toString('hex');
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  if (got.ok !== want.ok || (want.ok && got.ok && !same(got.fields, want.fields))) {
-    expect({ hex, got }).toEqual({ hex, got: want });
-  }
-  const decoded = decodeHookResponse(bytes);
-  const ref = reference(bytes);
-  if (decoded.ok !== ref.ok || (decoded.ok && ref.ok && !same(decoded.value, ref.value))) expect({ hex, decoded }).toEqual({ hex, decoded: ref });
-  if (!decoded.ok && !ref.ok) {
-    if (decoded.failure.code !== 'BAD_OUTPUT') expect({ hex, failure: decoded.failure }).toMatchObject({ hex, failure: { code: 'BAD_OUTPUT' } });
-    // A refused read says why; a refused answer (unknown decision, bad JSON) is the reference's own message.
-    const message = got.ok ? (ref.failure as { message?: string }).message : `hook output is not valid protobuf (${bytes.length} bytes): ${got.error}`;
-    if (decoded.failure.message !== message) expect({ hex, message: decoded.failure.message }).toEqual({ hex, message });
-  }
-}
+/** Both readers, then decodeHookResponse against the reference; every refusal is BAD_OUTPUT (a guard fails closed). */
+const run = differential({
+  protobufjs: (b) => normalized(v1.HookResponse.decode(b) as unknown as Record<string, unknown>),
+  reader: (b) => normalized(readHookResponse(b) as unknown as Record<string, unknown>),
+  decode: decodeHookResponse,
+  reference,
+  what: 'hook output',
+  refusalCode: 'BAD_OUTPUT',
+});
+const agree = run.agree;
 
 const enc = (m: wasmhooks.v1.IHookResponse) => v1.HookResponse.encode(m).finish();
 
@@ -150,28 +120,12 @@ describe('HookResponse reader against protobufjs', () => {
     const byte = () => (rnd() < 0.5 ? interesting[Math.floor(rnd() * interesting.length)]! : Math.floor(rnd() * 256));
     for (let k = 0; k < 12_000; k++) agree(Uint8Array.from({ length: Math.floor(rnd() * 24) }, byte));
     // Sequences of well-formed and near-well-formed fields, with any field number and wire type.
-    for (let k = 0; k < 10_000; k++) {
-      const parts: number[] = [];
-      for (let f = Math.floor(rnd() * 6); f >= 0; f--) {
-        const field = rnd() < 0.8 ? 1 + Math.floor(rnd() * 8) : Math.floor(rnd() * 2 ** 20);
-        const type = rnd() < 0.95 ? [0, 2, 2, 2, 2, 1, 5][Math.floor(rnd() * 7)]! : Math.floor(rnd() * 8);
-        parts.push(...varint(field * 8 + type));
-        if (type === 0) parts.push(...varint(Math.floor(rnd() * 2 ** (rnd() * 35))));
-        if (type === 3) parts.push(...(rnd() < 0.7 ? varint(field * 8 + 4) : []));
-        if (type === 1) parts.push(...Array.from({ length: 8 }, byte));
-        if (type === 5) parts.push(...Array.from({ length: 4 }, byte));
-        if (type === 2) {
-          const body = Array.from({ length: Math.floor(rnd() * 80) }, () => (rnd() < 0.9 ? 0x20 + Math.floor(rnd() * 95) : byte()));
-          parts.push(...varint(rnd() < 0.97 ? body.length : body.length + Math.floor(rnd() * 3) - 1), ...body);
-        }
-      }
-      agree(Uint8Array.from(parts));
-    }
+    for (let k = 0; k < 10_000; k++) agree(Uint8Array.from(randomFields(rnd, byte, { most: 6, known: 0.8, body: 80, exact: 0.97 })));
   });
 
   it('covered both sides: many refusals and many accepted answers', () => {
-    expect(checked).toBeGreaterThan(30_000);
-    expect(refused).toBeGreaterThan(5_000);
-    expect(checked - refused).toBeGreaterThan(5_000);
+    expect(run.checked).toBeGreaterThan(30_000);
+    expect(run.refused).toBeGreaterThan(5_000);
+    expect(run.checked - run.refused).toBeGreaterThan(5_000);
   });
 });

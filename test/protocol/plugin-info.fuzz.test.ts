@@ -11,15 +11,14 @@
  * would (the same validation, the same failure codes).
  */
 import { describe, expect, it } from 'vitest';
-import { cat, eachVariant, ld, prng, utf8, varint } from './wire-bytes.js';
+import { cat, eachVariant, ld, prng, utf8 } from './wire-bytes.js';
+import { differential, randomFields } from './differential.js';
 import { decodePluginInfo, pluginInfoOf } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { readPluginInfo } from '../../host/protocol/plugin-info.js';
 
 const v1 = wasmhooks.v1;
-
-type Read = { ok: true; fields: unknown } | { ok: false; error: string };
 
 /** Both decoders' output as plain data (protobufjs keeps defaults on its prototypes). */
 function normalized(m: wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInfo>): unknown {
@@ -35,14 +34,6 @@ function normalized(m: wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInf
   };
 }
 
-function read(decode: (b: Uint8Array) => wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInfo>, bytes: Uint8Array): Read {
-  try {
-    return { ok: true, fields: normalized(decode(bytes)) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
 /** What decodePluginInfo answered before: protobufjs, then the same validation. */
 function reference(bytes: Uint8Array) {
   let raw: wasmhooks.v1.PluginInfo;
@@ -54,27 +45,15 @@ function reference(bytes: Uint8Array) {
   return pluginInfoOf(raw);
 }
 
-let checked = 0;
-let refused = 0;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-/** Both readers, then decodePluginInfo against the reference; `expect` only on a disagreement (keeps the many cases fast). */
-function agree(bytes: Uint8Array): void {
-  const want = read((b) => v1.PluginInfo.decode(b), bytes);
-  const got = read(readPluginInfo, bytes);
-  checked++;
-  if (!want.ok) refused++;
-  const hex = Buffer.from(bytes).toString('hex');
-  if (got.ok !== want.ok || (want.ok && got.ok && !same(got.fields, want.fields))) expect({ hex, got }).toEqual({ hex, got: want });
-  const decoded = decodePluginInfo(bytes);
-  const ref = reference(bytes);
-  if (decoded.ok !== ref.ok || (decoded.ok && ref.ok && !same(decoded.value, ref.value))) expect({ hex, decoded }).toEqual({ hex, decoded: ref });
-  if (!decoded.ok && !ref.ok) {
-    if (decoded.failure.code !== ref.failure.code) expect({ hex, failure: decoded.failure }).toMatchObject({ hex, failure: { code: ref.failure.code } });
-    const message = got.ok ? (ref.failure as { message?: string }).message : `describe output is not valid protobuf (${bytes.length} bytes): ${got.error}`;
-    if (decoded.failure.message !== message) expect({ hex, message: decoded.failure.message }).toEqual({ hex, message });
-  }
-}
-
+/** Both readers, then decodePluginInfo against the reference (the same failure codes). */
+const run = differential({
+  protobufjs: (b) => normalized(v1.PluginInfo.decode(b)),
+  reader: (b) => normalized(readPluginInfo(b)),
+  decode: decodePluginInfo,
+  reference,
+  what: 'describe output',
+});
+const agree = run.agree;
 
 /** Describe answers of every shape, encoded by protobufjs. */
 function shapes(): Uint8Array[] {
@@ -157,24 +136,8 @@ describe('PluginInfo reader against protobufjs', () => {
   it('agrees on seeded random field sequences, nested ones included', () => {
     const rnd = prng(41);
     const byte = () => (rnd() < 0.5 ? [0x00, 0x08, 0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3b, 0x3c, 0x80, 0xff][Math.floor(rnd() * 12)]! : Math.floor(rnd() * 256));
-    const fields = (depth: number): number[] => {
-      const parts: number[] = [];
-      for (let f = Math.floor(rnd() * 5); f >= 0; f--) {
-        const field = rnd() < 0.85 ? 1 + Math.floor(rnd() * 8) : Math.floor(rnd() * 2 ** 20);
-        const type = rnd() < 0.95 ? [0, 2, 2, 2, 2, 1, 5][Math.floor(rnd() * 7)]! : Math.floor(rnd() * 8);
-        parts.push(...varint(field * 8 + type));
-        if (type === 0) parts.push(...varint(Math.floor(rnd() * 2 ** (rnd() * 35))));
-        if (type === 3) parts.push(...(rnd() < 0.7 ? varint(field * 8 + 4) : []));
-        if (type === 1) parts.push(...Array.from({ length: 8 }, byte));
-        if (type === 5) parts.push(...Array.from({ length: 4 }, byte));
-        if (type === 2) {
-          const body = depth < 2 && rnd() < 0.4 ? fields(depth + 1) : Array.from({ length: Math.floor(rnd() * 40) }, () => (rnd() < 0.9 ? 0x20 + Math.floor(rnd() * 95) : byte()));
-          parts.push(...varint(rnd() < 0.95 ? body.length : body.length + Math.floor(rnd() * 3) - 1), ...body);
-        }
-      }
-      return parts;
-    };
-    for (let k = 0; k < 12_000; k++) agree(Uint8Array.from([...(rnd() < 0.5 ? [0x0a, 0x01, 0x67, 0x18, 0x01] : []), ...fields(0)]));
+    const fields = () => randomFields(rnd, byte, { most: 5, known: 0.85, body: 40, exact: 0.95, nested: (depth) => depth < 2 && rnd() < 0.4 });
+    for (let k = 0; k < 12_000; k++) agree(Uint8Array.from([...(rnd() < 0.5 ? [0x0a, 0x01, 0x67, 0x18, 0x01] : []), ...fields()]));
     for (let k = 0; k < 4_000; k++) agree(Uint8Array.from({ length: Math.floor(rnd() * 24) }, byte));
   });
 
@@ -223,8 +186,8 @@ describe('PluginInfo reader against protobufjs', () => {
   });
 
   it('covered both sides: many refusals and many accepted answers', () => {
-    expect(checked).toBeGreaterThan(20_000);
-    expect(refused).toBeGreaterThan(3_000);
-    expect(checked - refused).toBeGreaterThan(5_000);
+    expect(run.checked).toBeGreaterThan(20_000);
+    expect(run.refused).toBeGreaterThan(3_000);
+    expect(run.checked - run.refused).toBeGreaterThan(5_000);
   });
 });
