@@ -6,6 +6,8 @@ import { HOW_TO_INSTALL, haveRedis, startRedis, type RedisServer } from './redis
 import { json, scriptDir, sse, startReplica, type, type Replica, type SseClient } from './processes.js';
 
 const available = haveRedis();
+/** How long a replica may take to report a dead one's prompt: generous, for a loaded machine. */
+const NOTICED_WITHIN_MS = 20_000;
 if (!available) console.warn(`skipping the Redis replica tests: ${HOW_TO_INSTALL}`);
 
 describe.skipIf(!available)('serve --store redis:// across replicas', () => {
@@ -84,9 +86,12 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     await json(`${a.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
     const request = (await onB.next(type('control.request'))).data;
     await a.kill('SIGKILL');
-    const cancelled = (await onB.next(type('control.cancelled'), 5000)).data;
+    // B notices within about a lease (600 ms) and a sweep (every half lease) when it gets the CPU; the
+    // bound only has to tell "noticed" from "never", and a loaded machine may starve B for seconds.
+    const cancelled = (await onB.next(type('control.cancelled'), NOTICED_WITHIN_MS)).data;
     expect(cancelled).toMatchObject({ id: request.id, reason: 'interrupted' });
-    const interrupted = (await onB.next(type('prompt.interrupted'), 5000)).data;
+    // After the cancellation (onB.next reads on from it): the question first, then the prompt.
+    const interrupted = (await onB.next(type('prompt.interrupted'), NOTICED_WITHIN_MS)).data;
     expect(interrupted).toMatchObject({ sessionId: s.id, replica: 'a' });
     const view = (await json(`${b.url}/session/${s.id}`)).json;
     expect(view).toMatchObject({ running: false, pendingControlRequests: 0, lastResult: { subtype: 'error_during_execution', error: { code: 'INTERRUPTED' } } });
@@ -95,7 +100,7 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     await replay.next(type('control.request'));
     expect((await json(`${b.url}/session/${s.id}/prompt`, 'POST', { prompt: 'hello' })).status).toBe(202);
     expect((await onB.next(type('agent.end'))).data.result).toMatchObject({ subtype: 'success', text: 'Hello.' });
-  }, 30_000);
+  }, 30_000 + 2 * NOTICED_WITHIN_MS);
 
   it('SIGTERM with a question pending: control.cancelled (server-closed) reaches watchers on both replicas, the prompt is stored as aborted', async () => {
     const [a, b] = await Promise.all([replica('a'), replica('b')]);

@@ -11,13 +11,10 @@ import { DEFAULT_LIMITS, createHost, createSandbox, hostMemoryBound, loadPlugin,
 import { hostile, runtime, str, text } from './wat.js';
 import type { CallOutcome, HostEvent, Limits, SandboxedModule } from '../../dist/index.js';
 import { asGuard } from '../fixtures/hostile/guard.ts';
+import { showTimes, slackKept, stopRounds } from '../fixtures/slack.ts';
 
 const MiB = 1 << 20;
 const DEADLINE = 50;
-/** The documented slack: a call with a deadline ends by max(2 × deadline, deadline + 50 ms). */
-const ENDS_BY = Math.max(2 * DEADLINE, DEADLINE + 50);
-/** What one round may lose to the other jobs of a shared 2-core machine (the best of three may not). */
-const NOISE_MS = 250;
 const ISOLATIONS = ['in-thread', 'worker'] as const;
 const wat = (name: string, hook?: string): Promise<Uint8Array> => hostile(name, hook ? (source) => asGuard(source, hook) : undefined);
 
@@ -92,21 +89,17 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
       ...(h.config ? { config: h.config } : {}),
     });
     const before = rss();
-    const times: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      const started = performance.now();
-      const outcome = await sandbox.call(h.fn, h.input ?? new Uint8Array(0));
-      times.push(performance.now() - started);
-      assert.equal(codeOf(outcome), h.code, `${label}: ${outcome.ok ? "ok" : outcome.failure.message}`);
+    const rounds = await stopRounds(DEADLINE, () => sandbox.call(h.fn, h.input ?? new Uint8Array(0)), (outcome) => {
+      assert.equal(codeOf(outcome), h.code, `${label}: ${outcome.ok ? 'ok' : outcome.failure.message}`);
       if (!outcome.ok) assert.match(outcome.failure.message, h.message, label);
-    }
+    }, 3, h.code === 'TIMEOUT' ? 12 : 3);
     if (h.code === 'TIMEOUT') {
-      // The documented slack; a round may lose the CPU to the shared machine's other jobs, the best one may not.
-      const best = Math.min(...times);
-      assert.ok(best <= ENDS_BY && Math.max(...times) <= ENDS_BY + NOISE_MS, `${label}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
-      timeouts.push(Math.max(...times).toFixed(0));
+      // The documented slack on a loaded machine (fixtures/slack.ts): a slow round passes only if it
+      // was short of CPU, not busy past its deadline, and the best round is on time by the wall clock.
+      assert.deepEqual(slackKept(DEADLINE, rounds), { everyRound: true, bestRound: true }, `${label}: ${showTimes(rounds)}`);
+      timeouts.push(Math.max(...rounds.map((t) => t.wallMs)).toFixed(0));
     } else {
-      assert.ok(Math.max(...times) < 2_000, `${label}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      assert.ok(Math.max(...rounds.map((t) => t.wallMs)) < 2_000, `${label}: ${showTimes(rounds)}`);
     }
     const grown = rss() - before;
     const cap = hostMemoryBound({ ...DEFAULT_LIMITS, ...h.limits });
