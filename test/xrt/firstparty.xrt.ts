@@ -5,24 +5,14 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createHost, instrument, loadPlugin, scriptedModel } from '../../dist/index.js';
-import type { HookCommon, HookInput, HostEvent, InstrumentOptions, PluginOptions, ToolHandler } from '../../dist/index.js';
+import type { HookCommon, HookInput, HostEvent, InstrumentOptions, PluginOptions } from '../../dist/index.js';
+import { fakeBash } from './tools.ts';
 
 const bytesOf = async (name: string) =>
   new Uint8Array(await readFile(new URL(`../../plugins/${name}/build/${name}.wasm`, import.meta.url)));
 const load = async (name: string, options?: PluginOptions) => loadPlugin({ bytes: await bytesOf(name) }, options);
 
 const common: HookCommon = { session_id: 'xrt', cwd: '/work/app', turn: 1, iteration: 1, permission_mode: 'default' };
-
-const shellTool = (output: (command: string) => string, ran: string[] = []): ToolHandler => ({
-  name: 'Bash',
-  description: 'Runs a shell command',
-  inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-  kind: 'js',
-  run: async (input: Record<string, unknown>) => {
-    ran.push(String(input.command));
-    return { content: output(String(input.command)), isError: false };
-  },
-});
 
 async function collect(stream: AsyncIterable<HostEvent>): Promise<HostEvent[]> {
   const events: HostEvent[] = [];
@@ -61,7 +51,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const host = createHost({
         plugins: [redactor],
         permissionMode: 'bypassPermissions',
-        tools: [shellTool(() => `token=${key}\nDB_PASSWORD=hunter22`)],
+        tools: [fakeBash(() => `token=${key}\nDB_PASSWORD=hunter22`)],
         model: scriptedModel({
           turns: [
             { toolCalls: [{ name: 'Bash', input: { command: 'cat .env' } }] },
@@ -89,7 +79,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const host = createHost({
         plugins: [budget],
         permissionMode: 'bypassPermissions',
-        tools: [shellTool(() => 'not yet', ran)],
+        tools: [fakeBash(() => 'not yet', ran)],
         model: scriptedModel({ rules: [{ when: () => true, reply: { toolCalls: [{ name: 'Bash', input: { command: 'check' } }] } }] }),
       });
       const events = await collect(host.session().stream('wait'));
@@ -110,7 +100,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const host = createHost({
         plugins: [verify],
         permissionMode: 'bypassPermissions',
-        tools: [shellTool(() => '3 passed', ran)],
+        tools: [fakeBash(() => '3 passed', ran)],
         model: scriptedModel({
           rules: [
             {

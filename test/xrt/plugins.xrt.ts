@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createHost, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
+import { fakeBash } from './tools.ts';
 
 const guardPath = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
 
@@ -52,18 +53,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       model: scriptedModel({
         turns: [{ toolCalls: [{ name: 'Bash', input: { command: 'rm -rf /' } }, { name: 'Bash', input: { command: 'ls' } }] }, { text: 'Done.' }],
       }),
-      tools: [
-        {
-          name: 'Bash',
-          description: 'Runs a shell command',
-          inputSchema: { type: 'object', properties: { command: { type: 'string' } } },
-          kind: 'js',
-          run: async (input: Record<string, unknown>) => {
-            ran.push(String(input.command));
-            return { content: 'ok', isError: false };
-          },
-        },
-      ],
+      tools: [fakeBash(() => 'ok', ran)],
     });
     const events: HostEvent[] = [];
     for await (const event of host.session().stream('clean up')) events.push(event);

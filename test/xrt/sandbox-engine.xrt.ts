@@ -12,6 +12,7 @@ import { hostile, runtime, str, text } from './wat.js';
 import type { CallOutcome, HostEvent, Limits, SandboxedModule } from '../../dist/index.js';
 import { asGuard } from '../fixtures/hostile/guard.ts';
 import { showTimes, slackKept, stopRounds } from '../fixtures/slack.ts';
+import { fakeBash } from './tools.ts';
 
 const MiB = 1 << 20;
 const DEADLINE = 50;
@@ -121,18 +122,7 @@ async function guardDenies(fixture: string, fn: string, isolation: (typeof ISOLA
     plugins: [guard],
     permissionMode: 'bypassPermissions',
     model: scriptedModel({ turns: [{ toolCalls: [{ name: 'Bash', input: { command: 'rm -rf /' } }] }, { text: 'Done.' }] }),
-    tools: [
-      {
-        name: 'Bash',
-        description: 'Runs a shell command',
-        inputSchema: { type: 'object', properties: { command: { type: 'string' } } },
-        kind: 'js',
-        run: async (input: Record<string, unknown>) => {
-          ran.push(String(input.command));
-          return { content: 'ok', isError: false };
-        },
-      },
-    ],
+    tools: [fakeBash(() => 'ok', ran)],
   });
   const events: HostEvent[] = [];
   for await (const event of host.session().stream('go')) events.push(event);
