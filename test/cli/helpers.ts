@@ -1,6 +1,6 @@
 // Runs the CLI as a real process. The CLI is bundled once per test file with
 // esbuild (dependencies external), which starts about three times faster than tsx.
-import { spawn } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,20 +40,23 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const entry = await cliBundle();
+/** Runs `cmd` with stdout and stderr collected; resolves when it exits (a `timeout` in `options` kills it then). */
+export function runProcess(cmd: string, args: string[], options: SpawnOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', entry, ...args], {
-      cwd: options.cwd ?? repo,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return runProcess(process.execPath, ['--disable-warning=ExperimentalWarning', await cliBundle(), ...args], {
+    cwd: options.cwd ?? repo,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
   });
 }
 

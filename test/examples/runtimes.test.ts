@@ -1,32 +1,17 @@
 // Runs each example under its own runtime as a real process and checks what
 // it prints; and walks examples/first-plugin/README.md with the CLI.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliBundle, repo, workspace } from '../cli/helpers.js';
+import { cli, cliBundle, repo, runProcess, workspace, type CliRun } from '../cli/helpers.js';
 
 const bin = (name: string) => join(repo, 'node_modules/.bin', name);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a command in the repo root; kills it after `timeoutMs` (a hung example must fail, not hang the suite). */
-function run(cmd: string, args: string[], timeoutMs = 30_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (cmd: string, args: string[], timeoutMs = 30_000): Promise<CliRun> =>
+  runProcess(cmd, args, { cwd: repo, timeout: timeoutMs, env: { ...process.env, NO_COLOR: '1' } });
 
 beforeAll(async () => {
   // CI builds dist/ and the plugins before the tests; build them here only when missing.
