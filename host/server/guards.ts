@@ -49,7 +49,7 @@ function hostName(value: string): string | undefined {
 }
 
 /** `localhost`, `127.x.y.z` or `[::1]`: names a browser can only resolve to this machine. */
-function isLoopbackHost(name: string): boolean {
+export function isLoopbackHost(name: string): boolean {
   if (name === 'localhost' || name === '[::1]') return true;
   const v4 = IPV4_LOOPBACK.exec(name);
   return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
@@ -115,7 +115,9 @@ function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestChec
   const any = options.corsOrigins.includes('*');
   return (method, header) => {
     const site = header('sec-fetch-site');
-    if (any || (site !== 'cross-site' && site !== 'same-site') || header('origin') !== undefined) return;
+    // Fail closed: only the two values that mean "not another site" pass. A value a browser never sends
+    // (`same-origin, cross-site`, two headers joined) counts as cross-site, not as unknown and harmless.
+    if (any || site === undefined || site === 'same-origin' || site === 'none' || header('origin') !== undefined) return;
     const dest = header('sec-fetch-dest') ?? '';
     if ((method === 'GET' || method === 'HEAD') && header('sec-fetch-mode') === 'navigate' && dest === 'document') return;
     throw new ApiError(
