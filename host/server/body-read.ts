@@ -80,6 +80,10 @@ export function readBody(limit: number, timeoutMs: number, budget: BodyBudget): 
       // Only now, past the token and the content type, is a client that waits for `100 Continue` told to send.
       (c.env as Connection | undefined)?.proceed?.();
       body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+    } catch {
+      // The runtime's parser refused the body on the way (Deno: a chunk extension past its limit, a broken
+      // chunk size) or the client left: the client's fault, a 400 (was a 500, logged as the server's error).
+      throw new ApiError('bad_request', 'the request body could not be read (malformed chunked encoding, or the connection ended early)');
     } finally {
       budget.give(reserved);
     }
@@ -98,7 +102,7 @@ function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, limit
       throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
     case 'aborted':
     case 'failed':
-      // No signal is passed and a failed read rethrows: neither reaches here.
+      // No signal is passed and a failed read rethrows (caught above): neither reaches here.
       throw new ApiError('bad_request', 'the request body could not be read');
     default: {
       const never: never = body.end;
