@@ -2,7 +2,7 @@
 // sockets: one scenario per class of hole in what is reachable over HTTP.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +114,25 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const calc = new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname;
       const loaded = await rawRequest(port, post('/plugins', JSON.stringify({ path: calc })), 8000);
       assert.equal(loaded.status, 201, loaded.body);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+
+  [`${runtime}: POST /plugins with a path that is no plugin does not read out the file's first bytes or size`]: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'red10-leak-'));
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'SECRET=hunter2\n');
+    const server = createServer(slowLoadingHost(0), { port: 0, allowPluginLoading: true });
+    const { port } = await server.listen();
+    try {
+      const answer = await rawRequest(port, post('/plugins', JSON.stringify({ path: secret })), 8000);
+      assert.equal(answer.status, 400, answer.head);
+      const { message } = errorOf(answer.body);
+      assert.match(message, /not a WebAssembly module/);
+      // Before: "(15 bytes, starting 53 45 43 52 45 54 3d 68; …)": eight bytes and the size of any file the server can open.
+      assert.doesNotMatch(message, /53 45 43|15 bytes/, message);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
