@@ -208,6 +208,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(huge.status === 400 || huge.status === 431, huge.head);
     }),
 
+  [`${runtime}: checked and clean: JSON at the zod edges (duplicate keys, __proto__ in any spelling, 100,000 levels, 1e400) is 400`]: () =>
+    withServer({}, async (port) => {
+      const bodies = {
+        duplicate: '{"maxTurns":1,"maxTurns":1000}',
+        proto: '{"__proto__":{"maxTurns":1}}',
+        escapedProto: '{"\\u005f_proto__":{"x":1}}',
+        deep: `{"title":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+        huge: '{"maxTurns":1e400}',
+        notUtf8: '{"title":"\xff"}',
+      };
+      for (const [name, body] of Object.entries(bodies)) {
+        const answer = await rawRequest(port, post('/session', body));
+        assert.equal(answer.status, 400, `${name}: ${answer.head} ${answer.body.slice(0, 200)}`);
+      }
+      const sessions = await rawRequest(port, get('/session'));
+      assert.equal(JSON.parse(sessions.body).total, 0);
+    }),
+
   [`${runtime}: checked and clean: a CORS preflight from an origin not listed gets no Access-Control-Allow-Origin`]: () =>
     withServer({ corsOrigins: ['http://app.test'] }, async (port) => {
       const preflight = (origin: string) =>
