@@ -219,6 +219,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(huge.status === 400 || huge.status === 431, huge.head);
     }),
 
+  [`${runtime}: checked and clean: a rebinding Host in any spelling is refused on every route and method, before the token, SSE included`]: () =>
+    withServer({ token: TOKEN }, async (port) => {
+      const hosts = ['evil.test', `evil.test:${port}`, 'localhost.evil.test', '127.0.0.1.evil.test', '0x7f000001', '2130706433', '127.1', '[::ffff:127.0.0.1]', 'LOCALHOST.EVIL.TEST.'];
+      const routes = [['GET', '/'], ['GET', '/health'], ['GET', '/event'], ['GET', '/global/event'], ['HEAD', '/event'], ['GET', '/session'], ['OPTIONS', '/session'], ['POST', '/session'], ['POST', '/session/x/control-response'], ['DELETE', '/session/x'], ['POST', '/mcp']];
+      for (const host of hosts) {
+        for (const [method, path] of routes) {
+          const answer = await rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${AUTH}\r\nContent-Type: application/json\r\nContent-Length: ${method === 'POST' ? 2 : 0}\r\nConnection: close\r\n\r\n${method === 'POST' ? '{}' : ''}`);
+          assert.ok(answer.status === 403 || answer.status === 400, `${method} ${path} Host ${host}: ${answer.head}`);
+        }
+      }
+    }),
+
   [`${runtime}: checked and clean: JSON at the zod edges (duplicate keys, __proto__ in any spelling, 100,000 levels, 1e400) is 400`]: () =>
     withServer({}, async (port) => {
       const bodies = {
