@@ -21,7 +21,6 @@ import { isIpAddress } from './ip-address.js';
 /** What fetchWithin needs of the answer: status, headers and a body stream, as a web `Response`. */
 export async function fetchPinned(url: string | URL, address: string, signal: AbortSignal): Promise<Response> {
   const target = new URL(String(url));
-  const net = await import('node:net');
   if (!isIpAddress(address)) throw new WasmhooksError('INVALID_OPTIONS', `the pinned address ${JSON.stringify(address)} is not an IP address`);
   const secure = target.protocol === 'https:';
   if (!secure && target.protocol !== 'http:') throw new WasmhooksError('INVALID_OPTIONS', `cannot download ${target.protocol} URLs: http(s) only`);
@@ -43,7 +42,7 @@ export async function fetchPinned(url: string | URL, address: string, signal: Ab
         agent: false,
         headers: { host: target.host, accept: '*/*', connection: 'close' },
         // SNI and the certificate check use the URL's name; an IP literal is sent no SNI (RFC 6066) and checked as an IP.
-        ...(secure && net.isIP(name) === 0 ? { servername: name } : {}),
+        ...(secure && !isIpAddress(name) ? { servername: name } : {}),
         signal,
       },
       (incoming) => {

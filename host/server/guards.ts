@@ -25,6 +25,7 @@
  *   can carry out an action even where `Origin` is missing.
  */
 import type { MiddlewareHandler } from 'hono';
+import { v4Number } from '../plugins/ip-address.js';
 import { ApiError } from './errors.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 
@@ -38,7 +39,6 @@ interface GuardOptions {
 
 // name or [IPv6], then an optional port. Anything else (spaces, %, userinfo, paths) is malformed.
 const HOST = /^(?:(\[[0-9a-f:.]+\])|([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?\.?))(?::(\d{1,5}))?$/i;
-const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** The host name of a `Host` header value (lowercase, no trailing dot), or undefined when malformed. */
 function hostName(value: string): string | undefined {
@@ -51,8 +51,8 @@ function hostName(value: string): string | undefined {
 /** `localhost`, `127.x.y.z` or `[::1]`: names a browser can only resolve to this machine. */
 export function isLoopbackHost(name: string): boolean {
   if (name === 'localhost' || name === '[::1]') return true;
-  const v4 = IPV4_LOOPBACK.exec(name);
-  return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
+  const v4 = v4Number(name);
+  return v4 !== undefined && v4 >>> 24 === 127;
 }
 
 /** The Host and Origin checks (before auth, and before the console page): throws the API's refusal. */
