@@ -344,10 +344,11 @@ class GrammarChecker {
   }
 
   private toolDenied(e: HostEventOf<'tool.denied'>, s: ScopeState): void {
-    // The calls of a message that was aborted are denied before its turn.end, the message still open.
-    const unfinished = e.source === 'aborted';
+    // The calls of a message that failed or was aborted are denied before its turn.end, the message still open.
+    const unfinished = e.source === 'aborted' || e.source === 'model-error';
     const call = this.call(s, e.toolUseId, 'tool', e.type, unfinished);
     if (!call || !s.turn) return;
+    if (e.source === 'model-error' && s.turn.message !== 'open') this.fail('tool', `tool.denied ${e.toolUseId} (model-error) of a message that ended`);
     if (s.turn.message === 'open') s.turn.unfinished = true;
     if (s.hook) this.fail('hook', `tool.denied ${e.toolUseId} while hook ${s.hook.event} is open`);
     if (call.post) this.fail('tool', `tool.denied ${e.toolUseId} after its ${call.post} hooks (a denied call did not run)`);
