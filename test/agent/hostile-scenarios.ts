@@ -2,7 +2,7 @@
 // event grammar (host/events/grammar.ts). Run by test/agent/grammar.test.ts (sources, vitest) and
 // test/xrt/conformance.xrt.ts (dist/, Node, Deno and Bun).
 import type { HookCallback, HostEvent, ModelEvent } from '../../host/index.js';
-import { collect, rawModel, richHost, settle, stepTool, subscribed, type Api, type Stream } from './hostile.js';
+import { collect, rawModel, richHost, settle, stepTool, subscribed, type Api, type Stream } from './hostile.ts';
 
 const usage = { inputTokens: 1, outputTokens: 1 };
 const start: ModelEvent = { type: 'message.start', model: 'raw' };
