@@ -5,6 +5,10 @@
 // grammar as the build's own eventGrammarViolations states it (docs/events.md).
 import assert from 'node:assert/strict';
 import { createHost, eventGrammarViolations, scriptedModel } from '../../dist/index.js';
+import type { Host, HostEvent } from '../../dist/index.js';
+import { createServer } from '../../dist/server.js';
+import { richHost } from '../agent/hostile.ts';
+import { readEvents } from './red6-helpers.ts';
 import * as hostile from '../agent/hostile-scenarios.ts';
 import type { Api, Stream } from '../agent/hostile.ts';
 import { trace, violationLines } from '../agent/trace.ts';
@@ -40,4 +44,31 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'stop caps, hook timeouts under both policies, hook stops, maxTurns': async () => assertGrammar(await hostile.hooks(api)),
   'sub-agents refused, failing, sent back to work, in parallel; a failing compactor': async () => assertGrammar(await hostile.subagents(api)),
   'a session over prompts, a compaction and close() (span: session)': async () => assertGrammar(await hostile.sessionSpan(api)),
+  'SSE over a socket: the decoded frames of the rich session equal its in-process events': async () => {
+    const seen: HostEvent[] = [];
+    const host = richHost(api, { allowedTools: ['Look', 'Change', 'agent'] }).host as unknown as Host;
+    const spy: Host = Object.create(host);
+    spy.session = (options) => {
+      const session = host.session(options);
+      session.subscribe((e) => void seen.push(JSON.parse(JSON.stringify(e)) as HostEvent), { buffer: Infinity });
+      return session;
+    };
+    const server = createServer(spy, { port: 0 });
+    const { port } = await server.listen();
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const { id } = (await (await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string };
+      const stream = await fetch(`${base}/event?session=${id}`);
+      const reading = readEvents<{ type: string }>(stream, (e) => e.type === 'agent.end');
+      const accepted = await fetch(`${base}/session/${id}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"go"}' });
+      assert.equal(accepted.status, 202);
+      await accepted.body?.cancel();
+      const decoded = (await reading).filter((d) => !/^(server|session|replay|prompt|control|event)\./.test(d.type)) as unknown as HostEvent[];
+      assert.ok(decoded.length > 100, `${decoded.length} events`);
+      assert.deepEqual(decoded, seen.slice(0, decoded.length));
+      assert.deepEqual(violationLines(eventGrammarViolations(decoded)), []);
+    } finally {
+      await server.close();
+    }
+  },
 };
