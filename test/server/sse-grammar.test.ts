@@ -15,7 +15,8 @@ import type { HostEvent } from '../../host/events/types.js';
 import { openStore } from '../../host/store/open.js';
 import { richHost } from '../agent/hostile.js';
 import { violationLines } from '../agent/trace.js';
-import { call, readSse } from './helpers.js';
+import { call, readSse, until } from './helpers.js';
+import { MemorySessionStore } from '../../host/store/memory.js';
 
 let server: WasmhooksServer | undefined;
 let dir: string | undefined;
@@ -85,8 +86,24 @@ describe('SSE frames are the in-process events', () => {
     const second = await openStore({ kind: 'file', dataDir: dir });
     server = createServer(createHost({ model: model() }), { store: second.store });
     const two = (await prompt(server, json.id, 'two')).map((f) => JSON.parse(f.data)).filter(isHost) as HostEvent[];
-    expect(two[0]).toMatchObject({ type: 'agent.start', sessionId: json.id, turn: 1 });
+    // The rebuilt session counts on: its events after the first prompt's, its prompt the second.
+    expect(two[0]).toMatchObject({ type: 'agent.start', sessionId: json.id, turn: 2, seq: (one.at(-1)?.seq ?? 0) + 1 });
     expect(violationLines(eventGrammarViolations(two))).toEqual([]);
+    expect(violationLines(eventGrammarViolations([...one, ...two], { span: 'session' }))).toEqual([]);
     await second.close?.();
+  });
+
+  it('on a shared store (the session rebuilt for each prompt) one session\'s events keep one seq order', async () => {
+    const store = new MemorySessionStore();
+    Object.defineProperty(store, 'shared', { value: true });
+    server = createServer(createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'fine' } }] }) }), { store });
+    const { json } = await call(server, 'POST', '/session', {});
+    const all: HostEvent[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      await until(async () => !(await call(server!, 'GET', `/session/${json.id}`)).json.running);
+      all.push(...((await prompt(server, json.id, text)).map((f) => JSON.parse(f.data)).filter(isHost) as HostEvent[]));
+    }
+    expect(all.filter((e) => e.type === 'agent.start').map((e) => (e as { turn: number }).turn)).toEqual([1, 2, 3]);
+    expect(violationLines(eventGrammarViolations(all, { span: 'session' }))).toEqual([]);
   });
 });
