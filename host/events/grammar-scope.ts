@@ -65,7 +65,7 @@ export function newTurn(n: number): TurnState {
   return { n, message: 'before', unfinished: false, calls: new Map(), order: [], preBatch: false, postBatch: false, lastOutput: -1, lastDenied: -1 };
 }
 
-/** The state machine's moves (host/agent/state.ts); `aborting` accepts only `idle`. */
+/** The state machine's moves (host/agent/state.ts uses this table); `aborting` accepts only `idle`. */
 export const STATE_MOVES: Readonly<Record<AgentState, readonly AgentState[]>> = {
   idle: ['thinking', 'compacting'],
   thinking: ['executing', 'compacting', 'aborting', 'idle'],
