@@ -32,6 +32,7 @@ describe('the grammar holds on hostile paths', () => {
     expect(notAborted.map((s) => Number(s.name.split(' ').at(-1)))).toEqual(notAborted.map((_, i) => (first?.events.length ?? 0) - notAborted.length + 1 + i));
     expect(notAborted.length).toBeLessThanOrEqual(6);
   }, 120_000);
+  it('aborted after every event on other paths (sub-agents, Stop cap, a late permission answer)', async () => expect(broken(await scenarios.otherSweeps(api))).toEqual({}), 120_000);
   it('failing and malformed model streams', async () => expect(broken(await scenarios.modelStreams(api))).toEqual({}));
   it('permission answers and odd tools', async () => expect(broken(await scenarios.permissions(api))).toEqual({}));
   it('stop caps, hook timeouts, hook stops', async () => expect(broken(await scenarios.hooks(api))).toEqual({}));

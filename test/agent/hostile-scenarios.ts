@@ -19,17 +19,36 @@ export async function rich(api: Api): Promise<Stream[]> {
 }
 
 /**
- * The rich session aborted after its k-th event, for every k (session.abort() from the stream's
- * consumer), and a consumer that stops reading (break) after its k-th event, its events seen by a
- * subscriber. `step` > 1 samples every step-th k.
+ * A session aborted after its k-th event, for every k (session.abort() from the stream's consumer),
+ * and a consumer that stops reading (break) after its k-th event, its events seen by a subscriber.
+ * `make` builds a fresh host each time (default: the rich session's); `step` > 1 samples every step-th k.
  */
-export async function abortSweep(api: Api, total: number, step = 1): Promise<Stream[]> {
+export async function abortSweep(api: Api, total: number, step = 1, make: () => ReturnType<Api['createHost']> = () => richHost(api).host, label = ''): Promise<Stream[]> {
   const out: Stream[] = [];
   for (let k = 1; k <= total; k += step) {
-    const a = richHost(api).host.session();
-    out.push({ name: `abort after ${k}`, events: await collect(a, 'go', (_e, n) => void (n === k && a.abort())) });
-    const b = richHost(api).host.session();
-    out.push({ name: `break after ${k}`, events: await subscribed(b, async () => { await collect(b, 'go', (_e, n) => n === k); await b.idle(); }) });
+    const a = make().session();
+    out.push({ name: `${label}abort after ${k}`, events: await collect(a, 'go', (_e, n) => void (n === k && a.abort())) });
+    const b = make().session();
+    out.push({ name: `${label}break after ${k}`, events: await subscribed(b, async () => { await collect(b, 'go', (_e, n) => n === k); await b.idle(); }) });
+  }
+  return out;
+}
+
+/** The abort sweep over other paths: a sub-agent sent back to work, two sub-agents in one batch, Stop blocks up to the cap, a late permission answer. */
+export async function otherSweeps(api: Api): Promise<Stream[]> {
+  const agents = { looker: { description: 'looks', systemPrompt: 'look', tools: ['Look'] } };
+  const agentTool = { name: 'agent', id: 'ag', input: { subagent_type: 'looker', prompt: 'look' } };
+  const look = { toolCalls: [{ name: 'Look', id: 'in', input: { tag: 'a' } }] };
+  const makers: Record<string, () => ReturnType<Api['createHost']>> = {
+    'SubagentStop block: ': () => api.createHost({ tools: [stepTool('Look', true)], agents, permissionMode: 'bypassPermissions', stopHookCap: 1, model: api.scriptedModel([{ toolCalls: [agentTool] }, look, { text: 'a' }, { text: 'b' }, { text: 'ok' }]), hooks: { SubagentStop: [{ hooks: [blockAlways] }], PostToolUse: [{ hooks: [slow(0)] }] } }),
+    'two sub-agents: ': () => api.createHost({ tools: [stepTool('Look', true)], agents, permissionMode: 'bypassPermissions', model: api.scriptedModel([{ toolCalls: [agentTool, { ...agentTool, id: 'ag2' }] }, look, { text: 'a' }, { text: 'b' }, { text: 'ok' }]), hooks: { SubagentStart: [{ hooks: [slow(0)] }], IterationStart: [{ hooks: [slow(0)] }] } }),
+    'Stop cap: ': () => api.createHost({ model: api.scriptedModel(Array.from({ length: 4 }, (_, i) => ({ text: `answer ${i}` }))), stopHookCap: 2, hooks: { Stop: [{ hooks: [blockAlways] }], StopFailure: [{ hooks: [slow(0)] }], Error: [{ hooks: [slow(0)] }] } }),
+    'late answer: ': () => api.createHost({ tools: [stepTool('Change', false)], permissionTimeoutMs: 15, canUseTool: () => new Promise((r) => setTimeout(() => r({ behavior: 'allow' }), 30)), model: api.scriptedModel([{ toolCalls: [{ name: 'Change', id: 'c1', input: { tag: 'a' } }, { name: 'Change', id: 'c2', input: { tag: 'b' } }] }, { text: 'ok' }]), hooks: { Notification: [{ hooks: [slow(0)] }] } }),
+  };
+  const out: Stream[] = [];
+  for (const [label, make] of Object.entries(makers)) {
+    const reference = await collect(make().session(), 'go');
+    out.push({ name: `${label}whole`, events: reference }, ...(await abortSweep(api, reference.length, 1, make, label)));
   }
   return out;
 }

@@ -32,6 +32,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const aborted = sweep.filter((s) => s.name.startsWith('abort') && s.events.at(-1)?.type === 'agent.end' && (s.events.at(-1) as { result: { subtype: string } }).result.subtype === 'aborted');
     assert.ok(aborted.length >= sweep.length / 2 - 6, `${aborted.length} of ${sweep.length / 2} aborts ended aborted`);
   },
+  'aborted after each event on other paths: a sub-agent sent back, two sub-agents, the Stop cap, a late permission answer': async () => assertGrammar(await hostile.otherSweeps(api)),
   'failing and malformed model streams: BAD_STREAM, every streamed call denied': async () => {
     const streams = await hostile.modelStreams(api);
     assertGrammar(streams);
