@@ -71,6 +71,7 @@ class GrammarChecker {
   private readonly top = this.scopes.get('') as ScopeState;
   private index = 0;
   private prompts = 0;
+  private lastPrompt: number | undefined;
   private ended = false;
   /** A sign of the prompt's abort was seen: no hook starts after it. */
   private aborted = false;
@@ -145,7 +146,7 @@ class GrammarChecker {
   private typed(e: HostEvent, s: ScopeState): void {
     switch (e.type) {
       case 'agent.start':
-        return this.agentStart(s);
+        return this.agentStart(e, s);
       case 'agent.end':
         return this.agentEnd(e, s);
       case 'subagent.start':
@@ -229,8 +230,11 @@ class GrammarChecker {
     }
   }
 
-  private agentStart(s: ScopeState): void {
+  private agentStart(e: HostEventOf<'agent.start'>, s: ScopeState): void {
     if (s.open) return this.fail('frame', 'agent.start inside a prompt');
+    // Prompts count 1, 2, 3 … in a session, also across a session continued from a store.
+    if (!Number.isSafeInteger(e.turn) || e.turn < 1 || (this.lastPrompt !== undefined && e.turn !== this.lastPrompt + 1)) this.fail('frame', `agent.start of prompt ${e.turn} after prompt ${this.lastPrompt ?? 'none'}`);
+    this.lastPrompt = e.turn;
     if (++this.prompts > 1 && this.options.span !== 'session') this.fail('frame', 'a second agent.start (a prompt stream holds one prompt)');
     Object.assign(s, newScope('', false), { open: true, state: s.state });
     this.aborted = false;
@@ -379,5 +383,10 @@ class GrammarChecker {
     const rule = HOOK_EVENT_RULES[e.event];
     if (rule && !rule.decisions.includes(e.decision)) this.fail('hook', `hook.end ${e.event}/${e.hookName} with decision ${e.decision} (legal: ${rule.decisions.join(', ')})`);
     if ((e.failure === undefined) !== (e.failurePolicy === undefined)) this.fail('hook', `hook.end ${e.event}/${e.hookName}: failure and failurePolicy come together`);
+    // A failure's decision is its policy's: continue when open, the event's closed decision when closed.
+    const closed = rule?.closedDecision ?? 'continue';
+    if (e.failurePolicy !== undefined && e.decision !== (e.failurePolicy === 'fail-open' ? 'continue' : closed)) {
+      this.fail('hook', `hook.end ${e.event}/${e.hookName}: a failure under ${e.failurePolicy} decides ${e.decision} (want ${e.failurePolicy === 'fail-open' ? 'continue' : closed})`);
+    }
   }
 }

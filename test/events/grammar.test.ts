@@ -47,6 +47,8 @@ describe('eventGrammarViolations', () => {
     ['a hook inside a hook', (ev) => moved(ev, at(ev, (e) => e.type === 'hook.end' && e.event === 'PreToolBatch'), at(ev, (e) => e.type === 'hook.end' && e.event === 'PreToolUse') + 1), ['hook']],
     ['an illegal decision', (ev) => ev.map((e) => (e.type === 'hook.end' && e.event === 'PostToolBatch' ? { ...e, decision: 'deny' } : e)), ['hook']],
     ['a failure without its policy', (ev) => ev.map((e) => (e.type === 'hook.end' && e.event === 'Stop' ? { ...e, failure: { code: 'TRAP', message: 'x' } } : e)), ['hook']],
+    ['a failure whose decision is not its policy\'s', (ev) => ev.map((e) => (e.type === 'hook.end' && e.event === 'PreToolBatch' ? { ...e, failure: { code: 'TIMEOUT', message: 'x' }, failurePolicy: 'fail-open', decision: 'stop' } : e) as HostEvent), ['hook']],
+    ['a prompt number that is not one', (ev) => ev.map((e) => (e.type === 'agent.start' ? { ...e, turn: 0 } : e)), ['frame']],
     ['a call never settled', (ev) => without(ev, at(ev, (e) => e.type === 'tool.output')), ['tool']],
     ['a call settled twice', (ev) => { const i = at(ev, (e) => e.type === 'tool.output'); return renumber([...ev.slice(0, i + 1), ev[i] as HostEvent, ...ev.slice(i + 1)]); }, ['tool']],
     ['outputs out of the model\'s order', (ev) => moved(ev, at(ev, (e) => e.type === 'tool.output', 1), at(ev, (e) => e.type === 'tool.output') ), ['tool']],
