@@ -58,7 +58,7 @@ const observe: HookCallback = async () => ({});
 const EVERY_EVENT = ['SessionStart', 'UserPromptSubmit', 'IterationStart', 'PreCompact', 'PostCompact', 'PreToolBatch', 'PreToolUse', 'PermissionRequest', 'Notification', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'StopFailure', 'Error', 'SubagentStart', 'SubagentStop'] as const;
 
 /** An observer on every event a prompt fires, plus `extra`. */
-export function everyHook(extra: HostOptions['hooks'] = {}): HostOptions['hooks'] {
+function everyHook(extra: HostOptions['hooks'] = {}): HostOptions['hooks'] {
   const hooks: Record<string, unknown[]> = {};
   for (const e of EVERY_EVENT) hooks[e] = [{ hooks: [observe] }];
   for (const [e, groups] of Object.entries(extra ?? {})) hooks[e] = [...(hooks[e] ?? []), ...(groups as unknown[])];
