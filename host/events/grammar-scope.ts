@@ -4,6 +4,9 @@
  */
 import type { AgentState, HostEventOf } from './types.js';
 
+/** Which rule an event broke (docs/events.md, "The grammar, as a checker"). */
+export type GrammarRule = 'seq' | 'frame' | 'turn' | 'message' | 'tool' | 'permission' | 'hook' | 'subagent' | 'error' | 'result' | 'state';
+
 /** One tool call of the open turn, as far as its events have taken it. */
 export interface CallState {
   readonly id: string;

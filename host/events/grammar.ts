@@ -5,13 +5,13 @@
  * a custom Model's author or a replay consumer can check a stream it recorded.
  */
 import { HOOK_EVENT_RULES } from '../hooks/decisions.js';
-import { isRecord } from '../json.js';
-import { newScope, newTurn, STATE_MOVES, type CallState, type ScopeState } from './grammar-scope.js';
+import { newScope, newTurn, STATE_MOVES, type GrammarRule, type ScopeState } from './grammar-scope.js';
+
+export type { GrammarRule } from './grammar-scope.js';
 import type { AgentErrorCode, HostEvent, HostEventOf } from './types.js';
 import { hookPlacement } from './grammar-hooks.js';
+import { toolCall, toolDenied, toolOutput, toolProgress, permissionRequest, permissionResolved, type Checker } from './grammar-tools.js';
 
-/** Which rule an event broke (docs/events.md, "The grammar"). */
-export type GrammarRule = 'seq' | 'frame' | 'turn' | 'message' | 'tool' | 'permission' | 'hook' | 'subagent' | 'error' | 'result' | 'state';
 
 export interface GrammarViolation {
   rule: GrammarRule;
@@ -43,9 +43,6 @@ const ERROR_CODES: Readonly<Record<AgentErrorCode, true>> = {
 /** Events outside the grammar: host-wide news and a subscriber's own drop notice may come anywhere. */
 const AMBIENT: ReadonlySet<string> = new Set(['plugin.health', 'plugin.log', 'mcp.server.connected', 'mcp.server.closed', 'mcp.server.error', 'events.dropped']);
 
-/** Denial sources that come from the permission step (after its `permission.resolved … deny`). */
-const PERMISSION_DENIALS: ReadonlySet<string> = new Set(['rule', 'mode', 'session', 'callback', 'permission-hook', 'no-callback', 'callback-failed']);
-
 /**
  * The rules `events` break, in order (empty when the stream is well formed).
  *
@@ -65,7 +62,7 @@ function afterError(e: HostEvent): boolean {
   return e.type === 'state.change' || e.type === 'agent.end' || e.type === 'subagent.end' || e.type === 'error';
 }
 
-class GrammarChecker {
+class GrammarChecker implements Checker {
   private readonly out: GrammarViolation[] = [];
   private readonly scopes = new Map<string, ScopeState>([['', newScope('', false)]]);
   private readonly top = this.scopes.get('') as ScopeState;
@@ -74,7 +71,7 @@ class GrammarChecker {
   private lastPrompt: number | undefined;
   private ended = false;
   /** A sign of the prompt's abort was seen: no hook starts after it. */
-  private aborted = false;
+  aborted = false;
   private lastSeq: number | undefined;
   /** The `agentId` of the stream's own agent: none, or a session's own (`host.session({ agentId })`), set by its first agent.start. */
   private topId: string | undefined;
@@ -92,7 +89,7 @@ class GrammarChecker {
     return this.out;
   }
 
-  private fail(rule: GrammarRule, message: string): void {
+  fail(rule: GrammarRule, message: string): void {
     this.out.push({ rule, index: this.index, message });
   }
 
@@ -168,7 +165,7 @@ class GrammarChecker {
         if (s.turn?.message !== 'open' || s.turn.unfinished) this.fail('message', `${e.type} outside a model message`);
         return;
       case 'tool.call':
-        return this.toolCall(e, s);
+        return toolCall(this, e, s);
       case 'message.end':
         if (s.turn?.message !== 'open' || s.turn.unfinished) return this.fail('message', 'message.end without message.start');
         s.turn.message = 'ended';
@@ -178,30 +175,16 @@ class GrammarChecker {
         return this.hookStart(e, s);
       case 'hook.end':
         return this.hookEnd(e, s);
-      case 'permission.request': {
-        const call = this.call(s, e.toolUseId, 'permission', e.type);
-        if (!call) return;
-        if (call.asked || call.resolved || s.hook) this.fail('permission', `permission.request for ${e.toolUseId} ${s.hook ? 'while a hook runs' : 'asked twice or after its answer'}`);
-        call.asked = true;
-        return;
-      }
-      case 'permission.resolved': {
-        const call = this.call(s, e.toolUseId, 'permission', e.type);
-        if (!call) return;
-        if (call.resolved || s.hook || !call.object) this.fail('permission', `permission.resolved for ${e.toolUseId} ${s.hook ? 'while a hook runs' : call.object ? 'twice' : 'of a call whose input is not an object'}`);
-        call.resolved = e.behavior;
-        call.resolvedSource = e.source;
-        return;
-      }
-      case 'tool.progress': {
-        const call = this.call(s, e.toolUseId, 'tool', e.type);
-        if (call && (call.resolved !== 'allow' || call.post)) this.fail('tool', `tool.progress of ${e.toolUseId} ${call.post ? 'after its call settled' : 'before it was allowed to run'}`);
-        return;
-      }
+      case 'permission.request':
+        return permissionRequest(this, e, s);
+      case 'permission.resolved':
+        return permissionResolved(this, e, s);
+      case 'tool.progress':
+        return toolProgress(this, e, s);
       case 'tool.output':
-        return this.toolOutput(e, s);
+        return toolOutput(this, e, s);
       case 'tool.denied':
-        return this.toolDenied(e, s);
+        return toolDenied(this, e, s);
       case 'state.change':
         if (e.from !== s.state) this.fail('state', `state.change from ${e.from}, but the state was ${s.state}`);
         else if (!STATE_MOVES[e.from].includes(e.to)) this.fail('state', `state.change ${e.from} → ${e.to} is not a move of the state machine`);
@@ -310,58 +293,6 @@ class GrammarChecker {
     if (e.stopReason === 'aborted') this.aborted = true;
     s.lastTurnCalls = t.order.length;
     s.turn = undefined;
-  }
-
-  private toolCall(e: HostEventOf<'tool.call'>, s: ScopeState): void {
-    const t = s.turn;
-    if (t?.message !== 'open' || t.unfinished) return this.fail('message', `tool.call ${e.toolUseId} outside a model message`);
-    if (t.calls.has(e.toolUseId)) return this.fail('tool', `tool.call ${e.toolUseId} twice in one turn (each call is settled once by its id)`);
-    const call: CallState = { id: e.toolUseId, name: e.name, object: isRecord(e.input), index: t.order.length, firstRound: false, asked: false, settled: false };
-    t.calls.set(e.toolUseId, call);
-    t.order.push(call);
-  }
-
-  /** The open turn's call `id`, not yet settled, its message complete (`unfinished`: or a message that will not end). */
-  private call(s: ScopeState, id: string | undefined, rule: GrammarRule, what: string, unfinished = false): CallState | undefined {
-    const call = id === undefined ? undefined : s.turn?.calls.get(id);
-    if (!call || !(s.turn?.message === 'ended' || (unfinished && s.turn?.message === 'open'))) {
-      this.fail(rule, `${what} for ${id ?? 'no call'}, not a call of the open turn's complete message`);
-      return undefined;
-    }
-    if (call.settled) {
-      this.fail(rule, `${what} for ${id} after it settled`);
-      return undefined;
-    }
-    return call;
-  }
-
-  private toolOutput(e: HostEventOf<'tool.output'>, s: ScopeState): void {
-    const call = this.call(s, e.toolUseId, 'tool', e.type);
-    if (!call || !s.turn) return;
-    if (s.hook) this.fail('hook', `tool.output ${e.toolUseId} while hook ${s.hook.event} is open`);
-    if (call.object && call.resolved !== 'allow') this.fail('tool', `tool.output ${e.toolUseId} of a call that was not allowed to run`);
-    if (call.post === 'PostToolUseFailure' && !e.isError) this.fail('tool', `tool.output ${e.toolUseId} is not an error after PostToolUseFailure`);
-    if (call.subagent && !call.subagent.ended) this.fail('subagent', `tool.output ${e.toolUseId} before subagent.end of ${call.subagent.agentId}`);
-    if (call.index < s.turn.lastOutput) this.fail('tool', `tool.output ${e.toolUseId} out of the model's order`);
-    s.turn.lastOutput = call.index;
-    call.settled = true;
-  }
-
-  private toolDenied(e: HostEventOf<'tool.denied'>, s: ScopeState): void {
-    // The calls of a message that failed or was aborted are denied before its turn.end, the message still open.
-    const unfinished = e.source === 'aborted' || e.source === 'model-error';
-    const call = this.call(s, e.toolUseId, 'tool', e.type, unfinished);
-    if (!call || !s.turn) return;
-    if (e.source === 'model-error' && s.turn.message !== 'open') this.fail('tool', `tool.denied ${e.toolUseId} (model-error) of a message that ended`);
-    if (s.turn.message === 'open') s.turn.unfinished = true;
-    if (s.hook) this.fail('hook', `tool.denied ${e.toolUseId} while hook ${s.hook.event} is open`);
-    if (call.post) this.fail('tool', `tool.denied ${e.toolUseId} after its ${call.post} hooks (a denied call did not run)`);
-    if (PERMISSION_DENIALS.has(e.source) && (call.resolved !== 'deny' || call.resolvedSource !== e.source)) this.fail('permission', `tool.denied ${e.toolUseId} (${e.source}) without a permission.resolved deny from ${e.source}`);
-    if (call.resolved === 'deny' && e.source !== call.resolvedSource && e.source !== 'aborted') this.fail('permission', `tool.denied ${e.toolUseId} (${e.source}) after permission.resolved deny from ${call.resolvedSource}`);
-    if (e.source === 'aborted') this.aborted = true;
-    if (call.index < s.turn.lastDenied) this.fail('tool', `tool.denied ${e.toolUseId} out of the model's order`);
-    s.turn.lastDenied = call.index;
-    call.settled = true;
   }
 
   private hookStart(e: HostEventOf<'hook.start'>, s: ScopeState): void {
