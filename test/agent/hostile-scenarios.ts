@@ -162,5 +162,26 @@ export async function sessionSpan(api: Api): Promise<Stream[]> {
     await settle();
     await session.close();
   });
-  return [{ name: 'a session over three prompts, a compaction and close()', events, span: 'session' }];
+  // A manual compaction aborted in its PreCompact hook, one whose compactor throws (an error event between prompts), then a prompt.
+  let session2: ReturnType<typeof host.session> | undefined;
+  const other = api.createHost({
+    model: api.scriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]),
+    keepTurns: 1,
+    compactor: async () => { throw new Error('summariser down'); },
+    hooks: { PreCompact: [{ hooks: [async () => { if (compactions++ === 0) session2?.abort(); return {}; }] }] },
+  });
+  let compactions = 0;
+  session2 = other.session();
+  const s2 = session2;
+  const events2 = await subscribed(s2, async () => {
+    await s2.prompt('1');
+    await s2.prompt('2');
+    await s2.compact();
+    await s2.compact();
+    await s2.prompt('3');
+  });
+  return [
+    { name: 'a session over three prompts, a compaction and close()', events, span: 'session' },
+    { name: 'manual compactions aborted and failing between prompts', events: events2, span: 'session' },
+  ];
 }
