@@ -59,6 +59,9 @@ describe('SSE frames are the in-process events', () => {
     const sent = seen.filter((e) => e.seq <= (decoded.at(-1)?.seq ?? 0));
     expect(decoded.length).toBeGreaterThan(100);
     expect(decoded).toEqual(sent);
+    // Frame ids (<epoch>.<position>) increase with every frame of the stream.
+    const positions = frames.slice(1).map((f) => Number(f.id?.split('.')[1]));
+    expect(positions.every((p, i) => Number.isSafeInteger(p) && (i === 0 || p > positions[i - 1]!))).toBe(true);
     expect(violationLines(eventGrammarViolations(decoded))).toEqual([]);
     // A reconnect from where the stream began (server.connected's lastEventId) replays the same events again.
     const from = (JSON.parse(frames[0]!.data) as { type: string; lastEventId: string });
