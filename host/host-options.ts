@@ -108,6 +108,8 @@ const schemas = lazy(() => {
       history: z.array(z.custom<Message>((m) => typeof (m as Message | undefined)?.role === 'string', 'history entries must be messages')).readonly().optional(),
       /** Where the conversation is kept as JSONL; hook inputs carry it as `transcript_path`. */
       transcriptPath: z.string().min(1).optional(),
+      /** Continuing a stored session (`host.resume` passes the store's): its events' `seq` and its prompts' `turn` go on after these. */
+      resumeAt: z.object({ seq: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).strict().optional(),
       ...sessionFields,
     })
     .strict();

@@ -21,7 +21,7 @@ import { scriptedModel } from './models/scripted.js';
 import type { Model } from './models/types.js';
 import { DEFAULT_PERMISSION_TIMEOUT_MS } from './permissions/resolve.js';
 import type { PermissionMode } from './permissions/types.js';
-import { persistTranscript } from './store/transcript.js';
+import { persistTranscript, resumeAtOf } from './store/transcript.js';
 import { ToolRegistry } from './tools/registry.js';
 
 export interface Host {
@@ -34,7 +34,7 @@ export interface Host {
    * Continues a stored conversation: the next prompt sees every message of
    * it. Needs the host's `store`; an unknown id is `NOT_FOUND`.
    */
-  resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history'>): Promise<Session>;
+  resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt'>): Promise<Session>;
   /** The plugins added so far, in order. */
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
@@ -153,9 +153,11 @@ export function createHost(options: HostOptions = {}): Host {
     async resume(id, resumeOptions = {}) {
       if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: (await openStore({ kind: "file", dataDir })).store })');
       const history = await store.messages(id);
-      if (history.length === 0 && !(await store.get(id))) throw new WasmhooksError('NOT_FOUND', `no stored session ${id}`);
+      const record = await store.get(id);
+      if (history.length === 0 && !record) throw new WasmhooksError('NOT_FOUND', `no stored session ${id}`);
       const path = store.transcriptPath(id);
-      return host.session({ ...resumeOptions, sessionId: id, history, ...(path ? { transcriptPath: path } : {}) });
+      const resumeAt = resumeAtOf(record);
+      return host.session({ ...resumeOptions, sessionId: id, history, ...(path ? { transcriptPath: path } : {}), ...(resumeAt ? { resumeAt } : {}) });
     },
     async ready() {
       await mcp?.ensure();
@@ -194,6 +196,7 @@ export function createHost(options: HostOptions = {}): Host {
       ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
       announcements,
       ...(s.history ? { history: s.history } : {}),
+      ...(s.resumeAt ? { resumeAt: s.resumeAt } : {}),
       ...(mcp ? { prepare: () => mcp.ensure() } : {}),
     };
     return new Session(settings);

@@ -31,6 +31,7 @@ export { createShellHook, shellHooks, type ShellHookSpec, type ShellHookOptions 
 // Events: one union, a non-blocking bus.
 export type * from './events/types.js';
 export { EventBus, DEFAULT_SUBSCRIBER_BUFFER, type Subscriber, type SubscribeOptions } from './events/bus.js';
+export { eventGrammarViolations, type GrammarOptions, type GrammarRule, type GrammarViolation } from './events/grammar.js';
 
 // Models: scripted (offline default), OpenAI-compatible, Anthropic, any AI SDK model.
 export type * from './models/types.js';

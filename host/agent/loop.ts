@@ -12,7 +12,7 @@ import { dispatchContext, flushContext, type LoopConfig } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { compactConversation, estimateTokens } from './compact.js';
 import { overCap, promptPastCap } from './conversation-cap.js';
-import { streamModelTurn } from './model-turn.js';
+import { streamModelTurn, type ToolCallRequest } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
 
@@ -106,6 +106,11 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
     return signal.aborted ? undefined : overCap(config, incoming);
   };
 
+  /** The calls a message streamed before it failed or was aborted: none runs, each is settled (docs/events.md). */
+  const unrun = (calls: readonly ToolCallRequest[], source: 'aborted' | 'model-error', reason: string) => {
+    for (const c of calls) emit({ type: 'tool.denied', toolUseId: c.id, name: c.name, reason, source });
+  };
+
   /** An abort before the model call: the open turn ends, then the prompt. */
   const endTurn = (iteration: number) => {
     emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
@@ -174,11 +179,13 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
       usage.inputTokens += model.usage.inputTokens;
       usage.outputTokens += model.usage.outputTokens;
       if (model.kind === 'aborted' || signal.aborted) {
-        emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: 0 });
+        unrun(model.toolCalls, 'aborted', 'aborted before the model finished its message');
+        emit({ type: 'turn.end', iteration, stopReason: 'aborted', toolCalls: model.toolCalls.length });
         return finish('aborted');
       }
       if (model.kind === 'error') {
-        emit({ type: 'turn.end', iteration, stopReason: 'error', toolCalls: 0 });
+        unrun(model.toolCalls, 'model-error', `not run: the model's stream failed (${model.error.code})`);
+        emit({ type: 'turn.end', iteration, stopReason: 'error', toolCalls: model.toolCalls.length });
         return await fail(model.error.code, model.error.message, iteration);
       }
       if (model.content.length > 0) config.messages.push({ role: 'assistant', content: model.content });

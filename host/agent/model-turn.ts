@@ -13,10 +13,14 @@ export interface ToolCallRequest {
   input: unknown;
 }
 
+/**
+ * `toolCalls` of an error or an abort: the calls already streamed (`tool.call` events sent) of a
+ * message that never ended; none of them runs, and the loop settles each with a `tool.denied`.
+ */
 export type ModelTurn =
   | { kind: 'done'; content: AssistantPart[]; toolCalls: ToolCallRequest[]; stopReason: StopReason; usage: Usage }
-  | { kind: 'error'; error: ModelFailure; usage: Usage }
-  | { kind: 'aborted'; usage: Usage };
+  | { kind: 'error'; error: ModelFailure; toolCalls: ToolCallRequest[]; usage: Usage }
+  | { kind: 'aborted'; toolCalls: ToolCallRequest[]; usage: Usage };
 
 const ZERO: Usage = { inputTokens: 0, outputTokens: 0 };
 
@@ -64,10 +68,20 @@ class AbortableReader<T> {
   }
 }
 
+/** A stream that broke the Model contract (host/models/types.ts `ModelEvent`): the turn fails with BAD_STREAM. */
+const broken = (model: Model, toolCalls: ToolCallRequest[], what: string): ModelTurn => ({
+  kind: 'error',
+  toolCalls,
+  usage: ZERO,
+  error: { code: 'BAD_STREAM', message: `model ${model.id}: ${what}` },
+});
+
 export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
   const { signal } = request;
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
+  const aborted: ModelTurn = { kind: 'aborted', toolCalls, usage: ZERO };
+  let started = false;
   let it: AsyncIterator<ModelEvent> | undefined;
   let reader: AbortableReader<ModelEvent> | undefined;
   try {
@@ -75,14 +89,20 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
     reader = new AbortableReader(it, signal);
     for (;;) {
       const r = await reader.next();
-      if (r === 'aborted') return { kind: 'aborted', usage: ZERO };
+      if (r === 'aborted') return aborted;
       if (r.done) {
-        if (signal.aborted) return { kind: 'aborted', usage: ZERO };
-        return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id}: the stream ended without message.end` } };
+        if (signal.aborted) return aborted;
+        return broken(model, toolCalls, 'the stream ended without message.end');
       }
       const ev = r.value;
+      // The events of a message come inside it (docs/events.md): a stream that starts one twice, or
+      // sends content before it, broke the contract; its content is not shown as if it were a message.
+      if (started === (ev.type === 'message.start') && ev.type !== 'error') {
+        return broken(model, toolCalls, started ? 'the stream sent a second message.start' : `the stream sent ${String(ev.type)} before message.start`);
+      }
       switch (ev.type) {
         case 'message.start':
+          started = true;
           emit({ type: 'message.start', model: ev.model });
           break;
         case 'text.delta':
@@ -97,6 +117,8 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           emit({ type: 'tool.input.delta', index: ev.index, toolUseId: ev.id, name: ev.name, partialJson: ev.partialJson });
           break;
         case 'tool.call':
+          // Each call is settled by its id (one tool.output or tool.denied): a second call with an id is not a call of its own.
+          if (toolCalls.some((c) => c.id === ev.id)) return broken(model, toolCalls, `the stream sent two tool calls with the id ${JSON.stringify(ev.id)}`);
           parts.push({ type: 'tool_call', id: ev.id, name: ev.name, input: ev.input });
           toolCalls.push({ id: ev.id, name: ev.name, input: ev.input });
           emit({ type: 'tool.call', toolUseId: ev.id, name: ev.name, input: ev.input });
@@ -108,16 +130,16 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           return { kind: 'done', content, toolCalls, stopReason: ev.stopReason, usage: ev.usage };
         }
         case 'error':
-          return { kind: 'error', error: ev.error, usage: ZERO };
+          return { kind: 'error', error: ev.error, toolCalls, usage: ZERO };
         default: {
           const never: never = ev;
-          return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `unknown model event ${JSON.stringify(never)}` } };
+          return broken(model, toolCalls, `unknown model event ${JSON.stringify(never)}`);
         }
       }
     }
   } catch (e) {
-    if (signal.aborted) return { kind: 'aborted', usage: ZERO };
-    return { kind: 'error', usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
+    if (signal.aborted) return aborted;
+    return { kind: 'error', toolCalls, usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
   } finally {
     reader?.close();
     // Tell the provider to stop (closes the HTTP stream); ignore its answer.

@@ -23,6 +23,8 @@ export interface SessionSettings {
   parentToolUseId?: string;
   /** The conversation so far, when continuing a stored session (the first prompt then fires no SessionStart). */
   history?: readonly Message[];
+  /** Continuing a stored session: its last event's `seq` and last prompt's number, which this one counts on from. */
+  resumeAt?: { seq: number; turn: number };
   /** Host-wide events (plugin health) reach sessions while a prompt runs. */
   announcements?: { subscribe(emit: Emit): () => void };
   /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */
@@ -74,6 +76,10 @@ export class Session {
     if (settings.history) {
       this.history.push(...settings.history);
       this.started = true;
+    }
+    if (settings.resumeAt) {
+      this.seq = settings.resumeAt.seq;
+      this.turn = settings.resumeAt.turn;
     }
     const { parentToolUseId } = settings;
     const { agentId } = settings.loop;

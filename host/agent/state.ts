@@ -3,14 +3,10 @@
  * Compacting and Aborting. Every transition is a state.change event.
  */
 import type { AgentState, Emit } from '../events/types.js';
+import { STATE_MOVES } from '../events/grammar-scope.js';
 
-const NEXT: Readonly<Record<AgentState, readonly AgentState[]>> = {
-  idle: ['thinking', 'compacting'],
-  thinking: ['executing', 'compacting', 'aborting', 'idle'],
-  executing: ['thinking', 'aborting', 'idle'],
-  compacting: ['thinking', 'aborting', 'idle'],
-  aborting: ['idle'],
-};
+/** The moves, stated once with the grammar that checks them (host/events/grammar-scope.ts). */
+const NEXT = STATE_MOVES;
 
 export class StateMachine {
   private current: AgentState = 'idle';

@@ -42,8 +42,11 @@ export interface AgentResult {
   error?: { code: AgentErrorCode; message: string };
 }
 
-/** Why a tool call did not happen. */
-export type DenialSource = PermissionSource | 'stopped' | 'aborted';
+/**
+ * Why a tool call did not happen. `model-error`: the model's stream failed after it streamed the
+ * call, so its message (and the call) was dropped.
+ */
+export type DenialSource = PermissionSource | 'stopped' | 'aborted' | 'model-error';
 
 interface HookRef {
   hookId: string;

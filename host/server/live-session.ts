@@ -10,7 +10,7 @@ import { messageOf } from '../errors.js';
 import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import { persistTranscript, type Transcript } from '../store/transcript.js';
-import type { SessionRecord, SessionStore } from '../store/types.js';
+import type { ResumeAt, SessionRecord, SessionStore } from '../store/types.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
 import type { EventHub } from './hub.js';
 import type { RemoteHooks } from './remote-hooks.js';
@@ -35,7 +35,7 @@ export interface Live {
   unsubscribe: () => void;
 }
 
-export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
+export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt): Promise<Live> {
   const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = d;
   const path = store.transcriptPath(id);
   const session = await host.session({
@@ -47,6 +47,7 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
     ...(history.length > 0 ? { history } : {}),
     ...(path !== undefined ? { transcriptPath: path } : {}),
+    ...(resumeAt ? { resumeAt } : {}),
   });
   const realId = session.id ?? id;
   try {

@@ -13,7 +13,8 @@ import type { Message } from '../models/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { runLeased } from '../sessions/run.js';
-import type { SessionRecord, StoredResult } from '../store/types.js';
+import type { ResumeAt, SessionRecord, StoredResult } from '../store/types.js';
+import { resumeAtOf } from '../store/transcript.js';
 import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
 import type { ControlBroker } from './control.js';
 import { ApiError, validationError } from './errors.js';
@@ -139,7 +140,8 @@ export class SessionRegistry {
     try {
       if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
       try {
-        live = this.#live.get(id) ?? (await this.#build(id, record.options, await this.d.store.messages(id)));
+        // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
+        live = this.#live.get(id) ?? (await this.#build(id, record.options, await this.d.store.messages(id), resumeAtOf(record)));
         if (live.session.state !== 'idle') throw busy();
         await this.d.store.update(id, { prompts: record.prompts + 1 });
       } catch (error) {
@@ -257,8 +259,8 @@ export class SessionRegistry {
     return this.d.calls.call(owner, call);
   }
 
-  async #build(id: string, options: SessionRecord['options'], history: readonly Message[]): Promise<Live> {
-    const live = await buildLive(this.d, id, options, history);
+  async #build(id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt): Promise<Live> {
+    const live = await buildLive(this.d, id, options, history, resumeAt);
     this.#live.set(live.id, live);
     return live;
   }

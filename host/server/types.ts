@@ -24,6 +24,8 @@ export interface ServerSessionOptions {
   history?: readonly Message[];
   /** Where the store keeps the conversation as JSONL (hook inputs carry it as `transcript_path`). */
   transcriptPath?: string;
+  /** A continued session's counters (its last event's `seq`, its last prompt's number): its events go on after them. */
+  resumeAt?: { seq: number; turn: number };
 }
 
 export interface ServerSession {

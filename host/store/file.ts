@@ -88,7 +88,7 @@ export class FileSessionStore extends MemorySessionStore {
     return true;
   }
 
-  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
     await super.update(id, patch);
     await this.persist(id);
   }

@@ -41,7 +41,7 @@ export class MemorySessionStore implements SessionStore {
     return (page ? all.slice(page.offset, page.offset + page.limit) : all).map((r) => structuredClone(r));
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
     const r = this.records.get(id);
     if (r) Object.assign(r, structuredClone(patch));
   }

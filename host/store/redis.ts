@@ -92,10 +92,11 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void> {
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
     const fields: Record<string, string> = {};
     if (patch.prompts !== undefined) fields.prompts = String(patch.prompts);
     if (patch.lastResult !== undefined) fields.lastResult = JSON.stringify(patch.lastResult);
+    if (patch.resumeAt !== undefined) fields.resumeAt = JSON.stringify(patch.resumeAt);
     if (Object.keys(fields).length === 0) return;
     await this.#call(async () => {
       // Only an existing session is updated (a deleted one is not brought back).
@@ -241,5 +242,6 @@ function toRecord(row: Record<string, string>): SessionRecord | undefined {
     options: row.options ? (JSON.parse(row.options) as SessionRecord['options']) : {},
     ...(row.lastResult ? { lastResult: JSON.parse(row.lastResult) as SessionRecord['lastResult'] } : {}),
     ...(row.running ? { running: row.running } : {}),
+    ...(row.resumeAt ? { resumeAt: JSON.parse(row.resumeAt) as SessionRecord['resumeAt'] } : {}),
   };
 }

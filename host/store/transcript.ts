@@ -4,11 +4,22 @@
  * are appended; after a compaction the whole conversation is replaced. The
  * end of a prompt is a durability point (`store.sync`). Writes run one after
  * another in event order; a failed write is reported, and the next boundary
- * retries from where the store stopped.
+ * retries from where the store stopped. At a prompt's end it also records
+ * where a session rebuilt from the store goes on counting (`resumeAt`: the
+ * last `seq` and prompt number), so that one session's events keep one order
+ * across restarts and replicas.
  */
 import type { HostEvent } from '../events/types.js';
 import type { Message } from '../models/types.js';
-import type { SessionStore } from './types.js';
+import type { ResumeAt, SessionRecord, SessionStore } from './types.js';
+
+const COUNTER = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** A record's `resumeAt` when it is usable (a damaged one is ignored: the session counts from 0 as before). */
+export function resumeAtOf(record: SessionRecord | undefined): ResumeAt | undefined {
+  const r = record?.resumeAt;
+  return r !== undefined && COUNTER(r.seq) && COUNTER(r.turn) ? { seq: r.seq, turn: r.turn } : undefined;
+}
 
 export interface TranscriptSource {
   readonly messages: readonly Message[];
@@ -36,11 +47,12 @@ export function persistTranscript(
   let chain: Promise<void> = Promise.resolve();
   let rewrite = false;
   let failure: unknown;
-  const write = (sync: boolean) => {
+  let turn = 0;
+  const write = (sync: boolean, resumeAt?: ResumeAt) => {
     const all = session.messages;
     const replace = rewrite || all.length < saved;
     const batch = replace ? all.slice() : all.slice(saved);
-    if (!replace && batch.length === 0 && !sync) return;
+    if (!replace && batch.length === 0 && !sync && !resumeAt) return;
     const from = saved;
     saved = all.length;
     rewrite = false;
@@ -48,6 +60,8 @@ export function persistTranscript(
       try {
         if (replace) await store.replaceMessages(id, batch);
         else if (batch.length > 0) await store.appendMessages(id, batch);
+        // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
+        if (resumeAt) await store.update(id, { resumeAt });
         if (sync) await store.sync(id);
       } catch (error) {
         // Unwritten: the next boundary writes these again (a whole rewrite, as the position is uncertain).
@@ -62,8 +76,9 @@ export function persistTranscript(
     (event) => {
       if (event.agentId !== undefined) return;
       if (event.type === 'context.compacted') rewrite = true;
+      else if (event.type === 'agent.start') turn = event.turn;
       else if (event.type === 'turn.end') write(false);
-      else if (event.type === 'agent.end') write(true);
+      else if (event.type === 'agent.end') write(true, { seq: event.seq, turn });
     },
     { buffer: Number.POSITIVE_INFINITY },
   );

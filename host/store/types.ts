@@ -39,6 +39,19 @@ export interface SessionRecord {
   lastResult?: StoredResult;
   /** The replica running a prompt now (set with the lease, cleared when the prompt ends or is found interrupted). */
   running?: string;
+  /** Where a session object rebuilt from the store goes on counting (written at each prompt's end by the transcript). */
+  resumeAt?: ResumeAt;
+}
+
+/**
+ * The counters a session continued from a store resumes after, so that its events keep one
+ * `seq` order and its prompts one numbering across restarts and replicas (docs/events.md).
+ */
+export interface ResumeAt {
+  /** The `seq` of the last event the session emitted. */
+  seq: number;
+  /** The number of its last prompt (`agent.start`'s `turn`). */
+  turn: number;
 }
 
 /** A message between replicas (control answers and aborts routed to a prompt's owner). */
@@ -62,7 +75,7 @@ export interface SessionStore {
   list(page?: { offset: number; limit: number }): Promise<SessionRecord[]>;
   /** How many sessions there are (without reading them). */
   count(): Promise<number>;
-  update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult'>>): Promise<void>;
+  update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void>;
   delete(id: string): Promise<void>;
 
   /** Appends to the conversation (creates it if needed). */

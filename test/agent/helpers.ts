@@ -6,6 +6,7 @@ import type { Session } from '../../host/agent/session.js';
 import type { HostEvent, HostEventOf, HostEventType } from '../../host/events/types.js';
 import type { HookCallback, HookEventName, HookInput } from '../../host/hooks/types.js';
 import { tool } from '../../host/tools/define.js';
+import { eventGrammarViolations } from '../../host/events/grammar.js';
 
 /** Read fails for paths containing "missing"; Write always succeeds. */
 export const fileTools = () => [
@@ -25,6 +26,8 @@ export function host(options: HostOptions = {}) {
 export async function collect(session: Session, prompt: string, signal?: AbortSignal): Promise<HostEvent[]> {
   const events: HostEvent[] = [];
   for await (const e of session.stream(prompt, signal ? { signal } : {})) events.push(e);
+  const broken = eventGrammarViolations(events);
+  if (broken.length > 0) throw new Error(`grammar: ${JSON.stringify(broken)}\n${events.map((e) => e.type + (e.type === 'hook.start' || e.type === 'hook.end' ? ' ' + e.event : '')).join(' | ')}`);
   return events;
 }
 

@@ -14,7 +14,10 @@ import { tool } from '../../host/tools/define.js';
 import type { ToolHandler } from '../../host/tools/types.js';
 import type { Session } from '../../host/agent/session.js';
 import { collect, deferred, host } from './helpers.js';
-import { brokenInvariants, trace } from './trace.js';
+import { eventGrammarViolations } from '../../host/events/grammar.js';
+import { trace, violationLines } from './trace.js';
+
+const brokenInvariants = (events: readonly HostEvent[]) => violationLines(eventGrammarViolations(events));
 import { hookSummary } from '../../host/cli/format.js';
 
 const twoReads = { toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }, { name: 'Read', id: 'r2', input: { file_path: 'b' } }] };

@@ -3,6 +3,7 @@
 // prompt as a list of strings (see docs/events.md). The same normaliser is used by the
 // cross-runtime trace scenarios (test/xrt/trace.xrt.ts imports it through a relative path).
 import type { HostEvent } from '../../host/events/types.js';
+import type { GrammarViolation } from '../../host/events/grammar.js';
 
 export interface TraceOptions {
   /** Keep `state.change` lines (default: dropped, they have their own tests). */
@@ -89,43 +90,7 @@ export function trace(events: readonly HostEvent[], options: TraceOptions = {}):
   return out;
 }
 
-/**
- * The invariants every prompt's events keep, whatever the path: exactly one agent.end and it
- * is last; every hook.start is followed by its hook.end before any other hook starts; every
- * turn.start has its turn.end; every tool.call ends in exactly one tool.denied or tool.output;
- * seq strictly increases.
- * Returns the broken ones (empty when all hold).
- */
-export function brokenInvariants(events: readonly HostEvent[]): string[] {
-  const broken: string[] = [];
-  const ends = events.filter((e) => e.type === 'agent.end');
-  if (ends.length !== 1) broken.push(`${ends.length} agent.end events (want exactly 1)`);
-  if (events[events.length - 1]?.type !== 'agent.end') broken.push(`the last event is ${events[events.length - 1]?.type}`);
-  const open = new Map<string, string>();
-  const turns = new Map<string, number>();
-  const settled = new Map<string, number>();
-  let seq = -Infinity;
-  for (const e of events) {
-    if (e.seq <= seq) broken.push(`seq ${e.seq} after ${seq}`);
-    seq = e.seq;
-    const scope = e.agentId ?? '';
-    if (e.type === 'hook.start') {
-      if (open.has(scope)) broken.push(`hook.start ${e.event}/${e.hookName} while ${open.get(scope)} is open`);
-      open.set(scope, `${e.event}/${e.hookId}`);
-    } else if (e.type === 'hook.end') {
-      if (open.get(scope) !== `${e.event}/${e.hookId}`) broken.push(`hook.end ${e.event}/${e.hookName} without its hook.start`);
-      open.delete(scope);
-    } else if (e.type === 'turn.start') {
-      if (turns.has(scope)) broken.push(`turn.start ${e.iteration} while turn ${turns.get(scope)} is open`);
-      turns.set(scope, e.iteration);
-    } else if (e.type === 'turn.end') {
-      if (turns.get(scope) !== e.iteration) broken.push(`turn.end ${e.iteration} without its turn.start`);
-      turns.delete(scope);
-    } else if (e.type === 'tool.call') settled.set(e.toolUseId, 0);
-    else if (e.type === 'tool.denied' || e.type === 'tool.output') settled.set(e.toolUseId, (settled.get(e.toolUseId) ?? 0) + 1);
-  }
-  for (const [scope, hook] of open) broken.push(`hook ${hook} never ended${scope ? ` in ${scope}` : ''}`);
-  for (const [scope, n] of turns) broken.push(`turn ${n} never ended${scope ? ` in ${scope}` : ''}`);
-  for (const [id, n] of settled) if (n !== 1) broken.push(`tool call ${id} settled ${n} times (want 1: tool.denied or tool.output)`);
-  return broken;
+/** Broken grammar rules (host/events/grammar.ts, the one statement of them) as lines `#<index> <rule>: <message>`. */
+export function violationLines(violations: readonly GrammarViolation[]): string[] {
+  return violations.map((v) => `#${v.index} ${v.rule}: ${v.message}`);
 }

@@ -30,4 +30,19 @@ describe.skipIf(!haveRedis())('RedisSessionStore.list(page) and messages(id, pag
       await opened.close();
     }
   });
+
+  it('keeps a session\'s resumeAt (where a rebuilt session counts on; conf2), and a damaged one is ignored', async () => {
+    const opened = await openStore({ kind: 'redis', url: redis.url });
+    try {
+      const { store } = opened;
+      await store.create({ id: 'r1', createdAt: 1, prompts: 0, options: {} } as never);
+      await store.update('r1', { resumeAt: { seq: 41, turn: 3 } });
+      expect((await store.get('r1'))?.resumeAt).toEqual({ seq: 41, turn: 3 });
+      const { resumeAtOf } = await import('../../host/store/transcript.js');
+      expect(resumeAtOf(await store.get('r1'))).toEqual({ seq: 41, turn: 3 });
+      expect(resumeAtOf({ resumeAt: { seq: -1, turn: 'x' } } as never)).toBeUndefined();
+    } finally {
+      await opened.close();
+    }
+  });
 });

@@ -6,9 +6,11 @@
 // TRACE_DUMP=1 prints the traces as they came.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createHost, loadPlugin, scriptedModel } from '../../dist/index.js';
+import { createHost, eventGrammarViolations, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookCallback, HostEvent, Session, ToolHandler, WasmPlugin } from '../../dist/index.js';
-import { brokenInvariants, trace } from '../agent/trace.ts';
+import { trace, violationLines } from '../agent/trace.ts';
+
+const brokenInvariants = (events: readonly HostEvent[]) => violationLines(eventGrammarViolations(events));
 import { asGuard } from '../fixtures/hostile/guard.ts';
 import { hostile } from './wat.js';
 
