@@ -60,6 +60,8 @@ export interface Result {
   p99: number;
   /** The server's CPU time over the run (this process's for ours; the clients run in a process of their own). */
   cpuMs: number;
+  /** The client process's CPU time over the run. */
+  clientCpuMs: number;
 }
 
 /** What the clients measured for one server. */
@@ -70,6 +72,8 @@ interface Seen {
   lost: number;
   /** When the last event reached the last client (wall clock, ms). */
   lastAt: number;
+  /** The client process's CPU time from its connects to its end. */
+  cpuMs: number;
 }
 
 /** A child process that speaks one JSON object a line on stdout (and reads them on stdin). */
@@ -175,7 +179,7 @@ export async function fanOut(url: string, publish: (e: HostEvent) => void, event
     const { results } = await readers.next<{ results: Seen[] }>();
     const used = process.cpuUsage(cpu);
     const seen = results[0]!;
-    return { seconds: (seen.lastAt - started) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: (used.user + used.system) / 1000 };
+    return { seconds: (seen.lastAt - started) / 1000, lost: seen.lost, p50: seen.p50, p99: seen.p99, cpuMs: (used.user + used.system) / 1000, clientCpuMs: seen.cpuMs };
   } finally {
     readers.kill();
   }
@@ -206,7 +210,7 @@ async function burstBoth(ours: Server, anchor: Server, events: number, swap: boo
       server.child.send({ cmd: 'cpu' });
       const { cpuMs } = await server.child.next<{ cpuMs: number }>();
       const s = seen[i]!.results[0]!;
-      results.push({ seconds: (s.lastAt - started[i]!.started) / 1000, lost: s.lost, p50: s.p50, p99: s.p99, cpuMs });
+      results.push({ seconds: (s.lastAt - started[i]!.started) / 1000, lost: s.lost, p50: s.p50, p99: s.p99, cpuMs, clientCpuMs: s.cpuMs });
     }
     return swap ? [results[1]!, results[0]!] : [results[0]!, results[1]!];
   } finally {
@@ -259,7 +263,7 @@ export const run: RowsFn = async ({ quick }) => {
   const events = quick ? 200 : 500;
   const paced = quick ? 50 : 300;
   const runs = quick ? 2 : 5;
-  const bursts = quick ? 2 : 7;
+  const bursts = quick ? 2 : 15;
   const problem = await distProblem();
   if (problem) return [makeRow('sse', runtime, { what: 'SSE fan-out', ours: { value: Number.NaN, unit: 'events/s' }, note: problem })];
   const limit = Math.max(events, paced) + 10;
@@ -293,6 +297,7 @@ export const run: RowsFn = async ({ quick }) => {
   const lost = [...o, ...oPaced].reduce((n, r) => n + r.lost, 0);
   const cpu = (r: Result) => (r.cpuMs * 1000) / events;
   const cpuRatios = o.map((x, i) => cpu(x) / cpu(a[i]!));
+  const clientCpu = (r: Result) => (r.clientCpuMs * 1000) / events;
   return [
     makeRow('sse', runtime, {
       what: `SSE events/s, each delivered to all ${CLIENTS} clients (${events} events, median of ${bursts} runs)`,
@@ -308,7 +313,7 @@ export const run: RowsFn = async ({ quick }) => {
       ours: { value: median(o.map(cpu)), unit: 'µs', clock: 'cpu' },
       anchorName: `${anchorName}, batched per tick`,
       anchor: { value: median(a.map(cpu)), unit: 'µs', clock: 'cpu' },
-      note: `per-run ratios ${range(cpuRatios, 2)}×; each server process's CPU time over the run divided by the events (the clients run in another process; V8's GC helper threads included)`,
+      note: `per-run ratios ${range(cpuRatios, 2)}×; each server process's CPU time over the run divided by the events (V8's GC helper threads included); its clients' process: ${median(o.map(clientCpu)).toFixed(1)} µs (ours'), ${median(a.map(clientCpu)).toFixed(1)} µs (the anchor's)`,
     }),
     makeRow('sse', runtime, {
       what: `SSE p99 delivery latency at ${RATE} events/s to ${CLIENTS} clients, both servers at once (median of ${runs} runs)`,
