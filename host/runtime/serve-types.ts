@@ -44,12 +44,12 @@ export interface DirectSink {
   destroy(): void;
 }
 
-/** What a body written directly gives back to the adapter. Contract: must not throw. */
 /** A runtime's own writer of a connection (see `DirectSink.writer`). */
 export interface RuntimeWriter {
   write(bytes: Uint8Array): number | Promise<unknown>;
 }
 
+/** What a body written directly gives back to the adapter. Contract: must not throw. */
 export interface DirectSource {
   /** The connection's buffer drained after `write` returned false. */
   resume(): void;

@@ -64,7 +64,7 @@ export function serverFrame<K extends 'server.connected' | 'replay.gap' | 'serve
  * Where the newest of `entries` whose frames fit in `room` bytes start: the
  * ones before that index are left out of a replay (a `replay.gap`).
  */
-export function newestThatFit(entries: readonly Entry[], format: StreamFormat, room: number): number {
+function newestThatFit(entries: readonly Entry[], format: StreamFormat, room: number): number {
   let start = entries.length;
   for (; start > 0; start--) {
     const size = (entries[start - 1] as Entry).frame(format).length;
