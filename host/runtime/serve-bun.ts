@@ -31,20 +31,20 @@ const GONE: DirectSink = { write: () => true, end: () => {}, destroy: () => {} }
 /**
  * The connection of a direct body: the controller's writes, and the pull's
  * promise (see `directBody`). An instance with its methods on the prototype,
- * not closures: the hub writes to every client in a tick, a syscall apart,
- * and each object between it and the controller is a cache miss per client.
+ * not closures; the hub writes to the controller itself (`writer`), whose
+ * answers `write` translates for other callers.
  */
 class DirectBodySink implements DirectSink {
   source: DirectSource | undefined;
 
   constructor(
-    private readonly controller: DirectController,
+    readonly writer: DirectController,
     private readonly resolve: () => void,
     private readonly reject: (reason: undefined) => void,
   ) {}
 
   write(bytes: Uint8Array): boolean {
-    const taken = this.controller.write(bytes);
+    const taken = this.writer.write(bytes);
     if (typeof taken === 'number') return true;
     taken.then(
       () => this.source?.resume(),
@@ -54,7 +54,7 @@ class DirectBodySink implements DirectSink {
   }
 
   end(): void {
-    this.controller.close();
+    this.writer.close();
     this.resolve();
   }
 

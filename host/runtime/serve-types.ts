@@ -38,10 +38,22 @@ export interface Connection {
 export interface DirectSink {
   /** Writes bytes after the status and headers; false when the connection's buffer is full (wait for `resume`). */
   write(bytes: Uint8Array): boolean;
+  /**
+   * The runtime's own writer, where `write` would only forward to it (Bun's direct controller): the hub writes
+   * to it with nothing in between, since a tick writes to every client a syscall apart and each object on the
+   * way is a cache miss per client. It answers a number once the bytes are taken, or a promise settled when the
+   * connection drained (then `resume`), rejected when it is gone (then `close`).
+   */
+  readonly writer?: RuntimeWriter;
   /** Ends the response once what was written is sent. */
   end(): void;
   /** Cuts the connection at once. */
   destroy(): void;
+}
+
+/** A runtime's own writer of a connection (see `DirectSink.writer`). */
+export interface RuntimeWriter {
+  write(bytes: Uint8Array): number | Promise<unknown>;
 }
 
 /** What a body written directly gives back to the adapter. Contract: must not throw. */

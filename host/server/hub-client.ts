@@ -7,7 +7,7 @@
  * exactly what the peer has not taken. Queued chunks are shared between
  * clients (the hub builds one per view per tick) and never written to.
  */
-import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
+import type { DirectSink, DirectSource, RuntimeWriter } from '../runtime/serve-types.js';
 import type { Entry, StreamFormat } from './ring.js';
 import { concatBytes } from '../bytes.js';
 
@@ -25,10 +25,13 @@ export interface StreamRequest {
   direct?: (body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource) => void;
 }
 
-/** What takes a client's bytes: the sink, or the connection itself (`DirectSink`). */
+/**
+ * What takes a client's bytes: the sink, or the connection itself (`DirectSink`, or the runtime's own writer).
+ * Its answer: true, or the bytes taken, when more may be written at once; false to wait for `Client.ready`; a
+ * promise (`RuntimeWriter`) settled when the connection drained, rejected when it is gone.
+ */
 interface Writer {
-  /** Hands bytes over; true when more may be written at once, false to wait for `Client.ready`. */
-  write(bytes: Uint8Array): boolean;
+  write(bytes: Uint8Array): ReturnType<RuntimeWriter['write']> | boolean;
 }
 
 /** How a client's stream ends. */
@@ -87,27 +90,25 @@ const UNATTACHED: Sink & Writer = {
 };
 
 export class Client {
-  /** Chunks not taken yet, in order. */
-  #queue: Uint8Array[] = [];
-  /** SSE frames and bytes in the queue. */
-  frames = 0;
-  bytes = 0;
-  /** The runtime can take bytes now (it asked while the queue was empty, or its buffer has room). */
-  waiting = false;
-  /** End the stream once the queue is taken (shutdown). */
-  ending = false;
-  /** Live entries that arrived while the replay was being read (null once live). */
-  held: Entry[] | null = null;
-  ended = false;
+  // The fields a tick reads for every client come first, so that they share a cache line: a tick writes to every
+  // client a syscall apart, and each line on the way is a cache miss per client.
   /** Clients of one view receive the same bytes: the format, and the session filter if any. */
   readonly view: string;
-  #sink: Sink = UNATTACHED;
-  /**
-   * Takes the bytes: the sink, or once attached the connection's own writer,
-   * with no wrapper between them (a tick writes to every client, a syscall
-   * apart, and each object on the way is a cache miss per client).
-   */
+  /** Live entries that arrived while the replay was being read (null once live). */
+  held: Entry[] | null = null;
+  /** The runtime can take bytes now (it asked while the queue was empty, or its buffer has room). */
+  waiting = false;
+  /** SSE bytes and frames in the queue. */
+  bytes = 0;
+  /** Takes the bytes: the sink, or once attached the connection's own writer, with no wrapper between them. */
   #writer: Writer = UNATTACHED;
+  frames = 0;
+  /** Chunks not taken yet, in order. */
+  #queue: Uint8Array[] = [];
+  /** End the stream once the queue is taken (shutdown). */
+  ending = false;
+  ended = false;
+  #sink: Sink = UNATTACHED;
   /** Dropped with its connection to be cut before the connection was attached: cut it on `attach`. */
   #cut = false;
 
@@ -131,9 +132,9 @@ export class Client {
       return CLOSED;
     }
     this.#sink = connectionSink(sink);
-    this.#writer = sink;
+    this.#writer = sink.writer ?? sink;
     this.ready();
-    return { resume: () => this.ready(), close: () => this.drop('the connection closed', false) };
+    return { resume: () => this.ready(), close: () => this.#gone() };
   }
 
   get queued(): boolean {
@@ -158,7 +159,19 @@ export class Client {
 
   /** Hands bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
   write(bytes: Uint8Array): void {
-    this.waiting = this.#writer.write(bytes);
+    const taken = this.#writer.write(bytes);
+    if (typeof taken !== 'object') this.waiting = taken !== false;
+    else {
+      this.waiting = false;
+      taken.then(
+        () => this.ready(),
+        () => this.#gone(),
+      );
+    }
+  }
+
+  #gone(): void {
+    this.drop('the connection closed', false);
   }
 
   /** The runtime can take more: the stream pulls, or the connection drained. */

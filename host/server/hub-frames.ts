@@ -5,6 +5,7 @@
 import { encodeEvent, frameJson, referencePayload, type ServerEvent, type ServerEventPayloads } from './events.js';
 import type { Client } from './hub-client.js';
 import type { Entry, StreamFormat } from './ring.js';
+import type { Since } from '../store/types.js';
 
 const encoder = new TextEncoder();
 
@@ -63,7 +64,7 @@ export function serverFrame<K extends 'server.connected' | 'replay.gap' | 'serve
  * Where the newest of `entries` whose frames fit in `room` bytes start: the
  * ones before that index are left out of a replay (a `replay.gap`).
  */
-export function newestThatFit(entries: readonly Entry[], format: StreamFormat, room: number): number {
+function newestThatFit(entries: readonly Entry[], format: StreamFormat, room: number): number {
   let start = entries.length;
   for (; start > 0; start--) {
     const size = (entries[start - 1] as Entry).frame(format).length;
@@ -71,4 +72,33 @@ export function newestThatFit(entries: readonly Entry[], format: StreamFormat, r
     room -= size;
   }
   return start;
+}
+
+/**
+ * What a replay after `after` sends before going live: a `replay.gap` where
+ * events are missing, then the newest of the client's entries that fit in
+ * `room` bytes. The replay counts against the client's byte limit (not its
+ * frame limit: a client dropped as slow catches up by replay): a log read
+ * back from Redis is a copy per connection, so a window of any size times
+ * every reconnecting client would otherwise be held.
+ */
+export function replayFrames(client: Client, after: string, since: Since, room: number): Uint8Array[] {
+  const format = client.request.format;
+  const frames: Uint8Array[] = [];
+  const wanted = since.entries.filter((entry) => wants(client, entry));
+  const start = newestThatFit(wanted, format, room);
+  // The log's own cut (it read only the newest events that could fit) and this one are one gap. The log counts
+  // every session's events it left unread: exact for a client that takes them all, unknown for a session's stream.
+  const logCut = since.kind === 'gap' && since.reason === 'over-limit';
+  const unread = since.kind !== 'gap' || !logCut ? 0 : since.missed !== null && client.request.session === undefined ? since.missed : null;
+  if (since.kind === 'gap' && !(logCut && start > 0)) {
+    const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: logCut ? unread : since.missed, reason: since.reason };
+    frames.push(serverFrame(format, after, 'replay.gap', gap));
+  }
+  if (start > 0) {
+    const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: unread === null ? null : unread + start, reason: 'over-limit' as const };
+    frames.push(serverFrame(format, after, 'replay.gap', gap));
+  }
+  for (let i = start; i < wanted.length; i++) frames.push((wanted[i] as Entry).frame(format));
+  return frames;
 }

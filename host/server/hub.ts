@@ -14,7 +14,7 @@
 import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
 import { Client, type StreamRequest } from './hub-client.js';
-import { newestThatFit, serverFrame, Tick, wants, type Batch } from './hub-frames.js';
+import { replayFrames, serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
@@ -143,24 +143,7 @@ export class EventHub {
     if (client.ended) return;
     const format = client.request.format;
     let last = since.entries.at(-1)?.id;
-    // The replay counts against the client's byte limit (not its frame limit: a client dropped as slow catches
-    // up by replay): a log read back from Redis is a copy per connection, so a window of any size times every
-    // reconnecting client would otherwise be held.
-    const wanted = since.entries.filter((entry) => wants(client, entry));
-    const start = newestThatFit(wanted, format, this.options.clientQueueBytes - client.bytes);
-    // The log's own cut (it read only the newest events that could fit) and this one are one gap. The log counts
-    // every session's events it left unread: exact for a client that takes them all, unknown for a session's stream.
-    const logCut = since.kind === 'gap' && since.reason === 'over-limit';
-    const unread = since.kind !== 'gap' || !logCut ? 0 : since.missed !== null && client.request.session === undefined ? since.missed : null;
-    if (since.kind === 'gap' && !(logCut && start > 0)) {
-      const gap = { requestedAfter: after, oldestAvailable: since.oldest, missed: logCut ? unread : since.missed, reason: since.reason };
-      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
-    }
-    if (start > 0) {
-      const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: unread === null ? null : unread + start, reason: 'over-limit' as const };
-      client.push(serverFrame(format, after, 'replay.gap', gap), 1);
-    }
-    for (let i = start; i < wanted.length; i++) client.push((wanted[i] as Entry).frame(format), 1);
+    for (const frame of replayFrames(client, after, since, this.options.clientQueueBytes - client.bytes)) client.push(frame, 1);
     // Whatever this tick holds goes into `held` too, so it is checked against the replay below.
     this.#flush();
     const held = client.held ?? [];
@@ -264,31 +247,25 @@ export class EventHub {
           batch = known;
         }
         if (batch === null) continue;
-        if (client.waiting && !client.queued) this.#write(client, batch.bytes);
+        if (client.waiting && !client.queued) this.#hand(client, batch.bytes);
         else {
           this.#enqueue(client, batch.bytes, batch.frames);
-          if (client.waiting && !client.ended) this.#deliver(client);
+          if (client.waiting && !client.ended) this.#hand(client);
         }
       }
     }
     if (this.#pending.size === 0) return;
-    for (const client of this.#pending) if (client.waiting && client.queued) this.#deliver(client);
+    for (const client of this.#pending) if (client.waiting && client.queued) this.#hand(client);
     this.#pending.clear();
   }
 
-  #write(client: Client, bytes: Uint8Array): void {
+  /** Hands `bytes`, or with none the client's queue, to the runtime; a stream closed under us drops the client. */
+  #hand(client: Client, bytes?: Uint8Array): void {
     try {
-      client.write(bytes);
+      if (bytes === undefined) client.deliver();
+      else client.write(bytes);
     } catch {
       // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
-      client.drop('stream closed');
-    }
-  }
-
-  #deliver(client: Client): void {
-    try {
-      client.deliver();
-    } catch {
       client.drop('stream closed');
     }
   }
