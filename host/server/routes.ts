@@ -25,8 +25,9 @@ const promptSchema = z.object({ prompt: z.string().min(1).max(1_000_000) }).stri
 
 const loadPluginSchema = z
   .object({
-    path: z.string().min(1).optional(),
-    url: z.url().optional(),
+    // Bounded: what a route keeps of its body while it runs (a load: up to a minute of download) is the parsed value.
+    path: z.string().min(1).max(4096).optional(),
+    url: z.url().max(8192).optional(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   })
   .strict()
