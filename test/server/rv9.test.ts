@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { checkSignature } from '../../host/config/trust.js';
 import { isIpAddress, v4Number } from '../../host/plugins/ip-address.js';
+import { generateSigningKey, signPlugin } from '../../host/plugins/signature.js';
 import { resolveSource } from '../../host/plugins/source.js';
 import { BodyBudget, bodyOf, closeUnread, readBody } from '../../host/server/body-read.js';
 import { errorResponse, ApiError } from '../../host/server/errors.js';
@@ -66,6 +68,27 @@ describe('a pin mismatch on a path does not tell the digest of a file that is no
       const calc = new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname;
       const wasmDigest = Buffer.from(await crypto.subtle.digest('SHA-256', readFileSync(calc))).toString('hex');
       await expect(resolveSource({ path: calc, sha256: '0'.repeat(64) })).rejects.toThrow(`got ${wasmDigest}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a signature check on a path (wasmhooks serve: POST /plugins under requireSignature) does not tell a non-wasm file\'s digest', () => {
+  it('a text file with a .sig beside it is refused as no wasm, before the check whose failure quotes its sha256', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rv9-sig-'));
+    try {
+      const secret = join(dir, 'token');
+      writeFileSync(secret, 'hunter2\n');
+      const digest = Buffer.from(await crypto.subtle.digest('SHA-256', readFileSync(secret))).toString('hex');
+      const signer = await generateSigningKey('someone');
+      // Any .sig beside it (here one over other bytes): the check then fails with "sha256 <digest of the file>".
+      writeFileSync(`${secret}.sig`, JSON.stringify(await signPlugin(new Uint8Array([0, 97, 115, 109]), signer.privateKeyFile)));
+      const trust = { trustedKeys: { someone: { publicKey: signer.publicKey } }, requireSignature: true, dir };
+      const error = await checkSignature({ path: secret }, undefined, trust, 'POST /plugins').catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).not.toContain(digest);
+      expect((error as { code?: string }).code).toBe('INVALID_WASM');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
