@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { rawRequest } from './raw-http.ts';
-import { errorOf, makeHost, post } from './red6-helpers.ts';
+import { get, rawRequest } from './raw-http.ts';
+import { errorOf, makeHost, post, withServer } from './red6-helpers.ts';
 
 const runtime = runtimeName();
-const hex = async (bytes: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+const hex = async (bytes: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /** A host that loads over HTTP as `wasmhooks serve` does (no signature policy). */
 function loadingHost() {
@@ -84,4 +84,34 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await server.close();
     }
   },
+
+  [`${runtime}: checked clean: Sec-Fetch-Site casing and spacing, absolute-form targets with userinfo, ports, dots and no Host`]: () =>
+    withServer({}, async (port) => {
+      const status = async (raw: string) => (await rawRequest(port, raw)).status;
+      // Only the exact lower-case values pass; padding is the runtime's to strip (it does, on all three).
+      for (const site of ['Same-Origin', 'NONE', 'same-origin,', 'same_origin', '']) {
+        assert.equal(await status(get('/session', ['Host: 127.0.0.1', `Sec-Fetch-Site: ${site}`])), 403, `Sec-Fetch-Site: ${site}`);
+      }
+      assert.equal(await status(get('/session', ['Host: 127.0.0.1', 'Sec-Fetch-Site:   same-origin  '])), 200);
+      const target = (t: string, host?: string) => `GET ${t} HTTP/1.1\r\n${host === undefined ? '' : `Host: ${host}\r\n`}Connection: close\r\n\r\n`;
+      const refused = [
+        target(`http://127.0.0.1:${port}@evil.test/health`, `127.0.0.1:${port}`), // userinfo
+        target(`http://evil.test@127.0.0.1:${port}/health`, `127.0.0.1:${port}`),
+        target(`http://127.0.0.1:${port + 1}/health`, `127.0.0.1:${port}`), // another port
+        target(`http://localhost./health`, `localhost`), // a trailing dot is another name to a proxy
+        target(`http://evil.test/health`, `evil.test`), // agrees with Host: then the loopback Host check refuses it
+        target(`http://ev%69l.test/health`, `ev%69l.test`),
+        `GET http://0.0.0.0:${port}/health HTTP/1.0\r\n\r\n`, // no Host, another name than this server's
+        `GET http://localhost.:${port}/health HTTP/1.0\r\n\r\n`,
+      ];
+      for (const raw of refused) {
+        const got = await status(raw);
+        // Bun drops an absolute target's authority itself and routes by the path (and Host): 403 or 200 by Host.
+        if (runtime === 'bun') assert.ok(got === 403 || got === 400 || (got === 200 && !/^GET \S+ HTTP\/1\.1\r\nHost: (evil|ev%)/.test(raw)), `${got} ${raw}`);
+        else assert.ok(got === 400 || got === 403, `${got} ${JSON.stringify(raw)}`);
+      }
+      for (const raw of [target(`http://127.0.0.1:${port}/health`, `127.0.0.1:${port}`), target(`http://LOCALHOST:${port}/health`, `localhost:${port}`), `GET http://127.1:${port}/health HTTP/1.0\r\n\r\n`]) {
+        assert.equal(await status(raw), 200, raw);
+      }
+    }),
 };
