@@ -129,13 +129,15 @@ function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, give:
 /**
  * The body `readBody` received (empty for a request without one: GET, HEAD, no body), taken: a second call
  * gets it empty. The request keeps no reference to the bytes, and their share of the budget is given back
- * (the caller parses them at once; what it keeps is the parsed value, bounded by its schema).
+ * (the caller parses them at once; what it keeps is the parsed value, bounded by its schema) unless `held`.
  */
-export function bodyOf(c: Context): Uint8Array {
+export function bodyOf(c: Context, held = false): Uint8Array {
   const entry = received.get(c.req.raw);
   if (entry === undefined) return EMPTY;
-  received.set(c.req.raw, { bytes: EMPTY, give: () => {} });
-  entry.give();
+  received.set(c.req.raw, { bytes: EMPTY, give: entry.give });
+  // `held`: the caller keeps what it makes of the bytes for as long as it runs (the MCP endpoint: a message of up to
+  // bodyLimit, through the whole tool call), so the share stays counted until the route answers.
+  if (!held) entry.give();
   return entry.bytes;
 }
 

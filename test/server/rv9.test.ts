@@ -150,3 +150,38 @@ describe('bodyBytesInFlight counts a body for as long as its bytes are held', ()
     expect((await third).status).toBe(200);
   });
 });
+
+describe('the MCP endpoint keeps a tools/call body counted while the call runs (it holds the parsed arguments)', () => {
+  it('a second call past bodyBytesInFlight is 503 while the first slow tool runs; served once it answered', async () => {
+    const { createHost } = await import('../../host/host.js');
+    const { mcpHttpApp } = await import('../../host/mcp/http.js');
+    const { relayModel } = await import('../../host/mcp/server.js');
+    const { tool } = await import('../../host/tools/define.js');
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    setTimeout(() => open(), 1500); // a failure fails fast
+    const slow = tool('slow', 'waits', z.object({ pad: z.string() }), async ({ pad }) => {
+      await gate;
+      return `got ${pad.length}`;
+    });
+    const host = createHost({ model: relayModel(), tools: [slow], permissionMode: 'bypassPermissions' });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { pad: 'x'.repeat(3000) } } });
+    const { app } = mcpHttpApp(host, { port: 0, bodyBytesInFlight: body.length, bodyLimit: body.length });
+    const call = () =>
+      app.request('/mcp', {
+        method: 'POST',
+        headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(body.length), 'mcp-protocol-version': '2025-06-18' },
+        body,
+      });
+    const first = call();
+    await new Promise((r) => setTimeout(r, 100));
+    // Before: 200 after the gate: the share was given back once parsed, while the call held 3 KB of arguments.
+    const second = await call();
+    expect(second.status).toBe(503);
+    open();
+    const answered = await first;
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain('got 3000');
+    expect((await call()).status).toBe(200);
+  });
+});
