@@ -114,4 +114,37 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.equal(await status(raw), 200, raw);
       }
     }),
+  [`${runtime}: POST /plugins runs two loads at once, queues sixteen, refuses the rest with 503 (each may hold 128 MiB for a minute)`]: async () => {
+    let running = 0;
+    let most = 0;
+    const inner = makeHost();
+    const host = {
+      session: (options: Parameters<typeof inner.session>[0]) => inner.session(options),
+      loadPlugin: async (source: Parameters<typeof wasmhooks.loadPlugin>[0]) => {
+        most = Math.max(most, ++running);
+        try {
+          // A load reading a 60 MiB file, or a slow download: held for a while.
+          await new Promise((r) => setTimeout(r, 150));
+          return await wasmhooks.loadPlugin(source);
+        } finally {
+          running--;
+        }
+      },
+    } as unknown as Parameters<typeof createServer>[0];
+    const server = createServer(host, { port: 0, allowPluginLoading: true });
+    const { port } = await server.listen();
+    try {
+      const calc = new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname;
+      const answers = await Promise.all(Array.from({ length: 24 }, () => rawRequest(port, post('/plugins', JSON.stringify({ path: calc })), 20_000)));
+      const statuses = answers.map((a) => a.status);
+      // Before: all 24 at once (and as many as maxConnections, 10 000 by default: 128 MiB each for a large file).
+      assert.ok(most <= 2, `${most} loads ran at once`);
+      assert.equal(statuses.filter((s) => s === 201).length, 18, statuses.join(' '));
+      assert.equal(statuses.filter((s) => s === 503).length, 6, statuses.join(' '));
+      // And the turns are given back: a later load runs.
+      assert.equal((await rawRequest(port, post('/plugins', JSON.stringify({ path: calc })), 8000)).status, 201);
+    } finally {
+      await server.close();
+    }
+  },
 };
