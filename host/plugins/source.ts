@@ -199,6 +199,13 @@ export async function readFileCapped(path: string, maxBytes: number): Promise<Ui
   try {
     const info = await handle.stat();
     if (!regular(info)) throw new Error('not a regular file');
+    // A named FIFO only. `/proc/self/fd/N` (or `/dev/fd/N`) of one of this process's own anonymous pipes (its
+    // stdin, a child's output where the runtime pipes it) stats as a FIFO too, and reading it took the data
+    // from whoever it was for (review rv9). Such a pipe has no path: its link reads `pipe:[…]`.
+    if (info.isFIFO()) {
+      const named = await fs.realpath(path).then((real) => fs.stat(real), () => undefined);
+      if (!named?.isFIFO() || named.ino !== info.ino || named.dev !== info.dev) throw new Error('not a regular file or a named FIFO');
+    }
     const waitUntil = info.isFIFO() ? Date.now() + FIFO_WAIT_MS : 0;
     const parts: Uint8Array[] = [];
     let total = 0;

@@ -1,5 +1,6 @@
 // Hostile review rv9 of review red10's changes: the parts cheaper to show in-process
 // (the HTTP ones over three runtimes are in test/xrt/rv9.xrt.ts).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,5 +184,42 @@ describe('the MCP endpoint keeps a tools/call body counted while the call runs (
     expect(answered.status).toBe(200);
     expect(await answered.text()).toContain('got 3000');
     expect((await call()).status).toBe(200);
+  });
+});
+
+describe('a plugin path naming one of the process\'s own anonymous pipes (/proc/self/fd/N) is refused, not read', () => {
+  it('the process\'s stdin, a pipe: its data stays for whoever it was for', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rv9-fd-'));
+    try {
+      const source = new URL('../../host/plugins/source.ts', import.meta.url).pathname;
+      const script = join(dir, 'read.mts');
+      writeFileSync(
+        script,
+        `import { readFileCapped } from ${JSON.stringify(source)};\n` +
+          `const got = await readFileCapped('/proc/self/fd/0', 1024).then((b) => 'read ' + new TextDecoder().decode(b), (e) => 'refused ' + e.message);\n` +
+          `process.stdout.write(got);\n`,
+      );
+      // The shell's `|` is a real pipe (a child's stdio from Node is a socket pair, refused by the first check).
+      const run = spawnSync('sh', ['-c', 'printf stdin-secret | "$0" --import tsx "$1"', process.execPath, script], { encoding: 'utf8', timeout: 60_000 });
+      // Before: "read stdin-secret" (a FIFO by fstat: the stat check let it through, and the read took the data).
+      expect(run.stdout).toBe('refused not a regular file or a named FIFO');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+  it('a named FIFO is still read (through /proc/self/fd of a descriptor opened on it too)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rv9-fifo-'));
+    try {
+      const { execFileSync, spawn } = await import('node:child_process');
+      const { readFileCapped } = await import('../../host/plugins/source.js');
+      execFileSync('mkfifo', [join(dir, 'p.wasm')]);
+      const writer = spawn('sh', ['-c', 'exec 3>p.wasm; sleep 0.2; printf named >&3'], { cwd: dir, stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, 100));
+      const bytes = await readFileCapped(join(dir, 'p.wasm'), 1024);
+      writer.kill();
+      expect(new TextDecoder().decode(bytes)).toBe('named');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
