@@ -8,7 +8,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, type LockFile } from '../plugins/lock.js';
 import type { WasmPlugin } from '../plugins/plugin.js';
 import { parseSignature, SignatureError, verifyPluginSignature, type SignatureEnvelope, type TrustedKeys } from '../plugins/signature.js';
-import { fetchWithin, readFileCapped, resolveSource } from '../plugins/source.js';
+import { fetchWithin, isWasm, readFileCapped, resolveSource } from '../plugins/source.js';
 import type { ResolvedConfig } from './load.js';
 import { loadConfiguredPlugin, type MaterializeOptions } from './entry.js';
 import type { PluginEntry } from './schema.js';
@@ -99,6 +99,11 @@ export async function checkSignature(
   if (!envelope && !trust.requireSignature) return undefined;
   const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect, ...(address !== undefined ? { address } : {}) };
   const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
+  // A file that is no wasm is refused before the signature check, whose failure tells the bytes' sha256: the path
+  // may name any file on the server (`POST /plugins`), and its digest would be its content to a guesser (rv9).
+  if (entry.path !== undefined && !isWasm(bytes)) {
+    throw new WasmhooksError('INVALID_WASM', `plugin ${origin} is not a WebAssembly module (it does not start with 00 61 73 6d). Point at the built .wasm file.`);
+  }
   return { keyId: await verifyPluginSignature(bytes, envelope, trust.trustedKeys, origin), sha256 };
 }
 

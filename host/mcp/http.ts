@@ -43,7 +43,8 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
     }
     let parsedBody: unknown;
     try {
-      parsedBody = bodyJson(c);
+      // Held: the message (up to bodyLimit of tool arguments) lives through the whole tool call, counted (rv9).
+      parsedBody = bodyJson(c, false, true);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null }, error.status);

@@ -7,10 +7,15 @@
  */
 import { z } from 'zod';
 
-/** The 32-bit number of a dotted IPv4 address (four decimal octets), or undefined. */
+/**
+ * The 32-bit number of a dotted IPv4 address (four decimal octets, no leading zeros), or undefined.
+ * A leading zero is refused, not read as decimal: the runtimes' resolver (getaddrinfo, on Node, Deno and
+ * Bun alike) reads `012.0.0.1` as octal, i.e. 10.0.0.1, so a check that took it for 12.0.0.1 (public)
+ * let a pinned download connect to the private network (review rv9).
+ */
 export function v4Number(address: string): number | undefined {
   const parts = address.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  if (parts.length !== 4 || !parts.every((p) => /^(?:0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)) return undefined;
   return parts.reduce((n, p) => n * 256 + Number(p), 0);
 }
 

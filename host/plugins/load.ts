@@ -12,12 +12,10 @@ import { wasiGrant } from '../sandbox/wasi/options.js';
 import { extismInfo, nameFromOrigin } from './extism-tools.js';
 import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
 import { parsePluginOptions, type PluginOptions } from './options.js';
-import { describeSource, parseSource, readSource, type PluginSource } from './source.js';
+import { describeSource, isWasm, parseSource, readSource, type PluginSource } from './source.js';
 import { WasmPlugin, type WasmPluginParts } from './plugin.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
-
-const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /**
  * Refuses bytes that are not wasm. What they were (size, first bytes: an HTML error page says `3c 21 44 4f`)
@@ -26,7 +24,7 @@ const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
  * whole, `/proc/self/environ`'s first variable). Whoever loads a local file can look at it there.
  */
 function checkMagic(origin: string, bytes: Uint8Array, file: boolean): void {
-  if (WASM_MAGIC.every((b, i) => bytes[i] === b)) return;
+  if (isWasm(bytes)) return;
   const head = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
   const what = file ? (bytes.length === 0 ? 'it is empty' : 'it does not start with 00 61 73 6d') : `${bytes.length} bytes, starting ${head || '<empty>'}; expected 00 61 73 6d`;
   throw new WasmhooksError('INVALID_WASM', `plugin ${origin} is not a WebAssembly module (${what}). Point at the built .wasm file.`);

@@ -20,8 +20,12 @@ import { readCapped } from '../read-capped.js';
 import type { Connection } from '../runtime/serve-types.js';
 import { ApiError } from './errors.js';
 
-/** The bodies `readBody` received whole, by request: read once, copied never (routes take them from here). */
-const received = new WeakMap<Request, Uint8Array>();
+/**
+ * The bodies `readBody` received whole, by request: read once, copied never. A route takes its body from
+ * here (`bodyOf`) once; the entry then keeps no bytes, and gives the body's share of `bodyBytesInFlight` back.
+ */
+const received = new WeakMap<Request, { bytes: Uint8Array; give: () => void }>();
+const EMPTY = new Uint8Array(0);
 
 const hasBody = (request: Request) => request.body !== null && request.method !== 'GET' && request.method !== 'HEAD';
 
@@ -40,10 +44,14 @@ export const closeUnread: MiddlewareHandler = async (c, next) => {
  * clients sending at the same time (slowly, within `bodyTimeoutMs`) would
  * hold `bodyLimit` × connections. A request reserves what its body may take
  * (its `Content-Length`, or `bodyLimit` when chunked) before a byte is read,
- * and gives it back once the body is read (or its read failed), not when the
- * route answers: a slow route (a prompt waiting on a model, a plugin load)
- * would otherwise pin the budget for bodies long received. One that does not
- * fit is answered 503 at once.
+ * and gives it back once the route has taken the bytes (`bodyOf`: every
+ * route parses its body first, and the request keeps no reference to them
+ * after), or the read failed, or the route answered: a slow route (a plugin
+ * load, a prompt waiting on a model) does not pin the budget for a body it
+ * parsed long ago. One that does not fit is answered 503 at once.
+ * (Review red10 gave it back as soon as the body was read, while the bytes
+ * stayed with the request for the whole route: a slow route then held
+ * `bodyLimit` bytes of JSON whitespace per connection, uncounted. rv9.)
  */
 export class BodyBudget {
   #free: number;
@@ -75,26 +83,33 @@ export function readBody(limit: number, timeoutMs: number, budget: BodyBudget): 
         `the server is receiving ${budget.total} bytes of request bodies already (bodyBytesInFlight); retry shortly`,
       );
     }
-    let body: Awaited<ReturnType<typeof readCapped>>;
+    let given = false;
+    const give = () => {
+      if (!given) budget.give(reserved);
+      given = true;
+    };
     try {
-      // Only now, past the token and the content type, is a client that waits for `100 Continue` told to send.
-      (c.env as Connection | undefined)?.proceed?.();
-      body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
-    } catch {
-      // The runtime's parser refused the body on the way (Deno: a chunk extension past its limit, a broken
-      // chunk size) or the client left: the client's fault, a 400 (was a 500, logged as the server's error).
-      throw new ApiError('bad_request', 'the request body could not be read (malformed chunked encoding, or the connection ended early)');
+      let body: Awaited<ReturnType<typeof readCapped>>;
+      try {
+        // Only now, past the token and the content type, is a client that waits for `100 Continue` told to send.
+        (c.env as Connection | undefined)?.proceed?.();
+        body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+      } catch {
+        // The runtime's parser refused the body on the way (Deno: a chunk extension past its limit, a broken
+        // chunk size) or the client left: the client's fault, a 400 (was a 500, logged as the server's error).
+        throw new ApiError('bad_request', 'the request body could not be read (malformed chunked encoding, or the connection ended early)');
+      }
+      await route(raw, body, give, limit, timeoutMs, next);
     } finally {
-      budget.give(reserved);
+      give();
     }
-    return route(raw, body, limit, timeoutMs, next);
   };
 }
 
-function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, limit: number, timeoutMs: number, next: () => Promise<void>): Promise<void> {
+function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, give: () => void, limit: number, timeoutMs: number, next: () => Promise<void>): Promise<void> {
   switch (body.end) {
     case 'done':
-      received.set(raw, body.bytes);
+      received.set(raw, { bytes: body.bytes, give });
       return next();
     case 'over':
       throw tooLarge(limit);
@@ -111,9 +126,19 @@ function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, limit
   }
 }
 
-/** The body `readBody` received (empty for a request without one: GET, HEAD, no body). */
-export function bodyOf(c: Context): Uint8Array {
-  return received.get(c.req.raw) ?? new Uint8Array(0);
+/**
+ * The body `readBody` received (empty for a request without one: GET, HEAD, no body), taken: a second call
+ * gets it empty. The request keeps no reference to the bytes, and their share of the budget is given back
+ * (the caller parses them at once; what it keeps is the parsed value, bounded by its schema) unless `held`.
+ */
+export function bodyOf(c: Context, held = false): Uint8Array {
+  const entry = received.get(c.req.raw);
+  if (entry === undefined) return EMPTY;
+  received.set(c.req.raw, { bytes: EMPTY, give: entry.give });
+  // `held`: the caller keeps what it makes of the bytes for as long as it runs (the MCP endpoint: a message of up to
+  // bodyLimit, through the whole tool call), so the share stays counted until the route answers.
+  if (!held) entry.give();
+  return entry.bytes;
 }
 
 function tooLarge(limit: number): ApiError {

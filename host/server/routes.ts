@@ -6,6 +6,7 @@ import { controlCancelBodySchema, controlResponseBodySchema } from './control-ty
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
 import { pluginViews } from './plugins.js';
+import { PluginLoadGate } from './plugin-loads.js';
 import type { PluginNetwork } from './plugin-url.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
@@ -25,8 +26,9 @@ const promptSchema = z.object({ prompt: z.string().min(1).max(1_000_000) }).stri
 
 const loadPluginSchema = z
   .object({
-    path: z.string().min(1).optional(),
-    url: z.url().optional(),
+    // Bounded: what a route keeps of its body while it runs (a load: up to a minute of download) is the parsed value.
+    path: z.string().min(1).max(4096).optional(),
+    url: z.url().max(8192).optional(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   })
   .strict()
@@ -42,6 +44,7 @@ export interface RouteDeps {
 
 export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }: RouteDeps): Hono {
   const app = new Hono();
+  const loads = new PluginLoadGate();
 
   app.post('/session', async (c) => {
     const body = await jsonBody(c, createSessionSchema, true);
@@ -95,9 +98,12 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
     // A URL is fetched from inside the server's network: public addresses only, no redirects, and every download
     // connects to the address checked here, never to a second resolution of the name (plugin-url.ts).
     // Loaded here: POST /plugins is off by default and rare, the server's start does not pay for it.
-    if (body.url === undefined) return c.json({ loaded: (await host.loadPlugin(body)).name }, 201);
-    const address = await (await import('./plugin-url.js')).checkPluginUrl(body.url, pluginNetwork);
-    const plugin = await host.loadPlugin({ ...body, redirect: 'error', address });
+    const load = host.loadPlugin.bind(host);
+    const plugin = await loads.run(async () => {
+      if (body.url === undefined) return load(body);
+      const address = await (await import('./plugin-url.js')).checkPluginUrl(body.url, pluginNetwork);
+      return load({ ...body, redirect: 'error', address });
+    });
     return c.json({ loaded: plugin.name }, 201);
   });
 

@@ -23,12 +23,13 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T, optio
 /**
  * The body as JSON, unvalidated (for a handler with its own schema: the MCP
  * endpoint), read the one way every body is: UTF-8 or 400, unique keys,
- * bounded depth. An absent body is `{}` when `optional`.
+ * bounded depth. An absent body is `{}` when `optional`. `held`: the caller keeps the value for as long
+ * as its route runs, unbounded by a schema, so the body stays counted in `bodyBytesInFlight` (`bodyOf`).
  */
-export function bodyJson(c: Context, optional = false): unknown {
+export function bodyJson(c: Context, optional = false, held = false): unknown {
   let text: string;
   try {
-    text = utf8.decode(bodyOf(c));
+    text = utf8.decode(bodyOf(c, held));
   } catch (error) {
     if (error instanceof TypeError) throw new ApiError('invalid_json', 'the body is not valid UTF-8; JSON bodies must be UTF-8');
     throw error;
