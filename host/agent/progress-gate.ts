@@ -1,0 +1,52 @@
+/**
+ * Whether a tool call's progress may be shown while it runs. PostToolUse and
+ * PostToolUseFailure hooks may rewrite the call's output before anyone sees it
+ * (a redactor: `tool.output` and the conversation carry its rewrite), but
+ * progress is the tool's own text, sent live, before any of them has run: a
+ * secret the redactor takes out of the output would reach every watcher (SSE,
+ * the event log, an MCP client) through the progress first. No hook can vouch
+ * for text it never sees, and running the output hooks on each message would
+ * hand them a `tool_response` that is not the output (and cost a plugin call
+ * per message). So while any such hook applies to the call (its matcher and its
+ * sessions, whatever its failure policy: a fail-open redactor still rewrites
+ * when it succeeds), the call's progress is withheld, after one note saying so.
+ */
+import { applies } from '../hooks/chain.js';
+import type { HookHandler } from '../hooks/types.js';
+import type { HookRegistry } from '../hooks/registry.js';
+
+/** What a watcher sees once, in place of a call's withheld progress. */
+export const PROGRESS_WITHHELD = '[progress withheld: a PostToolUse hook reviews this tool\'s output]';
+
+export class ProgressGate {
+  #post: readonly HookHandler[] | undefined;
+  #failure: readonly HookHandler[] | undefined;
+  #reviewed = false;
+  #noted = false;
+
+  constructor(
+    private readonly registry: HookRegistry,
+    private readonly toolName: string,
+    private readonly sessionId: string,
+  ) {}
+
+  /**
+   * What to emit for one progress message: the message, the one note in place of the first withheld
+   * message, or undefined. Read at each message: a hook registered while the tool runs counts from then on.
+   */
+  pass(progress: string): string | undefined {
+    const post = this.registry.forEvent('PostToolUse');
+    const failure = this.registry.forEvent('PostToolUseFailure');
+    // The registry replaces an event's list when it changes: the same lists, the same answer.
+    if (post !== this.#post || failure !== this.#failure) {
+      this.#post = post;
+      this.#failure = failure;
+      const reviews = (h: HookHandler) => applies(h, this.toolName, this.sessionId);
+      this.#reviewed = post.some(reviews) || failure.some(reviews);
+    }
+    if (!this.#reviewed) return progress;
+    if (this.#noted) return undefined;
+    this.#noted = true;
+    return PROGRESS_WITHHELD;
+  }
+}
