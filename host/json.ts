@@ -32,6 +32,13 @@ export interface JsonOptions {
   uniqueKeys?: boolean;
 }
 
+/**
+ * A tool input as a model streams it: the rule a plugin's rewritten input meets (codec.ts), so a
+ * key named twice or `__proto__` (a prompt-injected call whose meaning depends on who reads it)
+ * is refused however the input arrives (BAD_STREAM from the provider decoders).
+ */
+export const TOOL_INPUT_JSON: JsonOptions = Object.freeze({ uniqueKeys: true });
+
 /** A JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
