@@ -9,7 +9,9 @@
  * hand them a `tool_response` that is not the output (and cost a plugin call
  * per message). So while any such hook applies to the call (its matcher and its
  * sessions, whatever its failure policy: a fail-open redactor still rewrites
- * when it succeeds), the call's progress is withheld, after one note saying so.
+ * when it succeeds), the call's progress is withheld, after one note saying so;
+ * so are a plugin tool's log lines written during the call (the same text,
+ * the same way out: `plugin.log` events of the session).
  */
 import { applies } from '../hooks/chain.js';
 import type { HookHandler } from '../hooks/types.js';
@@ -17,12 +19,15 @@ import type { HookRegistry } from '../hooks/registry.js';
 
 /** What a watcher sees once, in place of a call's withheld progress. */
 export const PROGRESS_WITHHELD = '[progress withheld: a PostToolUse hook reviews this tool\'s output]';
+/** The same for a plugin tool's log lines during the call (`plugin.log`). */
+export const LOG_WITHHELD = '[log lines withheld: a PostToolUse hook reviews this tool\'s output]';
 
 export class ProgressGate {
   #post: readonly HookHandler[] | undefined;
   #failure: readonly HookHandler[] | undefined;
   #reviewed = false;
-  #noted = false;
+  /** Whether the note went out, per kind of text. */
+  #noted = { progress: false, log: false };
 
   constructor(
     private readonly registry: HookRegistry,
@@ -31,10 +36,10 @@ export class ProgressGate {
   ) {}
 
   /**
-   * What to emit for one progress message: the message, the one note in place of the first withheld
-   * message, or undefined. Read at each message: a hook registered while the tool runs counts from then on.
+   * What to emit for one progress message (or log line): the text, the one note in place of the first
+   * withheld one, or undefined. Read at each message: a hook registered while the tool runs counts from then on.
    */
-  pass(progress: string): string | undefined {
+  pass(text: string, kind: 'progress' | 'log' = 'progress'): string | undefined {
     const post = this.registry.forEvent('PostToolUse');
     const failure = this.registry.forEvent('PostToolUseFailure');
     // The registry replaces an event's list when it changes: the same lists, the same answer.
@@ -44,9 +49,9 @@ export class ProgressGate {
       const reviews = (h: HookHandler) => applies(h, this.toolName, this.sessionId);
       this.#reviewed = post.some(reviews) || failure.some(reviews);
     }
-    if (!this.#reviewed) return progress;
-    if (this.#noted) return undefined;
-    this.#noted = true;
-    return PROGRESS_WITHHELD;
+    if (!this.#reviewed) return text;
+    if (this.#noted[kind]) return undefined;
+    this.#noted[kind] = true;
+    return kind === 'progress' ? PROGRESS_WITHHELD : LOG_WITHHELD;
   }
 }

@@ -225,6 +225,12 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
           const shown = gate.pass(String(progress));
           if (shown !== undefined) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: shown });
         },
+        onLog: (line) => {
+          // A plugin tool's log lines: this session's, and withheld like its progress while an output hook reviews the call.
+          if (signal.aborted || aborted.settled) return;
+          const shown = gate.pass(line.message, 'log');
+          if (shown !== undefined) emit({ type: 'plugin.log', plugin: line.plugin, level: line.level, message: shown });
+        },
       }),
     );
     const out = windsDownOnAbort(tool.handler) ? await running : await Promise.race([running, aborted.promise]);

@@ -98,7 +98,9 @@ export class Chain {
   }
 
   selfTimed(): HookRunContext {
-    return (this.#selfTimed ??= { signal: this.ctx.signal });
+    // A plugin hook's log lines are this chain's session's events, not every live session's.
+    const ctx = this.ctx;
+    return (this.#selfTimed ??= { signal: ctx.signal, onLog: (line) => ctx.emit({ type: 'plugin.log', ...line }) });
   }
 
   /** Emits hook.start; returns the clock the hook's duration is taken from. */
