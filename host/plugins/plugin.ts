@@ -3,6 +3,7 @@
  * the hook and tool handlers it contributes to a host.
  */
 import { WasmhooksError } from '../errors.js';
+import type { PluginFailure } from '../failure.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
@@ -214,7 +215,7 @@ export class WasmPlugin implements PluginContribution {
         plugin: this.name,
         status: e.to,
         failures: e.consecutiveFailures,
-        ...(e.failure ? { message: `${e.failure.code}: ${e.failure.message}` } : {}),
+        ...(e.failure ? { message: healthMessage(e.failure) } : {}),
       }),
     );
   }
@@ -246,4 +247,17 @@ export class WasmPlugin implements PluginContribution {
       run: (input, ctx) => this.#callBinding(input, index, ctx.signal, undefined, ctx.onLog),
     };
   }
+}
+
+/**
+ * Failures whose message the host words itself (limits, timeouts): only these are quoted in a
+ * `plugin.health` event, which goes to every session with a prompt running. The others can carry
+ * the plugin's own words or pieces of its output (PLUGIN_ERROR's text, a BAD_OUTPUT's JSON excerpt,
+ * a TRAP from a host function), written while it served one session: those stay in that call's own
+ * events (hook.end's failure, the tool's error result).
+ */
+const HOST_WORDED: ReadonlySet<PluginFailure['code']> = new Set(['TIMEOUT', 'FUEL_EXHAUSTED', 'MEMORY_LIMIT', 'STACK_OVERFLOW', 'OUTPUT_TOO_LARGE', 'INPUT_TOO_LARGE', 'ABORTED', 'QUARANTINED', 'MISSING_EXPORT', 'PROTOCOL_MISMATCH']);
+
+function healthMessage(failure: PluginFailure): string {
+  return HOST_WORDED.has(failure.code) ? `${failure.code}: ${failure.message}` : `${failure.code} (the failing call's own events say more)`;
 }

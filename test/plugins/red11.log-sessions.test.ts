@@ -76,3 +76,27 @@ describe('a plugin\'s log lines go to the session whose call wrote them (red11)'
     expect(lines.filter((m) => m.includes('A-SECRET-0001')).length).toBe(1);
   });
 });
+
+describe('plugin.health quotes only what the host worded (red11)', () => {
+  it('a BAD_OUTPUT carrying a piece of the plugin\'s output is named by its code, not quoted, in the event every session gets', async () => {
+    const { cannedPlugin } = await import('../fixtures/canned.js');
+    const { encodePluginInfo } = await import('../../host/protocol/pb-codec.js');
+    const enc = new TextEncoder();
+    const json = enc.encode('{"SECRET-XYZ-42":1,"SECRET-XYZ-42":2}');
+    // HookResponse { updated_input_json }: a key named twice, refused; the refusal names the key.
+    const hook = new Uint8Array([0x1a, json.length, ...json]);
+    const describe = encodePluginInfo({ name: 'leaky', version: '1', protocolVersion: 1, hooks: [{ event: 6, matcher: '' }] });
+    const plugin = await loadPlugin({ bytes: cannedPlugin({ describe, hook }) });
+    const messages: string[] = [];
+    plugin.onHealth((change) => messages.push(change.message ?? ''));
+    try {
+      const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' } as const;
+      const result = await plugin.callHook(input);
+      expect(result.ok ? '' : result.failure.message).toContain('SECRET-XYZ-42');
+      expect(messages).toEqual([expect.stringMatching(/^BAD_OUTPUT/)]);
+      expect(messages.join()).not.toContain('SECRET-XYZ-42');
+    } finally {
+      await plugin.close();
+    }
+  });
+});
