@@ -50,3 +50,15 @@ describe("the model's tool-call arguments (red11)", () => {
     expect(startDup.find((e) => e.type === 'tool.call')).toMatchObject({ input: {} });
   });
 });
+
+describe('numbers past a double (red11)', () => {
+  it('a model\'s 1e400 is BAD_STREAM, a plugin\'s rewritten 1e400 BAD_OUTPUT: Infinity here, null to the next reader', async () => {
+    refused(openai('{"timeout":1e400}'));
+    refused(openai('{"n":[1,{"m":-1e999}]}'));
+    expect(openai('{"timeout":1e300}').find((e) => e.type === 'tool.call')).toMatchObject({ input: { timeout: 1e300 } });
+    const { decodeHookResponse } = await import('../../host/protocol/codec.js');
+    const json = new TextEncoder().encode('{"command":"sleep","timeout":1e400}');
+    const decoded = decodeHookResponse(new Uint8Array([0x1a, json.length, ...json]));
+    expect(decoded).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT', message: expect.stringMatching(/too large for a double/) } });
+  });
+});
