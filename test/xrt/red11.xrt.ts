@@ -150,6 +150,28 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'a caught throw is charged THROW_FUEL (16,384), in both metering modes: a loop of them is bounded by its fuel': async () => {
+    const wabt = await wabtInit();
+    const source = `(module (memory (export "memory") 1) (tag $e (param i32))
+      (func (export "run") (result i32) (local $i i32)
+        (loop $l (try (do (throw $e (i32.const 1))) (catch $e (drop)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $l (i32.lt_u (local.get $i) (i32.const 100))))
+        (i32.const 0)))`;
+    const mod = wabt.parseWat('throws.wat', source, { exceptions: true });
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    for (const metering of ['fast', 'exact'] as const) {
+      const sandbox = await createSandbox(bytes, { allowExceptions: true, metering, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+      try {
+        const out = await sandbox.call('run', new Uint8Array());
+        assert.ok(out.ok && out.fuelUsed >= 100 * 16_384, `${metering}: ${out.ok ? out.fuelUsed : out.failure.message}`);
+      } finally {
+        await sandbox.close();
+      }
+    }
+  },
+
   'maxMessages counts pending hook context: a conversation one short of the cap is never sent maxMessages + 1': async () => {
     const history: Message[] = Array.from({ length: 9 }, (_, i): Message => (i % 2 ? { role: 'assistant', content: [{ type: 'text', text: `a${i}` }] } : { role: 'user', content: `u${i}` }));
     for (const event of ['UserPromptSubmit', 'IterationStart'] as const) {
@@ -160,8 +182,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
-  'a model\'s tool-call arguments naming a key twice or __proto__ are BAD_STREAM; plain ones call the tool': async () => {
-    for (const args of ['{"command":"ls","command":"rm -rf /"}', '{"__proto__":{"command":"rm -rf /"}}']) {
+  'a model\'s tool-call arguments naming a key twice, __proto__ or a number past a double are BAD_STREAM; plain ones call the tool': async () => {
+    for (const args of ['{"command":"ls","command":"rm -rf /"}', '{"__proto__":{"command":"rm -rf /"}}', '{"command":"sleep","timeout":1e400}']) {
       const events = await streamOf(modelCalling(args));
       assert.ok(!events.some((e) => e.type === 'tool.call'), args);
       assert.equal(events.find((e) => e.type === 'error')?.type === 'error' && events.find((e) => e.type === 'error')!.error.code, 'BAD_STREAM', args);
