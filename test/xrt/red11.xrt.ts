@@ -172,6 +172,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'an address Extism refuses is a final TRAP, even caught by catch_all 20,000 times (in-thread and in a worker)': async () => {
+    const bytes = await hostile('red11-kernel');
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      for (const fn of ['load_u8', 'input_load_u64', 'store_u64']) {
+        const sandbox = await createSandbox(bytes, { allowExceptions: true, isolation, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+        try {
+          const out = await sandbox.call(fn, new Uint8Array([1, 2, 3]));
+          assert.equal(out.ok ? 'ok' : out.failure.code, 'TRAP', `${isolation} ${fn}`);
+          assert.ok(out.fuelUsed < 10_000, `${isolation} ${fn}: ${out.fuelUsed} fuel`);
+        } finally {
+          await sandbox.close();
+        }
+      }
+    }
+  },
+
   'maxMessages counts pending hook context: a conversation one short of the cap is never sent maxMessages + 1': async () => {
     const history: Message[] = Array.from({ length: 9 }, (_, i): Message => (i % 2 ? { role: 'assistant', content: [{ type: 'text', text: `a${i}` }] } : { role: 'user', content: `u${i}` }));
     for (const event of ['UserPromptSubmit', 'IterationStart'] as const) {
