@@ -35,3 +35,34 @@ describe('an address Extism refuses ends the call, finally (red11)', () => {
     }
   });
 });
+
+describe('a host function that throws ends the call, finally (red11)', () => {
+  // In-thread only: an embedder's host functions run on the caller's thread (a worker cannot call back).
+  it('an embedder function\'s throw, caught by catch_all, is one TRAP; the function runs once', async () => {
+    const source = `(module
+      (import "extism:host/user" "boom" (func $boom))
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+      (memory (export "memory") 1)
+      (func (export "run") (result i32) (local $i i32)
+        (loop $l (try (do (call $boom)) (catch_all))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $l (i32.lt_u (local.get $i) (i32.const 20000))))
+        (call $output_set (call $alloc (i64.const 1)) (i64.const 1))
+        (i32.const 0)))`;
+    const mod = (await wabtInit()).parseWat('boom.wat', source, { exceptions: true });
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    let calls = 0;
+    const boom = { params: [], results: [], fn: () => void (calls++, (() => { throw new Error('no such user'); })()) };
+    const sandbox = await createSandbox(bytes, { allowExceptions: true, hostFunctions: { boom }, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+    try {
+      const out = await sandbox.call('run', new Uint8Array());
+      expect(out.ok ? 'ok' : out.failure.code).toBe('TRAP');
+      expect(out.ok ? '' : out.failure.message).toMatch(/no such user/);
+      expect(calls).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -188,6 +188,37 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'an embedder host function\'s throw, caught by catch_all, ends the call: one TRAP, the function called once': async () => {
+    const wabt = await wabtInit();
+    const mod = wabt.parseWat('boom.wat', `(module
+      (import "extism:host/user" "boom" (func $boom))
+      (memory (export "memory") 1)
+      (func (export "run") (result i32) (local $i i32)
+        (loop $l (try (do (call $boom)) (catch_all))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $l (i32.lt_u (local.get $i) (i32.const 20000))))
+        (i32.const 0)))`, { exceptions: true });
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    let calls = 0;
+    const boom = {
+      params: [],
+      results: [],
+      fn: () => {
+        calls++;
+        throw new Error('no such user');
+      },
+    };
+    const sandbox = await createSandbox(bytes, { allowExceptions: true, hostFunctions: { boom }, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+    try {
+      const out = await sandbox.call('run', new Uint8Array());
+      assert.equal(out.ok ? 'ok' : out.failure.code, 'TRAP');
+      assert.equal(calls, 1);
+    } finally {
+      await sandbox.close();
+    }
+  },
+
   'maxMessages counts pending hook context: a conversation one short of the cap is never sent maxMessages + 1': async () => {
     const history: Message[] = Array.from({ length: 9 }, (_, i): Message => (i % 2 ? { role: 'assistant', content: [{ type: 'text', text: `a${i}` }] } : { role: 'user', content: `u${i}` }));
     for (const event of ['UserPromptSubmit', 'IterationStart'] as const) {
