@@ -19,13 +19,17 @@ import { WasmPlugin, type WasmPluginParts } from './plugin.js';
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
-function checkMagic(origin: string, bytes: Uint8Array): void {
+/**
+ * Refuses bytes that are not wasm. What they were (size, first bytes: an HTML error page says `3c 21 44 4f`)
+ * is told for bytes and downloads only: a file's are not, since `POST /plugins` takes any path on the server,
+ * and its answer would read out the size and first bytes of every file the server can open (`/etc/hostname`
+ * whole, `/proc/self/environ`'s first variable). Whoever loads a local file can look at it there.
+ */
+function checkMagic(origin: string, bytes: Uint8Array, file: boolean): void {
   if (WASM_MAGIC.every((b, i) => bytes[i] === b)) return;
   const head = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-  throw new WasmhooksError(
-    'INVALID_WASM',
-    `plugin ${origin} is not a WebAssembly module (${bytes.length} bytes, starting ${head || '<empty>'}; expected 00 61 73 6d). Point at the built .wasm file.`,
-  );
+  const what = file ? (bytes.length === 0 ? 'it is empty' : 'it does not start with 00 61 73 6d') : `${bytes.length} bytes, starting ${head || '<empty>'}; expected 00 61 73 6d`;
+  throw new WasmhooksError('INVALID_WASM', `plugin ${origin} is not a WebAssembly module (${what}). Point at the built .wasm file.`);
 }
 
 const failureCode = (failure: PluginFailure): WasmhooksErrorCode =>
@@ -45,7 +49,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   if (opts.isolation === 'in-thread') void warmUp();
   const resolved = await readSource(parsed);
   const { origin, bytes } = resolved;
-  checkMagic(origin, bytes);
+  checkMagic(origin, bytes, 'path' in parsed);
 
   const logs: WasmPluginParts['logs'] = new Set();
   const config = Object.fromEntries(

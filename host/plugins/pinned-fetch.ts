@@ -16,18 +16,22 @@
  * web-standard.
  */
 import { WasmhooksError } from '../errors.js';
+import { isIpAddress } from './ip-address.js';
 
 /** What fetchWithin needs of the answer: status, headers and a body stream, as a web `Response`. */
 export async function fetchPinned(url: string | URL, address: string, signal: AbortSignal): Promise<Response> {
   const target = new URL(String(url));
-  const net = await import('node:net');
-  if (net.isIP(address) === 0) throw new WasmhooksError('INVALID_OPTIONS', `the pinned address ${JSON.stringify(address)} is not an IP address`);
+  if (!isIpAddress(address)) throw new WasmhooksError('INVALID_OPTIONS', `the pinned address ${JSON.stringify(address)} is not an IP address`);
   const secure = target.protocol === 'https:';
   if (!secure && target.protocol !== 'http:') throw new WasmhooksError('INVALID_OPTIONS', `cannot download ${target.protocol} URLs: http(s) only`);
   const mod = secure ? await import('node:https') : await import('node:http');
   const name = target.hostname.replace(/^\[|\]$/g, '');
   signal.throwIfAborted();
-  return new Promise<Response>((resolve, reject) => {
+  // The abort listener is removed once the promise settles: the signal may outlive this download (a load's
+  // deadline covers the plugin and its `.sig`, a caller's signal many loads), and each listener would hold
+  // this request, its socket and the answer's body until the signal is collected.
+  let onAbort: (() => void) | undefined;
+  const settled = new Promise<Response>((resolve, reject) => {
     const request = mod.request(
       {
         hostname: address,
@@ -38,7 +42,7 @@ export async function fetchPinned(url: string | URL, address: string, signal: Ab
         agent: false,
         headers: { host: target.host, accept: '*/*', connection: 'close' },
         // SNI and the certificate check use the URL's name; an IP literal is sent no SNI (RFC 6066) and checked as an IP.
-        ...(secure && net.isIP(name) === 0 ? { servername: name } : {}),
+        ...(secure && !isIpAddress(name) ? { servername: name } : {}),
         signal,
       },
       (incoming) => {
@@ -101,7 +105,11 @@ export async function fetchPinned(url: string | URL, address: string, signal: Ab
     });
     // Whatever else ends the request without an answer (settled already when there was one), and the deadline itself.
     request.on('close', () => reject(new TypeError('the connection closed before an answer')));
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     request.end();
   });
+  const unlisten = () => signal.removeEventListener('abort', onAbort as () => void);
+  settled.then(unlisten, unlisten);
+  return settled;
 }

@@ -9,6 +9,7 @@ import { lazy } from '../lazy.js';
 import { readCapped } from '../read-capped.js';
 import { sha256 } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
+import { ipAddressSchema } from './ip-address.js';
 
 /**
  * A plugin source: a first-party plugin by name (pinned by the package), a
@@ -41,7 +42,7 @@ export const pluginSourceSchema = lazy(() => {
          * `POST /plugins` passes the address it checked, so a name re-pointed after the check (DNS rebinding)
          * cannot send the download inward. Implies `redirect: 'error'`.
          */
-        address: z.string().regex(/^[0-9a-f.:]{2,45}$/i, 'must be an IPv4 or IPv6 address').optional(),
+        address: ipAddressSchema.optional(),
         /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
         timeoutMs: z.number().int().positive().max(600_000).optional(),
       })
@@ -181,16 +182,27 @@ async function readPluginFile(path: string, origin: string): Promise<Uint8Array>
  */
 export async function readFileCapped(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
   // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
-  const fs = await import('node:fs/promises');
+  const [fs, { constants }] = await Promise.all([import('node:fs/promises'), import('node:fs')]);
   const regular = (info: { isFile(): boolean; isFIFO(): boolean }) => info.isFile() || info.isFIFO();
   if (!regular(await fs.stat(path))) throw new Error('not a regular file');
-  const handle = await fs.open(path, 'r');
+  // Non-blocking: opening a FIFO to read waits for a writer, holding one of the runtime's file-system threads
+  // for as long (a path named in `POST /plugins` could be any FIFO on the machine, or be swapped for one
+  // after the stat above). A FIFO without a writer now reads as empty at once; a regular file reads the same.
+  const handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    if (!regular(await handle.stat())) throw new Error('not a regular file');
+    const info = await handle.stat();
+    if (!regular(info)) throw new Error('not a regular file');
+    const waitUntil = info.isFIFO() ? Date.now() + FIFO_WAIT_MS : 0;
     const parts: Uint8Array[] = [];
     let total = 0;
     for (;;) {
-      const { bytesRead, buffer } = await handle.read(new Uint8Array(1 << 20), 0, 1 << 20, null);
+      const read = await handle.read(new Uint8Array(1 << 20), 0, 1 << 20, null).catch((error: unknown) => {
+        // A FIFO whose writer has sent nothing yet: wait for it here, in a timer, not in a blocked read.
+        if ((error as { code?: unknown }).code !== 'EAGAIN' || Date.now() > waitUntil) throw error;
+        return new Promise<undefined>((resolve) => setTimeout(resolve, 10));
+      });
+      if (read === undefined) continue;
+      const { bytesRead, buffer } = read;
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > maxBytes) return undefined;
@@ -202,6 +214,9 @@ export async function readFileCapped(path: string, maxBytes: number): Promise<Ui
     await handle.close().catch(() => {});
   }
 }
+
+/** How long a FIFO's writer may pause before the read of a plugin file fails. */
+const FIFO_WAIT_MS = 60_000;
 
 /** How long a download (connection, headers and the whole body) may take unless its source says otherwise. */
 const DOWNLOAD_TIMEOUT_MS = 60_000;

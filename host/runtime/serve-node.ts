@@ -1,5 +1,5 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
@@ -55,11 +55,17 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000, maxConnections }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
+  // Requests whose client waits for `100 Continue` before sending the body (see 'checkContinue' below).
+  const awaiting = new WeakSet<IncomingMessage>();
   const listener = getRequestListener((request, env) => {
     // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
     const outgoing = env.outgoing as ServerResponse;
+    const incoming = env.incoming as IncomingMessage;
     let offer: Offer | undefined;
     const answer = fetch(request, {
+      proceed: () => {
+        if (awaiting.delete(incoming) && !outgoing.headersSent) outgoing.writeContinue();
+      },
       destroy: () => outgoing.destroy(),
       direct: (body, attach) => (offer = { body, attach }),
       respond: (headers, attach) => respondDirect(outgoing, 200, { ...headers }, attach),
@@ -92,6 +98,12 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     },
     listener,
   );
+  // `Expect: 100-continue`: Node answers 100 at once unless this event is listened to, i.e. before the app has
+  // checked anything (the token): the client then sends a body only to be refused. The app says when it reads.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    awaiting.add(request);
+    void listener(request, response);
+  });
   // Past it Node closes each new socket as it is accepted (idle keep-alive and slow connections cannot pile up).
   if (maxConnections !== undefined) server.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {

@@ -21,6 +21,13 @@ export interface Connection {
    */
   respond?(headers: Readonly<Record<string, string>>, attach: (sink: DirectSink) => DirectSource): Response;
   /**
+   * The app is about to read the request's body: a client that asked `Expect: 100-continue` is told
+   * to send it now, and not before (so a request refused first, a 401, is answered without its body
+   * being asked for). Absent where the runtime answers the expectation itself before the app sees the
+   * request (Deno, Bun).
+   */
+  proceed?(): void;
+  /**
    * The runtime prints the reason a response body's stream errors with, stack and all (Bun): a body cut on
    * purpose (a dropped slow SSE reader, an expected event) is errored without a reason there, so nothing is printed.
    */

@@ -17,6 +17,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { readCapped } from '../read-capped.js';
+import type { Connection } from '../runtime/serve-types.js';
 import { ApiError } from './errors.js';
 
 /** The bodies `readBody` received whole, by request: read once, copied never (routes take them from here). */
@@ -34,13 +35,15 @@ export const closeUnread: MiddlewareHandler = async (c, next) => {
 };
 
 /**
- * The bytes of request bodies one app holds at once, over every request:
- * each body is bounded by `bodyLimit`, but not their number, so many
+ * The bytes of request bodies one app is receiving at once, over every
+ * request: each body is bounded by `bodyLimit`, but not their number, so many
  * clients sending at the same time (slowly, within `bodyTimeoutMs`) would
  * hold `bodyLimit` × connections. A request reserves what its body may take
  * (its `Content-Length`, or `bodyLimit` when chunked) before a byte is read,
- * and gives it back when its route has answered; one that does not fit is
- * answered 503 at once.
+ * and gives it back once the body is read (or its read failed), not when the
+ * route answers: a slow route (a prompt waiting on a model, a plugin load)
+ * would otherwise pin the budget for bodies long received. One that does not
+ * fit is answered 503 at once.
  */
 export class BodyBudget {
   #free: number;
@@ -72,16 +75,23 @@ export function readBody(limit: number, timeoutMs: number, budget: BodyBudget): 
         `the server is receiving ${budget.total} bytes of request bodies already (bodyBytesInFlight); retry shortly`,
       );
     }
+    let body: Awaited<ReturnType<typeof readCapped>>;
     try {
-      await readThenRoute(raw, limit, timeoutMs, next);
+      // Only now, past the token and the content type, is a client that waits for `100 Continue` told to send.
+      (c.env as Connection | undefined)?.proceed?.();
+      body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+    } catch {
+      // The runtime's parser refused the body on the way (Deno: a chunk extension past its limit, a broken
+      // chunk size) or the client left: the client's fault, a 400 (was a 500, logged as the server's error).
+      throw new ApiError('bad_request', 'the request body could not be read (malformed chunked encoding, or the connection ended early)');
     } finally {
       budget.give(reserved);
     }
+    return route(raw, body, limit, timeoutMs, next);
   };
 }
 
-async function readThenRoute(raw: Request, limit: number, timeoutMs: number, next: () => Promise<void>): Promise<void> {
-  const body = await readCapped(raw.body as ReadableStream<Uint8Array>, limit, { timeoutMs });
+function route(raw: Request, body: Awaited<ReturnType<typeof readCapped>>, limit: number, timeoutMs: number, next: () => Promise<void>): Promise<void> {
   switch (body.end) {
     case 'done':
       received.set(raw, body.bytes);
@@ -92,7 +102,7 @@ async function readThenRoute(raw: Request, limit: number, timeoutMs: number, nex
       throw new ApiError('request_timeout', `the request body did not arrive within ${timeoutMs} ms; send it at once`);
     case 'aborted':
     case 'failed':
-      // No signal is passed and a failed read rethrows: neither reaches here.
+      // No signal is passed and a failed read rethrows (caught above): neither reaches here.
       throw new ApiError('bad_request', 'the request body could not be read');
     default: {
       const never: never = body.end;

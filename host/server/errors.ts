@@ -83,10 +83,12 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'NOT_CONSENTED':
     case 'SIGNATURE':
     case 'UNKNOWN_HOOK_EVENT':
+    // Over HTTP a load fails for the source the client named (`POST /plugins`: no such path, a FIFO without a
+    // writer, a download that failed or timed out, a plugin whose describe traps): its 400, not the server's 500.
+    case 'LOAD_FAILED':
       return 'bad_request';
     case 'STORE_UNAVAILABLE':
       return 'unavailable';
-    case 'LOAD_FAILED':
     case 'MODEL_ERROR':
       return 'internal';
     default: {

@@ -25,6 +25,7 @@
  *   can carry out an action even where `Origin` is missing.
  */
 import type { MiddlewareHandler } from 'hono';
+import { v4Number } from '../plugins/ip-address.js';
 import { ApiError } from './errors.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 
@@ -38,7 +39,6 @@ interface GuardOptions {
 
 // name or [IPv6], then an optional port. Anything else (spaces, %, userinfo, paths) is malformed.
 const HOST = /^(?:(\[[0-9a-f:.]+\])|([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?\.?))(?::(\d{1,5}))?$/i;
-const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** The host name of a `Host` header value (lowercase, no trailing dot), or undefined when malformed. */
 function hostName(value: string): string | undefined {
@@ -49,10 +49,10 @@ function hostName(value: string): string | undefined {
 }
 
 /** `localhost`, `127.x.y.z` or `[::1]`: names a browser can only resolve to this machine. */
-function isLoopbackHost(name: string): boolean {
+export function isLoopbackHost(name: string): boolean {
   if (name === 'localhost' || name === '[::1]') return true;
-  const v4 = IPV4_LOOPBACK.exec(name);
-  return v4 !== null && v4.slice(1).every((octet) => Number(octet) <= 255);
+  const v4 = v4Number(name);
+  return v4 !== undefined && v4 >>> 24 === 127;
 }
 
 /** The Host and Origin checks (before auth, and before the console page): throws the API's refusal. */
@@ -115,7 +115,9 @@ function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestChec
   const any = options.corsOrigins.includes('*');
   return (method, header) => {
     const site = header('sec-fetch-site');
-    if (any || (site !== 'cross-site' && site !== 'same-site') || header('origin') !== undefined) return;
+    // Fail closed: only the two values that mean "not another site" pass. A value a browser never sends
+    // (`same-origin, cross-site`, two headers joined) counts as cross-site, not as unknown and harmless.
+    if (any || site === undefined || site === 'same-origin' || site === 'none' || header('origin') !== undefined) return;
     const dest = header('sec-fetch-dest') ?? '';
     if ((method === 'GET' || method === 'HEAD') && header('sec-fetch-mode') === 'navigate' && dest === 'document') return;
     throw new ApiError(
@@ -127,13 +129,13 @@ function crossSiteCheck(options: Pick<GuardOptions, 'corsOrigins'>): RequestChec
 }
 
 /**
- * A GET or HEAD that declares a body: nothing here reads it (fetch gives
- * such a request no body), but the runtime would, as slowly as it is sent,
- * to reuse the connection (a slowloris past `bodyTimeoutMs`). Refused, and
- * the connection closed.
+ * A GET, HEAD or TRACE that declares a body: nothing here reads it (fetch
+ * gives such a request no body), but the runtime would, as slowly as it is
+ * sent, to reuse the connection (a slowloris past `bodyTimeoutMs`; TRACE on
+ * Bun until review red10). Refused, and the connection closed.
  */
 function bodylessCheck(method: string, header: (name: string) => string | undefined): void {
-  if (method !== 'GET' && method !== 'HEAD') return;
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'TRACE') return;
   if (header('transfer-encoding') === undefined && !(Number(header('content-length') ?? 0) > 0)) return;
   throw new ApiError('bad_request', `a ${method} request carries no body: send it without Content-Length or Transfer-Encoding`, undefined, true);
 }

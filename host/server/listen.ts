@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { serve, type Connection, type Served } from '../runtime/serve.js';
 import { ApiError, errorJson, errorResponse, type ApiErrorCode } from './errors.js';
+import { isLoopbackHost } from './guards.js';
 import { applySecurityHeaders } from './headers.js';
 
 export type AppFetch = (request: Request, connection?: Connection) => Response | Promise<Response>;
@@ -37,18 +38,18 @@ function authorityOf(url: string): string {
  * the network's edge (an app's `fetch` called in-process may be given any URL): this server is no proxy, and a
  * proxy in front would route by the one the checks did not read. Bun drops the target's authority itself.
  */
-function targetMismatch(request: Request): Response | undefined {
+function targetMismatch(request: Request, bindHostname: string): Response | undefined {
+  if (request.url.startsWith('/')) return undefined;
   const host = request.headers.get('host');
-  if (host === null || request.url.startsWith('/')) return undefined;
   const named = authorityOf(request.url);
   // Userinfo in a request target is an error (RFC 9110 4.2.4); Node's Request refused it later, as a 500.
   const userinfo = named.includes('@');
-  if (!userinfo && sameAuthority(request.url, named, host)) return undefined;
+  if (!userinfo && (host === null || host === '' ? namesThisServer(request.url, bindHostname) : sameAuthority(request.url, named, host))) return undefined;
   const shown = JSON.stringify(named.slice(0, 100));
   const response = errorResponse(
     new ApiError(
       'bad_request',
-      `${userinfo ? `the request target carries userinfo (${shown})` : `the request target names host ${shown} but Host says ${JSON.stringify(host.slice(0, 100))}`}: this server is not a proxy; send the path only`,
+      `${userinfo ? `the request target carries userinfo (${shown})` : `the request target names host ${shown} but Host says ${host === null ? 'nothing (absent)' : JSON.stringify(host.slice(0, 100))}`}: this server is not a proxy; send the path only`,
       undefined,
       true,
     ),
@@ -67,8 +68,26 @@ function sameAuthority(url: string, named: string, host: string): boolean {
   }
 }
 
+/**
+ * With `Host` absent or empty (HTTP/1.0, or a client that sends `Host:`), the runtime builds the URL from
+ * the request target when it is in absolute form, and from the bound name (Node: the bind hostname; Deno:
+ * `localhost:<port>`) when it is not. Only a URL that names this server is let through: an absolute target
+ * naming any other host is the mismatch above, whatever `Host` was left out. The guards let a request
+ * without `Host` pass as a non-browser's, so nothing else would have read the host it names.
+ */
+function namesThisServer(url: string, bindHostname: string): boolean {
+  let name: string;
+  try {
+    name = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  const bound = bindHostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return isLoopbackHost(name) || name.replace(/^\[|\]$/g, '') === bound;
+}
+
 /** Listens with this runtime's adapter; errors the runtime lets us answer are in the API's JSON shape. */
 export function listenApp(fetch: AppFetch, options: { hostname: string; port: number; headersTimeoutMs: number; maxConnections: number; idleTimeoutMs: number }): Promise<Served> {
-  const checked: AppFetch = (request, connection) => targetMismatch(request) ?? fetch(request, connection);
+  const checked: AppFetch = (request, connection) => targetMismatch(request, options.hostname) ?? fetch(request, connection);
   return serve(checked, { ...options, errorBody: (status, message) => errorJson(codeOf(status), message) });
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../errors.js';
+import { ipAddressSchema } from '../plugins/ip-address.js';
 import type { EventLog, SessionStore } from '../store/types.js';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
@@ -75,7 +76,7 @@ const serverOptionsSchema = z
       .custom<(hostname: string) => Promise<readonly string[]>>((f) => typeof f === 'function', 'pluginUrlResolve must be a function (hostname) => Promise<string[]>')
       .optional(),
     /** IP addresses outside the public internet that `POST /plugins` may still download from (an internal registry); exact addresses, no ranges. */
-    pluginUrlAllow: z.array(z.string().regex(/^[0-9a-f.:]{2,45}$/i, 'pluginUrlAllow entries are IP addresses')).max(1000).default([]),
+    pluginUrlAllow: z.array(ipAddressSchema).max(1000).default([]),
     /** How long a control request waits for an answer before it is denied, ms. */
     controlTimeoutMs: z.number().int().positive().default(5 * 60_000),
     /** Frames (events and heartbeats) queued for one slow SSE client before it is disconnected (it may reconnect and replay). */

@@ -13,6 +13,7 @@
  * re-pointed after the check (DNS rebinding by the name's owner) cannot
  * send it inward.
  */
+import { v4Number, v6Bytes } from '../plugins/ip-address.js';
 import { ApiError } from './errors.js';
 
 /** IPv4 ranges that are not the public internet (RFC 6890 and friends), as [first octets, prefix length]. */
@@ -34,43 +35,12 @@ const V4_PRIVATE: readonly [number, number, number, number, number][] = [
   [240, 0, 0, 0, 4], // reserved, broadcast
 ];
 
-function v4Number(address: string): number | undefined {
-  const parts = address.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
-
 function privateV4(n: number): boolean {
   return V4_PRIVATE.some(([a, b, c, d, bits]) => {
     const base = ((a * 256 + b) * 256 + c) * 256 + d;
     const size = 2 ** (32 - bits);
     return n >= base && n < base + size;
   });
-}
-
-/** The 16 bytes of an IPv6 address (no brackets, no zone), or undefined. */
-function v6Bytes(address: string): number[] | undefined {
-  let text = address.toLowerCase();
-  let tail: number[] = [];
-  const dotted = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const n = v4Number(dotted[1] as string);
-    if (n === undefined) return undefined;
-    tail = [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
-    text = `${text.slice(0, dotted.index)}:0:0`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const groups = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = groups(halves[0] as string);
-  const rest = halves.length === 2 ? groups(halves[1] as string) : [];
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  const all = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => '0'), ...rest];
-  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
-  const bytes = all.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 255]);
-  if (tail.length) bytes.splice(12, 4, ...tail);
-  return bytes;
 }
 
 function privateV6(b: number[]): boolean {
