@@ -1,7 +1,7 @@
 /**
- * Whether a tool call's progress may be shown while it runs. PostToolUse and
- * PostToolUseFailure hooks may rewrite the call's output before anyone sees it
- * (a redactor: `tool.output` and the conversation carry its rewrite), but
+ * Whether a tool call's progress may be shown while it runs. PostToolUse hooks
+ * may rewrite the call's output before anyone sees it (a redactor:
+ * `tool.output` and the conversation carry its rewrite), but
  * progress is the tool's own text, sent live, before any of them has run: a
  * secret the redactor takes out of the output would reach every watcher (SSE,
  * the event log, an MCP client) through the progress first. No hook can vouch
@@ -11,7 +11,10 @@
  * sessions, whatever its failure policy: a fail-open redactor still rewrites
  * when it succeeds), the call's progress is withheld, after one note saying so;
  * so are a plugin tool's log lines written during the call (the same text,
- * the same way out: `plugin.log` events of the session).
+ * the same way out: `plugin.log` events of the session). PostToolUseFailure
+ * hooks alone withhold nothing: they review a failed call's error text, not
+ * its output (and an observer of failures on every tool, a common hook, would
+ * otherwise silence every tool's progress).
  */
 import { applies } from '../hooks/chain.js';
 import type { HookHandler } from '../hooks/types.js';
@@ -24,7 +27,6 @@ export const LOG_WITHHELD = '[log lines withheld: a PostToolUse hook reviews thi
 
 export class ProgressGate {
   #post: readonly HookHandler[] | undefined;
-  #failure: readonly HookHandler[] | undefined;
   #reviewed = false;
   /** Whether the note went out, per kind of text. */
   #noted = { progress: false, log: false };
@@ -41,13 +43,10 @@ export class ProgressGate {
    */
   pass(text: string, kind: 'progress' | 'log' = 'progress'): string | undefined {
     const post = this.registry.forEvent('PostToolUse');
-    const failure = this.registry.forEvent('PostToolUseFailure');
-    // The registry replaces an event's list when it changes: the same lists, the same answer.
-    if (post !== this.#post || failure !== this.#failure) {
+    // The registry replaces an event's list when it changes: the same list, the same answer.
+    if (post !== this.#post) {
       this.#post = post;
-      this.#failure = failure;
-      const reviews = (h: HookHandler) => applies(h, this.toolName, this.sessionId);
-      this.#reviewed = post.some(reviews) || failure.some(reviews);
+      this.#reviewed = post.some((h) => applies(h, this.toolName, this.sessionId));
     }
     if (!this.#reviewed) return text;
     if (this.#noted[kind]) return undefined;
