@@ -2,7 +2,8 @@
 // that was open on `main`, now closed. Vitest twins that fail on the old code:
 // test/agent/red11.progress.test.ts, test/plugins/red11.log-sessions.test.ts,
 // test/anylang/red11.wasi-poll.test.ts, test/agent/red11.context-cap.test.ts,
-// test/models/red11.tool-args.test.ts, test/store/red11.redis-missed.test.ts.
+// test/models/red11.tool-args.test.ts, test/store/red11.redis-missed.test.ts,
+// test/sandbox/red11.throw-fuel.test.ts, test/sandbox/red11.kernel-refusal.test.ts.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
