@@ -12,7 +12,7 @@
 const JSON_BOUNDS = { maxDepth: 64, maxLength: 16 * 1024 * 1024 } as const;
 
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
-type JsonProblem = 'syntax' | 'too_deep' | 'too_large' | 'duplicate_key';
+type JsonProblem = 'syntax' | 'too_deep' | 'too_large' | 'duplicate_key' | 'not_finite';
 
 export interface JsonOptions {
   /** Deepest nesting of arrays and objects (`[]` is depth 1). */
@@ -27,10 +27,19 @@ export interface JsonOptions {
    * key `__proto__`: `JSON.parse` makes it an own property, but the first
    * `Object.assign` or `obj[key] = …` copy turns it into the copy's
    * prototype, and zod's records drop it silently: data that means one thing
-   * here and another a step later.
+   * here and another a step later. So, too, is a number past a double's range
+   * (`1e400`): `JSON.parse` reads it as Infinity, which the next
+   * `JSON.stringify` (a WASM hook's input, an MCP call) writes as `null`.
    */
   uniqueKeys?: boolean;
 }
+
+/**
+ * A tool input as a model streams it: the rule a plugin's rewritten input meets (codec.ts), so a
+ * key named twice or `__proto__` (a prompt-injected call whose meaning depends on who reads it)
+ * is refused however the input arrives (BAD_STREAM from the provider decoders).
+ */
+export const TOOL_INPUT_JSON: JsonOptions = Object.freeze({ uniqueKeys: true });
 
 /** A JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -127,5 +136,23 @@ export function parseJson(text: string, what: string, bounds: JsonOptions = {}):
   if (bad) {
     return { ok: false, problem: 'duplicate_key', message: `${what} uses the key "__proto__", which is not accepted as data (a copy of the object would take it as its prototype); rename it` };
   }
+  if (bounds.uniqueKeys && !allFinite(value)) {
+    return { ok: false, problem: 'not_finite', message: `${what} holds a number too large for a double (it reads as Infinity here and as null once written again); send it as a string` };
+  }
   return { ok: true, value };
+}
+
+/** Whether every number in a parsed JSON value is finite. Iterative: the value may nest to the depth bound. */
+function allFinite(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return false;
+    } else if (typeof v === 'object' && v !== null) {
+      if (Array.isArray(v)) for (const item of v) stack.push(item);
+      else for (const key in v) stack.push((v as Record<string, unknown>)[key]);
+    }
+  }
+  return true;
 }

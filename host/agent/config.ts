@@ -262,5 +262,6 @@ export function flushContext(config: LoopConfig): void {
   if (config.pendingContext.length === 0) return;
   const lines = config.pendingContext.splice(0);
   // Within the conversation's cap: many hooks each adding their full output could otherwise pass it unchecked.
-  config.messages.push({ role: 'user', content: `<hook-context>\n${fitContext(config, lines.join('\n'))}\n</hook-context>` });
+  const text = fitContext(config, lines.join('\n'));
+  if (text !== undefined) config.messages.push({ role: 'user', content: `<hook-context>\n${text}\n</hook-context>` });
 }

@@ -14,6 +14,8 @@ export interface CappedConversation {
   messages: Message[];
   maxMessages: number;
   maxConversationChars: number;
+  /** Hook context gathered for the next model call: it enters the conversation as one more message (config.ts `flushContext`). */
+  pendingContext?: readonly string[];
 }
 
 /** The characters a message holds (its text; an assistant message's parts as JSON, as compaction counts them). */
@@ -76,13 +78,17 @@ export function promptPastCap(config: Pick<CappedConversation, 'maxConversationC
 export function overCap(config: CappedConversation, incoming?: string): string | undefined {
   const { messages, maxMessages, maxConversationChars } = config;
   const way = 'compact it (session.compact()), continue in a new session, or raise the cap';
-  const count = messages.length + (incoming === undefined ? 0 : 1);
+  // Pending hook context is one more message before the model call: without it a conversation at
+  // maxMessages went to the model with maxMessages + 1.
+  const pending = config.pendingContext?.length ? 1 : 0;
+  const count = messages.length + (incoming === undefined ? 0 : 1) + pending;
   if (count > maxMessages) {
-    return `the conversation holds ${messages.length} messages${incoming === undefined ? '' : ' and a prompt'}, more than maxMessages (${maxMessages}): ${way}`;
+    const more = `${incoming === undefined ? '' : ' and a prompt'}${pending ? ' and hook context' : ''}`;
+    return `the conversation holds ${messages.length} messages${more}, more than maxMessages (${maxMessages}): ${way}`;
   }
   const chars = conversationChars(messages) + (incoming?.length ?? 0);
   if (chars > maxConversationChars || filled.has(messages)) {
-    const what = chars > maxConversationChars ? `holds ${chars} characters, more than` : `had a tool output dropped: ${chars} characters and the output would pass`;
+    const what = chars > maxConversationChars ? `holds ${chars} characters, more than` : `had a tool output or hook context dropped for want of room: ${chars} characters and what was dropped would pass`;
     return `the conversation ${what} maxConversationChars (${maxConversationChars}): ${way}`;
   }
   return undefined;
@@ -91,8 +97,15 @@ export function overCap(config: CappedConversation, incoming?: string): string |
 /**
  * Hook context on its way into the conversation (config.ts `flushContext`): as it is while it
  * fits, else a short note in its place (the conversation is then full: the next turn is refused).
+ * Undefined when the conversation has no room for one more message: context gathered after the
+ * turn's cap check (IterationStart hooks) into a conversation at `maxMessages` is dropped, and the
+ * conversation counts as full, so the model is never sent more than `maxMessages` messages.
  */
-export function fitContext(config: Pick<CappedConversation, 'messages' | 'maxConversationChars'>, text: string): string {
+export function fitContext(config: Pick<CappedConversation, 'messages' | 'maxConversationChars' | 'maxMessages'>, text: string): string | undefined {
+  if (config.messages.length >= config.maxMessages) {
+    filled.add(config.messages);
+    return undefined;
+  }
   return new ConversationRoom(config).take(text, 'hook context').content;
 }
 

@@ -28,6 +28,7 @@ import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
 import { windsDownOnAbort } from './subagent.js';
 import { ConversationRoom } from './conversation-cap.js';
+import { ProgressGate } from './progress-gate.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -209,6 +210,7 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
   if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
 
   const aborted = new AbortRace(call.name);
+  const gate = new ProgressGate(b.ctx.registry, call.name, b.common.session_id);
   signal.addEventListener('abort', aborted, { once: true });
   try {
     const running = Promise.resolve().then(() =>
@@ -218,7 +220,16 @@ async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
         context: b.common,
         onProgress: (progress) => {
           // Progress after the call settled (a timer the tool left behind) would land after its tool.output.
-          if (!signal.aborted && !aborted.settled) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: String(progress) });
+          if (signal.aborted || aborted.settled) return;
+          // Withheld while an output hook (a redactor) reviews this call: progress-gate.ts.
+          const shown = gate.pass(String(progress));
+          if (shown !== undefined) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: shown });
+        },
+        onLog: (line) => {
+          // A plugin tool's log lines: this session's, and withheld like its progress while an output hook reviews the call.
+          if (signal.aborted || aborted.settled) return;
+          const shown = gate.pass(line.message, 'log');
+          if (shown !== undefined) emit({ type: 'plugin.log', plugin: line.plugin, level: line.level, message: shown });
         },
       }),
     );

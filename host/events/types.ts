@@ -111,7 +111,11 @@ export interface HostEventPayloads {
   'state.change': { from: AgentState; to: AgentState };
   /** A plugin's health changed (a failure, a quarantine, a recovery); sent to every session with a prompt running. */
   'plugin.health': PluginHealthChange;
-  /** A plugin logged a line (sent to every session with a prompt running; capped per call by the sandbox). */
+  /**
+   * A plugin logged a line (capped per call by the sandbox): to the session whose hook or tool call
+   * wrote it (withheld like tool.progress while an output hook reviews a tool call); a line written
+   * outside a session's call (at load) to every session with a prompt running.
+   */
   'plugin.log': PluginLogLine;
   /**
    * A sub-agent started (after its SubagentStart hooks). Stamped with the

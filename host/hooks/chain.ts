@@ -61,6 +61,12 @@ function matchedTool(input: HookInput): string | undefined {
   return 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
 }
 
+/** Whether `handler` runs in a chain of session `sessionId` on tool `toolName` (undefined: not a tool event). */
+export function applies(handler: HookHandler, toolName: string | undefined, sessionId: string): boolean {
+  if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) return false;
+  return handler.sessions === undefined || handler.sessions.has(sessionId);
+}
+
 function failureReason(handler: HookHandler, failure: PluginFailure): string {
   return `hook "${handler.name}" failed (${failure.code}): ${failure.message}`;
 }
@@ -92,7 +98,9 @@ export class Chain {
   }
 
   selfTimed(): HookRunContext {
-    return (this.#selfTimed ??= { signal: this.ctx.signal });
+    // A plugin hook's log lines are this chain's session's events, not every live session's.
+    const ctx = this.ctx;
+    return (this.#selfTimed ??= { signal: ctx.signal, onLog: (line) => ctx.emit({ type: 'plugin.log', ...line }) });
   }
 
   /** Emits hook.start; returns the clock the hook's duration is taken from. */
@@ -127,8 +135,7 @@ export class Chain {
 
   /** Whether `handler` is one of this chain's (its matcher and its sessions). */
   matches(handler: HookHandler): boolean {
-    if (handler.matcher && this.toolName !== undefined && !handler.matcher.test(this.toolName)) return false;
-    return handler.sessions === undefined || handler.sessions.has(this.input.session_id);
+    return applies(handler, this.toolName, this.input.session_id);
   }
 
   /** Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. */

@@ -176,9 +176,21 @@ export type HookKind = 'js' | 'wasm' | 'shell';
  */
 export type FailurePolicy = 'fail-closed' | 'fail-open';
 
+/** One log line of a plugin. WASI stdout is `info`, stderr `warn`. */
+export interface PluginLogLine {
+  plugin: string;
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+}
+
 export interface HookRunContext {
   /** Fires on session abort and when the hook's timeout expires. */
   signal: AbortSignal;
+  /**
+   * A plugin hook's log lines during this call: `plugin.log` events of the chain's session only
+   * (a plugin shared by sessions no longer logs one session's data into every other). Never throws.
+   */
+  onLog?(line: PluginLogLine): void;
 }
 
 /**

@@ -10,7 +10,7 @@ import { codeForStatus } from './http.js';
 import { badStream } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
 import type { Message, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
-import { parseJson } from '../json.js';
+import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
 /** What a turn uses of the model: the public `AiSdkLanguageModel` (ai-sdk.ts, which loads this file) has it. */
 interface StreamingModel {
@@ -183,7 +183,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         }
         case 'tool-call': {
           if (part.providerExecuted) break; // run by the provider itself; nothing for us to do
-          const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input');
+          const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input', TOOL_INPUT_JSON);
           if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
           calls++;
           yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };

@@ -8,7 +8,7 @@ import { messageOf } from '../errors.js';
 import { envelopeSchema, type EventKind, eventSchemas, type WireUsage } from './anthropic-wire.js';
 import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { AssistantPart, ModelEvent, StopReason, Usage } from './types.js';
-import { parseJson } from '../json.js';
+import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
 const STOP_REASONS: Record<string, StopReason> = {
   end_turn: 'end_turn',
@@ -74,9 +74,13 @@ export class MessagesDecoder implements WireDecoder {
             this.blocks.set(ev.value.index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? undefined });
             if (block.thinking) events.push({ type: 'thinking.delta', text: block.thinking });
             break;
-          case 'tool_use':
+          case 'tool_use': {
+            // An input given whole at the start is the tool input too: the same rule as one streamed in parts.
+            const whole = parseJson(message.data, `tool call ${this.tools} (${block.name}) input`, TOOL_INPUT_JSON);
+            if (!whole.ok) return [badStream(`The stream from ${this.label} started a tool call whose input is refused: ${whole.message}`)];
             this.blocks.set(ev.value.index, { kind: 'tool', ordinal: this.tools++, id: block.id, name: block.name, json: '', preset: block.input });
             break;
+          }
           case 'redacted_thinking':
             this.blocks.set(ev.value.index, { kind: 'redacted', data: block.data });
             break;
@@ -153,7 +157,7 @@ export class MessagesDecoder implements WireDecoder {
     if (block.kind !== 'tool') return [];
     let input: unknown = block.preset ?? {};
     if (block.json.trim() !== '') {
-      const parsed = parseJson(block.json, 'the input');
+      const parsed = parseJson(block.json, 'the input', TOOL_INPUT_JSON);
       if (!parsed.ok) {
         return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${parsed.message}): ${block.json.slice(0, 200)}`)];
       }

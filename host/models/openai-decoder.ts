@@ -8,7 +8,7 @@ import { providerMessage } from './http.js';
 import { type Chunk, chunkSchema } from './openai-wire.js';
 import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { ModelEvent, StopReason, Usage } from './types.js';
-import { parseJson } from '../json.js';
+import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
 const FINISH_REASONS: Record<string, StopReason> = {
   stop: 'end_turn',
@@ -111,7 +111,7 @@ export class ChatCompletionsDecoder implements WireDecoder {
     for (const index of [...this.calls.keys()].sort((a, b) => a - b)) {
       const call = this.calls.get(index) as ToolCallState;
       if (call.name === '') return [badStream(`Tool call ${index} in the stream from ${this.label} has no function name.`)];
-      const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`);
+      const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
       if (!parsed.ok) {
         return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}`)];
       }

@@ -97,6 +97,7 @@ export async function callExtismTool(
   tool: ResolvedExtismTool,
   input: Record<string, unknown>,
   ctx: Pick<ToolRunContext, 'signal' | 'onProgress'>,
+  onLog?: (level: string, message: string) => void,
 ): Promise<ToolOutcome> {
   const failed = (code: string, message: string): ToolOutcome => ({
     content: `tool ${tool.name} (plugin ${plugin}) failed: ${code}: ${message}`,
@@ -110,7 +111,7 @@ export async function callExtismTool(
   } else {
     payload = JSON.stringify(input);
   }
-  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal, onProgress: ctx.onProgress });
+  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal, onProgress: ctx.onProgress, ...(onLog ? { onLog } : {}) });
   if (!outcome.ok) return failed(outcome.failure.code, outcome.failure.message);
   try {
     return { content: decoder.decode(outcome.output), isError: false };

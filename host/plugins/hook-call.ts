@@ -7,7 +7,8 @@
  * resolves to the hook result itself (a mapped call).
  */
 import { violation } from '../hooks/decisions.js';
-import type { HookEventName, HookOutput, HookResult } from '../hooks/types.js';
+import type { HookEventName, HookOutput, HookResult, PluginLogLine } from '../hooks/types.js';
+import { logLevel } from '../sandbox/plugin-messages.js';
 import { decodeHookResponse } from '../protocol/codec.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOutcome, Limits, MappedCallOptions } from '../sandbox/types.js';
@@ -22,7 +23,17 @@ export class HookCall implements MappedCallOptions<HookResult> {
     readonly event: HookEventName,
     readonly signal: AbortSignal | undefined,
     readonly limits: Partial<Pick<Limits, 'timeoutMs' | 'fuel'>> | undefined,
+    /** The plugin: its name for the lines, its own listeners for a call outside a session. */
+    private readonly owner: LogOwner,
+    /** The chain's session (`HookRunContext.onLog`), if the call is a session's. */
+    private readonly sink: ((line: PluginLogLine) => void) | undefined,
   ) {}
+
+  /** A log line the plugin wrote during this call: to the call's session alone, else to the plugin's listeners. */
+  onLog(level: string, message: string): void {
+    if (this.sink) this.sink({ plugin: this.owner.name, level: logLevel(level), message });
+    else this.owner.log(level, message);
+  }
 
   check(bytes: Uint8Array): PluginFailure | null {
     const decoded = decodeHookResponse(bytes);
@@ -41,4 +52,10 @@ export class HookCall implements MappedCallOptions<HookResult> {
     if (!output) return { ok: false, failure: { code: 'BAD_OUTPUT', message: 'the hook output was not decoded' }, fuelUsed: outcome.fuelUsed };
     return { ok: true, output, fuelUsed: outcome.fuelUsed };
   }
+}
+
+/** Where a hook call's log lines go when no session takes them (the plugin's own listeners). */
+export interface LogOwner {
+  readonly name: string;
+  log(level: string, message: string): void;
 }

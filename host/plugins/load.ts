@@ -5,6 +5,7 @@
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../protocol/codec.js';
 import { warmUp } from '../sandbox/extism.js';
+import { logLevel } from '../sandbox/plugin-messages.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { PluginFailure } from '../failure.js';
 import type { SandboxedModule } from '../sandbox/types.js';
@@ -15,7 +16,6 @@ import { parsePluginOptions, type PluginOptions } from './options.js';
 import { describeSource, isWasm, parseSource, readSource, type PluginSource } from './source.js';
 import { WasmPlugin, type WasmPluginParts } from './plugin.js';
 
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 /**
  * Refuses bytes that are not wasm. What they were (size, first bytes: an HTML error page says `3c 21 44 4f`)
@@ -64,7 +64,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
     host: {
       onLog: (level, message) => {
-        const known = LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
+        const known = logLevel(level);
         for (const listener of logs) listener(known, message);
       },
     },

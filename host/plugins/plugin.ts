@@ -3,6 +3,7 @@
  * the hook and tool handlers it contributes to a host.
  */
 import { WasmhooksError } from '../errors.js';
+import type { PluginFailure } from '../failure.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
 import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
@@ -15,6 +16,7 @@ import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { HookCall } from './hook-call.js';
+import { logLevel } from '../sandbox/plugin-messages.js';
 import { wireContext } from '../protocol/wire.js';
 
 export interface WasmPluginParts {
@@ -117,7 +119,7 @@ export class WasmPlugin implements PluginContribution {
     try {
       const bindingIndex = options?.bindingIndex ?? this.#bindingFor(input);
       if (bindingIndex < 0) return Promise.resolve({ ok: true, output: {} });
-      return this.#callBinding(input, bindingIndex, options?.signal, options?.timeoutMs);
+      return this.#callBinding(input, bindingIndex, options?.signal, options?.timeoutMs, undefined);
     } catch (error) {
       // As from an async function: an input that cannot be encoded (a cycle, a BigInt) rejects.
       return Promise.reject(error);
@@ -130,9 +132,21 @@ export class WasmPlugin implements PluginContribution {
    * answer is decoded and checked inside the call (`HookCall.check`), so an unreadable answer
    * counts toward quarantine.
    */
-  #callBinding(input: HookInput, bindingIndex: number, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<HookResult> {
+  #callBinding(
+    input: HookInput,
+    bindingIndex: number,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    sink: ((line: PluginLogLine) => void) | undefined,
+  ): Promise<HookResult> {
     // A mapped call: the sandbox's promise resolves to `call.result(outcome)` itself.
-    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined));
+    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined, this, sink));
+  }
+
+  /** A log line of a call outside any session (`LogOwner`): to this plugin's `onLog` listeners. */
+  log(level: string, message: string): void {
+    const known = logLevel(level);
+    for (const listener of this.#logs) listener(known, message);
   }
 
   /**
@@ -156,7 +170,10 @@ export class WasmPlugin implements PluginContribution {
 
   async #callToolNow(name: string, input: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome> {
     const extism = this.#extismTools.get(name);
-    if (extism) return callExtismTool(this.#sandbox, this.name, extism, input, ctx);
+    const sink = ctx.onLog;
+    // This call's lines go to its session alone (ToolRunContext.onLog); without one, to the plugin's listeners.
+    const onLog = sink ? (level: string, message: string) => sink.call(ctx, { plugin: this.name, level: logLevel(level), message }) : undefined;
+    if (extism) return callExtismTool(this.#sandbox, this.name, extism, input, ctx, onLog);
     // Tool messages still go through protobufjs's generated code, loaded here: not on a guard's cold start.
     const { encodeToolRequest, decodeToolResponse } = await import('../protocol/pb-codec.js');
     const request = encodeToolRequest({
@@ -168,6 +185,7 @@ export class WasmPlugin implements PluginContribution {
     const outcome = await this.#sandbox.call('tool', request, {
       signal: ctx.signal,
       onProgress: ctx.onProgress,
+      ...(onLog ? { onLog } : {}),
       check: (output) => {
         decoded = decodeToolResponse(output);
         return decoded.ok ? null : decoded.failure;
@@ -197,7 +215,7 @@ export class WasmPlugin implements PluginContribution {
         plugin: this.name,
         status: e.to,
         failures: e.consecutiveFailures,
-        ...(e.failure ? { message: `${e.failure.code}: ${e.failure.message}` } : {}),
+        ...(e.failure ? { message: healthMessage(e.failure) } : {}),
       }),
     );
   }
@@ -226,7 +244,20 @@ export class WasmPlugin implements PluginContribution {
       // The sandbox enforces timeoutMs (its own deadline, in-thread or in a worker); ctx.signal is
       // the prompt's own signal, read once and passed on (a worker delivers it mid-call).
       enforcesTimeout: true,
-      run: (input, ctx) => this.#callBinding(input, index, ctx.signal, undefined),
+      run: (input, ctx) => this.#callBinding(input, index, ctx.signal, undefined, ctx.onLog),
     };
   }
+}
+
+/**
+ * Failures whose message the host words itself (limits, timeouts): only these are quoted in a
+ * `plugin.health` event, which goes to every session with a prompt running. The others can carry
+ * the plugin's own words or pieces of its output (PLUGIN_ERROR's text, a BAD_OUTPUT's JSON excerpt,
+ * a TRAP from a host function), written while it served one session: those stay in that call's own
+ * events (hook.end's failure, the tool's error result).
+ */
+const HOST_WORDED: ReadonlySet<PluginFailure['code']> = new Set(['TIMEOUT', 'FUEL_EXHAUSTED', 'MEMORY_LIMIT', 'STACK_OVERFLOW', 'OUTPUT_TOO_LARGE', 'INPUT_TOO_LARGE', 'ABORTED', 'QUARANTINED', 'MISSING_EXPORT', 'PROTOCOL_MISMATCH']);
+
+function healthMessage(failure: PluginFailure): string {
+  return HOST_WORDED.has(failure.code) ? `${failure.code}: ${failure.message}` : `${failure.code} (the failing call's own events say more)`;
 }

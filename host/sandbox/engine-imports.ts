@@ -4,7 +4,7 @@
  * memory cap, the variable store, `config_get`, `log_*` and progress (with
  * their caps, plugin-messages.ts), refusals for what the sandbox never grants, and (passed in) WASI
  * and the embedder's functions. Every one of them goes through `final`, which makes a stop final: after the
- * first StopSignal or HostRefusal of a call, each of them throws it again, so
+ * first StopSignal, HostRefusal or other error of a call (a plugin's own exit aside), each throws it again, so
  * a plugin that catches the stop (wasm exception handling) cannot call its
  * way back to doing work that matters.
  */
@@ -12,7 +12,7 @@ import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal } from './failures.js';
-import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
+import { ProcExit, bytesFuel, copyToBlock, freeBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { VarStore } from './vars.js';
 import { LOG_LEVELS, log, progress, type HostFunction, type MessageScope } from './plugin-messages.js';
@@ -68,7 +68,10 @@ export function hostImports(
   guest: Record<string, Record<string, (cc: CallContext, ...args: never[]) => unknown>> = {},
 ): NonNullable<ExtismPluginOptions['functions']> {
   const stopped = (error: unknown): unknown => {
-    if (error instanceof StopSignal || error instanceof HostRefusal) scope.stop ??= error;
+    // Any failure of a host call is final, not only our stops: an embedder's function that threw, a
+    // WASI or Extism function refusing its arguments. A plain error was the plugin's to catch (wasm
+    // exception handling) and go on from, at an exception's cost. A plugin's own exit is its outcome.
+    if (error instanceof Error && !(error instanceof ProcExit)) scope.stop ??= error;
     return error;
   };
   const final = <F extends HostFunction>(fn: F): F =>

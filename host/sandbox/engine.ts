@@ -7,7 +7,7 @@
  */
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
-import { classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
+import { HostRefusal, classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { SELF_CHECK_CLOCK_EVERY, blockMade, type ImportScope } from './engine-imports.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, reportDroppedLogs } from './plugin-messages.js';
 import { GuestImports } from './guest-imports.js';
@@ -170,7 +170,12 @@ export class Engine {
     // A stop is final: whatever the plugin did after it (caught it, returned,
     // threw something else), the outcome is the stop and no output is used.
     const stop = this.#stopOf(meter);
-    if (stop) return this.#finish(meter, null, classify(stop, 'call'), true);
+    if (stop) {
+      // A host function's own error (final since red11) reads as it did when it ended the call uncaught.
+      const own = stop instanceof StopSignal || stop instanceof HostRefusal;
+      const failed = classify(stop, 'call');
+      return this.#finish(meter, null, own ? failed : explainTrap(failed, this.#memory, this.options.limits.maxMemoryPages), true);
+    }
     if (!output) {
       // A plugin's own exit ends its instance; exit 0 is a finished call.
       if (error instanceof ProcExit) void this.discard();

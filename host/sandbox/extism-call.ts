@@ -18,7 +18,7 @@
 import type { ExtismPluginOptions } from '@extism/extism';
 import { HostRefusal, errorText } from './failures.js';
 import { isAsyncFunction } from './extism.js';
-import { KernelAccessors } from './extism-kernel.js';
+import { KernelAccessors, type KernelRefusal } from './extism-kernel.js';
 
 type Functions = NonNullable<ExtismPluginOptions['functions']>;
 
@@ -61,7 +61,7 @@ export interface DirectCaller {
  * The probe sits in the sandbox's own import namespace, which the
  * instrumenter refuses to let a plugin import; called anyway, it refuses.
  */
-export function probeContext(functions: Functions, namespace: string): () => object | undefined {
+export function probeContext(functions: Functions, namespace: string, refuse?: KernelRefusal): () => object | undefined {
   let caught: object | undefined;
   const probe = (): never => {
     throw new HostRefusal('TRAP', 'the plugin called the sandbox context probe');
@@ -73,7 +73,7 @@ export function probeContext(functions: Functions, namespace: string): () => obj
     },
   });
   functions[namespace] = { ...functions[namespace], context: probe };
-  const accessors = new KernelAccessors();
+  const accessors = new KernelAccessors(refuse);
   // Unbound (see KernelAccessors#functions): they take no context argument, unlike the type Extism declares.
   // A function of that name the caller gives stays in place.
   functions[ENV] = { ...(accessors.functions() as unknown as Functions[string]), ...functions[ENV] };

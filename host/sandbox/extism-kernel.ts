@@ -29,7 +29,27 @@ type Context = Record<symbol, (index: number) => { view: DataView }>;
 /** The accessors a direct call answers itself; each falls back to Extism's own of the same name. */
 const NAMES = ['input_length', 'input_load_u64', 'input_load_u8', 'load_u8', 'load_u64', 'store_u8', 'store_u64'] as const;
 
+/**
+ * What an error of Extism's own accessor becomes (an address it refuses): the error to throw, made
+ * final by the caller (engine-imports.ts records it as the call's stop). Extism's function threw a
+ * plain Error, which wasm exception handling catches: a plugin looped on refused reads at an
+ * exception's cost (its stack trace, microseconds) for a constant-time accessor's fuel, and went
+ * on to answer as if nothing had happened.
+ */
+export type KernelRefusal = (name: string, error: unknown) => Error;
+
 export class KernelAccessors {
+  constructor(private readonly refuse: KernelRefusal = (_name, error) => (error instanceof Error ? error : new Error(String(error)))) {}
+
+  /** Extism's own accessor `name`, its error made a refusal. */
+  #extismCall(name: (typeof NAMES)[number], a?: bigint, b?: number | bigint): never | number | bigint | undefined {
+    try {
+      return (this.#extism[name] as (a?: bigint, b?: number | bigint) => number | bigint | undefined)(a, b);
+    } catch (error) {
+      throw this.refuse(name, error);
+    }
+  }
+
   /** The call context and its `GET_BLOCK` method, once the direct caller is built. */
   #context: Context | null = null;
   #getBlock: symbol | null = null;
@@ -86,7 +106,7 @@ export class KernelAccessors {
     const fns: Record<(typeof NAMES)[number], Fn> = {
       input_length: (): bigint => {
         const view = this.#view(this.#input);
-        if (view === null) return (extism.input_length as () => bigint)();
+        if (view === null) return this.#extismCall('input_length') as bigint;
         const n = view.byteLength;
         if (n !== this.#length) (this.#length = n), (this.#lengthBig = BigInt(n));
         return this.#lengthBig;
@@ -96,13 +116,13 @@ export class KernelAccessors {
         const view = this.#view(this.#input);
         const offset = Number(address);
         if (view !== null && offset >= 0 && offset <= view.byteLength - 8) return view.getBigUint64(offset, true);
-        return (extism.input_load_u64 as (a: bigint) => bigint)(address);
+        return this.#extismCall('input_load_u64', address) as bigint;
       },
       input_load_u8: (address: bigint): number => {
         const view = this.#view(this.#input);
         const offset = Number(address);
         if (view !== null && offset >= 0 && offset < view.byteLength) return view.getUint8(offset);
-        return (extism.input_load_u8 as (a: bigint) => number)(address);
+        return this.#extismCall('input_load_u8', address) as number;
       },
       load_u8: (address: bigint): number => {
         const a = Number(address);
@@ -110,7 +130,7 @@ export class KernelAccessors {
         const view = this.#view(index);
         const offset = a - index * BLOCK;
         if (view !== null && offset < view.byteLength) return view.getUint8(offset);
-        return (extism.load_u8 as (a: bigint) => number)(address);
+        return this.#extismCall('load_u8', address) as number;
       },
       load_u64: (address: bigint): bigint => {
         const a = Number(address);
@@ -118,7 +138,7 @@ export class KernelAccessors {
         const view = this.#view(index);
         const offset = a - index * BLOCK;
         if (view !== null && offset <= view.byteLength - 8) return view.getBigUint64(offset, true);
-        return (extism.load_u64 as (a: bigint) => bigint)(address);
+        return this.#extismCall('load_u64', address) as bigint;
       },
       store_u8: (address: bigint, value: number): void => {
         const a = Number(address);
@@ -126,7 +146,7 @@ export class KernelAccessors {
         const view = this.#view(index);
         const offset = a - index * BLOCK;
         if (view !== null && offset < view.byteLength) return view.setUint8(offset, value);
-        (extism.store_u8 as (a: bigint, v: number) => void)(address, value);
+        this.#extismCall('store_u8', address, value);
       },
       store_u64: (address: bigint, value: bigint): void => {
         const a = Number(address);
@@ -134,7 +154,7 @@ export class KernelAccessors {
         const view = this.#view(index);
         const offset = a - index * BLOCK;
         if (view !== null && offset <= view.byteLength - 8) return view.setBigUint64(offset, value, true);
-        (extism.store_u64 as (a: bigint, v: bigint) => void)(address, value);
+        this.#extismCall('store_u64', address, value);
       },
     };
     for (const name of NAMES) {

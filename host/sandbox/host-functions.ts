@@ -48,6 +48,8 @@ export interface HostFunction {
   /**
    * Runs on the plugin's call, on the caller's thread. Contract: synchronous
    * and quick; a throw stops the plugin's call (a TRAP failure naming it).
+   * Called as a plain function (`this` is undefined): bind it, or close over
+   * its state, if it needs an object.
    */
   fn: (ctx: HostCallContext, ...args: HostValue[]) => HostValue | void;
 }
@@ -120,10 +122,13 @@ export function userImports(
 ): Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> {
   const out: Record<string, (cc: CallContext, ...args: HostValue[]) => HostValue | void> = {};
   for (const [name, spec] of Object.entries(given)) {
+    // Called as a plain function: as a method of `spec` its `this` was our frozen copy, not the
+    // embedder's object (a `fn` that kept state on `this` threw at its first write, as a TRAP).
+    const fn = spec.fn;
     out[name] = (cc, ...args) => {
       // The call was charged and checked by its import wrapper; what it reads and stores is charged here.
       const ctx = contextOf(cc, meter, blockMade);
-      const result = spec.fn(ctx, ...args);
+      const result = fn(ctx, ...args);
       checkDeadline(meter());
       return checked(name, spec, result);
     };

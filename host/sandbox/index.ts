@@ -70,9 +70,12 @@ export async function createSandbox(
     .map((e) => e.name);
   const engine: EngineOptions = { limits: resolved.limits, ...guest.imports };
   if (resolved.config) engine.config = resolved.config;
-  if (resolved.host.onLog) engine.onLog = resolved.host.onLog;
-  // Progress goes to the call that is running (Sandboxed.progress); none reaches anyone before `sandboxed` exists (a start function).
+  // Progress and log lines go to the call that is running (Sandboxed.progress, .log): a call may
+  // have its own (CallOptions). No progress reaches anyone before `sandboxed` exists (a start
+  // function); log lines then go to the module's host.onLog.
   let sandboxed: Sandboxed | undefined;
+  const moduleLog = resolved.host.onLog;
+  engine.onLog = (level, message) => (sandboxed ? sandboxed.log(level, message) : moduleLog?.(level, message));
   engine.onProgress = (message) => sandboxed?.progress(message);
   let backend: Backend;
   if (resolved.isolation === 'worker') {
@@ -87,7 +90,7 @@ export async function createSandbox(
   }
   const tracker = new HealthTracker(resolved.quarantine);
   if (resolved.onHealth) tracker.subscribe(resolved.onHealth);
-  sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, resolved.host.onProgress);
+  sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, resolved.host.onProgress, moduleLog);
   return sandboxed;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Plugin } from '@extism/extism';
 import { SILENT, createPlugin, deferredFetch } from './extism.js';
-import { classify } from './failures.js';
+import { HostRefusal, classify } from './failures.js';
 import { hostImports, type ImportScope } from './engine-imports.js';
 import type { GuestImports } from './guest-imports.js';
 import { directCaller, probeContext, type DirectCaller } from './extism-call.js';
@@ -47,7 +47,12 @@ export async function buildInstance(
   scope.vars.clear();
   let plugin: Plugin;
   const functions = hostImports(scope, meterImports, guest.functions());
-  const context = probeContext(functions, REFUEL_MODULE);
+  // An address Extism's own accessor refuses ends the call, finally (a TRAP the plugin cannot catch and go on).
+  const context = probeContext(functions, REFUEL_MODULE, (name, error) => {
+    const refusal = new HostRefusal('TRAP', `the plugin called ${name} with an address Extism refuses: ${error instanceof Error ? error.message : String(error)}`);
+    scope.stop ??= refusal;
+    return refusal;
+  });
   try {
     plugin = await createPlugin(
       // The module itself, not a manifest: Extism then skips its `instanceof Response` check.

@@ -33,6 +33,8 @@ export class Sandboxed implements SandboxedModule {
     private readonly name: string,
     /** The module's `host.onProgress`: progress of a call that has no `onProgress` of its own. */
     private readonly onProgress?: (message: string) => void,
+    /** The module's `host.onLog`: log lines of a call that has no `onLog` of its own. */
+    private readonly onLog?: (level: string, message: string) => void,
   ) {
     this.#exportSet = new Set(exports);
   }
@@ -46,6 +48,14 @@ export class Sandboxed implements SandboxedModule {
    */
   readonly progress = (message: string): void => {
     (this.#running.onProgress ?? this.onProgress)?.(message);
+  };
+
+  /** The backend's log callback: the running call's `onLog`, else the module's (as `progress`). */
+  readonly log = (level: string, message: string): void => {
+    const running = this.#running;
+    // Called as a method of the call's options, as `check` is (a hook call's is a method of its class).
+    if (running.onLog) running.onLog(level, message);
+    else this.onLog?.(level, message);
   };
 
   get health(): Health {

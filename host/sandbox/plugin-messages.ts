@@ -40,6 +40,10 @@ const PROGRESS_DROPPED = `[more progress dropped: over ${MAX_PROGRESS_MESSAGES_P
 export const MAX_LOG_LINES_PER_CALL = 1_000;
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
+/** A level as a log line carries it: one of `LOG_LEVELS` (anything else, from a worker or an embedder, is `info`). */
+export const logLevel = (level: string): (typeof LOG_LEVELS)[number] =>
+  LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
+
 /** `wasmhooks:host` `progress`: the text goes to the running call's `onProgress`, within maxProgressBytes and the message count. */
 export function progress(scope: MessageScope): HostFunction {
   return (cc: CallContext, address: bigint) => {

@@ -83,6 +83,14 @@ export interface CallOptions {
    */
   onProgress?: (message: string) => void;
   /**
+   * This call's log lines (Extism `log_*`, WASI stdout/stderr), in place of the
+   * module's `host.onLog`, the same way: a line goes to the call that was
+   * running when the plugin wrote it (a plugin shared by sessions logs into
+   * the session whose call it is, not into every one). Called as a method of
+   * the options object. Contract: must not throw.
+   */
+  onLog?: (level: string, message: string) => void;
+  /**
    * Reads the output of a call that returned: the failure that makes it
    * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
    * becomes the call's outcome and counts toward quarantine like any other.

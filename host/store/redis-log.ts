@@ -23,6 +23,14 @@ import type { EventLog, Since } from './types.js';
 /** Events held while Redis is unreachable; beyond this the oldest are dropped. */
 const MAX_QUEUE = 100_000;
 const BATCH = 500;
+/** Counts a stream's entries in [ARGV[1], ARGV[2]] (XRANGE bounds), 1 000 at a time, on the server. */
+const COUNT_RANGE = `local n, from = 0, ARGV[1]
+while true do
+  local page = redis.call('XRANGE', KEYS[1], from, ARGV[2], 'COUNT', 1000)
+  n = n + #page
+  if #page < 1000 then return n end
+  from = '(' .. page[#page][1]
+end`;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface RedisLogOptions {
@@ -220,9 +228,19 @@ export class RedisEventLog implements EventLog {
       if (comparePositions(parsed.position, trimmedUpTo) < 0) {
         return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'evicted' };
       }
-      if (cut) return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: null, reason: 'over-limit' };
+      if (cut) return { kind: 'gap', entries, oldest: entries[0]?.id ?? null, missed: await this.#count(`(${parsed.position}`, cut), reason: 'over-limit' };
       return { kind: 'ok', entries };
     });
+  }
+
+  /**
+   * How many entries lie from `from` to `to` (both as XRANGE takes them), counted by Redis itself a page
+   * at a time: an over-limit replay says how many it left out, not `null`, without sending them here.
+   * Bounded by the replay window (the stream is trimmed to about `capacity`).
+   */
+  async #count(from: string, to: string): Promise<number> {
+    const n = await this.redis.eval(COUNT_RANGE, 1, this.#key, from, to);
+    return Number(n);
   }
 
   /**
@@ -230,7 +248,7 @@ export class RedisEventLog implements EventLog {
    * that number at most `capacity`, read newest first a page at a time: a reconnect (with an unknown id, or an old
    * one) costs Redis and this process what its client can take, not the whole window. `cut`: older ones were left.
    */
-  async #newest(from: string, maxBytes: number): Promise<{ entries: Entry[]; cut: boolean }> {
+  async #newest(from: string, maxBytes: number): Promise<{ entries: Entry[]; cut: string | undefined }> {
     const out: Entry[] = [];
     let bytes = 0;
     let end = '+';
@@ -241,11 +259,12 @@ export class RedisEventLog implements EventLog {
         end = `(${position}`;
         const at = fields.indexOf('d');
         bytes += at >= 0 ? (fields[at + 1] as string).length : 0;
-        if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: true };
+        // `cut`: the newest entry left out; it and every older one after `from` are what the replay misses.
+        if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: position };
         const decoded = decode(fields);
         if (decoded) out.push(new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json));
       }
-      if (page.length < count) return { entries: out.reverse(), cut: false };
+      if (page.length < count) return { entries: out.reverse(), cut: undefined };
     }
   }
 

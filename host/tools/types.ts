@@ -2,7 +2,9 @@
  * Tool contracts, whatever the tool's kind (JS, WASM, MCP), and what a
  * plugin contributes to a host: its hooks, its tools, its health and logs.
  */
-import type { HookCommon, HookHandler } from '../hooks/types.js';
+import type { HookCommon, HookHandler, PluginLogLine } from '../hooks/types.js';
+
+export type { PluginLogLine } from '../hooks/types.js';
 import type { Health } from '../failure.js';
 
 /** What a tool call returns to the model. */
@@ -20,6 +22,13 @@ export interface ToolRunContext {
   context: HookCommon;
   /** Report progress; becomes a tool.progress event. Never throws. */
   onProgress(progress: string): void;
+  /**
+   * A plugin tool's log lines during this call: `plugin.log` events of this
+   * call's session only (withheld, like progress, while an output hook reviews
+   * the call). Absent (a call the embedder makes itself): the plugin's own
+   * `onLog` listeners. Never throws.
+   */
+  onLog?(line: PluginLogLine): void;
 }
 
 /**
@@ -59,16 +68,15 @@ export interface PluginContribution {
   tools(): ToolHandler[];
   /** Health transitions (WASM plugins); the host forwards them as `plugin.health` events. Returns the unsubscribe function. */
   onHealth?(listener: (change: PluginHealthChange) => void): () => void;
-  /** Log lines of the plugin (Extism `log_*`, WASI stdout/stderr); the host forwards them as `plugin.log` events. */
+  /**
+   * Log lines of the plugin (Extism `log_*`, WASI stdout/stderr) written outside a session's call
+   * (at load, or in a call the embedder makes itself); the host forwards them as `plugin.log` events.
+   * A line written during a session's hook or tool call goes to that session alone
+   * (`HookRunContext.onLog`, `ToolRunContext.onLog`).
+   */
   onLog?(listener: (line: PluginLogLine) => void): () => void;
 }
 
-/** One log line of a plugin. WASI stdout is `info`, stderr `warn`. */
-export interface PluginLogLine {
-  plugin: string;
-  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-}
 
 /** A plugin's health moved (see the sandbox's quarantine policy). */
 export interface PluginHealthChange {

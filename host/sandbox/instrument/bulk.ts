@@ -41,13 +41,14 @@ export function growCharge(m: RewriteInfo): OperandCharge {
 
 /**
  * Instructions with no operand to charge by that still call into the engine
- * (table.set, elem.drop, memory.atomic.notify: 50–150 ns each): a check
- * of their own, so that a long straight line of them reaches refuel.
+ * (table.set, elem.drop, memory.atomic.notify: 50–150 ns each; throw,
+ * rethrow, throw_ref at `THROW_FUEL`): a check of their own, so that a long
+ * straight line (or a loop) of them reaches refuel.
  */
-export function chargeEngineCall(m: ModuleInfo, w: Writer): void {
+export function chargeEngineCall(m: ModuleInfo, w: Writer, fuel = ENGINE_CALL_FUEL): void {
   // The check first: writing it may grow (move) the buffer, so `w.buf` is read after it.
   const at = writeCheck(m, w, false);
-  patchSleb5(w.buf, at, ENGINE_CALL_FUEL);
+  patchSleb5(w.buf, at, fuel);
   m.checksInserted++;
 }
 

@@ -22,7 +22,7 @@ import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb } from './leb.js';
-import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, fcWeight } from './opcodes.js';
+import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, THROW_FUEL, fcWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
 import { hintUnlikely } from './hints.js';
 import { patchSleb5, type Writer } from './writer.js';
@@ -59,7 +59,8 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
     switch (OP_IMM[op] as Imm) {
       case Imm.None:
       case Imm.Exit:
-        if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at); // throw, rethrow, throw_ref
+        // throw, rethrow, throw_ref: charged as what the engine spends on one (opcodes.ts THROW_FUEL).
+        if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at), chargeEngineCall(m, w, THROW_FUEL), (unchecked = 0);
         if (op === 0x08 || op === 0x09 || op === 0x15) r.skipLeb();
         else if (op === 0x13) r.skipLeb(), r.skipLeb();
         break;

@@ -77,6 +77,14 @@ export const TABLE_GROW_FUEL_LOG2 = 6;
 /** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
 export const ENGINE_CALL_FUEL = 1024;
 /**
+ * throw, rethrow and throw_ref pay this at a check of their own (bulk.ts). A throw the plugin catches
+ * costs the engine 0.8–2.9 µs (an exception object, the unwind, the handler's gate; measured red11:
+ * Node 20 2.9 µs, Deno 0.8, Bun 0.85), where its weight of 1 charged 1 fuel: a loop of caught throws
+ * ran 200–1,400× longer per fuel than ordinary code, so with `timeoutMs: Infinity` a budget meant for
+ * ~0.1 s of CPU bought minutes. At 16,384 a throw costs 0.05–0.18 ns per fuel, ordinary code's rate.
+ */
+export const THROW_FUEL = 16_384;
+/**
  * memory.grow also pays 2^12 = 4096 fuel per page, charged at run time (bulk.ts). Not the byte rate: what
  * grows is bounded per instance by the memory cap (256 pages, ≈ 2.3 ms on V8 in all), and a grow that fails
  * (a probe past the cap) costs the engine next to nothing, yet is charged for what it asked, up to the cap:

@@ -11,6 +11,7 @@ import { pushCounter, writeBack } from './fuel.js';
 import { exceptionOp } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { lebEnd, readLeb, skip } from './leb.js';
+import { THROW_FUEL } from './opcodes.js';
 import { variantIndex } from './threaded.js';
 import type { Walk } from './walk.js';
 
@@ -64,12 +65,16 @@ export function walkExit(s: Walk, op: number): boolean {
     m.tailCalls = true;
     if (s.threaded) return false; // see RewriteInfo.tailCalls
   }
+  if (op >= 0x08 && op <= 0x0a) {
+    exceptionOp(m, s.r, op, s.at); // throw, rethrow, throw_ref
+    // Charged as what the engine spends on it (opcodes.ts THROW_FUEL), before the counter is written back.
+    if (s.instrument) s.checkHere(THROW_FUEL);
+  }
   if (s.local) {
     s.flush(s.at);
     if (s.threaded && op === 0x0f) pushCounter(m, w);
     else writeBack(m, w);
   }
-  if (op >= 0x08 && op <= 0x0a) exceptionOp(m, s.r, op, s.at); // throw, rethrow, throw_ref
   if (op === 0x08 || op === 0x09 || op === 0x15) s.p = skip(buf, s.p, s.end);
   else if (op === 0x13) s.p = skip(buf, skip(buf, s.p, s.end), s.end);
   if (s.instrument) {

@@ -265,9 +265,9 @@ export class Walk {
   }
 
   /** A check of its own before the instruction at `at`: one that calls into the engine (bulk.ts). */
-  checkHere(): void {
+  checkHere(fuel?: number): void {
     this.flush(this.at);
-    chargeEngineCall(this.m, this.w);
+    chargeEngineCall(this.m, this.w, fuel);
     this.unchecked = 0;
   }
 }

@@ -18,6 +18,7 @@ import { HOST_CALL_FUEL } from '../instrument/hostcalls.js';
 import { StopSignal, type Meter } from '../meter.js';
 import type { Files } from './files.js';
 import { Errno, type Guest } from './guest.js';
+import { CLOCK_STEP_NS } from './clock.js';
 
 /** Subscriptions one call may pass; more is EINVAL. */
 export const MAX_SUBSCRIPTIONS = 64;
@@ -50,7 +51,10 @@ export function pollOneoff(
       const timeout = view.getBigUint64(s + 24, true);
       const absolute = (view.getUint16(s + 40, true) & 1) === 1;
       const at = absolute ? (clock === 0 ? timeout - BigInt(Date.now()) * 1_000_000n + now() : timeout) : now() + timeout;
-      if (wake === null || at < wake) wake = at;
+      // On the clock's step, as clock_time_get reads it: a wake-up at any nanosecond was a timer
+      // finer than the 100 µs a plugin may see (a 1 ns sleep ended at once, a loop of them timed work).
+      const stepped = stepUp(at);
+      if (wake === null || stepped < wake) wake = stepped;
     } else {
       const fd = view.getUint32(s + 16, true);
       const d = files.get(fd);
@@ -80,6 +84,12 @@ export function pollOneoff(
   });
   guest.u32(nevents, ready.length);
   return Errno.SUCCESS;
+}
+
+/** `ns` rounded up to the monotonic clock's step (`CLOCK_STEP_NS`, preview1.ts): the wake-ups a plugin can see. */
+function stepUp(ns: bigint): bigint {
+  const rest = ns % CLOCK_STEP_NS;
+  return rest === 0n ? ns : ns - rest + (ns < 0n ? 0n : CLOCK_STEP_NS);
 }
 
 /** A cell of our own to block on (no one notifies it), or null where this thread may not block. */

@@ -12,6 +12,7 @@ import { Files } from './files.js';
 import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
 import { pollOneoff } from './poll.js';
+import { CLOCK_STEP_NS, coarseMonotonicNs } from './clock.js';
 import { LineSink, type StdioLevel } from './stdio.js';
 import { concatBytes } from '../../bytes.js';
 
@@ -266,17 +267,4 @@ export function preview1Functions(): ReadonlySet<string> {
   return names;
 }
 
-/**
- * The monotonic clock's step a plugin sees: 100 µs, as browsers coarsen `performance.now()` for
- * code they do not trust. A plugin shares the process with the host's secrets (API keys, other
- * sessions' data) and other plugins; a clock precise to the microsecond is what timing side
- * channels (cache timing, Spectre-style reads) are measured with. The realtime clock is Date.now()'s
- * millisecond already.
- */
-export const CLOCK_STEP_NS = 100_000n;
-
-/** performance.now() in ns, cut down to a multiple of `CLOCK_STEP_NS` (still never decreasing). */
-function coarseMonotonicNs(): bigint {
-  const ns = BigInt(Math.floor(performance.now() * 1e6));
-  return ns - (ns % CLOCK_STEP_NS);
-}
+export { CLOCK_STEP_NS } from './clock.js';
