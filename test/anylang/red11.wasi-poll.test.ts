@@ -3,18 +3,8 @@
 // once, so a loop of them timed work finely). Wake-ups are now on the clock's step: every sleep ends
 // on a step boundary past the last. Fails on the code before the fix (50 sleeps took microseconds).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Meter } from '../../host/sandbox/meter.js';
-import { CLOCK_STEP_NS, Wasi } from '../../host/sandbox/wasi/preview1.js';
-
-type Fn = (...args: Array<number | bigint>) => number;
-
-function setup() {
-  const memory = new WebAssembly.Memory({ initial: 1 });
-  const meter = new Meter({ deadline: performance.now() + 5_000, timeoutMs: 5_000, fuel: 1e12, signal: undefined }, 10_000, null);
-  const wasi = new Wasi({ args: [], env: [], preopens: [] }, { meter: () => meter, log: () => {} });
-  wasi.attach(memory);
-  return { fns: wasi.imports() as unknown as Record<string, Fn>, view: new DataView(memory.buffer) };
-}
+import { CLOCK_STEP_NS } from '../../host/sandbox/wasi/preview1.js';
+import { directWasi as setup } from './wasi-direct.js';
 
 /** One clock subscription at 0: `clock` id, `timeout` ns, absolute or relative. */
 function subscribe(view: DataView, clock: number, timeout: bigint, absolute: boolean): void {

@@ -3,18 +3,8 @@
 // timing side channels are measured with, in a process holding the host's secrets. It is now
 // coarsened to 100 µs, as browsers do for untrusted code. Fails on the code before the fix.
 import { describe, expect, it } from 'vitest';
-import { Meter } from '../../host/sandbox/meter.js';
-import { CLOCK_STEP_NS, Wasi } from '../../host/sandbox/wasi/preview1.js';
-
-type Fn = (...args: Array<number | bigint>) => number;
-
-function setup() {
-  const memory = new WebAssembly.Memory({ initial: 1 });
-  const meter = new Meter({ deadline: performance.now() + 5_000, timeoutMs: 5_000, fuel: 1e12, signal: undefined }, 10_000, null);
-  const wasi = new Wasi({ args: [], env: [], preopens: [] }, { meter: () => meter, log: () => {} });
-  wasi.attach(memory);
-  return { fns: wasi.imports() as unknown as Record<string, Fn>, view: new DataView(memory.buffer) };
-}
+import { CLOCK_STEP_NS } from '../../host/sandbox/wasi/preview1.js';
+import { directWasi as setup } from './wasi-direct.js';
 
 describe('WASI clocks', () => {
   it('the monotonic clock (and the CPU-time ones) step by 100 µs, and say so', () => {
