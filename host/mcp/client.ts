@@ -273,7 +273,9 @@ export class McpServers {
         : error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? 'MCP_CLOSED'
         : 'MCP_ERROR';
       const message = `${describe(error)}${code === 'MCP_CLOSED' ? this.#tail(s) : ''}`;
-      this.#fail(s, code, `${tool}: ${message}`);
+      // Every session's stream gets the code only: the server's words and its stderr may quote this
+      // session's arguments. The calling session's tool result keeps them (plugin.health's rule).
+      this.#fail(s, code, `${tool}: ${CALL_FAILED[code]} (the calling session's tool result says more)`);
       return { content: `${where} failed [${code}]: ${message}`, isError: true };
     }
   }
@@ -287,6 +289,12 @@ export class McpServers {
     return last ? ` (stderr: ${last})` : '';
   }
 }
+
+const CALL_FAILED = {
+  MCP_TIMEOUT: 'the call timed out',
+  MCP_CLOSED: 'the server closed the connection',
+  MCP_ERROR: 'the call failed',
+} as const;
 
 function describe(error: unknown): string {
   const m = messageOf(error);

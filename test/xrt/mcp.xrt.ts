@@ -41,6 +41,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const events = await run([{ toolCalls: [{ name: 'mcp__demo__crash', input: {} }] }]);
     const out = events.find((e) => e.type === 'tool.output');
     assert.ok(out && out.type === 'tool.output' && out.isError && /MCP_CLOSED/.test(out.content), JSON.stringify(out));
+    // mcp.server.error reaches every live session: it names the failure, never the server's stderr
+    for (const e of events) if (e.type === 'mcp.server.error') assert.ok(!e.message.includes('crashing now'), e.message);
   },
   'our WASM tool served to the SDK Client (in memory and over HTTP): calc 17*25+3 = 428': async () => {
     const calc = await loadPlugin({ bytes: new Uint8Array(await readFile(calcPath)) });
