@@ -1,0 +1,66 @@
+// rv10's review of conf2 on Node, Deno and Bun against the build: a session resumed from a store
+// whose `resumeAt` is tampered (null, a string, huge, fractional) neither throws a TypeError nor
+// repeats a `seq`; and the public grammar checker gives typed errors or violations for lists that
+// are not event streams, never a TypeError.
+import assert from 'node:assert/strict';
+import { createHost, eventGrammarViolations, openStore, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import type { HostEvent } from '../../dist/index.js';
+
+/** A session record with `resumeAt` as a tampered store (a Redis hash field, a data-directory file) may hold it. */
+async function resumed(resumeAt: unknown): Promise<HostEvent[]> {
+  const { store } = await openStore({ kind: 'memory' });
+  await store.create({ id: 's1', createdAt: Date.now(), prompts: 1, options: {} });
+  await store.update('s1', { resumeAt: resumeAt as never });
+  const host = createHost({ model: scriptedModel([{ text: 'hi' }]), store });
+  const session = await host.resume('s1');
+  const events: HostEvent[] = [];
+  for await (const e of session.stream('go')) events.push(e);
+  return events;
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'a tampered resumeAt (null, a string, an array, negative, fractional) is ignored: the session counts from 1': async () => {
+    for (const bad of [null, 'x', [], { seq: -1, turn: 0 }, { seq: 1.5, turn: 0 }, { seq: Number.NaN, turn: 0 }]) {
+      const events = await resumed(bad);
+      assert.equal(events[0]?.seq, 1, JSON.stringify(bad));
+      assert.deepEqual(eventGrammarViolations(events), [], JSON.stringify(bad));
+    }
+  },
+  'a huge resumeAt never makes seq stop increasing (no two events share a seq)': async () => {
+    for (const seq of [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 3, 2 ** 60]) {
+      const events = await resumed({ seq, turn: seq });
+      const seqs = events.map((e) => e.seq);
+      assert.equal(new Set(seqs).size, seqs.length, `resumeAt.seq ${seq}: ${seqs.slice(0, 3).join(',')}`);
+      assert.ok(seqs.every((s) => Number.isSafeInteger(s)), `resumeAt.seq ${seq}: unsafe seq ${seqs[0]}`);
+      assert.deepEqual(eventGrammarViolations(events), []);
+    }
+    const host = createHost({ model: scriptedModel([{ text: 'hi' }]) });
+    await assert.rejects(async () => host.session({ resumeAt: { seq: Number.MAX_SAFE_INTEGER, turn: 0 } }), (e: unknown) => e instanceof WasmhooksError && e.code === 'INVALID_OPTIONS');
+  },
+  'a sane resumeAt still counts on': async () => {
+    const events = await resumed({ seq: 41, turn: 3 });
+    assert.equal(events[0]?.seq, 42);
+    assert.equal((events.find((e) => e.type === 'agent.start') as { turn?: number } | undefined)?.turn, 4);
+  },
+  'eventGrammarViolations on hostile input: typed errors for what is no list, violations for entries that are no events': async () => {
+    for (const notList of [undefined, null, 5, { length: 1, 0: {} }]) {
+      assert.throws(() => eventGrammarViolations(notList as never), (e: unknown) => e instanceof WasmhooksError && e.code === 'INVALID_OPTIONS', String(notList));
+    }
+    assert.throws(() => eventGrammarViolations([], { span: 'everything' } as never), (e: unknown) => e instanceof WasmhooksError && e.code === 'INVALID_OPTIONS');
+    const start = { type: 'agent.start', seq: 1, sessionId: 's', turn: 1, prompt: 'go' };
+    const hostile: unknown[] = [null, 7, 'agent.start', [], { type: Symbol('x') }, { type: 'agent.start', sessionId: Symbol('s') }, { type: 'text.delta', seq: Symbol('q') },
+      Object.create(null), { __proto__: { type: 'agent.start' } }, { type: 'hook.start', seq: 2, sessionId: 's', event: Symbol('e'), hookId: Symbol('h') }];
+    for (const entry of hostile) {
+      const v = eventGrammarViolations([start, entry] as never);
+      assert.ok(v.some((x) => x.index === 1), `${String(typeof entry)}: ${JSON.stringify(v)}`);
+    }
+  },
+  'eventGrammarViolations stays linear on a long stream': async () => {
+    const events: unknown[] = [{ type: 'agent.start', seq: 1, sessionId: 's', turn: 1, prompt: 'go' }];
+    for (let i = 0; i < 200_000; i++) events.push({ type: 'text.delta', seq: i + 2, sessionId: 's', text: 'x' });
+    const t0 = performance.now();
+    const v = eventGrammarViolations(events as never);
+    const ms = performance.now() - t0;
+    assert.ok(v.length > 0 && ms < 5_000, `${v.length} violations in ${ms.toFixed(0)} ms`);
+  },
+};
