@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { createHost, eventGrammarViolations, openStore, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HostEvent } from '../../dist/index.js';
+import { createServer } from '../../dist/server.js';
+import { readEvents } from './red6-helpers.ts';
 
 /** A session record with `resumeAt` as a tampered store (a Redis hash field, a data-directory file) may hold it. */
 async function resumed(resumeAt: unknown): Promise<HostEvent[]> {
@@ -41,6 +43,30 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const events = await resumed({ seq: 41, turn: 3 });
     assert.equal(events[0]?.seq, 42);
     assert.equal((events.find((e) => e.type === 'agent.start') as { turn?: number } | undefined)?.turn, 4);
+  },
+  'a prompt counts on from the record under its lease, not the copy read before it (another replica ended a prompt between)': async () => {
+    const { store } = await openStore({ kind: 'memory' });
+    Object.defineProperty(store, 'shared', { value: true });
+    const server = createServer(createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'fine' } }] }) }), { store });
+    try {
+      const created = await server.app.request('/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const id = ((await created.json()) as { id: string }).id;
+      const acquire = store.acquire.bind(store);
+      store.acquire = async (...args: Parameters<typeof store.acquire>) => {
+        await store.update(id, { resumeAt: { seq: 500, turn: 7 }, prompts: 8 });
+        return acquire(...args);
+      };
+      const res = await server.app.request(`/event?session=${id}`);
+      const reading = readEvents<{ type?: string; seq?: number; turn?: number }>(res, (e) => e.type === 'agent.end');
+      const posted = await server.app.request(`/session/${id}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'go' }) });
+      assert.equal(posted.status, 202);
+      const start = (await reading).find((e) => e.type === 'agent.start');
+      assert.deepEqual([start?.seq, start?.turn], [501, 8]);
+      for (let i = 0; i < 100 && (await store.get(id))?.running !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal((await store.get(id))?.prompts, 9);
+    } finally {
+      await server.close();
+    }
   },
   'eventGrammarViolations on hostile input: typed errors for what is no list, violations for entries that are no events': async () => {
     for (const notList of [undefined, null, 5, { length: 1, 0: {} }]) {
