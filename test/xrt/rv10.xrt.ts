@@ -81,6 +81,27 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(v.some((x) => x.index === 1), `${String(typeof entry)}: ${JSON.stringify(v)}`);
     }
   },
+  'a model stream of many tool calls then a duplicate id: BAD_STREAM, every call denied, in linear time': async () => {
+    const n = 40_000;
+    const model = {
+      id: 'many',
+      async *stream() {
+        yield { type: 'message.start', model: 'many' } as const;
+        for (let i = 0; i < n; i++) yield { type: 'tool.call', id: `c${i}`, name: 'Look', input: {} } as const;
+        yield { type: 'tool.call', id: 'c0', name: 'Look', input: {} } as const;
+      },
+    };
+    const session = createHost({ model: model as never, permissionMode: 'bypassPermissions' }).session();
+    const t0 = performance.now();
+    const events: HostEvent[] = [];
+    for await (const e of session.stream('go')) events.push(e);
+    const ms = performance.now() - t0;
+    // A scan of the calls per call was ~8 s here for 40k calls on Node (quadratic); a Set is well under 1 s.
+    assert.ok(ms < 4_000, `${n} calls took ${ms.toFixed(0)} ms`);
+    assert.equal(events.filter((e) => e.type === 'tool.denied' && e.source === 'model-error').length, n);
+    assert.ok(events.some((e) => e.type === 'error' && e.code === 'BAD_STREAM'));
+    assert.deepEqual(eventGrammarViolations(events), []);
+  },
   'eventGrammarViolations stays linear on a long stream': async () => {
     const events: unknown[] = [{ type: 'agent.start', seq: 1, sessionId: 's', turn: 1, prompt: 'go' }];
     for (let i = 0; i < 200_000; i++) events.push({ type: 'text.delta', seq: i + 2, sessionId: 's', text: 'x' });
