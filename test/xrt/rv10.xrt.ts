@@ -7,6 +7,9 @@ import { createHost, eventGrammarViolations, openStore, scriptedModel, Wasmhooks
 import type { HostEvent } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { readEvents } from './red6-helpers.ts';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A session record with `resumeAt` as a tampered store (a Redis hash field, a data-directory file) may hold it. */
 async function resumed(resumeAt: unknown): Promise<HostEvent[]> {
@@ -38,6 +41,41 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
     const host = createHost({ model: scriptedModel([{ text: 'hi' }]) });
     await assert.rejects(async () => host.session({ resumeAt: { seq: Number.MAX_SAFE_INTEGER, turn: 0 } }), (e: unknown) => e instanceof WasmhooksError && e.code === 'INVALID_OPTIONS');
+  },
+  'a data directory written before resumeAt existed (or with it damaged) loads; an intact one counts on': async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wh-rv10-'));
+    try {
+      const run = async () => {
+        const { store, close } = await openStore({ kind: 'file', dataDir: dir });
+        try {
+          if (!(await store.get('old'))) await store.create({ id: 'old', createdAt: 1, prompts: 0, options: {} });
+          const session = await createHost({ model: scriptedModel([{ text: 'hi' }]), store }).resume('old');
+          const events: HostEvent[] = [];
+          for await (const e of session.stream('go')) events.push(e);
+          await new Promise((r) => setTimeout(r, 20));
+          return events;
+        } finally {
+          await close?.();
+        }
+      };
+      const first = await run();
+      const file = join(dir, 'sessions', 'old.json');
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { resumeAt?: unknown };
+      assert.deepEqual(saved.resumeAt, { seq: first.at(-1)?.seq, turn: 1 });
+      const second = await run();
+      assert.deepEqual([second[0]?.seq, (second[0] as { turn?: number }).turn], [(first.at(-1)?.seq ?? 0) + 1, 2]);
+      for (const damaged of [undefined, 'x', null, { seq: 2 ** 60, turn: 1 }]) {
+        const record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        if (damaged === undefined) delete record.resumeAt;
+        else record.resumeAt = damaged;
+        writeFileSync(file, JSON.stringify(record));
+        const again = await run();
+        assert.equal(again[0]?.seq, 1, JSON.stringify(damaged));
+        assert.deepEqual(eventGrammarViolations(again), []);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   },
   'a sane resumeAt still counts on': async () => {
     const events = await resumed({ seq: 41, turn: 3 });
