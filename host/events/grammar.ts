@@ -100,15 +100,13 @@ class GrammarChecker implements Checker {
 
   run(events: readonly HostEvent[]): GrammarViolation[] {
     for (const e of events) {
-      const shape = notAnEvent(e);
-      if (shape !== undefined) this.fail('frame', `entry ${this.index} is not an event: ${shape}`);
-      else {
-        try {
-          this.event(e);
-        } catch (error) {
-          // A field of a hostile type (a symbol, a getter that throws) deeper than the shape check: a violation, never a throw.
-          this.fail('frame', `event ${this.index} could not be checked (a field of the wrong type?): ${error instanceof Error ? error.message : 'unknown error'}`);
-        }
+      try {
+        const shape = notAnEvent(e);
+        if (shape !== undefined) this.fail('frame', `entry ${this.index} is not an event: ${shape}`);
+        else this.event(e);
+      } catch (error) {
+        // A field of a hostile type (a symbol, a getter that throws) deeper than the shape check: a violation, never a throw.
+        this.fail('frame', `event ${this.index} could not be checked (a field of the wrong type?): ${error instanceof Error ? error.message : 'unknown error'}`);
       }
       this.index++;
     }

@@ -113,7 +113,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.throws(() => eventGrammarViolations([], { span: 'everything' } as never), (e: unknown) => e instanceof WasmhooksError && e.code === 'INVALID_OPTIONS');
     const start = { type: 'agent.start', seq: 1, sessionId: 's', turn: 1, prompt: 'go' };
     const hostile: unknown[] = [null, 7, 'agent.start', [], { type: Symbol('x') }, { type: 'agent.start', sessionId: Symbol('s') }, { type: 'text.delta', seq: Symbol('q') },
-      Object.create(null), { __proto__: { type: 'agent.start' } }, { type: 'hook.start', seq: 2, sessionId: 's', event: Symbol('e'), hookId: Symbol('h') }];
+      Object.create(null), { __proto__: { type: 'agent.start' } }, { get type(): string { throw new Error('no type'); } }, { type: 'hook.start', seq: 2, sessionId: 's', event: Symbol('e'), hookId: Symbol('h') }];
     for (const entry of hostile) {
       const v = eventGrammarViolations([start, entry] as never);
       assert.ok(v.some((x) => x.index === 1), `${String(typeof entry)}: ${JSON.stringify(v)}`);
