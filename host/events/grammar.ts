@@ -4,13 +4,13 @@
  * stated once, used by our conformance tests on Node, Deno and Bun, and exported so that an app,
  * a custom Model's author or a replay consumer can check a stream it recorded.
  */
-import { WasmhooksError } from '../errors.js';
 import { HOOK_EVENT_RULES } from '../hooks/decisions.js';
 import { newScope, newTurn, STATE_MOVES, type GrammarRule, type ScopeState } from './grammar-scope.js';
 
 export type { GrammarRule } from './grammar-scope.js';
 import type { AgentErrorCode, HostEvent, HostEventOf } from './types.js';
 import { hookPlacement } from './grammar-hooks.js';
+import { assertGrammarInput, notAnEvent } from './grammar-input.js';
 import { toolCall, toolDenied, toolOutput, toolProgress, permissionRequest, permissionResolved, type Checker } from './grammar-tools.js';
 
 
@@ -54,25 +54,8 @@ const AMBIENT: ReadonlySet<string> = new Set(['plugin.health', 'plugin.log', 'mc
  * if (broken.length > 0) throw new Error(broken.map((v) => `#${v.index} ${v.rule}: ${v.message}`).join('\n'));
  */
 export function eventGrammarViolations(events: readonly HostEvent[], options: GrammarOptions = {}): GrammarViolation[] {
-  // A public export fed recorded (parsed) streams: what is not a list of events is a typed error, not a TypeError.
-  if (!Array.isArray(events)) throw new WasmhooksError('INVALID_OPTIONS', `eventGrammarViolations: events must be an array of events, got ${events === null ? 'null' : typeof events}`);
-  const o: unknown = options;
-  const { span, gaps } = (typeof o === 'object' && o !== null ? o : {}) as { span?: unknown; gaps?: unknown };
-  if ((typeof o !== 'object' || o === null) || (span !== undefined && span !== 'prompt' && span !== 'session') || (gaps !== undefined && typeof gaps !== 'boolean')) {
-    throw new WasmhooksError('INVALID_OPTIONS', "eventGrammarViolations: options are { span?: 'prompt' | 'session', gaps?: boolean }");
-  }
+  assertGrammarInput(events, options);
   return new GrammarChecker(options).run(events);
-}
-
-/** Why an entry of a (parsed, untrusted) list is not an event at all, or undefined when it has an event's shape. */
-function notAnEvent(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null || Array.isArray(e)) return e === null ? 'null' : Array.isArray(e) ? 'an array' : typeof e;
-  const { type, seq, sessionId, agentId } = e as Record<string, unknown>;
-  if (typeof type !== 'string') return 'its type is not a string';
-  if (sessionId !== undefined && typeof sessionId !== 'string') return 'its sessionId is not a string';
-  if (agentId !== undefined && typeof agentId !== 'string') return 'its agentId is not a string';
-  if (typeof seq === 'symbol' || typeof seq === 'object') return 'its seq is not a number';
-  return undefined;
 }
 
 /** What may follow the error that ends an agent: its StopFailure and Error hooks, state changes, the end. */
