@@ -11,7 +11,7 @@ import type { PluginContribution, ToolHandler } from './tools/types.js';
 import { mcpServersSchema, type McpServersConfig } from './mcp/config.js';
 import type { Message, Model } from './models/types.js';
 import type { CanUseTool } from './permissions/types.js';
-import type { SessionStore } from './store/types.js';
+import { RESUME_AT_MAX, type SessionStore } from './store/types.js';
 
 export const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -109,7 +109,7 @@ const schemas = lazy(() => {
       /** Where the conversation is kept as JSONL; hook inputs carry it as `transcript_path`. */
       transcriptPath: z.string().min(1).optional(),
       /** Continuing a stored session (`host.resume` passes the store's): its events' `seq` and its prompts' `turn` go on after these. */
-      resumeAt: z.object({ seq: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).strict().optional(),
+      resumeAt: z.object({ seq: z.number().int().nonnegative().max(RESUME_AT_MAX), turn: z.number().int().nonnegative().max(RESUME_AT_MAX) }).strict().optional(),
       ...sessionFields,
     })
     .strict();

@@ -80,6 +80,7 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   const { signal } = request;
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
+  const callIds = new Set<string>();
   const aborted: ModelTurn = { kind: 'aborted', toolCalls, usage: ZERO };
   let started = false;
   let it: AsyncIterator<ModelEvent> | undefined;
@@ -118,9 +119,11 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           break;
         case 'tool.call':
           // Each call is settled by its id (one tool.output or tool.denied): a second call with an id is not a call of its own.
-          if (toolCalls.some((c) => c.id === ev.id)) return broken(model, toolCalls, `the stream sent two tool calls with the id ${JSON.stringify(ev.id)}`);
+          // A Set, not a scan of toolCalls: a hostile endpoint streaming many calls costs linear time, not quadratic.
+          if (callIds.has(ev.id)) return broken(model, toolCalls, `the stream sent two tool calls with the id ${JSON.stringify(ev.id)}`);
           parts.push({ type: 'tool_call', id: ev.id, name: ev.name, input: ev.input });
           toolCalls.push({ id: ev.id, name: ev.name, input: ev.input });
+          callIds.add(ev.id);
           emit({ type: 'tool.call', toolUseId: ev.id, name: ev.name, input: ev.input });
           break;
         case 'message.end': {

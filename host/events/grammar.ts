@@ -10,6 +10,7 @@ import { newScope, newTurn, STATE_MOVES, type GrammarRule, type ScopeState } fro
 export type { GrammarRule } from './grammar-scope.js';
 import type { AgentErrorCode, HostEvent, HostEventOf } from './types.js';
 import { hookPlacement } from './grammar-hooks.js';
+import { assertGrammarInput, notAnEvent } from './grammar-input.js';
 import { toolCall, toolDenied, toolOutput, toolProgress, permissionRequest, permissionResolved, type Checker } from './grammar-tools.js';
 
 
@@ -53,6 +54,7 @@ const AMBIENT: ReadonlySet<string> = new Set(['plugin.health', 'plugin.log', 'mc
  * if (broken.length > 0) throw new Error(broken.map((v) => `#${v.index} ${v.rule}: ${v.message}`).join('\n'));
  */
 export function eventGrammarViolations(events: readonly HostEvent[], options: GrammarOptions = {}): GrammarViolation[] {
+  assertGrammarInput(events, options);
   return new GrammarChecker(options).run(events);
 }
 
@@ -81,7 +83,14 @@ class GrammarChecker implements Checker {
 
   run(events: readonly HostEvent[]): GrammarViolation[] {
     for (const e of events) {
-      this.event(e);
+      try {
+        const shape = notAnEvent(e);
+        if (shape !== undefined) this.fail('frame', `entry ${this.index} is not an event: ${shape}`);
+        else this.event(e);
+      } catch (error) {
+        // A field of a hostile type (a symbol, a getter that throws) deeper than the shape check: a violation, never a throw.
+        this.fail('frame', `event ${this.index} could not be checked (a field of the wrong type?): ${error instanceof Error ? error.message : 'unknown error'}`);
+      }
       this.index++;
     }
     if (this.options.span !== 'session' && !this.ended) this.fail('frame', 'the stream ended without agent.end');

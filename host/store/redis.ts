@@ -242,6 +242,18 @@ function toRecord(row: Record<string, string>): SessionRecord | undefined {
     options: row.options ? (JSON.parse(row.options) as SessionRecord['options']) : {},
     ...(row.lastResult ? { lastResult: JSON.parse(row.lastResult) as SessionRecord['lastResult'] } : {}),
     ...(row.running ? { running: row.running } : {}),
-    ...(row.resumeAt ? { resumeAt: JSON.parse(row.resumeAt) as SessionRecord['resumeAt'] } : {}),
+    ...(row.resumeAt ? resumeAtField(row.resumeAt) : {}),
   };
+}
+
+/**
+ * `resumeAt` is only a hint (resumeAtOf checks its value and ignores a damaged one): a field that does
+ * not parse is dropped here, rather than making the session and every list holding it unreadable.
+ */
+function resumeAtField(raw: string): Pick<SessionRecord, 'resumeAt'> {
+  try {
+    return { resumeAt: JSON.parse(raw) as SessionRecord['resumeAt'] };
+  } catch {
+    return {};
+  }
 }

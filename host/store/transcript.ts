@@ -11,14 +11,17 @@
  */
 import type { HostEvent } from '../events/types.js';
 import type { Message } from '../models/types.js';
-import type { ResumeAt, SessionRecord, SessionStore } from './types.js';
+import { RESUME_AT_MAX, type ResumeAt, type SessionRecord, type SessionStore } from './types.js';
 
-const COUNTER = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+const COUNTER = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= RESUME_AT_MAX;
 
 /** A record's `resumeAt` when it is usable (a damaged one is ignored: the session counts from 0 as before). */
 export function resumeAtOf(record: SessionRecord | undefined): ResumeAt | undefined {
-  const r = record?.resumeAt;
-  return r !== undefined && COUNTER(r.seq) && COUNTER(r.turn) ? { seq: r.seq, turn: r.turn } : undefined;
+  // Read from files or Redis: anything (null, a string, an array) may be there.
+  const r: unknown = record?.resumeAt;
+  if (typeof r !== 'object' || r === null) return undefined;
+  const { seq, turn } = r as Partial<Record<keyof ResumeAt, unknown>>;
+  return COUNTER(seq) && COUNTER(turn) ? { seq, turn } : undefined;
 }
 
 export interface TranscriptSource {

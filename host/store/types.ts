@@ -54,6 +54,12 @@ export interface ResumeAt {
   turn: number;
 }
 
+/**
+ * The largest `resumeAt` counter a session takes (2^50, ~10^15 events): a session counting on from it
+ * stays far below 2^53, where `seq + 1` stops increasing and every event would carry the same `seq`.
+ */
+export const RESUME_AT_MAX = 2 ** 50;
+
 /** A message between replicas (control answers and aborts routed to a prompt's owner). */
 export type ReplicaMessage =
   | { kind: 'call'; callId: string; from: string; body: unknown }
