@@ -71,8 +71,12 @@ export function hostImports(
     // Any failure of a host call is final, not only our stops: an embedder's function that threw, a
     // WASI or Extism function refusing its arguments. A plain error was the plugin's to catch (wasm
     // exception handling) and go on from, at an exception's cost. A plugin's own exit is its outcome.
-    if (error instanceof Error && !(error instanceof ProcExit)) scope.stop ??= error;
-    return error;
+    if (error instanceof ProcExit) return error;
+    // A thrown value that is not an Error (an embedder's `throw 'no such user'`, `throw undefined`) is
+    // as final as one that is: recorded as such it was the plugin's to catch with catch_all (rv12).
+    const stop = error instanceof Error ? error : notAnError(error);
+    scope.stop ??= stop;
+    return stop;
   };
   const final = <F extends HostFunction>(fn: F): F =>
     // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
@@ -221,4 +225,10 @@ function varSet(scope: ImportScope): HostFunction {
     if (value === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid value address (${valueAddress})`);
     scope.vars.set(key, keyBlock.arrayBuffer().byteLength, value.bytes());
   };
+}
+
+/** What a host function's throw of a non-Error value is recorded as (never calls into the value: a hostile toString). */
+function notAnError(value: unknown): Error {
+  const what = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : value === null ? 'null' : typeof value;
+  return new Error(`a host function threw a value that is not an Error: ${what}`);
 }
