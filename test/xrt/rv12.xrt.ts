@@ -3,7 +3,8 @@
 // test/sandbox/rv12.host-throw.test.ts, test/plugins/rv12.health-numbers.test.ts,
 // test/store/rv12.redis-count.test.ts.
 import assert from 'node:assert/strict';
-import { createSandbox, loadPlugin } from '../../dist/index.js';
+import { createSandbox, loadPlugin, openStore } from '../../dist/index.js';
+import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
 const { CATCHER, STOLEN, askingPlugin, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
 
@@ -50,6 +51,38 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(!/\d{4,}/.test(messages[0]!), messages[0]);
     } finally {
       await plugin.close();
+    }
+  },
+
+  'Redis: an over-limit replay missing 60,000 events of 1 KB counts them in short scripts (none runs 100 ms: Redis serves no one while one runs)': async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const opened = await openStore({ kind: 'redis', url: redis.url, prefix: 'rv12:', replayWindow: 100_000 });
+    const { default: Redis } = await import('ioredis');
+    const admin = new Redis(redis.url);
+    try {
+      const log = opened.eventLog!;
+      const ids: string[] = [];
+      log.subscribe((entry) => ids.push(entry.id));
+      const event = (i: number, title = 'x') => ({ type: 'session.created', time: i, sessionId: `s${i}`, title }) as never;
+      log.append(event(0));
+      await log.drain();
+      for (let i = 0; i < 300 && ids.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      await admin.eval(`for i = 1, tonumber(ARGV[1]) do redis.call('XADD', KEYS[1], '*', 'u', 'other.' .. i, 'd', ARGV[2]) end return 0`, 1, 'rv12:events', '60000', JSON.stringify(event(1, 'y'.repeat(1000))));
+      log.append(event(2));
+      await log.drain();
+      for (let i = 0; i < 300 && ids.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await admin.config('SET', 'slowlog-log-slower-than', '100000');
+      await admin.slowlog('RESET');
+      const since = await log.since(ids[0]!, 50_000);
+      const slow = ((await admin.slowlog('GET', 100)) as unknown[][]).filter((e) => String((e[3] as unknown[])[0]).toLowerCase().startsWith('eval'));
+      assert.equal(since.kind === 'gap' && since.reason, 'over-limit');
+      assert.equal(since.kind === 'gap' && since.missed, 60_001 - since.entries.length);
+      assert.deepEqual(slow.map((e) => `${e[2]} µs`), []);
+    } finally {
+      admin.disconnect();
+      await opened.close();
+      await redis.dispose();
     }
   },
 };
