@@ -1,12 +1,12 @@
 // Hostile review of red11 (rv12) on Node, Deno and Bun, through the built ESM: each scenario is a
 // hole red11's changes left open, now closed. Vitest twins that fail on the old code:
 // test/sandbox/rv12.host-throw.test.ts, test/plugins/rv12.health-numbers.test.ts,
-// test/store/rv12.redis-count.test.ts.
+// test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox, loadPlugin, openStore } from '../../dist/index.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
-const { CATCHER, STOLEN, askingPlugin, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
+const { CATCHER, KERNEL_CALLS, STOLEN, askingPlugin, kernelCatcher, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'an embedder host function throwing a value that is not an Error (string, undefined, object) is a final TRAP, caught by catch_all or not': async () => {
@@ -83,6 +83,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
       admin.disconnect();
       await opened.close();
       await redis.dispose();
+    }
+  },
+
+  'Extism refusing output_set/error_set (missing block, length past it), caught by catch_all 20,000 times, is one final TRAP (in-thread and in a worker)': async () => {
+    for (const [what, call] of Object.entries(KERNEL_CALLS)) {
+      const bytes = await wat(kernelCatcher(call));
+      for (const isolation of ['in-thread', 'worker'] as const) {
+        const sandbox = await createSandbox(bytes, { allowExceptions: true, isolation, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+        try {
+          const out = await sandbox.call('run', new Uint8Array());
+          assert.equal(out.ok ? 'ok' : out.failure.code, 'TRAP', `${what} ${isolation}`);
+          assert.ok(out.fuelUsed < 10_000, `${what} ${isolation}: ${out.fuelUsed} fuel`);
+        } finally {
+          await sandbox.close();
+        }
+      }
     }
   },
 };
