@@ -1,9 +1,11 @@
 // Hostile review of red11 (rv12) on Node, Deno and Bun, through the built ESM: each scenario is a
 // hole red11's changes left open, now closed. Vitest twins that fail on the old code:
 // test/sandbox/rv12.host-throw.test.ts, test/plugins/rv12.health-numbers.test.ts,
-// test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts.
+// test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts, test/mcp/rv12.ambient.test.ts.
 import assert from 'node:assert/strict';
-import { createSandbox, loadPlugin, openStore } from '../../dist/index.js';
+import { fileURLToPath } from 'node:url';
+import { createHost, createSandbox, loadPlugin, openStore, scriptedModel } from '../../dist/index.js';
+import type { HostEvent } from '../../dist/index.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
 const { CATCHER, KERNEL_CALLS, STOLEN, askingPlugin, kernelCatcher, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
@@ -99,6 +101,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
           await sandbox.close();
         }
       }
+    }
+  },
+
+  'an MCP server that prints and dies mid-call: mcp.server.* (every live session) quote none of its stderr; the tool result does': async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/mcp/server.mjs', import.meta.url));
+    const host = createHost({
+      model: scriptedModel({ turns: [{ toolCalls: [{ name: 'mcp__demo__crash', input: {} }] }, { text: 'done' }] }),
+      permissionMode: 'bypassPermissions',
+      mcpServers: { demo: { command: 'node', args: [fixture] } },
+    });
+    try {
+      const events: HostEvent[] = [];
+      for await (const e of host.session().stream('go')) events.push(e);
+      const output = events.find((e) => e.type === 'tool.output');
+      assert.match(output?.type === 'tool.output' ? output.content : '', /crashing now/);
+      const ambient = events.filter((e) => e.type.startsWith('mcp.server.'));
+      assert.ok(ambient.some((e) => e.type === 'mcp.server.error' || e.type === 'mcp.server.closed'), JSON.stringify(ambient));
+      assert.ok(!JSON.stringify(ambient).includes('crashing now'), JSON.stringify(ambient));
+    } finally {
+      await host.close();
     }
   },
 };
