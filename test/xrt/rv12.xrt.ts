@@ -1,11 +1,13 @@
 // Hostile review of red11 (rv12) on Node, Deno and Bun, through the built ESM: each scenario is a
 // hole red11's changes left open, now closed. Vitest twins that fail on the old code:
 // test/sandbox/rv12.host-throw.test.ts, test/plugins/rv12.health-numbers.test.ts,
-// test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts, test/mcp/rv12.ambient.test.ts.
+// test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts, test/mcp/rv12.ambient.test.ts,
+// test/agent/rv12.progress-sessions.test.ts.
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { createHost, createSandbox, loadPlugin, openStore, scriptedModel } from '../../dist/index.js';
-import type { HostEvent } from '../../dist/index.js';
+import { z } from 'zod';
+import { createHost, createSandbox, loadPlugin, openStore, scriptedModel, tool } from '../../dist/index.js';
+import type { HookHandler, HostEvent } from '../../dist/index.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
 const { CATCHER, KERNEL_CALLS, STOLEN, askingPlugin, kernelCatcher, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
@@ -122,5 +124,25 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await host.close();
     }
+  },
+
+  'a redactor whose sessions set grows to take in the session mid-call withholds the progress after it': async () => {
+    const SECRET = 'sk-live-0123456789abcdef';
+    const sessions = new Set<string>();
+    const redactor: HookHandler = {
+      id: 'redactor', name: 'redactor', kind: 'js', event: 'PostToolUse', sessions, failurePolicy: 'fail-open', timeoutMs: 5_000,
+      run: async (input) => ({ ok: true, output: { updatedOutput: String((input as { tool_response?: string }).tool_response ?? '').replaceAll(SECRET, '[redacted]') } }),
+    };
+    const model = scriptedModel([{ toolCalls: [{ name: 'Leak', input: {} }] }, { text: '.' }]);
+    let id = '';
+    const leak = tool('Leak', 'leaks', z.object({}), (_i, ctx) => (ctx.onProgress('before'), sessions.add(id), ctx.onProgress(SECRET), `out ${SECRET}`));
+    const host = createHost({ model, permissionMode: 'bypassPermissions', tools: [leak] });
+    host.hooks.addHandler(redactor);
+    const session = host.session();
+    id = session.id;
+    const events: HostEvent[] = [];
+    for await (const e of session.stream('go')) events.push(e);
+    assert.deepEqual(events.flatMap((e) => (e.type === 'tool.progress' ? [e.progress] : [])), ['before', '[progress withheld: a PostToolUse hook reviews this tool\'s output]']);
+    assert.ok(!JSON.stringify(events).includes(SECRET));
   },
 };
