@@ -2,7 +2,7 @@
 // hole red11's changes left open, now closed. Vitest twins that fail on the old code:
 // test/sandbox/rv12.host-throw.test.ts, test/plugins/rv12.health-numbers.test.ts,
 // test/store/rv12.redis-count.test.ts, test/sandbox/rv12.kernel-set.test.ts, test/mcp/rv12.ambient.test.ts,
-// test/agent/rv12.progress-sessions.test.ts.
+// test/agent/rv12.progress-sessions.test.ts, test/sandbox/rv12.exit-final.test.ts.
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { createHost, createSandbox, loadPlugin, openStore, scriptedModel, tool }
 import type { HookHandler, HostEvent } from '../../dist/index.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
-const { CATCHER, KERNEL_CALLS, STOLEN, askingPlugin, kernelCatcher, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
+const { CATCHER, KERNEL_CALLS, STOLEN, askingPlugin, exitCatcher, kernelCatcher, wat } = (await import(new URL('../fixtures/rv12-plugins.ts', import.meta.url).href)) as typeof import('../fixtures/rv12-plugins.js');
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'an embedder host function throwing a value that is not an Error (string, undefined, object) is a final TRAP, caught by catch_all or not': async () => {
@@ -144,5 +144,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
     for await (const e of session.stream('go')) events.push(e);
     assert.deepEqual(events.flatMap((e) => (e.type === 'tool.progress' ? [e.progress] : [])), ['before', '[progress withheld: a PostToolUse hook reviews this tool\'s output]']);
     assert.ok(!JSON.stringify(events).includes(SECRET));
+  },
+
+  'a plugin\'s own exit, caught by catch_all 20,000 times, is final: exit 0 a finished call with no output, exit 3 PLUGIN_ERROR (in-thread and in a worker)': async () => {
+    for (const code of [0, 3]) {
+      const bytes = await wat(exitCatcher(code));
+      for (const isolation of ['in-thread', 'worker'] as const) {
+        const sandbox = await createSandbox(bytes, { wasi: true, allowExceptions: true, isolation, limits: { timeoutMs: 10_000, fuel: 1e12 } });
+        try {
+          const out = await sandbox.call('run', new Uint8Array());
+          assert.equal(out.ok ? `ok ${out.output.length}` : out.failure.code, code === 0 ? 'ok 0' : 'PLUGIN_ERROR', `${code} ${isolation}`);
+          assert.ok(out.fuelUsed < 100_000, `${code} ${isolation}: ${out.fuelUsed} fuel`);
+        } finally {
+          await sandbox.close();
+        }
+      }
+    }
   },
 };
