@@ -147,6 +147,8 @@ export class SessionRegistry {
         live = this.#live.get(id) ?? (await this.#build(id, held.options, await this.d.store.messages(id), resumeAtOf(held)));
         if (live.session.state !== 'idle') throw busy();
         await this.d.store.update(id, { prompts: held.prompts + 1 });
+        // Stored before the first event: a prompt cut off at any point (SIGKILL, a lost lease) is counted past.
+        await live.transcript?.reserve();
       } catch (error) {
         await this.d.store.release(id, this.d.replica).catch(() => {});
         throw error;
