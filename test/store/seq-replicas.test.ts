@@ -1,4 +1,5 @@
-// seq2: a replica SIGKILLed mid-prompt, the next prompt on another replica (Redis): the session's
+// seq2: a replica SIGKILLed mid-prompt, the next prompt on another replica (Redis), or a serve process
+// SIGKILLed and restarted on its data directory: the session's
 // events, live and replayed from the log, read seq strictly increasing and prompts 1, 2 — before,
 // the next prompt started again from the last prompt that had ended and repeated the killed one's seqs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,10 @@ describe.skipIf(!haveRedis())('seq across a replica killed mid-prompt (Redis)', 
     clients.push(replay);
     await replay.next(type('agent.end'));
     check(replay.messages);
-    expect((await json(`${b!.url}/session/${s.id}`)).json).toMatchObject({ prompts: 2, lastResult: { subtype: 'success', text: 'Hello.' } });
+    // The result is stored just after agent.end is published.
+    let view = (await json(`${b!.url}/session/${s.id}`)).json;
+    for (let i = 0; i < 100 && view.running; i++) view = (await json(`${b!.url}/session/${s.id}`)).json;
+    expect(view).toMatchObject({ running: false, prompts: 2, lastResult: { subtype: 'success', text: 'Hello.' } });
   }, 30_000 + NOTICED_WITHIN_MS);
 
   it('the stored resumeAt never moves back (one Lua script decides, where it is stored)', async () => {
@@ -66,4 +70,39 @@ describe.skipIf(!haveRedis())('seq across a replica killed mid-prompt (Redis)', 
       await opened.close();
     }
   });
+});
+
+describe('seq across a serve process SIGKILLed mid-prompt (data directory)', () => {
+  it('the restarted process counts on past every seq the killed one sent', async () => {
+    const dir = scriptDir();
+    const first = await startReplica(dir, ['--data-dir', 'data']);
+    let second: Replica | undefined;
+    const clients: SseClient[] = [];
+    try {
+      const { json: s } = await json(`${first.url}/session`, 'POST', {});
+      const watch = await sse(`${first.url}/event?session=${s.id}`);
+      clients.push(watch);
+      await json(`${first.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
+      await watch.next(type('control.request'));
+      await first.kill('SIGKILL');
+      second = await startReplica(dir, ['--data-dir', 'data']);
+      const again = await sse(`${second.url}/event?session=${s.id}`);
+      clients.push(again);
+      let posted = await json(`${second.url}/session/${s.id}/prompt`, 'POST', { prompt: 'hello' });
+      // The new process reports the killed prompt interrupted first (its sweep), then takes prompts.
+      for (let i = 0; i < 200 && posted.status === 409; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        posted = await json(`${second.url}/session/${s.id}/prompt`, 'POST', { prompt: 'hello' });
+      }
+      expect(posted.status).toBe(202);
+      await again.next(type('agent.end'));
+      const events = [...hostEvents(watch.messages, s.id), ...hostEvents(again.messages, s.id)];
+      const seqs = events.map((e) => e.seq);
+      expect(seqs.every((q, i) => i === 0 || q > seqs[i - 1]!), seqs.join(',')).toBe(true);
+      expect(events.filter((e) => e.type === 'agent.start').map((e) => e.turn)).toEqual([1, 2]);
+    } finally {
+      for (const c of clients) c.close();
+      await Promise.all([first.kill('SIGKILL'), second?.kill('SIGKILL')]);
+    }
+  }, 40_000);
 });
