@@ -1,6 +1,6 @@
 /**
  * Where each hook event may fire among the events of a prompt (docs/events.md, the grammar's hook
- * rules; docs/hooks.md "Fires"): the grammar checker's (grammar.ts) placement of a `hook.start`.
+ * rules; docs/hooks.md "Fires"): the grammar checker's (grammar.ts) checks of `hook.start` and `hook.end`.
  * Records what the start tells about the open turn (a call's first PreToolUse round, its Post*
  * event, the batch hooks) and returns what is wrong, if anything.
  */
@@ -13,7 +13,7 @@ import type { HostEventOf } from './types.js';
 const AGENT_TOOL = 'agent';
 
 /** Why `e` may not start here (a phrase that follows the event's name), or undefined. */
-export function hookPlacement(e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan: boolean): string | undefined {
+function hookPlacement(e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan: boolean): string | undefined {
   const t = s.turn;
   switch (e.event) {
     case 'SessionStart':

@@ -19,7 +19,7 @@ export const RESUME_AT_RESERVE = 10_000;
 const COUNTER = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= RESUME_AT_MAX + RESUME_AT_RESERVE;
 
 /** A stored `resumeAt` when it is usable, `open` included (anything may be read from files or Redis). */
-export function storedResumeAt(raw: unknown): ResumeAt | undefined {
+function storedResumeAt(raw: unknown): ResumeAt | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { seq, turn, open } = raw as Partial<Record<keyof ResumeAt, unknown>>;
   if (!COUNTER(seq) || !COUNTER(turn) || (open !== undefined && open !== true)) return undefined;
