@@ -47,9 +47,11 @@ export function replaces(next: ResumeAt, current: unknown): boolean {
 
 /** `replaces` in Redis Lua: ARGV[1..3] the new turn, open (1/0), seq; `cur` the stored JSON or false. */
 export const LATER_LUA = `
+local function counter(n) return type(n) == 'number' and n >= 0 and n <= ${RESUME_AT_MAX + RESUME_AT_RESERVE} and n % 1 == 0 end
 local function later(cur)
   local ok, c = pcall(cjson.decode, cur or 'null')
-  if not ok or type(c) ~= 'table' or type(c.turn) ~= 'number' or type(c.seq) ~= 'number' then return true end
+  -- A damaged value (as storedResumeAt sees it) is replaced: a tampered huge turn must not freeze the counters.
+  if not ok or type(c) ~= 'table' or not counter(c.turn) or not counter(c.seq) or (c.open ~= nil and c.open ~= true) then return true end
   local turn, open, seq = tonumber(ARGV[1]), ARGV[2] == '1', tonumber(ARGV[3])
   if turn ~= c.turn then return turn > c.turn end
   local copen = c.open == true

@@ -66,6 +66,13 @@ describe.skipIf(!haveRedis())('seq across a replica killed mid-prompt (Redis)', 
     const opened = await openStore({ kind: 'redis', url: redis.url, prefix: 'seq2mono:' });
     try {
       await monotonic(opened.store);
+      // A tampered value (huge, fractional, a wrong `open`) is replaced like a missing one, as resumeAtOf ignores it.
+      const client = (opened.store as unknown as { redis: import('ioredis').Redis }).redis;
+      for (const raw of ['{"seq":1,"turn":1e300}', '{"seq":1.5,"turn":1}', '{"seq":1,"turn":1,"open":"yes"}', '[1]']) {
+        await client.hset('seq2mono:s:m1', 'resumeAt', raw);
+        await opened.store.update('m1', { resumeAt: { seq: 3, turn: 1 } });
+        expect((await opened.store.get('m1'))?.resumeAt, raw).toEqual({ seq: 3, turn: 1 });
+      }
     } finally {
       await opened.close();
     }
