@@ -5,8 +5,8 @@
 // - Throughput runs (`count`): raw TCP sockets with no HTTP or SSE parser, one shared read buffer
 //   (`net` `onread`: no stream machinery, no allocation per read), counting the text.delta frames
 //   by a byte search over what arrives. The server's chunked framing cannot hide a frame's start:
-//   a frame is never split across two writes by either server, and a match split across two reads
-//   is found through the previous read's tail. These clients must cost far less than the servers,
+//   a frame is never split across two writes by either server, and a match split across reads
+//   (of any size) is found through the stream's previous bytes (test/bench/sse-clients.test.ts). These clients must cost far less than the servers,
 //   or the row measures the clients (a node:http client parsing every frame ran at 60–90% of a core
 //   against each server's 13–20%).
 // Argument: one JSON object { urls, clients, events, count? }. Prints JSON lines: {"ready":true}, then
@@ -127,8 +127,18 @@ function rawClient(url, into) {
             if (at >= 0 && at < tailLength) count++;
           }
           for (let i = buf.indexOf(MARK, from); i >= 0; i = buf.indexOf(MARK, i + MARK.length)) count++;
-          tailLength = Math.min(TAIL, n - from);
-          buf.copy(tail, 0, n - tailLength, n);
+          // The tail is the stream's last bytes, not this read's: a read shorter than the mark keeps the older
+          // bytes before it, so a mark spread over three reads or more is still found (once: it has one newline).
+          const fresh = n - from;
+          if (fresh >= TAIL) {
+            buf.copy(tail, 0, n - TAIL, n);
+            tailLength = TAIL;
+          } else {
+            const keep = Math.min(tailLength, TAIL - fresh);
+            tail.copy(tail, 0, tailLength - keep, tailLength);
+            buf.copy(tail, keep, from, n);
+            tailLength = keep + fresh;
+          }
           if (count > 0) {
             got += count;
             into.lastAt = Math.max(into.lastAt, now());

@@ -38,7 +38,9 @@
  *   on both, and what differs is the servers' own delays (their GC, their
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
- *   than the servers (per-run ratios 0.04–2.8× in one session).
+ *   than the servers (per-run ratios 0.04–2.8× in one session). Nine
+ *   paced runs, not five: per-run p99 ratios still spread 0.6–2.3× at load
+ *   2–8, and a median of five could not tell 1.1× from 1.0× (rv11).
  * Which server goes first (its clients spawned first, its commands sent
  * first, first on the paced schedule) alternates run by run: a server
  * against a copy of itself measured the first place up to 25% slower in
@@ -271,7 +273,7 @@ export const run: RowsFn = async ({ quick }) => {
   const anchorName = ANCHOR_NAME[runtimeKind()];
   const events = quick ? 200 : 500;
   const paced = quick ? 50 : 300;
-  const runs = quick ? 2 : 5;
+  const runs = quick ? 2 : 9;
   const bursts = quick ? 2 : 15;
   const warmUps = quick ? 1 : 16;
   const problem = await distProblem();

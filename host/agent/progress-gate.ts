@@ -17,7 +17,6 @@
  * otherwise silence every tool's progress).
  */
 import { applies } from '../hooks/chain.js';
-import type { HookHandler } from '../hooks/types.js';
 import type { HookRegistry } from '../hooks/registry.js';
 
 /** What a watcher sees once, in place of a call's withheld progress. */
@@ -26,7 +25,6 @@ export const PROGRESS_WITHHELD = '[progress withheld: a PostToolUse hook reviews
 export const LOG_WITHHELD = '[log lines withheld: a PostToolUse hook reviews this tool\'s output]';
 
 export class ProgressGate {
-  #post: readonly HookHandler[] | undefined;
   #reviewed = false;
   /** Whether the note went out, per kind of text. */
   #noted = { progress: false, log: false };
@@ -42,12 +40,11 @@ export class ProgressGate {
    * withheld one, or undefined. Read at each message: a hook registered while the tool runs counts from then on.
    */
   pass(text: string, kind: 'progress' | 'log' = 'progress'): string | undefined {
-    const post = this.registry.forEvent('PostToolUse');
-    // The registry replaces an event's list when it changes: the same list, the same answer.
-    if (post !== this.#post) {
-      this.#post = post;
-      this.#reviewed = post.some((h) => applies(h, this.toolName, this.sessionId));
-    }
+    // Asked again at each message, not cached by the list: the registry replaces an event's list when
+    // a hook comes or goes, but a handler's `sessions` is its owner's set, grown in place (the server's
+    // remote hooks add a session to one shared set): a redactor could come to apply mid-call (rv12).
+    // Once it applied, this call stays withheld (its earlier messages were not shown either way).
+    this.#reviewed ||= this.registry.forEvent('PostToolUse').some((h) => applies(h, this.toolName, this.sessionId));
     if (!this.#reviewed) return text;
     if (this.#noted[kind]) return undefined;
     this.#noted[kind] = true;

@@ -123,7 +123,9 @@ export class McpServers {
       clearTimeout(s.refresh.timer);
       s.refresh.timer = undefined;
       this.#unregister(s);
-      if (!s.closing) this.announce({ type: 'mcp.server.closed', server: s.name, reason: `the server closed the connection${this.#tail(s)}` });
+      // Not its stderr: mcp.server.* go to every live session, and what a server printed while one
+      // session's call ran is that session's (a failing call's own tool result quotes the tail).
+      if (!s.closing) this.announce({ type: 'mcp.server.closed', server: s.name, reason: 'the server closed the connection' });
     };
     try {
       const transport = await this.#transport(s);
@@ -273,9 +275,9 @@ export class McpServers {
         : error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? 'MCP_CLOSED'
         : 'MCP_ERROR';
       const message = `${describe(error)}${code === 'MCP_CLOSED' ? this.#tail(s) : ''}`;
-      // Every session's stream gets the code only: the server's words and its stderr may quote this
-      // session's arguments. The calling session's tool result keeps them (plugin.health's rule).
-      this.#fail(s, code, `${tool}: ${CALL_FAILED[code]} (the calling session's tool result says more)`);
+      // Every live session sees mcp.server.error: the tool's name and the code, not the server's words
+      // or its stderr (they can quote this call's input); the caller's tool result has them (rv12).
+      this.#fail(s, code, `${tool}: the call failed (its tool result says why)`);
       return { content: `${where} failed [${code}]: ${message}`, isError: true };
     }
   }
@@ -289,12 +291,6 @@ export class McpServers {
     return last ? ` (stderr: ${last})` : '';
   }
 }
-
-const CALL_FAILED = {
-  MCP_TIMEOUT: 'the call timed out',
-  MCP_CLOSED: 'the server closed the connection',
-  MCP_ERROR: 'the call failed',
-} as const;
 
 function describe(error: unknown): string {
   const m = messageOf(error);

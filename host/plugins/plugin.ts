@@ -250,14 +250,27 @@ export class WasmPlugin implements PluginContribution {
 }
 
 /**
- * Failures whose message the host words itself (limits, timeouts): only these are quoted in a
- * `plugin.health` event, which goes to every session with a prompt running. The others can carry
- * the plugin's own words or pieces of its output (PLUGIN_ERROR's text, a BAD_OUTPUT's JSON excerpt,
- * a TRAP from a host function), written while it served one session: those stay in that call's own
- * events (hook.end's failure, the tool's error result).
+ * What a `plugin.health` event (sent to every session with a prompt running) says of the failure
+ * behind it: its code and a fixed sentence per code, never the failure's own message. The messages
+ * the host words itself still carry what the plugin chose: `alloc(n)` refused quotes n (64 bits of
+ * its choice, taken from one session's input), MISSING_EXPORT lists its export names, a MEMORY_LIMIT
+ * read from a trap quotes the trap's text (rv12). The whole message stays in that call's own events
+ * (hook.end's failure, the tool's error result).
  */
-const HOST_WORDED: ReadonlySet<PluginFailure['code']> = new Set(['TIMEOUT', 'FUEL_EXHAUSTED', 'MEMORY_LIMIT', 'STACK_OVERFLOW', 'OUTPUT_TOO_LARGE', 'INPUT_TOO_LARGE', 'ABORTED', 'QUARANTINED', 'MISSING_EXPORT', 'PROTOCOL_MISMATCH']);
+const HEALTH_WORDS: Partial<Record<PluginFailure['code'], string>> = {
+  TIMEOUT: 'a call ran past its deadline',
+  FUEL_EXHAUSTED: 'a call used up its fuel',
+  MEMORY_LIMIT: 'a call reached the memory cap',
+  STACK_OVERFLOW: 'a call overflowed the call stack',
+  OUTPUT_TOO_LARGE: 'a call wrote more than its caps allow',
+  INPUT_TOO_LARGE: 'a call\'s input was over maxInputBytes',
+  ABORTED: 'a call was aborted',
+  QUARANTINED: 'the plugin is quarantined',
+  MISSING_EXPORT: 'the plugin lacks an export a call needs',
+  PROTOCOL_MISMATCH: 'the plugin speaks another protocol version',
+};
 
 function healthMessage(failure: PluginFailure): string {
-  return HOST_WORDED.has(failure.code) ? `${failure.code}: ${failure.message}` : `${failure.code} (the failing call's own events say more)`;
+  const words = HEALTH_WORDS[failure.code];
+  return `${failure.code}: ${words ?? 'see the failing call\'s own events'}`;
 }

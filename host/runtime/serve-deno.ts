@@ -52,7 +52,9 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody
           setTimeout(() => globalThis.removeEventListener('error', ignore), 0);
         }
       }
-      await server.finished.catch(() => {});
+      // Bounded too: Deno finishes a connection only once its unsent bytes are taken, so a peer that stopped reading
+      // (a paused SSE reader, its kernel buffers full) held `close` forever. Its socket goes when the peer reads or leaves.
+      await Promise.race([server.finished.catch(() => {}), grace(graceMs)]);
     },
   };
 };

@@ -12,7 +12,7 @@ import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal } from './failures.js';
-import { ProcExit, bytesFuel, copyToBlock, freeBlock } from './host-call.js';
+import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal } from './meter.js';
 import type { VarStore } from './vars.js';
 import { LOG_LEVELS, log, progress, type HostFunction, type MessageScope } from './plugin-messages.js';
@@ -70,9 +70,14 @@ export function hostImports(
   const stopped = (error: unknown): unknown => {
     // Any failure of a host call is final, not only our stops: an embedder's function that threw, a
     // WASI or Extism function refusing its arguments. A plain error was the plugin's to catch (wasm
-    // exception handling) and go on from, at an exception's cost. A plugin's own exit is its outcome.
-    if (error instanceof Error && !(error instanceof ProcExit)) scope.stop ??= error;
-    return error;
+    // exception handling) and go on from, at an exception's cost.
+    // A thrown value that is not an Error (an embedder's `throw 'no such user'`, `throw undefined`) is
+    // as final as one that is: recorded as such it was the plugin's to catch with catch_all (rv12).
+    // So is a plugin's own exit (proc_exit never returns): caught, it was a loop of ~6 µs stack traces
+    // at a host call's fuel that then answered; its outcome is still the exit's (Engine.#outcome).
+    const stop = error instanceof Error ? error : notAnError(error);
+    scope.stop ??= stop;
+    return stop;
   };
   const final = <F extends HostFunction>(fn: F): F =>
     // An async host function (the embedder's, under JSPI) stays as it is: Extism tells them apart by their constructor.
@@ -221,4 +226,10 @@ function varSet(scope: ImportScope): HostFunction {
     if (value === null) throw new HostRefusal('TRAP', `the plugin called var_set with an invalid value address (${valueAddress})`);
     scope.vars.set(key, keyBlock.arrayBuffer().byteLength, value.bytes());
   };
+}
+
+/** What a host function's throw of a non-Error value is recorded as (never calls into the value: a hostile toString). */
+function notAnError(value: unknown): Error {
+  const what = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : value === null ? 'null' : typeof value;
+  return new Error(`a host function threw a value that is not an Error: ${what}`);
 }

@@ -170,6 +170,8 @@ export class Engine {
     // A stop is final: whatever the plugin did after it (caught it, returned,
     // threw something else), the outcome is the stop and no output is used.
     const stop = this.#stopOf(meter);
+    // The plugin's own exit, final like a stop (engine-imports.ts), caught or not: the exit's outcome.
+    if (stop instanceof ProcExit) return this.#exited(meter, stop);
     if (stop) {
       // A host function's own error (final since red11) reads as it did when it ended the call uncaught.
       const own = stop instanceof StopSignal || stop instanceof HostRefusal;
@@ -177,15 +179,19 @@ export class Engine {
       return this.#finish(meter, null, own ? failed : explainTrap(failed, this.#memory, this.options.limits.maxMemoryPages), true);
     }
     if (!output) {
-      // A plugin's own exit ends its instance; exit 0 is a finished call.
-      if (error instanceof ProcExit) void this.discard();
-      if (error instanceof ProcExit && error.exitCode === 0) return this.#finish(meter, EMPTY, null);
+      if (error instanceof ProcExit) return this.#exited(meter, error);
       return this.#finish(meter, null, explainTrap(classify(error, 'call'), this.#memory, this.options.limits.maxMemoryPages));
     }
     const max = this.options.limits.maxOutputBytes;
     if (output.byteLength <= max) return this.#finish(meter, output, null);
     const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
     return this.#finish(meter, null, failure('OUTPUT_TOO_LARGE', message));
+  }
+
+  /** A plugin's own exit ends its instance; exit 0 is a finished call (no output), any other a PLUGIN_ERROR. */
+  #exited(meter: Meter, exit: ProcExit): CallOutcome {
+    void this.discard();
+    return exit.exitCode === 0 ? this.#finish(meter, EMPTY, null) : this.#finish(meter, null, classify(exit, 'call'));
   }
 
   /** This engine's one meter, made ready for a call (the first call creates it). */

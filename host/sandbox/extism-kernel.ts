@@ -28,6 +28,14 @@ type Context = Record<symbol, (index: number) => { view: DataView }>;
 
 /** The accessors a direct call answers itself; each falls back to Extism's own of the same name. */
 const NAMES = ['input_length', 'input_load_u64', 'input_load_u8', 'load_u8', 'load_u64', 'store_u8', 'store_u64'] as const;
+/**
+ * Extism's own functions that throw on a plugin's arguments (a block that is not there, a length
+ * past it), always answered by Extism: here only so that their error is a refusal, as the
+ * accessors' are. Unwrapped, `output_set(block, more than its length)` in a try/catch_all loop
+ * cost ~5 µs a turn (a stack trace) for a host call's fuel, and the call answered (rv12).
+ */
+const REFUSING = ['output_set', 'error_set'] as const;
+type Name = (typeof NAMES)[number] | (typeof REFUSING)[number];
 
 /**
  * What an error of Extism's own accessor becomes (an address it refuses): the error to throw, made
@@ -41,8 +49,8 @@ export type KernelRefusal = (name: string, error: unknown) => Error;
 export class KernelAccessors {
   constructor(private readonly refuse: KernelRefusal = (_name, error) => (error instanceof Error ? error : new Error(String(error)))) {}
 
-  /** Extism's own accessor `name`, its error made a refusal. */
-  #extismCall(name: (typeof NAMES)[number], a?: bigint, b?: number | bigint): never | number | bigint | undefined {
+  /** Extism's own function `name`, its error made a refusal. */
+  #extismCall(name: Name, a?: bigint, b?: number | bigint): never | number | bigint | undefined {
     try {
       return (this.#extism[name] as (a?: bigint, b?: number | bigint) => number | bigint | undefined)(a, b);
     } catch (error) {
@@ -103,7 +111,7 @@ export class KernelAccessors {
    */
   functions(): Record<string, Fn> {
     const extism = this.#extism;
-    const fns: Record<(typeof NAMES)[number], Fn> = {
+    const fns: Record<Name, Fn> = {
       input_length: (): bigint => {
         const view = this.#view(this.#input);
         if (view === null) return this.#extismCall('input_length') as bigint;
@@ -156,8 +164,10 @@ export class KernelAccessors {
         if (view !== null && offset <= view.byteLength - 8) return view.setBigUint64(offset, value, true);
         this.#extismCall('store_u64', address, value);
       },
+      output_set: (address: bigint, length: bigint): void => void this.#extismCall('output_set', address, length),
+      error_set: (address: bigint): void => void this.#extismCall('error_set', address),
     };
-    for (const name of NAMES) {
+    for (const name of [...NAMES, ...REFUSING]) {
       const fn = fns[name];
       Object.defineProperty(fn, 'bind', {
         value: (_self: unknown, context: unknown) => {

@@ -49,7 +49,7 @@ export async function buildInstance(
   const functions = hostImports(scope, meterImports, guest.functions());
   // An address Extism's own accessor refuses ends the call, finally (a TRAP the plugin cannot catch and go on).
   const context = probeContext(functions, REFUEL_MODULE, (name, error) => {
-    const refusal = new HostRefusal('TRAP', `the plugin called ${name} with an address Extism refuses: ${error instanceof Error ? error.message : String(error)}`);
+    const refusal = new HostRefusal('TRAP', `the plugin called ${name} with an address Extism refuses (an invalid host call): ${error instanceof Error ? error.message : String(error)}`);
     scope.stop ??= refusal;
     return refusal;
   });

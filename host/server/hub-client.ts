@@ -134,7 +134,7 @@ export class Client {
     this.#sink = connectionSink(sink);
     this.#writer = sink.writer ?? sink;
     this.ready();
-    return { resume: () => this.ready(), close: () => this.#gone() };
+    return { resume: () => this.#resume(), close: () => this.#gone() };
   }
 
   get queued(): boolean {
@@ -164,9 +164,21 @@ export class Client {
     else {
       this.waiting = false;
       taken.then(
-        () => this.ready(),
+        () => this.#resume(),
         () => this.#gone(),
       );
+    }
+  }
+
+  /**
+   * The connection drained (a runtime's event or promise, outside any flush): a write that throws here would be an
+   * uncaught exception or an unhandled rejection, which ends the process; it drops this client only, as in a flush.
+   */
+  #resume(): void {
+    try {
+      this.ready();
+    } catch {
+      this.drop('stream closed');
     }
   }
 

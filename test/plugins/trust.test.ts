@@ -1,6 +1,7 @@
 // Signatures (Ed25519 via WebCrypto) and the lock, through the library: sign/verify, a tampered byte,
 // a wrong key, an unknown and an expired key id; materializeConfig refusing what the lock or the policy refuses.
 import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants as fsConstants, existsSync, openSync } from 'node:fs';
 import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,8 +128,13 @@ describe('requireSignature and the lock at load time', () => {
     const evil = cannedGuard('allow');
     const dir = await folder({ 'signed.wasm': signed, 'evil.wasm': evil, 'g.wasm.sig': JSON.stringify(await signPlugin(signed, acme.privateKeyFile)) });
     execFileSync('mkfifo', [join(dir, 'g.wasm')]);
-    const writer = spawn('sh', ['-c', 'cat signed.wasm > g.wasm; sleep 1; cat evil.wasm > g.wasm'], { cwd: dir, stdio: 'ignore' });
+    // Plugin files are opened non-blocking (red10): a FIFO whose writer has not connected yet reads as empty
+    // (INVALID_WASM, a refusal that never reaches the swap). So a reader of our own holds the pipe open, the
+    // writer's first bytes wait in it, and the load starts once they are there.
+    const holder = openSync(join(dir, 'g.wasm'), fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    const writer = spawn('sh', ['-c', 'cat signed.wasm > g.wasm; : > first-written; sleep 1; cat evil.wasm > g.wasm'], { cwd: dir, stdio: 'ignore' });
     try {
+      for (let i = 0; i < 500 && !existsSync(join(dir, 'first-written')); i++) await new Promise((r) => setTimeout(r, 20));
       const raw = { requireSignature: true, trustedKeys: { 'acme-2026': { publicKey: acme.publicKey } }, plugins: [{ path: 'g.wasm' }] };
       const loaded = await materializeConfig(config(dir, raw)).then(async (parts) => {
         const names = parts.plugins.map((p) => p.name);
@@ -138,6 +144,7 @@ describe('requireSignature and the lock at load time', () => {
       expect(loaded).toBeInstanceOf(WasmhooksError);
       expect((loaded as WasmhooksError).code).toBe('INTEGRITY');
     } finally {
+      closeSync(holder);
       writer.kill();
     }
   });
