@@ -147,7 +147,7 @@ export function createHost(options: HostOptions = {}): Host {
       }
       const session = build(s);
       // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
-      if (store) persistTranscript(session, store, session.id, s.history?.length ?? 0);
+      if (store) persistTranscript(session, store, session.id, s.history?.length ?? 0, undefined, { from: s.resumeAt });
       return session;
     },
     async resume(id, resumeOptions = {}) {

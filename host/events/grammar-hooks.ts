@@ -1,17 +1,19 @@
 /**
  * Where each hook event may fire among the events of a prompt (docs/events.md, the grammar's hook
- * rules; docs/hooks.md "Fires"): the grammar checker's (grammar.ts) placement of a `hook.start`.
+ * rules; docs/hooks.md "Fires"): the grammar checker's (grammar.ts) checks of `hook.start` and `hook.end`.
  * Records what the start tells about the open turn (a call's first PreToolUse round, its Post*
  * event, the batch hooks) and returns what is wrong, if anything.
  */
+import { HOOK_EVENT_RULES } from '../hooks/decisions.js';
 import type { CallState, ScopeState } from './grammar-scope.js';
+import type { Checker } from './grammar-tools.js';
 import type { HostEventOf } from './types.js';
 
 /** The agent tool (host/agent/subagent.ts AGENT_TOOL), named here so that events do not import the agent. */
 const AGENT_TOOL = 'agent';
 
 /** Why `e` may not start here (a phrase that follows the event's name), or undefined. */
-export function hookPlacement(e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan: boolean): string | undefined {
+function hookPlacement(e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan: boolean): string | undefined {
   const t = s.turn;
   switch (e.event) {
     case 'SessionStart':
@@ -87,5 +89,33 @@ function toolHook(e: HostEventOf<'hook.start'>, s: ScopeState): string | undefin
       return undefined;
     default:
       return `for a tool call (${e.event} is not a tool event)`;
+  }
+}
+
+/** A `hook.start`: one hook open at a time, none after the abort, a known event in its place. */
+export function hookStart(c: Checker, e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan: boolean): void {
+  if (s.hook) c.fail('hook', `hook.start ${e.event}/${e.hookName} while ${s.hook.event}/${s.hook.hookName} is open`);
+  if (c.aborted) c.fail('hook', `hook.start ${e.event}/${e.hookName} after the prompt was aborted (an abort cuts every chain)`);
+  if (!(e.event in HOOK_EVENT_RULES)) c.fail('hook', `hook.start of an unknown event ${e.event}`);
+  else {
+    const wrong = hookPlacement(e, s, sessionSpan);
+    if (wrong) c.fail('hook', `${e.event} hook ${wrong}`);
+  }
+  s.hook = e;
+}
+
+/** A `hook.end`: its start's, with a legal decision (a failure's is its policy's). */
+export function hookEnd(c: Checker, e: HostEventOf<'hook.end'>, s: ScopeState): void {
+  const h = s.hook;
+  if (!h || h.hookId !== e.hookId || h.event !== e.event || h.toolUseId !== e.toolUseId || h.recheck !== e.recheck) {
+    c.fail('hook', `hook.end ${e.event}/${e.hookName} without its hook.start`);
+  } else s.hook = undefined;
+  const rule = HOOK_EVENT_RULES[e.event];
+  if (rule && !rule.decisions.includes(e.decision)) c.fail('hook', `hook.end ${e.event}/${e.hookName} with decision ${e.decision} (legal: ${rule.decisions.join(', ')})`);
+  if ((e.failure === undefined) !== (e.failurePolicy === undefined)) c.fail('hook', `hook.end ${e.event}/${e.hookName}: failure and failurePolicy come together`);
+  // A failure's decision is its policy's: continue when open, the event's closed decision when closed.
+  const closed = rule?.closedDecision ?? 'continue';
+  if (e.failurePolicy !== undefined && e.decision !== (e.failurePolicy === 'fail-open' ? 'continue' : closed)) {
+    c.fail('hook', `hook.end ${e.event}/${e.hookName}: a failure under ${e.failurePolicy} decides ${e.decision} (want ${e.failurePolicy === 'fail-open' ? 'continue' : closed})`);
   }
 }

@@ -4,15 +4,14 @@
  * stated once, used by our conformance tests on Node, Deno and Bun, and exported so that an app,
  * a custom Model's author or a replay consumer can check a stream it recorded.
  */
-import { HOOK_EVENT_RULES } from '../hooks/decisions.js';
 import { newScope, newTurn, STATE_MOVES, type GrammarRule, type ScopeState } from './grammar-scope.js';
 
 export type { GrammarRule } from './grammar-scope.js';
-import type { AgentErrorCode, HostEvent, HostEventOf } from './types.js';
-import { hookPlacement } from './grammar-hooks.js';
+import type { HostEvent, HostEventOf } from './types.js';
+import { hookEnd, hookStart } from './grammar-hooks.js';
+import { checkResult, isErrorCode } from './grammar-result.js';
 import { assertGrammarInput, notAnEvent } from './grammar-input.js';
 import { toolCall, toolDenied, toolOutput, toolProgress, permissionRequest, permissionResolved, type Checker } from './grammar-tools.js';
-
 
 export interface GrammarViolation {
   rule: GrammarRule;
@@ -31,15 +30,6 @@ export interface GrammarOptions {
   /** `seq` may skip (a subscriber that joined late or a replay that starts mid-stream); it must still increase. */
   gaps?: boolean;
 }
-
-/** Every code an `error` event (and a result's `error`) may carry: `AgentErrorCode`, checked exhaustive by the compiler. */
-const ERROR_CODES: Readonly<Record<AgentErrorCode, true>> = {
-  AUTH: true, RATE_LIMITED: true, BAD_REQUEST: true, OVERLOADED: true, NETWORK: true, BAD_STREAM: true, SCRIPT_EXHAUSTED: true,
-  INVALID_OPTIONS: true, INVALID_CONFIG: true, INVALID_WASM: true, MISSING_EXPORT: true, PROTOCOL_MISMATCH: true, BAD_OUTPUT: true,
-  LOAD_FAILED: true, INTEGRITY: true, GRANT_DENIED: true, NOT_CONSENTED: true, SIGNATURE: true, UNKNOWN_HOOK_EVENT: true,
-  SESSION_BUSY: true, SESSION_CLOSED: true, NOT_FOUND: true, STORE_UNAVAILABLE: true, MODEL_ERROR: true,
-  INTERNAL: true, STOP_HOOK_CAP: true, COMPACTION_FAILED: true, CONVERSATION_TOO_LARGE: true,
-};
 
 /** Events outside the grammar: host-wide news and a subscriber's own drop notice may come anywhere. */
 const AMBIENT: ReadonlySet<string> = new Set(['plugin.health', 'plugin.log', 'mcp.server.connected', 'mcp.server.closed', 'mcp.server.error', 'events.dropped']);
@@ -181,9 +171,9 @@ class GrammarChecker implements Checker {
         s.turn.stopReason = e.stopReason;
         return;
       case 'hook.start':
-        return this.hookStart(e, s);
+        return hookStart(this, e, s, this.options.span === 'session');
       case 'hook.end':
-        return this.hookEnd(e, s);
+        return hookEnd(this, e, s);
       case 'permission.request':
         return permissionRequest(this, e, s);
       case 'permission.resolved':
@@ -203,7 +193,7 @@ class GrammarChecker implements Checker {
         if (s.hook || (s.turn && s.turn.message !== 'before')) this.fail('frame', 'context.compacted inside a model call or a tool batch (compaction comes before a model call)');
         return;
       case 'error':
-        if (!(e.code in ERROR_CODES)) this.fail('error', `error code ${JSON.stringify(e.code)} is not an AgentErrorCode`);
+        if (!isErrorCode(e.code)) this.fail('error', `error code ${JSON.stringify(e.code)} is not an AgentErrorCode`);
         if (typeof e.message !== 'string' || e.message === '') this.fail('error', `error ${e.code} without a message`);
         if (s.hook) this.fail('error', `error ${e.code} while hook ${s.hook.event} runs`);
         s.terminal = e.code;
@@ -236,7 +226,7 @@ class GrammarChecker implements Checker {
     if (!s.open) return this.fail('frame', 'agent.end without agent.start');
     this.closing(s, 'agent.end');
     for (const sub of this.scopes.values()) if (sub.sub && sub.open) this.fail('subagent', `agent.end while sub-agent ${sub.key} still runs`);
-    this.result(e.result, s);
+    checkResult(this, e.result, s);
     s.open = false;
     if (this.options.span !== 'session') this.ended = true;
   }
@@ -245,16 +235,6 @@ class GrammarChecker implements Checker {
   private closing(s: ScopeState, what: string): void {
     if (s.turn) this.fail('turn', `${what} while turn ${s.turn.n} is open (every turn.start gets its turn.end first)`);
     if (s.hook) this.fail('hook', `${what} while hook ${s.hook.event}/${s.hook.hookName} is open`);
-  }
-
-  private result(r: HostEventOf<'agent.end'>['result'], s: ScopeState): void {
-    if (r.subtype === 'aborted') this.aborted = true;
-    if ((r.subtype === 'error_during_execution') !== (r.error !== undefined)) this.fail('result', `result ${r.subtype} ${r.error ? 'with' : 'without'} an error`);
-    if (r.error && r.subtype === 'error_during_execution' && s.terminal !== r.error.code) this.fail('result', `result error ${r.error.code}, but the last error event was ${s.terminal ?? 'none'} (or other events followed it)`);
-    if (r.subtype !== 'error_during_execution' && r.subtype !== 'aborted' && s.terminal !== undefined) this.fail('result', `result ${r.subtype} right after error ${s.terminal}`);
-    if (r.stoppedBy && r.subtype !== 'success') this.fail('result', `stoppedBy on a ${r.subtype} result`);
-    if (r.subtype === 'error_max_turns' && s.lastTurnCalls === 0) this.fail('result', 'error_max_turns, but the last turn asked for no tool');
-    if (!(r.turns >= s.modelCalls && r.turns <= s.turnStarts)) this.fail('result', `result.turns ${r.turns}, but ${s.modelCalls} model messages in ${s.turnStarts} turns`);
   }
 
   private subagentStart(e: HostEventOf<'subagent.start'>, s: ScopeState): void {
@@ -302,31 +282,5 @@ class GrammarChecker implements Checker {
     if (e.stopReason === 'aborted') this.aborted = true;
     s.lastTurnCalls = t.order.length;
     s.turn = undefined;
-  }
-
-  private hookStart(e: HostEventOf<'hook.start'>, s: ScopeState): void {
-    if (s.hook) this.fail('hook', `hook.start ${e.event}/${e.hookName} while ${s.hook.event}/${s.hook.hookName} is open`);
-    if (this.aborted) this.fail('hook', `hook.start ${e.event}/${e.hookName} after the prompt was aborted (an abort cuts every chain)`);
-    if (!(e.event in HOOK_EVENT_RULES)) this.fail('hook', `hook.start of an unknown event ${e.event}`);
-    else {
-      const wrong = hookPlacement(e, s, this.options.span === 'session');
-      if (wrong) this.fail('hook', `${e.event} hook ${wrong}`);
-    }
-    s.hook = e;
-  }
-
-  private hookEnd(e: HostEventOf<'hook.end'>, s: ScopeState): void {
-    const h = s.hook;
-    if (!h || h.hookId !== e.hookId || h.event !== e.event || h.toolUseId !== e.toolUseId || h.recheck !== e.recheck) {
-      this.fail('hook', `hook.end ${e.event}/${e.hookName} without its hook.start`);
-    } else s.hook = undefined;
-    const rule = HOOK_EVENT_RULES[e.event];
-    if (rule && !rule.decisions.includes(e.decision)) this.fail('hook', `hook.end ${e.event}/${e.hookName} with decision ${e.decision} (legal: ${rule.decisions.join(', ')})`);
-    if ((e.failure === undefined) !== (e.failurePolicy === undefined)) this.fail('hook', `hook.end ${e.event}/${e.hookName}: failure and failurePolicy come together`);
-    // A failure's decision is its policy's: continue when open, the event's closed decision when closed.
-    const closed = rule?.closedDecision ?? 'continue';
-    if (e.failurePolicy !== undefined && e.decision !== (e.failurePolicy === 'fail-open' ? 'continue' : closed)) {
-      this.fail('hook', `hook.end ${e.event}/${e.hookName}: a failure under ${e.failurePolicy} decides ${e.decision} (want ${e.failurePolicy === 'fail-open' ? 'continue' : closed})`);
-    }
   }
 }

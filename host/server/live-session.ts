@@ -23,6 +23,8 @@ export interface LiveDeps {
   controlTimeoutMs: number;
   remoteHooks: RemoteHooks;
   store: SessionStore;
+  /** This replica's name: the conversation is written only while it holds the session's prompt lease. */
+  replica: string;
 }
 
 /** A session object built on this replica. */
@@ -60,6 +62,9 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
   const transcript = session.messages
     ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
         hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
+        // On a shared store, a prompt whose lease was lost (another replica reported it interrupted and may run the
+        // next) writes no more. One process (memory, a data directory) never has two prompts of a session at once.
+        { from: resumeAt, ...(store.shared ? { holds: async () => (await store.leaseOwner(realId)) === d.replica } : {}) },
       )
     : undefined;
   return { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };

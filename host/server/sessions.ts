@@ -140,13 +140,15 @@ export class SessionRegistry {
     try {
       if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
       try {
-        // Read again under the lease: another replica's prompt may have ended (moving `resumeAt` and
-        // `prompts` on) between the read above and the lease; the copy read before would repeat its seqs.
+        // Read again under the lease: another replica's prompt may have ended since the read above (moving
+        // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.
         const held = (await this.d.store.get(id)) ?? record;
         // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
         live = this.#live.get(id) ?? (await this.#build(id, held.options, await this.d.store.messages(id), resumeAtOf(held)));
         if (live.session.state !== 'idle') throw busy();
+        // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
         await this.d.store.update(id, { prompts: held.prompts + 1 });
+        await live.transcript?.reserve();
       } catch (error) {
         await this.d.store.release(id, this.d.replica).catch(() => {});
         throw error;

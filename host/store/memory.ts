@@ -6,6 +6,7 @@
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
+import { replaces } from './resume-at.js';
 
 interface Lease {
   owner: string;
@@ -43,7 +44,10 @@ export class MemorySessionStore implements SessionStore {
 
   async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
     const r = this.records.get(id);
-    if (r) Object.assign(r, structuredClone(patch));
+    if (!r) return;
+    // A stale writer (a prompt whose lease was lost, overtaken by the next one) does not move the counters back.
+    const { resumeAt, ...rest } = patch;
+    Object.assign(r, structuredClone(rest), resumeAt && replaces(resumeAt, r.resumeAt) ? { resumeAt: structuredClone(resumeAt) } : {});
   }
 
   async delete(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The Redis session store, shared by every replica. Keys (under `prefix`):
- *   s:<id>      hash: id, title, createdAt, prompts, options, lastResult (JSON), running (owner)
+ *   s:<id>      hash: id, title, createdAt, prompts, options, lastResult (JSON), running (owner), resumeAt (JSON)
  *   sessions    sorted set of ids by creation time
  *   m:<id>      list: the conversation, one JSON message per element
  *   c:<id>      hash: pending control requests by id
@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
+import { LATER_LUA } from './resume-at.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
 
 // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
@@ -29,6 +30,12 @@ return 0`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 if redis.call('HGET', KEYS[2], 'running') == ARGV[1] then redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]) end
+return 1`;
+/** ARGV: the new resumeAt's turn, open, seq (resume-at.ts LATER_LUA) and JSON ('' for none), then field/value pairs. */
+const UPDATE = `${LATER_LUA}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if #ARGV > 4 then redis.call('HSET', KEYS[1], unpack(ARGV, 5)) end
+if ARGV[4] ~= '' and later(redis.call('HGET', KEYS[1], 'resumeAt')) then redis.call('HSET', KEYS[1], 'resumeAt', ARGV[4]) end
 return 1`;
 const CLAIM_ORPHAN = `
 if redis.call('HGET', KEYS[2], 'running') == ARGV[1] and redis.call('EXISTS', KEYS[1]) == 0 then
@@ -93,15 +100,15 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
-    const fields: Record<string, string> = {};
-    if (patch.prompts !== undefined) fields.prompts = String(patch.prompts);
-    if (patch.lastResult !== undefined) fields.lastResult = JSON.stringify(patch.lastResult);
-    if (patch.resumeAt !== undefined) fields.resumeAt = JSON.stringify(patch.resumeAt);
-    if (Object.keys(fields).length === 0) return;
-    await this.#call(async () => {
-      // Only an existing session is updated (a deleted one is not brought back).
-      if (await this.redis.exists(this.#k('s', id))) await this.redis.hset(this.#k('s', id), fields);
-    });
+    const fields: string[] = [];
+    if (patch.prompts !== undefined) fields.push('prompts', String(patch.prompts));
+    if (patch.lastResult !== undefined) fields.push('lastResult', JSON.stringify(patch.lastResult));
+    const r = patch.resumeAt;
+    if (fields.length === 0 && !r) return;
+    // One script: only an existing session is updated (a deleted one is not brought back), and `resumeAt`
+    // only when it replaces the stored one, decided where it is stored (two replicas may write at once).
+    const resumeAt = r ? [String(r.turn), r.open ? '1' : '0', String(r.seq), JSON.stringify(r)] : ['0', '0', '0', ''];
+    await this.#call(() => this.redis.eval(UPDATE, 1, this.#k('s', id), ...resumeAt, ...fields));
   }
 
   async delete(id: string): Promise<void> {

@@ -6,23 +6,17 @@
  * another in event order; a failed write is reported, and the next boundary
  * retries from where the store stopped. At a prompt's end it also records
  * where a session rebuilt from the store goes on counting (`resumeAt`: the
- * last `seq` and prompt number), so that one session's events keep one order
- * across restarts and replicas.
+ * last `seq` and prompt number; while a prompt runs, a bound reserved ahead,
+ * host/store/resume-at.ts), so that one session's events keep one order
+ * across restarts, replicas and prompts that never ended. Events outside a
+ * prompt (a manual `compact()`) are counted in too.
  */
 import type { HostEvent } from '../events/types.js';
 import type { Message } from '../models/types.js';
-import { RESUME_AT_MAX, type ResumeAt, type SessionRecord, type SessionStore } from './types.js';
+import { RESUME_AT_RESERVE } from './resume-at.js';
+import type { ResumeAt, SessionStore } from './types.js';
 
-const COUNTER = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= RESUME_AT_MAX;
-
-/** A record's `resumeAt` when it is usable (a damaged one is ignored: the session counts from 0 as before). */
-export function resumeAtOf(record: SessionRecord | undefined): ResumeAt | undefined {
-  // Read from files or Redis: anything (null, a string, an array) may be there.
-  const r: unknown = record?.resumeAt;
-  if (typeof r !== 'object' || r === null) return undefined;
-  const { seq, turn } = r as Partial<Record<keyof ResumeAt, unknown>>;
-  return COUNTER(seq) && COUNTER(turn) ? { seq, turn } : undefined;
-}
+export { resumeAtOf } from './resume-at.js';
 
 export interface TranscriptSource {
   readonly messages: readonly Message[];
@@ -32,6 +26,8 @@ export interface TranscriptSource {
 export interface Transcript {
   /** Resolves when every write so far is done (rejects with the last failure, once). */
   flush(): Promise<void>;
+  /** Stores the next prompt's reservation and waits for it (a server, under the lease, before the prompt starts). */
+  reserve(): Promise<void>;
   stop(): void;
 }
 
@@ -46,11 +42,26 @@ export function persistTranscript(
   id: string,
   saved: number,
   onError: (error: unknown) => void = () => {},
+  counters: {
+    /** Where the session's counting starts (a continued session's `resumeAt`). */
+    from?: { seq: number; turn: number } | undefined;
+    /** Whether this process may still write (a server: it holds the prompt's lease); a write is skipped when not. */
+    holds?: () => Promise<boolean>;
+  } = {},
 ): Transcript {
   let chain: Promise<void> = Promise.resolve();
   let rewrite = false;
   let failure: unknown;
-  let turn = 0;
+  let seq = counters.from?.seq ?? 0;
+  let turn = counters.from?.turn ?? 0;
+  /** The bound last reserved for the running prompt (no reservation: -1). */
+  let reserved = -1;
+  let inPrompt = false;
+  let between = false;
+  const reserve = (forTurn: number) => {
+    reserved = seq + RESUME_AT_RESERVE;
+    write(false, { seq: reserved, turn: forTurn, open: true });
+  };
   const write = (sync: boolean, resumeAt?: ResumeAt) => {
     const all = session.messages;
     const replace = rewrite || all.length < saved;
@@ -61,6 +72,13 @@ export function persistTranscript(
     rewrite = false;
     chain = chain.then(async () => {
       try {
+        if (counters.holds && !(await counters.holds())) {
+          // Not ours any more (the lease was lost: another replica may run the next prompt): write nothing;
+          // should this session hold the lease again (one process), its next write is a whole rewrite.
+          saved = Math.min(saved, from);
+          rewrite = true;
+          return;
+        }
         if (replace) await store.replaceMessages(id, batch);
         else if (batch.length > 0) await store.appendMessages(id, batch);
         // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
@@ -77,15 +95,37 @@ export function persistTranscript(
   };
   const off = session.subscribe(
     (event) => {
+      // Every event counts (a sub-agent's too: they share the session's seq).
+      seq = event.seq;
+      if (inPrompt && seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
       if (event.agentId !== undefined) return;
       if (event.type === 'context.compacted') rewrite = true;
-      else if (event.type === 'agent.start') turn = event.turn;
-      else if (event.type === 'turn.end') write(false);
-      else if (event.type === 'agent.end') write(true, { seq: event.seq, turn });
+      if (event.type === 'agent.start') {
+        turn = event.turn;
+        inPrompt = true;
+        // A server reserved before the prompt started; a library session reserves now.
+        if (seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
+      } else if (event.type === 'turn.end') write(false);
+      else if (event.type === 'agent.end') {
+        inPrompt = false;
+        reserved = -1;
+        write(true, { seq, turn });
+      } else if (!inPrompt && !between) {
+        // Outside a prompt (a manual compaction, SessionEnd): one exact write once the burst of events is out.
+        between = true;
+        queueMicrotask(() => {
+          between = false;
+          if (!inPrompt) write(false, { seq, turn });
+        });
+      }
     },
     { buffer: Number.POSITIVE_INFINITY },
   );
   return {
+    async reserve() {
+      reserve(turn + 1);
+      await this.flush();
+    },
     async flush() {
       await chain;
       if (failure !== undefined) {

@@ -39,7 +39,7 @@ export interface SessionRecord {
   lastResult?: StoredResult;
   /** The replica running a prompt now (set with the lease, cleared when the prompt ends or is found interrupted). */
   running?: string;
-  /** Where a session object rebuilt from the store goes on counting (written at each prompt's end by the transcript). */
+  /** Where a session object rebuilt from the store goes on counting (reserved as each prompt starts, exact at its end; never moved back). */
   resumeAt?: ResumeAt;
 }
 
@@ -52,6 +52,11 @@ export interface ResumeAt {
   seq: number;
   /** The number of its last prompt (`agent.start`'s `turn`). */
   turn: number;
+  /**
+   * Prompt `turn` had not ended when this was written: `seq` is a bound reserved ahead of its events
+   * (host/store/resume-at.ts), so a prompt that never ends is counted past, not repeated.
+   */
+  open?: true;
 }
 
 /**
@@ -81,6 +86,7 @@ export interface SessionStore {
   list(page?: { offset: number; limit: number }): Promise<SessionRecord[]>;
   /** How many sessions there are (without reading them). */
   count(): Promise<number>;
+  /** Patches an existing record; a `resumeAt` is only stored when it `replaces` the stored one (resume-at.ts): never moved back. */
   update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void>;
   delete(id: string): Promise<void>;
 
