@@ -5,6 +5,6 @@ export { ControlBroker, remoteCanUseTool, type ControlOutcome } from './control.
 export type { ControlRequest, ControlSubtype, ControlPayloads, ControlResponses } from './control-types.js';
 export type { ServerEvent, ServerEventType, StreamEvent, GlobalEnvelope } from './events.js';
 export type { ServerHost, ServerSession, ServerSessionOptions, ServerPlugin } from './types.js';
-export type { SessionView } from './sessions.js';
+export type { SessionView } from './session-view.js';
 export type { ElicitationRequest, ElicitationOutcome } from './elicit.js';
 export type { PluginView } from './plugins.js';

@@ -8,17 +8,16 @@
  */
 import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
-import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
-import type { PermissionMode } from '../permissions/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { runLeased } from '../sessions/run.js';
-import type { ResumeAt, SessionRecord, StoredResult } from '../store/types.js';
+import type { ResumeAt, SessionRecord } from '../store/types.js';
 import { resumeAtOf } from '../store/transcript.js';
 import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
 import type { ControlBroker } from './control.js';
 import { ApiError, validationError } from './errors.js';
 import { buildLive, retire, type Live, type LiveDeps } from './live-session.js';
+import type { CreateSessionInput, SessionView } from './session-view.js';
 
 /**
  * The error a forwarded answer came back with, as this replica's own: a
@@ -30,27 +29,6 @@ function remoteRefusal(answer: unknown): ApiError {
   const message = typeof r.error === 'string' ? r.error : 'no verdict';
   if (r.code === 'validation') return new ApiError('validation', message, typeof r.path === 'string' ? r.path : undefined);
   return new ApiError('unavailable', `the replica running this prompt could not apply the answer (${message}); retry`);
-}
-
-export interface CreateSessionInput {
-  title?: string;
-  /** Hook events this session's remote client answers as `hook_callback` control requests. */
-  hookCallbacks?: HookEventName[];
-  permissionMode?: PermissionMode;
-  systemPrompt?: string;
-  maxTurns?: number;
-}
-
-/** A session as the API shows it. */
-export interface SessionView {
-  id: string;
-  title?: string;
-  state: string;
-  running: boolean;
-  createdAt: number;
-  prompts: number;
-  pendingControlRequests: number;
-  lastResult?: StoredResult;
 }
 
 export interface RegistryDeps extends LiveDeps {
