@@ -14,31 +14,16 @@
  */
 import type { Redis } from 'ioredis';
 import { Entry } from '../server/ring.js';
-import { encodeEvent, type StreamEvent } from '../server/events.js';
 import { comparePositions, newEpoch, parseEventId } from './ids.js';
 import { duplicate, guarded } from './redis-client.js';
+import { encodeEvent, type StreamEvent } from '../server/events.js';
 import { Fifo } from './fifo.js';
+import { COUNT_PAGES, COUNT_RANGE, decode, REPLAY_PAGE } from './redis-log-read.js';
 import type { EventLog, Since } from './types.js';
 
 /** Events held while Redis is unreachable; beyond this the oldest are dropped. */
 const MAX_QUEUE = 100_000;
 const BATCH = 500;
-/**
- * Counts a stream's entries in [ARGV[1], ARGV[2]] (XRANGE bounds), 1 000 at a time, on the server, at
- * most ARGV[3] pages per run: {count, last id counted or false when done}. Redis runs nothing else
- * while a script runs, and XRANGE copies every entry into Lua: one script over a window of 300 000
- * 1 KB events held every replica's Redis for 1.2 s, at each over-limit reconnect (rv12).
- */
-const COUNT_RANGE = `local n, from = 0, ARGV[1]
-for _ = 1, tonumber(ARGV[3]) do
-  local page = redis.call('XRANGE', KEYS[1], from, ARGV[2], 'COUNT', 1000)
-  n = n + #page
-  if #page < 1000 then return {n, false} end
-  from = '(' .. page[#page][1]
-end
-return {n, from}`;
-/** Pages of COUNT_RANGE per script run: about 2 000 entries, a few ms of Redis at a time. */
-const COUNT_PAGES = 2;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface RedisLogOptions {
@@ -296,22 +281,5 @@ export class RedisEventLog implements EventLog {
     this.#closed = true;
     this.#subscribers.clear();
     this.reader.disconnect();
-  }
-}
-
-/** Most entries read per XREVRANGE of a replay. */
-const REPLAY_PAGE = 256;
-
-/** An entry's event and its text (as appended: already encoded, so it is not encoded again). */
-function decode(fields: string[]): { event: StreamEvent; json: string } | undefined {
-  const at = fields.indexOf('d');
-  if (at < 0) return undefined;
-  const json = fields[at + 1] as string;
-  try {
-    const event = JSON.parse(json) as StreamEvent;
-    // Our appends are single-line; anything else is re-encoded, so it can never break the SSE framing.
-    return /[\r\n]/.test(json) ? { event, json: encodeEvent(event).json } : { event, json };
-  } catch {
-    return undefined;
   }
 }

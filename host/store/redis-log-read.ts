@@ -1,0 +1,36 @@
+/** How the Redis event log reads its entries back: the range-count script, the replay's page, an entry's decoding. */
+import { encodeEvent, type StreamEvent } from '../server/events.js';
+
+/**
+ * Counts a stream's entries in [ARGV[1], ARGV[2]] (XRANGE bounds), 1 000 at a time, on the server, at
+ * most ARGV[3] pages per run: {count, last id counted or false when done}. Redis runs nothing else
+ * while a script runs, and XRANGE copies every entry into Lua: one script over a window of 300 000
+ * 1 KB events held every replica's Redis for 1.2 s, at each over-limit reconnect (rv12).
+ */
+export const COUNT_RANGE = `local n, from = 0, ARGV[1]
+for _ = 1, tonumber(ARGV[3]) do
+  local page = redis.call('XRANGE', KEYS[1], from, ARGV[2], 'COUNT', 1000)
+  n = n + #page
+  if #page < 1000 then return {n, false} end
+  from = '(' .. page[#page][1]
+end
+return {n, from}`;
+/** Pages of COUNT_RANGE per script run: about 2 000 entries, a few ms of Redis at a time. */
+export const COUNT_PAGES = 2;
+
+/** Most entries read per XREVRANGE of a replay. */
+export const REPLAY_PAGE = 256;
+
+/** An entry's event and its text (as appended: already encoded, so it is not encoded again). */
+export function decode(fields: string[]): { event: StreamEvent; json: string } | undefined {
+  const at = fields.indexOf('d');
+  if (at < 0) return undefined;
+  const json = fields[at + 1] as string;
+  try {
+    const event = JSON.parse(json) as StreamEvent;
+    // Our appends are single-line; anything else is re-encoded, so it can never break the SSE framing.
+    return /[\r\n]/.test(json) ? { event, json: encodeEvent(event).json } : { event, json };
+  } catch {
+    return undefined;
+  }
+}
