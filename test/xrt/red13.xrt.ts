@@ -1,0 +1,57 @@
+// Hostile review red13 (HTTP server, SSE, control bridge, stores, replicas, CLI/config, model HTTP clients)
+// on Node, Deno and Bun, through the built ESM: each scenario is a hole, now closed. Vitest twins that
+// fail on the old code: test/models/red13.provider.test.ts.
+import assert from 'node:assert/strict';
+import { anthropicModel, type ModelEvent, openaiModel } from '../../dist/index.js';
+import { endlessEventProvider, redirectingProvider } from '../fixtures/red13-providers.ts';
+
+const ask = () => ({ system: '', messages: [{ role: 'user' as const, content: 'the private conversation' }], tools: [], signal: new AbortController().signal });
+
+async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
+  const events: ModelEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'a provider redirecting the POST (301, 302, 303, 307, 308) to another origin gets neither the API key nor the conversation: BAD_REQUEST naming the redirect': async () => {
+    for (const status of [301, 302, 303, 307, 308]) {
+      const provider = await redirectingProvider(status);
+      try {
+        const retry = { maxRetries: 2, sleep: async () => {} };
+        const models = [
+          openaiModel({ model: 'm', baseURL: provider.url, apiKey: 'sk-secret', headers: { 'x-gateway-key': 'gw-secret' }, retry }),
+          anthropicModel({ model: 'm', baseURL: provider.url, apiKey: 'sk-ant-secret', retry }),
+        ];
+        for (const model of models) {
+          const events = await collect(model.stream(ask()));
+          const last = events.at(-1);
+          assert.ok(last?.type === 'error', `${status}: ${JSON.stringify(events)}`);
+          assert.equal(last.error.code, 'BAD_REQUEST', `${status}: ${last.error.message}`);
+          assert.match(last.error.message, new RegExp(`HTTP ${status}, a redirect to http://localhost:\\d+;`));
+          assert.ok(!last.error.message.includes('/steal'), last.error.message);
+        }
+        assert.deepEqual(provider.caught, [], `${status}: the collector was reached`);
+      } finally {
+        await provider.close();
+      }
+    }
+  },
+
+  'a provider event that never ends (one endless data line) is cut at MAX_PROVIDER_EVENT_BYTES: BAD_STREAM, the connection closed, memory bounded': async () => {
+    const limit = 64 * 1024 * 1024;
+    const provider = await endlessEventProvider(limit);
+    try {
+      const events = await collect(openaiModel({ model: 'm', baseURL: provider.url, retry: { maxRetries: 0 } }).stream(ask()));
+      const last = events.at(-1);
+      assert.ok(last?.type === 'error', JSON.stringify(events.slice(-2)).slice(0, 500));
+      assert.equal(last.error.code, 'BAD_STREAM');
+      assert.match(last.error.message, /MAX_PROVIDER_EVENT_BYTES/);
+      // The rest was not read: the server stopped well short of its 64 MiB (socket buffers aside).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(provider.sent() < 40 * 1024 * 1024, `sent ${provider.sent()}`);
+    } finally {
+      await provider.close();
+    }
+  },
+};
