@@ -3,7 +3,15 @@
 // fail on the old code: test/models/red13.provider.test.ts.
 import assert from 'node:assert/strict';
 import { anthropicModel, type ModelEvent, openaiModel } from '../../dist/index.js';
+import { createServer } from '../../dist/server.js';
 import { endlessEventProvider, redirectingProvider } from '../fixtures/red13-providers.ts';
+import { postJson, writingHost } from './red6-helpers.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !check(); await sleep(5)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+}
 
 const ask = () => ({ system: '', messages: [{ role: 'user' as const, content: 'the private conversation' }], tools: [], signal: new AbortController().signal });
 
@@ -54,4 +62,48 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await provider.close();
     }
   },
+
+  'controlTimeoutMs past 2^31 - 1 ms ("wait for the user") keeps a permission question open: it did not time out after 1 ms (denying every tool)': async () => {
+    const server = createServer(writingHost(), { port: 0, heartbeatMs: 60_000, controlTimeoutMs: 3e9 });
+    const { url } = await server.listen();
+    try {
+      const id = (await postJson(`${url}/session`, {})).json.id as string;
+      assert.equal((await postJson(`${url}/session/${id}/prompt`, { prompt: 'write it' })).status, 202);
+      await until(() => server.broker.pending(id).length === 1, 'the permission question');
+      await sleep(150);
+      const [request] = server.broker.pending(id);
+      assert.ok(request, 'the question timed out');
+      const answered = await postJson(`${url}/session/${id}/control-response`, { requestID: request.id, subtype: 'can_use_tool', response: { behavior: 'allow' } });
+      assert.deepEqual(answered.json, { resolved: true });
+      await until(() => server.broker.pending(id).length === 0, 'the answer');
+    } finally {
+      await server.close();
+    }
+  },
+
+  'heartbeatMs past 2^31 - 1 ms sends no heartbeat (setInterval wrapped it to one per millisecond to every stream)': async () => {
+    const server = createServer(writingHost(), { port: 0, heartbeatMs: 3e9 });
+    const { url } = await server.listen();
+    try {
+      const res = await fetch(`${url}/global/event`);
+      const reader = res.body!.getReader();
+      let text = '';
+      const stop = setTimeout(() => void reader.cancel(), 300);
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += new TextDecoder().decode(value);
+        }
+      } finally {
+        clearTimeout(stop);
+      }
+      assert.ok(text.includes('server.connected'), text.slice(0, 200));
+      const beats = text.split(': heartbeat').length - 1;
+      assert.equal(beats, 0, `${beats} heartbeats in 300 ms`);
+    } finally {
+      await server.close();
+    }
+  },
 };
+
