@@ -2,9 +2,10 @@
 // on Node, Deno and Bun, through the built ESM: each scenario is a hole, now closed. Vitest twins that
 // fail on the old code: test/models/red13.provider.test.ts.
 import assert from 'node:assert/strict';
-import { anthropicModel, type ModelEvent, openaiModel } from '../../dist/index.js';
+import { anthropicModel, type ModelEvent, openaiModel, openStore } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
-import { endlessEventProvider, redirectingProvider } from '../fixtures/red13-providers.ts';
+import { endlessEventProvider, redirectingProvider, stallingProxy } from '../fixtures/red13-providers.ts';
+import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { postJson, writingHost } from './red6-helpers.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,6 +104,37 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(beats, 0, `${beats} heartbeats in 300 ms`);
     } finally {
       await server.close();
+    }
+  },
+
+  'a Redis that stops answering on an open connection fails each store call with STORE_UNAVAILABLE within seconds (it held every request, and the lease renewal that stops a prompt, forever)': async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const proxy = await stallingProxy(redis.port);
+    try {
+      const opened = await openStore({ kind: 'redis', url: proxy.url, prefix: `red13-${Date.now()}:` });
+      try {
+        const record = { id: 's1', createdAt: Date.now(), prompts: 0, options: {} };
+        assert.equal(await opened.store.create(record), true);
+        proxy.stall();
+        const started = Date.now();
+        const outcome = await Promise.race([
+          opened.store.get('s1').then(
+            () => 'answered',
+            (error: { code?: string }) => error.code ?? 'other',
+          ),
+          sleep(12_000).then(() => 'still waiting after 12 s'),
+        ]);
+        assert.equal(outcome, 'STORE_UNAVAILABLE');
+        assert.ok(Date.now() - started < 8_000, `${Date.now() - started} ms`);
+        const renewed = await opened.store.renew('s1', 'r1', 10_000).then(() => 'answered', (error: { code?: string }) => error.code ?? 'other');
+        assert.equal(renewed, 'STORE_UNAVAILABLE');
+      } finally {
+        await proxy.close();
+        await opened.close();
+      }
+    } finally {
+      await redis.dispose();
     }
   },
 };
