@@ -17,6 +17,7 @@ import { WasmhooksError } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
+import { checkOwnPath } from './dir-owner.js';
 import { appendJsonl, PRIVATE_FILE, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
@@ -54,6 +55,8 @@ export class FileSessionStore extends MemorySessionStore {
     const store = new FileSessionStore(dataDir);
     await guard(store.dir, async () => {
       await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
+      // Before the chmod, which follows a symbolic link.
+      await checkOwnPath(store.dir);
       // mkdir leaves an existing directory (and the umask trims a new one's mode): make it private either way.
       if (((await stat(store.dir)).mode & 0o777) !== PRIVATE_DIR) await chmod(store.dir, PRIVATE_DIR);
     });

@@ -2,6 +2,9 @@
 // on Node, Deno and Bun, through the built ESM: each scenario is a hole, now closed. Vitest twins that
 // fail on the old code: test/models/red13.provider.test.ts.
 import assert from 'node:assert/strict';
+import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { anthropicModel, type ModelEvent, openaiModel, openStore } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { endlessEventProvider, redirectingProvider, stallingProxy } from '../fixtures/red13-providers.ts';
@@ -135,6 +138,35 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     } finally {
       await redis.dispose();
+    }
+  },
+
+  'a data directory another user could swap (under a directory writable by everyone, or sessions/ a symbolic link) is refused, not written through': async () => {
+    const base = await mkdtemp(join(tmpdir(), 'red13-'));
+    const opens = async (dataDir: string) =>
+      openStore({ kind: 'file', dataDir }).then(
+        async (opened) => (await opened.close(), 'opened'),
+        (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
+      );
+    try {
+      // Everyone may rename entries of `open/`: refused (before anything is written under it).
+      await mkdir(join(base, 'open'));
+      await chmod(join(base, 'open'), 0o777);
+      assert.match(await opens(join(base, 'open', 'data')), /^STORE_UNAVAILABLE: .*writable by every user/);
+      // A link planted as sessions/ (to a directory that collects the transcripts): refused, its target untouched.
+      await mkdir(join(base, 'linked'), { mode: 0o700 });
+      await mkdir(join(base, 'elsewhere'), { mode: 0o755 });
+      await symlink(join(base, 'elsewhere'), join(base, 'linked', 'sessions'));
+      assert.match(await opens(join(base, 'linked')), /^STORE_UNAVAILABLE: .*symbolic link/);
+      // The sticky bit (as /tmp) and group-writable directories are fine.
+      await mkdir(join(base, 'sticky'));
+      await chmod(join(base, 'sticky'), 0o1777);
+      assert.equal(await opens(join(base, 'sticky', 'data')), 'opened');
+      await mkdir(join(base, 'group'));
+      await chmod(join(base, 'group'), 0o770);
+      assert.equal(await opens(join(base, 'group', 'data')), 'opened');
+    } finally {
+      await rm(base, { recursive: true, force: true });
     }
   },
 };
