@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicModel, type ModelEvent, openaiModel, openStore } from '../../dist/index.js';
+import { anthropicModel, createHost, type ModelEvent, openaiModel, openStore } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { endlessEventProvider, redirectingProvider, stallingProxy } from '../fixtures/red13-providers.ts';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
@@ -168,6 +168,33 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await rm(base, { recursive: true, force: true });
     }
+  },
+
+  'a model answer that streams without end stops at maxConversationChars with BAD_STREAM (it was held and sent to every watcher until memory ran out)': async () => {
+    let sent = 0;
+    const endless = {
+      id: 'endless',
+      async *stream(): AsyncIterable<ModelEvent> {
+        yield { type: 'message.start', model: 'endless' };
+        // 20 MB, then an end: the old code took all of it (and would have gone on).
+        for (; sent < 20_000; sent++) yield sent % 2 ? { type: 'text.delta', text: 'x'.repeat(1000) } : { type: 'thinking.delta', text: 'y'.repeat(1000) };
+        yield { type: 'message.end', stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
+      },
+    };
+    const host = createHost({ model: endless, maxConversationChars: 100_000 });
+    const session = host.session();
+    let deltas = 0;
+    let end: unknown;
+    for await (const event of session.stream('go')) {
+      if (event.type === 'text.delta' || event.type === 'thinking.delta') deltas++;
+      if (event.type === 'agent.end') end = event.result;
+    }
+    await host.close?.();
+    const result = end as { subtype: string; error?: { code: string; message: string } };
+    assert.equal(result.subtype, 'error_during_execution', JSON.stringify(result).slice(0, 300));
+    assert.equal(result.error?.code, 'BAD_STREAM');
+    assert.match(result.error?.message ?? '', /passed 100000 characters/);
+    assert.ok(deltas <= 100 && sent <= 102, `${deltas} deltas shown, ${sent} pulled`);
   },
 };
 
