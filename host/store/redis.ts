@@ -10,6 +10,8 @@
  * Lease changes are Lua scripts, so "one prompt per session" holds across replicas.
  */
 import type { Redis } from 'ioredis';
+import { WasmhooksError } from '../errors.js';
+import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
@@ -80,7 +82,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id))));
+    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id)), id, this.#k('s', id)));
   }
 
   async count(): Promise<number> {
@@ -95,7 +97,15 @@ export class RedisSessionStore implements SessionStore {
       const pipe = this.redis.pipeline();
       for (const id of ids) pipe.hgetall(this.#k('s', id));
       const rows = (await pipe.exec()) ?? [];
-      return rows.map(([, row]) => toRecord(row as Record<string, string>)).filter((r): r is SessionRecord => r !== undefined);
+      // A damaged row is left out of lists (GET /session of every client failed on it); reading it alone names it.
+      return rows.flatMap(([, row], i) => {
+        try {
+          const record = toRecord(row as Record<string, string>, ids[i]!, '');
+          return record ? [record] : [];
+        } catch {
+          return [];
+        }
+      });
     });
   }
 
@@ -239,15 +249,37 @@ export class RedisSessionStore implements SessionStore {
   }
 }
 
-function toRecord(row: Record<string, string>): SessionRecord | undefined {
+/**
+ * A stored row as a record (undefined: no such session). A row whose fields do not read (another
+ * version, a hand edit, another program's key) is STORE_UNAVAILABLE naming its key, never a
+ * SyntaxError reported as Redis being unreachable, nor a record of another session (its `id` field
+ * differing from its key's).
+ */
+function toRecord(row: Record<string, string>, id: string, key: string): SessionRecord | undefined {
   if (!row.id) return undefined;
+  const damaged = (what: string) => new WasmhooksError('STORE_UNAVAILABLE', `the session record ${key} is damaged (${what}); fix or delete that key`);
+  if (row.id !== id) throw damaged('its id field names another session');
+  const object = (field: 'options' | 'lastResult'): Record<string, unknown> | undefined => {
+    const raw = row[field];
+    if (!raw) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined;
+    }
+    if (!isRecord(value)) throw damaged(`${field} is not a JSON object`);
+    return value;
+  };
+  const options = object('options');
+  const lastResult = object('lastResult');
   return {
     id: row.id,
     ...(row.title !== undefined ? { title: row.title } : {}),
     createdAt: Number(row.createdAt),
     prompts: Number(row.prompts ?? 0),
-    options: row.options ? (JSON.parse(row.options) as SessionRecord['options']) : {},
-    ...(row.lastResult ? { lastResult: JSON.parse(row.lastResult) as SessionRecord['lastResult'] } : {}),
+    options: (options ?? {}) as SessionRecord['options'],
+    ...(lastResult ? { lastResult: lastResult as unknown as SessionRecord['lastResult'] } : {}),
     ...(row.running ? { running: row.running } : {}),
     ...(row.resumeAt ? resumeAtField(row.resumeAt) : {}),
   };

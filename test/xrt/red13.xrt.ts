@@ -196,5 +196,34 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.match(result.error?.message ?? '', /passed 100000 characters/);
     assert.ok(deltas <= 100 && sent <= 102, `${deltas} deltas shown, ${sent} pulled`);
   },
+
+  'a damaged or misplaced Redis session record is named, not reported as Redis unreachable, and no longer takes down every session list': async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const prefix = `red13-${Date.now()}:`;
+    const opened = await openStore({ kind: 'redis', url: redis.url, prefix });
+    const { default: IORedis } = await import('ioredis');
+    const raw = new IORedis(redis.url, { lazyConnect: true });
+    try {
+      await raw.connect();
+      for (const id of ['a', 'b', 'c', 'd']) assert.equal(await opened.store.create({ id, createdAt: Date.now(), prompts: 0, options: {} }), true);
+      await raw.hset(`${prefix}s:a`, 'options', '{"permissionMode":');
+      await raw.hset(`${prefix}s:b`, 'id', 'c');
+      await raw.hset(`${prefix}s:d`, 'lastResult', '7');
+      const listed = await opened.store.list();
+      assert.deepEqual(listed.map((r) => r.id), ['c']);
+      for (const [id, why] of [['a', /options is not a JSON object/], ['b', /names another session/], ['d', /lastResult is not a JSON object/]] as const) {
+        const error = await opened.store.get(id).then(() => undefined, (e: { code?: string; message?: string }) => e);
+        assert.equal(error?.code, 'STORE_UNAVAILABLE', id);
+        assert.match(error?.message ?? '', new RegExp(`record ${prefix}s:${id} is damaged`));
+        assert.match(error?.message ?? '', why);
+        assert.doesNotMatch(error?.message ?? '', /unreachable/);
+      }
+    } finally {
+      raw.disconnect();
+      await opened.close();
+      await redis.dispose();
+    }
+  },
 };
 
