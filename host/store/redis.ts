@@ -10,12 +10,11 @@
  * Lease changes are Lua scripts, so "one prompt per session" holds across replicas.
  */
 import type { Redis } from 'ioredis';
-import { WasmhooksError } from '../errors.js';
-import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import { LATER_LUA } from './resume-at.js';
+import { parseObject, readObject, toRecord } from './redis-record.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
 
 // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
@@ -146,7 +145,8 @@ export class RedisSessionStore implements SessionStore {
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
     const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, -1];
-    return this.#call(async () => (await this.redis.lrange(this.#k('m', id), start, stop)).map((m) => JSON.parse(m) as Message));
+    const key = this.#k('m', id);
+    return this.#call(async () => (await this.redis.lrange(key, start, stop)).map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message));
   }
 
   async messageCount(id: string): Promise<number> {
@@ -170,7 +170,11 @@ export class RedisSessionStore implements SessionStore {
 
   async controls(sessionId: string): Promise<ControlRequest[]> {
     return this.#call(async () => {
-      const all = Object.values(await this.redis.hgetall(this.#k('c', sessionId))).map((v) => JSON.parse(v) as ControlRequest);
+      // An entry that is no request of this session under its own id (damaged, or another program's) is not one.
+      const all = Object.entries(await this.redis.hgetall(this.#k('c', sessionId))).flatMap(([field, v]) => {
+        const r = parseObject(v) as Partial<ControlRequest> | undefined;
+        return r && r.id === field && r.sessionId === sessionId && typeof r.createdAt === 'number' ? [r as ControlRequest] : [];
+      });
       return all.sort((a, b) => a.createdAt - b.createdAt);
     });
   }
@@ -246,53 +250,5 @@ export class RedisSessionStore implements SessionStore {
     this.#listeners.clear();
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
-  }
-}
-
-/**
- * A stored row as a record (undefined: no such session). A row whose fields do not read (another
- * version, a hand edit, another program's key) is STORE_UNAVAILABLE naming its key, never a
- * SyntaxError reported as Redis being unreachable, nor a record of another session (its `id` field
- * differing from its key's).
- */
-function toRecord(row: Record<string, string>, id: string, key: string): SessionRecord | undefined {
-  if (!row.id) return undefined;
-  const damaged = (what: string) => new WasmhooksError('STORE_UNAVAILABLE', `the session record ${key} is damaged (${what}); fix or delete that key`);
-  if (row.id !== id) throw damaged('its id field names another session');
-  const object = (field: 'options' | 'lastResult'): Record<string, unknown> | undefined => {
-    const raw = row[field];
-    if (!raw) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = undefined;
-    }
-    if (!isRecord(value)) throw damaged(`${field} is not a JSON object`);
-    return value;
-  };
-  const options = object('options');
-  const lastResult = object('lastResult');
-  return {
-    id: row.id,
-    ...(row.title !== undefined ? { title: row.title } : {}),
-    createdAt: Number(row.createdAt),
-    prompts: Number(row.prompts ?? 0),
-    options: (options ?? {}) as SessionRecord['options'],
-    ...(lastResult ? { lastResult: lastResult as unknown as SessionRecord['lastResult'] } : {}),
-    ...(row.running ? { running: row.running } : {}),
-    ...(row.resumeAt ? resumeAtField(row.resumeAt) : {}),
-  };
-}
-
-/**
- * `resumeAt` is only a hint (resumeAtOf checks its value and ignores a damaged one): a field that does
- * not parse is dropped here, rather than making the session and every list holding it unreadable.
- */
-function resumeAtField(raw: string): Pick<SessionRecord, 'resumeAt'> {
-  try {
-    return { resumeAt: JSON.parse(raw) as SessionRecord['resumeAt'] };
-  } catch {
-    return {};
   }
 }

@@ -215,10 +215,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
       for (const [id, why] of [['a', /options is not a JSON object/], ['b', /names another session/], ['d', /lastResult is not a JSON object/]] as const) {
         const error = await opened.store.get(id).then(() => undefined, (e: { code?: string; message?: string }) => e);
         assert.equal(error?.code, 'STORE_UNAVAILABLE', id);
-        assert.match(error?.message ?? '', new RegExp(`record ${prefix}s:${id} is damaged`));
+        assert.match(error?.message ?? '', new RegExp(`key ${prefix}s:${id} is damaged`));
         assert.match(error?.message ?? '', why);
         assert.doesNotMatch(error?.message ?? '', /unreachable/);
       }
+      // A message that does not read is named too; a control entry that is no request of this session under its own id is none.
+      await raw.rpush(`${prefix}m:c`, '{"role":"user","content":"ok"}', 'not json');
+      const broken = await opened.store.messages('c').then(() => undefined, (e: { code?: string; message?: string }) => e);
+      assert.equal(broken?.code, 'STORE_UNAVAILABLE');
+      assert.match(broken?.message ?? '', new RegExp(`key ${prefix}m:c is damaged \\(message 1 `));
+      const real = { id: 'r1', sessionId: 'c', subtype: 'elicitation', payload: { message: 'ok?' }, createdAt: 1, timeoutMs: 1000 };
+      await raw.hset(`${prefix}c:c`, 'r1', JSON.stringify(real), 'junk', '{', 'r2', JSON.stringify({ ...real, id: 'r2', sessionId: 'a' }), 'r3', JSON.stringify({ ...real, id: 'other' }));
+      assert.deepEqual((await opened.store.controls('c')).map((r) => r.id), ['r1']);
     } finally {
       raw.disconnect();
       await opened.close();
