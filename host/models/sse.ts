@@ -13,7 +13,7 @@ import { cappedBody } from '../capped-body.js';
  * parser holds an unfinished event whatever its size, so an endless one grew memory for as long
  * as the server kept sending (an idle timeout never fires): past this the stream is BAD_STREAM.
  */
-export const MAX_PROVIDER_EVENT_BYTES = 16 * 1024 * 1024;
+const MAX_PROVIDER_EVENT_BYTES = 16 * 1024 * 1024;
 
 /** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
 type SseEnd =

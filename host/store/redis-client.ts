@@ -33,7 +33,7 @@ export function describeUrl(url: string): string {
  * needing the store, and each lease renewal, whose failure is what stops a prompt when its lease may be
  * gone: a stall never failed, so it never stopped. Blocking reads block 1 s (redis-log.ts), within this.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 5_000;
+const REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
 export async function connectRedis(url: string): Promise<Redis> {
   if (!/^rediss?:\/\//.test(url)) throw new WasmhooksError('INVALID_OPTIONS', `--store must be a redis:// or rediss:// URL, not ${describeUrl(url)}`);

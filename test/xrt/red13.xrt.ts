@@ -1,6 +1,6 @@
 // Hostile review red13 (HTTP server, SSE, control bridge, stores, replicas, CLI/config, model HTTP clients)
 // on Node, Deno and Bun, through the built ESM: each scenario is a hole, now closed. Vitest twins that
-// fail on the old code: test/models/red13.provider.test.ts.
+// fail on the old code: test/models/red13.provider.test.ts, test/server/red13.timers.test.ts (the rest fail on the old code here).
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
