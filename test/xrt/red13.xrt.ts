@@ -3,7 +3,9 @@
 // fail on the old code: test/models/red13.provider.test.ts, test/server/red13.timers.test.ts (the rest fail on the old code here).
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { anthropicModel, createHost, type ModelEvent, openaiModel, openStore } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
@@ -231,6 +233,36 @@ export const scenarios: Record<string, () => Promise<void>> = {
       raw.disconnect();
       await opened.close();
       await redis.dispose();
+    }
+  },
+
+  'wasmhooks serve --token warns that the token shows in the process list (every local user can read it there and approve tool calls); WASMHOOKS_TOKEN does not': async () => {
+    const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const runtime = 'Deno' in globalThis ? [process.execPath, 'run', '-A', cli] : 'Bun' in globalThis ? [process.execPath, cli] : [process.execPath, cli];
+    const cwd = await mkdtemp(join(tmpdir(), 'red13-cli-'));
+    const serve = (args: string[], env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(runtime[0]!, [...runtime.slice(1), 'serve', '--port', '0', ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.stderr!.on('data', (d: Uint8Array) => (err += new TextDecoder().decode(d)));
+        child.stdout!.on('data', (d: Uint8Array) => {
+          out += new TextDecoder().decode(d);
+          if (out.includes('serving on')) child.kill('SIGTERM');
+        });
+        child.on('error', reject);
+        child.on('close', () => {
+          clearTimeout(timer);
+          if (!out.includes('serving on')) reject(new Error(`serve did not start: ${out} ${err}`));
+          else resolve(err);
+        });
+      });
+    try {
+      assert.match(await serve(['--token', 'a-token-of-sixteen-chars'], {}), /--token is visible to every user of this machine in the process list/);
+      assert.doesNotMatch(await serve([], { WASMHOOKS_TOKEN: 'a-token-of-sixteen-chars' }), /--token/);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
     }
   },
 };

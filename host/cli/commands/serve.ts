@@ -9,6 +9,7 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 import type { WorkspaceFlags } from '../workspace.js';
+import { bearerToken } from '../token.js';
 
 export interface ServeFlags extends HostFlags, WorkspaceFlags {
   port?: number;
@@ -62,7 +63,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
       return plugin;
     },
   };
-  const token = flags.token ?? io.env.WASMHOOKS_TOKEN;
+  const token = bearerToken(flags, io);
   const server = createServer(host, {
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.hostname ? { hostname: flags.hostname } : {}),
