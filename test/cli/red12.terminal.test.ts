@@ -4,6 +4,8 @@
 // printableDeep's depth (shown as JSON, which escapes C0 only) carried bidi overrides and C1 controls
 // into the call's line; `wasmhooks plugin test` printed a plugin's reason, rewrite and failure text raw.
 // The class is fixed where labels are made: truncate() and toolLabel() return printable text.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
@@ -89,5 +91,32 @@ describe('red12: CLI error messages quoting a plugin are printable', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/matcher/);
     expect(r.stderr).not.toMatch(UNSAFE);
+  });
+});
+
+// Red review (red12): the CLI's and serve's default guard-shell answered `allow` to every command no
+// rule denied, and a hook's allow skips the permission step: a command the model (or a prompt injected
+// through a tool's output) chose ran unasked, even where nobody was there to ask (`--json`, a pipe, CI),
+// where without the guard it was denied by no-callback. The default guard now leaves the rest undecided.
+describe('red12: the default guard-shell only narrows what the host would do', () => {
+  it('a command no rule denies meets the permission step (denied by no-callback under --json); a destructive one is denied by the guard', async () => {
+    const dir = await workspace({
+      'script.json': {
+        turns: [
+          { toolCalls: [{ name: 'Bash', input: { command: 'echo pwned > proof.txt' } }, { name: 'Bash', input: { command: 'rm -rf /' } }] },
+          { text: 'done' },
+        ],
+      },
+    });
+    const r = await cli(['run', 'go', '--script', 'script.json', '--json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; source?: string; reason?: string; hookName?: string; decision?: string });
+    const settled = events.filter((e) => e.type === 'tool.output' || e.type === 'tool.denied');
+    expect(settled).toMatchObject([
+      { type: 'tool.denied', source: 'no-callback' },
+      { type: 'tool.denied', source: 'hook', reason: expect.stringMatching(/guard-shell: rm-recursive-root/) },
+    ]);
+    expect(events.filter((e) => e.type === 'hook.end' && e.hookName === 'guard-shell').map((e) => e.decision)).toEqual(['continue', 'deny']);
+    expect(existsSync(join(dir, 'proof.txt'))).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 // Red review (red12) on Node, Deno and Bun, through the built CLI (dist/cli.js) and ESM: each scenario
 // is a class of hole that was open on `main`, now closed. Vitest twins that fail on the old code:
-// test/cli/red12.terminal.test.ts.
+// test/cli/red12.terminal.test.ts (and test/cli/workspace.test.ts for the default guard's new answer).
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run.ts';
@@ -75,5 +75,20 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.match(r.stderr, /invalid matcher/);
     assert.doesNotMatch(r.stderr, UNSAFE);
     assert.match(r.stderr, /\\u202e/);
+  },
+  "the CLI's default guard-shell leaves a command no rule denies to the permission step (denied by no-callback under --json), and still denies a destructive one": async () => {
+    const dir = await workspace({
+      'script.json': JSON.stringify({
+        turns: [{ toolCalls: [{ name: 'Bash', input: { command: 'echo pwned > proof.txt' } }, { name: 'Bash', input: { command: 'rm -rf /' } }] }, { text: 'done' }],
+      }),
+    });
+    const r = await runCli(['run', 'go', '--script', 'script.json', '--json'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; source?: string; reason?: string; hookName?: string; decision?: string });
+    const settled = events.filter((e) => e.type === 'tool.output' || e.type === 'tool.denied');
+    assert.deepEqual(settled.map((e) => [e.type, e.source]), [['tool.denied', 'no-callback'], ['tool.denied', 'hook']]);
+    assert.match(settled[1]!.reason!, /guard-shell: rm-recursive-root/);
+    assert.deepEqual(events.filter((e) => e.type === 'hook.end' && e.hookName === 'guard-shell').map((e) => e.decision), ['continue', 'deny']);
+    await assert.rejects(access(join(dir, 'proof.txt')));
   },
 };
