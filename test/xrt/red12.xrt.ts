@@ -1,10 +1,13 @@
 // Red review (red12) on Node, Deno and Bun, through the built CLI (dist/cli.js) and ESM: each scenario
 // is a class of hole that was open on `main`, now closed. Vitest twins that fail on the old code:
-// test/cli/red12.terminal.test.ts (and test/cli/workspace.test.ts for the default guard's new answer).
+// test/cli/red12.terminal.test.ts (and test/cli/workspace.test.ts for the default guard's new answer),
+// test/plugins/guard-shell.test.ts, test/anylang/red12.wasi-readdir.test.ts.
 import assert from 'node:assert/strict';
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import wabtInit from 'wabt';
+import { createSandbox } from '../../dist/index.js';
 import { runCli } from './cli-run.ts';
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
@@ -90,5 +93,43 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.match(settled[1]!.reason!, /guard-shell: rm-recursive-root/);
     assert.deepEqual(events.filter((e) => e.type === 'hook.end' && e.hookName === 'guard-shell').map((e) => e.decision), ['continue', 'deny']);
     await assert.rejects(access(join(dir, 'proof.txt')));
+  },
+  'WASI fd_readdir with a cookie past 2^63 (2^64 − 1 as a libc end marker) lists nothing instead of trapping in the host': async () => {
+    // Each export lists the preopen (fd 3) from one cookie; its output: errno (u32 LE), then the bytes used.
+    const listing = (name: string, cookie: string) => `(func (export "${name}") (result i32) (local $o i64)
+      (local.set $o (call $alloc (i64.const 8)))
+      (call $store_u64 (local.get $o) (i64.or
+        (i64.extend_i32_u (call $readdir (i32.const 3) (i32.const 1024) (i32.const 256) (i64.const ${cookie}) (i32.const 512)))
+        (i64.shl (i64.extend_i32_u (i32.load (i32.const 512))) (i64.const 32))))
+      (call $output_set (local.get $o) (i64.const 8))
+      (i32.const 0))`;
+    const wat = `(module
+      (import "wasi_snapshot_preview1" "fd_readdir" (func $readdir (param i32 i32 i32 i64 i32) (result i32)))
+      (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+      (import "extism:host/env" "store_u64" (func $store_u64 (param i64 i64)))
+      (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+      (memory (export "memory") 1)
+      ${listing('from_start', '0')} ${listing('past_end', '-1')} ${listing('past_2_63', '-9223372036854775808')})`;
+    const mod = (await wabtInit()).parseWat('red12-readdir.wat', wat);
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    const base = await mkdtemp(join(tmpdir(), 'red12-xrt-'));
+    await mkdir(join(base, 'g'));
+    await writeFile(join(base, 'g', 'a.txt'), 'x');
+    const sandbox = await createSandbox(bytes, { wasi: { preopens: { '/g': join(base, 'g') } } });
+    try {
+      const answer = async (fn: string) => {
+        const outcome = await sandbox.call(fn, new Uint8Array());
+        assert.ok(outcome.ok, `${fn}: ${outcome.ok ? '' : `${outcome.failure.code} ${outcome.failure.message}`}`);
+        const view = new DataView(outcome.output.buffer, outcome.output.byteOffset, 8);
+        return [view.getUint32(0, true), view.getUint32(4, true)];
+      };
+      assert.deepEqual(await answer('from_start'), [0, 24 + 'a.txt'.length]);
+      assert.deepEqual(await answer('past_end'), [0, 0]);
+      assert.deepEqual(await answer('past_2_63'), [0, 0]);
+    } finally {
+      await sandbox.close();
+      await rm(base, { recursive: true, force: true });
+    }
   },
 };
