@@ -1,7 +1,7 @@
 // Red review (red12) on Node, Deno and Bun, through the built CLI (dist/cli.js) and ESM: each scenario
 // is a class of hole that was open on `main`, now closed. Vitest twins that fail on the old code:
 // test/cli/red12.terminal.test.ts (and test/cli/workspace.test.ts for the default guard's new answer),
-// test/plugins/guard-shell.test.ts, test/anylang/red12.wasi-readdir.test.ts.
+// test/plugins/guard-shell.test.ts, test/anylang/red12.wasi-readdir.test.ts, test/sandbox/red12.divide-fuel.test.ts.
 import assert from 'node:assert/strict';
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -130,6 +130,40 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await sandbox.close();
       await rm(base, { recursive: true, force: true });
+    }
+  },
+  'integer division, remainder and float div/sqrt are charged for their latency (at least 20 fuel more than an add), both metering modes': async () => {
+    const wabt = await wabtInit();
+    const loop = (ty: string, op: string, unary: boolean) => {
+      const one = unary ? `(local.set $x (${ty}.${op} (local.get $x)))` : `(local.set $x (${ty}.${op} (local.get $x) (local.get $y)))`;
+      const mod = wabt.parseWat('d.wat', `(module (memory (export "memory") 1)
+        (func (export "run") (result i32) (local $x ${ty}) (local $y ${ty}) (local $i i32)
+          (local.set $x (${ty}.const 1000)) (local.set $y (${ty}.const 3))
+          (loop $l ${one.repeat(10)} (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+          (i32.const 0)))`);
+      const bytes = new Uint8Array(mod.toBinary({}).buffer);
+      mod.destroy();
+      return bytes;
+    };
+    const cases: Array<[string, string, string, boolean]> = [
+      ['i32', 'div_u', 'add', false], ['i32', 'rem_s', 'add', false], ['i64', 'div_s', 'add', false], ['i64', 'rem_u', 'add', false],
+      ['f32', 'div', 'add', false], ['f64', 'div', 'add', false], ['f64', 'sqrt', 'neg', true],
+    ];
+    for (const metering of ['fast', 'exact'] as const) {
+      for (const [ty, op, like, unary] of cases) {
+        const fuelOf = async (o: string) => {
+          const sandbox = await createSandbox(loop(ty, o, unary), { metering, limits: { timeoutMs: 10_000 } });
+          try {
+            const outcome = await sandbox.call('run', new Uint8Array());
+            assert.ok(outcome.ok, `${ty}.${o}`);
+            return outcome.fuelUsed;
+          } finally {
+            await sandbox.close();
+          }
+        };
+        const extra = (await fuelOf(op)) - (await fuelOf(like));
+        assert.ok(extra >= 10 * 1_000 * 20, `${metering} ${ty}.${op}: ${extra} more fuel than ${like} for 10,000 of them`);
+      }
     }
   },
 };

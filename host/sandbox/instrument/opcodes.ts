@@ -92,6 +92,17 @@ export const THROW_FUEL = 16_384;
  */
 export const MEMORY_PAGE_FUEL_LOG2 = 12;
 
+/**
+ * Integer division and remainder (i32/i64 div_s, div_u, rem_s, rem_u), and f32/f64 div and sqrt: a
+ * chain of them, each waiting for the last, takes 8-40 cycles an instruction where ordinary code
+ * retires one or more a cycle. At weight 1 a loop of dependent divisions ran 0.6-1.2 ns per fuel
+ * against ordinary code's 0.05-0.12 (measured red12, Node 20: i64.div_u 0.63-0.89, i64.div_s
+ * 0.88-1.19, i32.div_u 0.84-1.11, f64.div 0.75): a budget meant for ~0.1 s of CPU bought ~1 s where
+ * no deadline stops it first. At 24 such a loop costs about what ordinary code does per fuel.
+ */
+const WEIGHT_DIVIDE = 24;
+const DIVIDES = [0x6d, 0x6e, 0x6f, 0x70, 0x7f, 0x80, 0x81, 0x82, 0x91, 0x95, 0x9f, 0xa3];
+
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;
 }
@@ -131,6 +142,7 @@ set(Imm.PrefixFD, 0xfd);
 set(Imm.PrefixFE, 0xfe);
 
 for (const op of [0x10, 0x11, 0x12, 0x13, 0x14, 0x15]) OP_WEIGHT[op] = WEIGHT_CALL;
+for (const op of DIVIDES) OP_WEIGHT[op] = WEIGHT_DIVIDE;
 OP_WEIGHT[0x40] = WEIGHT_MEMORY_GROW;
 // Structure markers are free: they compile to nothing.
 for (const op of [0x02, 0x03, 0x05, 0x0b]) OP_WEIGHT[op] = 0;

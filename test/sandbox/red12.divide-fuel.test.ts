@@ -1,0 +1,56 @@
+// red12, class "a cost not charged where it is incurred" (after red7's bulk ops and red11's throws):
+// integer division and remainder, and float div and sqrt, weighed 1 like an add, but a chain of them
+// takes 8-40 cycles an instruction: a loop of dependent divisions ran 0.6-1.2 ns per fuel against
+// ordinary code's 0.05-0.12, so with no deadline first (timeoutMs: Infinity) a budget meant for
+// ~0.1 s of CPU bought ~1 s. Each now weighs 24 (opcodes.ts), in both metering modes. Fails on the
+// old code (a loop of divisions used the fuel of the same loop of adds).
+import { describe, expect, it } from 'vitest';
+import wabtInit from 'wabt';
+import { createSandbox } from '../../host/sandbox/index.js';
+
+const wabt = wabtInit();
+async function wat(source: string): Promise<Uint8Array> {
+  const mod = (await wabt).parseWat('divides.wat', source);
+  try {
+    return new Uint8Array(mod.toBinary({}).buffer);
+  } finally {
+    mod.destroy();
+  }
+}
+
+/** 1,000 iterations of ten `op`s on one local of type `ty` (binary, or unary with `unary`). */
+const loop = (ty: string, op: string, unary = false) => {
+  const one = unary ? `(local.set $x (${ty}.${op} (local.get $x)))` : `(local.set $x (${ty}.${op} (local.get $x) (local.get $y)))`;
+  return `(module (memory (export "memory") 1)
+    (func (export "run") (result i32) (local $x ${ty}) (local $y ${ty}) (local $i i32)
+      (local.set $x (${ty}.const 1000)) (local.set $y (${ty}.const 3))
+      (loop $l ${one.repeat(10)}
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+      (i32.const 0)))`;
+};
+
+const DIVIDES: Array<[ty: string, op: string, like: string, unary?: boolean]> = [
+  ['i32', 'div_s', 'add'], ['i32', 'div_u', 'add'], ['i32', 'rem_s', 'add'], ['i32', 'rem_u', 'add'],
+  ['i64', 'div_s', 'add'], ['i64', 'div_u', 'add'], ['i64', 'rem_s', 'add'], ['i64', 'rem_u', 'add'],
+  ['f32', 'div', 'add'], ['f64', 'div', 'add'], ['f32', 'sqrt', 'neg', true], ['f64', 'sqrt', 'neg', true],
+];
+
+describe('red12: divisions are charged for their latency', () => {
+  it.each(['fast', 'exact'] as const)('%s: each division, remainder and sqrt costs at least 20 fuel more than an add or neg', async (metering) => {
+    for (const [ty, op, like, unary] of DIVIDES) {
+      const fuelOf = async (o: string) => {
+        const sandbox = await createSandbox(await wat(loop(ty, o, unary)), { metering, limits: { timeoutMs: 10_000 } });
+        try {
+          const outcome = await sandbox.call('run', new Uint8Array());
+          expect(outcome.ok, `${ty}.${o}`).toBe(true);
+          return outcome.fuelUsed;
+        } finally {
+          await sandbox.close();
+        }
+      };
+      const extra = (await fuelOf(op)) - (await fuelOf(like));
+      expect(extra, `${ty}.${op}`).toBeGreaterThanOrEqual(10 * 1_000 * 20);
+    }
+  });
+});
