@@ -2,7 +2,8 @@
 // integer division and remainder, and float div and sqrt, weighed 1 like an add, but a chain of them
 // takes 8-40 cycles an instruction: a loop of dependent divisions ran 0.6-1.2 ns per fuel against
 // ordinary code's 0.05-0.12, so with no deadline first (timeoutMs: Infinity) a budget meant for
-// ~0.1 s of CPU bought ~1 s. Each now weighs 24 (opcodes.ts), in both metering modes. Fails on the
+// ~0.1 s of CPU bought ~1 s. Each now weighs 24 (opcodes.ts), in both metering modes, SIMD's f32x4/f64x2
+// div and sqrt too (1.0-2.1 ns per fuel at weight 1). Fails on the
 // old code (a loop of divisions used the fuel of the same loop of adds).
 import { describe, expect, it } from 'vitest';
 import wabtInit from 'wabt';
@@ -10,7 +11,7 @@ import { createSandbox } from '../../host/sandbox/index.js';
 
 const wabt = wabtInit();
 async function wat(source: string): Promise<Uint8Array> {
-  const mod = (await wabt).parseWat('divides.wat', source);
+  const mod = (await wabt).parseWat('divides.wat', source, { simd: true });
   try {
     return new Uint8Array(mod.toBinary({}).buffer);
   } finally {
@@ -18,12 +19,14 @@ async function wat(source: string): Promise<Uint8Array> {
   }
 }
 
-/** 1,000 iterations of ten `op`s on one local of type `ty` (binary, or unary with `unary`). */
+/** 1,000 iterations of ten `op`s on one local of type `ty` (binary, or unary with `unary`); SIMD ops on v128 locals. */
 const loop = (ty: string, op: string, unary = false) => {
+  const simd = ty.includes('x');
   const one = unary ? `(local.set $x (${ty}.${op} (local.get $x)))` : `(local.set $x (${ty}.${op} (local.get $x) (local.get $y)))`;
+  const [local, x, y] = simd ? ['v128', `(v128.const ${ty} ${Array(ty === 'f32x4' ? 4 : 2).fill('1000').join(' ')})`, `(v128.const ${ty} ${Array(ty === 'f32x4' ? 4 : 2).fill('3').join(' ')})`] : [ty, `(${ty}.const 1000)`, `(${ty}.const 3)`];
   return `(module (memory (export "memory") 1)
-    (func (export "run") (result i32) (local $x ${ty}) (local $y ${ty}) (local $i i32)
-      (local.set $x (${ty}.const 1000)) (local.set $y (${ty}.const 3))
+    (func (export "run") (result i32) (local $x ${local}) (local $y ${local}) (local $i i32)
+      (local.set $x ${x}) (local.set $y ${y})
       (loop $l ${one.repeat(10)}
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
@@ -34,6 +37,8 @@ const DIVIDES: Array<[ty: string, op: string, like: string, unary?: boolean]> = 
   ['i32', 'div_s', 'add'], ['i32', 'div_u', 'add'], ['i32', 'rem_s', 'add'], ['i32', 'rem_u', 'add'],
   ['i64', 'div_s', 'add'], ['i64', 'div_u', 'add'], ['i64', 'rem_s', 'add'], ['i64', 'rem_u', 'add'],
   ['f32', 'div', 'add'], ['f64', 'div', 'add'], ['f32', 'sqrt', 'neg', true], ['f64', 'sqrt', 'neg', true],
+  // SIMD: 1.0-2.1 ns per fuel at weight 1.
+  ['f32x4', 'div', 'add'], ['f64x2', 'div', 'add'], ['f32x4', 'sqrt', 'neg', true], ['f64x2', 'sqrt', 'neg', true],
 ];
 
 describe('red12: divisions are charged for their latency', () => {

@@ -132,15 +132,17 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await rm(base, { recursive: true, force: true });
     }
   },
-  'integer division, remainder and float div/sqrt are charged for their latency (at least 20 fuel more than an add), both metering modes': async () => {
+  'integer division, remainder and float div/sqrt (scalar and SIMD) are charged for their latency (at least 20 fuel more than an add), both metering modes': async () => {
     const wabt = await wabtInit();
     const loop = (ty: string, op: string, unary: boolean) => {
       const one = unary ? `(local.set $x (${ty}.${op} (local.get $x)))` : `(local.set $x (${ty}.${op} (local.get $x) (local.get $y)))`;
+      const lanes = (v: string) => Array(ty === 'f32x4' ? 4 : 2).fill(v).join(' ');
+      const [local, x, y] = ty.includes('x') ? ['v128', `(v128.const ${ty} ${lanes('1000')})`, `(v128.const ${ty} ${lanes('3')})`] : [ty, `(${ty}.const 1000)`, `(${ty}.const 3)`];
       const mod = wabt.parseWat('d.wat', `(module (memory (export "memory") 1)
-        (func (export "run") (result i32) (local $x ${ty}) (local $y ${ty}) (local $i i32)
-          (local.set $x (${ty}.const 1000)) (local.set $y (${ty}.const 3))
+        (func (export "run") (result i32) (local $x ${local}) (local $y ${local}) (local $i i32)
+          (local.set $x ${x}) (local.set $y ${y})
           (loop $l ${one.repeat(10)} (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
-          (i32.const 0)))`);
+          (i32.const 0)))`, { simd: true });
       const bytes = new Uint8Array(mod.toBinary({}).buffer);
       mod.destroy();
       return bytes;
@@ -148,6 +150,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const cases: Array<[string, string, string, boolean]> = [
       ['i32', 'div_u', 'add', false], ['i32', 'rem_s', 'add', false], ['i64', 'div_s', 'add', false], ['i64', 'rem_u', 'add', false],
       ['f32', 'div', 'add', false], ['f64', 'div', 'add', false], ['f64', 'sqrt', 'neg', true],
+      ['f32x4', 'div', 'add', false], ['f64x2', 'sqrt', 'neg', true],
     ];
     for (const metering of ['fast', 'exact'] as const) {
       for (const [ty, op, like, unary] of cases) {

@@ -12,7 +12,7 @@ import { fcCharge, growCharge } from './bulk.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb, skip } from './leb.js';
-import { fcWeight } from './opcodes.js';
+import { fcWeight, fdWeight } from './opcodes.js';
 import { Frame, type Walk } from './walk.js';
 
 /** `memory.grow` (0x40): charged by its operand; `table.set` (0x26): a check of its own. */
@@ -69,6 +69,11 @@ export function walkRare(s: Walk, op: number): boolean {
     const charge = s.instrument ? fcCharge(m, sub) : null;
     if (charge) s.chargeOperandHere(charge);
     else if (s.instrument && sub === 13) s.checkHere(); // elem.drop
+  } else if (op === 0xfd) {
+    const extra = fdWeight(readLeb(buf, at + 1)) - 1; // the SIMD divides (opcodes.ts)
+    s.cost += extra;
+    s.text += extra;
+    s.unchecked += extra;
   } else if (op === 0xfe) {
     const sub = readLeb(buf, at + 1);
     // memory.atomic.wait32/64 block the thread for an operand's nanoseconds, out of the host's reach.
