@@ -59,3 +59,46 @@ describe('red12: divisions are charged for their latency', () => {
     }
   });
 });
+
+// The same class in the threads proposal: locked atomic stores and read-modify-writes (~20 cycles each)
+// weighed 1 (0.8-1.9 ns per fuel), and atomic.fence 1 (5-36 ns each: 50-360x ordinary code). Now 48
+// each, and a fence pays ENGINE_CALL_FUEL at a check of its own, like memory.atomic.notify.
+describe('red12: atomics are charged for their locked instructions', () => {
+  const atomics = async (body: string, metering: 'fast' | 'exact') => {
+    const source = `(module (memory (export "memory") 1)
+      (func (export "run") (result i32) (local $i i32)
+        (loop $l ${body.repeat(10)}
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+        (i32.const 0)))`;
+    const mod = (await wabt).parseWat('atomics.wat', source, { threads: true });
+    const bytes = new Uint8Array(mod.toBinary({}).buffer);
+    mod.destroy();
+    const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
+    try {
+      const outcome = await sandbox.call('run', new Uint8Array());
+      expect(outcome.ok).toBe(true);
+      return outcome.fuelUsed;
+    } finally {
+      await sandbox.close();
+    }
+  };
+  it.each(['fast', 'exact'] as const)('%s: an atomic store, rmw or cmpxchg costs at least 40 more than a plain one; a fence at least 1,000', async (metering) => {
+    const plain = {
+      store: '(i32.store (i32.const 64) (local.get $i))',
+      rmw: '(drop (i32.add (i32.const 64) (local.get $i)))',
+      cmpxchg: '(drop (select (i64.const 64) (i64.const 0) (i32.const 1)))',
+      fence: '(nop)',
+    };
+    const atomic = {
+      store: '(i32.atomic.store (i32.const 64) (local.get $i))',
+      rmw: '(drop (i32.atomic.rmw.add (i32.const 64) (local.get $i)))',
+      cmpxchg: '(drop (i64.atomic.rmw.cmpxchg (i32.const 64) (i64.const 0) (i64.const 1)))',
+      fence: '(atomic.fence)',
+    };
+    for (const key of ['store', 'rmw', 'cmpxchg', 'fence'] as const) {
+      const extra = (await atomics(atomic[key], metering)) - (await atomics(plain[key], metering));
+      expect(extra, key).toBeGreaterThanOrEqual(10 * 1_000 * (key === 'fence' ? 1_000 : 40));
+    }
+  });
+});

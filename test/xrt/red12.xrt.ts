@@ -169,4 +169,29 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     }
   },
+  'atomic stores, read-modify-writes and atomic.fence are charged for their locked instructions (both metering modes)': async () => {
+    const wabt = await wabtInit();
+    const fuelOf = async (body: string, metering: 'fast' | 'exact') => {
+      const mod = wabt.parseWat('a.wat', `(module (memory (export "memory") 1)
+        (func (export "run") (result i32) (local $i i32)
+          (loop $l ${body.repeat(10)} (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+          (i32.const 0)))`, { threads: true });
+      const bytes = new Uint8Array(mod.toBinary({}).buffer);
+      mod.destroy();
+      const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
+      try {
+        const outcome = await sandbox.call('run', new Uint8Array());
+        assert.ok(outcome.ok, body);
+        return outcome.fuelUsed;
+      } finally {
+        await sandbox.close();
+      }
+    };
+    for (const metering of ['fast', 'exact'] as const) {
+      const rmw = (await fuelOf('(drop (i32.atomic.rmw.add (i32.const 64) (local.get $i)))', metering)) - (await fuelOf('(drop (i32.add (i32.const 64) (local.get $i)))', metering));
+      assert.ok(rmw >= 10 * 1_000 * 40, `${metering} rmw: ${rmw}`);
+      const fence = (await fuelOf('(atomic.fence)', metering)) - (await fuelOf('(nop)', metering));
+      assert.ok(fence >= 10 * 1_000 * 1_000, `${metering} fence: ${fence}`);
+    }
+  },
 };

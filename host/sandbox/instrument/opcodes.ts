@@ -74,7 +74,7 @@ export const TABLE_ELEMENT_FUEL_LOG2 = 10;
  * (maxTableElements), and a grow past it (a probe, charged up to the cap) costs the engine nothing.
  */
 export const TABLE_GROW_FUEL_LOG2 = 6;
-/** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
+/** table.set, elem.drop, memory.atomic.notify and atomic.fence pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element (a fence: 5–36 ns, red12). */
 export const ENGINE_CALL_FUEL = 1024;
 /**
  * throw, rethrow and throw_ref pay this at a check of their own (bulk.ts). A throw the plugin catches
@@ -159,6 +159,19 @@ const SIMD_DIVIDES = new Set([0xe3, 0xe7, 0xef, 0xf3]);
 /** The weight of 0xFD sub-opcode `sub`: the SIMD divides weigh what the scalar ones do (WEIGHT_DIVIDE). */
 export function fdWeight(sub: number): number {
   return SIMD_DIVIDES.has(sub) ? WEIGHT_DIVIDE : 1;
+}
+
+/**
+ * 0xFE (threads) atomic stores, read-modify-writes and compare-exchanges (0x17-0x4E) are locked
+ * instructions (x86 `xchg`, `lock xadd`, `lock cmpxchg`: ~20 cycles each, and more in a chain): at
+ * weight 1 a loop of them ran 0.8-1.9 ns per fuel (measured red12, Node and Bun), 10-30x ordinary
+ * code. Atomic loads are plain loads. `atomic.fence` (0x03) pays ENGINE_CALL_FUEL at a check of its
+ * own, like `memory.atomic.notify` (5-36 ns each: 50-360x ordinary code at weight 1).
+ */
+const WEIGHT_ATOMIC = 48;
+/** The weight of 0xFE sub-opcode `sub` (fence and notify are charged at checks of their own, walk-rare.ts and exact.ts). */
+export function feWeight(sub: number): number {
+  return sub >= 0x17 && sub <= 0x4e ? WEIGHT_ATOMIC : 1;
 }
 
 export const enum Simd {
