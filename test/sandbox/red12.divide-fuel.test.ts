@@ -102,3 +102,34 @@ describe('red12: atomics are charged for their locked instructions', () => {
     }
   });
 });
+
+// table.get weighed 1 but reads through the engine's table object (2-7 ns: 0.2-1.7 ns per fuel in a loop).
+describe('red12: table.get is charged for the engine read', () => {
+  it.each(['fast', 'exact'] as const)('%s: a table.get costs at least 40 more than the index it reads', async (metering) => {
+    const fuelOf = async (one: string) => {
+      const source = `(module (memory (export "memory") 1) (func $f) (table $t 8 funcref) (table $e 8 externref)
+        (elem (table $t) (i32.const 0) func $f $f $f $f $f $f $f $f)
+        (func (export "run") (result i32) (local $i i32)
+          (loop $l ${one.repeat(10)}
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+          (i32.const 0)))`;
+      const mod = (await wabt).parseWat('tables.wat', source, { reference_types: true });
+      const bytes = new Uint8Array(mod.toBinary({}).buffer);
+      mod.destroy();
+      const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
+      try {
+        const outcome = await sandbox.call('run', new Uint8Array());
+        expect(outcome.ok).toBe(true);
+        return outcome.fuelUsed;
+      } finally {
+        await sandbox.close();
+      }
+    };
+    const plain = await fuelOf('(drop (i32.and (local.get $i) (i32.const 7)))');
+    for (const t of ['$t', '$e']) {
+      const extra = (await fuelOf(`(drop (table.get ${t} (i32.and (local.get $i) (i32.const 7))))`)) - plain;
+      expect(extra, t).toBeGreaterThanOrEqual(10 * 1_000 * 40);
+    }
+  });
+});

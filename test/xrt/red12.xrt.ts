@@ -169,13 +169,13 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     }
   },
-  'atomic stores, read-modify-writes and atomic.fence are charged for their locked instructions (both metering modes)': async () => {
+  'atomic stores, read-modify-writes, atomic.fence and table.get are charged for what the engine does (both metering modes)': async () => {
     const wabt = await wabtInit();
     const fuelOf = async (body: string, metering: 'fast' | 'exact') => {
-      const mod = wabt.parseWat('a.wat', `(module (memory (export "memory") 1)
+      const mod = wabt.parseWat('a.wat', `(module (memory (export "memory") 1) (func $f) (table $t 8 funcref) (elem (table $t) (i32.const 0) func $f $f $f $f $f $f $f $f)
         (func (export "run") (result i32) (local $i i32)
           (loop $l ${body.repeat(10)} (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
-          (i32.const 0)))`, { threads: true });
+          (i32.const 0)))`, { threads: true, reference_types: true });
       const bytes = new Uint8Array(mod.toBinary({}).buffer);
       mod.destroy();
       const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
@@ -192,6 +192,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.ok(rmw >= 10 * 1_000 * 40, `${metering} rmw: ${rmw}`);
       const fence = (await fuelOf('(atomic.fence)', metering)) - (await fuelOf('(nop)', metering));
       assert.ok(fence >= 10 * 1_000 * 1_000, `${metering} fence: ${fence}`);
+      // table.get reads through the engine's table (2-7 ns): 48 too.
+      const get = (await fuelOf('(drop (table.get $t (i32.and (local.get $i) (i32.const 7))))', metering)) - (await fuelOf('(drop (i32.and (local.get $i) (i32.const 7)))', metering));
+      assert.ok(get >= 10 * 1_000 * 40, `${metering} table.get: ${get}`);
     }
   },
 };
