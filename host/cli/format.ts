@@ -1,20 +1,28 @@
 /** Small text formatters shared by the renderer and the plugin commands. */
 import type { HostEventOf } from '../events/types.js';
 import type { HookInput } from '../hooks/types.js';
+import { printable } from './printable.js';
 
+/**
+ * `text` on one line, cut to `max` characters, printable (printable.ts): every
+ * caller shows plugin, model or MCP text with it, and JSON.stringify (labels
+ * of nested input, replay's reasons) escapes C0 controls only, not DEL, C1 or
+ * the bidi overrides (red12: those reached the terminal around printableDeep's depth).
+ */
 export function truncate(text: string, max: number): string {
   const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  return printable(one.length > max ? `${one.slice(0, max - 1)}…` : one);
 }
 
-/** `Bash(ls -la)`: a single string field shows bare, anything else as compact JSON. */
+/** `Bash(ls -la)`: a single string field shows bare, anything else as compact JSON; printable like truncate. */
 export function toolLabel(name: string, input: unknown, max = 60): string {
+  const tool = printable(name);
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const values = Object.values(input);
-    if (values.length === 1 && typeof values[0] === 'string') return `${name}(${truncate(values[0], max)})`;
-    if (values.length === 0) return `${name}()`;
+    if (values.length === 1 && typeof values[0] === 'string') return `${tool}(${truncate(values[0], max)})`;
+    if (values.length === 0) return `${tool}()`;
   }
-  return `${name}(${truncate(JSON.stringify(input) ?? '', max)})`;
+  return `${tool}(${truncate(JSON.stringify(input) ?? '', max)})`;
 }
 
 export function ms(value: number): string {

@@ -15,6 +15,7 @@ import { runCommand, type RunFlags } from './commands/run.js';
 import { serveCommand, type ServeFlags } from './commands/serve.js';
 import { CliError, EXIT, type ExitCode } from './exit.js';
 import type { CliIO } from './io.js';
+import { printable } from './printable.js';
 
 const VERSION = '0.1.0';
 
@@ -184,15 +185,16 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       // Help and version exit 0; every parse error is a usage error.
       return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
+    // Messages quote what plugins, MCP servers and config files said (a matcher, a name, a failure): printable (red12).
     if (error instanceof CliError) {
-      io.stderr.write(`wasmhooks: ${error.message}\n`);
+      io.stderr.write(`wasmhooks: ${printable(error.message)}\n`);
       return error.exitCode;
     }
     if (error instanceof WasmhooksError) {
-      io.stderr.write(`wasmhooks: ${error.message} [${error.code}]\n`);
+      io.stderr.write(`wasmhooks: ${printable(error.message)} [${error.code}]\n`);
       return error.code === 'INVALID_CONFIG' || error.code === 'INVALID_OPTIONS' ? EXIT.USAGE : EXIT.ERROR;
     }
-    io.stderr.write(`wasmhooks: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : messageOf(error)}\n`);
+    io.stderr.write(`wasmhooks: unexpected error: ${printable(error instanceof Error ? (error.stack ?? error.message) : messageOf(error))}\n`);
     return EXIT.ERROR;
   }
 }

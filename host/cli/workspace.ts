@@ -64,8 +64,14 @@ export async function workspaceParts(flags: WorkspaceFlags, cwd: string, already
   if (flags.defaultGuards === false) return { tools, readOnly, guards: [] };
   // path-guard compares paths lexically: give it both spellings of the workspace when a link is involved.
   const roots = [...new Set([cwd, root])].join(',');
-  const guards = [
-    { entry: { name: 'guard-shell' }, where: 'default guard guard-shell (--no-default-guards to leave it out)' },
+  const guards: Array<{ entry: PluginEntry & { name: string }; where: string }> = [
+    // others: continue: the default guard only denies; a command it lets through still meets the permission
+    // step (the terminal's question, rules, --permission-mode). With its own default (allow) a guard the user
+    // never chose approved every other command, unasked, even where nobody was there to ask (red12).
+    {
+      entry: { name: 'guard-shell', grants: { configKeys: ['others'] }, config: { others: 'continue' } },
+      where: 'default guard guard-shell (--no-default-guards to leave it out)',
+    },
     {
       entry: { name: 'path-guard', grants: { configKeys: ['workspace'] }, config: { workspace: roots } },
       where: 'default guard path-guard (--no-default-guards to leave it out)',

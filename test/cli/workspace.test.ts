@@ -45,7 +45,9 @@ const results = (stdout: string) =>
 describe('wasmhooks run: the workspace toolset', () => {
   it('lists, reads and greps the workspace, denies escapes, runs Bash there; guard-shell and path-guard are loaded', async ({ expect }) => {
     const dir = await folder();
-    const r = await cli(['run', 'list the files', '--script', 'script.json', '--json'], { cwd: dir });
+    // Nobody to ask under --json: the mode lets calls through; the guards still deny (the default guard-shell
+    // no longer approves a command itself, red12: without the mode Bash is denied by no-callback).
+    const r = await cli(['run', 'list the files', '--script', 'script.json', '--json', '--permission-mode', 'bypassPermissions'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const out = results(r.stdout);
     const byTool = (name: string) => out.filter((e) => e.name === name);
@@ -68,10 +70,10 @@ describe('wasmhooks run: the workspace toolset', () => {
     expect(some.code, some.stderr).toBe(0);
     expect(some.stdout).toMatch(/Glob\(\*\*\/\*\.txt\) denied/); // not offered: not allowed by rule either
     expect(some.stdout).toMatch(/✓ Read\(docs\/hello\.txt\)/);
-    expect(some.stdout).toMatch(/Bash\(ls docs.*failed: no tool named "Bash"/);
+    expect(some.stdout).toMatch(/Bash\(ls docs.*\) denied by no-callback/); // not offered, and the default guard-shell approves nothing (red12)
     const none = await cli(['run', 'x', '--script', 'script.json', '--no-tools'], { cwd: dir });
     expect(none.stdout).toMatch(/Read\(docs\/hello\.txt\) denied/);
-    expect(none.stdout).toMatch(/Bash\(ls docs.*failed: no tool named "Bash"/);
+    expect(none.stdout).toMatch(/Bash\(ls docs.*\) denied by no-callback/);
     expect(none.stdout).not.toMatch(/✓/);
     const bad = await cli(['run', 'x', '--tools', 'Read,Shell'], { cwd: dir });
     expect(bad.code).toBe(2);

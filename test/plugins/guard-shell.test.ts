@@ -30,6 +30,21 @@ describe('guard-shell through the host', () => {
     await guard.close();
   });
 
+  // red12: config `others` "continue" leaves what no rule denies to the permission step (the CLI's default guard);
+  // any value but "allow" means continue, so a typo does not turn the approval back on; no value keeps allow.
+  it('config others: "continue" (or any value but "allow") answers continue for a command no rule denies, and still denies rm -rf /', async () => {
+    const answers: Array<[string | undefined, string]> = [[undefined, 'allow'], ['allow', 'allow'], ['continue', 'continue'], ['cntinue', 'continue']];
+    for (const [others, expected] of answers) {
+      const guard = await loadPlugin({ path: wasm }, others === undefined ? {} : { grants: { configKeys: ['others'] }, config: { others } });
+      try {
+        expect(await guard.callHook(bash('ls -la'))).toMatchObject({ ok: true, output: { decision: expected } });
+        expect(await guard.callHook(bash('rm -rf /'))).toMatchObject({ ok: true, output: { decision: 'deny' } });
+      } finally {
+        await guard.close();
+      }
+    }
+  });
+
   it('denies rm -rf / with a reason and allows ls -la', async () => {
     const guard = await loadPlugin({ path: wasm });
     const denied = await guard.callHook(bash('rm -rf /'));

@@ -100,6 +100,10 @@ describe('opcode decoding beyond what this Node can run', () => {
     // out of the function, what follows is a block of its own (global.get; i64.const 17; i64.sub; global.set):
     // 15 to the call, and the 2 folded into it.
     expected.splice(16, 0, ...gate, 0x23, 0x00, 0x42, 0x91, 0x80, 0x80, 0x80, 0x00, 0x7d, 0x24, 0x00);
+    // atomic.fence pays ENGINE_CALL_FUEL (1024) at a check of its own (red12): global.get; i64.const 1024; i64.sub;
+    // global.set; then global.get; i64.const 0; i64.lt_s; if; call $refuel; global.set; end.
+    const fenceCheck = [0x23, 0x00, 0x42, 0x80, 0x88, 0x80, 0x80, 0x00, 0x7d, 0x24, 0x00, 0x23, 0x00, 0x42, 0x00, 0x53, 0x04, 0x40, 0x10, 0x00, 0x24, 0x00, 0x0b];
+    expected.splice(16 + gate.length + 11, 0, ...fenceCheck);
     expect(rest).toEqual([...expected, ...gate, 0x0b]);
   });
 

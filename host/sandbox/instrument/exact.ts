@@ -22,7 +22,7 @@ import { exceptionOp, handlerGate } from './handlers.js';
 import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb } from './leb.js';
-import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, THROW_FUEL, fcWeight } from './opcodes.js';
+import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, THROW_FUEL, fcWeight, fdWeight, feWeight } from './opcodes.js';
 import type { Reader } from './reader.js';
 import { hintUnlikely } from './hints.js';
 import { patchSleb5, type Writer } from './writer.js';
@@ -46,6 +46,8 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
     const op = buf[r.pos++]!;
     let weight = OP_WEIGHT[op]!;
     if (op === 0xfc) weight = fcWeight(readLeb(buf, r.pos));
+    else if (op === 0xfd) weight = fdWeight(readLeb(buf, r.pos));
+    else if (op === 0xfe) weight = feWeight(readLeb(buf, r.pos));
     if (weight > 0) {
       charge(m, w, weight);
       if (unchecked > UNCHECKED_MAX) check(m, w), (unchecked = 0);
@@ -136,7 +138,7 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
         } else if (op === 0xfe) {
           const sub = readLeb(buf, at + 1);
           if (sub === 1 || sub === 2) r.fail('memory.atomic.wait blocks the thread and is not supported by the sandbox', at);
-          if (sub === 0) chargeEngineCall(m, w), (unchecked = 0); // memory.atomic.notify
+          if (sub === 0 || sub === 3) chargeEngineCall(m, w), (unchecked = 0); // memory.atomic.notify, atomic.fence
         }
     }
     if (renumber >= 0) {

@@ -74,7 +74,7 @@ export const TABLE_ELEMENT_FUEL_LOG2 = 10;
  * (maxTableElements), and a grow past it (a probe, charged up to the cap) costs the engine nothing.
  */
 export const TABLE_GROW_FUEL_LOG2 = 6;
-/** table.set, elem.drop and memory.atomic.notify pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element. */
+/** table.set, elem.drop, memory.atomic.notify and atomic.fence pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element (a fence: 5–36 ns, red12). */
 export const ENGINE_CALL_FUEL = 1024;
 /**
  * throw, rethrow and throw_ref pay this at a check of their own (bulk.ts). A throw the plugin catches
@@ -91,6 +91,22 @@ export const THROW_FUEL = 16_384;
  * at 65536 a page, a module probing each of 64 memories for 255 pages spent the whole default budget.
  */
 export const MEMORY_PAGE_FUEL_LOG2 = 12;
+
+/**
+ * Integer division and remainder (i32/i64 div_s, div_u, rem_s, rem_u), and f32/f64 div and sqrt: a
+ * chain of them, each waiting for the last, takes 8-40 cycles an instruction where ordinary code
+ * retires one or more a cycle. At weight 1 a loop of dependent divisions ran 0.6-1.2 ns per fuel
+ * against ordinary code's 0.05-0.12 (measured red12, Node 20: i64.div_u 0.63-0.89, i64.div_s
+ * 0.88-1.19, i32.div_u 0.84-1.11, f64.div 0.75): a budget meant for ~0.1 s of CPU bought ~1 s where
+ * no deadline stops it first. At 24 such a loop costs about what ordinary code does per fuel.
+ */
+const WEIGHT_DIVIDE = 24;
+/**
+ * table.get reads through the engine's table object (a funcref may be made lazily): 2-7 ns each, where a
+ * loop of them at weight 1 ran 0.2-1.7 ns per fuel (measured red12; externref on Node the slowest).
+ */
+const WEIGHT_TABLE_GET = 48;
+const DIVIDES = [0x6d, 0x6e, 0x6f, 0x70, 0x7f, 0x80, 0x81, 0x82, 0x91, 0x95, 0x9f, 0xa3];
 
 function set(imm: Imm, ...ops: number[]): void {
   for (const op of ops) OP_IMM[op] = imm;
@@ -131,6 +147,8 @@ set(Imm.PrefixFD, 0xfd);
 set(Imm.PrefixFE, 0xfe);
 
 for (const op of [0x10, 0x11, 0x12, 0x13, 0x14, 0x15]) OP_WEIGHT[op] = WEIGHT_CALL;
+for (const op of DIVIDES) OP_WEIGHT[op] = WEIGHT_DIVIDE;
+OP_WEIGHT[0x25] = WEIGHT_TABLE_GET;
 OP_WEIGHT[0x40] = WEIGHT_MEMORY_GROW;
 // Structure markers are free: they compile to nothing.
 for (const op of [0x02, 0x03, 0x05, 0x0b]) OP_WEIGHT[op] = 0;
@@ -140,6 +158,26 @@ export const FC_LEBS = [0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1];
 export function fcWeight(sub: number): number {
   if (sub === 15) return WEIGHT_MEMORY_GROW; // table.grow
   return sub >= 8 && sub !== 9 && sub !== 13 && sub !== 16 ? WEIGHT_BULK : 1;
+}
+
+/** 0xFD sub-opcodes of the SIMD divides: f32x4.sqrt, f32x4.div, f64x2.sqrt, f64x2.div (1.0-2.1 ns per fuel at weight 1, measured red12). */
+const SIMD_DIVIDES = new Set([0xe3, 0xe7, 0xef, 0xf3]);
+/** The weight of 0xFD sub-opcode `sub`: the SIMD divides weigh what the scalar ones do (WEIGHT_DIVIDE). */
+export function fdWeight(sub: number): number {
+  return SIMD_DIVIDES.has(sub) ? WEIGHT_DIVIDE : 1;
+}
+
+/**
+ * 0xFE (threads) atomic stores, read-modify-writes and compare-exchanges (0x17-0x4E) are locked
+ * instructions (x86 `xchg`, `lock xadd`, `lock cmpxchg`: ~20 cycles each, and more in a chain): at
+ * weight 1 a loop of them ran 0.8-1.9 ns per fuel (measured red12, Node and Bun), 10-30x ordinary
+ * code. Atomic loads are plain loads. `atomic.fence` (0x03) pays ENGINE_CALL_FUEL at a check of its
+ * own, like `memory.atomic.notify` (5-36 ns each: 50-360x ordinary code at weight 1).
+ */
+const WEIGHT_ATOMIC = 48;
+/** The weight of 0xFE sub-opcode `sub` (fence and notify are charged at checks of their own, walk-rare.ts and exact.ts). */
+export function feWeight(sub: number): number {
+  return sub >= 0x17 && sub <= 0x4e ? WEIGHT_ATOMIC : 1;
 }
 
 export const enum Simd {

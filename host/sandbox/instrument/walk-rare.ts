@@ -12,7 +12,7 @@ import { fcCharge, growCharge } from './bulk.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb, skip } from './leb.js';
-import { fcWeight } from './opcodes.js';
+import { fcWeight, fdWeight, feWeight } from './opcodes.js';
 import { Frame, type Walk } from './walk.js';
 
 /** `memory.grow` (0x40): charged by its operand; `table.set` (0x26): a check of its own. */
@@ -69,11 +69,20 @@ export function walkRare(s: Walk, op: number): boolean {
     const charge = s.instrument ? fcCharge(m, sub) : null;
     if (charge) s.chargeOperandHere(charge);
     else if (s.instrument && sub === 13) s.checkHere(); // elem.drop
+  } else if (op === 0xfd) {
+    const extra = fdWeight(readLeb(buf, at + 1)) - 1; // the SIMD divides (opcodes.ts)
+    s.cost += extra;
+    s.text += extra;
+    s.unchecked += extra;
   } else if (op === 0xfe) {
     const sub = readLeb(buf, at + 1);
     // memory.atomic.wait32/64 block the thread for an operand's nanoseconds, out of the host's reach.
     if (sub === 1 || sub === 2) r.fail('memory.atomic.wait blocks the thread and is not supported by the sandbox', at);
-    if (sub === 0 && s.instrument) s.checkHere(); // memory.atomic.notify
+    const extra = feWeight(sub) - 1; // atomic stores and read-modify-writes (opcodes.ts)
+    s.cost += extra;
+    s.text += extra;
+    s.unchecked += extra;
+    if ((sub === 0 || sub === 3) && s.instrument) s.checkHere(); // memory.atomic.notify, atomic.fence
   }
   return true;
 }

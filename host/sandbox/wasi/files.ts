@@ -183,7 +183,9 @@ export class Files {
     const names = [...d.node.entries.keys()];
     const target = this.guest.bytes(buf, len);
     let used = 0;
-    let index = Number(cookie);
+    // The cookie is a u64 that a wasm i64 hands over signed: 2^63 and up arrive negative. Those, and any
+    // cookie at or past the count, are the end (a negative index read names[-1] and threw: red12).
+    let index = cookie < 0n || cookie >= BigInt(names.length) ? names.length : Number(cookie);
     let visited = 0;
     for (; index < names.length && used < len; index++, visited++) {
       const name = new TextEncoder().encode(names[index]!);
