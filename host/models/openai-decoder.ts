@@ -19,9 +19,14 @@ const FINISH_REASONS: Record<string, StopReason> = {
 };
 
 interface ToolCallState {
+  /** Empty until the stream names it (OpenAI sends it in the call's first chunk; some servers later). */
   id: string;
   name: string;
   args: string;
+  /** Argument pieces that arrived before the id and name: held, so no delta goes out under a guessed id or an empty name. */
+  held: string[];
+  /** Set once the finish reason completed the call: later pieces would be dropped from its input. */
+  done?: true;
 }
 
 /** Assembles one streamed completion: text, reasoning, tool calls per index, finish reason, usage. */
@@ -85,6 +90,11 @@ export class ChatCompletionsDecoder implements WireDecoder {
     return [{ type: 'message.start', model: model || this.model }];
   }
 
+  /**
+   * The `openai` SDK's accumulator reads a call's id and name from whichever chunk carries them
+   * and appends each arguments piece. A stream that renames a call, or adds to it after its finish
+   * reason, would have our deltas and the call disagree: BAD_STREAM rather than a silent choice.
+   */
   private addToolDeltas(deltas: NonNullable<NonNullable<Chunk['choices']>[number]['delta']>['tool_calls'], events: ModelEvent[]): ModelEvent | undefined {
     for (const [position, delta] of (deltas ?? []).entries()) {
       const index = delta.index ?? position;
@@ -93,17 +103,35 @@ export class ChatCompletionsDecoder implements WireDecoder {
         if (this.finishReason !== undefined) {
           return badStream(`The stream from ${this.label} sent tool call ${index} after its finish reason.`);
         }
-        call = { id: delta.id || `call_${index}`, name: '', args: '' };
+        call = { id: '', name: '', args: '', held: [] };
         this.calls.set(index, call);
       }
-      if (delta.function?.name) call.name = call.name === '' ? delta.function.name : call.name;
       const piece = delta.function?.arguments ?? '';
+      if (call.done && (piece !== '' || delta.id || delta.function?.name)) {
+        return badStream(`The stream from ${this.label} added to tool call ${index} (${call.name}) after its finish reason.`);
+      }
+      const id = delta.id ?? '';
+      if (id !== '' && call.id !== '' && id !== call.id) {
+        return badStream(`The stream from ${this.label} gave tool call ${index} a second id (${JSON.stringify(call.id)}, then ${JSON.stringify(id.slice(0, 100))}).`);
+      }
+      const name = delta.function?.name ?? '';
+      if (name !== '' && call.name !== '' && name !== call.name) {
+        return badStream(`The stream from ${this.label} gave tool call ${index} a second name (${JSON.stringify(call.name)}, then ${JSON.stringify(name.slice(0, 100))}).`);
+      }
+      if (id !== '') call.id = id;
+      if (name !== '') call.name = name;
       if (piece !== '') {
         call.args += piece;
-        events.push({ type: 'tool.input.delta', index, id: call.id, name: call.name, partialJson: piece });
+        call.held.push(piece);
       }
+      if (call.id !== '' && call.name !== '') this.flush(index, call, events);
     }
     return undefined;
+  }
+
+  private flush(index: number, call: ToolCallState, events: ModelEvent[]): void {
+    for (const partialJson of call.held) events.push({ type: 'tool.input.delta', index, id: call.id, name: call.name, partialJson });
+    call.held.length = 0;
   }
 
   private completeToolCalls(): ModelEvent[] {
@@ -111,6 +139,10 @@ export class ChatCompletionsDecoder implements WireDecoder {
     for (const index of [...this.calls.keys()].sort((a, b) => a - b)) {
       const call = this.calls.get(index) as ToolCallState;
       if (call.name === '') return [badStream(`Tool call ${index} in the stream from ${this.label} has no function name.`)];
+      // A call the stream never gave an id (some local servers) gets one from its index, as before.
+      if (call.id === '') call.id = `call_${index}`;
+      this.flush(index, call, events);
+      call.done = true;
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
       if (!parsed.ok) {
         return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}`)];
