@@ -77,13 +77,15 @@ export function createMcpServer(host: McpToolHost, info: { name?: string; versio
     // Whether the model made the relayed call: a host built with another model answers the prompt in words, and
     // "did not run (success)" would hide why.
     let made = false;
+    // The spec: "the progress value MUST increase with each notification"; the tool's text is the message.
+    let step = 0;
     try {
       for await (const e of session.stream(JSON.stringify(call), { signal: extra.signal })) {
         if (e.type === 'tool.call' && e.toolUseId === call.id) made = true;
         else if (e.type === 'tool.output' && e.toolUseId === call.id) result = resultOf(e);
         else if (e.type === 'tool.denied' && e.toolUseId === call.id) result = resultOf({ content: `denied (${e.source}): ${e.reason}`, isError: true });
         else if (e.type === 'tool.progress' && e.toolUseId === call.id && token !== undefined) {
-          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: e.progress } }).catch(() => {});
+          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message: e.progress } }).catch(() => {});
         } else if (e.type === 'agent.end' && !result && !made && e.result.subtype === 'success') {
           result = resultOf({ content: `the call did not run: the host's model did not make it (an MCP server's host is built with model: relayModel())`, isError: true });
         } else if (e.type === 'agent.end' && !result) {
