@@ -13,6 +13,7 @@ import { builtWasm } from './built.js';
 import { framed, hostCodec, toHex, vectors, bytes as hexBytes } from './vectors.js';
 import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
 import { prng, varint } from '../protocol/wire-bytes.js';
+import { CANONICAL, NOT_UTF8, notUtf8Request } from './codec-cases.js';
 
 const root = protobuf.loadSync(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url).pathname);
 const types = (root.lookup('wasmhooks.v1') as protobuf.Namespace).nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
@@ -177,30 +178,15 @@ describe('the protocol codecs against each other', () => {
     expect(seen.hostRead).toBeGreaterThan(800);
   }, 300_000);
 
-  it.each([
-    ['a message field seen twice merges (not replaced)', 'PluginInfo', '3206' + '0a0461626364' + '3203' + '120178', '3209' + '0a0461626364' + '120178'],
-    ['a oneof member merges while it is the set one', 'HookRequest', '6203' + '0a0178' + '6203' + '120179', '6206' + '0a0178' + '120179'],
-    ['a oneof member set again after another starts afresh', 'HookRequest', '6203' + '0a0178' + '5200' + '6203' + '120179', '6203' + '120179'],
-    ['a known field with another wire type is skipped as unknown', 'PluginInfo', '0801' + '1a0102' + '120178', '120178'],
-    ['a uint32 past 2^32 keeps its low 32 bits', 'HookContext', '10' + '8580808010', '1005'],
-    ['a negative enum stays a ten-byte varint', 'HookBinding', '08' + 'ffffffffffffffffff01', '08' + 'ffffffffffffffffff01'],
-    ['a bool of 2 is true', 'StopPayload', '0802', '0801'],
-    ['an overlong varint reads as its value', 'HookContext', '10' + '8180808000', '1001'],
-  ])('%s', async (_what, type, hex, canonical) => {
+  it.each(CANONICAL)('%s', async (_what, type, hex, canonical) => {
     const b = hexBytes(hex);
     expect(viaProtobufjs(type, b)).toBe(canonical);
     expect(await viaEcho(as, type, b)).toBe(canonical);
     expect(await viaEcho(c, type, b)).toBe(canonical);
   });
 
-  it.each([
-    ['an overlong "/" (C0 AF)', 'c0af'],
-    ['a UTF-16 surrogate (ED A0 80)', 'eda080'],
-    ['a code point past U+10FFFF', 'f4908080'],
-    ['a cut sequence', '61e29c'],
-    ['a lone continuation byte', '80'],
-  ])('refuse a string with %s, as protobufjs does', async (_what, bad) => {
-    const b = hexBytes('0a' + (bad.length / 2).toString(16).padStart(2, '0') + bad);
+  it.each(NOT_UTF8)('refuse a string with %s, as protobufjs does', async (_what, bad) => {
+    const b = hexBytes(notUtf8Request(bad));
     expect(viaProtobufjs('ToolRequest', b)).toBe('refused');
     await expect(as.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/codec-echo: not a valid ToolRequest: string field is not valid UTF-8 at byte \d+/);
     await expect(c.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/vector-echo-c: not a valid ToolRequest: string field is not valid UTF-8/);

@@ -1,11 +1,15 @@
 // conf3: conformance of the external protocols on Node, Deno and Bun against the build.
 // Provider streams: every case of test/models/stream-conformance.ts through a whole prompt.
 // MCP: test/mcp/mcp-conformance.ts, our client against a raw JSON-RPC server, our server against raw JSON-RPC.
+// Wire codec: the AssemblyScript and C SDK codecs (codec-echo, vector-echo-c) in this runtime's sandbox on the
+// hand-made cases of test/guest/codec-cases.ts (the full differential is test/guest/codec-differential.test.ts).
 import assert from 'node:assert/strict';
-import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel, scriptedModel } from '../../dist/index.js';
+import { readFile } from 'node:fs/promises';
+import { aiSdkModel, anthropicModel, createHost, createSandbox, eventGrammarViolations, openaiModel, scriptedModel } from '../../dist/index.js';
 import { createMcpServer, relayModel } from '../../dist/mcp.js';
 import { cases, runCase, type Api } from '../models/stream-conformance.ts';
 import * as mcp from '../mcp/mcp-conformance.ts';
+import { CANONICAL, NOT_UTF8, notUtf8Request } from '../guest/codec-cases.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
 const mcpApi = { createHost, scriptedModel, createMcpServer, relayModel } as unknown as mcp.Api;
@@ -37,5 +41,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(seen.progress.every((p, i) => i === 0 || p > (seen.progress[i - 1] as number)), JSON.stringify(seen.progress));
     assert.deepEqual(await mcp.rawServerExchange(mcpApi, '2024-11-05'), { negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0], listed: [['steps'], ['steps']] });
     assert.equal((await mcp.rawServerExchange(mcpApi, '2099-01-01')).negotiated, mcp.LATEST_PROTOCOL_VERSION);
+  },
+  'wire codec: both SDK codecs merge, skip, truncate and refuse as protobufjs does, in this runtime\'s sandbox': async () => {
+    const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    const bytes = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16));
+    for (const path of ['test/fixtures/codec-echo/build/codec-echo.wasm', 'test/fixtures/vector-echo-c/build/vector-echo-c.wasm']) {
+      const sandbox = await createSandbox(new Uint8Array(await readFile(new URL(`../../${path}`, import.meta.url))));
+      const echo = (type: string, h: string) => sandbox.call('echo', new Uint8Array([...new TextEncoder().encode(`${type}\n`), ...bytes(h)]));
+      try {
+        for (const [what, type, input, canonical] of CANONICAL) {
+          const outcome = await echo(type, input);
+          assert.ok(outcome.ok, `${path} ${what}: ${JSON.stringify(outcome)}`);
+          assert.equal(outcome.ok && hex(outcome.output), canonical, `${path} ${what}`);
+        }
+        for (const [what, bad] of NOT_UTF8) {
+          const outcome = await echo('ToolRequest', notUtf8Request(bad));
+          assert.ok(!outcome.ok && /string field is not valid UTF-8/.test(JSON.stringify(outcome)), `${path} ${what}: ${JSON.stringify(outcome)}`);
+        }
+      } finally {
+        await sandbox.close();
+      }
+    }
   },
 };
