@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createHost, scriptedModel } from '../../host/index.js';
 import { createMcpServer, relayModel } from '../../host/entries/mcp.js';
 import { eventGrammarViolations } from '../../host/events/grammar.js';
-import { LATEST_PROTOCOL_VERSION, outputsByTool, progressSeen, RAW_EXPECTED, rawClientRun, rawServerExchange } from './mcp-conformance.js';
+import { cancelSeen, LATEST_PROTOCOL_VERSION, outputsByTool, progressSeen, RAW_EXPECTED, rawClientRun, rawServerExchange } from './mcp-conformance.js';
 
 const api = { createHost, scriptedModel, createMcpServer, relayModel };
 
@@ -40,8 +40,14 @@ describe('our MCP server against the SDK Client and raw JSON-RPC', () => {
 
   it('answers an older version with that version, an unknown one with its latest, and echoes ids of both types', async () => {
     const old = await rawServerExchange(api, '2024-11-05');
-    expect(old).toEqual({ negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0], listed: [['steps'], ['steps']] });
+    expect(old).toEqual({ negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0], listed: [['steps', 'waits'], ['steps', 'waits']] });
     const future = await rawServerExchange(api, '2099-01-01');
     expect(future.negotiated).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  it('stops the tool when the client cancels the call (notifications/cancelled)', async () => {
+    const seen = await cancelSeen(api);
+    expect(seen[0]).toBe('started');
+    expect(seen.slice(1).sort()).toEqual(['aborted', 'client: rejected'].sort());
   });
 });

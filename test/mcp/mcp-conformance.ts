@@ -5,7 +5,7 @@
 //   cannot speak, a notification kind it does not know, a ping from the server, every content type,
 //   structuredContent alone, a legacy `toolResult`, isError, a JSON-RPC error, progress.
 // - Our server against the SDK's Client and raw JSON-RPC: progress that increases (the spec's MUST),
-//   version negotiation, request ids of both types.
+//   version negotiation, request ids of both types, a call cancelled by notifications/cancelled.
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -74,10 +74,44 @@ export async function servedHost(api: Api) {
       return { content: 'stepped', isError: false };
     },
   };
-  const host = api.createHost({ model: api.relayModel(), tools: [steps], allowedTools: ['steps'], permissionMode: 'bypassPermissions' });
+  const seen: string[] = [];
+  const waits: ToolHandler = {
+    name: 'waits',
+    description: 'Waits until its call is cancelled',
+    inputSchema: { type: 'object', properties: {} },
+    kind: 'js',
+    run: (_input, ctx) =>
+      new Promise((resolve) => {
+        seen.push('started');
+        ctx.signal.addEventListener('abort', () => {
+          seen.push('aborted');
+          resolve({ content: 'cancelled', isError: true });
+        });
+      }),
+  };
+  const host = api.createHost({ model: api.relayModel(), tools: [steps, waits], allowedTools: ['steps', 'waits'], permissionMode: 'bypassPermissions' });
   const [ours, theirs] = InMemoryTransport.createLinkedPair();
   await api.createMcpServer(host).connect(ours);
-  return { host, theirs };
+  return { host, theirs, seen };
+}
+
+/** The SDK's Client cancels a running call (notifications/cancelled): what the tool saw, in order. */
+export async function cancelSeen(api: Api): Promise<string[]> {
+  const { host, theirs, seen } = await servedHost(api);
+  const client = new Client({ name: 'conf3', version: '1' });
+  try {
+    await client.connect(theirs);
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: abort.signal }).then(() => 'client: answered', () => 'client: rejected');
+    for (let i = 0; i < 200 && !seen.includes('started'); i++) await new Promise((r) => setTimeout(r, 10));
+    abort.abort();
+    seen.push(String(await call));
+    for (let i = 0; i < 200 && !seen.includes('aborted'); i++) await new Promise((r) => setTimeout(r, 10));
+    return seen;
+  } finally {
+    await client.close();
+    await host.close();
+  }
 }
 
 /** The SDK's Client calls `steps` with a progress handler: the progress values it saw, and the result text. */
