@@ -16,7 +16,6 @@ const STOP_REASONS: Record<string, StopReason> = {
   max_tokens: 'max_tokens',
   stop_sequence: 'stop_sequence',
   refusal: 'refusal',
-  pause_turn: 'end_turn',
   model_context_window_exceeded: 'max_tokens',
 };
 
@@ -109,6 +108,9 @@ export class MessagesDecoder implements WireDecoder {
         const ev = parseData(eventSchemas().message_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
+        // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
+        // server-tool blocks (we never offer server tools), so it cannot go on: not a finished message.
+        if (reason === 'pause_turn') return [badStream(`The stream from ${this.label} paused its turn (pause_turn); wasmhooks does not resume server-tool turns, so the answer is incomplete.`)];
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
         this.addUsage(ev.value.usage);
         return [];

@@ -18,6 +18,13 @@ const FINISH_REASONS: Record<string, StopReason> = {
   content_filter: 'refusal',
 };
 
+/**
+ * Finish reasons of compatible servers that say the completion did not finish: vLLM and SGLang
+ * `abort`, OpenRouter `error` (usually with an `error` field, handled first). Read as a finished
+ * message, they would end the prompt on a cut answer.
+ */
+const FAILED_REASONS = new Set(['abort', 'error']);
+
 interface ToolCallState {
   /** Empty until the stream names it (OpenAI sends it in the call's first chunk; some servers later). */
   id: string;
@@ -72,6 +79,9 @@ export class ChatCompletionsDecoder implements WireDecoder {
     const toolError = this.addToolDeltas(delta?.tool_calls ?? [], events);
     if (toolError) return [...events, toolError];
     if (choice.finish_reason) {
+      if (FAILED_REASONS.has(choice.finish_reason)) {
+        return [...events, badStream(`The stream from ${this.label} finished with reason "${choice.finish_reason}": the completion did not finish.`)];
+      }
       this.finishReason = choice.finish_reason;
       events.push(...this.completeToolCalls());
     }

@@ -94,6 +94,7 @@ export const cases: Case[] = [
   },
   { name: 'openai: finish_reason length is max_tokens', provider: 'openai', stream: [oc({ content: 'cut' }, 'length')], expect: { stopReason: 'max_tokens' } },
   { name: 'openai: finish_reason content_filter is refusal', provider: 'openai', stream: [oc({ content: 'no' }, 'content_filter')], expect: { stopReason: 'refusal' } },
+  { name: 'openai: finish_reason "abort" (vLLM, SGLang) is BAD_STREAM, not a finished message', provider: 'openai', stream: [oc({ content: 'half an ans' }, 'abort')], expect: { error: 'BAD_STREAM', says: /finished with reason "abort"/ } },
   { name: 'openai: a refusal delta is a refusal', provider: 'openai', stream: [oc({ refusal: 'I cannot help.' }), oc({}, 'stop')], expect: { stopReason: 'refusal' } },
   {
     name: 'openai: an error chunk mid-stream keeps its kind (server_error: OVERLOADED)',
@@ -153,6 +154,12 @@ export const cases: Case[] = [
     expect: { error: 'BAD_STREAM', says: /started content block 0 twice/ },
   },
   { name: 'anthropic: stop_reason max_tokens', provider: 'anthropic', stream: [start, blockStart(0, { type: 'text', text: '' }), delta(0, { type: 'text_delta', text: 'cut' }), stop(0), msgDelta('max_tokens'), msgStop], expect: { stopReason: 'max_tokens' } },
+  {
+    name: 'anthropic: stop_reason pause_turn is BAD_STREAM, not a finished message (server-tool turns are not resumed)',
+    provider: 'anthropic',
+    stream: [start, blockStart(0, { type: 'text', text: 'Searching' }), stop(0), blockStart(1, { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }), stop(1), msgDelta('pause_turn'), msgStop],
+    expect: { error: 'BAD_STREAM', says: /pause_turn/ },
+  },
   { name: 'anthropic: stop_reason refusal', provider: 'anthropic', stream: [start, msgDelta('refusal'), msgStop], expect: { stopReason: 'refusal' } },
   {
     name: 'anthropic: an overloaded_error event mid-stream is OVERLOADED',
