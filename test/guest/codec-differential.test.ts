@@ -9,6 +9,7 @@ import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHookResponse } from '../../host/protocol/hook-response.js';
 import { readPluginInfo } from '../../host/protocol/plugin-info.js';
+import { encodeToolRequest } from '../../host/protocol/pb-codec.js';
 import { builtWasm } from './built.js';
 import { framed, hostCodec, toHex, vectors, bytes as hexBytes } from './vectors.js';
 import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
@@ -183,6 +184,15 @@ describe('the protocol codecs against each other', () => {
     expect(viaProtobufjs(type, b)).toBe(canonical);
     expect(await viaEcho(as, type, b)).toBe(canonical);
     expect(await viaEcho(c, type, b)).toBe(canonical);
+  });
+
+  it('the host writes a lone surrogate in a ToolRequest as U+FFFD (valid UTF-8 every codec reads), as in a HookRequest', async () => {
+    const b = encodeToolRequest({ name: 'tool\ud800', inputJson: '{"a":"\udc00"}', context: { cwd: '/a\ud800\udc00b', sessionId: 'x\udbff' } });
+    const want = toHex(encodeToolRequest({ name: 'tool\ufffd', inputJson: '{"a":"\ufffd"}', context: { cwd: '/a\ud800\udc00b', sessionId: 'x\ufffd' } }));
+    expect(toHex(b)).toBe(want);
+    expect(viaProtobufjs('ToolRequest', b)).toBe(want);
+    expect(await viaEcho(as, 'ToolRequest', b)).toBe(want);
+    expect(await viaEcho(c, 'ToolRequest', b)).toBe(want);
   });
 
   it.each(NOT_UTF8)('refuse a string with %s, as protobufjs does', async (_what, bad) => {
