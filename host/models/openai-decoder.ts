@@ -106,8 +106,8 @@ export class ChatCompletionsDecoder implements WireDecoder {
    * reason, would have our deltas and the call disagree: BAD_STREAM rather than a silent choice.
    */
   private addToolDeltas(deltas: NonNullable<NonNullable<Chunk['choices']>[number]['delta']>['tool_calls'], events: ModelEvent[]): ModelEvent | undefined {
-    for (const [position, delta] of (deltas ?? []).entries()) {
-      const index = delta.index ?? position;
+    for (const delta of deltas ?? []) {
+      const index = delta.index ?? this.indexOf(delta.id, delta.function?.name);
       let call = this.calls.get(index);
       if (call === undefined) {
         if (this.finishReason !== undefined) {
@@ -137,6 +137,21 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (call.id !== '' && call.name !== '') this.flush(index, call, events);
     }
     return undefined;
+  }
+
+  /**
+   * Where a delta without `index` goes (Gemini's compatible API sends none, each call whole in its
+   * own chunk): the call with its id, a new call for a new id or for a name when the last call has
+   * one, else the last call (a continuation).
+   */
+  private indexOf(id: string | null | undefined, name: string | null | undefined): number {
+    let last = -1;
+    for (const [index, call] of this.calls) {
+      if (id && call.id === id) return index;
+      last = Math.max(last, index);
+    }
+    const named = name && last >= 0 && (this.calls.get(last) as ToolCallState).name !== '';
+    return id || named || last < 0 ? last + 1 : last;
   }
 
   private flush(index: number, call: ToolCallState, events: ModelEvent[]): void {

@@ -69,6 +69,18 @@ export const cases: Case[] = [
     expect: { calls: ['call_a f {"n":1}', 'call_b f {"n":2}'], deltas: ['call_a f {"n":', 'call_b f {"n":', 'call_b f 2}', 'call_a f 1}'], stopReason: 'tool_use' },
   },
   {
+    name: 'openai: calls without an index (Gemini), each whole in its own chunk, are calls of their own; a piece without id continues the last',
+    provider: 'openai',
+    stream: [
+      oc({ tool_calls: [{ id: 'g1', type: 'function', function: { name: 'f', arguments: '{"n":1}' } }] }),
+      oc({ tool_calls: [{ id: 'g2', type: 'function', function: { name: 'f', arguments: '{"n":' } }] }),
+      oc({ tool_calls: [{ function: { arguments: '2}' } }] }),
+      oc({ tool_calls: [{ function: { name: 'f', arguments: '{"n":3}' } }, { function: { name: 'f', arguments: '{"n":4}' } }] }),
+      oc({}, 'tool_calls'),
+    ],
+    expect: { calls: ['g1 f {"n":1}', 'g2 f {"n":2}', 'call_2 f {"n":3}', 'call_3 f {"n":4}'], deltas: ['g1 f {"n":1}', 'g2 f {"n":', 'g2 f 2}', 'call_2 f {"n":3}', 'call_3 f {"n":4}'], stopReason: 'tool_use' },
+  },
+  {
     name: 'openai: a call given a second, different id is BAD_STREAM, not renamed after its deltas went out',
     provider: 'openai',
     stream: [oc({ tool_calls: [tc(0, { id: 'call_a', name: 'f', args: '{' })] }), oc({ tool_calls: [tc(0, { id: 'call_z', args: '}' })] }), oc({}, 'tool_calls')],
