@@ -7,7 +7,7 @@
  * there is no second tool-call pipeline to drift from it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '../agent/session.js';
 import type { Model, ModelEvent } from '../models/types.js';
 import type { ToolDefinition } from '../models/types.js';
@@ -60,7 +60,9 @@ let calls = 0;
  */
 export function createMcpServer(host: McpToolHost, info: { name?: string; version?: string } = {}): Server {
   const server = new Server({ name: info.name ?? 'wasmhooks', version: info.version ?? '0.1.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    // One page, no nextCursor: any cursor is one we never gave ("invalid cursors SHOULD" be -32602).
+    if (request.params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'unknown cursor: this server lists every tool in one page');
     await host.ready?.();
     const tools = host.tools.definitions().map((d) => ({
       name: d.name,

@@ -38,9 +38,9 @@ describe('our MCP server against the SDK Client and raw JSON-RPC', () => {
     expect(seen.progress.every((p, i) => i === 0 || p > (seen.progress[i - 1] as number))).toBe(true);
   });
 
-  it('answers an older version with that version, an unknown one with its latest, and echoes ids of both types', async () => {
+  it('answers an older version with that version, an unknown one with its latest, echoes ids of both types, and refuses a cursor it never gave (-32602)', async () => {
     const old = await rawServerExchange(api, '2024-11-05');
-    expect(old).toEqual({ negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0], listed: [['steps', 'waits'], ['steps', 'waits']] });
+    expect(old).toEqual({ negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0, -1], listed: [['steps', 'waits'], ['steps', 'waits']], badCursor: -32602 });
     const future = await rawServerExchange(api, '2099-01-01');
     expect(future.negotiated).toBe(LATEST_PROTOCOL_VERSION);
   });

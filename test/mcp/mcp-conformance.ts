@@ -136,8 +136,8 @@ export async function progressSeen(api: Api): Promise<{ progress: number[]; mess
   }
 }
 
-/** Raw JSON-RPC to our server: initialize asking for `version`, then tools/list under a string id and a number id. */
-export async function rawServerExchange(api: Api, version: string): Promise<{ negotiated: unknown; ids: unknown[]; listed: unknown[] }> {
+/** Raw JSON-RPC to our server: initialize asking for `version`, tools/list under a string id and a number id, then with a cursor it never gave. */
+export async function rawServerExchange(api: Api, version: string): Promise<{ negotiated: unknown; ids: unknown[]; listed: unknown[]; badCursor: unknown }> {
   const { host, theirs } = await servedHost(api);
   const replies: Array<{ id?: unknown; result?: Record<string, unknown> }> = [];
   const waiters: Array<() => void> = [];
@@ -156,10 +156,12 @@ export async function rawServerExchange(api: Api, version: string): Promise<{ ne
     await theirs.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as never);
     await ask({ id: 'list-1', method: 'tools/list', params: {} });
     await ask({ id: 0, method: 'tools/list' });
+    await ask({ id: -1, method: 'tools/list', params: { cursor: 'made-up' } });
     return {
       negotiated: replies[0]?.result?.protocolVersion,
       ids: replies.map((r) => r.id),
-      listed: replies.slice(1).map((r) => (r.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)),
+      listed: replies.slice(1, 3).map((r) => (r.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)),
+      badCursor: (replies[3] as { error?: { code?: number } } | undefined)?.error?.code,
     };
   } finally {
     await theirs.close();

@@ -34,12 +34,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const refused = (await mcp.rawClientRun(mcpApi, [], ['--version=1999-01-01'])).find((e) => e.type === 'mcp.server.error');
     assert.ok(refused && refused.type === 'mcp.server.error' && refused.code === 'MCP_START_FAILED', JSON.stringify(refused));
   },
-  'MCP server: progress increases with each notification; versions negotiated; ids of both types echoed; a cancelled call stops its tool': async () => {
+  'MCP server: progress increases with each notification; versions negotiated; ids of both types echoed; an unknown cursor refused; a cancelled call stops its tool': async () => {
     const seen = await mcp.progressSeen(mcpApi);
     assert.equal(seen.text, 'stepped');
     assert.deepEqual(seen.messages, ['a', 'b', 'c']);
     assert.ok(seen.progress.every((p, i) => i === 0 || p > (seen.progress[i - 1] as number)), JSON.stringify(seen.progress));
-    assert.deepEqual(await mcp.rawServerExchange(mcpApi, '2024-11-05'), { negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0], listed: [['steps', 'waits'], ['steps', 'waits']] });
+    assert.deepEqual(await mcp.rawServerExchange(mcpApi, '2024-11-05'), { negotiated: '2024-11-05', ids: ['init-α', 'list-1', 0, -1], listed: [['steps', 'waits'], ['steps', 'waits']], badCursor: -32602 });
     assert.equal((await mcp.rawServerExchange(mcpApi, '2099-01-01')).negotiated, mcp.LATEST_PROTOCOL_VERSION);
     const cancelled = await mcp.cancelSeen(mcpApi);
     assert.deepEqual([cancelled[0], ...cancelled.slice(1).sort()], ['started', 'aborted', 'client: rejected'], JSON.stringify(cancelled));
