@@ -43,6 +43,9 @@ export class ChatCompletionsDecoder implements WireDecoder {
   private refused = false;
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly calls = new Map<number, ToolCallState>();
+  /** Calls by id and the highest index, for deltas without an index (no scan per delta: a hostile stream may send many). */
+  private readonly byId = new Map<string, number>();
+  private lastIndex = -1;
 
   constructor(
     private readonly label: string,
@@ -115,6 +118,7 @@ export class ChatCompletionsDecoder implements WireDecoder {
         }
         call = { id: '', name: '', args: '', held: [] };
         this.calls.set(index, call);
+        this.lastIndex = Math.max(this.lastIndex, index);
       }
       const piece = delta.function?.arguments ?? '';
       if (call.done && (piece !== '' || delta.id || delta.function?.name)) {
@@ -128,7 +132,10 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (name !== '' && call.name !== '' && name !== call.name) {
         return badStream(`The stream from ${this.label} gave tool call ${index} a second name (${JSON.stringify(call.name)}, then ${JSON.stringify(name.slice(0, 100))}).`);
       }
-      if (id !== '') call.id = id;
+      if (id !== '' && call.id === '') {
+        call.id = id;
+        this.byId.set(id, index);
+      }
       if (name !== '') call.name = name;
       if (piece !== '') {
         call.args += piece;
@@ -145,13 +152,10 @@ export class ChatCompletionsDecoder implements WireDecoder {
    * one, else the last call (a continuation).
    */
   private indexOf(id: string | null | undefined, name: string | null | undefined): number {
-    let last = -1;
-    for (const [index, call] of this.calls) {
-      if (id && call.id === id) return index;
-      last = Math.max(last, index);
-    }
-    const named = name && last >= 0 && (this.calls.get(last) as ToolCallState).name !== '';
-    return id || named || last < 0 ? last + 1 : last;
+    const last = this.lastIndex;
+    if (id) return this.byId.get(id) ?? last + 1;
+    const named = name && last >= 0 && this.calls.get(last)?.name !== '';
+    return named || last < 0 ? last + 1 : last;
   }
 
   private flush(index: number, call: ToolCallState, events: ModelEvent[]): void {
