@@ -11,7 +11,7 @@
  * across restarts, replicas and prompts that never ended. Events outside a
  * prompt (a manual `compact()`) are counted in too.
  */
-import type { HostEvent } from '../events/types.js';
+import type { HostEvent, HostEventOf } from '../events/types.js';
 import type { Message } from '../models/types.js';
 import { RESUME_AT_RESERVE } from './resume-at.js';
 import type { ResumeAt, SessionStore } from './types.js';
@@ -21,6 +21,8 @@ export { resumeAtOf } from './resume-at.js';
 export interface TranscriptSource {
   readonly messages: readonly Message[];
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
+  /** When the session has it (`Session.holdEnd`), a prompt's `agent.end` goes out only after its writes: read-your-writes. */
+  holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
 }
 
 export interface Transcript {
@@ -93,7 +95,20 @@ export function persistTranscript(
       }
     });
   };
-  const off = session.subscribe(
+  /** The seq of the last agent.end written while it was held (its publication then writes nothing more). */
+  let endWritten = -1;
+  const end = (event: HostEventOf<'agent.end'>) => {
+    seq = event.seq;
+    inPrompt = false;
+    reserved = -1;
+    write(true, { seq, turn });
+  };
+  const unhold = session.holdEnd?.((event) => {
+    end(event);
+    endWritten = event.seq;
+    return chain;
+  });
+  const subscribed = session.subscribe(
     (event) => {
       // Every event counts (a sub-agent's too: they share the session's seq).
       seq = event.seq;
@@ -107,9 +122,7 @@ export function persistTranscript(
         if (seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
       } else if (event.type === 'turn.end') write(false);
       else if (event.type === 'agent.end') {
-        inPrompt = false;
-        reserved = -1;
-        write(true, { seq, turn });
+        if (event.seq !== endWritten) end(event);
       } else if (!inPrompt && !between) {
         // Outside a prompt (a manual compaction, SessionEnd): one exact write once the burst of events is out.
         between = true;
@@ -134,6 +147,9 @@ export function persistTranscript(
         throw f;
       }
     },
-    stop: off,
+    stop() {
+      subscribed();
+      unhold?.();
+    },
   };
 }

@@ -1,0 +1,98 @@
+// fix3 on Node, Deno and Bun against the build: known holes closed.
+// 1. Read-your-writes: whoever sees a prompt's agent.end (a library stream, an SSE client) can read that
+//    prompt's messages and exact resumeAt from the store (memory, data directory), even when the store is slow.
+import assert from 'node:assert/strict';
+import { createHost, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
+import type { HostEvent, SessionStore } from '../../dist/index.js';
+import { createServer } from '../../dist/server.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readEvents } from './red6-helpers.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TOKEN = 'xrt-fix3-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** The store with every write late by `ms` (a store across a slow network). */
+function slow(store: SessionStore, ms: number): SessionStore {
+  const writes = new Set<PropertyKey>(['appendMessages', 'replaceMessages', 'update', 'sync']);
+  return new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...a: unknown[]) => unknown).bind(target);
+      if (!writes.has(key)) return bound;
+      return async (...a: unknown[]) => {
+        await sleep(ms);
+        return bound(...a);
+      };
+    },
+  });
+}
+
+async function withDataDir(run: (store: SessionStore) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wasmhooks-fix3-'));
+  const opened = await openStore({ kind: 'file', dataDir });
+  try {
+    await run(opened.store);
+  } finally {
+    await opened.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'read-your-writes (library, memory and data dir): at agent.end the prompt is in the store, resumeAt exact': async () => {
+    const memory = (await openStore({ kind: 'memory' })).store;
+    for (const [kind, use] of [
+      ['memory', (run: (s: SessionStore) => Promise<void>) => run(memory)],
+      ['file', withDataDir],
+    ] as const) {
+      await use(async (inner) => {
+        const store = slow(inner, 40);
+        await inner.create({ id: `s-${kind}`, createdAt: Date.now(), prompts: 0, options: {} });
+        const session = await createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }), store }).resume(`s-${kind}`);
+        const events: HostEvent[] = [];
+        for (const prompt of ['one', 'two']) {
+          for await (const e of session.stream(prompt)) {
+            events.push(e);
+            if (e.type !== 'agent.end') continue;
+            // No waiting: the end is out only once the writes are.
+            assert.equal((await inner.messages(`s-${kind}`)).length, prompt === 'one' ? 2 : 4, kind);
+            assert.deepEqual((await inner.get(`s-${kind}`))?.resumeAt, { seq: e.seq, turn: prompt === 'one' ? 1 : 2 }, kind);
+          }
+        }
+        assert.deepEqual(eventGrammarViolations(events, { span: 'session' }), []);
+        // prompt() resolves after the end is out too.
+        const result = await session.prompt('three');
+        assert.equal(result.subtype, 'success');
+        assert.equal((await inner.messages(`s-${kind}`)).length, 6, kind);
+      });
+    }
+  },
+  'read-your-writes over HTTP (data dir): GET /session/:id/messages right after SSE agent.end shows the prompt': () =>
+    withDataDir(async (inner) => {
+      const host = createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }) });
+      const server = createServer(host, { port: 0, token: TOKEN, store: slow(inner, 40) });
+      const { url } = await server.listen();
+      try {
+        const id = ((await (await fetch(`${url}/session`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string }).id;
+        for (const [n, prompt] of ['one', 'two'].entries()) {
+          const stream = await fetch(`${url}/event?session=${id}`, { headers: auth });
+          const reading = readEvents<{ type?: string }>(stream, (e) => e.type === 'agent.end');
+          reading.catch(() => {});
+          const send = () => fetch(`${url}/session/${id}/prompt`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
+          // The lease is released just after agent.end goes out (the end is held for the transcript, not the release).
+          let sent = await send();
+          for (let i = 0; i < 100 && sent.status === 409; i++) sent = (await sleep(50), await send());
+          assert.equal(sent.status, 202, await sent.clone().text());
+          await reading;
+          const { messages } = (await (await fetch(`${url}/session/${id}/messages`, { headers: auth })).json()) as { messages: unknown[] };
+          assert.equal(messages.length, 2 * (n + 1));
+        }
+      } finally {
+        await server.close();
+      }
+    }),
+};
