@@ -47,8 +47,11 @@ export function persistTranscript(
   counters: {
     /** Where the session's counting starts (a continued session's `resumeAt`). */
     from?: { seq: number; turn: number } | undefined;
-    /** Whether this process may still write (a server: it holds the prompt's lease); a write is skipped when not. */
-    holds?: () => Promise<boolean>;
+    /**
+     * The fencing token writes carry (a server: its prompt's lease, `SessionStore.acquire`): a write the store refuses
+     * (the session was taken over) is not retried here. `null`: write nothing (a shared store between prompts).
+     */
+    fence?: () => number | null | undefined;
   } = {},
 ): Transcript {
   let chain: Promise<void> = Promise.resolve();
@@ -74,17 +77,19 @@ export function persistTranscript(
     rewrite = false;
     chain = chain.then(async () => {
       try {
-        if (counters.holds && !(await counters.holds())) {
-          // Not ours any more (the lease was lost: another replica may run the next prompt): write nothing;
-          // should this session hold the lease again (one process), its next write is a whole rewrite.
+        const fence = counters.fence?.();
+        const ours =
+          fence !== null &&
+          (replace ? await store.replaceMessages(id, batch, fence) : batch.length === 0 || (await store.appendMessages(id, batch, fence))) &&
+          // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
+          (!resumeAt || (await store.update(id, { resumeAt }, fence)));
+        if (!ours) {
+          // Not ours any more (another replica took the session over and may run the next prompt): write nothing
+          // more; should this session hold a lease again (one process), its next write is a whole rewrite.
           saved = Math.min(saved, from);
           rewrite = true;
           return;
         }
-        if (replace) await store.replaceMessages(id, batch);
-        else if (batch.length > 0) await store.appendMessages(id, batch);
-        // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
-        if (resumeAt) await store.update(id, { resumeAt });
         if (sync) await store.sync(id);
       } catch (error) {
         // Unwritten: the next boundary writes these again (a whole rewrite, as the position is uncertain).

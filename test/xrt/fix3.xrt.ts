@@ -1,6 +1,8 @@
 // fix3 on Node, Deno and Bun against the build: known holes closed.
 // 1. Read-your-writes: whoever sees a prompt's agent.end (a library stream, an SSE client) can read that
 //    prompt's messages and exact resumeAt from the store (memory, data directory), even when the store is slow.
+// 2. Lease fencing: a token from acquire() keeps a lapsed-but-untaken lease's writes going and refuses them
+//    once another owner acquired or claimed the session; a server prompt with stalled renewals finishes.
 import assert from 'node:assert/strict';
 import { createHost, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
@@ -9,6 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEvents } from './red6-helpers.ts';
+import { fenceContract } from '../store/fence-contract.ts';
+import { stalledRenewals } from '../store/fence-stall.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TOKEN = 'xrt-fix3-token-0123456789abcdef';
@@ -95,4 +99,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
         await server.close();
       }
     }),
+  'lease fencing (memory, data dir): a lapsed lease nobody took keeps writing; a taken one never writes again': async () => {
+    await fenceContract((await openStore({ kind: 'memory' })).store as never, 'm');
+    await withDataDir((store) => fenceContract(store as never, 'f'));
+  },
+  'lease fencing: a server prompt whose renewals stall past its lease stores its conversation and result': async () => {
+    await stalledRenewals((await openStore({ kind: 'memory' })).store as never, { createHost: createHost as never, createServer: createServer as never });
+  },
 };
