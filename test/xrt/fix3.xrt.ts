@@ -3,9 +3,12 @@
 //    prompt's messages and exact resumeAt from the store (memory, data directory), even when the store is slow.
 // 2. Lease fencing: a token from acquire() keeps a lapsed-but-untaken lease's writes going and refuses them
 //    once another owner acquired or claimed the session; a server prompt with stalled renewals finishes.
+// 3. A redactor matched only to the sub-agent tool covers the sub-agent's live events.
 import assert from 'node:assert/strict';
 import { createHost, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
+import { subagentRedaction } from '../agent/subagent-redaction.ts';
+import * as dist from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,5 +108,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
   'lease fencing: a server prompt whose renewals stall past its lease stores its conversation and result': async () => {
     await stalledRenewals((await openStore({ kind: 'memory' })).store as never, { createHost: createHost as never, createServer: createServer as never });
+  },
+  'a redactor matched to the sub-agent tool: the secret it takes out is in none of the sub-agent\'s live events': async () => {
+    await subagentRedaction(dist as never);
   },
 };
