@@ -4,11 +4,13 @@
 // 2. Lease fencing: a token from acquire() keeps a lapsed-but-untaken lease's writes going and refuses them
 //    once another owner acquired or claimed the session; a server prompt with stalled renewals finishes.
 // 3. A redactor matched only to the sub-agent tool covers the sub-agent's live events.
+// 4. WASI clock ids that name no clock are EINVAL (poll_oneoff, clock_time_get, clock_res_get).
 import assert from 'node:assert/strict';
-import { createHost, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
+import { createHost, createSandbox, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
 import { subagentRedaction } from '../agent/subagent-redaction.ts';
 import * as dist from '../../dist/index.js';
+import { hostile } from './wat.ts';
 import { createServer } from '../../dist/server.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,5 +113,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
   'a redactor matched to the sub-agent tool: the secret it takes out is in none of the sub-agent\'s live events': async () => {
     await subagentRedaction(dist as never);
+  },
+  'WASI: an unknown clock id is EINVAL in poll_oneoff (not a monotonic sleep), clock_time_get and clock_res_get': async () => {
+    for (const isolation of ['in-thread', 'worker'] as const) {
+      const s = await createSandbox(await hostile('fix3-clocks'), { wasi: true, isolation, limits: { timeoutMs: 5_000 } });
+      try {
+        const out = await s.call('codes', new Uint8Array(0));
+        assert.deepEqual(out.ok && [...out.output], [28, 28, 28, 0, 28, 28, 0], `${isolation}: ${out.ok ? '' : out.failure.message}`);
+      } finally {
+        await s.close();
+      }
+    }
   },
 };
