@@ -70,5 +70,6 @@ export interface ServerHost {
    * `.sig`) must connect there and resolve nothing (pass it on as the source's `address`, as `wasmhooks serve`
    * does); a second resolution of the name could answer a private address (DNS rebinding).
    */
-  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error'; address?: string }): Promise<ServerPlugin>;
+  /** `signal` ends the load (its client left, or its load slot's time ran out: plugin-loads.ts). */
+  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error'; address?: string; signal?: AbortSignal }): Promise<ServerPlugin>;
 }
