@@ -1,8 +1,8 @@
 // fix3 item 5: a plugin load stops when its HTTP client leaves (waiting for a slot or running) and holds a
 // slot for at most LOAD_SLOT_MS. Before, a FIFO whose writer idled held one of the two slots for 60 s, and a
 // load went on after its client had gone: two such requests made every other load wait a minute.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,18 +14,19 @@ import { realHost } from './real-host.js';
 
 const CALC = new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname;
 let dir: string;
-let writer: ChildProcess | undefined;
+let writer: number | undefined;
 const fifo = () => join(dir, 'p.wasm');
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fix3-fifo-'));
   execFileSync('mkfifo', [fifo()]);
-  // A writer that opens the FIFO and then sends nothing for 30 s.
-  writer = spawn('sh', ['-c', 'exec 3>p.wasm; sleep 30'], { cwd: dir, stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 100));
+  // A writer that is there and sends nothing: our own descriptor, open for reading and writing (a writer still in
+  // its open() would make the server's first read an empty file at once, and the test pass for the wrong reason).
+  writer = openSync(fifo(), constants.O_RDWR | constants.O_NONBLOCK);
 });
 afterEach(() => {
-  writer?.kill('SIGKILL');
+  if (writer !== undefined) closeSync(writer);
+  writer = undefined;
   rmSync(dir, { recursive: true, force: true });
 });
 

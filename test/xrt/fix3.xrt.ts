@@ -5,6 +5,7 @@
 //    once another owner acquired or claimed the session; a server prompt with stalled renewals finishes.
 // 3. A redactor matched only to the sub-agent tool covers the sub-agent's live events.
 // 4. WASI clock ids that name no clock are EINVAL (poll_oneoff, clock_time_get, clock_res_get).
+// 5. POST /plugins loads of an idle FIFO stop when their clients leave: the next load is not held up.
 import assert from 'node:assert/strict';
 import { createHost, createSandbox, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
@@ -12,7 +13,8 @@ import { subagentRedaction } from '../agent/subagent-redaction.ts';
 import * as dist from '../../dist/index.js';
 import { hostile } from './wat.ts';
 import { createServer } from '../../dist/server.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEvents } from './red6-helpers.ts';
@@ -123,6 +125,39 @@ export const scenarios: Record<string, () => Promise<void>> = {
       } finally {
         await s.close();
       }
+    }
+  },
+  'POST /plugins over a socket: two loads of an idle FIFO whose clients leave do not hold the two load slots': async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wasmhooks-fix3-fifo-'));
+    execFileSync('mkfifo', [join(dir, 'p.wasm')]);
+    // A writer that is there and sends nothing: our own descriptor, open for reading and writing, so the server's
+    // reads find a writer from the start (a writer still in its open() would read as an empty file at once).
+    const writer = openSync(join(dir, 'p.wasm'), constants.O_RDWR | constants.O_NONBLOCK);
+    const inner = createHost({ model: scriptedModel([{ text: 'hi' }]) });
+    const host = {
+      session: (o: Parameters<typeof inner.session>[0]) => inner.session(o),
+      plugins: () => [],
+      loadPlugin: (source: Parameters<typeof dist.loadPlugin>[0]) => dist.loadPlugin(source),
+    };
+    const server = createServer(host as never, { port: 0, token: TOKEN, allowPluginLoading: true });
+    const { url } = await server.listen();
+    try {
+      await sleep(100);
+      const post = (path: string, signal?: AbortSignal) =>
+        fetch(`${url}/plugins`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ path }), ...(signal ? { signal } : {}) });
+      const clients = [new AbortController(), new AbortController()];
+      const gone = clients.map((c) => post(join(dir, 'p.wasm'), c.signal).catch(() => undefined));
+      await sleep(300);
+      for (const c of clients) c.abort();
+      await Promise.all(gone);
+      const started = performance.now();
+      const res = await post(new URL('../../plugins/calc/build/calc.wasm', import.meta.url).pathname);
+      assert.equal(res.status, 201, await res.text());
+      assert.ok(performance.now() - started < 5_000, `the next load waited ${(performance.now() - started).toFixed(0)} ms`);
+    } finally {
+      closeSync(writer);
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 };
