@@ -6,12 +6,15 @@
 // 3. A redactor matched only to the sub-agent tool covers the sub-agent's live events.
 // 4. WASI clock ids that name no clock are EINVAL (poll_oneoff, clock_time_get, clock_res_get).
 // 5. POST /plugins loads of an idle FIFO stop when their clients leave: the next load is not held up.
+// 6. A HookResponse reason past its cap (16,384 characters) is refused: the hook fails (closed), not cut.
 import assert from 'node:assert/strict';
 import { createHost, createSandbox, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
 import { subagentRedaction } from '../agent/subagent-redaction.ts';
 import * as dist from '../../dist/index.js';
 import { hostile } from './wat.ts';
+import { asGuard } from '../fixtures/hostile/guard.ts';
+import { z } from 'zod';
 import { createServer } from '../../dist/server.js';
 import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -158,6 +161,29 @@ export const scenarios: Record<string, () => Promise<void>> = {
       closeSync(writer);
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  'a HookResponse reason one character past its cap is refused (BAD_OUTPUT, the guard fails closed); at the cap it is kept': async () => {
+    const ran: string[] = [];
+    const bash = dist.tool('Bash', 'Run a command', z.object({ command: z.string() }), ({ command }) => (ran.push(command), 'ok'));
+    for (const [fn, n] of [['long', 16_385], ['short', 16_384]] as const) {
+      const guard = await dist.loadPlugin({ bytes: await hostile('fix3-reason', (src) => asGuard(src, fn)) }, { limits: { timeoutMs: 10_000 } });
+      try {
+        const host = createHost({ tools: [bash], plugins: [guard], permissionMode: 'bypassPermissions', model: scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: { command: 'ls' } }] }, { text: 'done' }]) });
+        const events: HostEvent[] = [];
+        for await (const e of host.session().stream('go')) events.push(e);
+        const end = events.find((e) => e.type === 'hook.end' && e.event === 'PreToolUse');
+        if (n > 16_384) {
+          assert.ok(end?.type === 'hook.end' && end.failure?.code === 'BAD_OUTPUT' && /above its cap of 16384/.test(end.failure.message), JSON.stringify(end).slice(0, 300));
+          assert.ok(events.some((e) => e.type === 'tool.denied'), 'a PreToolUse guard that fails is closed: the call is denied');
+          assert.equal(ran.length, 0);
+        } else {
+          assert.ok(end?.type === 'hook.end' && end.failure === undefined && end.decision === 'allow' && end.reason?.length === n, JSON.stringify(end).slice(0, 300));
+          assert.deepEqual(ran, ['ls']);
+        }
+      } finally {
+        await guard.close();
+      }
     }
   },
 };
