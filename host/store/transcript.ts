@@ -78,11 +78,12 @@ export function persistTranscript(
     chain = chain.then(async () => {
       try {
         const fence = counters.fence?.();
+        // Only `false` is a refusal (a store written before fencing tokens answers nothing).
         const ours =
           fence !== null &&
-          (replace ? await store.replaceMessages(id, batch, fence) : batch.length === 0 || (await store.appendMessages(id, batch, fence))) &&
+          (replace ? await store.replaceMessages(id, batch, fence) : batch.length === 0 || (await store.appendMessages(id, batch, fence))) !== false &&
           // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
-          (!resumeAt || (await store.update(id, { resumeAt }, fence)));
+          (!resumeAt || (await store.update(id, { resumeAt }, fence)) !== false);
         if (!ours) {
           // Not ours any more (another replica took the session over and may run the next prompt): write nothing
           // more; should this session hold a lease again (one process), its next write is a whole rewrite.
