@@ -251,12 +251,12 @@ export interface HookResponseFields {
 
 /**
  * The longest `reason` and `system_message` a HookResponse may carry, in characters. Both are shown to people and
- * (the reason) to the model as one short line; a plugin's output is otherwise bounded only by `maxOutputBytes`
+ * (the reason) to the model; guard-shell quotes the command it judged, so a 100 KB heredoc's reason is ~100k; a plugin's output is otherwise bounded only by `maxOutputBytes`
  * (1 MiB), which let one answer put a megabyte into every watcher's event and the conversation. Longer is refused.
  */
-export const HOOK_REASON_MAX_CHARS = 16_384;
-/** The longest `additional_context` a HookResponse may carry, in characters (as a remote hook callback's). */
-export const HOOK_CONTEXT_MAX_CHARS = 100_000;
+export const HOOK_REASON_MAX_CHARS = 131_072;
+/** The longest `additional_context` a HookResponse may carry, in characters. */
+export const HOOK_CONTEXT_MAX_CHARS = 262_144;
 
 /** A failure when `value` is longer than `max` characters (fail closed: the answer is refused, not cut). */
 function overCap(field: string, value: string | null | undefined, max: number): { ok: false; failure: PluginFailure } | undefined {

@@ -6,7 +6,7 @@
 // 3. A redactor matched only to the sub-agent tool covers the sub-agent's live events.
 // 4. WASI clock ids that name no clock are EINVAL (poll_oneoff, clock_time_get, clock_res_get).
 // 5. POST /plugins loads of an idle FIFO stop when their clients leave: the next load is not held up.
-// 6. A HookResponse reason past its cap (16,384 characters) is refused: the hook fails (closed), not cut.
+// 6. A HookResponse reason past its cap (131,072 characters) is refused: the hook fails (closed), not cut.
 import assert from 'node:assert/strict';
 import { createHost, createSandbox, eventGrammarViolations, openStore, scriptedModel } from '../../dist/index.js';
 import type { HostEvent, SessionStore } from '../../dist/index.js';
@@ -166,15 +166,15 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'a HookResponse reason one character past its cap is refused (BAD_OUTPUT, the guard fails closed); at the cap it is kept': async () => {
     const ran: string[] = [];
     const bash = dist.tool('Bash', 'Run a command', z.object({ command: z.string() }), ({ command }) => (ran.push(command), 'ok'));
-    for (const [fn, n] of [['long', 16_385], ['short', 16_384]] as const) {
+    for (const [fn, n] of [['long', 131_073], ['short', 131_072]] as const) {
       const guard = await dist.loadPlugin({ bytes: await hostile('fix3-reason', (src) => asGuard(src, fn)) }, { limits: { timeoutMs: 10_000 } });
       try {
         const host = createHost({ tools: [bash], plugins: [guard], permissionMode: 'bypassPermissions', model: scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: { command: 'ls' } }] }, { text: 'done' }]) });
         const events: HostEvent[] = [];
         for await (const e of host.session().stream('go')) events.push(e);
         const end = events.find((e) => e.type === 'hook.end' && e.event === 'PreToolUse');
-        if (n > 16_384) {
-          assert.ok(end?.type === 'hook.end' && end.failure?.code === 'BAD_OUTPUT' && /above its cap of 16384/.test(end.failure.message), JSON.stringify(end).slice(0, 300));
+        if (n > 131_072) {
+          assert.ok(end?.type === 'hook.end' && end.failure?.code === 'BAD_OUTPUT' && /above its cap of 131072/.test(end.failure.message), JSON.stringify(end).slice(0, 300));
           assert.ok(events.some((e) => e.type === 'tool.denied'), 'a PreToolUse guard that fails is closed: the call is denied');
           assert.equal(ran.length, 0);
         } else {
