@@ -12,7 +12,7 @@ import { ApiError } from './errors.js';
 const RUNNING = 2;
 const WAITING = 16;
 /** The longest a load may hold a slot (a FIFO whose writer idles, a slow download): it is then stopped. */
-export const LOAD_SLOT_MS = 30_000;
+const LOAD_SLOT_MS = 30_000;
 
 export class PluginLoadGate {
   #running = 0;
