@@ -56,7 +56,8 @@
  * sse8) so that each server holds each place in half the runs: with an odd
  * count one server went first once more, and when the first place is the
  * slower one the median of that server's runs comes from its slow half and
- * the other's from its fast half (the anchor against itself read 0.93×). Ours runs
+ * the other's from its fast half. (The anchor against itself read 0.93–1.02×
+ * with 15, 0.94–0.97× with 16, at load 11–16: single runs move ±5%.) Ours runs
  * from dist/: the row refuses a dist/ older than host/server or host/runtime.
  */
 import { setImmediate } from 'node:timers';
