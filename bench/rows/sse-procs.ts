@@ -13,7 +13,7 @@ export const CLIENTS = 200;
 const RUN_LIMIT_MS = 30_000;
 
 /** A child process that speaks one JSON object a line on stdout (and reads them on stdin). */
-export class Child {
+class Child {
   readonly #queue: unknown[] = [];
   #waiter: ((m: unknown) => void) | undefined;
   #failed: Error | undefined;
