@@ -85,8 +85,11 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (FAILED_REASONS.has(choice.finish_reason)) {
         return [...events, badStream(`The stream from ${this.label} finished with reason "${choice.finish_reason}": the completion did not finish.`)];
       }
+      // Some servers repeat the finish reason (in the usage chunk, say); the openai SDK keeps the
+      // last one. The calls were completed at the first: completing them again would make each twice.
+      const first = this.finishReason === undefined;
       this.finishReason = choice.finish_reason;
-      events.push(...this.completeToolCalls());
+      if (first) events.push(...this.completeToolCalls());
     }
     return events;
   }
@@ -121,7 +124,8 @@ export class ChatCompletionsDecoder implements WireDecoder {
         this.lastIndex = Math.max(this.lastIndex, index);
       }
       const piece = delta.function?.arguments ?? '';
-      if (call.done && (piece !== '' || delta.id || delta.function?.name)) {
+      // Its id or name again (the same ones: another is refused below) adds nothing; arguments would be lost.
+      if (call.done && piece !== '') {
         return badStream(`The stream from ${this.label} added to tool call ${index} (${call.name}) after its finish reason.`);
       }
       const id = delta.id ?? '';

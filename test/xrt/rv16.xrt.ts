@@ -1,14 +1,26 @@
 // rv16: review of conf3 (model streams, MCP, wire codecs) on Node, Deno and Bun against the build.
-// Vitest twins: test/guest/rv16.test.ts (UTF-8 edges).
+// Vitest twins: test/guest/rv16.test.ts (UTF-8 edges), test/models/rv16-streams.test.ts (provider streams).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createSandbox } from '../../dist/index.js';
+import { aiSdkModel, anthropicModel, createHost, createSandbox, eventGrammarViolations, openaiModel } from '../../dist/index.js';
 import { nameRequest, utf8Cases } from '../guest/utf8-cases.ts';
+import { runCase, type Api } from '../models/stream-conformance.ts';
+import { rv16Cases } from '../models/rv16-streams.ts';
+
+const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const bytes = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16));
 
 export const scenarios: Record<string, () => Promise<void>> = {
+  'provider streams: a repeated finish reason makes each OpenAI call once; an escape cut between surrogates reads whole; a repeated Anthropic stop or AI SDK call': async () => {
+    const failed: string[] = [];
+    for (const c of rv16Cases) {
+      const problems = await runCase(api, c);
+      if (problems.length > 0) failed.push(`${c.name}:\n  ${problems.join('\n  ')}`);
+    }
+    assert.deepEqual(failed, []);
+  },
   'wire codec: both SDK codecs accept a string field exactly when it is well-formed UTF-8, at every edge of table 3-7 (5-byte forms, CESU-8 refused; noncharacters kept)': async () => {
     const cases = utf8Cases();
     for (const path of ['test/fixtures/codec-echo/build/codec-echo.wasm', 'test/fixtures/vector-echo-c/build/vector-echo-c.wasm']) {
