@@ -55,3 +55,21 @@ export const rv16Cases: Case[] = [
     expect: { error: 'BAD_STREAM' },
   },
 ];
+
+const ollama = (id: string, args: string) => oc({ tool_calls: [{ id, index: 0, type: 'function', function: { name: 'f', arguments: args } }] });
+
+/** Ollama's multi-call shape (every call at index 0, each whole with its own id), and what stays refused. */
+export const rv16OllamaCases: Case[] = [
+  {
+    name: 'openai: Ollama sends every call at index 0, each whole with its own id: three calls, not BAD_STREAM',
+    provider: 'openai',
+    stream: [ollama('call_x', '{"n":1}'), ollama('call_y', '{"n":2}'), ollama('call_z', '{"n":3}'), oc({}, 'tool_calls')],
+    expect: { calls: ['call_x f {"n":1}', 'call_y f {"n":2}', 'call_z f {"n":3}'], deltas: ['call_x f {"n":1}', 'call_y f {"n":2}', 'call_z f {"n":3}'], stopReason: 'tool_use' },
+  },
+  {
+    name: 'openai: a new id at an index whose call is not yet whole JSON is still BAD_STREAM (a proxy with an id per chunk)',
+    provider: 'openai',
+    stream: [ollama('call_x', '{"n":'), ollama('call_y', '1}'), oc({}, 'tool_calls')],
+    expect: { error: 'BAD_STREAM', says: /second id/ },
+  },
+];
