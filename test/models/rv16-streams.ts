@@ -73,3 +73,29 @@ export const rv16OllamaCases: Case[] = [
     expect: { error: 'BAD_STREAM', says: /second id/ },
   },
 ];
+
+const wide = '😀語é'.repeat(5);
+
+/** Multi-byte characters raw in tool input: the 7-byte reads of runCase cut inside them. */
+export const rv16WideCases: Case[] = [
+  {
+    name: 'openai: tool arguments of 4-, 3- and 2-byte characters, read 7 bytes at a time, arrive whole',
+    provider: 'openai',
+    stream: [oc({ tool_calls: [call(0, 'call_w', 'f', `{"s":"${wide}`)] }), oc({ tool_calls: [call(0, undefined, undefined, `${wide}"}`)] }), oc({}, 'tool_calls')],
+    expect: { calls: [`call_w f {"s":"${wide}${wide}"}`], stopReason: 'tool_use' },
+  },
+  {
+    name: 'anthropic: tool input of 4-, 3- and 2-byte characters, read 7 bytes at a time, arrives whole',
+    provider: 'anthropic',
+    stream: [
+      start,
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'tu_w', name: 'f', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: `{"s":"${wide}` } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: `${wide}"}` } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } }],
+      ['message_stop', { type: 'message_stop' }],
+    ],
+    expect: { calls: [`tu_w f {"s":"${wide}${wide}"}`], stopReason: 'tool_use' },
+  },
+];
