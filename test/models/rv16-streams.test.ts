@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel } from '../../host/index.js';
 import { runCase } from './stream-conformance.js';
-import { rv16Cases, rv16OllamaCases, rv16WideCases } from './rv16-streams.js';
+import { rv16AiSdkCases, rv16Cases, rv16OllamaCases, rv16WideCases } from './rv16-streams.js';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations };
 
 describe('provider streams (rv16)', () => {
-  for (const c of [...rv16Cases, ...rv16OllamaCases, ...rv16WideCases]) {
+  for (const c of [...rv16Cases, ...rv16OllamaCases, ...rv16WideCases, ...rv16AiSdkCases]) {
     it(c.name, async () => {
       expect(await runCase(api, c)).toEqual([]);
     });

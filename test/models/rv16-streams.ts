@@ -99,3 +99,47 @@ export const rv16WideCases: Case[] = [
     expect: { calls: [`tu_w f {"s":"${wide}${wide}"}`], stopReason: 'tool_use' },
   },
 ];
+
+/** AI SDK: the streamed input and the call must be one call. */
+export const rv16AiSdkCases: Case[] = [
+  {
+    name: 'ai-sdk: a tool call under another name than its streamed input is BAD_STREAM (the stream showed f, the call would run g)',
+    provider: 'ai-sdk',
+    stream: [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-input-start', id: 't1', toolName: 'f' },
+      { type: 'tool-input-delta', id: 't1', delta: '{"n":1}' },
+      { type: 'tool-input-end', id: 't1' },
+      { type: 'tool-call', toolCallId: 't1', toolName: 'g', input: '{"n":1}' },
+      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 3, outputTokens: 2 } },
+    ],
+    expect: { error: 'BAD_STREAM', says: /streamed the input of f as tool call t1 but called g/ },
+  },
+  {
+    name: 'ai-sdk: input for a call after the call itself is BAD_STREAM',
+    provider: 'ai-sdk',
+    stream: [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-input-start', id: 't1', toolName: 'f' },
+      { type: 'tool-input-delta', id: 't1', delta: '{"n":1}' },
+      { type: 'tool-call', toolCallId: 't1', toolName: 'f', input: '{"n":1}' },
+      { type: 'tool-input-delta', id: 't1', delta: ' ' },
+      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 3, outputTokens: 2 } },
+    ],
+    expect: { error: 'BAD_STREAM', says: /after the call itself/ },
+  },
+  {
+    name: 'ai-sdk: streamed input then its call (the ordinary shape) is one call',
+    provider: 'ai-sdk',
+    stream: [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-input-start', id: 't1', toolName: 'f' },
+      { type: 'tool-input-delta', id: 't1', delta: '{"n":' },
+      { type: 'tool-input-delta', id: 't1', delta: '1}' },
+      { type: 'tool-input-end', id: 't1' },
+      { type: 'tool-call', toolCallId: 't1', toolName: 'f', input: '{"n":1}' },
+      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 3, outputTokens: 2 } },
+    ],
+    expect: { calls: ['t1 f {"n":1}'], deltas: ['t1 f {"n":', 't1 f 1}'], stopReason: 'tool_use' },
+  },
+];

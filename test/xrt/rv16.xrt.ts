@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { aiSdkModel, anthropicModel, createHost, createSandbox, eventGrammarViolations, openaiModel } from '../../dist/index.js';
 import { nameRequest, utf8Cases } from '../guest/utf8-cases.ts';
 import { runCase, type Api } from '../models/stream-conformance.ts';
-import { rv16Cases, rv16OllamaCases, rv16WideCases } from '../models/rv16-streams.ts';
+import { rv16AiSdkCases, rv16Cases, rv16OllamaCases, rv16WideCases } from '../models/rv16-streams.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
 
@@ -15,7 +15,7 @@ const bytes = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseI
 export const scenarios: Record<string, () => Promise<void>> = {
   'provider streams: a repeated finish reason makes each OpenAI call once; Ollama calls all at index 0 are calls of their own; an escape cut between surrogates reads whole; a repeated Anthropic stop or AI SDK call': async () => {
     const failed: string[] = [];
-    for (const c of [...rv16Cases, ...rv16OllamaCases, ...rv16WideCases]) {
+    for (const c of [...rv16Cases, ...rv16OllamaCases, ...rv16WideCases, ...rv16AiSdkCases]) {
       const problems = await runCase(api, c);
       if (problems.length > 0) failed.push(`${c.name}:\n  ${problems.join('\n  ')}`);
     }
