@@ -60,7 +60,7 @@ export const RAW_EXPECTED: Record<string, string> = {
 };
 
 /** A host serving one JS tool that reports progress three times, over MCP in memory; `send` writes raw JSON-RPC. */
-export async function servedHost(api: Api) {
+async function servedHost(api: Api) {
   const steps: ToolHandler = {
     name: 'steps',
     description: 'Reports progress three times',

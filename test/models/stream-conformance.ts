@@ -16,7 +16,7 @@ export interface Api {
 }
 
 /** What a case must produce: the calls made (id name input), the first message's stop reason, or an error code. */
-export interface Expect {
+interface Expect {
   calls?: string[];
   /** Every tool.input.delta as `toolUseId name partialJson`. */
   deltas?: string[];
