@@ -110,6 +110,7 @@ export async function setupHost(
       ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
       ...pick('maxMessages', config?.maxMessages),
       ...pick('maxConversationChars', config?.maxConversationChars),
+      ...pick('modelTimeoutMs', config?.modelTimeoutMs),
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
       ...pick('allowedTools', workspace.readOnly.length > 0 ? [...(config?.allowedTools ?? []), ...workspace.readOnly] : config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),
