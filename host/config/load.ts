@@ -4,6 +4,7 @@
  */
 import { basename, defaultCwd, resolvePath } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { sha256 } from '../sandbox/digest.js';
 import { issueLines } from './issues.js';
 import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schem
   dir: string;
   /** Normalised to `{ module, export? }` with an absolute module path. */
   hookModules?: Array<{ module: string; export?: string }>;
+  /** sha256 (hex) of the file's bytes as read and parsed (`loadConfig` only): what the CLI's workspace trust is bound to. */
+  sha256?: string;
 }
 
 const abs = (dir: string, path: string) => resolvePath(dir, path);
@@ -79,21 +82,23 @@ export function parseConfig(raw: unknown, where: { file: string; dir: string }):
 /** Reads and validates a config file. Errors name the file, the path inside it and what was expected. */
 export async function loadConfig(path: string): Promise<ResolvedConfig> {
   const file = resolvePath(defaultCwd(), path);
-  let text: string;
+  let bytes: Uint8Array;
   try {
     // Loaded here so the main entry stays web-standard (test/package/barrel-clean).
     const { readFile } = await import('node:fs/promises');
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
   }
+  const text = new TextDecoder().decode(bytes);
+  const digest = await sha256(bytes);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${basename(file)}: not valid JSON: ${messageOf(error)}`, { cause: error });
   }
-  return parseConfig(raw, { file, dir: resolvePath(file, '..') });
+  return { ...parseConfig(raw, { file, dir: resolvePath(file, '..') }), sha256: digest };
 }
 
 /** `dir/wasmhooks.json` when it exists. */
