@@ -88,7 +88,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--global-event-format <format>', 'default /global/event envelope: wasmhooks or reference')
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
     .option('--data-dir <path>', 'keep sessions and JSONL transcripts here (default .wasmhooks under the working directory)')
-    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port)')
+    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port; default: $WASMHOOKS_STORE, the place for a URL with a password)')
     .option('--replica <name>', 'this process among replicas (default: random)')
     .option('--lease-ms <n>', 'prompt lease: a replica that dies mid-prompt is noticed after about this long (default 10000)', positiveInt)
     .option('--max-sessions <n>', 'sessions kept at most; POST /session past it is refused (429) until one is deleted (default 10000)', positiveInt)

@@ -63,6 +63,20 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const r = await runCli(['run', 'hello', '--permission-mode', 'bypassPermissions'], dir, env);
     assert.equal(r.code, 0, r.stderr);
   },
+  'serve --store with a password in the URL warns that it is in the process list (as --token does); WASMHOOKS_STORE is taken instead, without a warning, and no message echoes the password': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-rv14-'));
+    // Port 1: nothing listens, so serve stops at the store; what it printed by then is what we check.
+    const url = 'redis://:hunter2-store-secret@127.0.0.1:1/0';
+    const flagged = await runCli(['serve', '--port', '0', '--store', url], dir);
+    assert.notEqual(flagged.code, 0);
+    assert.match(flagged.stderr, /credentials in --store are visible to every user of this machine in the process list \(ps\); set WASMHOOKS_STORE/);
+    assert.doesNotMatch(flagged.stderr + flagged.stdout, /hunter2/);
+    // Old code: WASMHOOKS_STORE was not read, so this served from a data directory and never tried Redis.
+    const fromEnv = await runCli(['serve', '--port', '0'], dir, { WASMHOOKS_STORE: url });
+    assert.notEqual(fromEnv.code, 0, fromEnv.stdout);
+    assert.match(fromEnv.stderr, /redis:\/\/\*\*\*@127\.0\.0\.1:1\/0 is unreachable/);
+    assert.doesNotMatch(fromEnv.stderr, /visible to every user|hunter2/);
+  },
   'a provider dripping a comment every 50 ms (inside idleTimeoutMs) no longer holds the turn open: MODEL_TIMEOUT at modelTimeoutMs, the stream closed': async () => {
     const provider = await drippingProvider(50);
     try {
