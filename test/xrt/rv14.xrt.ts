@@ -6,7 +6,8 @@ import { readFile, writeFile, mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run.ts';
-import { createHost, openaiModel } from '../../dist/index.js';
+import { createHost, openaiModel, openStore } from '../../dist/index.js';
+import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { drippingProvider } from '../fixtures/rv14-providers.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,6 +77,33 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.notEqual(fromEnv.code, 0, fromEnv.stdout);
     assert.match(fromEnv.stderr, /redis:\/\/\*\*\*@127\.0\.0\.1:1\/0 is unreachable/);
     assert.doesNotMatch(fromEnv.stderr, /visible to every user|hunter2/);
+  },
+  'a Redis event-log entry that is JSON but no event (null, 7, [], an object without type) is skipped: replay and live delivery go on for every client': async () => {
+    if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
+    const redis = await startRedis({ persist: false });
+    const prefix = `rv14-${Date.now()}:`;
+    const opened = await openStore({ kind: 'redis', url: redis.url, prefix });
+    const { default: IORedis } = await import('ioredis');
+    const raw = new IORedis(redis.url, { lazyConnect: true });
+    try {
+      await raw.connect();
+      const log = opened.eventLog!;
+      const live: string[] = [];
+      log.subscribe((entry) => live.push(String((entry.event as { type?: unknown }).type)));
+      const start = log.lastId();
+      log.append({ type: 'session.created', time: 1, sessionId: 'a' } as never);
+      for (const junk of ['null', '7', '[]', '"text"', '{"sessionId":"a"}']) await raw.xadd(`${prefix}events`, '*', 'u', 'x.1', 'd', junk);
+      log.append({ type: 'session.deleted', time: 2, sessionId: 'a' } as never);
+      for (let i = 0; i < 300 && live.length < 2; i++) await sleep(10);
+      // Old code: a TypeError ('in' on null) in the replay: every client reconnecting over that range got an error.
+      const since = await log.since(start);
+      assert.deepEqual(since.entries.map((e) => (e.event as { type: string }).type), ['session.created', 'session.deleted']);
+      assert.deepEqual(live, ['session.created', 'session.deleted']);
+    } finally {
+      raw.disconnect();
+      await opened.close();
+      await redis.dispose();
+    }
   },
   'a provider dripping a comment every 50 ms (inside idleTimeoutMs) no longer holds the turn open: MODEL_TIMEOUT at modelTimeoutMs, the stream closed': async () => {
     const provider = await drippingProvider(50);
