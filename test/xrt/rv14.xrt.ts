@@ -2,7 +2,8 @@
 // built ESM and the built CLI: each scenario is a hole, now closed, and fails on the old code.
 // Vitest twins: test/agent/rv14.model-timeout.test.ts, test/cli/rv14.trust.test.ts.
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, symlink, writeFile, mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run.ts';
@@ -103,6 +104,33 @@ export const scenarios: Record<string, () => Promise<void>> = {
       raw.disconnect();
       await opened.close();
       await redis.dispose();
+    }
+  },
+  'a data directory that came with a clone: a transcript that is a link to a file of the user is neither read, appended to nor truncated; a FIFO does not hang the read': async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-rv14-'));
+    const sessions = join(dir, '.wasmhooks', 'sessions');
+    await mkdir(sessions, { recursive: true, mode: 0o700 });
+    // One JSON line without its newline: the old read took it as a torn line and truncated the file to 0 bytes.
+    const victim = join(dir, 'settings.json');
+    await writeFile(victim, '{"role":"user","content":"the user\'s own file"}');
+    const record = (id: string) => writeFile(join(sessions, `${id}.json`), JSON.stringify({ id, createdAt: 1, prompts: 1, options: {} }));
+    const linked = '11111111-1111-4111-8111-111111111111';
+    const fifo = '22222222-2222-4222-8222-222222222222';
+    await record(linked);
+    await symlink(victim, join(sessions, `${linked}.jsonl`));
+    await record(fifo);
+    execFileSync('mkfifo', [join(sessions, `${fifo}.jsonl`)]);
+    const opened = await openStore({ kind: 'file', dataDir: join(dir, '.wasmhooks') });
+    try {
+      const read = await opened.store.messages(linked).then((m) => m, (e: { code?: string }) => e);
+      assert.equal((read as { code?: string }).code, 'STORE_UNAVAILABLE', `read through the link: ${JSON.stringify(read)}`);
+      const appended = await opened.store.appendMessages(linked, [{ role: 'user', content: 'appended' }]).then(() => 'appended', (e: { code?: string }) => e.code);
+      assert.equal(appended, 'STORE_UNAVAILABLE');
+      assert.equal(await readFile(victim, 'utf8'), '{"role":"user","content":"the user\'s own file"}');
+      const hung = await Promise.race([opened.store.messages(fifo).then(() => 'read', (e: { code?: string }) => e.code), sleep(5_000).then(() => 'hung')]);
+      assert.equal(hung, 'STORE_UNAVAILABLE');
+    } finally {
+      await opened.close();
     }
   },
   'a provider dripping a comment every 50 ms (inside idleTimeoutMs) no longer holds the turn open: MODEL_TIMEOUT at modelTimeoutMs, the stream closed': async () => {
