@@ -10,6 +10,9 @@ import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry 
 
 export const CONFIG_FILE_NAME = 'wasmhooks.json';
 
+/** A config is a few KiB; past 4 MiB it is refused unread (one in a cloned repository could be any size). */
+const MAX_CONFIG_BYTES = 4 << 20;
+
 /** A validated config with absolute paths, and where it came from. */
 export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schema'> {
   /** Absolute path of the file (or `<inline>`). */
@@ -85,8 +88,20 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
   let bytes: Uint8Array;
   try {
     // Loaded here so the main entry stays web-standard (test/package/barrel-clean).
-    const { readFile } = await import('node:fs/promises');
-    bytes = await readFile(file);
+    const { open } = await import('node:fs/promises');
+    const { constants } = await import('node:fs');
+    // Non-blocking and checked: a FIFO or a device (`--config /dev/zero`, a link in a cloned repository) is no
+    // config, and a file past MAX_CONFIG_BYTES is not read into memory whole.
+    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error('not a regular file');
+      if (info.size > MAX_CONFIG_BYTES) throw new Error(`${info.size} bytes, more than ${MAX_CONFIG_BYTES}`);
+      bytes = await handle.readFile();
+      if (bytes.length > MAX_CONFIG_BYTES) throw new Error(`more than ${MAX_CONFIG_BYTES} bytes`);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
   }

@@ -60,3 +60,21 @@ describe('workspace trust', () => {
     expect((await cli(['run', 'x'], { cwd: dir, env })).stderr).toMatch(/not trusted on this machine/);
   });
 });
+
+describe('the config file is read only when it is a regular file of at most 4 MiB', () => {
+  it('--config naming a FIFO or a device fails at once; a 5 MiB file is refused unread', async () => {
+    const dir = await workspace({});
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    const fifo = await cli(['run', 'x', '--config', 'fifo.json'], { cwd: dir });
+    expect(fifo.code).toBe(2);
+    expect(fifo.stderr).toMatch(/cannot read config .*fifo\.json: not a regular file/);
+    const zero = await cli(['run', 'x', '--config', '/dev/zero'], { cwd: dir });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/not a regular file/);
+    await writeFile(join(dir, 'big.json'), `{"systemPrompt":"${'x'.repeat(5 << 20)}"}`);
+    const big = await cli(['run', 'x', '--config', 'big.json'], { cwd: dir });
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/more than 4194304/);
+  });
+});
