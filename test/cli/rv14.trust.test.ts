@@ -78,3 +78,19 @@ describe('the config file is read only when it is a regular file of at most 4 Mi
     expect(big.stderr).toMatch(/more than 4194304/);
   });
 });
+
+describe('plugin add and trust', () => {
+  it('keeps a trusted config trusted across its own edit, and leaves an untrusted one untrusted', async () => {
+    const dir = await workspace({ 'script.json': { turns: [{ text: 'hi' }] }, 'wasmhooks.json': { allowedTools: ['Read'] } });
+    const env = userEnv(dir);
+    const quiet = ['--script', 'script.json', '--no-tools', '--no-default-guards'];
+    // Untrusted: plugin add does not trust it on the way.
+    expect((await cli(['plugin', 'add', 'guard-shell'], { cwd: dir, env })).code).toBe(0);
+    expect((await cli(['run', 'x', ...quiet], { cwd: dir, env })).stderr).toMatch(/not trusted on this machine/);
+    // Trusted, then edited by plugin add: still trusted (the edit touches plugins only).
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    expect((await cli(['plugin', 'add', 'path-guard', '--accept-grants'], { cwd: dir, env })).code).toBe(0);
+    const ran = await cli(['run', 'x', ...quiet], { cwd: dir, env });
+    expect(ran.stderr).not.toMatch(/trusted/);
+  });
+});
