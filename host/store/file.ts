@@ -91,9 +91,10 @@ export class FileSessionStore extends MemorySessionStore {
     return true;
   }
 
-  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
-    await super.update(id, patch);
+  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
+    if (!(await super.update(id, patch, fence))) return false;
     await this.persist(id);
+    return true;
   }
 
   override async delete(id: string): Promise<void> {
@@ -104,18 +105,21 @@ export class FileSessionStore extends MemorySessionStore {
     await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
   }
 
-  override async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+  override async appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
     await this.#load(id);
-    await super.appendMessages(id, messages);
+    if (!(await super.appendMessages(id, messages, fence))) return false;
     const handle = await this.#handle(id);
     await guard(this.dir, () => appendJsonl(handle, messages));
+    return true;
   }
 
-  override async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+  override async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    if (!this.fenced(id, fence)) return false;
     await this.#closeHandle(id);
-    await super.replaceMessages(id, messages);
+    await super.replaceMessages(id, messages, fence);
     this.#loaded.add(id);
     await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
+    return true;
   }
 
   override async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {

@@ -58,7 +58,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
       // Exactly the bytes whose signature was checked: the file is read again to load it.
       const pinned = signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry;
       // Every download of this load connects to the address the server checked (no second resolution: DNS rebinding).
-      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect, ...(source.address !== undefined ? { address: source.address } : {}) } : pinned);
+      const stop = source.signal ? { signal: source.signal } : {};
+      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect, ...(source.address !== undefined ? { address: source.address } : {}), ...stop } : { ...pinned, ...stop });
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;
