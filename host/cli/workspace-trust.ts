@@ -29,7 +29,7 @@ const trustFileSchema = z.object({
 type TrustFile = z.infer<typeof trustFileSchema>;
 
 /** `$WASMHOOKS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wasmhooks`, else `~/.config/wasmhooks`. */
-export function userConfigDir(env: Readonly<Record<string, string | undefined>>): string {
+function userConfigDir(env: Readonly<Record<string, string | undefined>>): string {
   if (env['WASMHOOKS_CONFIG_DIR']) return env['WASMHOOKS_CONFIG_DIR'];
   const base = env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config');
   return join(base, 'wasmhooks');
