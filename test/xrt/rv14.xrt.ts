@@ -7,7 +7,7 @@ import { mkdir, readFile, symlink, writeFile, mkdtemp, stat } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run.ts';
-import { createHost, openaiModel, openStore } from '../../dist/index.js';
+import { anthropicModel, createHost, openaiModel, openStore } from '../../dist/index.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { drippingProvider } from '../fixtures/rv14-providers.ts';
 
@@ -131,6 +131,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(hung, 'STORE_UNAVAILABLE');
     } finally {
       await opened.close();
+    }
+  },
+  'a model baseURL with credentials (user:key@host) is refused at creation without echoing the key; it reached every watcher in the turn\'s error event': async () => {
+    for (const make of [openaiModel, anthropicModel]) {
+      // Old code: created; every turn then failed with NETWORK quoting the whole URL, key included.
+      const error = (() => {
+        try {
+          make({ model: 'm', baseURL: 'https://user:sk-secret-in-url@api.example.com/v1', apiKey: 'k' });
+          return undefined;
+        } catch (e) {
+          return e as { code?: string; message?: string };
+        }
+      })();
+      assert.equal(error?.code, 'INVALID_OPTIONS');
+      assert.match(error?.message ?? '', /baseURL must not carry credentials/);
+      assert.doesNotMatch(error?.message ?? '', /sk-secret/);
     }
   },
   'a provider dripping a comment every 50 ms (inside idleTimeoutMs) no longer holds the turn open: MODEL_TIMEOUT at modelTimeoutMs, the stream closed': async () => {
