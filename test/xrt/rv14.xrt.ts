@@ -1,6 +1,6 @@
 // Review rv14 of red13's merge (model HTTP, stores, data dir, CLI/config) on Node, Deno and Bun, through the
 // built ESM and the built CLI: each scenario is a hole, now closed, and fails on the old code.
-// Vitest twins: test/agent/rv14.model-timeout.test.ts, test/cli/rv14.trust.test.ts.
+// Vitest twins: test/agent/rv14.model-timeout.test.ts, test/cli/rv14.trust.test.ts (also the config file checks), test/store/rv14.lock-file.test.ts.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile, mkdtemp, stat } from 'node:fs/promises';
