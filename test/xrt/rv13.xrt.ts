@@ -75,6 +75,40 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'a call pays 1 fuel per declared local past 256 (a v128 counts 2), both metering modes': async () => {
+    const wabt = await wabtInit();
+    const caller = (locals: string) => {
+      const mod = wabt.parseWat('locals.wat', `(module (memory (export "memory") 1)
+        (func $t (param i32) (result i32) ${locals} (local.get 0))
+        (func (export "run") (result i32) (local $x i32) (local $i i32)
+          (loop $l (local.set $x (call $t (local.get $x)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br_if $l (i32.lt_u (local.get $i) (i32.const ${ITERATIONS}))))
+          (local.get $x)))`, { simd: true });
+      try {
+        return new Uint8Array(mod.toBinary({}).buffer);
+      } finally {
+        mod.destroy();
+      }
+    };
+    for (const metering of ['fast', 'exact'] as const) {
+      const fuelOf = async (bytes: Uint8Array) => {
+        const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000, fuel: 1e11 } });
+        try {
+          const outcome = await sandbox.call('run', new Uint8Array());
+          assert.ok(outcome.ok, !outcome.ok ? outcome.failure.message : '');
+          return outcome.fuelUsed;
+        } finally {
+          await sandbox.close();
+        }
+      };
+      const none = await fuelOf(caller(''));
+      assert.equal((await fuelOf(caller(`(local ${Array(2_000).fill('i64').join(' ')})`))) - none, ITERATIONS * 1_744, metering);
+      assert.equal((await fuelOf(caller(`(local ${Array(1_000).fill('v128').join(' ')})`))) - none, ITERATIONS * 1_744, metering);
+      assert.equal(await fuelOf(caller(`(local ${Array(200).fill('i32').join(' ')})`)), none, metering);
+    }
+  },
+
   "`plugin add` shows a plugin's name, version and grants as escapes": async () => {
     const binding = new Uint8Array([...field(1, 6), ...field(2, 'Bash')]);
     const grants = new Uint8Array([...field(1, '\u202emoc.live'), ...field(3, `k${ESC}]52;c;eA==\u0007`)]);
