@@ -38,7 +38,7 @@ export const enum Imm {
  * 9.6, 44), where the call and the entry charged ~16 fuel whatever the locals (rv13). 256 of any type
  * measured as cheap as none, and real code declares a few dozen.
  */
-export const FREE_LOCAL_UNITS = 256;
+const FREE_LOCAL_UNITS = 256;
 /** The fuel a call pays at entry for `units` of declared locals (1 per local, 2 per v128). */
 export function localsFuel(units: number): number {
   return Math.max(0, units - FREE_LOCAL_UNITS);
