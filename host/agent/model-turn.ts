@@ -76,8 +76,18 @@ const broken = (model: Model, toolCalls: ToolCallRequest[], what: string): Model
   error: { code: 'BAD_STREAM', message: `model ${model.id}: ${what}` },
 });
 
-export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit): Promise<ModelTurn> {
+/**
+ * Characters one answer may stream (text, thinking, tool input) when the caller names no cap: the
+ * conversation cap's default. An answer is held in memory and sent to every watcher as it streams;
+ * a provider (or a gateway between) streaming without end grew both until the process ran out.
+ */
+const TURN_CHARS = 32_000_000;
+
+/** `maxChars`: the session's `maxConversationChars` (an answer past it could never be kept anyway). */
+export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit, maxChars = TURN_CHARS): Promise<ModelTurn> {
   const { signal } = request;
+  let chars = 0;
+  const tooLong = () => broken(model, toolCalls, `the answer passed ${maxChars} characters (maxConversationChars) before its message.end`);
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
   const callIds = new Set<string>();
@@ -107,14 +117,17 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           emit({ type: 'message.start', model: ev.model });
           break;
         case 'text.delta':
+          if ((chars += ev.text.length) > maxChars) return tooLong();
           appendText(parts, 'text', ev.text);
           emit({ type: 'text.delta', text: ev.text });
           break;
         case 'thinking.delta':
+          if ((chars += ev.text.length) > maxChars) return tooLong();
           appendText(parts, 'thinking', ev.text);
           emit({ type: 'thinking.delta', text: ev.text });
           break;
         case 'tool.input.delta':
+          if ((chars += ev.partialJson.length) > maxChars) return tooLong();
           emit({ type: 'tool.input.delta', index: ev.index, toolUseId: ev.id, name: ev.name, partialJson: ev.partialJson });
           break;
         case 'tool.call':

@@ -6,7 +6,7 @@
 import { WasmhooksError } from '../errors.js';
 import { EventBus, type SubscribeOptions, type Subscriber } from '../events/bus.js';
 import { channel } from '../events/stream.js';
-import type { AgentResult, AgentState, Emit, HostEvent } from '../events/types.js';
+import type { AgentResult, AgentState, Emit, HostEvent, HostEventOf } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
@@ -45,6 +45,10 @@ interface Run {
   controller: AbortController;
   done: Promise<AgentResult>;
   finished: boolean;
+  /** Marks the run finished and unlinks it (once): when the loop settles, or as its held `agent.end` goes out. */
+  settle: () => void;
+  /** Settles when the run's held `agent.end` is out (holdEnd). */
+  ending?: Promise<void>;
 }
 
 /**
@@ -70,6 +74,10 @@ export class Session {
   private compaction: AbortController | undefined;
   /** Stamps and publishes one event; the loop's `emit`. */
   private readonly emit: Emit;
+  /** What a prompt's `agent.end` waits for before it is published (a store's writes): `holdEnd`. */
+  private readonly endHolds = new Set<(end: HostEventOf<'agent.end'>) => Promise<unknown>>();
+  /** While an `agent.end` is held: it and every event stamped after it, published in order once the holds settle. */
+  private held: HostEvent[] | undefined;
 
   constructor(private readonly settings: SessionSettings) {
     this.id = settings.loop.sessionId;
@@ -92,7 +100,9 @@ export class Session {
       // A sub-agent's events arrive stamped with its own ids; keep them.
       if (agentId !== undefined) e.agentId ??= agentId;
       if (parentToolUseId !== undefined) e.parentToolUseId ??= parentToolUseId;
-      this.bus.publish(e);
+      if (this.held) this.held.push(e);
+      else if (e.type === 'agent.end' && this.endHolds.size > 0 && e.agentId === undefined) this.publishAfterHolds(e);
+      else this.bus.publish(e);
     };
     this.machine = new StateMachine(this.emit);
   }
@@ -144,6 +154,32 @@ export class Session {
       throw e;
     }
     return ch;
+  }
+
+  /**
+   * Holds each prompt's `agent.end` (and whatever is emitted after it) until `hold` settles, so that
+   * whoever sees the end can read what `hold` wrote (a store's transcript: read-your-writes). The
+   * event arrives stamped; a rejection is ignored (`hold` reports its own failures). `prompt()` and
+   * `close()` resolve after the end is out (for a hold added before the prompt started). Returns the
+   * function that removes the hold.
+   */
+  holdEnd(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void {
+    this.endHolds.add(hold);
+    return () => this.endHolds.delete(hold);
+  }
+
+  private publishAfterHolds(end: HostEventOf<'agent.end'>): void {
+    const held: HostEvent[] = [end];
+    this.held = held;
+    const settled = Promise.allSettled([...this.endHolds].map(async (hold) => hold(end)));
+    const run = this.run;
+    const ending = settled.then(() => {
+      this.held = undefined;
+      // Finished before the end is out, as without a hold: whoever sees agent.end may prompt again at once.
+      run?.settle();
+      for (const e of held) this.bus.publish(e);
+    });
+    if (run) run.ending = ending;
   }
 
   /** Aborts the running prompt, if any: model stream cancelled, hooks' signals fired, no tool starts. */
@@ -215,15 +251,29 @@ export class Session {
     controller.signal.addEventListener('abort', onAbort, { once: true });
     const unlink = link(options.signal, controller);
     const unannounce = this.settings.announcements?.subscribe(this.emit);
-    const run: Run = { controller, finished: false, done: Promise.resolve() as unknown as Promise<AgentResult> };
+    const run: Run = {
+      controller,
+      finished: false,
+      done: Promise.resolve() as unknown as Promise<AgentResult>,
+      settle: () => {
+        if (run.finished) return;
+        run.finished = true;
+        unannounce?.();
+        unlink();
+        controller.signal.removeEventListener('abort', onAbort);
+      },
+    };
     const prepare = this.settings.prepare;
     const loop = prepare ? prepare().then(() => runLoop(config, this.emit, controller.signal)) : runLoop(config, this.emit, controller.signal);
-    run.done = loop.finally(() => {
-      run.finished = true;
-      unannounce?.();
-      unlink();
-      controller.signal.removeEventListener('abort', onAbort);
-    });
+    // A held agent.end (holdEnd) is out before the prompt counts as done; without holds, no step is added.
+    const out =
+      this.endHolds.size === 0
+        ? loop
+        : loop.then(async (result) => {
+            await run.ending;
+            return result;
+          });
+    run.done = out.finally(run.settle);
     this.run = run;
     return run;
   }

@@ -10,7 +10,7 @@
  * are replaced by `subagent.start`/`subagent.end`.
  */
 import { z } from 'zod';
-import type { AgentResult, Emit } from '../events/types.js';
+import type { AgentResult, Emit, HostEvent } from '../events/types.js';
 import { dispatch } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { ToolHandler, ToolOutcome } from '../tools/types.js';
@@ -19,6 +19,7 @@ import type { RegisteredTool } from '../tools/registry.js';
 import { childSettings, dispatchContext, loopConfig, reconfigured, type AgentDefinition, type LoopConfig, type LoopSettings, type RunLoop, type SubagentSettings, type ToolSet } from './config.js';
 import { hookInput } from './hook-input.js';
 import { StateMachine } from './state.js';
+import { SubagentGate } from './subagent-gate.js';
 
 /** The tool's name, as the model sees it. */
 export const AGENT_TOOL = 'agent';
@@ -163,12 +164,15 @@ async function runSubagent(
     return { content: `sub-agent "${name}" was not started: ${start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`}`, isError: true };
   }
 
+  // Its text withheld while a PostToolUse hook (a redactor) reviews this agent call: subagent-gate.ts.
+  const gate = new SubagentGate(parent.hooks, AGENT_TOOL, common.session_id);
   const subEmit: Emit = (e) => {
     if (e.type === 'agent.start' || e.type === 'agent.end') return;
     // A deeper sub-agent's events keep their own stamps.
     e.agentId ??= agentId;
     e.parentToolUseId ??= toolUseId;
-    emit(e);
+    const shown = gate.pass(e as HostEvent);
+    if (shown) emit(shown);
   };
   const model = def.model ?? parent.model;
   const maxTurns = def.maxTurns ?? parent.maxTurns;

@@ -5,6 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRunContext } from '../tools/types.js';
+import { cappedBody } from '../capped-body.js';
 
 /**
  * Progress text passed on per call, as a WASM tool's `maxProgressBytes`
@@ -97,38 +98,9 @@ export function boundedFetch(max = MAX_MCP_MESSAGE_BYTES, base: typeof fetch = f
     const response = await base(input, init);
     if (!response.body || NULL_BODY.has(response.status)) return response;
     const events = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    const bounded = new Response(response.body.pipeThrough(capped(max, events)), { status: response.status, statusText: response.statusText, headers: response.headers });
+    const bounded = new Response(response.body.pipeThrough(cappedBody(max, events, () => new Error(`${TOO_LARGE} over ${max} bytes (MAX_MCP_MESSAGE_BYTES); the rest of its answer was not read`))), { status: response.status, statusText: response.statusText, headers: response.headers });
     // What the SDK reads of the original besides its body (redirect handling): the same answers.
     for (const key of ['url', 'type', 'redirected'] as const) Object.defineProperty(bounded, key, { value: response[key] });
     return bounded;
   };
-}
-
-/** Passes bytes on while the body (or, for an event stream, the event since the last blank line) is within `max`. */
-function capped(max: number, events: boolean): TransformStream<Uint8Array, Uint8Array> {
-  /** Bytes of the body, or of the event stream's current event before its current line. */
-  let size = 0;
-  /** Event streams: bytes of the current line so far, and its last byte (a blank line may be a lone CR). */
-  let line = 0;
-  let last = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      if (!events) size += chunk.byteLength;
-      else {
-        let from = 0;
-        for (let i = chunk.indexOf(10); i !== -1; from = i + 1, i = chunk.indexOf(10, from)) {
-          if (i > from) (line += i - from), (last = chunk[i - 1]!);
-          // A blank line ends the event: the next one starts from nothing.
-          size = line === 0 || (line === 1 && last === 13) ? 0 : size + line + 1;
-          line = 0;
-        }
-        if (chunk.byteLength > from) (line += chunk.byteLength - from), (last = chunk[chunk.byteLength - 1]!);
-      }
-      if (size + line > max) {
-        controller.error(new Error(`${TOO_LARGE} over ${max} bytes (MAX_MCP_MESSAGE_BYTES); the rest of its answer was not read`));
-        return;
-      }
-      controller.enqueue(chunk);
-    },
-  });
 }

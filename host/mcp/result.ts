@@ -5,10 +5,12 @@ import type { ToolOutcome } from '../tools/types.js';
 type Part = CallToolResult['content'][number];
 
 /** Text parts joined; other parts named, so the model knows something was there. */
-export function outcomeOf(result: { content?: unknown; structuredContent?: unknown; isError?: unknown }, maxChars: number): ToolOutcome {
+export function outcomeOf(result: { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }, maxChars: number): ToolOutcome {
   const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
   let text = parts.map(partText).join('\n');
   if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
+  // Protocol 2024-10-07 (still among the SDK's supported versions) answered `{ toolResult }`; the SDK passes it through.
+  if (!text && parts.length === 0 && result.toolResult !== undefined) text = JSON.stringify(result.toolResult) ?? '';
   if (text.length > maxChars) text = `${text.slice(0, maxChars)}\n[cut: the tool returned ${text.length} characters, more than ${maxChars}]`;
   return { content: text, isError: result.isError === true };
 }

@@ -7,7 +7,7 @@
  * there is no second tool-call pipeline to drift from it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '../agent/session.js';
 import type { Model, ModelEvent } from '../models/types.js';
 import type { ToolDefinition } from '../models/types.js';
@@ -60,7 +60,9 @@ let calls = 0;
  */
 export function createMcpServer(host: McpToolHost, info: { name?: string; version?: string } = {}): Server {
   const server = new Server({ name: info.name ?? 'wasmhooks', version: info.version ?? '0.1.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    // One page, no nextCursor: any cursor is one we never gave ("invalid cursors SHOULD" be -32602).
+    if (request.params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'unknown cursor: this server lists every tool in one page');
     await host.ready?.();
     const tools = host.tools.definitions().map((d) => ({
       name: d.name,
@@ -77,13 +79,15 @@ export function createMcpServer(host: McpToolHost, info: { name?: string; versio
     // Whether the model made the relayed call: a host built with another model answers the prompt in words, and
     // "did not run (success)" would hide why.
     let made = false;
+    // The spec: "the progress value MUST increase with each notification"; the tool's text is the message.
+    let step = 0;
     try {
       for await (const e of session.stream(JSON.stringify(call), { signal: extra.signal })) {
         if (e.type === 'tool.call' && e.toolUseId === call.id) made = true;
         else if (e.type === 'tool.output' && e.toolUseId === call.id) result = resultOf(e);
         else if (e.type === 'tool.denied' && e.toolUseId === call.id) result = resultOf({ content: `denied (${e.source}): ${e.reason}`, isError: true });
         else if (e.type === 'tool.progress' && e.toolUseId === call.id && token !== undefined) {
-          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: e.progress } }).catch(() => {});
+          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message: e.progress } }).catch(() => {});
         } else if (e.type === 'agent.end' && !result && !made && e.result.subtype === 'success') {
           result = resultOf({ content: `the call did not run: the host's model did not make it (an MCP server's host is built with model: relayModel())`, isError: true });
         } else if (e.type === 'agent.end' && !result) {

@@ -110,7 +110,7 @@ const partSchemas = lazy(() => {
     'response-metadata': z.object({ modelId: z.string().nullish() }),
     'text-delta': z.object({ delta: z.string() }),
     'reasoning-delta': z.object({ delta: z.string() }),
-    'tool-input-start': z.object({ id: z.string(), toolName: z.string() }),
+    'tool-input-start': z.object({ id: z.string(), toolName: z.string(), providerExecuted: z.boolean().nullish() }),
     'tool-input-delta': z.object({ id: z.string(), delta: z.string() }),
     'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish() }),
     finish: z.object({
@@ -132,6 +132,8 @@ const FINISH: Record<string, StopReason | 'interrupted'> = {
   'content-filter': 'refusal',
   'tool-calls': 'tool_use',
   interrupted: 'interrupted',
+  // LanguageModelV2/V3 `FinishReason` 'error': the model stopped because of an error, not a finished message.
+  error: 'interrupted',
 };
 
 async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, modelId: string, label: string): AsyncGenerator<ModelEvent, void, undefined> {
@@ -174,7 +176,8 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           if (part.delta !== '') yield { type: 'thinking.delta', text: part.delta };
           break;
         case 'tool-input-start':
-          tools.set(part.id, { index: tools.size, name: part.toolName });
+          // A provider-executed tool's input is streamed too, but no tool.call of ours follows it.
+          if (!part.providerExecuted) tools.set(part.id, { index: tools.size, name: part.toolName });
           break;
         case 'tool-input-delta': {
           const tool = tools.get(part.id);
@@ -192,7 +195,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         case 'finish': {
           const reason = typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified;
           const mapped = FINISH[reason] ?? 'end_turn';
-          if (mapped === 'interrupted') return yield badStream(`The stream from ${label} was interrupted before it completed.`);
+          if (mapped === 'interrupted') return yield badStream(`The stream from ${label} ${reason === 'error' ? 'finished with reason "error"' : 'was interrupted before it completed'}.`);
           const stopReason = calls > 0 && mapped === 'end_turn' ? 'tool_use' : mapped;
           return yield { type: 'message.end', stopReason, usage: usageOf(part.usage) };
         }

@@ -16,7 +16,6 @@ const STOP_REASONS: Record<string, StopReason> = {
   max_tokens: 'max_tokens',
   stop_sequence: 'stop_sequence',
   refusal: 'refusal',
-  pause_turn: 'end_turn',
   model_context_window_exceeded: 'max_tokens',
 };
 
@@ -27,12 +26,15 @@ type Block =
   | { kind: 'tool'; ordinal: number; id: string; name: string; json: string; preset: unknown; input?: unknown; done?: true }
   | { kind: 'other' };
 
+/** A block and whether its content_block_stop came: nothing may follow the stop, and it comes once. */
+type Slot = { block: Block; stopped: boolean };
+
 /** Assembles one streamed message from its content blocks. */
 export class MessagesDecoder implements WireDecoder {
   private started = false;
   private stopReason: StopReason = 'end_turn';
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  private readonly blocks = new Map<number, Block>();
+  private readonly blocks = new Map<number, Slot>();
   private tools = 0;
 
   constructor(
@@ -63,29 +65,31 @@ export class MessagesDecoder implements WireDecoder {
       case 'content_block_start': {
         const ev = parseData(eventSchemas().content_block_start, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
+        // A second start at an index would replace what the first block streamed (its text, its tool call).
+        if (this.blocks.has(ev.value.index)) return [badStream(`The stream from ${this.label} started content block ${ev.value.index} twice.`)];
         const events = this.start(this.model);
         const block = ev.value.content_block;
         switch (block.type) {
           case 'text':
-            this.blocks.set(ev.value.index, { kind: 'text', text: block.text ?? '' });
+            this.set(ev.value.index, { kind: 'text', text: block.text ?? '' });
             if (block.text) events.push({ type: 'text.delta', text: block.text });
             break;
           case 'thinking':
-            this.blocks.set(ev.value.index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? undefined });
+            this.set(ev.value.index, { kind: 'thinking', text: block.thinking ?? '', signature: block.signature ?? undefined });
             if (block.thinking) events.push({ type: 'thinking.delta', text: block.thinking });
             break;
           case 'tool_use': {
             // An input given whole at the start is the tool input too: the same rule as one streamed in parts.
             const whole = parseJson(message.data, `tool call ${this.tools} (${block.name}) input`, TOOL_INPUT_JSON);
             if (!whole.ok) return [badStream(`The stream from ${this.label} started a tool call whose input is refused: ${whole.message}`)];
-            this.blocks.set(ev.value.index, { kind: 'tool', ordinal: this.tools++, id: block.id, name: block.name, json: '', preset: block.input });
+            this.set(ev.value.index, { kind: 'tool', ordinal: this.tools++, id: block.id, name: block.name, json: '', preset: block.input });
             break;
           }
           case 'redacted_thinking':
-            this.blocks.set(ev.value.index, { kind: 'redacted', data: block.data });
+            this.set(ev.value.index, { kind: 'redacted', data: block.data });
             break;
           case 'other':
-            this.blocks.set(ev.value.index, { kind: 'other' });
+            this.set(ev.value.index, { kind: 'other' });
             break;
         }
         return events;
@@ -104,12 +108,15 @@ export class MessagesDecoder implements WireDecoder {
         const ev = parseData(eventSchemas().message_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
+        // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
+        // server-tool blocks (we never offer server tools), so it cannot go on: not a finished message.
+        if (reason === 'pause_turn') return [badStream(`The stream from ${this.label} paused its turn (pause_turn); wasmhooks does not resume server-tool turns, so the answer is incomplete.`)];
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
         this.addUsage(ev.value.usage);
         return [];
       }
       case 'message_stop': {
-        const open = [...this.blocks.values()].find((b) => b.kind === 'tool' && !b.done);
+        const open = [...this.blocks.values()].map((slot) => slot.block).find((b) => b.kind === 'tool' && !b.done);
         if (open?.kind === 'tool') return [badStream(`The stream from ${this.label} ended tool call ${open.ordinal} (${open.name}) without content_block_stop.`)];
         return [...this.start(this.model), { type: 'message.end', stopReason: this.stopReason, usage: this.usage, content: this.content() }];
       }
@@ -124,8 +131,12 @@ export class MessagesDecoder implements WireDecoder {
   }
 
   private delta(index: number, delta: z.infer<ReturnType<typeof eventSchemas>['content_block_delta']>['delta']): ModelEvent[] {
-    const block = this.blocks.get(index);
-    if (block === undefined) return [badStream(`The stream from ${this.label} sent a delta for content block ${index} before starting it.`)];
+    const slot = this.blocks.get(index);
+    if (slot === undefined) return [badStream(`The stream from ${this.label} sent a delta for content block ${index} before starting it.`)];
+    if (slot.stopped) return [badStream(`The stream from ${this.label} sent a ${delta.type} for content block ${index} after its content_block_stop.`)];
+    const block = slot.block;
+    // A kind we do not model (server_tool_use, web_search_tool_result, …) takes whatever deltas the API streams for it.
+    if (block.kind === 'other') return [];
     switch (delta.type) {
       case 'text_delta':
         if (block.kind !== 'text') return [this.mismatch(index, delta.type)];
@@ -152,8 +163,11 @@ export class MessagesDecoder implements WireDecoder {
   }
 
   private stopBlock(index: number): ModelEvent[] {
-    const block = this.blocks.get(index);
-    if (block === undefined) return [badStream(`The stream from ${this.label} stopped content block ${index} that never started.`)];
+    const slot = this.blocks.get(index);
+    if (slot === undefined) return [badStream(`The stream from ${this.label} stopped content block ${index} that never started.`)];
+    if (slot.stopped) return [badStream(`The stream from ${this.label} stopped content block ${index} twice.`)];
+    slot.stopped = true;
+    const block = slot.block;
     if (block.kind !== 'tool') return [];
     let input: unknown = block.preset ?? {};
     if (block.json.trim() !== '') {
@@ -166,6 +180,10 @@ export class MessagesDecoder implements WireDecoder {
     block.input = input;
     block.done = true;
     return [{ type: 'tool.call', id: block.id, name: block.name, input }];
+  }
+
+  private set(index: number, block: Block): void {
+    this.blocks.set(index, { block, stopped: false });
   }
 
   private mismatch(index: number, deltaType: string): ModelEvent {
@@ -191,7 +209,7 @@ export class MessagesDecoder implements WireDecoder {
   private content(): AssistantPart[] {
     const parts: AssistantPart[] = [];
     for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
-      const block = this.blocks.get(index) as Block;
+      const block = (this.blocks.get(index) as Slot).block;
       switch (block.kind) {
         case 'text':
           parts.push({ type: 'text', text: block.text });

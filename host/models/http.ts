@@ -77,6 +77,10 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
       headers: request.headers,
       body: request.body,
       signal: controller.signal,
+      // Never followed: fetch re-sends a 307/308 POST with its body (the whole conversation) and every
+      // header but `authorization` (Anthropic's `x-api-key`, a gateway's own key in `headers`) to
+      // wherever `location` points, another host or plain http included.
+      redirect: 'manual',
     });
   } catch (error) {
     release();
@@ -89,6 +93,11 @@ async function attemptOnce(request: PostRequest): Promise<Attempt> {
   // An error body that never finishes must not hang the turn either.
   const bodyTimer = setTimeout(() => controller.abort(new Error('error body stalled')), timerDelay(request.headersTimeoutMs));
   try {
+    if (isRedirect(response)) {
+      release();
+      await response.body?.cancel().catch(() => {});
+      return { kind: 'failure', failure: redirectFailure(request, response), retryable: false };
+    }
     const result = response.ok ? await checkStreamResponse(request, response, release) : await failedResponse(request, response);
     if (result.kind !== 'response') release();
     return result;
@@ -119,6 +128,28 @@ async function checkStreamResponse(request: PostRequest, response: Response, rel
   const detail = providerMessage(text) ?? `expected an event stream, got ${type || 'no body'}`;
   const message = `${request.label} answered HTTP ${response.status} without a stream: ${detail}`;
   return { kind: 'failure', failure: { code: 'BAD_STREAM', message }, retryable: false };
+}
+
+/** A 3xx answer, or a browser's opaque one (status 0) for `redirect: 'manual'`. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** Names where the redirect pointed (origin only: a path may carry a token) so the operator can set `baseURL` there. */
+function redirectFailure(request: PostRequest, response: Response): ModelFailure {
+  let to = 'an address it did not give';
+  const location = response.headers.get('location');
+  if (location) {
+    try {
+      to = new URL(location, request.url).origin;
+    } catch {
+      to = 'an address that does not parse';
+    }
+  }
+  const message =
+    `${request.label} answered HTTP ${response.status}, a redirect to ${to}; redirects are not followed ` +
+    `(one would carry the API key and the conversation to another address). Set baseURL to the address that answers.`;
+  return { code: 'BAD_REQUEST', message };
 }
 
 export function codeForStatus(status: number): ModelErrorCode {

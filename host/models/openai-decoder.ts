@@ -18,10 +18,22 @@ const FINISH_REASONS: Record<string, StopReason> = {
   content_filter: 'refusal',
 };
 
+/**
+ * Finish reasons of compatible servers that say the completion did not finish: vLLM and SGLang
+ * `abort`, OpenRouter `error` (usually with an `error` field, handled first). Read as a finished
+ * message, they would end the prompt on a cut answer.
+ */
+const FAILED_REASONS = new Set(['abort', 'error']);
+
 interface ToolCallState {
+  /** Empty until the stream names it (OpenAI sends it in the call's first chunk; some servers later). */
   id: string;
   name: string;
   args: string;
+  /** Argument pieces that arrived before the id and name: held, so no delta goes out under a guessed id or an empty name. */
+  held: string[];
+  /** Set once the finish reason completed the call: later pieces would be dropped from its input. */
+  done?: true;
 }
 
 /** Assembles one streamed completion: text, reasoning, tool calls per index, finish reason, usage. */
@@ -31,6 +43,9 @@ export class ChatCompletionsDecoder implements WireDecoder {
   private refused = false;
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly calls = new Map<number, ToolCallState>();
+  /** Calls by id and the highest index, for deltas without an index (no scan per delta: a hostile stream may send many). */
+  private readonly byId = new Map<string, number>();
+  private lastIndex = -1;
 
   constructor(
     private readonly label: string,
@@ -67,6 +82,9 @@ export class ChatCompletionsDecoder implements WireDecoder {
     const toolError = this.addToolDeltas(delta?.tool_calls ?? [], events);
     if (toolError) return [...events, toolError];
     if (choice.finish_reason) {
+      if (FAILED_REASONS.has(choice.finish_reason)) {
+        return [...events, badStream(`The stream from ${this.label} finished with reason "${choice.finish_reason}": the completion did not finish.`)];
+      }
       this.finishReason = choice.finish_reason;
       events.push(...this.completeToolCalls());
     }
@@ -85,25 +103,64 @@ export class ChatCompletionsDecoder implements WireDecoder {
     return [{ type: 'message.start', model: model || this.model }];
   }
 
+  /**
+   * The `openai` SDK's accumulator reads a call's id and name from whichever chunk carries them
+   * and appends each arguments piece. A stream that renames a call, or adds to it after its finish
+   * reason, would have our deltas and the call disagree: BAD_STREAM rather than a silent choice.
+   */
   private addToolDeltas(deltas: NonNullable<NonNullable<Chunk['choices']>[number]['delta']>['tool_calls'], events: ModelEvent[]): ModelEvent | undefined {
-    for (const [position, delta] of (deltas ?? []).entries()) {
-      const index = delta.index ?? position;
+    for (const delta of deltas ?? []) {
+      const index = delta.index ?? this.indexOf(delta.id, delta.function?.name);
       let call = this.calls.get(index);
       if (call === undefined) {
         if (this.finishReason !== undefined) {
           return badStream(`The stream from ${this.label} sent tool call ${index} after its finish reason.`);
         }
-        call = { id: delta.id || `call_${index}`, name: '', args: '' };
+        call = { id: '', name: '', args: '', held: [] };
         this.calls.set(index, call);
+        this.lastIndex = Math.max(this.lastIndex, index);
       }
-      if (delta.function?.name) call.name = call.name === '' ? delta.function.name : call.name;
       const piece = delta.function?.arguments ?? '';
+      if (call.done && (piece !== '' || delta.id || delta.function?.name)) {
+        return badStream(`The stream from ${this.label} added to tool call ${index} (${call.name}) after its finish reason.`);
+      }
+      const id = delta.id ?? '';
+      if (id !== '' && call.id !== '' && id !== call.id) {
+        return badStream(`The stream from ${this.label} gave tool call ${index} a second id (${JSON.stringify(call.id)}, then ${JSON.stringify(id.slice(0, 100))}).`);
+      }
+      const name = delta.function?.name ?? '';
+      if (name !== '' && call.name !== '' && name !== call.name) {
+        return badStream(`The stream from ${this.label} gave tool call ${index} a second name (${JSON.stringify(call.name)}, then ${JSON.stringify(name.slice(0, 100))}).`);
+      }
+      if (id !== '' && call.id === '') {
+        call.id = id;
+        this.byId.set(id, index);
+      }
+      if (name !== '') call.name = name;
       if (piece !== '') {
         call.args += piece;
-        events.push({ type: 'tool.input.delta', index, id: call.id, name: call.name, partialJson: piece });
+        call.held.push(piece);
       }
+      if (call.id !== '' && call.name !== '') this.flush(index, call, events);
     }
     return undefined;
+  }
+
+  /**
+   * Where a delta without `index` goes (Gemini's compatible API sends none, each call whole in its
+   * own chunk): the call with its id, a new call for a new id or for a name when the last call has
+   * one, else the last call (a continuation).
+   */
+  private indexOf(id: string | null | undefined, name: string | null | undefined): number {
+    const last = this.lastIndex;
+    if (id) return this.byId.get(id) ?? last + 1;
+    const named = name && last >= 0 && this.calls.get(last)?.name !== '';
+    return named || last < 0 ? last + 1 : last;
+  }
+
+  private flush(index: number, call: ToolCallState, events: ModelEvent[]): void {
+    for (const partialJson of call.held) events.push({ type: 'tool.input.delta', index, id: call.id, name: call.name, partialJson });
+    call.held.length = 0;
   }
 
   private completeToolCalls(): ModelEvent[] {
@@ -111,6 +168,10 @@ export class ChatCompletionsDecoder implements WireDecoder {
     for (const index of [...this.calls.keys()].sort((a, b) => a - b)) {
       const call = this.calls.get(index) as ToolCallState;
       if (call.name === '') return [badStream(`Tool call ${index} in the stream from ${this.label} has no function name.`)];
+      // A call the stream never gave an id (some local servers) gets one from its index, as before.
+      if (call.id === '') call.id = `call_${index}`;
+      this.flush(index, call, events);
+      call.done = true;
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
       if (!parsed.ok) {
         return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}`)];

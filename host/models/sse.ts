@@ -5,6 +5,15 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
 import { timerDelay } from '../timer.js';
+import { cappedBody } from '../capped-body.js';
+
+/**
+ * Bytes of one provider event (one SSE message, up to its blank line). A provider's events are
+ * deltas of a few hundred bytes; a whole answer in one event is at most its output tokens. The
+ * parser holds an unfinished event whatever its size, so an endless one grew memory for as long
+ * as the server kept sending (an idle timeout never fires): past this the stream is BAD_STREAM.
+ */
+const MAX_PROVIDER_EVENT_BYTES = 16 * 1024 * 1024;
 
 /** How reading ended: the body finished, the caller aborted, or the connection broke or went quiet. */
 type SseEnd =
@@ -23,6 +32,7 @@ export async function* readSse(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
   idleTimeoutMs: number,
+  maxEventBytes = MAX_PROVIDER_EVENT_BYTES,
 ): AsyncGenerator<SseItem, void, undefined> {
   // Loaded with the first stream: an app that never calls a provider does not pay for it at import.
   let createParser: typeof import('eventsource-parser').createParser;
@@ -32,7 +42,8 @@ export async function* readSse(
     await body.cancel().catch(() => {});
     return yield { kind: 'end', end: { reason: 'broken', message: messageOf(error) } };
   }
-  const reader = body.getReader();
+  const tooLarge = (): Error => new Error(`an event over ${maxEventBytes} bytes (MAX_PROVIDER_EVENT_BYTES) never ended; the rest was not read`);
+  const reader = body.pipeThrough(cappedBody(maxEventBytes, true, tooLarge)).getReader();
   const decoder = new TextDecoder('utf-8');
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => queue.push(event) });

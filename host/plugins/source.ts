@@ -29,7 +29,7 @@ export const pluginSourceSchema = lazy(() => {
     .transform((s) => s.toLowerCase());
   return z.union([
     z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),
-    z.object({ path: z.string().min(1), sha256: sha256Hex.optional() }).strict(),
+    z.object({ path: z.string().min(1), sha256: sha256Hex.optional(), signal: abortSignal.optional() }).strict(),
     z
       .object({
         // http(s) only: Deno's and Bun's fetch read file: URLs too, which would be a path load that skips the path checks.
@@ -45,12 +45,16 @@ export const pluginSourceSchema = lazy(() => {
         address: ipAddressSchema.optional(),
         /** The whole download (connection, headers, body) must finish within this, ms; default 60 000. */
         timeoutMs: z.number().int().positive().max(600_000).optional(),
+        signal: abortSignal.optional(),
       })
       .strict(),
     z.object({ bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array'), sha256: sha256Hex.optional() }).strict(),
   ]);
 });
 export type PluginSource = z.input<ReturnType<typeof pluginSourceSchema>>;
+
+/** Stops reading a path or a download (`POST /plugins`: its client left, or its load slot's time ran out); its reason is told. */
+const abortSignal = z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'must be an AbortSignal');
 
 export interface ResolvedSource {
   bytes: Uint8Array;
@@ -149,8 +153,8 @@ export async function readSource(source: ParsedSource): Promise<ResolvedSource> 
 async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSourceSchema>>, { name: string }>, origin: string): Promise<Uint8Array> {
   // A copy: the pin is checked on these bytes, and the caller's buffer may change before they compile.
   if ('bytes' in source) return source.bytes.slice();
-  if ('path' in source) return readPluginFile(source.path, origin);
-  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect, source.address);
+  if ('path' in source) return readPluginFile(source.path, origin, source.signal);
+  const { response, read } = await fetchWithin(source.url, `plugin ${origin}`, source.timeoutMs, source.redirect, source.address, source.signal);
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     throw new WasmhooksError('LOAD_FAILED', `cannot download plugin ${origin}: HTTP ${response.status}`);
@@ -171,9 +175,9 @@ async function readBytes(source: Exclude<z.output<ReturnType<typeof pluginSource
  * else that never ends would be read until memory runs out; a directory or
  * socket is no plugin.
  */
-async function readPluginFile(path: string, origin: string): Promise<Uint8Array> {
+async function readPluginFile(path: string, origin: string, signal?: AbortSignal): Promise<Uint8Array> {
   try {
-    const bytes = await readFileCapped(path, MAX_DOWNLOAD_BYTES);
+    const bytes = await readFileCapped(path, MAX_DOWNLOAD_BYTES, signal);
     if (bytes === undefined) throw new WasmhooksError('LOAD_FAILED', `cannot read plugin ${origin}: it is larger than the ${MAX_DOWNLOAD_BYTES}-byte limit`);
     return bytes;
   } catch (error) {
@@ -187,7 +191,7 @@ async function readPluginFile(path: string, origin: string): Promise<Uint8Array>
  * FIFO only: `/dev/zero` and other devices are refused. Checked again on what was opened (the path may
  * name something else by now). Errors are the file system's, `code` kept (ENOENT), or "not a regular file".
  */
-export async function readFileCapped(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+export async function readFileCapped(path: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   // node:fs/promises is implemented by Node, Deno and Bun alike; loaded here so the main entry stays web-standard.
   const [fs, { constants }] = await Promise.all([import('node:fs/promises'), import('node:fs')]);
   const regular = (info: { isFile(): boolean; isFIFO(): boolean }) => info.isFile() || info.isFIFO();
@@ -213,6 +217,8 @@ export async function readFileCapped(path: string, maxBytes: number): Promise<Ui
     let chunk = new Uint8Array(1 << 20);
     let pause = 5;
     for (;;) {
+      // A FIFO's writer may trickle or idle: the caller's signal ends the wait (its client left, its time ran out).
+      signal?.throwIfAborted();
       const read = await handle.read(chunk, 0, chunk.length, null).catch((error: unknown) => {
         // A FIFO whose writer has sent nothing yet: wait for it here, in a timer, not in a blocked read.
         if ((error as { code?: unknown }).code !== 'EAGAIN' || Date.now() > waitUntil) throw error;
@@ -255,13 +261,15 @@ export async function fetchWithin(
   redirect: 'follow' | 'error' = 'follow',
   /** Connect to this IP address and resolve nothing (pinned-fetch.ts); redirects are then refused. */
   address?: string,
+  /** Stops the download sooner (its reason is told). */
+  stop?: AbortSignal,
 ): Promise<{ response: Response; read: (max: number) => Promise<Uint8Array | undefined> }> {
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs);
   if (address !== undefined) redirect = 'error';
   const failed = (error: unknown) =>
     new WasmhooksError(
       'LOAD_FAILED',
-      `cannot download ${what}: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : redirect === 'error' ? `${messageOf(error)} (redirects are not followed here: give the final URL)` : messageOf(error)}`,
+      `cannot download ${what}: ${stop?.aborted ? messageOf(stop.reason) : signal.aborted ? `no complete answer within ${timeoutMs} ms` : redirect === 'error' ? `${messageOf(error)} (redirects are not followed here: give the final URL)` : messageOf(error)}`,
       { cause: error },
     );
   const download = address !== undefined ? import('./pinned-fetch.js').then(({ fetchPinned }) => fetchPinned(url, address, signal)) : fetch(url, { signal, redirect });

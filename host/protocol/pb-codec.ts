@@ -17,8 +17,18 @@ export function encodeHookRequest(request: WireHookRequest): Uint8Array {
   return v1.HookRequest.encode(request).finish();
 }
 
+/** A surrogate without its pair. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (s: string | null | undefined): string | null | undefined => (typeof s === 'string' ? s.replace(LONE_SURROGATE, '\ufffd') : s);
+
+/**
+ * protobufjs writes a lone surrogate as its three-byte form, which is not UTF-8: its own reader
+ * refuses such a string field, and so do the guest SDKs. Written as U+FFFD instead, as the
+ * HookRequest writer (TextEncoder) does.
+ */
 export function encodeToolRequest(request: WireToolRequest): Uint8Array {
-  return v1.ToolRequest.encode(request).finish();
+  const context = request.context ? Object.fromEntries(Object.entries(request.context).map(([k, v]) => [k, typeof v === 'string' ? wellFormed(v) : v])) : request.context;
+  return v1.ToolRequest.encode({ ...request, name: wellFormed(request.name), inputJson: wellFormed(request.inputJson), context }).finish();
 }
 
 export function decodeToolResponse(bytes: Uint8Array): Decoded<ToolResponse> {

@@ -78,7 +78,14 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
   const remoteHooks = new RemoteHooks(host, broker, resolved.controlTimeoutMs);
   // The registry and the replica's duties refer to each other: calls forwarded here are handled by the registry.
   let registry: SessionRegistry | undefined;
-  const duties = replicaDuties(store, hub, replica, resolved.leaseMs, (call) => (registry as SessionRegistry).handleCall(call));
+  const duties = replicaDuties(
+    store,
+    hub,
+    replica,
+    resolved.leaseMs,
+    (call) => (registry as SessionRegistry).handleCall(call),
+    (id) => registry?.runsHere(id) ?? false,
+  );
   const sessions = new SessionRegistry({
     host,
     hub,

@@ -16,6 +16,7 @@ import {
 } from './control-types.js';
 import { ApiError, validationError } from './errors.js';
 import { encodeEvent, type ServerEventPayloads } from './events.js';
+import { timerDelay } from '../timer.js';
 
 type CancelReason = ServerEventPayloads['control.cancelled']['reason'];
 
@@ -64,7 +65,8 @@ export class ControlBroker {
     }
     return new Promise<ControlOutcome<S>>((resolve) => {
       const onAbort = () => this.#cancel(request.id, 'aborted');
-      const timer = setTimeout(() => this.#cancel(request.id, 'timeout'), timeoutMs);
+      // Through timerDelay: a `controlTimeoutMs` past 2³¹ − 1 ms ("wait for the user") wrapped to 1 ms, so every question timed out at once.
+      const timer = setTimeout(() => this.#cancel(request.id, 'timeout'), timerDelay(timeoutMs));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(request.id, {
         request,

@@ -19,6 +19,7 @@ import { MemoryEventLog } from '../store/memory-log.js';
 import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
 import type { Entry } from './ring.js';
+import { timerDelay } from '../timer.js';
 
 export type { StreamRequest } from './hub-client.js';
 
@@ -277,7 +278,7 @@ export class EventHub {
         this.#enqueue(client, client.request.format === 'reference' ? REFERENCE_HEARTBEAT : HEARTBEAT, 1);
         if (!client.ended) this.#later(client);
       }
-    }, this.options.heartbeatMs);
+    }, timerDelay(this.options.heartbeatMs)); // past 2³¹ − 1 ms setInterval wraps to 1 ms: a heartbeat to every client each ms
   }
 
   #stopHeartbeatIfIdle(): void {

@@ -34,6 +34,8 @@ export interface Live {
   session: ServerSession;
   transcript: Transcript | undefined;
   running: boolean;
+  /** The running prompt's fencing token (`SessionStore.acquire`): its writes carry it. */
+  fence: number | undefined;
   unsubscribe: () => void;
 }
 
@@ -62,12 +64,14 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
   const transcript = session.messages
     ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
         hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
-        // On a shared store, a prompt whose lease was lost (another replica reported it interrupted and may run the
-        // next) writes no more. One process (memory, a data directory) never has two prompts of a session at once.
-        { from: resumeAt, ...(store.shared ? { holds: async () => (await store.leaseOwner(realId)) === d.replica } : {}) },
+        // A prompt's writes carry its lease's fencing token: once another replica took the session over (acquired
+        // it, or reported the prompt interrupted) the store refuses them. Between prompts, a shared store is not written
+        // (the next prompt may run elsewhere); one process (memory, a data directory) writes then too, unfenced.
+        { from: resumeAt, fence: () => live.fence ?? (store.shared ? null : undefined) },
       )
     : undefined;
-  return { id: realId, session, transcript, running: false, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+  const live: Live = { id: realId, session, transcript, running: false, fence: undefined, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+  return live;
 }
 
 /** Detaches a session object; `close` also ends it (SessionEnd hooks) after its last writes. */

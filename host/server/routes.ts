@@ -99,11 +99,11 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
     // connects to the address checked here, never to a second resolution of the name (plugin-url.ts).
     // Loaded here: POST /plugins is off by default and rare, the server's start does not pay for it.
     const load = host.loadPlugin.bind(host);
-    const plugin = await loads.run(async () => {
-      if (body.url === undefined) return load(body);
+    const plugin = await loads.run(async (signal) => {
+      if (body.url === undefined) return load({ ...body, signal });
       const address = await (await import('./plugin-url.js')).checkPluginUrl(body.url, pluginNetwork);
-      return load({ ...body, redirect: 'error', address });
-    });
+      return load({ ...body, redirect: 'error', address, signal });
+    }, c.req.raw.signal);
     return c.json({ loaded: plugin.name }, 201);
   });
 

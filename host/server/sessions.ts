@@ -116,7 +116,8 @@ export class SessionRegistry {
     this.#starting.add(id);
     let live: Live;
     try {
-      if (!(await this.d.store.acquire(id, this.d.replica, this.d.leaseMs))) throw busy();
+      const fence = await this.d.store.acquire(id, this.d.replica, this.d.leaseMs);
+      if (fence === false) throw busy();
       try {
         // Read again under the lease: another replica's prompt may have ended since the read above (moving
         // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.
@@ -124,10 +125,12 @@ export class SessionRegistry {
         // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
         live = this.#live.get(id) ?? (await this.#build(id, held.options, await this.d.store.messages(id), resumeAtOf(held)));
         if (live.session.state !== 'idle') throw busy();
+        live.fence = fence;
         // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
         await this.d.store.update(id, { prompts: held.prompts + 1 });
         await live.transcript?.reserve();
       } catch (error) {
+        if (this.#live.get(id)?.fence === fence) this.#live.get(id)!.fence = undefined;
         await this.d.store.release(id, this.d.replica).catch(() => {});
         throw error;
       }
@@ -142,11 +145,17 @@ export class SessionRegistry {
 
   async #run(id: string, live: Live, text: string): Promise<void> {
     try {
-      await runLeased(this.d, id, live.session, live.transcript, text);
+      await runLeased(this.d, id, live.session, live.transcript, text, live.fence);
     } finally {
       live.running = false;
+      live.fence = undefined;
       if (this.d.store.shared) await this.#drop(id, false);
     }
+  }
+
+  /** Whether this replica runs a prompt of the session now (its sweep does not report it interrupted). */
+  runsHere(id: string): boolean {
+    return this.#live.get(id)?.running === true || this.#starting.has(id);
   }
 
   /** Returns whether a prompt was running (here or on the replica that runs it). */

@@ -2,7 +2,7 @@
  * What the server needs from the host, as structural types: the real
  * `createHost()` result satisfies them, and so does a test double.
  */
-import type { AgentResult, AgentState, HostEvent } from '../events/types.js';
+import type { AgentResult, AgentState, HostEvent, HostEventOf } from '../events/types.js';
 import type { CanUseTool, PermissionMode } from '../permissions/types.js';
 import type { HookHandler } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
@@ -38,6 +38,8 @@ export interface ServerSession {
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
   abort(): void;
   close?(): void | Promise<void>;
+  /** Holds each prompt's `agent.end` until `hold` settles (the host's `Session.holdEnd`): the server writes the transcript first. */
+  holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
 }
 
 /** A loaded plugin as `GET /plugins` reads it (the host's `WasmPlugin` fits). */
@@ -68,5 +70,6 @@ export interface ServerHost {
    * `.sig`) must connect there and resolve nothing (pass it on as the source's `address`, as `wasmhooks serve`
    * does); a second resolution of the name could answer a private address (DNS rebinding).
    */
-  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error'; address?: string }): Promise<ServerPlugin>;
+  /** `signal` ends the load (its client left, or its load slot's time ran out: plugin-loads.ts). */
+  loadPlugin?(source: { path?: string; url?: string; sha256?: string; redirect?: 'follow' | 'error'; address?: string; signal?: AbortSignal }): Promise<ServerPlugin>;
 }

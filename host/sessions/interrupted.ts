@@ -7,9 +7,14 @@
 import type { StoredResult, SessionStore } from '../store/types.js';
 import type { EventHub } from '../server/hub.js';
 
-export async function sweepInterrupted(store: SessionStore, hub: EventHub): Promise<number> {
+/**
+ * `runsHere` names the prompts this replica still runs: a lapsed lease of its own (a stalled process, a renewal late)
+ * is not an orphan to it; the prompt renews it with its fencing token unless another replica claimed it first.
+ */
+export async function sweepInterrupted(store: SessionStore, hub: EventHub, runsHere: (id: string) => boolean = () => false): Promise<number> {
   let found = 0;
   for (const { id, owner } of await store.orphans()) {
+    if (runsHere(id)) continue;
     if (!(await store.claimOrphan(id, owner))) continue;
     found++;
     for (const request of await store.controls(id)) {

@@ -23,10 +23,11 @@ export function replicaDuties(
   replica: string,
   leaseMs: number,
   handle: (call: ReplicaCall) => Promise<unknown>,
+  runsHere?: (id: string) => boolean,
 ): ReplicaDuties {
   const calls = new ReplicaCalls(store, replica, handle);
   let sweeping: Promise<number> | undefined;
-  const sweep = () => (sweeping ??= sweepInterrupted(store, hub).finally(() => (sweeping = undefined)));
+  const sweep = () => (sweeping ??= sweepInterrupted(store, hub, runsHere).finally(() => (sweeping = undefined)));
   const timer = setInterval(() => void sweep().catch(() => {}), Math.max(50, Math.floor(leaseMs / 2)));
   // Never keeps a process alive by itself.
   (timer as { unref?: () => void }).unref?.();

@@ -28,11 +28,19 @@ const storedResult = (r: AgentResult): StoredResult => ({
 });
 
 /** Runs `text` on `session`, whose lease this replica holds; never rejects. */
-export async function runLeased(c: LeaseContext, id: string, session: ServerSession, transcript: Transcript | undefined, text: string): Promise<void> {
+export async function runLeased(
+  c: LeaseContext,
+  id: string,
+  session: ServerSession,
+  transcript: Transcript | undefined,
+  text: string,
+  fence?: number,
+): Promise<void> {
   const { store, hub, replica, leaseMs } = c;
   let renewed = Date.now();
   const heartbeat = setInterval(() => {
-    store.renew(id, replica, leaseMs).then(
+    // With the token, a renewal that comes late (a stalled process) still holds when nobody took the session meanwhile.
+    store.renew(id, replica, leaseMs, fence).then(
       (held) => {
         if (held) renewed = Date.now();
         else session.abort();
@@ -55,7 +63,8 @@ export async function runLeased(c: LeaseContext, id: string, session: ServerSess
   try {
     await transcript?.flush();
     // A prompt whose lease was lost (reported interrupted elsewhere meanwhile) does not overwrite that result.
-    if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
+    if (fence !== undefined) await store.update(id, { lastResult }, fence);
+    else if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
     await store.release(id, replica);
   } catch (error) {
     // The lease expires by itself; another replica then reports the prompt as interrupted.

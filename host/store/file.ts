@@ -17,6 +17,7 @@ import { WasmhooksError } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
+import { checkOwnPath } from './dir-owner.js';
 import { appendJsonl, PRIVATE_FILE, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
@@ -54,6 +55,8 @@ export class FileSessionStore extends MemorySessionStore {
     const store = new FileSessionStore(dataDir);
     await guard(store.dir, async () => {
       await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
+      // Before the chmod, which follows a symbolic link.
+      await checkOwnPath(store.dir);
       // mkdir leaves an existing directory (and the umask trims a new one's mode): make it private either way.
       if (((await stat(store.dir)).mode & 0o777) !== PRIVATE_DIR) await chmod(store.dir, PRIVATE_DIR);
     });
@@ -88,9 +91,10 @@ export class FileSessionStore extends MemorySessionStore {
     return true;
   }
 
-  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
-    await super.update(id, patch);
+  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
+    if (!(await super.update(id, patch, fence))) return false;
     await this.persist(id);
+    return true;
   }
 
   override async delete(id: string): Promise<void> {
@@ -101,18 +105,21 @@ export class FileSessionStore extends MemorySessionStore {
     await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
   }
 
-  override async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+  override async appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
     await this.#load(id);
-    await super.appendMessages(id, messages);
+    if (!(await super.appendMessages(id, messages, fence))) return false;
     const handle = await this.#handle(id);
     await guard(this.dir, () => appendJsonl(handle, messages));
+    return true;
   }
 
-  override async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+  override async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    if (!this.fenced(id, fence)) return false;
     await this.#closeHandle(id);
-    await super.replaceMessages(id, messages);
+    await super.replaceMessages(id, messages, fence);
     this.#loaded.add(id);
     await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
+    return true;
   }
 
   override async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {

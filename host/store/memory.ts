@@ -21,6 +21,14 @@ export class MemorySessionStore implements SessionStore {
   readonly #controls = new Map<string, Map<string, ControlRequest>>();
   readonly #leases = new Map<string, Lease>();
   readonly #listeners = new Map<string, (message: ReplicaMessage) => void>();
+  /** Each session's current fencing token (none once claimed as an orphan); tokens are unique in the store. */
+  readonly #fences = new Map<string, number>();
+  #lastFence = 0;
+
+  /** Whether a write carrying `fence` may land (no fence: always). */
+  protected fenced(id: string, fence: number | undefined): boolean {
+    return fence === undefined || this.#fences.get(id) === fence;
+  }
 
   async create(record: SessionRecord): Promise<boolean> {
     if (this.records.has(record.id)) return false;
@@ -42,12 +50,14 @@ export class MemorySessionStore implements SessionStore {
     return (page ? all.slice(page.offset, page.offset + page.limit) : all).map((r) => structuredClone(r));
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
+    if (!this.fenced(id, fence)) return false;
     const r = this.records.get(id);
-    if (!r) return;
+    if (!r) return true;
     // A stale writer (a prompt whose lease was lost, overtaken by the next one) does not move the counters back.
     const { resumeAt, ...rest } = patch;
     Object.assign(r, structuredClone(rest), resumeAt && replaces(resumeAt, r.resumeAt) ? { resumeAt: structuredClone(resumeAt) } : {});
+    return true;
   }
 
   async delete(id: string): Promise<void> {
@@ -55,16 +65,21 @@ export class MemorySessionStore implements SessionStore {
     this.conversations.delete(id);
     this.#controls.delete(id);
     this.#leases.delete(id);
+    this.#fences.delete(id);
   }
 
-  async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
+  async appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    if (!this.fenced(id, fence)) return false;
     const list = this.conversations.get(id) ?? [];
     list.push(...structuredClone(messages));
     this.conversations.set(id, list);
+    return true;
   }
 
-  async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
+  async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    if (!this.fenced(id, fence)) return false;
     this.conversations.set(id, structuredClone([...messages]));
+    return true;
   }
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
@@ -96,7 +111,7 @@ export class MemorySessionStore implements SessionStore {
     return [...(this.#controls.get(sessionId)?.values() ?? [])];
   }
 
-  async acquire(id: string, owner: string, ttlMs: number): Promise<boolean> {
+  async acquire(id: string, owner: string, ttlMs: number): Promise<number | false> {
     const record = this.records.get(id);
     if (!record) return false;
     const lease = this.#leases.get(id);
@@ -104,11 +119,19 @@ export class MemorySessionStore implements SessionStore {
     if ((lease && lease.until > Date.now()) || record.running !== undefined) return false;
     this.#leases.set(id, { owner, until: Date.now() + ttlMs });
     record.running = owner;
+    const fence = ++this.#lastFence;
+    this.#fences.set(id, fence);
     await this.persist(id);
-    return true;
+    return fence;
   }
 
-  async renew(id: string, owner: string, ttlMs: number): Promise<boolean> {
+  async renew(id: string, owner: string, ttlMs: number, fence?: number): Promise<boolean> {
+    if (fence !== undefined) {
+      // Nobody acquired or claimed the session since: the lease is still this prompt's, even if it lapsed.
+      if (!this.records.has(id) || this.#fences.get(id) !== fence) return false;
+      this.#leases.set(id, { owner, until: Date.now() + ttlMs });
+      return true;
+    }
     const lease = this.#leases.get(id);
     if (!lease || lease.owner !== owner || !this.records.has(id)) return false;
     lease.until = Date.now() + ttlMs;
@@ -144,6 +167,7 @@ export class MemorySessionStore implements SessionStore {
     if (record?.running !== owner) return false;
     delete record.running;
     this.#leases.delete(id);
+    this.#fences.delete(id);
     await this.persist(id);
     return true;
   }

@@ -27,6 +27,14 @@ export function describeUrl(url: string): string {
   return `${parsed.protocol}//${credentials}${parsed.host}${db}${parsed.search !== '' ? '?…' : ''}`;
 }
 
+/**
+ * Longest wait for one command's answer. A Redis that stops answering on an open connection (stopped,
+ * swapped out, a partition that drops packets rather than resetting) held every command, so every request
+ * needing the store, and each lease renewal, whose failure is what stops a prompt when its lease may be
+ * gone: a stall never failed, so it never stopped. Blocking reads block 1 s (redis-log.ts), within this.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 5_000;
+
 export async function connectRedis(url: string): Promise<Redis> {
   if (!/^rediss?:\/\//.test(url)) throw new WasmhooksError('INVALID_OPTIONS', `--store must be a redis:// or rediss:// URL, not ${describeUrl(url)}`);
   const client = new IORedis(url, {
@@ -34,6 +42,7 @@ export async function connectRedis(url: string): Promise<Redis> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
   });
   // ioredis reports connection errors as events too; they are handled per command.
@@ -49,7 +58,7 @@ export async function connectRedis(url: string): Promise<Redis> {
 
 /** A second connection to the same server (blocking reads and pub/sub need their own); `retries`: resends of a command cut by a reconnect. */
 export async function duplicate(client: Redis, url: string, retries = 1): Promise<Redis> {
-  const other = client.duplicate({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: retries });
+  const other = client.duplicate({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: retries, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   other.on('error', () => {});
   try {
     await other.connect();

@@ -6,6 +6,8 @@
  *   c:<id>      hash: pending control requests by id
  *   lease:<id>  the prompt lease (owner, with an expiry: the heartbeat renews it)
  *   running     set of ids marked running (where the sweep looks for orphans)
+ *   fence:<id>  the current lease's fencing token (deleted when its orphan is claimed)
+ *   fences      the last fencing token given out (INCR: tokens are unique in the store)
  *   replica:<r> pub/sub channel of replica r (forwarded calls and replies)
  * Lease changes are Lua scripts, so "one prompt per session" holds across replicas.
  */
@@ -14,6 +16,7 @@ import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import { LATER_LUA } from './resume-at.js';
+import { parseObject, readObject, toRecord } from './redis-record.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
 
 // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
@@ -21,25 +24,40 @@ const ACQUIRE = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 if redis.call('HEXISTS', KEYS[2], 'running') == 1 then return 0 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('HSET', KEYS[2], 'running', ARGV[1]); redis.call('SADD', KEYS[3], ARGV[3]); return 1
+  redis.call('HSET', KEYS[2], 'running', ARGV[1]); redis.call('SADD', KEYS[3], ARGV[3])
+  local fence = redis.call('INCR', KEYS[5]); redis.call('SET', KEYS[4], fence); return fence
 end
 return 0`;
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1 end
 return 0`;
+/** With a fencing token: nobody acquired or claimed the session since, so a lapsed lease is taken again. */
+const RENEW_FENCED = `
+if redis.call('EXISTS', KEYS[3]) == 0 or redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]); return 1`;
+/** KEYS: m:<id>, fence:<id>; ARGV: the token ('' for none), 'replace' or 'append', then the messages. */
+const MESSAGES = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[2] == 'replace' then redis.call('DEL', KEYS[1]) end
+for i = 3, #ARGV, 1000 do redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV))) end
+return 1`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 if redis.call('HGET', KEYS[2], 'running') == ARGV[1] then redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]) end
 return 1`;
-/** ARGV: the new resumeAt's turn, open, seq (resume-at.ts LATER_LUA) and JSON ('' for none), then field/value pairs. */
+/**
+ * KEYS: s:<id>, fence:<id>. ARGV: the new resumeAt's turn, open, seq (resume-at.ts LATER_LUA) and JSON ('' for none),
+ * the fencing token ('' for none), then field/value pairs. -1: the token is not current (nothing written).
+ */
 const UPDATE = `${LATER_LUA}
+if ARGV[5] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[5] then return -1 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if #ARGV > 4 then redis.call('HSET', KEYS[1], unpack(ARGV, 5)) end
+if #ARGV > 5 then redis.call('HSET', KEYS[1], unpack(ARGV, 6)) end
 if ARGV[4] ~= '' and later(redis.call('HGET', KEYS[1], 'resumeAt')) then redis.call('HSET', KEYS[1], 'resumeAt', ARGV[4]) end
 return 1`;
 const CLAIM_ORPHAN = `
 if redis.call('HGET', KEYS[2], 'running') == ARGV[1] and redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]); return 1
+  redis.call('HDEL', KEYS[2], 'running'); redis.call('SREM', KEYS[3], ARGV[2]); redis.call('DEL', KEYS[4]); return 1
 end
 return 0`;
 
@@ -80,7 +98,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id))));
+    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id)), id, this.#k('s', id)));
   }
 
   async count(): Promise<number> {
@@ -95,48 +113,62 @@ export class RedisSessionStore implements SessionStore {
       const pipe = this.redis.pipeline();
       for (const id of ids) pipe.hgetall(this.#k('s', id));
       const rows = (await pipe.exec()) ?? [];
-      return rows.map(([, row]) => toRecord(row as Record<string, string>)).filter((r): r is SessionRecord => r !== undefined);
+      // A damaged row is left out of lists (GET /session of every client failed on it); reading it alone names it.
+      return rows.flatMap(([, row], i) => {
+        try {
+          const record = toRecord(row as Record<string, string>, ids[i]!, '');
+          return record ? [record] : [];
+        } catch {
+          return [];
+        }
+      });
     });
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void> {
+  async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
     const fields: string[] = [];
     if (patch.prompts !== undefined) fields.push('prompts', String(patch.prompts));
     if (patch.lastResult !== undefined) fields.push('lastResult', JSON.stringify(patch.lastResult));
     const r = patch.resumeAt;
-    if (fields.length === 0 && !r) return;
+    if (fields.length === 0 && !r) return true;
     // One script: only an existing session is updated (a deleted one is not brought back), and `resumeAt`
     // only when it replaces the stored one, decided where it is stored (two replicas may write at once).
     const resumeAt = r ? [String(r.turn), r.open ? '1' : '0', String(r.seq), JSON.stringify(r)] : ['0', '0', '0', ''];
-    await this.#call(() => this.redis.eval(UPDATE, 1, this.#k('s', id), ...resumeAt, ...fields));
+    const keys = [this.#k('s', id), this.#k('fence', id)];
+    return this.#call(async () => (await this.redis.eval(UPDATE, 2, ...keys, ...resumeAt, fence === undefined ? '' : String(fence), ...fields)) !== -1);
   }
 
   async delete(id: string): Promise<void> {
     await this.#call(() =>
       this.redis
         .multi()
-        .del(this.#k('s', id), this.#k('m', id), this.#k('c', id), this.#k('lease', id))
+        .del(this.#k('s', id), this.#k('m', id), this.#k('c', id), this.#k('lease', id), this.#k('fence', id))
         .zrem(this.#k('sessions'), id)
         .srem(this.#k('running'), id)
         .exec(),
     );
   }
 
-  async appendMessages(id: string, messages: readonly Message[]): Promise<void> {
-    if (messages.length === 0) return;
-    await this.#call(() => this.redis.rpush(this.#k('m', id), ...messages.map((m) => JSON.stringify(m))));
+  async appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    if (messages.length === 0 && fence === undefined) return true;
+    return this.#messages(id, 'append', messages, fence);
   }
 
-  async replaceMessages(id: string, messages: readonly Message[]): Promise<void> {
-    const key = this.#k('m', id);
-    const tx = this.redis.multi().del(key);
-    if (messages.length > 0) tx.rpush(key, ...messages.map((m) => JSON.stringify(m)));
-    await this.#call(() => tx.exec());
+  async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    return this.#messages(id, 'replace', messages, fence);
+  }
+
+  /** One script: the token's check and the write cannot be split by another replica's take-over. */
+  #messages(id: string, how: 'append' | 'replace', messages: readonly Message[], fence: number | undefined): Promise<boolean> {
+    const keys = [this.#k('m', id), this.#k('fence', id)];
+    const args = [fence === undefined ? '' : String(fence), how, ...messages.map((m) => JSON.stringify(m))];
+    return this.#call(async () => (await this.redis.eval(MESSAGES, 2, ...keys, ...args)) === 1);
   }
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
     const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, -1];
-    return this.#call(async () => (await this.redis.lrange(this.#k('m', id), start, stop)).map((m) => JSON.parse(m) as Message));
+    const key = this.#k('m', id);
+    return this.#call(async () => (await this.redis.lrange(key, start, stop)).map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message));
   }
 
   async messageCount(id: string): Promise<number> {
@@ -160,18 +192,27 @@ export class RedisSessionStore implements SessionStore {
 
   async controls(sessionId: string): Promise<ControlRequest[]> {
     return this.#call(async () => {
-      const all = Object.values(await this.redis.hgetall(this.#k('c', sessionId))).map((v) => JSON.parse(v) as ControlRequest);
+      // An entry that is no request of this session under its own id (damaged, or another program's) is not one.
+      const all = Object.entries(await this.redis.hgetall(this.#k('c', sessionId))).flatMap(([field, v]) => {
+        const r = parseObject(v) as Partial<ControlRequest> | undefined;
+        return r && r.id === field && r.sessionId === sessionId && typeof r.createdAt === 'number' ? [r as ControlRequest] : [];
+      });
       return all.sort((a, b) => a.createdAt - b.createdAt);
     });
   }
 
-  async acquire(id: string, owner: string, ttlMs: number): Promise<boolean> {
-    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running')];
-    return this.#call(async () => (await this.redis.eval(ACQUIRE, 3, ...keys, owner, ttlMs, id)) === 1);
+  async acquire(id: string, owner: string, ttlMs: number): Promise<number | false> {
+    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running'), this.#k('fence', id), this.#k('fences')];
+    return this.#call(async () => {
+      const fence = Number(await this.redis.eval(ACQUIRE, 5, ...keys, owner, ttlMs, id));
+      return fence > 0 ? fence : false;
+    });
   }
 
-  async renew(id: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.#call(async () => (await this.redis.eval(RENEW, 1, this.#k('lease', id), owner, ttlMs)) === 1);
+  async renew(id: string, owner: string, ttlMs: number, fence?: number): Promise<boolean> {
+    if (fence === undefined) return this.#call(async () => (await this.redis.eval(RENEW, 1, this.#k('lease', id), owner, ttlMs)) === 1);
+    const keys = [this.#k('lease', id), this.#k('fence', id), this.#k('s', id)];
+    return this.#call(async () => (await this.redis.eval(RENEW_FENCED, 3, ...keys, owner, ttlMs, String(fence))) === 1);
   }
 
   async release(id: string, owner: string): Promise<void> {
@@ -200,8 +241,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async claimOrphan(id: string, owner: string): Promise<boolean> {
-    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running')];
-    return this.#call(async () => (await this.redis.eval(CLAIM_ORPHAN, 3, ...keys, owner, id)) === 1);
+    const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running'), this.#k('fence', id)];
+    return this.#call(async () => (await this.redis.eval(CLAIM_ORPHAN, 4, ...keys, owner, id)) === 1);
   }
 
   async send(to: string, message: ReplicaMessage): Promise<void> {
@@ -236,31 +277,5 @@ export class RedisSessionStore implements SessionStore {
     this.#listeners.clear();
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
-  }
-}
-
-function toRecord(row: Record<string, string>): SessionRecord | undefined {
-  if (!row.id) return undefined;
-  return {
-    id: row.id,
-    ...(row.title !== undefined ? { title: row.title } : {}),
-    createdAt: Number(row.createdAt),
-    prompts: Number(row.prompts ?? 0),
-    options: row.options ? (JSON.parse(row.options) as SessionRecord['options']) : {},
-    ...(row.lastResult ? { lastResult: JSON.parse(row.lastResult) as SessionRecord['lastResult'] } : {}),
-    ...(row.running ? { running: row.running } : {}),
-    ...(row.resumeAt ? resumeAtField(row.resumeAt) : {}),
-  };
-}
-
-/**
- * `resumeAt` is only a hint (resumeAtOf checks its value and ignores a damaged one): a field that does
- * not parse is dropped here, rather than making the session and every list holding it unreadable.
- */
-function resumeAtField(raw: string): Pick<SessionRecord, 'resumeAt'> {
-  try {
-    return { resumeAt: JSON.parse(raw) as SessionRecord['resumeAt'] };
-  } catch {
-    return {};
   }
 }

@@ -11,7 +11,7 @@
  * across restarts, replicas and prompts that never ended. Events outside a
  * prompt (a manual `compact()`) are counted in too.
  */
-import type { HostEvent } from '../events/types.js';
+import type { HostEvent, HostEventOf } from '../events/types.js';
 import type { Message } from '../models/types.js';
 import { RESUME_AT_RESERVE } from './resume-at.js';
 import type { ResumeAt, SessionStore } from './types.js';
@@ -21,6 +21,8 @@ export { resumeAtOf } from './resume-at.js';
 export interface TranscriptSource {
   readonly messages: readonly Message[];
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
+  /** When the session has it (`Session.holdEnd`), a prompt's `agent.end` goes out only after its writes: read-your-writes. */
+  holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
 }
 
 export interface Transcript {
@@ -45,8 +47,11 @@ export function persistTranscript(
   counters: {
     /** Where the session's counting starts (a continued session's `resumeAt`). */
     from?: { seq: number; turn: number } | undefined;
-    /** Whether this process may still write (a server: it holds the prompt's lease); a write is skipped when not. */
-    holds?: () => Promise<boolean>;
+    /**
+     * The fencing token writes carry (a server: its prompt's lease, `SessionStore.acquire`): a write the store refuses
+     * (the session was taken over) is not retried here. `null`: write nothing (a shared store between prompts).
+     */
+    fence?: () => number | null | undefined;
   } = {},
 ): Transcript {
   let chain: Promise<void> = Promise.resolve();
@@ -72,17 +77,20 @@ export function persistTranscript(
     rewrite = false;
     chain = chain.then(async () => {
       try {
-        if (counters.holds && !(await counters.holds())) {
-          // Not ours any more (the lease was lost: another replica may run the next prompt): write nothing;
-          // should this session hold the lease again (one process), its next write is a whole rewrite.
+        const fence = counters.fence?.();
+        // Only `false` is a refusal (a store written before fencing tokens answers nothing).
+        const ours =
+          fence !== null &&
+          (replace ? await store.replaceMessages(id, batch, fence) : batch.length === 0 || (await store.appendMessages(id, batch, fence))) !== false &&
+          // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
+          (!resumeAt || (await store.update(id, { resumeAt }, fence)) !== false);
+        if (!ours) {
+          // Not ours any more (another replica took the session over and may run the next prompt): write nothing
+          // more; should this session hold a lease again (one process), its next write is a whole rewrite.
           saved = Math.min(saved, from);
           rewrite = true;
           return;
         }
-        if (replace) await store.replaceMessages(id, batch);
-        else if (batch.length > 0) await store.appendMessages(id, batch);
-        // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
-        if (resumeAt) await store.update(id, { resumeAt });
         if (sync) await store.sync(id);
       } catch (error) {
         // Unwritten: the next boundary writes these again (a whole rewrite, as the position is uncertain).
@@ -93,7 +101,20 @@ export function persistTranscript(
       }
     });
   };
-  const off = session.subscribe(
+  /** The seq of the last agent.end written while it was held (its publication then writes nothing more). */
+  let endWritten = -1;
+  const end = (event: HostEventOf<'agent.end'>) => {
+    seq = event.seq;
+    inPrompt = false;
+    reserved = -1;
+    write(true, { seq, turn });
+  };
+  const unhold = session.holdEnd?.((event) => {
+    end(event);
+    endWritten = event.seq;
+    return chain;
+  });
+  const subscribed = session.subscribe(
     (event) => {
       // Every event counts (a sub-agent's too: they share the session's seq).
       seq = event.seq;
@@ -107,9 +128,7 @@ export function persistTranscript(
         if (seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
       } else if (event.type === 'turn.end') write(false);
       else if (event.type === 'agent.end') {
-        inPrompt = false;
-        reserved = -1;
-        write(true, { seq, turn });
+        if (event.seq !== endWritten) end(event);
       } else if (!inPrompt && !between) {
         // Outside a prompt (a manual compaction, SessionEnd): one exact write once the burst of events is out.
         between = true;
@@ -134,6 +153,9 @@ export function persistTranscript(
         throw f;
       }
     },
-    stop: off,
+    stop() {
+      subscribed();
+      unhold?.();
+    },
   };
 }

@@ -86,14 +86,17 @@ export interface SessionStore {
   list(page?: { offset: number; limit: number }): Promise<SessionRecord[]>;
   /** How many sessions there are (without reading them). */
   count(): Promise<number>;
-  /** Patches an existing record; a `resumeAt` is only stored when it `replaces` the stored one (resume-at.ts): never moved back. */
-  update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>): Promise<void>;
+  /**
+   * Patches an existing record; a `resumeAt` is only stored when it `replaces` the stored one (resume-at.ts): never moved back.
+   * With `fence` (a token from `acquire`), applied only while it is the session's current lease token; false when it is not.
+   */
+  update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean>;
   delete(id: string): Promise<void>;
 
-  /** Appends to the conversation (creates it if needed). */
-  appendMessages(id: string, messages: readonly Message[]): Promise<void>;
-  /** Replaces the whole conversation (after a compaction). */
-  replaceMessages(id: string, messages: readonly Message[]): Promise<void>;
+  /** Appends to the conversation (creates it if needed). With `fence`: as `update`, nothing written and false once it is not current. */
+  appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean>;
+  /** Replaces the whole conversation (after a compaction). With `fence`: as `update`. */
+  replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean>;
   /** The conversation; with `page`, only `limit` messages from number `offset` (a page is read and copied, not the whole conversation). */
   messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]>;
   /** How many messages the conversation holds (without reading them). */
@@ -113,16 +116,23 @@ export interface SessionStore {
    * session running. False when another owner holds it (one prompt per
    * session across replicas). Not re-entrant: false too while the session
    * is still marked running, by anyone, until the sweep clears an orphan.
+   * Returns the lease's fencing token: unique in the store, current until the
+   * session is acquired again or its orphan claimed (never by mere expiry), so
+   * writes made with it (`update`, `appendMessages`, `replaceMessages`) go on
+   * while nobody took the session and can never land after someone did.
    */
-  acquire(id: string, owner: string, ttlMs: number): Promise<boolean>;
-  /** Extends a held lease; false when it was lost (expired and taken, or the session is gone). */
-  renew(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  acquire(id: string, owner: string, ttlMs: number): Promise<number | false>;
+  /**
+   * Extends a held lease; false when it was lost (expired and taken, or the session is gone). With `fence`,
+   * true as long as that token is current: a lease that lapsed but that nobody took is taken again.
+   */
+  renew(id: string, owner: string, ttlMs: number, fence?: number): Promise<boolean>;
   /** Ends the lease and the running mark, if `owner` still holds them. */
   release(id: string, owner: string): Promise<void>;
   leaseOwner(id: string): Promise<string | undefined>;
   /** Sessions marked running whose lease has expired: their owner died mid-prompt. */
   orphans(): Promise<{ id: string; owner: string }[]>;
-  /** Clears an orphan's running mark; true for exactly one caller. */
+  /** Clears an orphan's running mark and ends its fencing token (a take-over); true for exactly one caller. */
   claimOrphan(id: string, owner: string): Promise<boolean>;
 
   /** Delivers `message` to the replica `to` (dropped if it is not listening). */

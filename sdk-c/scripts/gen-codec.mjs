@@ -91,7 +91,8 @@ function genFunctions(m) {
       write.push(`  for (uint32_t i = 0; i < m->${n}_count; i++) { p = wh__put_tag(p, ${f.id}, WH_WIRE_LEN); p = wh__put_varint(p, ${E}_size(&m->${n}[i])); p = ${E}_write(&m->${n}[i], p); }`);
       decode.push(`      case ${f.id}: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, ${f.id}) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         ${E} *item = (${E} *)wh__push((void **)&m->${n}, &m->${n}_count, sizeof(${E}));
         if (!${E}_decode(&sub, item)) return false;
         break;
@@ -102,7 +103,8 @@ function genFunctions(m) {
       write.push(`  for (uint32_t i = 0; i < m->${n}_count; i++) p = wh__put_str(p, ${f.id}, m->${n}[i]);`);
       decode.push(`      case ${f.id}: {
         wh_str s;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, ${f.id}) || !wh__read_str(r, &s)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &s)) return false;
         *(wh_str *)wh__push((void **)&m->${n}, &m->${n}_count, sizeof(wh_str)) = s;
         break;
       }`);
@@ -112,11 +114,13 @@ function genFunctions(m) {
       const present = f.partOf ? `m->${f.partOf.name}_case == ${f.id} && m->${n}` : `m->${n}`;
       size.push(`  if (${present}) { uint32_t s = ${E}_size(m->${n}); n += wh__tag_size(${f.id}) + wh__varint_size(s) + s; }`);
       write.push(`  if (${present}) { p = wh__put_tag(p, ${f.id}, WH_WIRE_LEN); p = wh__put_varint(p, ${E}_size(m->${n})); p = ${E}_write(m->${n}, p); }`);
-      // A field seen again merges into the earlier value, as protobuf runtimes do for messages.
+      // A field seen again merges into the earlier value, as protobuf runtimes do for messages; a oneof
+      // member merges only while it is the set one (another member in between started it afresh).
       decode.push(`      case ${f.id}: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, ${f.id}) || !wh__sub(r, &sub)) return false;
-        if (!m->${n}) m->${n} = (${E} *)wh_alloc_zeroed(sizeof(${E}));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->${n}${f.partOf ? ` || m->${f.partOf.name}_case != ${f.id}` : ''}) m->${n} = (${E} *)wh_alloc_zeroed(sizeof(${E}));
         if (!${E}_decode(&sub, m->${n})) return false;${f.partOf ? `\n        m->${f.partOf.name}_case = ${f.id};` : ''}
         break;
       }`);
@@ -124,23 +128,27 @@ function genFunctions(m) {
     } else if (kind === 'enum') {
       size.push(`  if (m->${n}) n += wh__tag_size(${f.id}) + wh__varint_size((uint64_t)(int64_t)m->${n});`);
       write.push(`  if (m->${n}) { p = wh__put_tag(p, ${f.id}, WH_WIRE_VARINT); p = wh__put_varint(p, (uint64_t)(int64_t)m->${n}); }`);
-      decode.push(`      case ${f.id}: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, ${f.id}) || !wh__read_varint(r, &v)) return false; m->${n} = (int32_t)(uint32_t)v; break; }`);
+      decode.push(`      case ${f.id}: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->${n} = (int32_t)(uint32_t)v; break; }`);
       const nameFn = `wh_${snake(f.resolvedType.name)}_name`;
       json.push(`  if (m->${n}) { const char *label = ${nameFn}(m->${n}); wh__json_key(out, &first, "${key}"); if (label) { wh_buf_byte(out, '"'); wh_buf_cstr(out, label); wh_buf_byte(out, '"'); } else wh_buf_int(out, m->${n}); }`);
     } else if (kind === 'uint32') {
       size.push(`  if (m->${n}) n += wh__tag_size(${f.id}) + wh__varint_size(m->${n});`);
       write.push(`  if (m->${n}) { p = wh__put_tag(p, ${f.id}, WH_WIRE_VARINT); p = wh__put_varint(p, m->${n}); }`);
-      decode.push(`      case ${f.id}: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, ${f.id}) || !wh__read_varint(r, &v)) return false; m->${n} = (uint32_t)v; break; }`);
+      decode.push(`      case ${f.id}: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->${n} = (uint32_t)v; break; }`);
       json.push(`  if (m->${n}) { wh__json_key(out, &first, "${key}"); wh_buf_int(out, m->${n}); }`);
     } else if (kind === 'bool') {
       size.push(`  if (m->${n}) n += wh__tag_size(${f.id}) + 1;`);
       write.push(`  if (m->${n}) { p = wh__put_tag(p, ${f.id}, WH_WIRE_VARINT); *p++ = 1; }`);
-      decode.push(`      case ${f.id}: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, ${f.id}) || !wh__read_varint(r, &v)) return false; m->${n} = v != 0; break; }`);
+      decode.push(`      case ${f.id}: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->${n} = v != 0; break; }`);
       json.push(`  if (m->${n}) { wh__json_key(out, &first, "${key}"); wh_buf_cstr(out, "true"); }`);
     } else {
       size.push(`  if (m->${n}.len) n += wh__tag_size(${f.id}) + wh__varint_size(m->${n}.len) + m->${n}.len;`);
       write.push(`  if (m->${n}.len) p = wh__put_str(p, ${f.id}, m->${n});`);
-      decode.push(`      case ${f.id}: if (!wh__expect(r, wt, WH_WIRE_LEN, ${f.id}) || !wh__read_str(r, &m->${n})) return false; break;`);
+      decode.push(`      case ${f.id}: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->${n})) return false; break;`);
       json.push(`  if (m->${n}.len) { wh__json_key(out, &first, "${key}"); wh_json_write_string(out, m->${n}); }`);
     }
   }

@@ -455,9 +455,12 @@ static inline bool wh_hook_binding_decode(wh_reader *r, wh_hook_binding *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->event = (int32_t)(uint32_t)v; break; }
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->matcher)) return false; break;
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->failure_policy = (int32_t)(uint32_t)v; break; }
+      case 1: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->event = (int32_t)(uint32_t)v; break; }
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->matcher)) return false; break;
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->failure_policy = (int32_t)(uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -503,9 +506,12 @@ static inline bool wh_tool_spec_decode(wh_reader *r, wh_tool_spec *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->description)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->input_schema_json)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->name)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->description)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->input_schema_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -553,19 +559,22 @@ static inline bool wh_grants_decode(wh_reader *r, wh_grants *m) {
     switch (tag >> 3) {
       case 1: {
         wh_str s;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &s)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &s)) return false;
         *(wh_str *)wh__push((void **)&m->network_hosts, &m->network_hosts_count, sizeof(wh_str)) = s;
         break;
       }
       case 2: {
         wh_str s;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &s)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &s)) return false;
         *(wh_str *)wh__push((void **)&m->file_paths, &m->file_paths_count, sizeof(wh_str)) = s;
         break;
       }
       case 3: {
         wh_str s;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &s)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &s)) return false;
         *(wh_str *)wh__push((void **)&m->config_keys, &m->config_keys_count, sizeof(wh_str)) = s;
         break;
       }
@@ -622,31 +631,38 @@ static inline bool wh_plugin_info_decode(wh_reader *r, wh_plugin_info *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->version)) return false; break;
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->protocol_version = (uint32_t)v; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->name)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->version)) return false; break;
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->protocol_version = (uint32_t)v; break; }
       case 4: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         wh_hook_binding *item = (wh_hook_binding *)wh__push((void **)&m->hooks, &m->hooks_count, sizeof(wh_hook_binding));
         if (!wh_hook_binding_decode(&sub, item)) return false;
         break;
       }
       case 5: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         wh_tool_spec *item = (wh_tool_spec *)wh__push((void **)&m->tools, &m->tools_count, sizeof(wh_tool_spec));
         if (!wh_tool_spec_decode(&sub, item)) return false;
         break;
       }
       case 6: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         if (!m->grants) m->grants = (wh_grants *)wh_alloc_zeroed(sizeof(wh_grants));
         if (!wh_grants_decode(&sub, m->grants)) return false;
         break;
       }
-      case 7: if (!wh__expect(r, wt, WH_WIRE_LEN, 7) || !wh__read_str(r, &m->description)) return false; break;
+      case 7: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->description)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -706,14 +722,22 @@ static inline bool wh_hook_context_decode(wh_reader *r, wh_hook_context *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->session_id)) return false; break;
-      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->turn = (uint32_t)v; break; }
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->iteration = (uint32_t)v; break; }
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->agent_id)) return false; break;
-      case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->cwd)) return false; break;
-      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->tool_use_id)) return false; break;
-      case 7: if (!wh__expect(r, wt, WH_WIRE_LEN, 7) || !wh__read_str(r, &m->permission_mode)) return false; break;
-      case 8: if (!wh__expect(r, wt, WH_WIRE_LEN, 8) || !wh__read_str(r, &m->transcript_path)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->session_id)) return false; break;
+      case 2: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->turn = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->iteration = (uint32_t)v; break; }
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->agent_id)) return false; break;
+      case 5: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->cwd)) return false; break;
+      case 6: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_use_id)) return false; break;
+      case 7: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->permission_mode)) return false; break;
+      case 8: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->transcript_path)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -760,7 +784,8 @@ static inline bool wh_session_payload_decode(wh_reader *r, wh_session_payload *m
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->reason)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->reason)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -800,7 +825,8 @@ static inline bool wh_prompt_payload_decode(wh_reader *r, wh_prompt_payload *m) 
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->prompt)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->prompt)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -844,9 +870,12 @@ static inline bool wh_tool_use_payload_decode(wh_reader *r, wh_tool_use_payload 
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->tool_name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->recheck = v != 0; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_name)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_input_json)) return false; break;
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->recheck = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -896,11 +925,16 @@ static inline bool wh_tool_result_payload_decode(wh_reader *r, wh_tool_result_pa
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->tool_name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->tool_input_json)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->tool_output_json)) return false; break;
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->error)) return false; break;
-      case 5: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 5) || !wh__read_varint(r, &v)) return false; m->duration_ms = (uint32_t)v; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_name)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_input_json)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->tool_output_json)) return false; break;
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->error)) return false; break;
+      case 5: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->duration_ms = (uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -952,11 +986,16 @@ static inline bool wh_tool_call_decode(wh_reader *r, wh_tool_call *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->id)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->name)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->input_json)) return false; break;
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->response_json)) return false; break;
-      case 5: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 5) || !wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->id)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->name)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->input_json)) return false; break;
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->response_json)) return false; break;
+      case 5: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1002,7 +1041,8 @@ static inline bool wh_tool_batch_payload_decode(wh_reader *r, wh_tool_batch_payl
     switch (tag >> 3) {
       case 1: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         wh_tool_call *item = (wh_tool_call *)wh__push((void **)&m->calls, &m->calls_count, sizeof(wh_tool_call));
         if (!wh_tool_call_decode(&sub, item)) return false;
         break;
@@ -1050,9 +1090,12 @@ static inline bool wh_stop_payload_decode(wh_reader *r, wh_stop_payload *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->stop_hook_active = v != 0; break; }
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->last_assistant_message)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->error)) return false; break;
+      case 1: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->stop_hook_active = v != 0; break; }
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->last_assistant_message)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->error)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1100,10 +1143,14 @@ static inline bool wh_subagent_payload_decode(wh_reader *r, wh_subagent_payload 
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->agent_id)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->agent_type)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->prompt)) return false; break;
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->result)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->agent_id)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->agent_type)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->prompt)) return false; break;
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->result)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1150,9 +1197,12 @@ static inline bool wh_compact_payload_decode(wh_reader *r, wh_compact_payload *m
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->trigger)) return false; break;
-      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->tokens_before = (uint32_t)v; break; }
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->tokens_after = (uint32_t)v; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->trigger)) return false; break;
+      case 2: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->tokens_before = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->tokens_after = (uint32_t)v; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1196,8 +1246,10 @@ static inline bool wh_notification_payload_decode(wh_reader *r, wh_notification_
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->message)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->level)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->message)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->level)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1240,8 +1292,10 @@ static inline bool wh_error_payload_decode(wh_reader *r, wh_error_payload *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->code)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->message)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->code)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->message)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1306,91 +1360,104 @@ static inline bool wh_hook_request_decode(wh_reader *r, wh_hook_request *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->event = (int32_t)(uint32_t)v; break; }
+      case 1: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->event = (int32_t)(uint32_t)v; break; }
       case 2: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         if (!m->context) m->context = (wh_hook_context *)wh_alloc_zeroed(sizeof(wh_hook_context));
         if (!wh_hook_context_decode(&sub, m->context)) return false;
         break;
       }
-      case 3: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 3) || !wh__read_varint(r, &v)) return false; m->binding_index = (uint32_t)v; break; }
+      case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->binding_index = (uint32_t)v; break; }
       case 10: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 10) || !wh__sub(r, &sub)) return false;
-        if (!m->session) m->session = (wh_session_payload *)wh_alloc_zeroed(sizeof(wh_session_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->session || m->payload_case != 10) m->session = (wh_session_payload *)wh_alloc_zeroed(sizeof(wh_session_payload));
         if (!wh_session_payload_decode(&sub, m->session)) return false;
         m->payload_case = 10;
         break;
       }
       case 11: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 11) || !wh__sub(r, &sub)) return false;
-        if (!m->prompt) m->prompt = (wh_prompt_payload *)wh_alloc_zeroed(sizeof(wh_prompt_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->prompt || m->payload_case != 11) m->prompt = (wh_prompt_payload *)wh_alloc_zeroed(sizeof(wh_prompt_payload));
         if (!wh_prompt_payload_decode(&sub, m->prompt)) return false;
         m->payload_case = 11;
         break;
       }
       case 12: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 12) || !wh__sub(r, &sub)) return false;
-        if (!m->tool_use) m->tool_use = (wh_tool_use_payload *)wh_alloc_zeroed(sizeof(wh_tool_use_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->tool_use || m->payload_case != 12) m->tool_use = (wh_tool_use_payload *)wh_alloc_zeroed(sizeof(wh_tool_use_payload));
         if (!wh_tool_use_payload_decode(&sub, m->tool_use)) return false;
         m->payload_case = 12;
         break;
       }
       case 13: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 13) || !wh__sub(r, &sub)) return false;
-        if (!m->tool_result) m->tool_result = (wh_tool_result_payload *)wh_alloc_zeroed(sizeof(wh_tool_result_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->tool_result || m->payload_case != 13) m->tool_result = (wh_tool_result_payload *)wh_alloc_zeroed(sizeof(wh_tool_result_payload));
         if (!wh_tool_result_payload_decode(&sub, m->tool_result)) return false;
         m->payload_case = 13;
         break;
       }
       case 14: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 14) || !wh__sub(r, &sub)) return false;
-        if (!m->tool_batch) m->tool_batch = (wh_tool_batch_payload *)wh_alloc_zeroed(sizeof(wh_tool_batch_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->tool_batch || m->payload_case != 14) m->tool_batch = (wh_tool_batch_payload *)wh_alloc_zeroed(sizeof(wh_tool_batch_payload));
         if (!wh_tool_batch_payload_decode(&sub, m->tool_batch)) return false;
         m->payload_case = 14;
         break;
       }
       case 15: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 15) || !wh__sub(r, &sub)) return false;
-        if (!m->stop) m->stop = (wh_stop_payload *)wh_alloc_zeroed(sizeof(wh_stop_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->stop || m->payload_case != 15) m->stop = (wh_stop_payload *)wh_alloc_zeroed(sizeof(wh_stop_payload));
         if (!wh_stop_payload_decode(&sub, m->stop)) return false;
         m->payload_case = 15;
         break;
       }
       case 16: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 16) || !wh__sub(r, &sub)) return false;
-        if (!m->subagent) m->subagent = (wh_subagent_payload *)wh_alloc_zeroed(sizeof(wh_subagent_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->subagent || m->payload_case != 16) m->subagent = (wh_subagent_payload *)wh_alloc_zeroed(sizeof(wh_subagent_payload));
         if (!wh_subagent_payload_decode(&sub, m->subagent)) return false;
         m->payload_case = 16;
         break;
       }
       case 17: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 17) || !wh__sub(r, &sub)) return false;
-        if (!m->compact) m->compact = (wh_compact_payload *)wh_alloc_zeroed(sizeof(wh_compact_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->compact || m->payload_case != 17) m->compact = (wh_compact_payload *)wh_alloc_zeroed(sizeof(wh_compact_payload));
         if (!wh_compact_payload_decode(&sub, m->compact)) return false;
         m->payload_case = 17;
         break;
       }
       case 18: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 18) || !wh__sub(r, &sub)) return false;
-        if (!m->notification) m->notification = (wh_notification_payload *)wh_alloc_zeroed(sizeof(wh_notification_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->notification || m->payload_case != 18) m->notification = (wh_notification_payload *)wh_alloc_zeroed(sizeof(wh_notification_payload));
         if (!wh_notification_payload_decode(&sub, m->notification)) return false;
         m->payload_case = 18;
         break;
       }
       case 19: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 19) || !wh__sub(r, &sub)) return false;
-        if (!m->error) m->error = (wh_error_payload *)wh_alloc_zeroed(sizeof(wh_error_payload));
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
+        if (!m->error || m->payload_case != 19) m->error = (wh_error_payload *)wh_alloc_zeroed(sizeof(wh_error_payload));
         if (!wh_error_payload_decode(&sub, m->error)) return false;
         m->payload_case = 19;
         break;
@@ -1456,12 +1523,18 @@ static inline bool wh_hook_response_decode(wh_reader *r, wh_hook_response *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 1) || !wh__read_varint(r, &v)) return false; m->decision = (int32_t)(uint32_t)v; break; }
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->reason)) return false; break;
-      case 3: if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__read_str(r, &m->updated_input_json)) return false; break;
-      case 4: if (!wh__expect(r, wt, WH_WIRE_LEN, 4) || !wh__read_str(r, &m->additional_context)) return false; break;
-      case 5: if (!wh__expect(r, wt, WH_WIRE_LEN, 5) || !wh__read_str(r, &m->system_message)) return false; break;
-      case 6: if (!wh__expect(r, wt, WH_WIRE_LEN, 6) || !wh__read_str(r, &m->updated_output_json)) return false; break;
+      case 1: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->decision = (int32_t)(uint32_t)v; break; }
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->reason)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->updated_input_json)) return false; break;
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->additional_context)) return false; break;
+      case 5: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->system_message)) return false; break;
+      case 6: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->updated_output_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1510,11 +1583,14 @@ static inline bool wh_tool_request_decode(wh_reader *r, wh_tool_request *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->name)) return false; break;
-      case 2: if (!wh__expect(r, wt, WH_WIRE_LEN, 2) || !wh__read_str(r, &m->input_json)) return false; break;
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->name)) return false; break;
+      case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->input_json)) return false; break;
       case 3: {
         wh_reader sub;
-        if (!wh__expect(r, wt, WH_WIRE_LEN, 3) || !wh__sub(r, &sub)) return false;
+        if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__sub(r, &sub)) return false;
         if (!m->context) m->context = (wh_hook_context *)wh_alloc_zeroed(sizeof(wh_hook_context));
         if (!wh_hook_context_decode(&sub, m->context)) return false;
         break;
@@ -1562,8 +1638,10 @@ static inline bool wh_tool_response_decode(wh_reader *r, wh_tool_response *m) {
     if (!wh__read_varint(r, &tag)) return false;
     uint32_t wt = (uint32_t)(tag & 7);
     switch (tag >> 3) {
-      case 1: if (!wh__expect(r, wt, WH_WIRE_LEN, 1) || !wh__read_str(r, &m->content)) return false; break;
-      case 2: { uint64_t v; if (!wh__expect(r, wt, WH_WIRE_VARINT, 2) || !wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
+      case 1: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->content)) return false; break;
+      case 2: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->is_error = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }

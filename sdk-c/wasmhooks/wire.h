@@ -61,18 +61,6 @@ static inline bool wh__read_varint(wh_reader *r, uint64_t *out) {
   return wh__fail(r, "varint longer than 10 bytes");
 }
 
-static inline bool wh__expect(wh_reader *r, uint32_t wt, uint32_t want, uint32_t field) {
-  if (wt == want) return true;
-  wh_buf b = {0};
-  wh_buf_cstr(&b, "field ");
-  wh_buf_int(&b, field);
-  wh_buf_cstr(&b, " has wire type ");
-  wh_buf_int(&b, wt);
-  wh_buf_cstr(&b, ", expected ");
-  wh_buf_int(&b, want);
-  return wh__fail_buf(r, &b);
-}
-
 /** A length-delimited field's bounds, checked against the end of the enclosing message. */
 static inline bool wh__read_len(wh_reader *r, uint32_t *len) {
   uint64_t n;
@@ -96,10 +84,33 @@ static inline bool wh__sub(wh_reader *r, wh_reader *sub) {
   return true;
 }
 
+/**
+ * Whether `len` bytes at `p` are well-formed UTF-8 (Unicode table 3-7: no overlong forms, no
+ * surrogates, nothing past U+10FFFF, no cut sequence). proto3 string fields must be; protobufjs
+ * (the host) refuses others, and a guard reading C0 AF as "/" would see another path.
+ */
+static inline bool wh__utf8_valid(const uint8_t *p, uint32_t len) {
+  uint32_t i = 0;
+  while (i < len) {
+    uint32_t c = p[i];
+    if (c < 0x80) { i++; continue; }
+    uint32_t need, lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { need = 2; if (c == 0xE0) lo = 0xA0; else if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { need = 3; if (c == 0xF0) lo = 0x90; else if (c == 0xF4) hi = 0x8F; }
+    else return false;
+    if (len - i <= need || p[i + 1] < lo || p[i + 1] > hi) return false;
+    for (uint32_t k = 2; k <= need; k++) if ((p[i + k] & 0xC0) != 0x80) return false;
+    i += need + 1;
+  }
+  return true;
+}
+
 /** A string field, pointing into the input (no copy). */
 static inline bool wh__read_str(wh_reader *r, wh_str *out) {
   uint32_t len;
   if (!wh__read_len(r, &len)) return false;
+  if (!wh__utf8_valid(r->buf + r->pos, len)) return wh__fail(r, "string field is not valid UTF-8");
   *out = (wh_str){r->buf + r->pos, len};
   r->pos += len;
   return true;

@@ -99,8 +99,16 @@ ${o.fieldsArray.map((x) => `    this.${x.name} = null;`).join('\n')}
       decls.push(`${c}  ${name}: ${T} | null = null;`);
       const guard = inOneof ? `this.${inOneof}Case == ${f.id} && ` : '';
       encode.push(`    const ${name} = this.${name};\n    if (${guard}${name} !== null) w.message(${f.id}, ${name}.encode());`);
-      const set = inOneof ? `{ m.${name} = ${T}.decode(r.sub()); m.${inOneof}Case = ${f.id}; }` : `m.${name} = ${T}.decode(r.sub());`;
-      decode.push(`        case ${f.id}: if (r.expect(wt, WIRE_LEN, ${f.id})) ${set} break;`);
+      // A field seen again merges into the earlier value (protobuf's rule for messages); a oneof
+      // member merges only while it is the set one: another member in between started it afresh.
+      const current = inOneof ? `m.${inOneof}Case == ${f.id} && ` : '';
+      const fresh = inOneof ? `{ m.clear${inOneof[0].toUpperCase() + inOneof.slice(1)}(); m.${name} = ${T}.decode(sub); m.${inOneof}Case = ${f.id}; }` : `m.${name} = ${T}.decode(sub);`;
+      decode.push(`        case ${f.id}: if (r.expect(wt, WIRE_LEN, ${f.id})) {
+          const sub = r.sub();
+          const ${name}Was = m.${name};
+          if (${current}${name}Was !== null) ${name}Was.mergeFrom(sub);
+          else ${fresh}
+        } break;`);
       json.push(`    const ${name}Json = this.${name};\n    if (${guard}${name}Json !== null) {\n      w.key("${name}");\n      ${name}Json.toJson(w);\n    }`);
       if (inOneof) {
         const cap = (s) => s[0].toUpperCase() + s.slice(1);
@@ -146,7 +154,7 @@ ${encode.join('\n') || '    // no fields'}
     return m;
   }
 
-  /** Reads fields from \`r\` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from \`r\` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {

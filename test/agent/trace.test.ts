@@ -110,14 +110,15 @@ describe('the order of one prompt', () => {
     const agents = { r: { description: 'reads', systemPrompt: 'read', tools: ['Read'] } };
     const events = await collect(host({ model, hooks, agents, permissionMode: 'bypassPermissions' }).session(), 'go');
     const sub = (l: string) => `[r@ag] ${l}`;
+    // The PostToolUse hook applies to the agent call too, so the sub-agent's deltas are withheld (fix3: subagent-gate.ts).
     expectTrace(events, [
       'agent.start', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call agent ag', 'message.end tool_use',
       'hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue', 'permission.resolved ag allow mode',
       'hook.start SubagentStart js:js#0', 'hook.end SubagentStart js:js#0 continue',
-      ...['subagent.start r', 'turn.start 1', 'message.start', 'tool.input.delta*', 'tool.call Read inner', 'message.end tool_use'].map(sub),
+      ...['subagent.start r', 'turn.start 1', 'message.start', 'tool.call Read inner', 'message.end tool_use'].map(sub),
       ...['hook.start PreToolUse js:js#0', 'hook.end PreToolUse js:js#0 continue', 'permission.resolved inner allow mode'].map(sub),
       ...['hook.start PostToolUse js:js#0', 'hook.end PostToolUse js:js#0 continue', 'tool.output inner ok', 'turn.end 1 tool_use calls=1'].map(sub),
-      ...['turn.start 2', 'message.start', 'text.delta*', 'message.end end_turn', 'turn.end 2 end_turn calls=0'].map(sub),
+      ...['turn.start 2', 'message.start', 'message.end end_turn', 'turn.end 2 end_turn calls=0'].map(sub),
       'hook.start SubagentStop js:js#0', 'hook.end SubagentStop js:js#0 continue',
       sub('subagent.end r success'),
       'hook.start PostToolUse js:js#0', 'hook.end PostToolUse js:js#0 continue', 'tool.output ag ok',

@@ -38,7 +38,7 @@ const MALFORMED: Array<[string, string, string]> = [
   ['a truncated nested message', 'HookRequest', '6206' + '0a0a42'],
   ['wire type 3 (groups)', 'PluginInfo', '0b'],
   ['field number 0', 'HookResponse', '0001'],
-  ['a string field sent as a varint', 'PluginInfo', '0801'],
+  ['a string field that is not UTF-8 (an overlong "/")', 'ToolRequest', '0a02c0af'],
   ['an eleven-byte varint', 'HookResponse', '08' + 'ff'.repeat(10) + '01'],
   ['a length of 2^32 + 1 (must not wrap)', 'PluginInfo', '0a' + '8180808010'],
 ];

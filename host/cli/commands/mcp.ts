@@ -9,6 +9,7 @@ import { createMcpServer, relayModel } from '../../mcp/server.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
+import { bearerToken } from '../token.js';
 
 export interface McpFlags extends Omit<HostFlags, 'model' | 'baseUrl' | 'script' | 'maxTurns' | 'systemPrompt'> {
   http?: boolean;
@@ -27,7 +28,7 @@ export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<ExitCode> 
   try {
     if (flags.http) {
       const { mcpHttpApp } = await import('../../mcp/http.js');
-      const token = flags.token ?? io.env.WASMHOOKS_TOKEN;
+      const token = bearerToken(flags, io);
       const served = await mcpHttpApp(setup.host, {
         port: flags.port ?? 4097,
         ...(flags.hostname ? { hostname: flags.hostname } : {}),

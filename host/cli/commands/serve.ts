@@ -9,6 +9,7 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 import type { WorkspaceFlags } from '../workspace.js';
+import { bearerToken } from '../token.js';
 
 export interface ServeFlags extends HostFlags, WorkspaceFlags {
   port?: number;
@@ -56,13 +57,14 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
       // Exactly the bytes whose signature was checked: the file is read again to load it.
       const pinned = signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry;
       // Every download of this load connects to the address the server checked (no second resolution: DNS rebinding).
-      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect, ...(source.address !== undefined ? { address: source.address } : {}) } : pinned);
+      const stop = source.signal ? { signal: source.signal } : {};
+      const plugin = await loadPlugin('url' in pinned ? { ...pinned, redirect, ...(source.address !== undefined ? { address: source.address } : {}), ...stop } : { ...pinned, ...stop });
       setup.host.use(plugin);
       plugins.push(plugin);
       return plugin;
     },
   };
-  const token = flags.token ?? io.env.WASMHOOKS_TOKEN;
+  const token = bearerToken(flags, io);
   const server = createServer(host, {
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.hostname ? { hostname: flags.hostname } : {}),

@@ -16,3 +16,12 @@ export function coarseMonotonicNs(): bigint {
   const ns = BigInt(Math.floor(performance.now() * 1e6));
   return ns - (ns % CLOCK_STEP_NS);
 }
+
+/**
+ * Whether `id` names a WASI clock (realtime 0, monotonic 1, process and thread CPU time 2 and 3, read as the
+ * monotonic clock): anything else is EINVAL in clock_res_get, clock_time_get and poll_oneoff. Read unsigned:
+ * an i32 import argument arrives negative from 2^31 on.
+ */
+export function isClockId(id: number): boolean {
+  return id >>> 0 <= 3;
+}

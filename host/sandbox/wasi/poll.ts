@@ -18,7 +18,7 @@ import { HOST_CALL_FUEL } from '../instrument/hostcalls.js';
 import { StopSignal, type Meter } from '../meter.js';
 import type { Files } from './files.js';
 import { Errno, type Guest } from './guest.js';
-import { CLOCK_STEP_NS } from './clock.js';
+import { CLOCK_STEP_NS, isClockId } from './clock.js';
 
 /** Subscriptions one call may pass; more is EINVAL. */
 export const MAX_SUBSCRIPTIONS = 64;
@@ -42,6 +42,12 @@ export function pollOneoff(
   const now = () => BigInt(Math.round(performance.now() * 1e6));
   let wake: bigint | null = null;
   const ready: Array<{ userdata: bigint; type: number; error: number }> = [];
+  // WASI: a clock id that names no clock is EINVAL for the call (it was waited out as monotonic), checked
+  // before anything is waited for or written.
+  for (let i = 0; i < count; i++) {
+    const s = inPtr + i * 48;
+    if (view.getUint8(s + 8) === 0 && !isClockId(view.getUint32(s + 16, true))) return Errno.INVAL;
+  }
   for (let i = 0; i < count; i++) {
     const s = inPtr + i * 48;
     const userdata = view.getBigUint64(s, true);

@@ -12,7 +12,7 @@ import { Files } from './files.js';
 import { Errno, Fault, Guest } from './guest.js';
 import type { WasiConfig } from './options.js';
 import { pollOneoff } from './poll.js';
-import { CLOCK_STEP_NS, coarseMonotonicNs } from './clock.js';
+import { CLOCK_STEP_NS, coarseMonotonicNs, isClockId } from './clock.js';
 import { LineSink, type StdioLevel } from './stdio.js';
 import { concatBytes } from '../../bytes.js';
 
@@ -150,12 +150,12 @@ export class Wasi {
       environ_sizes_get: (count: number, size: number) => this.#sizes(this.config.env, count, size),
       environ_get: (ptrs: number, buf: number) => this.#strings(this.config.env, ptrs, buf),
       clock_res_get: (id: number, out: number) => {
-        if (id > 3) return Errno.INVAL;
+        if (!isClockId(id)) return Errno.INVAL;
         g.u64(out, id === 0 ? 1_000_000n : CLOCK_STEP_NS);
         return Errno.SUCCESS;
       },
       clock_time_get: (id: number, _precision: bigint, out: number) => {
-        if (id > 3) return Errno.INVAL;
+        if (!isClockId(id)) return Errno.INVAL;
         g.u64(out, id === 0 ? BigInt(Date.now()) * 1_000_000n : coarseMonotonicNs());
         return Errno.SUCCESS;
       },

@@ -149,7 +149,7 @@ export class HookBinding {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -208,7 +208,7 @@ export class ToolSpec {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -256,7 +256,7 @@ export class Grants {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -326,7 +326,7 @@ export class PluginInfo {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -338,7 +338,12 @@ export class PluginInfo {
         case 3: if (r.expect(wt, WIRE_VARINT, 3)) m.protocolVersion = r.uint32(); break;
         case 4: if (r.expect(wt, WIRE_LEN, 4)) m.hooks.push(HookBinding.decode(r.sub())); break;
         case 5: if (r.expect(wt, WIRE_LEN, 5)) m.tools.push(ToolSpec.decode(r.sub())); break;
-        case 6: if (r.expect(wt, WIRE_LEN, 6)) m.grants = Grants.decode(r.sub()); break;
+        case 6: if (r.expect(wt, WIRE_LEN, 6)) {
+          const sub = r.sub();
+          const grantsWas = m.grants;
+          if (grantsWas !== null) grantsWas.mergeFrom(sub);
+          else m.grants = Grants.decode(sub);
+        } break;
         case 7: if (r.expect(wt, WIRE_LEN, 7)) m.description = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
@@ -407,7 +412,7 @@ export class HookContext {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -462,7 +467,7 @@ export class SessionPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -502,7 +507,7 @@ export class PromptPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -553,7 +558,7 @@ export class ToolUsePayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -608,7 +613,7 @@ export class ToolResultPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -666,7 +671,7 @@ export class ToolCall {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -714,7 +719,7 @@ export class ToolBatchPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -764,7 +769,7 @@ export class StopPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -815,7 +820,7 @@ export class SubagentPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -866,7 +871,7 @@ export class CompactPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -912,7 +917,7 @@ export class NotificationPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -956,7 +961,7 @@ export class ErrorPayload {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -1135,7 +1140,7 @@ export class HookRequest {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -1143,18 +1148,73 @@ export class HookRequest {
       const wt = tag & 7;
       switch (tag >>> 3) {
         case 1: if (r.expect(wt, WIRE_VARINT, 1)) m.event = r.int32(); break;
-        case 2: if (r.expect(wt, WIRE_LEN, 2)) m.context = HookContext.decode(r.sub()); break;
+        case 2: if (r.expect(wt, WIRE_LEN, 2)) {
+          const sub = r.sub();
+          const contextWas = m.context;
+          if (contextWas !== null) contextWas.mergeFrom(sub);
+          else m.context = HookContext.decode(sub);
+        } break;
         case 3: if (r.expect(wt, WIRE_VARINT, 3)) m.bindingIndex = r.uint32(); break;
-        case 10: if (r.expect(wt, WIRE_LEN, 10)) { m.session = SessionPayload.decode(r.sub()); m.payloadCase = 10; } break;
-        case 11: if (r.expect(wt, WIRE_LEN, 11)) { m.prompt = PromptPayload.decode(r.sub()); m.payloadCase = 11; } break;
-        case 12: if (r.expect(wt, WIRE_LEN, 12)) { m.toolUse = ToolUsePayload.decode(r.sub()); m.payloadCase = 12; } break;
-        case 13: if (r.expect(wt, WIRE_LEN, 13)) { m.toolResult = ToolResultPayload.decode(r.sub()); m.payloadCase = 13; } break;
-        case 14: if (r.expect(wt, WIRE_LEN, 14)) { m.toolBatch = ToolBatchPayload.decode(r.sub()); m.payloadCase = 14; } break;
-        case 15: if (r.expect(wt, WIRE_LEN, 15)) { m.stop = StopPayload.decode(r.sub()); m.payloadCase = 15; } break;
-        case 16: if (r.expect(wt, WIRE_LEN, 16)) { m.subagent = SubagentPayload.decode(r.sub()); m.payloadCase = 16; } break;
-        case 17: if (r.expect(wt, WIRE_LEN, 17)) { m.compact = CompactPayload.decode(r.sub()); m.payloadCase = 17; } break;
-        case 18: if (r.expect(wt, WIRE_LEN, 18)) { m.notification = NotificationPayload.decode(r.sub()); m.payloadCase = 18; } break;
-        case 19: if (r.expect(wt, WIRE_LEN, 19)) { m.error = ErrorPayload.decode(r.sub()); m.payloadCase = 19; } break;
+        case 10: if (r.expect(wt, WIRE_LEN, 10)) {
+          const sub = r.sub();
+          const sessionWas = m.session;
+          if (m.payloadCase == 10 && sessionWas !== null) sessionWas.mergeFrom(sub);
+          else { m.clearPayload(); m.session = SessionPayload.decode(sub); m.payloadCase = 10; }
+        } break;
+        case 11: if (r.expect(wt, WIRE_LEN, 11)) {
+          const sub = r.sub();
+          const promptWas = m.prompt;
+          if (m.payloadCase == 11 && promptWas !== null) promptWas.mergeFrom(sub);
+          else { m.clearPayload(); m.prompt = PromptPayload.decode(sub); m.payloadCase = 11; }
+        } break;
+        case 12: if (r.expect(wt, WIRE_LEN, 12)) {
+          const sub = r.sub();
+          const toolUseWas = m.toolUse;
+          if (m.payloadCase == 12 && toolUseWas !== null) toolUseWas.mergeFrom(sub);
+          else { m.clearPayload(); m.toolUse = ToolUsePayload.decode(sub); m.payloadCase = 12; }
+        } break;
+        case 13: if (r.expect(wt, WIRE_LEN, 13)) {
+          const sub = r.sub();
+          const toolResultWas = m.toolResult;
+          if (m.payloadCase == 13 && toolResultWas !== null) toolResultWas.mergeFrom(sub);
+          else { m.clearPayload(); m.toolResult = ToolResultPayload.decode(sub); m.payloadCase = 13; }
+        } break;
+        case 14: if (r.expect(wt, WIRE_LEN, 14)) {
+          const sub = r.sub();
+          const toolBatchWas = m.toolBatch;
+          if (m.payloadCase == 14 && toolBatchWas !== null) toolBatchWas.mergeFrom(sub);
+          else { m.clearPayload(); m.toolBatch = ToolBatchPayload.decode(sub); m.payloadCase = 14; }
+        } break;
+        case 15: if (r.expect(wt, WIRE_LEN, 15)) {
+          const sub = r.sub();
+          const stopWas = m.stop;
+          if (m.payloadCase == 15 && stopWas !== null) stopWas.mergeFrom(sub);
+          else { m.clearPayload(); m.stop = StopPayload.decode(sub); m.payloadCase = 15; }
+        } break;
+        case 16: if (r.expect(wt, WIRE_LEN, 16)) {
+          const sub = r.sub();
+          const subagentWas = m.subagent;
+          if (m.payloadCase == 16 && subagentWas !== null) subagentWas.mergeFrom(sub);
+          else { m.clearPayload(); m.subagent = SubagentPayload.decode(sub); m.payloadCase = 16; }
+        } break;
+        case 17: if (r.expect(wt, WIRE_LEN, 17)) {
+          const sub = r.sub();
+          const compactWas = m.compact;
+          if (m.payloadCase == 17 && compactWas !== null) compactWas.mergeFrom(sub);
+          else { m.clearPayload(); m.compact = CompactPayload.decode(sub); m.payloadCase = 17; }
+        } break;
+        case 18: if (r.expect(wt, WIRE_LEN, 18)) {
+          const sub = r.sub();
+          const notificationWas = m.notification;
+          if (m.payloadCase == 18 && notificationWas !== null) notificationWas.mergeFrom(sub);
+          else { m.clearPayload(); m.notification = NotificationPayload.decode(sub); m.payloadCase = 18; }
+        } break;
+        case 19: if (r.expect(wt, WIRE_LEN, 19)) {
+          const sub = r.sub();
+          const errorWas = m.error;
+          if (m.payloadCase == 19 && errorWas !== null) errorWas.mergeFrom(sub);
+          else { m.clearPayload(); m.error = ErrorPayload.decode(sub); m.payloadCase = 19; }
+        } break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -1262,7 +1322,7 @@ export class HookResponse {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -1322,7 +1382,7 @@ export class ToolRequest {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {
@@ -1331,7 +1391,12 @@ export class ToolRequest {
       switch (tag >>> 3) {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.name = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.inputJson = r.string(); break;
-        case 3: if (r.expect(wt, WIRE_LEN, 3)) m.context = HookContext.decode(r.sub()); break;
+        case 3: if (r.expect(wt, WIRE_LEN, 3)) {
+          const sub = r.sub();
+          const contextWas = m.context;
+          if (contextWas !== null) contextWas.mergeFrom(sub);
+          else m.context = HookContext.decode(sub);
+        } break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -1373,7 +1438,7 @@ export class ToolResponse {
     return m;
   }
 
-  /** Reads fields from `r` into this message (a field seen again replaces the earlier value). */
+  /** Reads fields from `r` into this message (a scalar seen again replaces the earlier value, a message merges). */
   mergeFrom(r: Reader): void {
     const m = this;
     while (!r.done) {

@@ -22,8 +22,47 @@ const NOT_ASCII_16: u64 = 0xFF80FF80FF80FF80;
   return <u32>(x | (x >> 16));
 }
 
-/** Decodes `len` bytes at `buf`. */
+// Set by decodeUtf8 when a sequence is not well-formed UTF-8 (decoding goes on as before, lossy);
+// protobuf string fields must be valid UTF-8, so the wire reader refuses them (utf8WasInvalid).
+let invalidSeen = false;
+
+/** Whether the last decodeUtf8 met bytes that are not well-formed UTF-8 (Unicode table 3-7). */
+export function utf8WasInvalid(): bool {
+  return invalidSeen;
+}
+
+// The sequence starting at `p` (a byte ≥ 0x80) is well-formed: no overlong forms, no surrogates,
+// nothing past U+10FFFF, not cut by `end`.
+function wellFormedAt(p: usize, end: usize): bool {
+  const u0 = <u32>load<u8>(p);
+  let need: usize = 0;
+  let lo: u32 = 0x80;
+  let hi: u32 = 0xBF;
+  if (u0 - 0xC2 <= 0xDF - 0xC2) {
+    need = 1;
+  } else if (u0 - 0xE0 <= 0x0F) {
+    need = 2;
+    if (u0 == 0xE0) lo = 0xA0;
+    else if (u0 == 0xED) hi = 0x9F;
+  } else if (u0 - 0xF0 <= 0x04) {
+    need = 3;
+    if (u0 == 0xF0) lo = 0x90;
+    else if (u0 == 0xF4) hi = 0x8F;
+  } else {
+    return false;
+  }
+  if (end - p <= need) return false;
+  const u1 = <u32>load<u8>(p, 1);
+  if (u1 < lo || u1 > hi) return false;
+  for (let i: usize = 2; i <= need; i++) {
+    if ((<u32>load<u8>(p + i) & 0xC0) != 0x80) return false;
+  }
+  return true;
+}
+
+/** Decodes `len` bytes at `buf`; `utf8WasInvalid()` says afterwards whether they were well-formed. */
 export function decodeUtf8(buf: usize, len: usize): string {
+  invalidSeen = false;
   const end = buf + len;
   const out = __new(len << 1, idof<string>()); // at most one code unit per byte
   let p = buf;
@@ -39,6 +78,7 @@ export function decodeUtf8(buf: usize, len: usize): string {
     }
     if (p >= end) break;
     let u0 = <u32>load<u8>(p);
+    if (u0 >= 0x80 && !wellFormedAt(p, end)) invalidSeen = true;
     ++p;
     if (u0 < 0x80) {
       store<u16>(q, u0);

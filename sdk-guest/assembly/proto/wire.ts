@@ -2,7 +2,7 @@
 // AssemblyScript has no exceptions, so the Reader records the first error
 // instead of trapping; decoders check `reader.failed` and stop.
 
-import { decodeUtf8, encodeUtf8Into, utf8Length } from "./utf8";
+import { decodeUtf8, encodeUtf8Into, utf8Length, utf8WasInvalid } from "./utf8";
 
 export const WIRE_VARINT: u32 = 0;
 const WIRE_I64: u32 = 1;
@@ -176,6 +176,12 @@ export class Reader {
     const n = this.length();
     if (this.failed) return "";
     const s = decodeUtf8(this.buf.dataStart + <usize>this.pos, <usize>n);
+    // proto3: a string field holds valid UTF-8; protobufjs (the host) refuses other bytes, and so do we
+    // (decoded lossily, C0 AF would read as "/").
+    if (utf8WasInvalid()) {
+      this.fail("string field is not valid UTF-8");
+      return "";
+    }
     this.pos += n;
     return s;
   }
@@ -212,10 +218,13 @@ export class Reader {
     this.pos += n;
   }
 
-  /** Checks that a known field arrived with the wire type its schema says. */
+  /**
+   * Whether a known field arrived with the wire type its schema says. One that did not is skipped
+   * as an unknown field, as protobuf runtimes (and protobufjs, the host's) do.
+   */
   expect(wireType: u32, want: u32, field: u32): bool {
     if (wireType == want) return true;
-    this.fail("field " + field.toString() + " has wire type " + wireType.toString() + ", expected " + want.toString());
+    this.skip(wireType);
     return false;
   }
 }
