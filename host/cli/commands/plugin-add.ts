@@ -123,7 +123,9 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   if (extra.length > 0 && flags.acceptGrants !== true) {
     // The plugin names itself: an escape sequence in its name could hide the list below (ESC [8m) before the operator answers.
     const what = `${printable(info.name)} ${printable(info.version)}${previous ? ` (upgrading from ${printable(previous.version)}, which was granted ${newGrants(grantLists(undefined), previous.grants).join(', ') || 'nothing'})` : ''}`;
-    const list = extra.map((g) => `  + ${g}`).join('\n');
+    // The grants are the plugin's own strings too. newGrants quotes them as JSON, which escapes C0 but not
+    // C1 or the bidi controls: a host "\u202eevil.com" read as another host in the very list consented to (rv13).
+    const list = extra.map((g) => `  + ${printable(g)}`).join('\n');
     const interactive = flags.ask !== false && process.stdin.isTTY === true && io.stdout.isTTY;
     if (!interactive) {
       throw new CliError(`${what} asks for grants you have not consented to:\n${list}\nnot added; re-run with --accept-grants to consent`, EXIT.ERROR);
@@ -152,8 +154,11 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   lock.plugins[key] = { source: target.source, name: info.name, version: info.version, sha256: plugin.sha256, grants: requested, ...(signedBy ? { signedBy } : {}) };
   await writeLock(lockFile, lock);
   const granted = newGrants(grantLists(undefined), requested);
+  // The plugin's name, version and grants, and the previous lock entry's version (a file anyone may have written).
   io.stdout.write(
-    `${!previous ? 'added' : previous.sha256 === plugin.sha256 ? 'unchanged' : 'upgraded'} ${info.name} ${previous && previous.sha256 !== plugin.sha256 ? `${previous.version} → ` : ''}${info.version} (${target.source}, sha256 ${plugin.sha256.slice(0, 12)}…${signedBy ? `, signed by ${signedBy}` : ''}) in ${relative(io.cwd, file) || file} and ${LOCK_FILE_NAME}; grants: ${granted.join(', ') || 'none'}\n`,
+    printable(
+      `${!previous ? 'added' : previous.sha256 === plugin.sha256 ? 'unchanged' : 'upgraded'} ${info.name} ${previous && previous.sha256 !== plugin.sha256 ? `${previous.version} → ` : ''}${info.version} (${target.source}, sha256 ${plugin.sha256.slice(0, 12)}…${signedBy ? `, signed by ${signedBy}` : ''}) in ${relative(io.cwd, file) || file} and ${LOCK_FILE_NAME}; grants: ${granted.join(', ') || 'none'}`,
+    ) + '\n',
   );
   return EXIT.OK;
 }

@@ -18,6 +18,7 @@ import type { PluginOptions } from '../../plugins/options.js';
 import type { WasmPlugin } from '../../plugins/plugin.js';
 import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { count, inputLabel, ms, truncate } from '../format.js';
+import { printable } from '../printable.js';
 import { palette, useColor, type CliIO } from '../io.js';
 import { readPluginBytes } from '../plugin-source.js';
 import { expectationSchema, unmet, type Expectation, type Verdict } from '../expect.js';
@@ -229,7 +230,8 @@ export async function replayCommand(pluginRef: string, flags: ReplayFlags, io: C
       };
       const mark = expect ? (problems.length ? p.red('✗') : p.green('✓')) : differs ? p.red('≠') : vb ? p.dim('=') : ' ';
       io.stdout.write(`${mark}${label}  ${show(va)}${differs ? `  ${p.red('vs')}  ${show(vb!)}` : ''}\n`);
-      for (const problem of problems) io.stdout.write(`${' '.repeat(7)}${p.red(problem)}\n`);
+      // A problem quotes the plugin's reason and rewrite as JSON, which leaves C1 and bidi controls as they are (rv13).
+      for (const problem of problems) io.stdout.write(`${' '.repeat(7)}${p.red(printable(problem))}\n`);
     }
   } finally {
     await Promise.all([a.close(), b?.close()]);

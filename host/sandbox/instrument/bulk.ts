@@ -1,7 +1,7 @@
 import type { RewriteInfo } from './module-info.js';
 import type { ModuleInfo } from './module-info.js';
 import { writeCheck, writeRefuelIfNegative } from './fuel.js';
-import { BULK_BYTES_PER_FUEL_LOG2, ENGINE_CALL_FUEL, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2, TABLE_GROW_FUEL_LOG2 } from './opcodes.js';
+import { BULK_BYTES_PER_FUEL_LOG2, BULK_ZERO_LENGTH_LOG2, ENGINE_CALL_FUEL, GROW_ZERO_PAGES_LOG2, MEMORY_PAGE_FUEL_LOG2, TABLE_ELEMENT_FUEL_LOG2, TABLE_GROW_FUEL_LOG2 } from './opcodes.js';
 import { patchSleb5, type Writer } from './writer.js';
 
 /**
@@ -24,19 +24,25 @@ export interface OperandCharge {
   shift: number;
   /** The operand is counted up to this (unsigned), or not capped (-1). */
   cap: number;
+  /**
+   * An operand of 0 is counted as 2^zeroLog2 (before the shift): the empty operation still calls into
+   * the engine, and on Node 20 an empty memory.fill costs more than a short one (opcodes.ts).
+   */
+  zeroLog2?: number;
 }
 
 /** How 0xFC sub-opcode `sub` is charged by its operand, or null for a fixed weight. */
 export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
   // No operation moves more than a memory can hold: a longer one traps at once, so it costs no more.
-  if (sub === 8 || sub === 10 || sub === 11) return { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: Math.min(m.maxMemoryPages * 65_536, 0xffff_ffff) };
+  if (sub === 8 || sub === 10 || sub === 11)
+    return { shift: -BULK_BYTES_PER_FUEL_LOG2, cap: Math.min(m.maxMemoryPages * 65_536, 0xffff_ffff), zeroLog2: BULK_ZERO_LENGTH_LOG2 };
   if (sub === 12 || sub === 14 || sub === 17) return { shift: TABLE_ELEMENT_FUEL_LOG2, cap: m.maxTableElements };
   if (sub === 15) return { shift: TABLE_GROW_FUEL_LOG2, cap: m.maxTableElements };
   return null;
 }
 
 export function growCharge(m: RewriteInfo): OperandCharge {
-  return { shift: MEMORY_PAGE_FUEL_LOG2, cap: m.maxMemoryPages };
+  return { shift: MEMORY_PAGE_FUEL_LOG2, cap: m.maxMemoryPages, zeroLog2: GROW_ZERO_PAGES_LOG2 };
 }
 
 /**
@@ -67,6 +73,12 @@ export function chargeOperand(m: ModuleInfo, w: Writer, c: OperandCharge): void 
     // select(t, cap, t < cap): the operand, counted up to the cap
     w.u8(0x41), sleb32(w, c.cap), w.u8(0x20), w.uleb(t), w.u8(0x41), sleb32(w, c.cap);
     w.u8(0x49), w.u8(0x1b); // i32.lt_u; select
+  }
+  if (c.zeroLog2 !== undefined) {
+    // | (t == 0) << zeroLog2: only an empty operation counts as 2^zeroLog2
+    w.u8(0x20), w.uleb(t), w.u8(0x45); // local.get t; i32.eqz
+    if (c.zeroLog2 > 0) w.u8(0x41), w.u8(c.zeroLog2), w.u8(0x74); // i32.const k; i32.shl
+    w.u8(0x72); // i32.or
   }
   w.u8(0xad); // i64.extend_i32_u
   if (c.shift !== 0) {

@@ -22,6 +22,7 @@ import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
 import { bodyBlockType, writeAdapter, writeThinWrapper } from './threaded.js';
 import { Writer } from './writer.js';
+import { localsFuel } from './opcodes.js';
 
 /** Engines cap a function's locals (parameters included) at 50,000: the counter and the scratch local must fit. */
 const MAX_LOCALS = 50_000;
@@ -64,10 +65,14 @@ function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
     const localsStart = r.pos;
     const groups = r.u32();
     let locals = m.params[i] ?? 0;
+    let units = 0;
     for (let g = 0; g < groups; g++) {
-      locals += r.u32();
+      const n = r.u32();
+      locals += n;
+      units += r.buf[r.pos] === 0x7b ? 2 * n : n; // v128: twice the bytes to zero
       r.skipValType();
     }
+    m.localsFuel = localsFuel(units);
     const body = { localsStart, bodyIn: r.pos, groups, locals };
     const hasVariant = !m.exact && m.variantOf[i]! >= 0;
     if (hasVariant && threading && locals + 2 <= MAX_LOCALS && rewriteThreaded(m, r, aux, i, body)) {

@@ -8,6 +8,7 @@ import type { Reader } from './reader.js';
 import { Frame, Walk, blockType } from './walk.js';
 import { walkCallIndirect, walkExit, walkFunc } from './walk-calls.js';
 import { walkGrow, walkRare } from './walk-rare.js';
+import { chargeEngineCall } from './bulk.js';
 import type { Writer } from './writer.js';
 
 export { UNCHECKED_MAX } from './module-info.js';
@@ -36,6 +37,8 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
   if (instrument) {
     resetBlocks();
     s.cur = checkedBlock(m, w, true);
+    // The frame's locals, zeroed at every call: a check of their own, so the entry's cost stays the code's.
+    if (m.localsFuel > 0) chargeEngineCall(m, w, m.localsFuel);
   }
   for (;;) {
     if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));

@@ -40,6 +40,7 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
   const frames: number[] = []; // per open frame: unchecked, text
   const across = (): number => frames[frames.length - 2]! + text - frames[frames.length - 1]!;
   check(m, w);
+  if (m.localsFuel > 0) chargeEngineCall(m, w, m.localsFuel); // the frame's locals, zeroed at every call
   for (;;) {
     if (r.pos >= r.limit) r.fail('expression has no final end', r.limit);
     const at = r.pos;

@@ -87,6 +87,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     tempLocal: -1,
     fuelLocal: -1,
     tempUsed: false,
+    localsFuel: 0,
     threaded: false,
     refuelSlow: -1,
     refuelSlowType: -1,

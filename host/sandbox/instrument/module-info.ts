@@ -24,6 +24,8 @@ export interface ModuleInfo {
   fuelLocal: number;
   /** Set by the walker when it used `tempLocal`; the caller then declares it. */
   tempUsed: boolean;
+  /** Fuel the function being rewritten pays at entry for its declared locals (opcodes.ts `localsFuel`), 0 for none. */
+  localsFuel: number;
   /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */
   threaded: boolean;
   /**

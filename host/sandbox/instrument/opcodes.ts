@@ -30,6 +30,20 @@ export const enum Imm {
   Grow, // memory.grow (charged by its operand), table.set (a check of its own): one index (bulk.ts)
 }
 
+/**
+ * Locals an engine zero-fills at every call for free, in weight units (a v128 local counts 2): past this,
+ * a call pays 1 per unit at entry (`localsFuel`). A function's frame is zeroed on entry, and past ~1,000
+ * locals the engines' optimising tiers give up on it: a loop calling a function of 40,000 v128 locals
+ * that does nothing ran 360 ns per fuel on Node 20, 380 on Deno, 2,400 on Bun (2,000 i64 locals: 1.8,
+ * 9.6, 44), where the call and the entry charged ~16 fuel whatever the locals (rv13). 256 of any type
+ * measured as cheap as none, and real code declares a few dozen.
+ */
+const FREE_LOCAL_UNITS = 256;
+/** The fuel a call pays at entry for `units` of declared locals (1 per local, 2 per v128). */
+export function localsFuel(units: number): number {
+  return Math.max(0, units - FREE_LOCAL_UNITS);
+}
+
 /** Immediate kind per single-byte opcode. */
 export const OP_IMM = new Uint8Array(256);
 /** Fuel weight per single-byte opcode. */
@@ -67,6 +81,12 @@ export const LOOP_DEPTH_MESSAGE = `loops nested more than ${MAX_LOOP_DEPTH} deep
  * arithmetic (stopped only by the deadline; with `timeoutMs: Infinity`, by nothing else); now 1.2–3.3×.
  */
 export const BULK_BYTES_PER_FUEL_LOG2 = 0;
+/**
+ * A memory.init/copy/fill of 0 bytes is counted as 2^9 = 512 bytes (bulk.ts): on Node 20 it costs the
+ * engine 95-110 ns (a slow path; 1 byte costs 5 ns), where its fixed weight of 5 ran 10-12 ns per fuel,
+ * 250x ordinary code (rv13). Only the empty operation pays: compilers emit small copies by the thousand.
+ */
+export const BULK_ZERO_LENGTH_LOG2 = 9;
 /** table.init/copy/fill also pay 2^10 = 1024 fuel per element, charged at run time (bulk.ts): engines take 50–150 ns an element (64, before red7, was 8–30× cheap). */
 export const TABLE_ELEMENT_FUEL_LOG2 = 10;
 /**
@@ -91,6 +111,12 @@ export const THROW_FUEL = 16_384;
  * at 65536 a page, a module probing each of 64 memories for 255 pages spent the whole default budget.
  */
 export const MEMORY_PAGE_FUEL_LOG2 = 12;
+/**
+ * A memory.grow of 0 pages (a size probe) is counted as 2^0 = 1 page (bulk.ts): the engine call costs
+ * ~245 ns on Node 20 (40-50 ns on Deno and Bun) whatever it asks, where the fixed weight of 100 ran
+ * 2.3 ns per fuel on Node (rv13).
+ */
+export const GROW_ZERO_PAGES_LOG2 = 0;
 
 /**
  * Integer division and remainder (i32/i64 div_s, div_u, rem_s, rem_u), and f32/f64 div and sqrt: a
@@ -106,6 +132,27 @@ const WEIGHT_DIVIDE = 24;
  * loop of them at weight 1 ran 0.2-1.7 ns per fuel (measured red12; externref on Node the slowest).
  */
 const WEIGHT_TABLE_GET = 48;
+/**
+ * call_indirect, return_call_indirect, call_ref, return_call_ref: a table read, a signature check and
+ * (threaded fuel, code-section.ts) a write-back, the thin wrapper's global sync and a reload around an
+ * ordinary call. A loop of them to a function that does nothing ran 0.8-1.2 ns per fuel at weight 5 on
+ * Node 20 (5-10 ns each; 0.25-0.58 on Bun), 10-24x ordinary code; at 24 it runs at 0.2-0.4 (rv13).
+ * A direct `call` (5) runs at 0.04-0.44 ns per fuel: it passes the counter in a register.
+ */
+const WEIGHT_CALL_INDIRECT = 24;
+/**
+ * The trapping float-to-int conversions (`trunc`, not `trunc_sat`): range checks and, for the unsigned
+ * 64-bit ones, a branchy sequence. A chain of i64.trunc_f64_u ran 0.6-0.74 ns per fuel at weight 1 on
+ * Node, Deno and Bun (rv13).
+ */
+const WEIGHT_TRUNC = 8;
+const TRUNCS = [0xa8, 0xa9, 0xaa, 0xab, 0xae, 0xaf, 0xb0, 0xb1];
+/**
+ * memory.init's fixed part and data.drop: both call into the engine (a segment lookup), 10-19 ns each on
+ * Deno and Bun (Deno: 19-33 ns), where memory.init's fixed weight of 5 and data.drop's 1 ran 0.5-2.2 ns per
+ * fuel (rv13; at 48 memory.init still ran 0.57 on Deno).
+ */
+const WEIGHT_SEGMENT = 128;
 const DIVIDES = [0x6d, 0x6e, 0x6f, 0x70, 0x7f, 0x80, 0x81, 0x82, 0x91, 0x95, 0x9f, 0xa3];
 
 function set(imm: Imm, ...ops: number[]): void {
@@ -146,7 +193,9 @@ set(Imm.PrefixFC, 0xfc);
 set(Imm.PrefixFD, 0xfd);
 set(Imm.PrefixFE, 0xfe);
 
-for (const op of [0x10, 0x11, 0x12, 0x13, 0x14, 0x15]) OP_WEIGHT[op] = WEIGHT_CALL;
+for (const op of [0x10, 0x12]) OP_WEIGHT[op] = WEIGHT_CALL;
+for (const op of [0x11, 0x13, 0x14, 0x15]) OP_WEIGHT[op] = WEIGHT_CALL_INDIRECT;
+for (const op of TRUNCS) OP_WEIGHT[op] = WEIGHT_TRUNC;
 for (const op of DIVIDES) OP_WEIGHT[op] = WEIGHT_DIVIDE;
 OP_WEIGHT[0x25] = WEIGHT_TABLE_GET;
 OP_WEIGHT[0x40] = WEIGHT_MEMORY_GROW;
@@ -157,6 +206,7 @@ for (const op of [0x02, 0x03, 0x05, 0x0b]) OP_WEIGHT[op] = 0;
 export const FC_LEBS = [0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1];
 export function fcWeight(sub: number): number {
   if (sub === 15) return WEIGHT_MEMORY_GROW; // table.grow
+  if (sub === 8 || sub === 9) return WEIGHT_SEGMENT; // memory.init, data.drop
   return sub >= 8 && sub !== 9 && sub !== 13 && sub !== 16 ? WEIGHT_BULK : 1;
 }
 
