@@ -2,6 +2,10 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openStore } from '../../host/store/open.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from './rv15-store.js';
+import { cutOffPrompt } from './rv15-lease.js';
+import { createHost } from '../../host/host.js';
+import { createServer } from '../../host/server/app.js';
+import { eventGrammarViolations } from '../../host/events/grammar.js';
 import { haveRedis, startRedis, type RedisServer } from './redis-server.js';
 
 describe('rv15 store fencing', () => {
@@ -25,5 +29,15 @@ describe.skipIf(!haveRedis())('rv15 store fencing (Redis)', () => {
     } finally {
       raw.disconnect();
     }
+  });
+});
+
+describe('rv15 lease gate (a shared store; renewals hang)', () => {
+  const deps = { createHost: createHost as never, createServer: createServer as never, eventGrammarViolations: eventGrammarViolations as never };
+  it('taken over meanwhile: nothing more of the cut-off prompt reaches the stream, and it stops', async () => {
+    await cutOffPrompt(deps, (await openStore({ kind: 'memory' })).store, true);
+  });
+  it('nobody took it: every event is published once the store answers, one agent.end, grammar holds', async () => {
+    await cutOffPrompt(deps, (await openStore({ kind: 'memory' })).store, false);
   });
 });
