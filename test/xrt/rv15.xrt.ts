@@ -6,11 +6,13 @@
 // 3. A shared store: a replica whose renewals hang publishes nothing of its prompt once it may have lost the lease
 //    (held until the store confirms or refuses the token): after another replica took over, nothing more reaches
 //    the session's stream and the prompt stops; with nobody taking over, every event goes out, in order.
-// Vitest twins: test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
+// 4. The HookResponse text caps (131,072 / 131,072 / 262,144 characters) hold for JS and shell hooks too.
+// Vitest twins: test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
 import * as dist from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from '../store/rv15-store.ts';
 import { cutOffPrompt } from '../store/rv15-lease.ts';
+import { hookTextCaps } from '../hooks/rv15-caps.ts';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
 const deps = { createHost: dist.createHost as never, createServer: createServer as never, eventGrammarViolations: dist.eventGrammarViolations as never };
@@ -33,4 +35,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
     cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, true),
   'shared store, renewals hang, nobody takes over: every event is published once the store answers, one agent.end': async () =>
     cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, false),
+  'JS and shell hooks: a reason, systemMessage or additionalContext past its cap is BAD_OUTPUT (the guard fails closed); at the cap kept': () =>
+    hookTextCaps({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, createShellHook: dist.createShellHook, shellHooks: dist.shellHooks } as never),
 };
