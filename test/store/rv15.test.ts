@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openStore } from '../../host/store/open.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from './rv15-store.js';
 import { cutOffPrompt } from './rv15-lease.js';
+import { stalledStoreEnd } from './rv15-stall.js';
 import { createHost } from '../../host/host.js';
 import { createServer } from '../../host/server/app.js';
 import { eventGrammarViolations } from '../../host/events/grammar.js';
@@ -40,4 +41,11 @@ describe('rv15 lease gate (a shared store; renewals hang)', () => {
   it('nobody took it: every event is published once the store answers, one agent.end, grammar holds', async () => {
     await cutOffPrompt(deps, (await openStore({ kind: 'memory' })).store, false);
   });
+});
+
+describe('rv15 agent.end with a store that stops answering', () => {
+  it('the end goes out at most 5 s later, once; prompt() settles', async () => {
+    const { scriptedModel } = await import('../../host/models/scripted.js');
+    await stalledStoreEnd({ createHost, scriptedModel, eventGrammarViolations } as never, (await openStore({ kind: 'memory' })).store);
+  }, 20_000);
 });

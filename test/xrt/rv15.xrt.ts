@@ -7,12 +7,14 @@
 //    (held until the store confirms or refuses the token): after another replica took over, nothing more reaches
 //    the session's stream and the prompt stops; with nobody taking over, every event goes out, in order.
 // 4. The HookResponse text caps (131,072 / 131,072 / 262,144 characters) hold for JS and shell hooks too.
+// 5. agent.end waited for a store that stops answering forever (prompt() never settled): now at most 5 s.
 // Vitest twins: test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
 import * as dist from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from '../store/rv15-store.ts';
 import { cutOffPrompt } from '../store/rv15-lease.ts';
 import { hookTextCaps } from '../hooks/rv15-caps.ts';
+import { stalledStoreEnd } from '../store/rv15-stall.ts';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
 const deps = { createHost: dist.createHost as never, createServer: createServer as never, eventGrammarViolations: dist.eventGrammarViolations as never };
@@ -37,4 +39,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
     cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, false),
   'JS and shell hooks: a reason, systemMessage or additionalContext past its cap is BAD_OUTPUT (the guard fails closed); at the cap kept': () =>
     hookTextCaps({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, createShellHook: dist.createShellHook, shellHooks: dist.shellHooks } as never),
+  'a store that stops answering: agent.end goes out at most 5 s later, once, and prompt() settles': async () =>
+    stalledStoreEnd({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, eventGrammarViolations: dist.eventGrammarViolations } as never, (await dist.openStore({ kind: 'memory' })).store as never),
 };
