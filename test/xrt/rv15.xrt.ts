@@ -8,7 +8,14 @@
 //    the session's stream and the prompt stops; with nobody taking over, every event goes out, in order.
 // 4. The HookResponse text caps (131,072 / 131,072 / 262,144 characters) hold for JS and shell hooks too.
 // 5. agent.end waited for a store that stops answering forever (prompt() never settled): now at most 5 s.
-// Vitest twins: test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
+// 6. serve's POST /plugins: a .sig that is an idle FIFO held the load (and its slot) after its client left.
+// Vitest twins: test/config/rv15-sig.test.ts, test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, copyFileSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as dist from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from '../store/rv15-store.ts';
@@ -41,4 +48,51 @@ export const scenarios: Record<string, () => Promise<void>> = {
     hookTextCaps({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, createShellHook: dist.createShellHook, shellHooks: dist.shellHooks } as never),
   'a store that stops answering: agent.end goes out at most 5 s later, once, and prompt() settles': async () =>
     stalledStoreEnd({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, eventGrammarViolations: dist.eventGrammarViolations } as never, (await dist.openStore({ kind: 'memory' })).store as never),
+  'serve: two POST /plugins loads stuck on a .sig that is an idle FIFO stop when their clients leave; the next load is not held up': async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wasmhooks-rv15-sig-'));
+    const calc = fileURLToPath(new URL('../../plugins/calc/build/calc.wasm', import.meta.url));
+    const wasm = join(dir, 'p.wasm');
+    copyFileSync(calc, wasm);
+    execFileSync('mkfifo', [`${wasm}.sig`]);
+    // A writer that is there and sends nothing (our own descriptor, open for reading and writing).
+    const writer = openSync(`${wasm}.sig`, constants.O_RDWR | constants.O_NONBLOCK);
+    const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const runtime = 'Deno' in globalThis ? [process.execPath, 'run', '-A', cli] : [process.execPath, cli];
+    const token = 'rv15-token-0123456789abcdef';
+    const child = spawn(runtime[0]!, [...runtime.slice(1), 'serve', '--port', '0', '--allow-plugin-loading', '--data-dir', join(dir, 'data')], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', WASMHOOKS_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
+        child.stdout!.on('data', (d: Uint8Array) => {
+          out += new TextDecoder().decode(d);
+          const m = /serving on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!.replace(/\/$/, ''));
+          }
+        });
+        child.on('error', reject);
+      });
+      const post = (path: string, signal?: AbortSignal) =>
+        fetch(`${url}/plugins`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ path }), ...(signal ? { signal } : {}) });
+      const clients = [new AbortController(), new AbortController()];
+      const gone = clients.map((c) => post(wasm, c.signal).catch(() => undefined));
+      await new Promise((r) => setTimeout(r, 500));
+      for (const c of clients) c.abort();
+      await Promise.all(gone);
+      const started = performance.now();
+      const res = await post(calc);
+      assert.equal(res.status, 201, await res.text());
+      assert.ok(performance.now() - started < 5_000, `the next load waited ${(performance.now() - started).toFixed(0)} ms`);
+    } finally {
+      child.kill('SIGKILL');
+      closeSync(writer);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
 };
