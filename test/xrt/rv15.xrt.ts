@@ -9,7 +9,9 @@
 // 4. The HookResponse text caps (131,072 / 131,072 / 262,144 characters) hold for JS and shell hooks too.
 // 5. agent.end waited for a store that stops answering forever (prompt() never settled): now at most 5 s.
 // 6. serve's POST /plugins: a .sig that is an idle FIFO held the load (and its slot) after its client left.
-// Vitest twins: test/config/rv15-sig.test.ts, test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
+// 7. A redactor matched to the agent tool: a nested sub-agent's subagent.start carried the prompt the reviewed
+//    sub-agent wrote after reading the secret (its tool.call input was emptied); inner hooks' and denials' reasons too.
+// Vitest twins: test/agent/rv15-nested-redaction.test.ts, test/config/rv15-sig.test.ts, test/hooks/rv15-caps.test.ts and test/store/rv15.test.ts (the scenarios live in test/store/rv15-store.ts and rv15-lease.ts).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, copyFileSync, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { createServer } from '../../dist/server.js';
 import { fileReplaceAfterDelete, redisDamagedCounter } from '../store/rv15-store.ts';
 import { cutOffPrompt } from '../store/rv15-lease.ts';
 import { hookTextCaps } from '../hooks/rv15-caps.ts';
+import { nestedSubagentRedaction } from '../agent/rv15-nested-redaction.ts';
 import { stalledStoreEnd } from '../store/rv15-stall.ts';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 
@@ -95,4 +98,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
       rmSync(dir, { recursive: true, force: true });
     }
   },
+  'a redactor matched to the agent tool: a nested sub-agent\'s prompt (written after reading the secret) is withheld': () =>
+    nestedSubagentRedaction({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, tool: dist.tool, eventGrammarViolations: dist.eventGrammarViolations } as never),
 };
