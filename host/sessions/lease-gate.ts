@@ -44,11 +44,6 @@ export class LeaseGate {
     return Date.now() - this.#confirmedAt >= this.#window;
   }
 
-  /** Whether the store refused the token (the session was taken over). */
-  get lost(): boolean {
-    return this.#lost;
-  }
-
   publish(event: HostEvent): void {
     if (this.#lost) return;
     if (this.#held.length === 0 && !this.lapsed) return this.#publish(event);
