@@ -51,6 +51,9 @@ interface Run {
   ending?: Promise<void>;
 }
 
+/** The longest an `agent.end` waits for its holds (a store's writes still under way then report their own failure). */
+const END_HOLD_MAX_MS = 5_000;
+
 /**
  * @example
  * const session = host.session();
@@ -171,9 +174,15 @@ export class Session {
   private publishAfterHolds(end: HostEventOf<'agent.end'>): void {
     const held: HostEvent[] = [end];
     this.held = held;
-    const settled = Promise.allSettled([...this.endHolds].map(async (hold) => hold(end)));
+    // A store that stops answering (one without Redis's 5 s command timeout) must not keep the end in forever.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settled = Promise.race([
+      Promise.allSettled([...this.endHolds].map(async (hold) => hold(end))),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, END_HOLD_MAX_MS))),
+    ]);
     const run = this.run;
     const ending = settled.then(() => {
+      clearTimeout(timer);
       this.held = undefined;
       // Finished before the end is out, as without a hold: whoever sees agent.end may prompt again at once.
       run?.settle();

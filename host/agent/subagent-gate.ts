@@ -10,7 +10,8 @@
  * progress-gate.ts decides for an ordinary tool's progress), the sub-agent's
  * events still go out, in their order and shape (the event grammar holds), with
  * the text they carry replaced: deltas and progress and log lines withheld,
- * inputs emptied, outputs and final texts replaced by one fixed note. Structure
+ * inputs, nested sub-agents' prompts, hooks' and denials' reasons emptied or replaced, outputs and final texts
+ * replaced by one fixed note. Structure
  * stays visible (turns, which tools ran, errors' codes, permission questions:
  * a person must see what they allow).
  */
@@ -66,7 +67,17 @@ export class SubagentGate {
         e.content = SUBAGENT_WITHHELD;
         return e;
       case 'hook.end':
+        // An inner hook's texts may quote what it judged (a tool's output, an input the sub-agent wrote).
         if (e.additionalContext !== undefined) e.additionalContext = SUBAGENT_WITHHELD;
+        if (e.systemMessage !== undefined) e.systemMessage = SUBAGENT_WITHHELD;
+        if (e.reason !== undefined) e.reason = SUBAGENT_WITHHELD;
+        return e;
+      case 'tool.denied':
+        e.reason = SUBAGENT_WITHHELD;
+        return e;
+      case 'subagent.start':
+        // A nested sub-agent's prompt is text this sub-agent wrote (its `agent` call's input, emptied above) (rv15).
+        e.prompt = e.prompt === '' ? '' : SUBAGENT_WITHHELD;
         return e;
       case 'subagent.end':
         e.result = { ...e.result, text: e.result.text === '' ? '' : SUBAGENT_WITHHELD };

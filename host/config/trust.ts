@@ -45,12 +45,14 @@ export async function findSignature(
   redirect: 'follow' | 'error' = 'follow',
   /** The checked IP to connect to (`POST /plugins`: pinned-fetch.ts). */
   address?: string,
+  /** Ends the read or download (`POST /plugins`: its client left, its load slot ran out; a `.sig` may be an idle FIFO). */
+  signal?: AbortSignal,
 ): Promise<SignatureEnvelope | undefined> {
   const where = entry.signature ?? (entry.path !== undefined ? `${entry.path}.sig` : entry.url !== undefined ? `${entry.url}.sig` : undefined);
   if (where === undefined) return undefined;
   let text: string;
   if (/^https?:\/\//i.test(where)) {
-    const { response, read } = await fetchWithin(where, `the signature ${where}`, undefined, redirect, address);
+    const { response, read } = await fetchWithin(where, `the signature ${where}`, undefined, redirect, address, signal);
     if (!response.ok) await response.body?.cancel().catch(() => {});
     if (response.status === 404) return undefined;
     if (!response.ok) throw new WasmhooksError('LOAD_FAILED', `cannot download the signature ${where}: HTTP ${response.status}`);
@@ -62,7 +64,7 @@ export async function findSignature(
     try {
       // The plugin file's own reader: regular files only, read up to the cap (a `.sig` beside a path
       // given over HTTP may be anything: /dev/zero, a huge file).
-      body = await readFileCapped(where, MAX_SIGNATURE_BYTES);
+      body = await readFileCapped(where, MAX_SIGNATURE_BYTES, signal);
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT' && entry.signature === undefined) return undefined;
       throw new WasmhooksError('LOAD_FAILED', `cannot read the signature ${where}: ${messageOf(error)}`);
@@ -92,12 +94,15 @@ export async function checkSignature(
   redirect: 'follow' | 'error' = 'follow',
   /** The IP `POST /plugins` checked: every download of this load connects there (pinned-fetch.ts). */
   address?: string,
+  /** Ends every read and download of the check (`POST /plugins`: the load's signal). */
+  signal?: AbortSignal,
 ): Promise<{ keyId: string; sha256: string } | undefined> {
   if (entry.name !== undefined) return undefined; // first-party: the package's pin is the trust anchor
   const origin = entry.path ?? entry.url ?? where;
-  const envelope = await findSignature(entry, origin, redirect, address);
+  const envelope = await findSignature(entry, origin, redirect, address, signal);
   if (!envelope && !trust.requireSignature) return undefined;
-  const source = entry.path !== undefined ? { path: entry.path } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect, ...(address !== undefined ? { address } : {}) };
+  const stop = signal ? { signal } : {};
+  const source = entry.path !== undefined ? { path: entry.path, ...stop } : { url: entry.url!, sha256: pin ?? entry.sha256!, redirect, ...(address !== undefined ? { address } : {}), ...stop };
   const { bytes, sha256 } = await resolveSource(pin ? { ...source, sha256: pin } : source);
   // A file that is no wasm is refused before the signature check, whose failure tells the bytes' sha256: the path
   // may name any file on the server (`POST /plugins`), and its digest would be its content to a guesser (rv9).

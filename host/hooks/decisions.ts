@@ -3,6 +3,7 @@
  * this table; keep the two together.
  */
 import type { FailurePolicy, HookDecision, HookEventName, HookOutput } from './types.js';
+import { hookTextOverCap } from './caps.js';
 
 export interface HookEventRule {
   /** Decisions a hook may return; anything else is a protocol violation (a failure). */
@@ -87,7 +88,8 @@ export function violation(event: HookEventName, output: HookOutput): string | un
   }
   if (output.updatedInput !== undefined && !rule.updatedInput) return `updatedInput is not legal for ${event}`;
   if (output.updatedOutput !== undefined && !rule.updatedOutput) return `updatedOutput is not legal for ${event}`;
-  return undefined;
+  // Every kind of hook (JS, shell, remote callbacks; a plugin's answer is checked as it is decoded too).
+  return hookTextOverCap(output);
 }
 
 /** The failure policy of a handler that sets none (guards closed, observers open). */

@@ -9,6 +9,7 @@
 import type { wasmhooks } from './gen/hooks.js';
 import type { PluginFailure } from '../failure.js';
 import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEventName, type HookOutput } from '../hooks/types.js';
+import { hookTextOverCap } from '../hooks/caps.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { readHookResponse } from './hook-response.js';
@@ -249,20 +250,8 @@ export interface HookResponseFields {
   updatedOutputJson?: string | null;
 }
 
-/**
- * The longest `reason` and `system_message` a HookResponse may carry, in characters. Both are shown to people and
- * (the reason) to the model; guard-shell quotes the command it judged, so a 100 KB heredoc's reason is ~100k; a plugin's output is otherwise bounded only by `maxOutputBytes`
- * (1 MiB), which let one answer put a megabyte into every watcher's event and the conversation. Longer is refused.
- */
-export const HOOK_REASON_MAX_CHARS = 131_072;
-/** The longest `additional_context` a HookResponse may carry, in characters. */
-export const HOOK_CONTEXT_MAX_CHARS = 262_144;
-
-/** A failure when `value` is longer than `max` characters (fail closed: the answer is refused, not cut). */
-function overCap(field: string, value: string | null | undefined, max: number): { ok: false; failure: PluginFailure } | undefined {
-  if (!value || value.length <= max) return undefined;
-  return bad(`hook output ${field} is ${value.length} characters, above its cap of ${max}: answer with a shorter ${field} (the hook's answer is refused as a whole)`);
-}
+// The caps are every hook kind's (hooks/caps.ts); exported here too, where fix3 put them.
+export { HOOK_CONTEXT_MAX_CHARS, HOOK_REASON_MAX_CHARS } from '../hooks/caps.js';
 
 /**
  * Validates a decoded HookResponse into a `HookOutput`: a known decision, JSON
@@ -273,11 +262,8 @@ export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
   const d = raw.decision ?? 0;
   const decision = d === 0 ? 'continue' : DECISIONS[d - 1];
   if (!decision) return bad(`hook output has an unknown decision ${d}`);
-  const over =
-    overCap('reason', raw.reason, HOOK_REASON_MAX_CHARS) ??
-    overCap('system_message', raw.systemMessage, HOOK_REASON_MAX_CHARS) ??
-    overCap('additional_context', raw.additionalContext, HOOK_CONTEXT_MAX_CHARS);
-  if (over) return over;
+  const over = hookTextOverCap(raw, { reason: 'reason', systemMessage: 'system_message', additionalContext: 'additional_context' });
+  if (over) return bad(over);
   const response: HookOutput = { decision };
   if (raw.reason) response.reason = raw.reason;
   if (raw.additionalContext) response.additionalContext = raw.additionalContext;

@@ -11,6 +11,7 @@ import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import { persistTranscript, type Transcript } from '../store/transcript.js';
 import type { ResumeAt, SessionRecord, SessionStore } from '../store/types.js';
+import type { LeaseGate } from '../sessions/lease-gate.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
 import type { EventHub } from './hub.js';
 import type { RemoteHooks } from './remote-hooks.js';
@@ -36,6 +37,10 @@ export interface Live {
   running: boolean;
   /** The running prompt's fencing token (`SessionStore.acquire`): its writes carry it. */
   fence: number | undefined;
+  /** The running prompt's lease gate (a shared store): its events go through it. */
+  gate: LeaseGate | undefined;
+  /** Publishes one of the session's events (under its id) to the hub. */
+  publish: (event: HostEvent) => void;
   unsubscribe: () => void;
 }
 
@@ -60,17 +65,27 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
     await session.close?.();
     throw error;
   }
-  const forward = realId === session.id ? (e: HostEvent) => hub.publish(e) : (e: HostEvent) => hub.publish({ ...e, sessionId: realId });
+  const publish = realId === session.id ? (e: HostEvent) => hub.publish(e) : (e: HostEvent) => hub.publish({ ...e, sessionId: realId });
+  // A running prompt on a shared store publishes through its lease gate (host/sessions/lease-gate.ts).
+  const forward = (e: HostEvent) => (live.gate ? live.gate.publish(e) : publish(e));
   const transcript = session.messages
     ? persistTranscript(session as Required<Pick<ServerSession, 'messages'>> & ServerSession, store, realId, history.length, (error) =>
         hub.emit('prompt.failed', { sessionId: realId, code: 'STORE_UNAVAILABLE', message: `the conversation could not be stored: ${messageOf(error)}` }),
         // A prompt's writes carry its lease's fencing token: once another replica took the session over (acquired
         // it, or reported the prompt interrupted) the store refuses them. Between prompts, a shared store is not written
         // (the next prompt may run elsewhere); one process (memory, a data directory) writes then too, unfenced.
-        { from: resumeAt, fence: () => live.fence ?? (store.shared ? null : undefined) },
+        {
+          from: resumeAt,
+          fence: () => live.fence ?? (store.shared ? null : undefined),
+          // Taken over: the prompt stops now, not at the next renewal, and publishes nothing more.
+          refused: () => {
+            live.gate?.lose();
+            session.abort();
+          },
+        },
       )
     : undefined;
-  const live: Live = { id: realId, session, transcript, running: false, fence: undefined, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
+  const live: Live = { id: realId, session, transcript, running: false, fence: undefined, gate: undefined, publish, unsubscribe: session.subscribe(forward, { buffer: Number.POSITIVE_INFINITY }) };
   return live;
 }
 

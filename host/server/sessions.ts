@@ -10,6 +10,7 @@ import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
+import { LeaseGate } from '../sessions/lease-gate.js';
 import { runLeased } from '../sessions/run.js';
 import type { ResumeAt, SessionRecord } from '../store/types.js';
 import { resumeAtOf } from '../store/transcript.js';
@@ -116,6 +117,7 @@ export class SessionRegistry {
     this.#starting.add(id);
     let live: Live;
     try {
+      const acquiredAt = Date.now();
       const fence = await this.d.store.acquire(id, this.d.replica, this.d.leaseMs);
       if (fence === false) throw busy();
       try {
@@ -126,11 +128,13 @@ export class SessionRegistry {
         live = this.#live.get(id) ?? (await this.#build(id, held.options, await this.d.store.messages(id), resumeAtOf(held)));
         if (live.session.state !== 'idle') throw busy();
         live.fence = fence;
+        if (this.d.store.shared) live.gate = new LeaseGate(this.d.leaseMs, acquiredAt, live.publish, () => live.session.abort());
         // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
-        await this.d.store.update(id, { prompts: held.prompts + 1 });
+        // With the token: a prompt taken over while it started (its store stalled a lease long) does not count itself.
+        if ((await this.d.store.update(id, { prompts: held.prompts + 1 }, fence)) === false) throw busy();
         await live.transcript?.reserve();
       } catch (error) {
-        if (this.#live.get(id)?.fence === fence) this.#live.get(id)!.fence = undefined;
+        if (this.#live.get(id)?.fence === fence) Object.assign(this.#live.get(id)!, { fence: undefined, gate: undefined });
         await this.d.store.release(id, this.d.replica).catch(() => {});
         throw error;
       }
@@ -145,10 +149,11 @@ export class SessionRegistry {
 
   async #run(id: string, live: Live, text: string): Promise<void> {
     try {
-      await runLeased(this.d, id, live.session, live.transcript, text, live.fence);
+      await runLeased(this.d, id, live.session, live.transcript, text, live.fence, live.gate);
     } finally {
       live.running = false;
       live.fence = undefined;
+      live.gate = undefined;
       if (this.d.store.shared) await this.#drop(id, false);
     }
   }

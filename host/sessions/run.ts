@@ -10,6 +10,7 @@ import { messageOf, WasmhooksError } from '../errors.js';
 import type { EventHub } from '../server/hub.js';
 import type { ServerSession } from '../server/types.js';
 import type { Transcript } from '../store/transcript.js';
+import type { LeaseGate } from './lease-gate.js';
 import type { SessionStore, StoredResult } from '../store/types.js';
 
 export interface LeaseContext {
@@ -27,7 +28,10 @@ const storedResult = (r: AgentResult): StoredResult => ({
   ...(r.error ? { error: r.error } : {}),
 });
 
-/** Runs `text` on `session`, whose lease this replica holds; never rejects. */
+/**
+ * Runs `text` on `session`, whose lease this replica holds; never rejects. With `gate` (a shared store), what the
+ * prompt publishes goes through it and every answer of the store about the token reaches it (lease-gate.ts).
+ */
 export async function runLeased(
   c: LeaseContext,
   id: string,
@@ -35,18 +39,30 @@ export async function runLeased(
   transcript: Transcript | undefined,
   text: string,
   fence?: number,
+  gate?: LeaseGate,
 ): Promise<void> {
   const { store, hub, replica, leaseMs } = c;
   let renewed = Date.now();
+  /** The prompt is over: a renewal answered after that says nothing about the next prompt. */
+  let over = false;
+  const lost = () => {
+    if (over) return;
+    gate?.lose();
+    session.abort();
+  };
   const heartbeat = setInterval(() => {
+    // Counted from when the renewal was sent: the store runs it later, so its lease lasts at least this long.
+    const sentAt = Date.now();
     // With the token, a renewal that comes late (a stalled process) still holds when nobody took the session meanwhile.
     store.renew(id, replica, leaseMs, fence).then(
       (held) => {
-        if (held) renewed = Date.now();
-        else session.abort();
+        if (!held) return lost();
+        if (over) return;
+        renewed = Math.max(renewed, sentAt);
+        gate?.confirm(sentAt);
       },
       () => {
-        if (Date.now() - renewed >= leaseMs) session.abort();
+        if (!over && Date.now() - renewed >= leaseMs) session.abort();
       },
     );
   }, Math.max(50, Math.floor(leaseMs / 3)));
@@ -59,14 +75,26 @@ export async function runLeased(
     lastResult = { subtype: 'error_during_execution', text: '', turns: 0, durationMs: 0, error: { code, message: messageOf(error) } };
   } finally {
     clearInterval(heartbeat);
+    over = true;
   }
   try {
     await transcript?.flush();
     // A prompt whose lease was lost (reported interrupted elsewhere meanwhile) does not overwrite that result.
-    if (fence !== undefined) await store.update(id, { lastResult }, fence);
-    else if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
-    await store.release(id, replica);
+    if (fence !== undefined) {
+      let sentAt = Date.now();
+      let ours = (await store.update(id, { lastResult }, fence)) !== false;
+      if (ours && gate?.lapsed) {
+        // The end is still held (the store answered late): one more answer about the token, sent now.
+        sentAt = Date.now();
+        ours = await store.renew(id, replica, leaseMs, fence);
+      }
+      if (!ours) gate?.lose();
+      else gate?.confirm(sentAt);
+    } else if (await store.renew(id, replica, leaseMs)) await store.update(id, { lastResult });
+    // Events never confirmed (dropped): the lease is left to expire, so a sweep reports the prompt interrupted.
+    if ((gate?.end() ?? 0) === 0) await store.release(id, replica);
   } catch (error) {
+    gate?.end();
     // The lease expires by itself; another replica then reports the prompt as interrupted.
     hub.emit('prompt.failed', { sessionId: id, code: 'STORE_UNAVAILABLE', message: `the result could not be stored: ${messageOf(error)}` });
   }

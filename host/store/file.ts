@@ -116,7 +116,9 @@ export class FileSessionStore extends MemorySessionStore {
   override async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
     if (!this.fenced(id, fence)) return false;
     await this.#closeHandle(id);
-    await super.replaceMessages(id, messages, fence);
+    // Checked again after the wait: a delete (and a new session under the id) meanwhile ends the token, and the
+    // file written now would be that new session's transcript.
+    if (!(await super.replaceMessages(id, messages, fence))) return false;
     this.#loaded.add(id);
     await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
     return true;

@@ -12,6 +12,7 @@
  * Lease changes are Lua scripts, so "one prompt per session" holds across replicas.
  */
 import type { Redis } from 'ioredis';
+import { WasmhooksError } from '../errors.js';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
@@ -20,9 +21,17 @@ import { parseObject, readObject, toRecord } from './redis-record.js';
 import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
 
 // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
+/** Fencing tokens stay exact in JavaScript (a token past it would be read rounded). */
+const FENCE_MAX = Number.MAX_SAFE_INTEGER;
+// The token counter is checked before anything is written (a script's writes are not undone by a later error): a
+// counter that is not a whole number below 2^53 - 1 (damaged, or set by hand) would either fail INCR halfway, leaving
+// a lease and a running mark nobody holds, or give tokens JavaScript reads rounded, so two prompts could carry the
+// same one. -1: refused, nothing written.
 const ACQUIRE = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 if redis.call('HEXISTS', KEYS[2], 'running') == 1 then return 0 end
+local last = redis.call('GET', KEYS[5])
+if last and not (string.match(last, '^%d+$') and string.len(last) <= 16 and tonumber(last) < ${FENCE_MAX}) then return -1 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('HSET', KEYS[2], 'running', ARGV[1]); redis.call('SADD', KEYS[3], ARGV[3])
   local fence = redis.call('INCR', KEYS[5]); redis.call('SET', KEYS[4], fence); return fence
@@ -205,6 +214,9 @@ export class RedisSessionStore implements SessionStore {
     const keys = [this.#k('lease', id), this.#k('s', id), this.#k('running'), this.#k('fence', id), this.#k('fences')];
     return this.#call(async () => {
       const fence = Number(await this.redis.eval(ACQUIRE, 5, ...keys, owner, ttlMs, id));
+      if (fence === -1) {
+        throw new WasmhooksError('STORE_UNAVAILABLE', `${this.#k('fences')} is not a fencing-token counter (a whole number below ${FENCE_MAX}); no prompt can start until it is repaired (set it to a number above every token given out)`);
+      }
       return fence > 0 ? fence : false;
     });
   }

@@ -52,6 +52,8 @@ export function persistTranscript(
      * (the session was taken over) is not retried here. `null`: write nothing (a shared store between prompts).
      */
     fence?: () => number | null | undefined;
+    /** Called when the store refuses a write made with a token: the session was taken over. */
+    refused?: () => void;
   } = {},
 ): Transcript {
   let chain: Promise<void> = Promise.resolve();
@@ -85,6 +87,7 @@ export function persistTranscript(
           // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
           (!resumeAt || (await store.update(id, { resumeAt }, fence)) !== false);
         if (!ours) {
+          if (typeof fence === 'number') counters.refused?.();
           // Not ours any more (another replica took the session over and may run the next prompt): write nothing
           // more; should this session hold a lease again (one process), its next write is a whole rewrite.
           saved = Math.min(saved, from);

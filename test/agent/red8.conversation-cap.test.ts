@@ -82,7 +82,8 @@ describe('the cap and compaction', () => {
 
 describe('hook context counts toward the cap', () => {
   it('context past the cap reaches the model as a note; the conversation is then full', async () => {
-    const huge = 'y'.repeat(500_000);
+    // Under the hook answer cap (262,144, host/hooks/caps.ts), over the conversation's.
+    const huge = 'y'.repeat(250_000);
     const host = createHost({
       model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
       maxConversationChars: 100_000,

@@ -161,7 +161,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
 
   'hook context past the conversation cap reaches the model as a note, and the conversation is then full': async () => {
-    const huge = 'y'.repeat(500_000);
+    const huge = 'y'.repeat(250_000); // under the hook answer cap (262,144), over the conversation's
     const host = createHost({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), maxConversationChars: 100_000, hooks: { UserPromptSubmit: [{ hooks: [async () => ({ additionalContext: huge })] }] } });
     const session = host.session();
     assert.equal((await session.prompt('go')).subtype, 'success');

@@ -54,7 +54,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<ExitCo
       const entry = source.url ? { url: source.url, sha256: source.sha256 ?? '' } : { path: source.path ?? '', ...(source.sha256 ? { sha256: source.sha256 } : {}) };
       const redirect = source.redirect ?? 'follow';
       // requireSignature holds for plugins loaded over HTTP too (they are not in the lock: not config entries).
-      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins', redirect, source.address);
+      // The load's signal reaches the signature check's reads too (a `.sig` that is an idle FIFO held the slot).
+      const signed = await checkSignature(entry, entry.sha256, await trustContext(setup.config, io.cwd), 'POST /plugins', redirect, source.address, source.signal);
       // Exactly the bytes whose signature was checked: the file is read again to load it.
       const pinned = signed && !entry.sha256 ? { ...entry, sha256: signed.sha256 } : entry;
       // Every download of this load connects to the address the server checked (no second resolution: DNS rebinding).
