@@ -50,6 +50,8 @@ const schemas = lazy(() => {
     maxMessages: z.number().int().positive().optional(),
     /** Characters of text the conversation may hold (outputs past it are dropped; then CONVERSATION_TOO_LARGE). Default 32 000 000. */
     maxConversationChars: z.number().int().positive().optional(),
+    /** Longest one model call may take, request to message.end; past it the prompt ends with MODEL_TIMEOUT. Default 600 000 ms. */
+    modelTimeoutMs: z.number().int().positive().optional(),
     /** Auto-compact when a model call's input reaches this fraction of the context window. Default 0.8; false: never. */
     autoCompact: z.union([z.number().gt(0).max(1), z.literal(false)]).optional(),
     /** How long the canUseTool callback may take. Default 300 000 ms; expiry denies. */

@@ -16,12 +16,12 @@
  *   at backpressure), where ours counts it and drops a slow client.
  * The clients are Node processes (sse-clients.mjs), the same load generator
  * for every runtime's server.
- * - Throughput (500 events, 200 with --quick) and each server process's CPU
- *   time per event (the runtime's helper threads included): 15 runs after
- *   16 uncounted warm-up runs (JIT compiling is not what is compared: Bun's
- *   optimising compiler reached the hot code only after 6,000–7,500 events),
- *   both servers bursting at the same moment, each read by a client process
- *   of its own.
+ * - Throughput (bursts of 5,000 events, 1,000 with --quick) and each server
+ *   process's CPU time per event (the runtime's helper threads included): 15
+ *   runs after uncounted warm-up runs of at least 8,000 events (JIT compiling
+ *   is not what is compared: Bun's optimising compiler reached the hot code
+ *   only after 6,000–7,500 events), both servers bursting at the same moment,
+ *   each read by a client process of its own.
  *   Those clients are raw TCP sockets that count the text.delta frames with a
  *   byte search (no HTTP or SSE parser, one shared read buffer), so that the
  *   servers, not the clients, take the time: node:http clients reading each
@@ -31,37 +31,46 @@
  *   as soon as it had its events put 200 disconnects into every measured
  *   burst (about 16 µs per event on Bun, per connection rather than per
  *   event). Taken one after the other, the runs' ratios spread 0.3–2.5× with
- *   the neighbours' load.
+ *   the neighbours' load. Bursts of 5,000 events, not 500 (sse8): each burst
+ *   has a fresh client process, and in a 500-event burst its own JIT warm-up
+ *   made it cost ~85 µs of CPU per event, twice a server's, so the clients
+ *   set the pace; and a burst lasted 50–300 ms, a few dozen time slices of a
+ *   2-core machine running ten processes, so which process ran when decided
+ *   the run (per-run ratios 0.7–1.3×). At 5,000 events a client process
+ *   costs about what a server does (~40 µs) and a burst lasts ~1 s.
+ *   SSE_EVENTS=500 runs the old burst size (with 16 warm-ups).
  * - p99 latency at 50 events/s (300 events; 50 with --quick): both servers
  *   run at once, on one schedule (the second half a period after the first), read by
  *   one client process, so a stall of the machine or of the clients lands
  *   on both, and what differs is the servers' own delays (their GC, their
  *   work per event). A p99 of 300 events is the third-worst event's delay:
  *   taken run after run instead, it measured the neighbours' bursts more
- *   than the servers (per-run ratios 0.04–2.8× in one session). Nine
- *   paced runs, not five: per-run p99 ratios still spread 0.6–2.3× at load
+ *   than the servers (per-run ratios 0.04–2.8× in one session). Ten
+ *   paced runs (nine before sse8), not five: per-run p99 ratios still spread 0.6–2.3× at load
  *   2–8, and a median of five could not tell 1.1× from 1.0× (rv11).
  * Which server goes first (its clients spawned first, its commands sent
  * first, first on the paced schedule) alternates run by run: a server
  * against a copy of itself measured the first place up to 25% slower in
  * single sessions. Each figure is the median of the runs, with the range
- * beside it. Ours runs
+ * beside it. The counts are even (16 bursts, 10 paced runs; were 15 and 9,
+ * sse8) so that each server holds each place in half the runs: with an odd
+ * count one server went first once more, and when the first place is the
+ * slower one the median of that server's runs comes from its slow half and
+ * the other's from its fast half. (The anchor against itself read 0.93–1.02×
+ * with 15, 0.94–0.97× with 16, at load 11–16: single runs move ±5%.) Ours runs
  * from dist/: the row refuses a dist/ older than host/server or host/runtime.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { setImmediate } from 'node:timers';
 import type { HostEvent } from '../../host/index.js';
 import { runtimeName as runtimeKind } from '../../host/runtime/serve.js';
 import { runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
+import { CLIENTS, clients, distProblem, startServer, type Server } from './sse-procs.js';
 
-export const CLIENTS = 200;
+export { CLIENTS } from './sse-procs.js';
+
 const BATCH = 50;
 export const RATE = 50;
-/** A run that has not finished by then is stopped and reported as such. */
-const RUN_LIMIT_MS = 30_000;
 const now = () => performance.timeOrigin + performance.now();
 
 export interface Result {
@@ -85,80 +94,6 @@ interface Seen {
   lastAt: number;
   /** The client process's CPU time from its connects to its end. */
   cpuMs: number;
-}
-
-/** A child process that speaks one JSON object a line on stdout (and reads them on stdin). */
-class Child {
-  readonly #queue: unknown[] = [];
-  #waiter: ((m: unknown) => void) | undefined;
-  #failed: Error | undefined;
-  #fail: ((e: Error) => void) | undefined;
-
-  constructor(readonly process: ChildProcess) {
-    createInterface({ input: process.stdout! }).on('line', (line) => {
-      let m: unknown;
-      try {
-        m = JSON.parse(line);
-      } catch {
-        return; // not ours (a runtime's notice)
-      }
-      if (this.#waiter) this.#waiter(m);
-      else this.#queue.push(m);
-    });
-    const fail = (e: Error) => {
-      this.#failed ??= e;
-      this.#fail?.(e);
-    };
-    process.once('error', fail);
-    process.once('exit', (code) => fail(new Error(`${process.spawnfile} exited with ${code}`)));
-  }
-
-  send(m: unknown): void {
-    this.process.stdin!.write(`${JSON.stringify(m)}\n`);
-  }
-
-  /** The next message, within the run's time limit. */
-  next<T>(): Promise<T> {
-    if (this.#queue.length > 0) return Promise.resolve(this.#queue.shift() as T);
-    if (this.#failed) return Promise.reject(this.#failed);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    return new Promise<T>((resolve, reject) => {
-      this.#waiter = (m) => resolve(m as T);
-      this.#fail = reject;
-      timer = setTimeout(() => reject(new Error(`SSE run did not finish within ${RUN_LIMIT_MS / 1000} s`)), RUN_LIMIT_MS);
-    }).finally(() => {
-      clearTimeout(timer);
-      this.#waiter = undefined;
-      this.#fail = undefined;
-    });
-  }
-
-  kill(): void {
-    this.process.kill();
-  }
-}
-
-const here = (file: string) => new URL(`./${file}`, import.meta.url).pathname;
-
-/** The clients: a Node process on every runtime, so every server meets the same load generator. */
-function clients(urls: string[], events: number, count: boolean): Child {
-  const args = [here('sse-clients.mjs'), JSON.stringify({ urls, clients: CLIENTS, events, count })];
-  return new Child(spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] }));
-}
-
-/** A server of this row, in a process of its own on this runtime (sse-server.mjs): ours (dist/) or the anchor. */
-interface Server {
-  child: Child;
-  url: string;
-}
-
-async function startServer(kind: 'ours' | 'anchor', limit: number): Promise<Server> {
-  const argv = [here('sse-server.mjs'), kind, String(limit)];
-  const runtime = runtimeKind();
-  const args = runtime === 'deno' ? ['run', '-A', '--quiet', ...argv] : runtime === 'bun' ? argv : ['--no-warnings', ...argv];
-  const child = new Child(spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] }));
-  const { url } = await child.next<{ url: string }>();
-  return { child, url };
 }
 
 const event = (seq: number): HostEvent => ({ type: 'text.delta', text: 'some streamed words ', seq, sessionId: 'bench', time: now() });
@@ -250,19 +185,6 @@ async function pacedBoth(ours: Server, anchor: Server, events: number, swap: boo
   }
 }
 
-/** Why ours cannot run: dist/ missing, or older than the server's sources (it would measure stale code). */
-async function distProblem(): Promise<string | undefined> {
-  const built = await stat(new URL('../../dist/server.js', import.meta.url)).catch(() => undefined);
-  if (!built) return 'dist/ is not built (run `WASMHOOKS_NO_DTS=1 npx tsup`)';
-  for (const dir of ['../../host/server/', '../../host/runtime/']) {
-    const url = new URL(dir, import.meta.url);
-    for (const name of await readdir(url)) {
-      if ((await stat(new URL(name, url))).mtimeMs > built.mtimeMs) return `dist/ is older than host/${dir.split('/').at(-2)}/${name} (run \`WASMHOOKS_NO_DTS=1 npx tsup\`)`;
-    }
-  }
-  return undefined;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
@@ -271,11 +193,12 @@ const ANCHOR_NAME = { node: 'bare node:http', deno: 'bare Deno.serve', bun: 'bar
 export const run: RowsFn = async ({ quick }) => {
   const runtime = runtimeName();
   const anchorName = ANCHOR_NAME[runtimeKind()];
-  const events = quick ? 200 : 500;
+  const events = Number(process.env.SSE_EVENTS) || (quick ? 1000 : 5000);
   const paced = quick ? 50 : 300;
-  const runs = quick ? 2 : 9;
-  const bursts = quick ? 2 : 15;
-  const warmUps = quick ? 1 : 16;
+  // Even: each server goes first in half the runs (see the file's head).
+  const runs = quick ? 2 : 10;
+  const bursts = quick ? 2 : 16;
+  const warmUps = quick ? 1 : Math.ceil(8000 / events);
   const problem = await distProblem();
   if (problem) return [makeRow('sse', runtime, { what: 'SSE fan-out', ours: { value: Number.NaN, unit: 'events/s' }, note: problem })];
   const limit = Math.max(events, paced) + 10;

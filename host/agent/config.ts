@@ -101,6 +101,11 @@ export interface LoopConfig {
   /** Cap on the characters of the conversation's text (conversation-cap.ts); tool outputs past it are dropped. */
   maxConversationChars: number;
   /**
+   * Longest one model call may take, from the request to its `message.end` (MODEL_TIMEOUT past it).
+   * A provider's idle timeout bounds each gap; a stream dripping a byte now and then stays inside it forever.
+   */
+  modelTimeoutMs: number;
+  /**
    * Compact automatically before a model call once the previous call's input
    * reached this fraction of the model's context window (when the model
    * advertises one). `false`: never.
@@ -120,7 +125,7 @@ export interface LoopConfig {
 }
 
 /** The limits a host or a session may set; each falls back to `LOOP_DEFAULTS`. */
-export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact' | 'maxMessages' | 'maxConversationChars'>;
+export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact' | 'maxMessages' | 'maxConversationChars' | 'modelTimeoutMs'>;
 
 /** The defaults of the loop's limits, in one place (docs/agent.md names them). */
 const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
@@ -132,6 +137,8 @@ const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
   /** Far past any model's context window: a bound on memory and on the store, not on the model. */
   maxMessages: 10_000,
   maxConversationChars: 32_000_000,
+  /** Ten minutes: longer than any answer a provider gives within its own limits, short of a turn open for good. */
+  modelTimeoutMs: 600_000,
 });
 
 /** Default of `maxAgentDepth`: sub-agents cannot start sub-agents. */
@@ -153,6 +160,7 @@ export function loopLimits(...layers: ReadonlyArray<Partial<LoopLimits>>): LoopL
     autoCompact: pick('autoCompact'),
     maxMessages: pick('maxMessages'),
     maxConversationChars: pick('maxConversationChars'),
+    modelTimeoutMs: pick('modelTimeoutMs'),
   };
 }
 
@@ -216,6 +224,7 @@ function assemble(settings: LoopSettings, prompt: PromptParts, setState: LoopCon
     autoCompact: settings.autoCompact,
     maxMessages: settings.maxMessages,
     maxConversationChars: settings.maxConversationChars,
+    modelTimeoutMs: settings.modelTimeoutMs,
     sessionStart: prompt.sessionStart,
     pendingContext: prompt.pendingContext,
     setState,
@@ -232,8 +241,8 @@ function assemble(settings: LoopSettings, prompt: PromptParts, setState: LoopCon
  * sub-agent depth, tools, model or prompt: the caller sets its own.
  */
 export function childSettings(parent: LoopConfig): Omit<LoopSettings, 'agentId' | 'transcriptPath' | 'subagents' | 'model' | 'systemPrompt' | 'tools'> {
-  const { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, compaction } = parent;
-  return { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, ...(compaction ? { compaction } : {}) };
+  const { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, modelTimeoutMs, compaction } = parent;
+  return { sessionId, cwd, hooks, permissions, maxTurns, stopHookCap, maxParallelTools, autoCompact, maxMessages, maxConversationChars, modelTimeoutMs, ...(compaction ? { compaction } : {}) };
 }
 
 /** The loop's signature (host/agent/loop.ts), for the code that runs nested loops. */

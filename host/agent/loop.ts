@@ -173,7 +173,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
           ? { system: config.systemPrompt, messages: config.messages, tools, signal }
           : { messages: config.messages, tools, signal };
       calls++;
-      const model = await streamModelTurn(config.model, request, emit, config.maxConversationChars);
+      const model = await streamModelTurn(config.model, request, emit, config.maxConversationChars, config.modelTimeoutMs);
       size.reported = model.usage.inputTokens;
       size.atLength = config.messages.length;
       usage.inputTokens += model.usage.inputTokens;

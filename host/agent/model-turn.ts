@@ -6,6 +6,7 @@
 import { messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import type { AssistantPart, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from '../models/types.js';
+import { timerDelay } from '../timer.js';
 
 export interface ToolCallRequest {
   id: string;
@@ -83,9 +84,29 @@ const broken = (model: Model, toolCalls: ToolCallRequest[], what: string): Model
  */
 const TURN_CHARS = 32_000_000;
 
-/** `maxChars`: the session's `maxConversationChars` (an answer past it could never be kept anyway). */
-export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit, maxChars = TURN_CHARS): Promise<ModelTurn> {
-  const { signal } = request;
+/** The loop's `modelTimeoutMs` default, for callers that name none (the default compactor). */
+const TURN_MS = 600_000;
+
+/**
+ * `maxChars`: the session's `maxConversationChars` (an answer past it could never be kept anyway).
+ * `timeoutMs`: the whole call's deadline (`modelTimeoutMs`). A provider's idle timeout only bounds the
+ * gap between two chunks: a stream sending a byte every few minutes held the turn (and the session's
+ * lease, and a prompt slot) for good. Past it the model's own signal aborts (its HTTP stream closes)
+ * and the turn fails with MODEL_TIMEOUT.
+ */
+export async function streamModelTurn(model: Model, request: ModelRequest, emit: Emit, maxChars = TURN_CHARS, timeoutMs = TURN_MS): Promise<ModelTurn> {
+  const outer = request.signal;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException(`model call took longer than ${timeoutMs} ms`, 'TimeoutError')), timerDelay(timeoutMs));
+  const signal = AbortSignal.any([outer, deadline.signal]);
+  const expired = (): ModelTurn => ({
+    kind: 'error',
+    toolCalls,
+    usage: ZERO,
+    error: { code: 'MODEL_TIMEOUT', message: `model ${model.id}: the call took longer than ${timeoutMs} ms (modelTimeoutMs) without finishing its answer` },
+  });
+  // Aborted by the caller: `aborted`; by the deadline alone: MODEL_TIMEOUT.
+  const stopped = (): ModelTurn => (outer.aborted ? aborted : expired());
   let chars = 0;
   const tooLong = () => broken(model, toolCalls, `the answer passed ${maxChars} characters (maxConversationChars) before its message.end`);
   const parts: AssistantPart[] = [];
@@ -96,13 +117,13 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   let it: AsyncIterator<ModelEvent> | undefined;
   let reader: AbortableReader<ModelEvent> | undefined;
   try {
-    it = model.stream(request)[Symbol.asyncIterator]();
+    it = model.stream({ ...request, signal })[Symbol.asyncIterator]();
     reader = new AbortableReader(it, signal);
     for (;;) {
       const r = await reader.next();
-      if (r === 'aborted') return aborted;
+      if (r === 'aborted') return stopped();
       if (r.done) {
-        if (signal.aborted) return aborted;
+        if (signal.aborted) return stopped();
         return broken(model, toolCalls, 'the stream ended without message.end');
       }
       const ev = r.value;
@@ -154,9 +175,10 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
       }
     }
   } catch (e) {
-    if (signal.aborted) return aborted;
+    if (signal.aborted) return stopped();
     return { kind: 'error', toolCalls, usage: ZERO, error: { code: 'BAD_STREAM', message: `model ${model.id} threw: ${messageOf(e)}` } };
   } finally {
+    clearTimeout(timer);
     reader?.close();
     // Tell the provider to stop (closes the HTTP stream); ignore its answer.
     void Promise.resolve(it?.return?.()).catch(() => {});

@@ -13,6 +13,7 @@ import { keygenCommand, signCommand, verifyCommand } from './commands/plugin-sig
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
 import { runCommand, type RunFlags } from './commands/run.js';
 import { serveCommand, type ServeFlags } from './commands/serve.js';
+import { trustCommand, type TrustFlags } from './commands/trust.js';
 import { CliError, EXIT, type ExitCode } from './exit.js';
 import type { CliIO } from './io.js';
 import { printable } from './printable.js';
@@ -87,7 +88,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--global-event-format <format>', 'default /global/event envelope: wasmhooks or reference')
     .option('--allow-plugin-loading', 'let POST /plugins load plugins from a path or pinned URL')
     .option('--data-dir <path>', 'keep sessions and JSONL transcripts here (default .wasmhooks under the working directory)')
-    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port)')
+    .option('--store <url>', 'share sessions and events with other replicas through Redis (redis://host:port; default: $WASMHOOKS_STORE, the place for a URL with a password)')
     .option('--replica <name>', 'this process among replicas (default: random)')
     .option('--lease-ms <n>', 'prompt lease: a replica that dies mid-prompt is noticed after about this long (default 10000)', positiveInt)
     .option('--max-sessions <n>', 'sessions kept at most; POST /session past it is refused (429) until one is deleted (default 10000)', positiveInt)
@@ -106,6 +107,13 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--hostname <host>', 'interface for --http (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
     .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
+
+  program
+    .command('trust')
+    .argument('[config]', 'the config file (default: ./wasmhooks.json)')
+    .description('let this config run its hook modules, shell hooks and MCP commands and widen permissions (bypassPermissions, acceptEdits, allowedTools), as it is now: any change needs trusting again')
+    .option('--revoke', 'take the trust back')
+    .action(async (file: string | undefined, flags: TrustFlags) => exit(await trustCommand(file, flags, io)));
 
   const plugin = program.command('plugin').description('add, inspect, sign, verify, create, build and test plugins');
   plugin

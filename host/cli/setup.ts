@@ -18,6 +18,7 @@ import type { WasmPlugin } from '../plugins/plugin.js';
 import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
 import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
+import { checkWorkspaceTrust } from './workspace-trust.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -79,6 +80,8 @@ export async function setupHost(
   extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
+  // Before anything of the file runs: its code-running and permission-widening parts need the user's trust.
+  if (config) await checkWorkspaceTrust(config, io.env);
   if (extra.workspace) checkConfiguredGuards(extra.workspace, config?.plugins ?? []);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
@@ -110,6 +113,7 @@ export async function setupHost(
       ...pick('maxTurns', flags.maxTurns ?? config?.maxTurns),
       ...pick('maxMessages', config?.maxMessages),
       ...pick('maxConversationChars', config?.maxConversationChars),
+      ...pick('modelTimeoutMs', config?.modelTimeoutMs),
       ...pick('systemPrompt', flags.systemPrompt ?? config?.systemPrompt),
       ...pick('allowedTools', workspace.readOnly.length > 0 ? [...(config?.allowedTools ?? []), ...workspace.readOnly] : config?.allowedTools),
       ...pick('disallowedTools', config?.disallowedTools),

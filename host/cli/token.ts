@@ -12,3 +12,25 @@ export function bearerToken(flags: { token?: string }, io: CliIO): string | unde
   }
   return flags.token ?? io.env.WASMHOOKS_TOKEN;
 }
+
+/**
+ * `serve`'s Redis URL: `--store` or `WASMHOOKS_STORE`. A password in the URL (`redis://:pw@host`, or
+ * `?password=`) on the command line is in the process list like `--token` (and opens the whole session
+ * store): taken, with a warning pointing to the variable.
+ */
+export function storeUrl(flags: { store?: string }, io: CliIO): string | undefined {
+  if (flags.store !== undefined && hasCredentials(flags.store)) {
+    io.stderr.write('warning: the credentials in --store are visible to every user of this machine in the process list (ps); set WASMHOOKS_STORE instead\n');
+  }
+  return flags.store ?? (io.env.WASMHOOKS_STORE || undefined);
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '' || /[?&]password=/i.test(parsed.search);
+  } catch {
+    // Unparseable: say nothing here; connectRedis names the problem without echoing it.
+    return /@|password=/i.test(url);
+  }
+}

@@ -4,10 +4,14 @@
  */
 import { basename, defaultCwd, resolvePath } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { sha256 } from '../sandbox/digest.js';
 import { issueLines } from './issues.js';
 import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'wasmhooks.json';
+
+/** A config is a few KiB; past 4 MiB it is refused unread (one in a cloned repository could be any size). */
+const MAX_CONFIG_BYTES = 4 << 20;
 
 /** A validated config with absolute paths, and where it came from. */
 export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schema'> {
@@ -17,6 +21,8 @@ export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schem
   dir: string;
   /** Normalised to `{ module, export? }` with an absolute module path. */
   hookModules?: Array<{ module: string; export?: string }>;
+  /** sha256 (hex) of the file's bytes as read and parsed (`loadConfig` only): what the CLI's workspace trust is bound to. */
+  sha256?: string;
 }
 
 const abs = (dir: string, path: string) => resolvePath(dir, path);
@@ -79,21 +85,35 @@ export function parseConfig(raw: unknown, where: { file: string; dir: string }):
 /** Reads and validates a config file. Errors name the file, the path inside it and what was expected. */
 export async function loadConfig(path: string): Promise<ResolvedConfig> {
   const file = resolvePath(defaultCwd(), path);
-  let text: string;
+  let bytes: Uint8Array;
   try {
     // Loaded here so the main entry stays web-standard (test/package/barrel-clean).
-    const { readFile } = await import('node:fs/promises');
-    text = await readFile(file, 'utf8');
+    const { open } = await import('node:fs/promises');
+    const { constants } = await import('node:fs');
+    // Non-blocking and checked: a FIFO or a device (`--config /dev/zero`, a link in a cloned repository) is no
+    // config, and a file past MAX_CONFIG_BYTES is not read into memory whole.
+    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error('not a regular file');
+      if (info.size > MAX_CONFIG_BYTES) throw new Error(`${info.size} bytes, more than ${MAX_CONFIG_BYTES}`);
+      bytes = await handle.readFile();
+      if (bytes.length > MAX_CONFIG_BYTES) throw new Error(`more than ${MAX_CONFIG_BYTES} bytes`);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
   }
+  const text = new TextDecoder().decode(bytes);
+  const digest = await sha256(bytes);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `${basename(file)}: not valid JSON: ${messageOf(error)}`, { cause: error });
   }
-  return parseConfig(raw, { file, dir: resolvePath(file, '..') });
+  return { ...parseConfig(raw, { file, dir: resolvePath(file, '..') }), sha256: digest };
 }
 
 /** `dir/wasmhooks.json` when it exists. */

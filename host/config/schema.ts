@@ -164,6 +164,9 @@ function build() {
       maxConversationChars: positiveInt()
         .optional()
         .describe('Characters of text a session\'s conversation may hold (default 32000000); outputs past it are dropped, then CONVERSATION_TOO_LARGE.'),
+      modelTimeoutMs: positiveInt()
+        .optional()
+        .describe('Longest one model call may take, request to message.end, in ms (default 600000); past it the prompt ends with MODEL_TIMEOUT.'),
       permissionMode: z
         .enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk'], {
           error: 'expected "default", "acceptEdits", "bypassPermissions" or "dontAsk"',

@@ -140,7 +140,9 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal.reason).catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
-  const tools = new Map<string, { index: number; name: string }>();
+  // Streamed inputs by id; `called` once its tool-call came (the call is what runs: deltas after it, or a
+  // call under another name, would have the stream show one call and run another).
+  const tools = new Map<string, { index: number; name: string; called?: true }>();
   let started = false;
   let calls = 0;
   try {
@@ -181,11 +183,17 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           break;
         case 'tool-input-delta': {
           const tool = tools.get(part.id);
+          if (tool?.called && part.delta !== '') return yield badStream(`The stream from ${label} sent input for tool call ${part.id} (${tool.name}) after the call itself.`);
           if (tool && part.delta !== '') yield { type: 'tool.input.delta', index: tool.index, id: part.id, name: tool.name, partialJson: part.delta };
           break;
         }
         case 'tool-call': {
           if (part.providerExecuted) break; // run by the provider itself; nothing for us to do
+          const streamed = tools.get(part.toolCallId);
+          if (streamed !== undefined && (streamed.called || streamed.name !== part.toolName)) {
+            return yield badStream(`The stream from ${label} ${streamed.called ? 'made' : `streamed the input of ${streamed.name} as`} tool call ${part.toolCallId} ${streamed.called ? 'twice' : `but called ${part.toolName}`}.`);
+          }
+          if (streamed) streamed.called = true;
           const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input', TOOL_INPUT_JSON);
           if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
           calls++;

@@ -46,6 +46,8 @@ export class ChatCompletionsDecoder implements WireDecoder {
   /** Calls by id and the highest index, for deltas without an index (no scan per delta: a hostile stream may send many). */
   private readonly byId = new Map<string, number>();
   private lastIndex = -1;
+  /** Wire indices reused for a new call (Ollama): the wire index → the call it now means. */
+  private readonly moved = new Map<number, number>();
 
   constructor(
     private readonly label: string,
@@ -85,8 +87,11 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (FAILED_REASONS.has(choice.finish_reason)) {
         return [...events, badStream(`The stream from ${this.label} finished with reason "${choice.finish_reason}": the completion did not finish.`)];
       }
+      // Some servers repeat the finish reason (in the usage chunk, say); the openai SDK keeps the
+      // last one. The calls were completed at the first: completing them again would make each twice.
+      const first = this.finishReason === undefined;
       this.finishReason = choice.finish_reason;
-      events.push(...this.completeToolCalls());
+      if (first) events.push(...this.completeToolCalls());
     }
     return events;
   }
@@ -110,8 +115,17 @@ export class ChatCompletionsDecoder implements WireDecoder {
    */
   private addToolDeltas(deltas: NonNullable<NonNullable<Chunk['choices']>[number]['delta']>['tool_calls'], events: ModelEvent[]): ModelEvent | undefined {
     for (const delta of deltas ?? []) {
-      const index = delta.index ?? this.indexOf(delta.id, delta.function?.name);
+      let index = delta.index === undefined || delta.index === null ? this.indexOf(delta.id, delta.function?.name) : (this.moved.get(delta.index) ?? delta.index);
       let call = this.calls.get(index);
+      // Ollama (models without a parser of their own; LiteLLM's ollama_chat too) sends every call at
+      // index 0, each whole in its chunk with an id of its own. A new id where a call with a name and
+      // whole JSON arguments stands is then a new call (as the AI SDK reads it), and that wire index
+      // means the new call from here on. A new id on a call not yet whole is still BAD_STREAM below.
+      if (call !== undefined && delta.index !== undefined && delta.index !== null && delta.id && call.id !== '' && delta.id !== call.id && !call.done && this.whole(call)) {
+        index = this.lastIndex + 1;
+        this.moved.set(delta.index, index);
+        call = undefined;
+      }
       if (call === undefined) {
         if (this.finishReason !== undefined) {
           return badStream(`The stream from ${this.label} sent tool call ${index} after its finish reason.`);
@@ -121,7 +135,8 @@ export class ChatCompletionsDecoder implements WireDecoder {
         this.lastIndex = Math.max(this.lastIndex, index);
       }
       const piece = delta.function?.arguments ?? '';
-      if (call.done && (piece !== '' || delta.id || delta.function?.name)) {
+      // Its id or name again (the same ones: another is refused below) adds nothing; arguments would be lost.
+      if (call.done && piece !== '') {
         return badStream(`The stream from ${this.label} added to tool call ${index} (${call.name}) after its finish reason.`);
       }
       const id = delta.id ?? '';
@@ -156,6 +171,11 @@ export class ChatCompletionsDecoder implements WireDecoder {
     if (id) return this.byId.get(id) ?? last + 1;
     const named = name && last >= 0 && this.calls.get(last)?.name !== '';
     return named || last < 0 ? last + 1 : last;
+  }
+
+  /** Whether a call has its name and arguments that parse as they stand (checked once per new id at its index). */
+  private whole(call: ToolCallState): boolean {
+    return call.name !== '' && call.args.trim() !== '' && parseJson(call.args, 'arguments', TOOL_INPUT_JSON).ok;
   }
 
   private flush(index: number, call: ToolCallState, events: ModelEvent[]): void {

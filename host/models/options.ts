@@ -37,7 +37,12 @@ export const httpOptionsSchema = lazy(() => {
 
   return z.object({
     model: z.string().min(1, 'model must name the model, e.g. "gpt-4o-mini"'),
-    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    // A URL with credentials is refused by every runtime's fetch, and the refusal quoted it whole into the turn's
+    // error event (to every watcher, the log, the transcript): refused here, without echoing it.
+    baseURL: z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'baseURL must not carry credentials (user:key@host); give the key as apiKey or in headers')
+      .optional(),
     apiKey: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     temperature: z.number().min(0).max(2).optional(),

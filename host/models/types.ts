@@ -43,7 +43,9 @@ export type ModelErrorCode =
   | 'OVERLOADED'
   | 'NETWORK'
   | 'BAD_STREAM'
-  | 'SCRIPT_EXHAUSTED';
+  | 'SCRIPT_EXHAUSTED'
+  /** The call (the whole answer, not one gap in it) took longer than the loop's `modelTimeoutMs`. */
+  | 'MODEL_TIMEOUT';
 
 export interface ModelFailure {
   code: ModelErrorCode;

@@ -41,12 +41,17 @@ interface Sink {
   fail(reason: string, cut: boolean): void;
 }
 
+/**
+ * The web stream's end and writer. The stream holds nothing (high-water mark 0), so a chunk enqueued while its
+ * reader waits is taken at once (a runtime's reader, Deno's, reads again in the same call) and one enqueued while
+ * it does not stays in the stream until the reader comes back: `write` answers false then, and the client counts
+ * it until the next pull.
+ */
 function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink & Writer {
   return {
     write(bytes) {
       controller.enqueue(bytes);
-      // The stream holds nothing (high-water mark 0): it pulls when the runtime wants more.
-      return false;
+      return (controller.desiredSize ?? 0) >= 0;
     },
     end() {
       try {
@@ -107,6 +112,13 @@ export class Client {
   #queue: Uint8Array[] = [];
   /** End the stream once the queue is taken (shutdown). */
   ending = false;
+  /** Of `frames` and `bytes`: those of the chunk the web stream holds because its reader was not reading (see `streamSink`). */
+  #unreadFrames = 0;
+  #unreadBytes = 0;
+  /** The bytes go to a web stream (`useStream`), not to a connection. */
+  #stream = false;
+  /** Settles the pull the web stream waits on (see `pulled`). */
+  #pull: (() => void) | undefined;
   ended = false;
   #sink: Sink = UNATTACHED;
   /** Dropped with its connection to be cut before the connection was attached: cut it on `attach`. */
@@ -122,6 +134,7 @@ export class Client {
   /** The web stream the runtime reads (set as the stream starts). */
   useStream(controller: ReadableStreamDefaultController<Uint8Array>): void {
     this.#sink = this.#writer = streamSink(controller, this.request);
+    this.#stream = true;
   }
 
   /** From now on the adapter's connection takes the bytes and the web stream is never read. */
@@ -133,13 +146,13 @@ export class Client {
     }
     this.#sink = connectionSink(sink);
     this.#writer = sink.writer ?? sink;
+    this.#stream = false;
     this.ready();
     return { resume: () => this.#resume(), close: () => this.#gone() };
   }
 
   get queued(): boolean {
-    // Every queued chunk holds bytes: the count answers without reading the queue.
-    return this.bytes > 0;
+    return this.#queue.length > 0;
   }
 
   push(bytes: Uint8Array, frames: number): void {
@@ -151,17 +164,21 @@ export class Client {
   /** Hands the whole queue over as one chunk (one write for a burst of events). */
   deliver(): void {
     const queue = this.#queue;
+    const frames = this.frames - this.#unreadFrames;
     this.#queue = [];
-    this.frames = 0;
-    this.bytes = 0;
-    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concatBytes(queue));
+    this.frames = this.#unreadFrames;
+    this.bytes = this.#unreadBytes;
+    this.write(queue.length === 1 ? (queue[0] as Uint8Array) : concatBytes(queue), frames);
   }
 
-  /** Hands bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
-  write(bytes: Uint8Array): void {
+  /** Hands `frames` as bytes over past the queue (the caller knows the runtime can take them and nothing is queued). */
+  write(bytes: Uint8Array, frames: number): void {
     const taken = this.#writer.write(bytes);
-    if (typeof taken !== 'object') this.waiting = taken !== false;
-    else {
+    if (typeof taken !== 'object') {
+      this.waiting = taken !== false;
+      // Only a web stream refuses (answers false) bytes it keeps: they count until its reader asks again.
+      if (!this.waiting && this.#stream) this.#unread(bytes.length, frames);
+    } else {
       this.waiting = false;
       taken.then(
         () => this.#resume(),
@@ -184,6 +201,34 @@ export class Client {
 
   #gone(): void {
     this.drop('the connection closed', false);
+  }
+
+  /**
+   * The web stream pulls: its reader has taken everything and waits. The pull is answered only when the stream
+   * must call again: after a chunk it kept (see `write`). While its reader takes every chunk at once, the
+   * pending pull spares the stream a call and a promise per chunk (it only notes that it would pull again).
+   */
+  pulled(): Promise<void> | undefined {
+    this.bytes -= this.#unreadBytes;
+    this.frames -= this.#unreadFrames;
+    this.#unreadBytes = this.#unreadFrames = 0;
+    this.ready();
+    if (!this.waiting || this.ended) return undefined;
+    return new Promise<void>((resolve) => (this.#pull = resolve));
+  }
+
+  #unread(bytes: number, frames: number): void {
+    this.#unreadBytes = bytes;
+    this.#unreadFrames = frames;
+    this.bytes += bytes;
+    this.frames += frames;
+    this.#settlePull();
+  }
+
+  #settlePull(): void {
+    const settle = this.#pull;
+    this.#pull = undefined;
+    settle?.();
   }
 
   /** The runtime can take more: the stream pulls, or the connection drained. */

@@ -94,11 +94,11 @@ export class EventHub {
           client.useStream(controller);
           return this.#start(client);
         },
-        pull: () => client.ready(),
+        pull: () => client.pulled(),
         // Erroring a cancelled stream does nothing but build an Error (a stack per disconnect): it is only let go.
         cancel: () => client.cancelled(),
       },
-      // Nothing is buffered in the stream itself: the client's queue is the only one, and it is counted.
+      // The stream holds at most the one chunk its reader was not waiting for, and the client counts it.
       { highWaterMark: 0 },
     );
     request.direct?.(body, (sink) => client.attach(sink));
@@ -248,7 +248,7 @@ export class EventHub {
           batch = known;
         }
         if (batch === null) continue;
-        if (client.waiting && !client.queued) this.#hand(client, batch.bytes);
+        if (client.waiting && !client.queued) this.#hand(client, batch);
         else {
           this.#enqueue(client, batch.bytes, batch.frames);
           if (client.waiting && !client.ended) this.#hand(client);
@@ -260,11 +260,11 @@ export class EventHub {
     this.#pending.clear();
   }
 
-  /** Hands `bytes`, or with none the client's queue, to the runtime; a stream closed under us drops the client. */
-  #hand(client: Client, bytes?: Uint8Array): void {
+  /** Hands `batch`, or with none the client's queue, to the runtime; a stream closed under us drops the client. */
+  #hand(client: Client, batch?: Batch): void {
     try {
-      if (bytes === undefined) client.deliver();
-      else client.write(bytes);
+      if (batch === undefined) client.deliver();
+      else client.write(batch.bytes, batch.frames);
     } catch {
       // The stream was cancelled in a way that did not reach `cancel` first: drop the client, spare the others.
       client.drop('stream closed');

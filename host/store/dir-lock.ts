@@ -18,12 +18,12 @@
  * process that crashed while taking over is taken over the same way.
  */
 import { createHash } from 'node:crypto';
-import { link, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { link, lstat, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { WasmhooksError } from '../errors.js';
-import { PRIVATE_FILE } from './jsonl.js';
+import { openStoreFile, PRIVATE_FILE } from './jsonl.js';
 
 interface Holder {
   pid: number;
@@ -51,6 +51,9 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, '.lock');
   const me: Holder = { pid: process.pid, host: hostname(), nonce: crypto.randomUUID() };
   const fail = (message: string) => new WasmhooksError('STORE_UNAVAILABLE', `cannot lock the data directory ${dir}: ${message}`);
+  // Ours are regular files; anything else at the name (a link, a FIFO, a device) came from elsewhere.
+  const kind = await lstat(path).then((info) => (info.isFile() ? 'file' : 'other'), () => 'none');
+  if (kind === 'other') throw fail(`${path} is not a regular file (a link, FIFO or device wasmhooks never makes): remove it`);
   const holder = await take(path, me, 0, fail);
   if (holder === 'busy') throw fail(`another process keeps taking ${path}`);
   if (holder !== null) {
@@ -167,7 +170,8 @@ async function createInPlace(path: string, text: string, fail: (message: string)
 async function readLock(path: string): Promise<Seen | undefined> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Not through a link, not a FIFO (it would hang the start) nor a device (`/dev/zero` read until memory ran out).
+    handle = await openStoreFile(path, 'read');
   } catch {
     return undefined;
   }

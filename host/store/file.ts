@@ -11,14 +11,14 @@
  * wider) and every file in it 0600, whatever the umask, so other users of
  * the machine cannot read them.
  */
-import { chmod, mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WasmhooksError } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
 import { checkOwnPath } from './dir-owner.js';
-import { appendJsonl, PRIVATE_FILE, readJsonl, writeAtomic } from './jsonl.js';
+import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
 
@@ -160,7 +160,7 @@ export class FileSessionStore extends MemorySessionStore {
   #handle(id: string): Promise<FileHandle> {
     let h = this.#handles.get(id);
     if (!h) {
-      h = open(this.transcriptPath(id), 'a', PRIVATE_FILE);
+      h = openStoreFile(this.transcriptPath(id), 'append');
       this.#handles.set(id, h);
     }
     return h;
@@ -184,7 +184,12 @@ export class FileSessionStore extends MemorySessionStore {
 async function readRecord(path: string): Promise<SessionRecord> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const handle = await openStoreFile(path, 'read');
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
   }

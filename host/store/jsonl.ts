@@ -4,11 +4,33 @@
  * newline (or one that does not parse). Reading drops that torn line and
  * truncates it away, so the next append starts on a clean line.
  */
-import { open, readFile, rename, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { WasmhooksError } from '../errors.js';
 
 /** Mode of every file the stores write (owner read/write only). */
 export const PRIVATE_FILE = 0o600;
+
+/**
+ * Opens a store file only when it is a regular file at that very name: never through a symbolic link
+ * (O_NOFOLLOW), never waiting on a FIFO (O_NONBLOCK, then refused). A data directory can come with a
+ * cloned repository (`.wasmhooks/` under the working directory): a `sessions/<id>.jsonl` that is a link
+ * to one of the user's files was read as that session's conversation, appended to, and truncated to its
+ * last JSON line (a one-line file without a newline was emptied); a FIFO there hung every read.
+ */
+export async function openStoreFile(path: string, how: 'read' | 'append'): Promise<FileHandle> {
+  const base = how === 'read' ? constants.O_RDONLY : constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
+  const handle = await open(path, base | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), PRIVATE_FILE);
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (!info.isFile()) {
+    await handle.close();
+    throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  }
+  return handle;
+}
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
@@ -22,12 +44,37 @@ export interface JsonlRead<T> {
 /** Reads every record; a missing file is empty. A bad line other than the last is corruption and throws. */
 export async function readJsonl<T>(path: string): Promise<JsonlRead<T>> {
   let text: string;
+  let handle: FileHandle;
   try {
-    text = await readFile(path, 'utf8');
+    handle = await openStoreFile(path, 'read');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return { records: [], droppedBytes: 0 };
     throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
   }
+  try {
+    text = await handle.readFile('utf8');
+    return await parseLines<T>(path, text, handle);
+  } catch (error) {
+    if (error instanceof WasmhooksError) throw error;
+    throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The records of `text`; a torn last line is cut off through `handle` (the file just read, not whatever the name points to now). */
+async function parseLines<T>(path: string, text: string, handle: FileHandle): Promise<JsonlRead<T>> {
+  const truncate = async (size: number) => {
+    // Read-only handle: reopen by name, again refusing a link, and check it is still the same file.
+    const writable = await openStoreFile(path, 'append');
+    try {
+      const [a, b] = await Promise.all([handle.stat(), writable.stat()]);
+      if (a.ino !== b.ino || a.dev !== b.dev) throw new WasmhooksError('STORE_UNAVAILABLE', `${path} was replaced while it was read; retry`);
+      await writable.truncate(size);
+    } finally {
+      await writable.close();
+    }
+  };
   const lines = text.split('\n');
   const tail = lines.pop() ?? '';
   const records: T[] = [];
@@ -39,13 +86,13 @@ export async function readJsonl<T>(path: string): Promise<JsonlRead<T>> {
     } catch {
       if (i === lines.length - 1 && tail === '') {
         // The last complete-looking line is garbage: a torn write whose newline made it to disk first.
-        await truncate(path, good);
+        await truncate(good);
         return { records, droppedBytes: bytes(line) + 1 };
       }
       throw new WasmhooksError('STORE_UNAVAILABLE', `${path}:${i + 1} is not JSON (the file was changed by something other than wasmhooks); move it aside to continue`);
     }
   }
-  if (tail !== '') await truncate(path, good);
+  if (tail !== '') await truncate(good);
   return { records, droppedBytes: bytes(tail) };
 }
 

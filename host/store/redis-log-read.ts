@@ -27,7 +27,12 @@ export function decode(fields: string[]): { event: StreamEvent; json: string } |
   if (at < 0) return undefined;
   const json = fields[at + 1] as string;
   try {
-    const event = JSON.parse(json) as StreamEvent;
+    const value: unknown = JSON.parse(json);
+    // Every reader takes an entry as an event object (`sessionOf` uses `in`): JSON that is no event (null, a
+    // number, an array, an object without a type) threw in the replay, reported as Redis unreachable to every
+    // client reconnecting over it. Not one of ours: skipped, like an entry that does not parse.
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { type?: unknown }).type !== 'string') return undefined;
+    const event = value as StreamEvent;
     // Our appends are single-line; anything else is re-encoded, so it can never break the SSE framing.
     return /[\r\n]/.test(json) ? { event, json: encodeEvent(event).json } : { event, json };
   } catch {

@@ -47,7 +47,10 @@ describe('wasmhooks run', () => {
         shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: `grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; } || exit 0` }],
       },
     });
-    const r = await cli(['run', 'clean up', '--script', 'script.json', '--no-tools', '--no-default-guards'], { cwd: dir });
+    // Its hook module and shell hook run only once the user trusts the file (test/cli/rv14.trust.test.ts).
+    const env = { WASMHOOKS_CONFIG_DIR: join(dir, '.user-config') };
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const r = await cli(['run', 'clean up', '--script', 'script.json', '--no-tools', '--no-default-guards'], { cwd: dir, env });
     expect(r.code).toBe(0);
     // Hooks run in order and only a deny ends the chain: the plugin allows both calls, the shell hook after it denies one.
     expect(r.stdout).toMatch(/⊘ Bash\(rm -rf \/\) denied by shell:.*: no rm -rf here/);
@@ -79,7 +82,9 @@ describe('wasmhooks run', () => {
     const dir = await workspace({
       'wasmhooks.json': { shellHooks: [{ event: 'UserPromptSubmit', command: "echo 'not today' >&2; exit 2" }] },
     });
-    const r = await cli(['run', 'do something'], { cwd: dir });
+    const env = { WASMHOOKS_CONFIG_DIR: join(dir, '.user-config') };
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const r = await cli(['run', 'do something'], { cwd: dir, env });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/UserPromptSubmit hook .* said deny: not today/);
   });

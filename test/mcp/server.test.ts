@@ -18,7 +18,7 @@ import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import { builtPlugin } from '../plugins-firstparty/wasm.js';
-import { cliBundle } from '../cli/helpers.js';
+import { cli, cliBundle } from '../cli/helpers.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/mcp/server.mjs', import.meta.url));
 
@@ -82,10 +82,14 @@ describe('MCP server (our tools to MCP clients)', () => {
         mcpServers: { demo: { command: process.execPath, args: [fixture] } },
       }),
     );
+    // The config starts an MCP server's command: it needs the user's trust first (test/cli/rv14.trust.test.ts).
+    const env = { WASMHOOKS_CONFIG_DIR: join(dir, '.user-config') };
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--disable-warning=ExperimentalWarning', await cliBundle(), 'mcp'],
       cwd: dir,
+      env: { ...(process.env as Record<string, string>), ...env },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'test', version: '1' });

@@ -11,10 +11,10 @@ function command(args: string[]): string[] {
   return [process.execPath, '--disable-warning=ExperimentalWarning', cli, ...args];
 }
 
-export function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const [bin, ...rest] = command(args);
   return new Promise((resolve, reject) => {
-    const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));

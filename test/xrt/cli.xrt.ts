@@ -23,12 +23,15 @@ export const scenarios: Record<string, () => Promise<void>> = {
       join(dir, 'wasmhooks.json'),
       JSON.stringify({ shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: "echo 'no rm here' >&2; exit 2" }] }),
     );
-    const rendered = await run(['run', 'clean up', '--script', 'script.json', '--no-default-guards', '--no-tools'], dir);
+    // A shell hook runs only once the user trusts the file (rv14.xrt.ts); the trust goes to a folder of this test's own.
+    const env = { WASMHOOKS_CONFIG_DIR: join(dir, '.user-config') };
+    assert.equal((await run(['trust'], dir, env)).code, 0);
+    const rendered = await run(['run', 'clean up', '--script', 'script.json', '--no-default-guards', '--no-tools'], dir, env);
     assert.equal(rendered.code, 0, rendered.stderr);
     assert.match(rendered.stdout, /⊘ Bash\(rm -rf \/\) denied by shell:.*: no rm here/);
     assert.match(rendered.stdout, /── success · 2 model calls · 1 tool call \(1 denied\)/);
 
-    const json = await run(['run', 'clean up', '--script', 'script.json', '--json', '--no-default-guards', '--no-tools'], dir);
+    const json = await run(['run', 'clean up', '--script', 'script.json', '--json', '--no-default-guards', '--no-tools'], dir, env);
     assert.equal(json.code, 0, json.stderr);
     const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
     assert.equal(events.at(-1)?.type, 'agent.end');

@@ -6,10 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { isTrusted, recordTrust } from '../workspace-trust.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline/promises';
-import { CONFIG_FILE_NAME, parseConfig } from '../../config/load.js';
+import { CONFIG_FILE_NAME, loadConfig, parseConfig } from '../../config/load.js';
 import { findSignature } from '../../config/trust.js';
 import { messageOf } from '../../errors.js';
 import { emptyLock, grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, writeLock, type GrantLists } from '../../plugins/lock.js';
@@ -142,7 +143,11 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   const entry = { ...target.locator, ...('url' in target.locator ? { sha256: plugin.sha256 } : {}), ...kept, ...(target.signature ? { signature: relative(dir, target.signature) } : {}), ...(grants ? { grants } : {}) };
   if (index >= 0) entries[index] = entry;
   else entries.push(entry);
+  // A trusted config stays trusted across this edit (it changes `plugins` only, which need no trust); an untrusted one stays untrusted.
+  const before = await loadConfig(file).catch(() => undefined);
+  const wasTrusted = before !== undefined && (await isTrusted(before, io.env));
   await writeFile(file, `${JSON.stringify({ ...raw, plugins: entries }, null, 2)}\n`);
+  if (wasTrusted) await recordTrust(await loadConfig(file), io.env);
 
   lock.plugins[key] = { source: target.source, name: info.name, version: info.version, sha256: plugin.sha256, grants: requested, ...(signedBy ? { signedBy } : {}) };
   await writeLock(lockFile, lock);

@@ -9,7 +9,7 @@ import { CliError, EXIT, type ExitCode } from '../exit.js';
 import { untilStopped, type CliIO } from '../io.js';
 import { setupHost, type HostFlags } from '../setup.js';
 import type { WorkspaceFlags } from '../workspace.js';
-import { bearerToken } from '../token.js';
+import { bearerToken, storeUrl } from '../token.js';
 
 export interface ServeFlags extends HostFlags, WorkspaceFlags {
   port?: number;
@@ -30,8 +30,9 @@ export interface ServeFlags extends HostFlags, WorkspaceFlags {
 
 /** `--store redis://…` shares sessions with other replicas; otherwise a data directory (default `.wasmhooks/`). */
 async function openServeStore(flags: ServeFlags, io: CliIO): Promise<OpenedStore> {
-  if (flags.store && flags.dataDir) throw new CliError('give --store or --data-dir, not both (with --store, Redis keeps the sessions)', EXIT.USAGE);
-  if (flags.store) return openStore({ kind: 'redis', url: flags.store, ...(flags.replayWindow ? { replayWindow: flags.replayWindow } : {}) });
+  const store = storeUrl(flags, io);
+  if (store && flags.dataDir) throw new CliError('give --store (or WASMHOOKS_STORE) or --data-dir, not both (with --store, Redis keeps the sessions)', EXIT.USAGE);
+  if (store) return openStore({ kind: 'redis', url: store, ...(flags.replayWindow ? { replayWindow: flags.replayWindow } : {}) });
   return openStore({ kind: 'file', dataDir: resolve(io.cwd, flags.dataDir ?? '.wasmhooks') });
 }
 
