@@ -71,15 +71,22 @@ function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
   return max;
 }
 
+/** What the key scan found: a key named twice, a `__proto__` key, or a number past a double's range. */
+type KeyProblem = { key: string; twice: boolean } | { key?: undefined; infinite: true };
+
 /**
  * The first key named twice in one object of a JSON text that parsed, or
- * the first `__proto__` key (`twice: false`), or undefined. One pass without
- * recursion; keys are compared decoded, so `"a"` and `"\u0061"` are the same key.
+ * the first `__proto__` key (`twice: false`); failing those, whether a
+ * number in it reads as ±Infinity (`infinite`); else undefined. One pass
+ * over the text without recursion (the number rule rides on it rather than
+ * walking the parsed value again); keys are compared decoded, so `"a"` and
+ * `"\u0061"` are the same key.
  */
-function duplicateKey(text: string): { key: string; twice: boolean } | undefined {
+function keyProblem(text: string): KeyProblem | undefined {
   // Per open container: its keys (objects) or null (arrays).
   const stack: (Set<string> | null)[] = [];
   let expectKey = false;
+  let infinite = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -102,8 +109,20 @@ function duplicateKey(text: string): { key: string; twice: boolean } | undefined
     } else if (c === 0x5b) stack.push(null);
     else if (c === 0x7d || c === 0x5d) stack.pop();
     else if (c === 0x2c) expectKey = stack.at(-1) instanceof Set;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      // A number (the text parsed, so it is well formed). Only one with an
+      // exponent, or of more than 300 characters, can pass a double's range.
+      const start = i;
+      let exponent = false;
+      for (; i + 1 < text.length; i++) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 0x65 || d === 0x45) exponent = true;
+        else if (!(d === 0x2b || d === 0x2d || d === 0x2e || (d >= 0x30 && d <= 0x39))) break;
+      }
+      if (!infinite && (exponent || i - start >= 300) && !Number.isFinite(Number(text.slice(start, i + 1)))) infinite = true;
+    }
   }
-  return undefined;
+  return infinite ? { infinite } : undefined;
 }
 
 /**
@@ -129,30 +148,13 @@ export function parseJson(text: string, what: string, bounds: JsonOptions = {}):
   } catch (error) {
     return { ok: false, problem: 'syntax', message: `${what} is not valid JSON: ${(error as Error).message}` };
   }
-  const bad = bounds.uniqueKeys ? duplicateKey(text) : undefined;
-  if (bad?.twice) {
-    return { ok: false, problem: 'duplicate_key', message: `${what} names the key ${JSON.stringify(bad.key.slice(0, 100))} twice in one object; send each key once` };
-  }
-  if (bad) {
-    return { ok: false, problem: 'duplicate_key', message: `${what} uses the key "__proto__", which is not accepted as data (a copy of the object would take it as its prototype); rename it` };
-  }
-  if (bounds.uniqueKeys && !allFinite(value)) {
+  const bad = bounds.uniqueKeys ? keyProblem(text) : undefined;
+  if (bad === undefined) return { ok: true, value };
+  if (bad.key === undefined) {
     return { ok: false, problem: 'not_finite', message: `${what} holds a number too large for a double (it reads as Infinity here and as null once written again); send it as a string` };
   }
-  return { ok: true, value };
-}
-
-/** Whether every number in a parsed JSON value is finite. Iterative: the value may nest to the depth bound. */
-function allFinite(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return false;
-    } else if (typeof v === 'object' && v !== null) {
-      if (Array.isArray(v)) for (const item of v) stack.push(item);
-      else for (const key in v) stack.push((v as Record<string, unknown>)[key]);
-    }
+  if (bad.twice) {
+    return { ok: false, problem: 'duplicate_key', message: `${what} names the key ${JSON.stringify(bad.key.slice(0, 100))} twice in one object; send each key once` };
   }
-  return true;
+  return { ok: false, problem: 'duplicate_key', message: `${what} uses the key "__proto__", which is not accepted as data (a copy of the object would take it as its prototype); rename it` };
 }

@@ -12,12 +12,9 @@
  * questions and `tool.output` keep the model's order whatever finishes first;
  * only `tool.progress` events of overlapping calls interleave.
  */
-import { messageOf } from '../errors.js';
 import type { DenialSource, Emit, EmittedEvent, StoppedBy } from '../events/types.js';
 import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookToolCall } from '../hooks/types.js';
-import type { ToolInputCheck, ToolOutcome } from '../tools/types.js';
-import type { RegisteredTool } from '../tools/registry.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
 import { normalizeToolInput, type LoopConfig } from './config.js';
@@ -26,9 +23,8 @@ import type { ToolCallRequest } from './model-turn.js';
 import { isRecord } from '../json.js';
 import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
-import { windsDownOnAbort } from './subagent.js';
 import { ConversationRoom } from './conversation-cap.js';
-import { ProgressGate } from './progress-gate.js';
+import { runTool, type ToolCallRun } from './tool-run.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -37,19 +33,6 @@ export interface BatchResult {
 
 /** A batch no hook stopped (shared, read only). */
 const NOT_STOPPED: BatchResult = Object.freeze({});
-
-/** One call as it moves through the steps (pi-mono's PreparedToolCall). */
-interface ToolCallRun {
-  readonly call: ToolCallRequest;
-  /** The input as the model sent it, path fields resolved; `undefined` when it is not a JSON object. */
-  readonly input: Record<string, unknown> | undefined;
-  /** What the model gets; set once the call is denied or finalized. */
-  result?: { content: string; isError: boolean };
-  /** Set by prepare when the call may run: the input the tool gets (after rewrites). */
-  approved?: Record<string, unknown>;
-  outcome?: ToolOutcome;
-  durationMs: number;
-}
 
 /** `ctx`: the loop's dispatch context for this prompt (the same config, emit and signal). */
 export async function runToolBatch(config: LoopConfig, emit: Emit, signal: AbortSignal, calls: ToolCallRequest[], iteration: number, ctx: DispatchContext): Promise<BatchResult> {
@@ -196,77 +179,8 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
 
 async function execute(b: BatchScope, r: ToolCallRun): Promise<void> {
   const started = performance.now();
-  r.outcome = await run(b, r);
+  r.outcome = await runTool(b, r);
   r.durationMs = performance.now() - started;
-}
-
-async function run(b: BatchScope, r: ToolCallRun): Promise<ToolOutcome> {
-  const { config, emit, signal } = b;
-  const { call } = r;
-  if (r.input === undefined) return { content: `the input of ${call.name} must be a JSON object`, isError: true };
-  const tool = config.tools.get(call.name);
-  if (!tool) return { content: `no tool named "${call.name}" is available`, isError: true };
-  const checked = check(tool.validate, r.approved ?? {});
-  if (!checked.ok) return { content: `invalid input for ${call.name}: ${checked.message}`, isError: true };
-
-  const aborted = new AbortRace(call.name);
-  const gate = new ProgressGate(b.ctx.registry, call.name, b.common.session_id);
-  signal.addEventListener('abort', aborted, { once: true });
-  try {
-    const running = Promise.resolve().then(() =>
-      tool.handler.run(checked.value, {
-        signal,
-        toolUseId: call.id,
-        context: b.common,
-        onProgress: (progress) => {
-          // Progress after the call settled (a timer the tool left behind) would land after its tool.output.
-          if (signal.aborted || aborted.settled) return;
-          // Withheld while an output hook (a redactor) reviews this call: progress-gate.ts.
-          const shown = gate.pass(String(progress));
-          if (shown !== undefined) emit({ type: 'tool.progress', toolUseId: call.id, name: call.name, progress: shown });
-        },
-        onLog: (line) => {
-          // A plugin tool's log lines: this session's, and withheld like its progress while an output hook reviews the call.
-          if (signal.aborted || aborted.settled) return;
-          const shown = gate.pass(line.message, 'log');
-          if (shown !== undefined) emit({ type: 'plugin.log', plugin: line.plugin, level: line.level, message: shown });
-        },
-      }),
-    );
-    const out = windsDownOnAbort(tool.handler) ? await running : await Promise.race([running, aborted.promise]);
-    if (typeof out?.content !== 'string') return { content: `tool ${call.name} returned no text content`, isError: true };
-    return { content: out.content, isError: out.isError === true };
-  } catch (e) {
-    return { content: `tool ${call.name} failed: ${messageOf(e)}`, isError: true };
-  } finally {
-    aborted.settled = true;
-    signal.removeEventListener('abort', aborted);
-  }
-}
-
-/** A tool's input check; one that throws (an app's `validate`) fails the call, never the loop. */
-function check(validate: RegisteredTool['validate'], input: Record<string, unknown>): ToolInputCheck {
-  try {
-    return validate(input);
-  } catch (e) {
-    return { ok: false, message: `the input check threw: ${messageOf(e)}` };
-  }
-}
-
-/** What a tool run races: settles with the aborted outcome when the prompt's signal fires. Its own listener (`handleEvent`): no closure per run. */
-class AbortRace {
-  readonly promise: Promise<ToolOutcome>;
-  /** The run settled (or lost the race): its progress no longer counts. */
-  settled = false;
-  #resolve!: (outcome: ToolOutcome) => void;
-
-  constructor(private readonly toolName: string) {
-    this.promise = new Promise((resolve) => (this.#resolve = resolve));
-  }
-
-  handleEvent(): void {
-    this.#resolve({ content: `${this.toolName} was aborted`, isError: true });
-  }
 }
 
 /** PostToolUse or PostToolUseFailure, then tool.output; returns a PostToolUse stop (it ends the turn after the batch). */

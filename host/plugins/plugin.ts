@@ -15,7 +15,7 @@ import type { WasiGrant } from '../sandbox/wasi/options.js';
 import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
-import { HookCall } from './hook-call.js';
+import { HookCall, type LogOwner } from './hook-call.js';
 import { logLevel } from '../sandbox/plugin-messages.js';
 import { wireContext } from '../protocol/wire.js';
 
@@ -51,6 +51,8 @@ export class WasmPlugin implements PluginContribution {
   #toolTurn: Promise<void> = Promise.resolve();
   readonly #extismTools: ReadonlyMap<string, ResolvedExtismTool>;
   readonly #logs: WasmPluginParts['logs'];
+  /** Where a hook call outside any session sends its log lines (the plugin's `onLog` listeners); one per plugin, off the class's surface. */
+  readonly #logOwner: LogOwner;
   /** The WASI grant, null when WASI is off. */
   readonly wasi: WasiGrant | null;
   /** One compiled matcher per binding (undefined: matches every tool). */
@@ -65,6 +67,14 @@ export class WasmPlugin implements PluginContribution {
     this.#options = parts.options;
     this.wasi = parts.wasi;
     this.#logs = parts.logs;
+    const logs = parts.logs;
+    this.#logOwner = {
+      name: this.name,
+      log(level, message) {
+        const known = logLevel(level);
+        for (const listener of logs) listener(known, message);
+      },
+    };
     this.#extismTools = new Map((parts.extismTools ?? []).map((t) => [t.name, t]));
     // decodePluginInfo already checked (and compiled) each matcher: this is a cache hit.
     this.#matchers = parts.info.hooks.map((b, i) => {
@@ -140,13 +150,7 @@ export class WasmPlugin implements PluginContribution {
     sink: ((line: PluginLogLine) => void) | undefined,
   ): Promise<HookResult> {
     // A mapped call: the sandbox's promise resolves to `call.result(outcome)` itself.
-    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined, this, sink));
-  }
-
-  /** A log line of a call outside any session (`LogOwner`): to this plugin's `onLog` listeners. */
-  log(level: string, message: string): void {
-    const known = logLevel(level);
-    for (const listener of this.#logs) listener(known, message);
+    return this.#sandbox.call('hook', encodeHookInputView(input, bindingIndex), new HookCall(input.hook_event_name, signal, timeoutMs ? { timeoutMs } : undefined, this.#logOwner, sink));
   }
 
   /**

@@ -13,7 +13,7 @@ import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal } from './failures.js';
 import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
-import { REFUEL_MODULE, StopSignal } from './meter.js';
+import { REFUEL_MODULE, StopSignal, type Meter } from './meter.js';
 import type { VarStore } from './vars.js';
 import { LOG_LEVELS, log, progress, type HostFunction, type MessageScope } from './plugin-messages.js';
 
@@ -57,6 +57,31 @@ export interface ImportScope extends MessageScope {
   stop: Error | null;
 }
 
+
+/** A call starts with a clean scope: no stop, no progress, no blocks, no log lines yet. */
+export function beginCall(scope: ImportScope): void {
+  scope.stop = null;
+  scope.progressBytes = 0;
+  scope.progressMessages = 0;
+  scope.blocks = 0;
+  const log = scope.log;
+  log.lines = 0;
+  log.bytes = 0;
+  log.dropped = 0;
+}
+
+/**
+ * The call's stop: the first one a host function raised (every meter import
+ * goes through `hostImports`' wrapper, which records it), a stop the meter
+ * kept itself (`stopped`, where meter.ts records its sticky stop), or an
+ * abort seen after the plugin returned.
+ */
+export function callStop(scope: ImportScope, meter: Meter): Error | null {
+  if (scope.stop) return scope.stop;
+  if (meter.stopped) return meter.stopped;
+  if (meter.budget.signal?.aborted) return new StopSignal('ABORTED', 'the call was aborted');
+  return null;
+}
 
 /**
  * Extism `functions`: the meter's imports, ours, and `guest` (WASI, the

@@ -8,7 +8,7 @@
 import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
 import { HostRefusal, classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
-import { SELF_CHECK_CLOCK_EVERY, blockMade, type ImportScope } from './engine-imports.js';
+import { SELF_CHECK_CLOCK_EVERY, beginCall, blockMade, callStop, type ImportScope } from './engine-imports.js';
 import { MAX_LOG_LINES_PER_CALL, deliverLog, reportDroppedLogs } from './plugin-messages.js';
 import { GuestImports } from './guest-imports.js';
 import type { EngineOptions, Settle } from './engine-options.js';
@@ -169,7 +169,7 @@ export class Engine {
   #outcome(meter: Meter, output: Uint8Array | null, error: unknown): CallOutcome {
     // A stop is final: whatever the plugin did after it (caught it, returned,
     // threw something else), the outcome is the stop and no output is used.
-    const stop = this.#stopOf(meter);
+    const stop = callStop(this.#scope, meter);
     // The plugin's own exit, final like a stop (engine-imports.ts), caught or not: the exit's outcome.
     if (stop instanceof ProcExit) return this.#exited(meter, stop);
     if (stop) {
@@ -203,27 +203,7 @@ export class Engine {
 
   #begin(meter: Meter): void {
     this.#meter = meter;
-    this.#scope.stop = null;
-    this.#scope.progressBytes = 0;
-    this.#scope.progressMessages = 0;
-    this.#scope.blocks = 0;
-    const log = this.#scope.log;
-    log.lines = 0;
-    log.bytes = 0;
-    log.dropped = 0;
-  }
-
-  /**
-   * The call's stop: the first one a host function raised (every meter import
-   * goes through `hostImports`' wrapper, which records it), a stop the meter
-   * kept itself (`stopped`, where meter.ts records its sticky stop), or an
-   * abort seen after the plugin returned.
-   */
-  #stopOf(meter: Meter): Error | null {
-    if (this.#scope.stop) return this.#scope.stop;
-    if (meter.stopped) return meter.stopped;
-    if (meter.budget.signal?.aborted) return new StopSignal('ABORTED', 'the call was aborted');
-    return null;
+    beginCall(this.#scope);
   }
 
   /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */

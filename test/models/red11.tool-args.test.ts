@@ -62,3 +62,20 @@ describe('numbers past a double (red11)', () => {
     expect(decoded).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT', message: expect.stringMatching(/too large for a double/) } });
   });
 });
+
+describe('parseJson: the key and number rules in one pass over the text (hk3)', () => {
+  it('a key named twice is reported before a 1e400 that comes first; long digit runs without an exponent; numbers in strings ignored', async () => {
+    const { parseJson, TOOL_INPUT_JSON } = await import('../../host/json.js');
+    const problem = (text: string) => {
+      const r = parseJson(text, 'x', TOOL_INPUT_JSON);
+      return r.ok ? 'ok' : r.problem;
+    };
+    expect(problem('{"n":1e400,"a":1,"a":2}')).toBe('duplicate_key');
+    expect(problem('[1e400,{"__proto__":1}]')).toBe('duplicate_key');
+    expect(problem(`[${'9'.repeat(310)}]`)).toBe('not_finite');
+    expect(problem(`{"n":-${'9'.repeat(309)}.5}`)).toBe('not_finite');
+    expect(problem(`[${'9'.repeat(300)},-2.5e-400,1.7976931348623157e308]`)).toBe('ok');
+    expect(problem('{"s":"1e400","e1":"-9e999"}')).toBe('ok');
+    expect(parseJson('[1e400]', 'x').ok).toBe(true); // the rule applies with uniqueKeys only, as before
+  });
+});

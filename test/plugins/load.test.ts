@@ -6,8 +6,8 @@ import { WasmhooksError } from '../../host/errors.js';
 import { loadPlugin, sha256 } from '../../host/plugins/index.js';
 import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
-import type { HookInput } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned.js';
+import { preToolUse as preToolUseInput } from '../plugins-firstparty/wasm.js';
 
 const v1 = wasmhooks.v1;
 const info = (over: wasmhooks.v1.PluginInfo.$Properties = {}) =>
@@ -24,17 +24,7 @@ async function rejects(promise: Promise<unknown>, code: string, message: RegExp)
   expect((error as WasmhooksError).message).toMatch(message);
 }
 
-const preToolUse: HookInput = {
-  hook_event_name: 'PreToolUse',
-  session_id: 's1',
-  cwd: '/work',
-  turn: 1,
-  iteration: 1,
-  permission_mode: 'default',
-  tool_name: 'Bash',
-  tool_input: { command: 'ls' },
-  tool_use_id: 'toolu_1',
-};
+const preToolUse = preToolUseInput('Bash', { command: 'ls' }, { cwd: '/work' });
 
 describe('loadPlugin', () => {
   it('loads a plugin, exposes its bindings as hook handlers and calls them', async () => {

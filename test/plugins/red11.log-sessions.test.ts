@@ -67,6 +67,21 @@ describe('a plugin\'s log lines go to the session whose call wrote them (red11)'
     expect(logs(b).some((m) => m.includes('Wait'))).toBe(true);
   });
 
+  it.each(['in-thread', 'worker'] as const)('%s: a hook call outside any session logs to the plugin\'s own listeners, named and levelled; the class has no public log()', async (isolation) => {
+    const plugin = await loadPlugin({ bytes: await logger() }, { isolation });
+    const lines: { plugin: string; level: string; message: string }[] = [];
+    const off = plugin.onLog((line) => lines.push(line));
+    try {
+      const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', turn: 1, iteration: 1, permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'NO-SESSION-77' }, tool_use_id: 't' } as const;
+      expect((await plugin.callHook(input)).ok).toBe(true);
+      expect(lines).toEqual([{ plugin: 'logger', level: 'info', message: expect.stringContaining('NO-SESSION-77') }]);
+      expect('log' in plugin).toBe(false);
+    } finally {
+      off();
+      await plugin.close();
+    }
+  });
+
   it('a plugin tool\'s lines are withheld while a PostToolUse hook reviews the call (after one note)', async () => {
     const redact: HooksConfig = { PostToolUse: [{ hooks: [async (i) => (i.hook_event_name === 'PostToolUse' ? { updatedOutput: '[redacted]' } : {})] }] };
     const { a } = await twoSessions('in-thread', redact);

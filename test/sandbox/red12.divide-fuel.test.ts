@@ -60,29 +60,31 @@ describe('red12: divisions are charged for their latency', () => {
   });
 });
 
+/** The fuel of a `run` that does `body` ten times in each of 1,000 rounds, after the module fields `fields`. */
+async function loopFuel(fields: string, body: string, features: Record<string, boolean>, metering: 'fast' | 'exact'): Promise<number> {
+  const source = `(module (memory (export "memory") 1) ${fields}
+    (func (export "run") (result i32) (local $i i32)
+      (loop $l ${body.repeat(10)}
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+      (i32.const 0)))`;
+  const mod = (await wabt).parseWat('loop.wat', source, features);
+  const bytes = new Uint8Array(mod.toBinary({}).buffer);
+  mod.destroy();
+  const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
+  try {
+    const outcome = await sandbox.call('run', new Uint8Array());
+    expect(outcome.ok).toBe(true);
+    return outcome.fuelUsed;
+  } finally {
+    await sandbox.close();
+  }
+}
+
 // The same class in the threads proposal: locked atomic stores and read-modify-writes (~20 cycles each)
 // weighed 1 (0.8-1.9 ns per fuel), and atomic.fence 1 (5-36 ns each: 50-360x ordinary code). Now 48
 // each, and a fence pays ENGINE_CALL_FUEL at a check of its own, like memory.atomic.notify.
 describe('red12: atomics are charged for their locked instructions', () => {
-  const atomics = async (body: string, metering: 'fast' | 'exact') => {
-    const source = `(module (memory (export "memory") 1)
-      (func (export "run") (result i32) (local $i i32)
-        (loop $l ${body.repeat(10)}
-          (local.set $i (i32.add (local.get $i) (i32.const 1)))
-          (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
-        (i32.const 0)))`;
-    const mod = (await wabt).parseWat('atomics.wat', source, { threads: true });
-    const bytes = new Uint8Array(mod.toBinary({}).buffer);
-    mod.destroy();
-    const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
-    try {
-      const outcome = await sandbox.call('run', new Uint8Array());
-      expect(outcome.ok).toBe(true);
-      return outcome.fuelUsed;
-    } finally {
-      await sandbox.close();
-    }
-  };
   it.each(['fast', 'exact'] as const)('%s: an atomic store, rmw or cmpxchg costs at least 40 more than a plain one; a fence at least 1,000', async (metering) => {
     const plain = {
       store: '(i32.store (i32.const 64) (local.get $i))',
@@ -97,7 +99,7 @@ describe('red12: atomics are charged for their locked instructions', () => {
       fence: '(atomic.fence)',
     };
     for (const key of ['store', 'rmw', 'cmpxchg', 'fence'] as const) {
-      const extra = (await atomics(atomic[key], metering)) - (await atomics(plain[key], metering));
+      const extra = (await loopFuel('', atomic[key], { threads: true }, metering)) - (await loopFuel('', plain[key], { threads: true }, metering));
       expect(extra, key).toBeGreaterThanOrEqual(10 * 1_000 * (key === 'fence' ? 1_000 : 40));
     }
   });
@@ -106,26 +108,8 @@ describe('red12: atomics are charged for their locked instructions', () => {
 // table.get weighed 1 but reads through the engine's table object (2-7 ns: 0.2-1.7 ns per fuel in a loop).
 describe('red12: table.get is charged for the engine read', () => {
   it.each(['fast', 'exact'] as const)('%s: a table.get costs at least 40 more than the index it reads', async (metering) => {
-    const fuelOf = async (one: string) => {
-      const source = `(module (memory (export "memory") 1) (func $f) (table $t 8 funcref) (table $e 8 externref)
-        (elem (table $t) (i32.const 0) func $f $f $f $f $f $f $f $f)
-        (func (export "run") (result i32) (local $i i32)
-          (loop $l ${one.repeat(10)}
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
-          (i32.const 0)))`;
-      const mod = (await wabt).parseWat('tables.wat', source, { reference_types: true });
-      const bytes = new Uint8Array(mod.toBinary({}).buffer);
-      mod.destroy();
-      const sandbox = await createSandbox(bytes, { metering, limits: { timeoutMs: 10_000 } });
-      try {
-        const outcome = await sandbox.call('run', new Uint8Array());
-        expect(outcome.ok).toBe(true);
-        return outcome.fuelUsed;
-      } finally {
-        await sandbox.close();
-      }
-    };
+    const tables = `(func $f) (table $t 8 funcref) (table $e 8 externref) (elem (table $t) (i32.const 0) func $f $f $f $f $f $f $f $f)`;
+    const fuelOf = (one: string) => loopFuel(tables, one, { reference_types: true }, metering);
     const plain = await fuelOf('(drop (i32.and (local.get $i) (i32.const 7)))');
     for (const t of ['$t', '$e']) {
       const extra = (await fuelOf(`(drop (table.get ${t} (i32.and (local.get $i) (i32.const 7))))`)) - plain;

@@ -1,7 +1,8 @@
 // Assembling the hostile WAT fixtures of test/fixtures/hostile/ for sandbox tests.
 import { readFile } from 'node:fs/promises';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import wabtInit from 'wabt';
+import { createSandbox } from '../../host/sandbox/index.js';
 import type { SandboxedModule } from '../../host/sandbox/types.js';
 
 let wabt: ReturnType<typeof wabtInit> | undefined;
@@ -46,4 +47,26 @@ export async function expectFuelNotDeadline(sandbox: SandboxedModule, maxCpuMs: 
   } finally {
     await sandbox.close();
   }
+}
+
+/**
+ * The hostile `echo` fixture in an in-thread sandbox (2 s deadline) and a worker one (5 s), made
+ * before the file's tests and closed after them (sandbox.borrowed and sandbox.mapped tests).
+ */
+export function echoSandboxes(): { readonly inThread: SandboxedModule; readonly worker: SandboxedModule } {
+  const made: { inThread?: SandboxedModule; worker?: SandboxedModule } = {};
+  beforeAll(async () => {
+    const bytes = await hostile('echo');
+    made.inThread = await createSandbox(bytes, { limits: { timeoutMs: 2_000 } });
+    made.worker = await createSandbox(bytes, { limits: { timeoutMs: 5_000 }, isolation: 'worker' });
+  });
+  afterAll(() => Promise.all([made.inThread?.close(), made.worker?.close()]));
+  return {
+    get inThread() {
+      return made.inThread!;
+    },
+    get worker() {
+      return made.worker!;
+    },
+  };
 }

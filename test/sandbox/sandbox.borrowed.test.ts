@@ -2,20 +2,10 @@
 // hook encoder does) is read at once by an idle in-thread module and copied otherwise: a queued
 // call and a worker call see the bytes as they were when `call` was made. And the in-thread
 // engine's kept exact-size input buffers never leak one call's bytes into another.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../host/sandbox/index.js';
-import type { SandboxedModule } from '../../host/sandbox/types.js';
-import { hostile, str, text } from './sandbox-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { echoSandboxes, str, text } from './sandbox-helpers.js';
 
-let inThread: SandboxedModule;
-let worker: SandboxedModule;
-
-beforeAll(async () => {
-  const bytes = await hostile('echo');
-  inThread = await createSandbox(bytes, { limits: { timeoutMs: 2_000 } });
-  worker = await createSandbox(bytes, { limits: { timeoutMs: 5_000 }, isolation: 'worker' });
-});
-afterAll(() => Promise.all([inThread.close(), worker.close()]));
+const echo = echoSandboxes();
 
 /** A view into a larger buffer, as the encoder lends it; `scribble` overwrites it after the call is made. */
 function lent(s: string) {
@@ -28,7 +18,7 @@ function lent(s: string) {
 describe('borrowed inputs', () => {
   it('an idle in-thread module reads the input before call() returns', async () => {
     const a = lent('first');
-    const running = inThread.call('run', a.view, { borrowed: true });
+    const running = echo.inThread.call('run', a.view, { borrowed: true });
     a.scribble();
     const outcome = await running;
     expect(outcome.ok && str(outcome.output)).toBe('first');
@@ -36,7 +26,7 @@ describe('borrowed inputs', () => {
 
   it('a queued call gets its own copy', async () => {
     const inputs = ['one', 'two', 'three'].map(lent);
-    const running = inputs.map((i) => inThread.call('run', i.view, { borrowed: true }));
+    const running = inputs.map((i) => echo.inThread.call('run', i.view, { borrowed: true }));
     for (const i of inputs) i.scribble();
     const outcomes = await Promise.all(running);
     expect(outcomes.map((o) => o.ok && str(o.output))).toEqual(['one', 'two', 'three']);
@@ -44,7 +34,7 @@ describe('borrowed inputs', () => {
 
   it('a worker call gets its own copy (the worker may still be starting)', async () => {
     const inputs = ['alpha', 'beta'].map(lent);
-    const running = inputs.map((i) => worker.call('run', i.view, { borrowed: true }));
+    const running = inputs.map((i) => echo.worker.call('run', i.view, { borrowed: true }));
     for (const i of inputs) i.scribble();
     const outcomes = await Promise.all(running);
     expect(outcomes.map((o) => o.ok && str(o.output))).toEqual(['alpha', 'beta']);
@@ -54,11 +44,11 @@ describe('borrowed inputs', () => {
     const words = ['same', 'size', 'a much longer input than the others', 'x', 'same', '', 'tail', 'y'.repeat(300), 'size'];
     for (const w of words) {
       const a = lent(w);
-      const outcome = await inThread.call('run', a.view, { borrowed: true });
+      const outcome = await echo.inThread.call('run', a.view, { borrowed: true });
       expect(outcome.ok && str(outcome.output)).toBe(w);
       // A caller's own whole buffer is handed on as it is and stays the caller's.
       const own = text(w);
-      const again = await inThread.call('run', own);
+      const again = await echo.inThread.call('run', own);
       expect(again.ok && str(again.output)).toBe(w);
       expect(str(own)).toBe(w);
     }

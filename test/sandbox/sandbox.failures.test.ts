@@ -11,6 +11,7 @@ import { HealthTracker } from '../../host/sandbox/health.js';
 import type { FailureCode } from '../../host/failure.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned.js';
+import { preToolUse as preToolUseInput } from '../plugins-firstparty/wasm.js';
 
 const codes = Object.keys(FAILURE_RULES) as FailureCode[];
 
@@ -43,17 +44,7 @@ describe('the failure table', () => {
 });
 
 describe('BAD_OUTPUT quarantines', () => {
-  const preToolUse: HookInput = {
-    hook_event_name: 'PreToolUse',
-    session_id: 's1',
-    cwd: '/work',
-    turn: 1,
-    iteration: 1,
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command: 'ls' },
-    tool_use_id: 'toolu_1',
-  };
+  const preToolUse = preToolUseInput('Bash', { command: 'ls' }, { cwd: '/work' });
 
   it('a plugin answering garbage five times in a row is quarantined after three', async () => {
     const info = encodePluginInfo({

@@ -3,20 +3,12 @@
 // run, refused before the plugin, queued behind another call, failed, and in a worker. The plugin
 // layer's hook calls are mapped calls (HookCall), so a path that skipped `result` would hand the
 // hook dispatcher a raw outcome.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
-import type { CallOutcome, MappedCallOptions, SandboxedModule } from '../../host/sandbox/types.js';
-import { hostile, str, text } from './sandbox-helpers.js';
+import type { CallOutcome, MappedCallOptions } from '../../host/sandbox/types.js';
+import { echoSandboxes, hostile, str, text } from './sandbox-helpers.js';
 
-let inThread: SandboxedModule;
-let worker: SandboxedModule;
-
-beforeAll(async () => {
-  const bytes = await hostile('echo');
-  inThread = await createSandbox(bytes, { limits: { timeoutMs: 2_000 } });
-  worker = await createSandbox(bytes, { limits: { timeoutMs: 5_000 }, isolation: 'worker' });
-});
-afterAll(() => Promise.all([inThread.close(), worker.close()]));
+const echo = echoSandboxes();
 
 /** Options that record the order of `check` and `result` and answer a tagged copy of the outcome. */
 function mapped(extra: { signal?: AbortSignal; bad?: boolean } = {}) {
@@ -38,7 +30,7 @@ function mapped(extra: { signal?: AbortSignal; bad?: boolean } = {}) {
 describe('mapped calls', () => {
   it('resolve to what result makes of the outcome, after check', async () => {
     const { options, seen } = mapped();
-    const answer = await inThread.call('run', text('hello'), options);
+    const answer = await echo.inThread.call('run', text('hello'), options);
     expect(answer.mapped).toBe(true);
     expect(answer.outcome.ok && str(answer.outcome.output)).toBe('hello');
     expect(seen).toEqual(['check:hello', 'result:ok']);
@@ -46,7 +38,7 @@ describe('mapped calls', () => {
 
   it('map the failure check returns', async () => {
     const { options, seen } = mapped({ bad: true });
-    const answer = await inThread.call('run', text('garbage'), options);
+    const answer = await echo.inThread.call('run', text('garbage'), options);
     expect(answer.outcome.ok).toBe(false);
     expect(!answer.outcome.ok && answer.outcome.failure.code).toBe('BAD_OUTPUT');
     expect(seen).toEqual(['check:garbage', 'result:BAD_OUTPUT']);
@@ -54,25 +46,25 @@ describe('mapped calls', () => {
 
   it('map a call refused before the plugin runs (aborted signal, unknown export)', async () => {
     const aborted = mapped({ signal: AbortSignal.abort() });
-    const a = await inThread.call('run', text('x'), aborted.options);
+    const a = await echo.inThread.call('run', text('x'), aborted.options);
     expect(!a.outcome.ok && a.outcome.failure.code).toBe('ABORTED');
     expect(aborted.seen).toEqual(['result:ABORTED']);
     const missing = mapped();
-    const m = await inThread.call('nope', text('x'), missing.options);
+    const m = await echo.inThread.call('nope', text('x'), missing.options);
     expect(!m.outcome.ok && m.outcome.failure.code).toBe('MISSING_EXPORT');
     expect(missing.seen).toEqual(['result:MISSING_EXPORT']);
   });
 
   it('map queued calls, each once, in order', async () => {
     const calls = ['one', 'two', 'three'].map((s) => ({ s, ...mapped() }));
-    const answers = await Promise.all(calls.map((c) => inThread.call('run', text(c.s), c.options)));
+    const answers = await Promise.all(calls.map((c) => echo.inThread.call('run', text(c.s), c.options)));
     expect(answers.map((a) => a.outcome.ok && str(a.outcome.output))).toEqual(['one', 'two', 'three']);
     for (const c of calls) expect(c.seen).toEqual([`check:${c.s}`, 'result:ok']);
   });
 
   it('map a worker call', async () => {
     const { options, seen } = mapped();
-    const answer = await worker.call('run', text('far'), options);
+    const answer = await echo.worker.call('run', text('far'), options);
     expect(answer.outcome.ok && str(answer.outcome.output)).toBe('far');
     expect(seen).toEqual(['check:far', 'result:ok']);
   });
@@ -105,7 +97,7 @@ describe('mapped calls', () => {
   });
 
   it('leave a call without result as it was: the outcome itself', async () => {
-    const outcome = await inThread.call('run', text('plain'));
+    const outcome = await echo.inThread.call('run', text('plain'));
     expect(outcome.ok && str(outcome.output)).toBe('plain');
   });
 });

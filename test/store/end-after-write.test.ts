@@ -5,36 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { createHost } from '../../host/host.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { openStore } from '../../host/store/open.js';
-import type { SessionStore } from '../../host/store/types.js';
+import { lateWrites } from './late-writes.js';
 import type { HostEvent } from '../../host/events/types.js';
 import { eventGrammarViolations } from '../../host/events/grammar.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const model = () => scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] });
-
-/** The store with every write late by `ms`, or failing. */
-function wrap(store: SessionStore, ms: number, fail = false): SessionStore {
-  const writes = new Set<PropertyKey>(['appendMessages', 'replaceMessages', 'update', 'sync']);
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...a: unknown[]) => unknown).bind(target);
-      if (!writes.has(key)) return bound;
-      return async (...a: unknown[]) => {
-        await sleep(ms);
-        if (fail) throw new Error('store down');
-        return bound(...a);
-      };
-    },
-  });
-}
 
 describe('agent.end after the transcript is written', () => {
   it('a stream consumer reads the prompt and the exact resumeAt at agent.end, with no wait', async () => {
     const { store: inner } = await openStore({ kind: 'memory' });
     await inner.create({ id: 's', createdAt: 0, prompts: 0, options: {} });
-    const session = await createHost({ model: model(), store: wrap(inner, 40) }).resume('s');
+    const session = await createHost({ model: model(), store: lateWrites(inner, 40) }).resume('s');
     const events: HostEvent[] = [];
     for (const [n, prompt] of ['one', 'two'].entries()) {
       for await (const e of session.stream(prompt)) {
@@ -51,7 +32,7 @@ describe('agent.end after the transcript is written', () => {
 
   it('events emitted while the end is held follow it in seq order; a subscriber sees them after agent.end', async () => {
     const { store: inner } = await openStore({ kind: 'memory' });
-    const session = createHost({ model: model(), store: wrap(inner, 30) }).session();
+    const session = createHost({ model: model(), store: lateWrites(inner, 30) }).session();
     const seen: HostEvent[] = [];
     session.subscribe((e) => {
       seen.push(e);
@@ -64,7 +45,7 @@ describe('agent.end after the transcript is written', () => {
 
   it('a store that fails still lets agent.end out (the failure is the store’s to report)', async () => {
     const { store: inner } = await openStore({ kind: 'memory' });
-    const session = createHost({ model: model(), store: wrap(inner, 5, true) }).session();
+    const session = createHost({ model: model(), store: lateWrites(inner, 5, true) }).session();
     const types: string[] = [];
     for await (const e of session.stream('hi')) types.push(e.type);
     expect(types.at(-1)).toBe('agent.end');

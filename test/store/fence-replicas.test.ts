@@ -1,38 +1,16 @@
 // fix3 item 2 with real `serve` processes on Redis: a prompt whose replica stalls past its lease (SIGSTOP) keeps
 // writing when nobody took the session over (before: its lease lapsed, its own sweep reported it interrupted and
 // its conversation was dropped); a prompt taken over while stalled can never write over the new owner's prompt.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { haveRedis, startRedis, type RedisServer } from './redis-server.js';
-import { json, scriptDir, sse, startReplica, type, type Replica, type SseClient } from './processes.js';
+import { describe, expect, it } from 'vitest';
+import { haveRedis } from './redis-server.js';
+import { json, type } from './processes.js';
+import { replicaFleet } from './replica-fleet.js';
 
 const LEASE_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!haveRedis())('lease fencing across a stalled replica (Redis)', () => {
-  let redis: RedisServer;
-  let dir: string;
-  const replicas: Replica[] = [];
-  const clients: SseClient[] = [];
-  const replica = async (name: string) => {
-    const r = await startReplica(dir, ['--store', redis.url, '--replica', name, '--lease-ms', String(LEASE_MS)]);
-    replicas.push(r);
-    return r;
-  };
-  const watch = async (url: string) => {
-    const c = await sse(url);
-    clients.push(c);
-    return c;
-  };
-  beforeAll(async () => {
-    dir = scriptDir();
-    redis = await startRedis();
-  }, 30_000);
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    for (const r of replicas) r.child.kill('SIGCONT');
-    await Promise.all(replicas.splice(0).map((r) => r.kill('SIGKILL')));
-  });
-  afterAll(async () => redis?.dispose());
+  const { replica, watch } = replicaFleet(LEASE_MS);
 
   it('stalled past its lease, nobody took over: the prompt goes on and its conversation and result are stored', async () => {
     const a = await replica('a');

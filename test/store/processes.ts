@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliBundle } from '../cli/helpers.js';
+import { sseMessages, textReader } from '../fixtures/sse-messages.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const CALC = join(repo, 'plugins/calc/build/calc.wasm');
@@ -98,24 +99,12 @@ export async function sse(url: string, lastEventId?: string): Promise<SseClient>
   let wake: (() => void) | undefined;
   let cursor = 0;
   const ended = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return true;
-        buffer += value;
-        let at: number;
-        while ((at = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          const id = block.split('\n').find((l) => l.startsWith('id: '))?.slice(4);
-          messages.push({ id, data: JSON.parse(data.slice(6)) });
-          wake?.();
-        }
+      for await (const message of sseMessages<SseMessage['data']>(textReader(res))) {
+        messages.push(message);
+        wake?.();
       }
+      return true;
     } catch {
       return false;
     } finally {

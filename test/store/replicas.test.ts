@@ -1,9 +1,10 @@
 // Two `wasmhooks serve` processes sharing a real redis-server: sessions,
 // events and control answers cross replicas; a SIGKILLed replica's prompt is
 // reported interrupted by the other; Redis restarts; both replicas restart.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HOW_TO_INSTALL, haveRedis, startRedis, type RedisServer } from './redis-server.js';
-import { json, scriptDir, sse, startReplica, type, type Replica, type SseClient } from './processes.js';
+import { describe, expect, it } from 'vitest';
+import { HOW_TO_INSTALL, haveRedis, startRedis } from './redis-server.js';
+import { json, startReplica, type } from './processes.js';
+import { replicaFleet } from './replica-fleet.js';
 
 const available = haveRedis();
 /** How long a replica may take to report a dead one's prompt: generous, for a loaded machine. */
@@ -11,30 +12,8 @@ const NOTICED_WITHIN_MS = 20_000;
 if (!available) console.warn(`skipping the Redis replica tests: ${HOW_TO_INSTALL}`);
 
 describe.skipIf(!available)('serve --store redis:// across replicas', () => {
-  let redis: RedisServer;
-  let dir: string;
-  const replicas: Replica[] = [];
-  const clients: SseClient[] = [];
-  const replica = async (name: string) => {
-    const r = await startReplica(dir, ['--store', redis.url, '--replica', name, '--lease-ms', '600']);
-    replicas.push(r);
-    return r;
-  };
-  const watch = async (url: string, lastEventId?: string) => {
-    const c = await sse(url, lastEventId);
-    clients.push(c);
-    return c;
-  };
-
-  beforeAll(async () => {
-    dir = scriptDir();
-    redis = await startRedis();
-  }, 30_000);
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(replicas.splice(0).map((r) => r.kill('SIGKILL')));
-  });
-  afterAll(async () => redis?.dispose());
+  const fleet = replicaFleet();
+  const { replicas, replica, watch } = fleet;
 
   it('a session created on A is watched and answered on B while A runs the prompt; a second prompt anywhere is 409', async () => {
     const [a, b] = await Promise.all([replica('a'), replica('b')]);
@@ -123,13 +102,13 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
     const { json: s } = await json(`${a.url}/session`, 'POST', { title: 'kept' });
     const stream = await watch(`${a.url}/event`);
     await stream.next(type('server.connected'));
-    await redis.stop('SIGKILL');
+    await fleet.redis.stop('SIGKILL');
     const down = await json(`${a.url}/session`, 'POST', {});
     expect(down.status).toBe(503);
     expect(down.json.error).toMatchObject({ code: 'unavailable' });
     expect(down.json.error.message).toMatch(/session store redis:\/\/127\.0\.0\.1:\d+ is unreachable.*retry once Redis is back/);
     expect((await json(`${a.url}/health`)).status).toBe(503);
-    await redis.start();
+    await fleet.redis.start();
     let created = down;
     for (let i = 0; i < 50 && created.status !== 201; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -144,7 +123,7 @@ describe.skipIf(!available)('serve --store redis:// across replicas', () => {
   it('a Redis that comes back empty starts a new epoch: ids from before get replay.gap, live streams go on', async () => {
     const volatile = await startRedis({ persist: false });
     try {
-      const a = await startReplica(dir, ['--store', volatile.url, '--replica', 'v', '--lease-ms', '600']);
+      const a = await startReplica(fleet.dir, ['--store', volatile.url, '--replica', 'v', '--lease-ms', '600']);
       replicas.push(a);
       const live = await watch(`${a.url}/event`);
       const { json: s } = await json(`${a.url}/session`, 'POST', {});

@@ -2,10 +2,11 @@
 // SIGKILLed and restarted on its data directory: the session's
 // events, live and replayed from the log, read seq strictly increasing and prompts 1, 2 — before,
 // the next prompt started again from the last prompt that had ended and repeated the killed one's seqs.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../host/store/open.js';
 import { monotonic } from './seq-helpers.js';
-import { haveRedis, startRedis, type RedisServer } from './redis-server.js';
+import { haveRedis } from './redis-server.js';
+import { replicaFleet } from './replica-fleet.js';
 import { json, scriptDir, sse, startReplica, type, type Replica, type SseClient, type SseMessage } from './processes.js';
 
 const NOTICED_WITHIN_MS = 20_000;
@@ -15,34 +16,18 @@ const hostEvents = (messages: readonly SseMessage[], id: string) =>
   messages.map((m) => m.data as { type: string; seq?: unknown; sessionId?: string; turn?: number }).filter((e) => e.sessionId === id && typeof e.seq === 'number') as { type: string; seq: number; turn?: number }[];
 
 describe.skipIf(!haveRedis())('seq across a replica killed mid-prompt (Redis)', () => {
-  let redis: RedisServer;
-  let dir: string;
-  const replicas: Replica[] = [];
-  const clients: SseClient[] = [];
-  beforeAll(async () => {
-    dir = scriptDir();
-    redis = await startRedis();
-  }, 30_000);
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(replicas.splice(0).map((r) => r.kill('SIGKILL')));
-  });
-  afterAll(async () => redis?.dispose());
+  const fleet = replicaFleet();
+  const { replica, watch } = fleet;
 
   it('the next prompt, on the other replica, counts on past every seq the killed one used', async () => {
-    const [a, b] = await Promise.all(['a', 'b'].map(async (name) => {
-      const r = await startReplica(dir, ['--store', redis.url, '--replica', name, '--lease-ms', '600']);
-      replicas.push(r);
-      return r;
-    }));
-    const { json: s } = await json(`${a!.url}/session`, 'POST', {});
-    const onB = await sse(`${b!.url}/event?session=${s.id}`);
-    clients.push(onB);
-    await json(`${a!.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
+    const [a, b] = await Promise.all([replica('a'), replica('b')]);
+    const { json: s } = await json(`${a.url}/session`, 'POST', {});
+    const onB = await watch(`${b.url}/event?session=${s.id}`);
+    await json(`${a.url}/session/${s.id}/prompt`, 'POST', { prompt: 'calc please' });
     await onB.next(type('control.request'));
-    await a!.kill('SIGKILL');
+    await a.kill('SIGKILL');
     await onB.next(type('prompt.interrupted'), NOTICED_WITHIN_MS);
-    expect((await json(`${b!.url}/session/${s.id}/prompt`, 'POST', { prompt: 'hello' })).status).toBe(202);
+    expect((await json(`${b.url}/session/${s.id}/prompt`, 'POST', { prompt: 'hello' })).status).toBe(202);
     await onB.next(type('agent.end'));
     const check = (messages: readonly SseMessage[]) => {
       const events = hostEvents(messages, s.id);
@@ -52,18 +37,17 @@ describe.skipIf(!haveRedis())('seq across a replica killed mid-prompt (Redis)', 
     };
     check(onB.messages);
     // A client replaying the session from the start of the log sees the same order.
-    const replay = await sse(`${b!.url}/event?session=${s.id}`, `${onB.messages[0]!.data.lastEventId.split('.')[0]}.0-0`);
-    clients.push(replay);
+    const replay = await watch(`${b.url}/event?session=${s.id}`, `${onB.messages[0]!.data.lastEventId.split('.')[0]}.0-0`);
     await replay.next(type('agent.end'));
     check(replay.messages);
     // The result is stored just after agent.end is published.
-    let view = (await json(`${b!.url}/session/${s.id}`)).json;
-    for (let i = 0; i < 100 && view.running; i++) view = (await json(`${b!.url}/session/${s.id}`)).json;
+    let view = (await json(`${b.url}/session/${s.id}`)).json;
+    for (let i = 0; i < 100 && view.running; i++) view = (await json(`${b.url}/session/${s.id}`)).json;
     expect(view).toMatchObject({ running: false, prompts: 2, lastResult: { subtype: 'success', text: 'Hello.' } });
   }, 30_000 + NOTICED_WITHIN_MS);
 
   it('the stored resumeAt never moves back (one Lua script decides, where it is stored)', async () => {
-    const opened = await openStore({ kind: 'redis', url: redis.url, prefix: 'seq2mono:' });
+    const opened = await openStore({ kind: 'redis', url: fleet.redis.url, prefix: 'seq2mono:' });
     try {
       await monotonic(opened.store);
       // A tampered value (huge, fractional, a wrong `open`) is replaced like a missing one, as resumeAtOf ignores it.

@@ -23,27 +23,11 @@ import { join } from 'node:path';
 import { readEvents } from './red6-helpers.ts';
 import { fenceContract } from '../store/fence-contract.ts';
 import { stalledRenewals } from '../store/fence-stall.ts';
+import { lateWrites } from '../store/late-writes.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TOKEN = 'xrt-fix3-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
-
-/** The store with every write late by `ms` (a store across a slow network). */
-function slow(store: SessionStore, ms: number): SessionStore {
-  const writes = new Set<PropertyKey>(['appendMessages', 'replaceMessages', 'update', 'sync']);
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...a: unknown[]) => unknown).bind(target);
-      if (!writes.has(key)) return bound;
-      return async (...a: unknown[]) => {
-        await sleep(ms);
-        return bound(...a);
-      };
-    },
-  });
-}
 
 async function withDataDir(run: (store: SessionStore) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wasmhooks-fix3-'));
@@ -64,7 +48,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
       ['file', withDataDir],
     ] as const) {
       await use(async (inner) => {
-        const store = slow(inner, 40);
+        const store = lateWrites(inner, 40);
         await inner.create({ id: `s-${kind}`, createdAt: Date.now(), prompts: 0, options: {} });
         const session = await createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }), store }).resume(`s-${kind}`);
         const events: HostEvent[] = [];
@@ -88,7 +72,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'read-your-writes over HTTP (data dir): GET /session/:id/messages right after SSE agent.end shows the prompt': () =>
     withDataDir(async (inner) => {
       const host = createHost({ model: scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }) });
-      const server = createServer(host, { port: 0, token: TOKEN, store: slow(inner, 40) });
+      const server = createServer(host, { port: 0, token: TOKEN, store: lateWrites(inner, 40) });
       const { url } = await server.listen();
       try {
         const id = ((await (await fetch(`${url}/session`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string }).id;

@@ -1,7 +1,8 @@
 // Raw HTTP over node:net (imported as raw-http.ts by the xrt scenarios, which Deno
 // resolves only by its real name) (works under Node, Deno and Bun): requests no fetch
 // would send (foreign or malformed Host, unknown methods, control bytes), and
-// SSE readers that stop reading.
+// SSE readers that stop reading; and a plain node:http server to be asked (`listenOn`).
+import http from 'node:http';
 import net from 'node:net';
 
 export interface RawAnswer {
@@ -126,4 +127,18 @@ export function trickle(port: number, head: string, drip: string, ms: number): P
     socket.on('close', () => finish(true));
     socket.on('error', () => finish(true));
   });
+}
+
+/** A node:http server on `address` (port 0: any), counting what it is asked. */
+export async function listenOn(address: string, port: number, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const seen: { path: string; host: string }[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ path: req.url ?? '', host: req.headers.host ?? '' });
+    answer(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => resolve());
+  });
+  return { server, seen, port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import * as wasmhooks from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
+import { sseMessages, textReader } from '../fixtures/sse-messages.ts';
 
 export type Server = ReturnType<typeof createServer>;
 
@@ -52,27 +53,16 @@ export async function readEvents<Data extends { type?: unknown }>(
   stop: (e: Data) => boolean,
   onEvent: (e: Data) => Promise<void> = async () => {},
 ): Promise<Data[]> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = textReader(res);
   const events: Data[] = [];
-  let buffer = '';
   const deadline = setTimeout(() => void reader.cancel(), 10_000);
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended early after ${events.map((e) => String(e.type)).join(', ')}`);
-      buffer += value;
-      let at: number;
-      while ((at = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, at);
-        buffer = buffer.slice(at + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (!data) continue;
-        const event = JSON.parse(data.slice(6)) as Data;
-        events.push(event);
-        await onEvent(event);
-        if (stop(event)) return events;
-      }
+    for await (const { data: event } of sseMessages<Data>(reader)) {
+      events.push(event);
+      await onEvent(event);
+      if (stop(event)) return events;
     }
+    throw new Error(`stream ended early after ${events.map((e) => String(e.type)).join(', ')}`);
   } finally {
     clearTimeout(deadline);
     await reader.cancel().catch(() => {});

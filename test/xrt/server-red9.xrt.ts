@@ -4,29 +4,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import * as wasmhooks from '../../dist/index.js';
 import { mcpHttpApp, relayModel } from '../../dist/mcp.js';
 import { createServer, runtimeName } from '../../dist/server.js';
-import { get, rawRequest } from './raw-http.ts';
+import { get, listenOn, rawRequest } from './raw-http.ts';
 import { errorOf, header, makeHost, post, postJson, withServer } from './red6-helpers.ts';
 
 const runtime = runtimeName();
-
-/** A node:http server on `address` (port 0: any), counting what it is asked. */
-async function listenOn(address: string, port: number, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
-  const seen: { path: string; host: string }[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push({ path: req.url ?? '', host: req.headers.host ?? '' });
-    answer(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, address, () => resolve());
-  });
-  return { server, seen, port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** A host that loads at run time as `wasmhooks serve` does: the source as the route hands it over. */
 function loadingHost() {

@@ -10,6 +10,7 @@ import * as wasmhooks from '../../dist/index.js';
 import { createServer, runtimeName } from '../../dist/server.js';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
 import { writingHost } from './red6-helpers.ts';
+import { sseMessages, textReader } from '../fixtures/sse-messages.ts';
 
 const runtime = runtimeName();
 
@@ -23,26 +24,16 @@ interface Data {
 
 /** Reads SSE data until `stop`; returns the events and whether the server ended the stream cleanly. */
 async function read(res: Response, stop: (e: Data) => boolean, onEvent: (e: Data) => Promise<void> = async () => {}) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = textReader(res);
   const events: Data[] = [];
-  let buffer = '';
   const deadline = setTimeout(() => void reader.cancel(), 10_000);
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return { events, ended: true };
-      buffer += value;
-      let at: number;
-      while ((at = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(0, at).split('\n').find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(at + 2);
-        if (!data) continue;
-        const event = JSON.parse(data.slice(6)) as Data;
-        events.push(event);
-        await onEvent(event);
-        if (stop(event)) return { events, ended: false };
-      }
+    for await (const { data: event } of sseMessages<Data>(reader)) {
+      events.push(event);
+      await onEvent(event);
+      if (stop(event)) return { events, ended: false };
     }
+    return { events, ended: true };
   } catch {
     return { events, ended: false };
   } finally {
