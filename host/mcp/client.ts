@@ -146,22 +146,18 @@ export class McpServers {
   async #transport(s: ServerState): Promise<Transport> {
     const c = s.config;
     if (isStdio(c)) {
-      // Loaded only when a stdio server is configured: it needs child_process.
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      const t = new StdioClientTransport({
-        command: c.command,
-        ...(c.args ? { args: c.args } : {}),
-        ...(c.env ? { env: c.env } : {}),
-        ...(c.cwd ? { cwd: c.cwd } : {}),
-        stderr: 'pipe',
-        // The SDK's own default, named here: one message (a line) is at most this; the read fails past it.
-        maxBufferSize: MAX_MCP_MESSAGE_BYTES,
-      });
+      // Loaded only when a stdio server is configured: it needs child_process. In its own process group, so that
+      // closing it ends what it started too (stdio.ts).
+      const { groupStdioTransport } = await import('./stdio.js');
       s.stderr = '';
-      t.stderr?.on('data', (chunk: Uint8Array | string) => {
-        s.stderr = (s.stderr + String(chunk)).slice(-STDERR_TAIL);
+      return groupStdioTransport({
+        command: c.command,
+        args: c.args,
+        env: c.env,
+        cwd: c.cwd,
+        maxBufferSize: MAX_MCP_MESSAGE_BYTES,
+        onStderr: (chunk) => (s.stderr = (s.stderr + chunk).slice(-STDERR_TAIL)),
       });
-      return t;
     }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     // Every answer's body read under MAX_MCP_MESSAGE_BYTES (the SDK reads a body of any size).

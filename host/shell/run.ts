@@ -35,13 +35,20 @@ export interface ShellRunOptions {
 
 const DEFAULT_MAX_OUTPUT = 1 << 20;
 
-/** Kills the whole process group (the shell and whatever it started), falling back to the child alone. */
-function killTree(child: ChildProcess): void {
+/**
+ * Signals the whole process group of a child spawned with `detached: true` (the shell or MCP server
+ * and whatever it started), falling back to the child alone.
+ */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   if (child.pid === undefined) return;
   try {
-    globalThis.process.kill(-child.pid, 'SIGKILL');
+    globalThis.process.kill(-child.pid, signal);
   } catch {
-    child.kill('SIGKILL');
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
   }
 }
 
