@@ -26,6 +26,7 @@ import {
 } from './config.js';
 import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
+import { untrustedOutputSchemas } from './output-schema.js';
 import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
 import { timerDelay } from '../timer.js';
 
@@ -106,6 +107,8 @@ export class McpServers {
     const client = new Client(
       { name: 'wasmhooks', version: '0.1.0' },
       {
+        // structuredContent is checked on RE2 within bounded work, as input is (output-schema.ts), not by Ajv.
+        jsonSchemaValidator: untrustedOutputSchemas,
         listChanged: {
           // Our own refresh (#refreshSoon): every page, at a bounded rate. The SDK's reads one page, as often as asked.
           tools: { autoRefresh: false, onChanged: () => this.#refreshSoon(s, client) },

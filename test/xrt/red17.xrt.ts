@@ -9,6 +9,28 @@ import type { HostEvent } from '../../dist/index.js';
 import { alive, untilDead } from '../mcp/red17-helpers.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/mcp/server.mjs', import.meta.url));
+const hostile = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
+
+/** One call of `tool` on the hostile fixture's server `o` in `mode`; the events, and the longest event-loop stall. */
+async function hostileCall(mode: string, tool: string, env: Record<string, string> = {}): Promise<{ events: HostEvent[]; stall: number }> {
+  const host = createHost({
+    model: scriptedModel({ turns: [{ toolCalls: [{ name: `mcp__o__${tool}`, input: {} }] }, { text: 'done' }] }),
+    permissionMode: 'bypassPermissions',
+    mcpServers: { o: { command: 'node', args: [hostile, mode], env } },
+  });
+  let stall = 0;
+  let last = performance.now();
+  const tick = setInterval(() => {
+    stall = Math.max(stall, performance.now() - last);
+    last = performance.now();
+  }, 10);
+  try {
+    return { events: await collect(host), stall };
+  } finally {
+    clearInterval(tick);
+    await host.close();
+  }
+}
 
 async function collect(host: ReturnType<typeof createHost>): Promise<HostEvent[]> {
   const events: HostEvent[] = [];
@@ -51,5 +73,17 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await host.close();
     }
+  },
+  'an outputSchema\'s backtracking pattern runs on RE2: structuredContent that trips it fails the call in µs, not seconds': async () => {
+    const { events, stall } = await hostileCall('outschema', 'shape');
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && out.isError && /MCP_ERROR.*output schema/.test(out.content), JSON.stringify(out));
+    assert.ok(stall < 2_000, `the event loop stalled ${Math.round(stall)} ms`);
+  },
+  'an outputSchema nobody can read leaves the server started and its tools usable': async () => {
+    const { events } = await hostileCall('outschema', 'odd', { ODD: '1' });
+    assert.deepEqual(events.filter((e) => e.type === 'mcp.server.error'), []);
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && !out.isError && out.content === 'shaped', JSON.stringify(out));
   },
 };
