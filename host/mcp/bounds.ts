@@ -85,6 +85,9 @@ export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;
  */
 export const TOO_LARGE = 'the MCP server sent a message';
 
+/** How the stdio transport's error starts when it stops a server that does not read its stdin (stdio.ts). */
+export const NOT_READING = 'the MCP server is not reading what the host sends';
+
 /** Statuses whose Response may not have a body (the constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 

@@ -24,7 +24,7 @@ import {
   mcpToolName,
   type McpServersConfig,
 } from './config.js';
-import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, progressSink, REFRESH_DUTY } from './bounds.js';
+import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, NOT_READING, progressSink, REFRESH_DUTY } from './bounds.js';
 import { outcomeOf } from './result.js';
 import { untrustedOutputSchemas } from './output-schema.js';
 import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
@@ -119,6 +119,8 @@ export class McpServers {
     // waiting for its timeout. The server is closed (its calls fail now); it starts again at the next prompt.
     client.onerror = (error) => {
       if (messageOf(error).includes(TOO_LARGE)) void client.close().catch(() => {});
+      // The stdio transport stopped a server that does not read (it closes itself): say why, once.
+      if (messageOf(error).includes(NOT_READING)) this.#fail(s, 'MCP_PROTOCOL', messageOf(error));
     };
     client.onclose = () => {
       if (s.client !== client) return;

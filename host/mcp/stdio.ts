@@ -11,6 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killTree } from '../shell/run.js';
+import { NOT_READING } from './bounds.js';
 
 /** How a stdio server is started (the config's fields, plus the message cap). */
 export interface StdioServerSpawn {
@@ -27,6 +28,9 @@ export interface StdioServerSpawn {
 const GRACE_MS = 2_000;
 /** After the server's exit, the time its pipes are read on (what it wrote last) before they are let go of. */
 const RELEASE_MS = 500;
+
+/** Bytes of ours a server may leave unread when we answer one of its requests (a ping is 40). */
+const MAX_UNREAD_ANSWERS = 1 << 20;
 
 /** Groups still running, killed if the host's process exits without closing them. */
 const live = new Set<ChildProcess>();
@@ -48,6 +52,8 @@ export async function groupStdioTransport(spec: StdioServerSpawn): Promise<Trans
   }
   const buffer = new ReadBuffer({ maxBufferSize: spec.maxBufferSize });
   let child: ChildProcess | undefined;
+  /** Characters written to the server's stdin that have not reached the pipe yet. */
+  let unread = 0;
   const transport: Transport = {
     async start() {
       if (child) throw new Error('the MCP server is already started');
@@ -106,12 +112,25 @@ export async function groupStdioTransport(spec: StdioServerSpawn): Promise<Trans
       });
     },
     send(message: JSONRPCMessage) {
-      return new Promise<void>((resolve, reject) => {
-        const stdin = child?.stdin;
-        if (!stdin) return reject(new Error('the MCP server is not running'));
-        if (stdin.write(serializeMessage(message))) resolve();
-        else stdin.once('drain', resolve);
-      });
+      const stdin = child?.stdin;
+      if (!stdin) return Promise.reject(new Error('the MCP server is not running'));
+      // A server that never reads, while it sends requests (pings) as fast as it can, had each answer of ours
+      // buffered for ever, and each request's handler state held until its answer drained: 1.1 GB in seconds in
+      // the test. What the server drives us to send, answers, is refused past MAX_UNREAD_ANSWERS unread (our own
+      // requests come at the agent's pace); and a send never waits, so no state is held per message.
+      if (!('method' in message) && unread > MAX_UNREAD_ANSWERS) {
+        const error = new Error(`${NOT_READING} (over ${MAX_UNREAD_ANSWERS} bytes unread while it sends requests); it is stopped`);
+        transport.onerror?.(error);
+        // No grace: it is not reading the end of its stdin either.
+        if (child) killTree(child);
+        void transport.close();
+        return Promise.reject(error);
+      }
+      // Counted by the write callbacks, not `writableLength`: Bun's stays 0 while it buffers.
+      const line = serializeMessage(message);
+      unread += line.length;
+      stdin.write(line, () => (unread -= line.length));
+      return Promise.resolve();
     },
     async close() {
       const proc = child;

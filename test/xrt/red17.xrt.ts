@@ -12,11 +12,11 @@ const fixture = fileURLToPath(new URL('../fixtures/mcp/server.mjs', import.meta.
 const hostile = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
 
 /** One call of `tool` on the hostile fixture's server `o` in `mode`; the events, and the longest event-loop stall. */
-async function hostileCall(mode: string, tool: string, env: Record<string, string> = {}): Promise<{ events: HostEvent[]; stall: number }> {
+async function hostileCall(mode: string, tool: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ events: HostEvent[]; stall: number }> {
   const host = createHost({
     model: scriptedModel({ turns: [{ toolCalls: [{ name: `mcp__o__${tool}`, input: {} }] }, { text: 'done' }] }),
     permissionMode: 'bypassPermissions',
-    mcpServers: { o: { command: 'node', args: [hostile, mode], env } },
+    mcpServers: { o: { command: 'node', args: [hostile, mode], env, timeoutMs } },
   });
   let stall = 0;
   let last = performance.now();
@@ -85,5 +85,14 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.deepEqual(events.filter((e) => e.type === 'mcp.server.error'), []);
     const out = events.find((e) => e.type === 'tool.output');
     assert.ok(out && out.type === 'tool.output' && !out.isError && out.content === 'shaped', JSON.stringify(out));
+  },
+  'a stdio MCP server that floods requests and never reads is stopped at 1 MiB unread: its call fails (MCP_CLOSED), an event says why': async () => {
+    const started = performance.now();
+    const { events } = await hostileCall('pingflood', 'flood', {}, 20_000);
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && out.isError && /MCP_CLOSED/.test(out.content), JSON.stringify(out));
+    const why = events.find((e) => e.type === 'mcp.server.error' && e.code === 'MCP_PROTOCOL');
+    assert.ok(why && why.type === 'mcp.server.error' && /not reading what the host sends/.test(why.message), JSON.stringify(why));
+    assert.ok(performance.now() - started < 12_000, `took ${Math.round(performance.now() - started)} ms`);
   },
 };
