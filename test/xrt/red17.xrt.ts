@@ -94,4 +94,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const why = events.find((e) => e.type === 'mcp.server.error' && e.code === 'MCP_PROTOCOL');
     assert.ok(why && why.type === 'mcp.server.error' && /not reading what the host sends/.test(why.message), JSON.stringify(why));
   },
+  'a server\'s sampling, elicitation and roots requests are refused (-32601); the call goes on': async () => {
+    const { events } = await hostileCall('asks', 'ask');
+    const out = events.find((e) => e.type === 'tool.output');
+    const text = out && out.type === 'tool.output' ? out.content : '';
+    for (const id of ['ask-sampling', 'ask-elicit', 'ask-roots']) assert.match(text, new RegExp(`${id}: \\{"code":-32601`));
+  },
 };
