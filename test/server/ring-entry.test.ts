@@ -25,7 +25,9 @@ describe('a logged event is its text', () => {
     server.hub.publish(event);
     // The publisher reuses its object in the same tick, before the hub writes the tick.
     event.text = 'changed later';
-    const [[, live], [, mine]] = await Promise.all(reading);
+    const [refFrames, oursFrames] = await Promise.all(reading);
+    const live = refFrames?.[1];
+    const mine = oursFrames?.[1];
     expect(data(live!)).toEqual({ sessionID: 's-1', payload: { type: 'text.delta', properties: { sessionID: 's-1', seq: 0, time: 1, text: 'as published' } } });
     expect(data(mine!).event.text).toBe('as published');
     const replay = await server.app.request(`/global/event?format=reference&lastEventId=${server.hub.log.epoch}.0`);
