@@ -18,7 +18,8 @@ import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
 import { checkOwnPath } from './dir-owner.js';
-import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
+import type { LineLimits } from '../lines.js';
+import { appendJsonl, openStoreFile, readJsonl, TRANSCRIPT_LIMITS, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
 import type { SessionRecord } from './types.js';
 
@@ -45,14 +46,21 @@ export class FileSessionStore extends MemorySessionStore {
   /** Releases the directory's lock (see dir-lock.ts). */
   #unlock: () => Promise<void> = async () => {};
 
-  private constructor(dataDir: string) {
+  private constructor(
+    dataDir: string,
+    /** What loading one transcript may read (jsonl.ts). */
+    private readonly limits: LineLimits,
+  ) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
   }
 
-  /** Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every session record in it. */
-  static async open(dataDir: string): Promise<FileSessionStore> {
-    const store = new FileSessionStore(dataDir);
+  /**
+   * Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every
+   * session record in it. `limits`: what one transcript may hold when it is loaded (default `TRANSCRIPT_LIMITS`).
+   */
+  static async open(dataDir: string, limits: Partial<LineLimits> = {}): Promise<FileSessionStore> {
+    const store = new FileSessionStore(dataDir, { ...TRANSCRIPT_LIMITS, ...limits });
     await guard(store.dir, async () => {
       await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
       // Before the chmod, which follows a symbolic link.
@@ -153,7 +161,7 @@ export class FileSessionStore extends MemorySessionStore {
 
   async #load(id: string): Promise<void> {
     if (this.#loaded.has(id)) return;
-    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id));
+    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id), this.limits);
     if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
     this.#loaded.add(id);
     this.conversations.set(id, records);
