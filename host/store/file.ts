@@ -19,9 +19,9 @@ import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
 import { checkOwnPath } from './dir-owner.js';
 import type { LineLimits } from '../lines.js';
-import { appendJsonl, openStoreFile, readJsonl, TRANSCRIPT_LIMITS, writeAtomic } from './jsonl.js';
+import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
-import type { SessionRecord } from './types.js';
+import { TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
 
 const PRIVATE_DIR = 0o700;
 const RECORD = '.json';

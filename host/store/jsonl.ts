@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { WasmhooksError } from '../errors.js';
 import { LineLimitError, readLines, type LineLimits } from '../lines.js';
+import { TRANSCRIPT_LIMITS } from './types.js';
 
 /** Mode of every file the stores write (owner read/write only). */
 export const PRIVATE_FILE = 0o600;
@@ -38,13 +39,6 @@ export interface JsonlRead<T> {
   /** Bytes of a torn last line that were dropped (0 when the file was clean). */
   droppedBytes: number;
 }
-
-/**
- * What one transcript may hold (`openStore({ kind: 'file', … })` takes others): far past a conversation within
- * the loop's default caps (10,000 messages, 32,000,000 characters), and a bound on what loading a session
- * (a resume, a prompt after a restart, a page of its messages) holds in memory.
- */
-export const TRANSCRIPT_LIMITS: Readonly<LineLimits> = Object.freeze({ maxBytes: 256 << 20, maxLineBytes: 128 << 20, maxLines: 100_000 });
 
 /**
  * Reads every record, a line at a time within `limits`; a missing file is empty. A bad line other than the last is
