@@ -15,7 +15,7 @@
 import type { SessionStore } from '../store/types.js';
 
 /** The longest a prompt waits for the previous one's release (its lastResult write and release: two store calls). */
-export const READY_WAIT_MS = 2_000;
+const READY_WAIT_MS = 2_000;
 const RETRY_MS = 20;
 
 export interface Lease {
