@@ -196,6 +196,10 @@ async function readRecord(path: string): Promise<SessionRecord> {
   try {
     const handle = await openStoreFile(path, 'read');
     try {
+      // Every record is read at open: one of several GB (a data directory that came with a cloned repository) took
+      // the process's memory before the server started. A record holds options and a result, within the transcript's cap.
+      const { size } = await handle.stat();
+      if (size > TRANSCRIPT_LIMITS.maxBytes) throw new Error(`it is ${size} bytes, over the ${TRANSCRIPT_LIMITS.maxBytes} a session record may hold; move it aside to continue`);
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();

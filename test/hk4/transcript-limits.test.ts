@@ -63,3 +63,14 @@ describe('reading a transcript within limits', () => {
     await expect(readJsonl(path)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/t\.jsonl:41 is not JSON/) });
   });
 });
+
+describe('reading session records at open', () => {
+  it('refuses a record past 256 MiB before reading it, naming it (the store does not open)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hk4-record-'));
+    await (await openStore({ kind: 'file', dataDir })).close();
+    const path = join(dataDir, 'sessions', 'big.json');
+    await writeFile(path, '');
+    await truncate(path, 300 << 20);
+    await expect(openStore({ kind: 'file', dataDir })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/big\.json: it is 314572800 bytes, over the 268435456 a session record may hold/) });
+  });
+});
