@@ -76,3 +76,12 @@ describe('MCP tool calls take turns', () => {
     expect(() => createMcpServer(host, { maxConcurrentCalls: 2.5 })).toThrow(/INVALID_OPTIONS|maxConcurrentCalls/);
   });
 });
+
+describe('wasmhooks mcp --max-concurrent-calls', () => {
+  it('reaches the server: a value past 1024 is refused naming the option', async () => {
+    const { cli } = await import('../cli/helpers.js');
+    const r = await cli(['mcp', '--max-concurrent-calls', '2000']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/maxConcurrentCalls must be a whole number from 1 to 1024, not 2000/);
+  });
+});
