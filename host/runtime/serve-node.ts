@@ -114,10 +114,25 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     });
   });
   // Requests Node's parser refuses never reach the app: answer them in the same JSON shape.
+  const deferred = new WeakSet<Socket>();
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     // As Node's own handler: nothing can be written once a response on this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
+    // Bytes that do not parse after a request that did (pipelined, or sent after `Connection: close`): that request
+    // is running, and may already have acted (a session created, a tool approved). Answering now, as Node does,
+    // put this error in the place of its answer and closed the socket under it; its answer goes first, then ours
+    // (none after a `Connection: close` one, whose socket Node ends), as on Deno and Bun. Only the parser's own
+    // errors: a request timeout is about the request in flight itself.
+    if (inFlight !== undefined && error.code?.startsWith('HPE_') === true) {
+      if (deferred.has(socket)) return;
+      deferred.add(socket);
+      inFlight.once('close', () => (socket.writable ? clientError(error, socket) : socket.destroy()));
+      return;
+    }
+    clientError(error, socket);
+  });
+  function clientError(error: Error & { code?: string }, socket: Socket): void {
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message =
       status === 431
@@ -126,7 +141,7 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
           ? `the request line and headers did not arrive within ${headersTimeoutMs} ms; send them at once`
           : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
     answerRaw(socket, status, message);
-  });
+  }
   // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
   server.on('connect', (_request: unknown, socket: Socket) => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy'));
   function answerRaw(socket: Socket, status: number, message: string): void {

@@ -1,0 +1,72 @@
+// Hostile review red15 of the HTTP control plane on Node, Deno and Bun, through each runtime's own
+// serve adapter and raw sockets. Vitest twin that fails on the old code: test/server/red15.test.ts.
+import assert from 'node:assert/strict';
+import { createServer, runtimeName } from '../../dist/server.js';
+import { rawRequest } from './raw-http.ts';
+import { makeHost, writingHost } from './red6-helpers.ts';
+
+const runtime = runtimeName();
+const TOKEN = 'red15-token-0123456789';
+const AUTH = `Authorization: Bearer ${TOKEN}`;
+const HEALTH = `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}\r\n\r\n`;
+const jsonPost = (path: string, body: string, extra = '') =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
+const statuses = (raw: string) => [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+
+type Server = ReturnType<typeof createServer>;
+
+async function withTokenServer(host: Parameters<typeof createServer>[0], run: (port: number, server: Server) => Promise<void>): Promise<void> {
+  const server = createServer(host, { port: 0, token: TOKEN });
+  const { port } = await server.listen();
+  try {
+    await run(port, server);
+  } finally {
+    await server.close();
+  }
+}
+
+async function api(port: number, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+const sessionCount = async (port: number) => ((await api(port, 'GET', '/session')).sessions as unknown[]).length;
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  [`${runtime}: a request sent with Connection: close and more bytes after it gets its own answer; what follows is not served`]: () =>
+    withTokenServer(makeHost(), async (port) => {
+      const answer = await rawRequest(port, jsonPost('/session', '{}', 'Connection: close\r\n') + jsonPost('/session', '{}'));
+      assert.deepEqual(statuses(answer.head + answer.body), [201], answer.head + answer.body);
+      assert.equal(await sessionCount(port), 1);
+    }),
+
+  [`${runtime}: junk pipelined after a keep-alive request: the request's answer first, then the refusal`]: () =>
+    withTokenServer(makeHost(), async (port) => {
+      const answer = await rawRequest(port, jsonPost('/session', '{}') + 'GARBAGE\x01\r\n\r\n');
+      const got = statuses(`${answer.head}\r\n\r\n${answer.body}`);
+      assert.equal(got[0], 201, answer.head);
+      // The refusal's status is each parser's own (Node and Deno 400, Bun 505); none answers in the request's place.
+      assert.equal(got.length, 2, answer.body);
+      assert.ok((got[1] as number) >= 400, answer.body);
+      assert.equal(await sessionCount(port), 1);
+    }),
+
+  [`${runtime}: an approval pipelined with junk is answered {"resolved":true}, as it was applied`]: () =>
+    withTokenServer(writingHost(), async (port) => {
+      const id = (await api(port, 'POST', '/session', {})).id as string;
+      await api(port, 'POST', `/session/${id}/prompt`, { prompt: 'write' });
+      let request: { id: string } | undefined;
+      for (let i = 0; i < 200 && request === undefined; i++) {
+        request = ((await api(port, 'GET', `/session/${id}/control-requests`)).requests as { id: string }[])[0];
+        if (request === undefined) await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.ok(request, 'the Write asked for permission');
+      const allow = JSON.stringify({ requestID: request.id, subtype: 'can_use_tool', response: { behavior: 'allow' } });
+      const answer = await rawRequest(port, jsonPost(`/session/${id}/control-response`, allow) + '\x00junk\r\n\r\n' + HEALTH);
+      const got = statuses(answer.head + answer.body);
+      assert.equal(got[0], 200, answer.head);
+      assert.ok(answer.body.startsWith('{"resolved":true}'), answer.body);
+    }),
+};
