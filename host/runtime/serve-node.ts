@@ -123,8 +123,9 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     // is running, and may already have acted (a session created, a tool approved). Answering now, as Node does,
     // put this error in the place of its answer and closed the socket under it; its answer goes first, then ours
     // (none after a `Connection: close` one, whose socket Node ends), as on Deno and Bun. Only the parser's own
-    // errors: a request timeout is about the request in flight itself.
-    if (inFlight !== undefined && error.code?.startsWith('HPE_') === true) {
+    // errors, and only once that request was read whole: an error inside its own body (a broken chunk, a trailer
+    // line that is no field) is its refusal, at once, or the route would wait on a body that never ends.
+    if (inFlight?.req?.complete === true && error.code?.startsWith('HPE_') === true) {
       if (deferred.has(socket)) return;
       deferred.add(socket);
       inFlight.once('close', () => (socket.writable ? clientError(error, socket) : socket.destroy()));

@@ -50,6 +50,17 @@ describe('red15: a request followed by bytes that do not parse', () => {
     expect(await sessionCount(port)).toBe(1);
   });
 
+  it('a chunked body whose trailer is no field is refused at once, not after bodyTimeoutMs', async () => {
+    server = createServer(realHost(), { port: 0, token: TOKEN, bodyTimeoutMs: 20_000 });
+    const { port } = await server.listen();
+    const started = Date.now();
+    const chunked = `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n`;
+    const answer = await rawRequest(port, chunked + HEALTH, 10_000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(statuses(answer.head)).toEqual([400]);
+    expect(await sessionCount(port)).toBe(0);
+  });
+
   it('an approval pipelined with junk is answered {"resolved":true}, as it was applied', async () => {
     server = createServer(realHost(), { port: 0, token: TOKEN });
     const { port } = await server.listen();

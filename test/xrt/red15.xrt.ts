@@ -53,6 +53,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(await sessionCount(port), 1);
     }),
 
+  [`${runtime}: a chunked body whose trailer section holds a request line is refused at once, and that request is not served`]: async () => {
+    const server = createServer(makeHost(), { port: 0, token: TOKEN, bodyTimeoutMs: 20_000 });
+    const { port } = await server.listen();
+    try {
+      const started = Date.now();
+      const chunked = `POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n`;
+      const answer = await rawRequest(port, chunked + HEALTH, 10_000);
+      const elapsed = Date.now() - started;
+      // Node refuses the request (400); Deno closes without an answer; Bun serves the body, then answers the trailer 400.
+      assert.ok(elapsed < 5000, `answered after ${elapsed} ms`);
+      const got = statuses(answer.head + answer.body);
+      assert.ok(!got.includes(200), `the request in the trailer section was served: ${got.join(',')}`);
+      assert.ok(got.at(-1) === undefined || (got.at(-1) as number) >= 400, answer.head);
+    } finally {
+      await server.close();
+    }
+  },
+
   [`${runtime}: an approval pipelined with junk is answered {"resolved":true}, as it was applied`]: () =>
     withTokenServer(writingHost(), async (port) => {
       const id = (await api(port, 'POST', '/session', {})).id as string;
