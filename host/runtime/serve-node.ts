@@ -51,6 +51,31 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   return respondDirect(outgoing, response.status, headers, offer.attach);
 }
 
+/** The response being served on a connection, if any (Node's own field, as its default clientError handler reads it). */
+const inFlight = (socket: Socket) => (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+
+/** Sockets whose refusal already waits for the request before it. */
+const deferred = new WeakSet<Socket>();
+
+/**
+ * Runs `refuse` (an answer written straight to the socket, which ends it) once the request before the refused bytes
+ * has its answer. Bytes that do not parse, or a CONNECT, after a request that did (pipelined, or sent after
+ * `Connection: close`): that request is running, and may already have acted (a session created, a tool approved).
+ * Refusing at once, as Node does, put the refusal in the place of its answer and closed the socket under it (review
+ * red15); its answer goes first, then the refusal (none after a `Connection: close` answer, whose socket Node ends),
+ * as on Deno and Bun. An error inside that request's own body (a broken chunk, a trailer line that is no field) is
+ * its refusal, at once: the route would wait on a body that never ends.
+ */
+function afterInFlight(socket: Socket, refuse: () => void): void {
+  const response = inFlight(socket);
+  // As Node's own handler: nothing can be written once a response on this connection has started.
+  if (response?.headersSent === true) return void socket.destroy();
+  if (response?.req?.complete !== true) return refuse();
+  if (deferred.has(socket)) return;
+  deferred.add(socket);
+  response.once('close', () => (socket.writable ? refuse() : socket.destroy()));
+}
+
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000, maxConnections }) => {
@@ -114,26 +139,16 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     });
   });
   // Requests Node's parser refuses never reach the app: answer them in the same JSON shape.
-  const deferred = new WeakSet<Socket>();
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
-    // As Node's own handler: nothing can be written once a response on this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
-    // Bytes that do not parse after a request that did (pipelined, or sent after `Connection: close`): that request
-    // is running, and may already have acted (a session created, a tool approved). Answering now, as Node does,
-    // put this error in the place of its answer and closed the socket under it; its answer goes first, then ours
-    // (none after a `Connection: close` one, whose socket Node ends), as on Deno and Bun. Only the parser's own
-    // errors, and only once that request was read whole: an error inside its own body (a broken chunk, a trailer
-    // line that is no field) is its refusal, at once, or the route would wait on a body that never ends.
-    if (inFlight?.req?.complete === true && error.code?.startsWith('HPE_') === true) {
-      if (deferred.has(socket)) return;
-      deferred.add(socket);
-      inFlight.once('close', () => (socket.writable ? clientError(error, socket) : socket.destroy()));
-      return;
-    }
-    clientError(error, socket);
+    if (!socket.writable || error.code === 'ECONNRESET' || inFlight(socket)?.headersSent) return socket.destroy();
+    // Only the parser's own errors wait for the request before them; a request timeout is about that request itself.
+    const answer = () => answerRaw(socket, ...clientErrorAnswer(error));
+    if (error.code?.startsWith('HPE_') === true) afterInFlight(socket, answer);
+    else answer();
   });
-  function clientError(error: Error & { code?: string }, socket: Socket): void {
+  // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
+  server.on('connect', (_request: unknown, socket: Socket) => afterInFlight(socket, () => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy')));
+  function clientErrorAnswer(error: Error & { code?: string }): [number, string] {
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message =
       status === 431
@@ -141,10 +156,8 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
         : status === 408
           ? `the request line and headers did not arrive within ${headersTimeoutMs} ms; send them at once`
           : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
-    answerRaw(socket, status, message);
+    return [status, message];
   }
-  // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
-  server.on('connect', (_request: unknown, socket: Socket) => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy'));
   function answerRaw(socket: Socket, status: number, message: string): void {
     const body = errorBody ? errorBody(status, message) : JSON.stringify({ error: { code: 'bad_request', message } });
     socket.end(

@@ -40,6 +40,7 @@ describe('red15: a request followed by bytes that do not parse', () => {
   it.each([
     ['a malformed request line', 'GARBAGE\x01\r\n\r\n', 400, 'bad_request'],
     ['headers past the limit', `GET / HTTP/1.1\r\nX: ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['a CONNECT', 'CONNECT evil.test:443 HTTP/1.1\r\nHost: evil.test:443\r\n\r\n', 405, 'bad_request'],
   ])('pipelined after a keep-alive request, %s: the request gets its answer first, then the refusal', async (_, junk, status, code) => {
     server = createServer(realHost(), { port: 0, token: TOKEN });
     const { port } = await server.listen();

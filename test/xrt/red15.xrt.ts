@@ -42,15 +42,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
       assert.equal(await sessionCount(port), 1);
     }),
 
-  [`${runtime}: junk pipelined after a keep-alive request: the request's answer first, then the refusal`]: () =>
+  [`${runtime}: junk, or a CONNECT, pipelined after a keep-alive request: the request's answer first, then the refusal`]: () =>
     withTokenServer(makeHost(), async (port) => {
-      const answer = await rawRequest(port, jsonPost('/session', '{}') + 'GARBAGE\x01\r\n\r\n');
-      const got = statuses(`${answer.head}\r\n\r\n${answer.body}`);
-      assert.equal(got[0], 201, answer.head);
-      // The refusal's status is each parser's own (Node and Deno 400, Bun 505); none answers in the request's place.
-      assert.equal(got.length, 2, answer.body);
-      assert.ok((got[1] as number) >= 400, answer.body);
-      assert.equal(await sessionCount(port), 1);
+      for (const [n, junk] of ['GARBAGE\x01\r\n\r\n', 'CONNECT evil.test:443 HTTP/1.1\r\nHost: evil.test:443\r\n\r\n'].entries()) {
+        const answer = await rawRequest(port, jsonPost('/session', '{}') + junk);
+        const got = statuses(`${answer.head}\r\n\r\n${answer.body}`);
+        assert.equal(got[0], 201, answer.head);
+        // The refusal is each runtime's own (junk: Node and Deno 400, Bun 505; CONNECT: Node 405, Deno 403, Bun 400);
+        // none answers in the request's place.
+        assert.equal(got.length, 2, answer.body);
+        assert.ok((got[1] as number) >= 400, answer.body);
+        assert.equal(await sessionCount(port), n + 1);
+      }
     }),
 
   [`${runtime}: a chunked body whose trailer section holds a request line is refused at once, and that request is not served`]: async () => {
