@@ -1,6 +1,7 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tooManyWaiting, turnOf } from './node-turns.js';
 import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface Offer {
@@ -82,10 +83,8 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
   // Requests whose client waits for `100 Continue` before sending the body (see 'checkContinue' below).
   const awaiting = new WeakSet<IncomingMessage>();
-  const listener = getRequestListener((request, env) => {
-    // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
-    const outgoing = env.outgoing as ServerResponse;
-    const incoming = env.incoming as IncomingMessage;
+  /** One request, once its turn came (node-turns.ts). */
+  const serve = (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Response | Promise<Response> => {
     let offer: Offer | undefined;
     const answer = fetch(request, {
       proceed: () => {
@@ -103,6 +102,15 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
       return taken ? writeDirect(response, taken, outgoing) : response;
     };
     return answer instanceof Promise ? answer.then(answered) : answered(answer);
+  };
+  const listener = getRequestListener((request, env) => {
+    // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
+    const outgoing = env.outgoing as ServerResponse;
+    const incoming = env.incoming as IncomingMessage;
+    // A connection's requests are served one at a time, in order, as on Deno and Bun (node-turns.ts).
+    const { wait, over } = turnOf(incoming.socket, outgoing);
+    const run = over ? () => tooManyWaiting(errorBody) : () => serve(request, incoming, outgoing);
+    return wait === undefined ? run() : wait.then(run);
   }, {
     hostname,
     // node-server's own refusals (an invalid Host, a URL it cannot build) as our JSON.

@@ -8,6 +8,8 @@ import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { realHost } from './real-host.js';
 import { rawRequest } from '../xrt/raw-http.js';
 import { call, until } from './helpers.js';
+import { serve } from '../../host/runtime/serve.js';
+import net from 'node:net';
 
 let server: WasmhooksServer | undefined;
 afterEach(async () => {
@@ -79,5 +81,36 @@ describe('red15: a request followed by bytes that do not parse', () => {
     // Old code: one 400 "malformed request", while the Write was approved and ran.
     expect(statuses(answer.head + answer.body)).toEqual([200, 400]);
     expect(answer.body).toContain('{"resolved":true}');
+  });
+});
+
+describe('red15: pipelined requests are served one at a time', () => {
+  it('a client that pipelines and reads nothing gets one answer built, not one per request', async () => {
+    let calls = 0;
+    const page = new Uint8Array(4 * 1024 * 1024).fill(0x61);
+    const served = await serve(() => (calls++, new Response(page)), { hostname: '127.0.0.1', port: 0 });
+    const socket = net.connect(served.port, '127.0.0.1');
+    try {
+      socket.pause();
+      socket.write('GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(20));
+      await new Promise((r) => setTimeout(r, 500));
+      // Old code: 20 (Node ran every request at once and kept 20 × 4 MiB answers until the client read).
+      expect(calls).toBe(1);
+      socket.resume();
+      await until(() => calls === 20, 10_000);
+    } finally {
+      socket.destroy();
+      await served.close(0);
+    }
+  });
+
+  it('past 32 requests waiting, the next is answered 503 unavailable with Connection: close, unrun', async () => {
+    server = createServer(realHost(), { port: 0, token: TOKEN });
+    const { port } = await server.listen();
+    const answer = await rawRequest(port, HEALTH.repeat(40), 5000);
+    const text = `${answer.head}\r\n\r\n${answer.body}`;
+    expect(statuses(text)).toEqual([...Array.from({ length: 33 }, () => 200), 503]);
+    expect(text).toContain('"code":"unavailable"');
+    expect(text.slice(text.lastIndexOf('HTTP/1.1 503'))).toMatch(/connection: close/i);
   });
 });

@@ -1,7 +1,8 @@
 // Hostile review red15 of the HTTP control plane on Node, Deno and Bun, through each runtime's own
 // serve adapter and raw sockets. Vitest twin that fails on the old code: test/server/red15.test.ts.
 import assert from 'node:assert/strict';
-import { createServer, runtimeName } from '../../dist/server.js';
+import net from 'node:net';
+import { createServer, runtimeName, serve } from '../../dist/server.js';
 import { rawRequest } from './raw-http.ts';
 import { makeHost, writingHost } from './red6-helpers.ts';
 
@@ -89,5 +90,46 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const got = statuses(answer.head + answer.body);
       assert.equal(got[0], 200, answer.head);
       assert.ok(answer.body.startsWith('{"resolved":true}'), answer.body);
+    }),
+
+  [`${runtime}: a client that pipelines requests and reads nothing gets one answer built, not one per request`]: async () => {
+    let calls = 0;
+    const page = new Uint8Array(4 * 1024 * 1024).fill(0x61);
+    const served = await serve(() => (calls++, new Response(page)), { hostname: '127.0.0.1', port: 0 });
+    const socket = net.connect(served.port, '127.0.0.1');
+    try {
+      socket.pause();
+      socket.write('GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(20));
+      await new Promise((r) => setTimeout(r, 500));
+      // Node ran all 20 at once and held 20 × 4 MiB until the client read (2.1 GB for 300 pages of messages).
+      assert.equal(calls, 1);
+      socket.resume();
+      if (runtime === 'bun') {
+        // Bun cuts a connection that has a request waiting behind an answer it cannot send (measured: the first
+        // answer is cut too); nothing more is built.
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal(calls, 1);
+      } else {
+        for (let i = 0; i < 500 && calls < 20; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(calls, 20, 'every request is served once the client reads');
+      }
+    } finally {
+      socket.destroy();
+      await served.close(0);
+    }
+  },
+
+  [`${runtime}: 40 pipelined requests are answered in order; on Node the 34th, with 33 waiting before it, is 503 and closes`]: () =>
+    withTokenServer(makeHost(), async (port) => {
+      const answer = await rawRequest(port, HEALTH.repeat(40), 5000);
+      const text = `${answer.head}\r\n\r\n${answer.body}`;
+      const got = statuses(text);
+      if (runtime === 'node') {
+        assert.deepEqual(got, [...Array.from({ length: 33 }, () => 200), 503]);
+        assert.ok(text.includes('"code":"unavailable"'), text.slice(-400));
+      } else {
+        // Deno and Bun read a connection's next request once the answer before it is written: nothing piles up.
+        assert.deepEqual(got, Array.from({ length: 40 }, () => 200));
+      }
     }),
 };
