@@ -15,7 +15,7 @@ import type { Socket } from 'node:net';
 import { jsonError, type ServeOptions } from './serve-types.js';
 
 /** Requests one connection may have waiting for their turn; HTTP clients that pipeline send a few. */
-export const MAX_WAITING = 32;
+const MAX_WAITING = 32;
 
 interface Turns {
   /** Answers of this connection not yet finished (the one being served, then those waiting). */
