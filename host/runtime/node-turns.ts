@@ -6,7 +6,7 @@
  * read nothing made the process build and hold 300 pages of up to 4 MiB
  * (2.1 GB measured; review red15). Deno and Bun serve a connection's next
  * request once the previous answer is written; so does this. A request
- * with more than `MAX_WAITING` before it is answered, in its turn, `503`
+ * with `MAX_OPEN` unanswered before it is answered, in its turn, `503`
  * with `Connection: close` without running: its client learns where its
  * requests stopped being served, and nothing after it runs.
  */
@@ -14,8 +14,8 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { jsonError, type ServeOptions } from './serve-types.js';
 
-/** Requests one connection may have waiting for their turn; HTTP clients that pipeline send a few. */
-const MAX_WAITING = 32;
+/** Unanswered requests one connection may have: the one served and 32 waiting (HTTP clients that pipeline send a few). */
+const MAX_OPEN = 33;
 
 interface Turns {
   /** Answers of this connection not yet finished (the one being served, then those waiting). */
@@ -30,7 +30,7 @@ const bySocket = new WeakMap<Socket, Turns>();
 export interface Turn {
   /** Settles once every answer before this one has finished (sent, or its connection gone); undefined: none is. */
   wait: Promise<void> | undefined;
-  /** More than `MAX_WAITING` are before it: answer 503 and close, without running it. */
+  /** `MAX_OPEN` are before it: answer 503 and close, without running it. */
   over: boolean;
 }
 
@@ -39,7 +39,7 @@ export function turnOf(socket: Socket, response: ServerResponse): Turn {
   let turns = bySocket.get(socket);
   if (turns === undefined) bySocket.set(socket, (turns = { open: 0, last: Promise.resolve() }));
   const state = turns;
-  const turn = { wait: state.open === 0 ? undefined : state.last, over: state.open > MAX_WAITING };
+  const turn = { wait: state.open === 0 ? undefined : state.last, over: state.open >= MAX_OPEN };
   state.open++;
   state.last = new Promise<void>((resolve) =>
     response.once('close', () => {
@@ -50,11 +50,11 @@ export function turnOf(socket: Socket, response: ServerResponse): Turn {
   return turn;
 }
 
-/** The answer of a request that had too many before it. */
-export function tooManyWaiting(errorBody: ServeOptions['errorBody']): Response {
+/** The answer of a request that had `MAX_OPEN` unanswered before it on its connection: 503, not run, and the connection closed. */
+export function tooManyOpen(errorBody: ServeOptions['errorBody']): Response {
   const response = jsonError(
     503,
-    `more than ${MAX_WAITING} requests were sent on this connection before their answers: this one was not run; wait for answers before sending more, or open another connection`,
+    `${MAX_OPEN} requests of this connection are not answered yet: this one was not run; wait for their answers before sending more, or open another connection`,
     errorBody,
   );
   response.headers.set('connection', 'close');

@@ -1,7 +1,7 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tooManyWaiting, turnOf } from './node-turns.js';
+import { tooManyOpen, turnOf } from './node-turns.js';
 import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface Offer {
@@ -109,7 +109,7 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     const incoming = env.incoming as IncomingMessage;
     // A connection's requests are served one at a time, in order, as on Deno and Bun (node-turns.ts).
     const { wait, over } = turnOf(incoming.socket, outgoing);
-    const run = over ? () => tooManyWaiting(errorBody) : () => serve(request, incoming, outgoing);
+    const run = over ? () => tooManyOpen(errorBody) : () => serve(request, incoming, outgoing);
     return wait === undefined ? run() : wait.then(run);
   }, {
     hostname,
