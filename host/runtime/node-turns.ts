@@ -22,6 +22,8 @@ interface Turns {
   open: number;
   /** Settles once the latest of them has finished. */
   last: Promise<void>;
+  /** The latest of them. */
+  latest: ServerResponse | undefined;
 }
 
 const bySocket = new WeakMap<Socket, Turns>();
@@ -37,17 +39,24 @@ export interface Turn {
 /** Registers `response` as the connection's latest answer and says when it may be served. */
 export function turnOf(socket: Socket, response: ServerResponse): Turn {
   let turns = bySocket.get(socket);
-  if (turns === undefined) bySocket.set(socket, (turns = { open: 0, last: Promise.resolve() }));
+  if (turns === undefined) bySocket.set(socket, (turns = { open: 0, last: Promise.resolve(), latest: undefined }));
   const state = turns;
   const turn = { wait: state.open === 0 ? undefined : state.last, over: state.open >= MAX_OPEN };
   state.open++;
+  state.latest = response;
   state.last = new Promise<void>((resolve) =>
     response.once('close', () => {
-      state.open--;
+      if (--state.open === 0) state.latest = undefined;
       resolve();
     }),
   );
   return turn;
+}
+
+/** The connection's latest request not yet answered, and a promise settled once it and all before it are. */
+export function lastOpen(socket: Socket): { response: ServerResponse; finished: Promise<void> } | undefined {
+  const turns = bySocket.get(socket);
+  return turns?.latest === undefined ? undefined : { response: turns.latest, finished: turns.last };
 }
 
 /** The answer of a request that had `MAX_OPEN` unanswered before it on its connection: 503, not run, and the connection closed. */

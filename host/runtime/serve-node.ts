@@ -1,7 +1,7 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tooManyOpen, turnOf } from './node-turns.js';
+import { lastOpen, tooManyOpen, turnOf } from './node-turns.js';
 import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface Offer {
@@ -59,8 +59,8 @@ const inFlight = (socket: Socket) => (socket as Socket & { _httpMessage?: Server
 const deferred = new WeakSet<Socket>();
 
 /**
- * Runs `refuse` (an answer written straight to the socket, which ends it) once the request before the refused bytes
- * has its answer. Bytes that do not parse, or a CONNECT, after a request that did (pipelined, or sent after
+ * Runs `refuse` (an answer written straight to the socket, which ends it) once the requests before the refused bytes
+ * have their answers. Bytes that do not parse, or a CONNECT, after a request that did (pipelined, or sent after
  * `Connection: close`): that request is running, and may already have acted (a session created, a tool approved).
  * Refusing at once, as Node does, put the refusal in the place of its answer and closed the socket under it (review
  * red15); its answer goes first, then the refusal (none after a `Connection: close` answer, whose socket Node ends),
@@ -68,13 +68,13 @@ const deferred = new WeakSet<Socket>();
  * its refusal, at once: the route would wait on a body that never ends.
  */
 function afterInFlight(socket: Socket, refuse: () => void): void {
-  const response = inFlight(socket);
   // As Node's own handler: nothing can be written once a response on this connection has started.
-  if (response?.headersSent === true) return void socket.destroy();
-  if (response?.req?.complete !== true) return refuse();
+  if (inFlight(socket)?.headersSent === true) return void socket.destroy();
+  const open = lastOpen(socket);
+  if (open?.response.req?.complete !== true) return refuse();
   if (deferred.has(socket)) return;
   deferred.add(socket);
-  response.once('close', () => (socket.writable ? refuse() : socket.destroy()));
+  void open.finished.then(() => (socket.writable ? refuse() : socket.destroy()));
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };

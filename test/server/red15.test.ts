@@ -53,6 +53,14 @@ describe('red15: a request followed by bytes that do not parse', () => {
     expect(await sessionCount(port)).toBe(1);
   });
 
+  it('junk after two pipelined requests waits for both answers', async () => {
+    server = createServer(realHost(), { port: 0, token: TOKEN });
+    const { port } = await server.listen();
+    const answer = await rawRequest(port, jsonPost('/session', '{}') + jsonPost('/session', '{}') + 'GARBAGE\x01\r\n\r\n');
+    expect(statuses(`${answer.head}\r\n\r\n${answer.body}`)).toEqual([201, 201, 400]);
+    expect(await sessionCount(port)).toBe(2);
+  });
+
   it('a chunked body whose trailer is no field is refused at once, not after bodyTimeoutMs', async () => {
     server = createServer(realHost(), { port: 0, token: TOKEN, bodyTimeoutMs: 20_000 });
     const { port } = await server.listen();

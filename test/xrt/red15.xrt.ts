@@ -57,6 +57,15 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     }),
 
+  [`${runtime}: junk after two pipelined requests: both answers first, then the refusal`]: () =>
+    withTokenServer(makeHost(), async (port) => {
+      const answer = await rawRequest(port, jsonPost('/session', '{}') + jsonPost('/session', '{}') + 'GARBAGE\x01\r\n\r\n');
+      const got = statuses(`${answer.head}\r\n\r\n${answer.body}`);
+      assert.deepEqual(got.slice(0, 2), [201, 201], answer.head);
+      assert.equal(got.length, 3, answer.body);
+      assert.equal(await sessionCount(port), 2);
+    }),
+
   [`${runtime}: a chunked body whose trailer section holds a request line is refused at once, and that request is not served`]: async () => {
     const server = createServer(makeHost(), { port: 0, token: TOKEN, bodyTimeoutMs: 20_000 });
     const { port } = await server.listen();
