@@ -1,9 +1,11 @@
 // Red review (red16, the sandbox as a hostile plugin's author) on Node, Deno and Bun, through dist/:
 // each scenario is a class of hole that was open on `main`, now closed. Vitest twins that fail on the
-// old code: test/sandbox/red16.unwind-fuel.test.ts.
+// old code: test/sandbox/red16.unwind-fuel.test.ts, test/sandbox/red16.element-segments.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
+
+const { elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
 /** ms of one call of `fn` (red16-unwind.wat, depth 4,096) that must end FUEL_EXHAUSTED within its budget. */
 async function fuelRun(fn: 'run' | 'flat', isolation: 'in-thread' | 'worker'): Promise<number> {
@@ -29,7 +31,34 @@ const unwinding = (isolation: 'in-thread' | 'worker') => async () => {
   assert.ok(throws < Math.max(400, 1.5 * flat), `the throw loop took ${throws.toFixed(0)} ms, the plain recursion ${flat.toFixed(0)} ms`);
 };
 
+/** The outcome of `run` in a sandbox of `bytes`, or the load's error. */
+async function loadAndRun(bytes: Uint8Array, maxTableElements?: number) {
+  const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, ...(maxTableElements ? { maxTableElements } : {}) } });
+  try {
+    return await sandbox.call('run', new Uint8Array());
+  } finally {
+    await sandbox.close();
+  }
+}
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  'element segments holding more than maxTableElements together are INVALID_WASM at load (active and passive)': async () => {
+    for (const flags of [0, 1] as const) {
+      const started = performance.now();
+      await assert.rejects(loadAndRun(elementBomb(40, 100_000, flags)), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'INVALID_WASM');
+        assert.match(String(e.message), /element segments hold more than 100000 elements \(raise limits\.maxTableElements\)/);
+        return true;
+      });
+      assert.ok(performance.now() - started < 3_000);
+    }
+  },
+  'element segments within the cap load; a raised cap admits more; declarative segments do not count': async () => {
+    assert.equal((await loadAndRun(elementBomb(1, 100_000))).ok, true);
+    assert.equal((await loadAndRun(elementBomb(3, 1_000), 3_000)).ok, true);
+    await assert.rejects(loadAndRun(elementBomb(4, 1_000), 3_000), { code: 'INVALID_WASM' });
+    assert.equal((await loadAndRun(elementBomb(40, 100_000, 3))).ok, true);
+  },
   'a loop of throws from 4,096 frames down spends its fuel at about the pace of ordinary code (in-thread)': unwinding('in-thread'),
   'a loop of throws from 4,096 frames down spends its fuel at about the pace of ordinary code (worker)': unwinding('worker'),
 };
