@@ -1,11 +1,12 @@
 // Red review (red16, the sandbox as a hostile plugin's author) on Node, Deno and Bun, through dist/:
 // each scenario is a class of hole that was open on `main`, now closed. Vitest twins that fail on the
-// old code: test/sandbox/red16.unwind-fuel.test.ts, test/sandbox/red16.element-segments.test.ts.
+// old code: test/sandbox/red16.unwind-fuel.test.ts, test/sandbox/red16.element-segments.test.ts,
+// test/sandbox/red16.instance-counts.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
 
-const { elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
+const { countBomb, elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
 /** ms of one call of `fn` (red16-unwind.wat, depth 4,096) that must end FUEL_EXHAUSTED within its budget. */
 async function fuelRun(fn: 'run' | 'flat', isolation: 'in-thread' | 'worker'): Promise<number> {
@@ -33,7 +34,7 @@ const unwinding = (isolation: 'in-thread' | 'worker') => async () => {
 
 /** The outcome of `run` in a sandbox of `bytes`, or the load's error. */
 async function loadAndRun(bytes: Uint8Array, maxTableElements?: number) {
-  const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, ...(maxTableElements ? { maxTableElements } : {}) } });
+  const sandbox = await createSandbox(bytes, { allowExceptions: true, limits: { timeoutMs: 5_000, ...(maxTableElements ? { maxTableElements } : {}) } });
   try {
     return await sandbox.call('run', new Uint8Array());
   } finally {
@@ -41,7 +42,27 @@ async function loadAndRun(bytes: Uint8Array, maxTableElements?: number) {
   }
 }
 
+const CAPS = [['imports', 1_000], ['tables', 100], ['globals', 10_000], ['exports', 2_048], ['passive data segments', 10_000], ['tags', 1_000]] as const;
+
 export const scenarios: Record<string, () => Promise<void>> = {
+  'imports, tables, globals, exports, passive data segments and tags past their caps are INVALID_WASM; at the cap they load': async () => {
+    for (const [what, cap] of CAPS) {
+      assert.equal((await loadAndRun(countBomb(what, cap))).ok, true, what);
+      await assert.rejects(loadAndRun(countBomb(what, cap + 1)), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'INVALID_WASM', what);
+        assert.ok(String(e.message).includes(`the module declares ${cap + 1} ${what}, above the sandbox's cap of ${cap}`), String(e.message));
+        return true;
+      });
+    }
+  },
+  'a module of 99,990 exports or 100,000 tables is refused within its validation time': async () => {
+    for (const [what, n] of [['exports', 99_990], ['tables', 100_000]] as const) {
+      const bytes = countBomb(what, n);
+      const started = performance.now();
+      await assert.rejects(loadAndRun(bytes), { code: 'INVALID_WASM' });
+      assert.ok(performance.now() - started < 2_000, what);
+    }
+  },
   'element segments holding more than maxTableElements together are INVALID_WASM at load (active and passive)': async () => {
     for (const flags of [0, 1] as const) {
       const started = performance.now();

@@ -3,6 +3,7 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
+import { checkInstanceCounts, passiveDataSegments } from './counts.js';
 import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
@@ -13,7 +14,7 @@ import type { FuncType, RewriteInfo, Section } from './module-info.js';
 
 export type { Section } from './module-info.js';
 
-const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, TAG = 13;
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, EXPORT = 7, DATA = 11, TAG = 13;
 
 /** What `instrument` was asked for, as `readInfo` needs it. */
 export interface Caps {
@@ -25,7 +26,7 @@ export interface Caps {
 }
 
 export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {
-  let funcImports = 0, globals = 0;
+  let funcImports = 0, globals = 0, exports = 0, passiveData = 0, tags = 0, allImports = 0;
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
   const memoryMins: number[] = [];
@@ -39,9 +40,15 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memoryMins.push(memoryMin(r));
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
-    else if (s.id === TAG && !caps.allowExceptions) refuseExceptions(r, 'a tag section');
+    else if (s.id === EXPORT) exports = r.u32();
+    else if (s.id === DATA) passiveData = passiveDataSegments(r);
+    else if (s.id === TAG) {
+      if (!caps.allowExceptions) refuseExceptions(r, 'a tag section');
+      tags += r.u32();
+    }
     else if (s.id === IMPORT) {
       const n = r.u32();
+      allImports += n;
       for (let i = 0; i < n; i++) {
         const mod = r.name();
         const field = r.name();
@@ -54,11 +61,12 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
           if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
-          r.u8(), r.skipLeb();
+          tags++, r.u8(), r.skipLeb();
         } else r.fail(`unknown import kind ${kind}`);
       }
     }
   }
+  checkInstanceCounts({ imports: allImports, tables: tableMins.length, globals, exports, 'passive data segments': passiveData, tags });
   const calls = planImports(imports, types, caps);
   return {
     funcImports,
