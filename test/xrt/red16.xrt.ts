@@ -1,12 +1,12 @@
 // Red review (red16, the sandbox as a hostile plugin's author) on Node, Deno and Bun, through dist/:
 // each scenario is a class of hole that was open on `main`, now closed. Vitest twins that fail on the
 // old code: test/sandbox/red16.unwind-fuel.test.ts, test/sandbox/red16.element-segments.test.ts,
-// test/sandbox/red16.instance-counts.test.ts.
+// test/sandbox/red16.instance-counts.test.ts, test/sandbox/red16.tag-payload.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
 
-const { countBomb, elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
+const { countBomb, elementBomb, exnrefHoard, tagModule } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
 /** ms of one call of `fn` (red16-unwind.wat, depth 4,096) that must end FUEL_EXHAUSTED within its budget. */
 async function fuelRun(fn: 'run' | 'flat', isolation: 'in-thread' | 'worker'): Promise<number> {
@@ -45,6 +45,21 @@ async function loadAndRun(bytes: Uint8Array, maxTableElements?: number) {
 const CAPS = [['imports', 1_000], ['tables', 100], ['globals', 10_000], ['exports', 2_048], ['passive data segments', 10_000], ['tags', 1_000]] as const;
 
 export const scenarios: Record<string, () => Promise<void>> = {
+  'a tag of more than 16 bytes of numbers, or of a reference, is INVALID_WASM; the exnref hoard of 16 KB exceptions with it': async () => {
+    for (const params of [Array(1_000).fill(0x7b), [0x7b, 0x7b], [0x69], [0x7f, 0x6f]]) {
+      await assert.rejects(loadAndRun(tagModule(params)), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'INVALID_WASM');
+        assert.match(String(e.message), /tag 0 has .*; the sandbox takes at most 16 bytes of numbers/);
+        return true;
+      });
+    }
+    for (const params of [[0x7f], [0x7e, 0x7e], [0x7b]]) assert.equal((await loadAndRun(tagModule(params))).ok, true);
+    // try_table and exnref: Deno and Bun (Node 20 refuses them at validation).
+    if (WebAssembly.validate(exnrefHoard(1, 10))) {
+      await assert.rejects(loadAndRun(exnrefHoard(1_000, 300)), { code: 'INVALID_WASM' });
+      assert.equal((await loadAndRun(exnrefHoard(1, 300))).ok, true);
+    }
+  },
   'imports, tables, globals, exports, passive data segments and tags past their caps are INVALID_WASM; at the cap they load': async () => {
     for (const [what, cap] of CAPS) {
       assert.equal((await loadAndRun(countBomb(what, cap))).ok, true, what);

@@ -14,6 +14,7 @@
  * 100 exports, 40 imports for sql.js; their data segments are active). Element segments are capped by
  * `maxTableElements` (sections.ts `rewriteElements`).
  */
+import type { FuncType } from './module-info.js';
 import { invalid, type Reader } from './reader.js';
 import { skipConstExpr } from './tables.js';
 
@@ -44,4 +45,27 @@ export function passiveDataSegments(r: Reader): number {
     r.skip(r.u32());
   }
   return passive;
+}
+
+/** Bytes of parameters a tag may have: an exception's payload, kept in host memory as long as an exnref to it lives. */
+export const MAX_TAG_PAYLOAD_BYTES = 16;
+/** i32, i64, f32, f64, v128: bytes each. */
+const NUMBER_BYTES: Record<number, number> = { 0x7f: 4, 0x7e: 8, 0x7d: 4, 0x7c: 8, 0x7b: 16 };
+
+/**
+ * Refuses tag `index` of type `type` if its exceptions could hold more than MAX_TAG_PAYLOAD_BYTES of
+ * numbers, or any reference. An exception caught with `catch_ref`/`catch_all_ref` is an exnref that
+ * a table, a global or a local keeps alive outside linear memory and its cap: 1,000 v128 parameters
+ * made each 16 KB (a table of them grew Deno by 450 MiB in 30 calls), and an exnref parameter
+ * chains exceptions without end from one global. With at most 16 bytes of numbers, the exceptions
+ * alive are bounded by the exnref slots (tables, globals, the stack): a full table of 100,000 is
+ * ≈ 40 MiB on Deno. C++ (Emscripten, LLVM) and Rust throw one i32 (i64 on wasm64).
+ */
+export function checkTagType(r: Reader, index: number, type: FuncType | undefined): void {
+  if (!type) return; // an out-of-range type index: validation refuses the module
+  const bytes = type.params.reduce((sum, t) => sum + (NUMBER_BYTES[t] ?? Infinity), 0);
+  if (bytes > MAX_TAG_PAYLOAD_BYTES) {
+    const what = bytes === Infinity ? 'a reference among its parameters' : `${bytes} bytes of parameters`;
+    r.fail(`tag ${index} has ${what}; the sandbox takes at most ${MAX_TAG_PAYLOAD_BYTES} bytes of numbers, since an exception is kept in host memory, outside the memory cap, as long as an exnref to it lives`);
+  }
 }

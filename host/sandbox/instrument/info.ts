@@ -3,7 +3,7 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
-import { checkInstanceCounts, passiveDataSegments } from './counts.js';
+import { checkInstanceCounts, checkTagType, passiveDataSegments } from './counts.js';
 import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
@@ -44,7 +44,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === DATA) passiveData = passiveDataSegments(r);
     else if (s.id === TAG) {
       if (!caps.allowExceptions) refuseExceptions(r, 'a tag section');
-      tags += r.u32();
+      for (let n = r.u32(); n > 0; n--, tags++) r.u8(), checkTagType(r, tags, types[r.u32()]);
     }
     else if (s.id === IMPORT) {
       const n = r.u32();
@@ -61,7 +61,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
           if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
-          tags++, r.u8(), r.skipLeb();
+          r.u8(), checkTagType(r, tags++, types[r.u32()]);
         } else r.fail(`unknown import kind ${kind}`);
       }
     }
