@@ -18,7 +18,7 @@ import type { FuncType } from './module-info.js';
 import { invalid, type Reader } from './reader.js';
 import { skipConstExpr } from './tables.js';
 
-export const INSTANCE_CAPS = Object.freeze({ imports: 1_000, tables: 100, globals: 10_000, exports: 2_048, 'passive data segments': 10_000, tags: 1_000 });
+const INSTANCE_CAPS = Object.freeze({ imports: 1_000, tables: 100, globals: 10_000, exports: 2_048, 'passive data segments': 10_000, tags: 1_000 });
 
 export type InstanceCounts = Record<keyof typeof INSTANCE_CAPS, number>;
 
@@ -48,7 +48,7 @@ export function passiveDataSegments(r: Reader): number {
 }
 
 /** Bytes of parameters a tag may have: an exception's payload, kept in host memory as long as an exnref to it lives. */
-export const MAX_TAG_PAYLOAD_BYTES = 16;
+const MAX_TAG_PAYLOAD_BYTES = 16;
 /** i32, i64, f32, f64, v128: bytes each. */
 const NUMBER_BYTES: Record<number, number> = { 0x7f: 4, 0x7e: 8, 0x7d: 4, 0x7c: 8, 0x7b: 16 };
 
