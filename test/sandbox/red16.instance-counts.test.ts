@@ -7,6 +7,7 @@
 // module past the cap loaded).
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
+import { instrument } from '../../host/sandbox/instrument/index.js';
 import { countBomb, type Declared } from '../fixtures/hostile/red16.js';
 
 const CAPS: Array<[Declared, number]> = [
@@ -28,6 +29,12 @@ describe('red16: what an engine builds per instance is capped', () => {
     const refused = run(countBomb(what, cap + 1));
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_WASM' });
     await expect(refused).rejects.toThrow(`the module declares ${cap + 1} ${what}, above the sandbox's cap of ${cap}`);
+  });
+
+  // Multi-memory runs on Deno and Bun (Node 20 validates one memory at most): the cap is the instrumenter's.
+  it('memories: 100 are instrumented, 101 are INVALID_WASM naming the cap (20,000 cost Deno 155 ms per instance)', () => {
+    expect(instrument(countBomb('memories', 100), { maxMemoryPages: 256 }).bytes.length).toBeGreaterThan(0);
+    expect(() => instrument(countBomb('memories', 101), { maxMemoryPages: 256 })).toThrow(/the module declares 101 memories, above the sandbox's cap of 100/);
   });
 
   it('the bombs that cost seconds per instance are refused within the time of their validation', async () => {

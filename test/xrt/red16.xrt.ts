@@ -70,6 +70,15 @@ export const scenarios: Record<string, () => Promise<void>> = {
       });
     }
   },
+  'more than 100 memories are INVALID_WASM (multi-memory: Deno and Bun)': async () => {
+    if (!WebAssembly.validate(countBomb('memories', 2))) return; // Node 20: one memory at most
+    assert.equal((await loadAndRun(countBomb('memories', 100))).ok, true);
+    await assert.rejects(loadAndRun(countBomb('memories', 20_000)), (e: { code?: string; message?: string }) => {
+      assert.equal(e.code, 'INVALID_WASM');
+      assert.ok(/the module declares 20000 memories, above the sandbox's cap of 100|at most 100 memories/.test(String(e.message)), String(e.message));
+      return true;
+    });
+  },
   'a module of 99,990 exports or 100,000 tables is refused within its validation time': async () => {
     for (const [what, n] of [['exports', 99_990], ['tables', 100_000]] as const) {
       const bytes = countBomb(what, n);

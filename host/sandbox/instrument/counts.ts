@@ -8,7 +8,8 @@
  * exported functions 0.9 s per instance (an 0.9 MB module), 99,990 exported
  * globals 0.45 / 0.8 s, 100,000 tables 0.42 s (300 KB), 1,000,000 globals
  * 0.15 / 0.5 s, 100,000 passive data segments 0.1 s, 1,000,000 tags 0.2 s, 50,000 imports
- * 40-140 ms (each resolved against the host's object).
+ * 40-140 ms (each resolved against the host's object), 20,000 memories (multi-memory, Deno)
+ * 155 ms and a reservation of address space each (JavaScriptCore's own limit is 100).
  * At these caps a module's instance costs at most ≈ 30 ms of such work; real
  * plugins stay two orders of magnitude below (1 table, under 20 globals and
  * 100 exports, 40 imports for sql.js; their data segments are active). Element segments are capped by
@@ -18,7 +19,7 @@ import type { FuncType } from './module-info.js';
 import { invalid, type Reader } from './reader.js';
 import { skipConstExpr } from './tables.js';
 
-const INSTANCE_CAPS = Object.freeze({ imports: 1_000, tables: 100, globals: 10_000, exports: 2_048, 'passive data segments': 10_000, tags: 1_000 });
+const INSTANCE_CAPS = Object.freeze({ imports: 1_000, memories: 100, tables: 100, globals: 10_000, exports: 2_048, 'passive data segments': 10_000, tags: 1_000 });
 
 export type InstanceCounts = Record<keyof typeof INSTANCE_CAPS, number>;
 

@@ -66,7 +66,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
       }
     }
   }
-  checkInstanceCounts({ imports: allImports, tables: tableMins.length, globals, exports, 'passive data segments': passiveData, tags });
+  checkInstanceCounts({ imports: allImports, memories: memoryMins.length, tables: tableMins.length, globals, exports, 'passive data segments': passiveData, tags });
   const calls = planImports(imports, types, caps);
   return {
     funcImports,
