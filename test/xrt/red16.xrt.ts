@@ -1,12 +1,13 @@
 // Red review (red16, the sandbox as a hostile plugin's author) on Node, Deno and Bun, through dist/:
 // each scenario is a class of hole that was open on `main`, now closed. Vitest twins that fail on the
 // old code: test/sandbox/red16.unwind-fuel.test.ts, test/sandbox/red16.element-segments.test.ts,
-// test/sandbox/red16.instance-counts.test.ts, test/sandbox/red16.tag-payload.test.ts.
+// test/sandbox/red16.instance-counts.test.ts, test/sandbox/red16.tag-payload.test.ts,
+// test/sandbox/red16.const-exprs.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
 
-const { countBomb, elementBomb, exnrefHoard, tagModule } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
+const { constBomb, countBomb, elementBomb, exnrefHoard, tagModule } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
 /** ms of one call of `fn` (red16-unwind.wat, depth 4,096) that must end FUEL_EXHAUSTED within its budget. */
 async function fuelRun(fn: 'run' | 'flat', isolation: 'in-thread' | 'worker'): Promise<number> {
@@ -69,6 +70,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
         return true;
       });
     }
+  },
+  'constant expressions of more than 10,000 arithmetic instructions are INVALID_WASM (extended-const: Deno and Bun)': async () => {
+    if (!WebAssembly.validate(constBomb(1, 1))) return; // Node 20 has no extended-const
+    assert.equal((await loadAndRun(constBomb(10, 1_000))).ok, true);
+    const bomb = constBomb(8, 100_000); // 25-50 ms per instance before (a million each: 0.25-0.5 s)
+    const started = performance.now();
+    await assert.rejects(loadAndRun(bomb), (e: { code?: string; message?: string }) => {
+      assert.equal(e.code, 'INVALID_WASM');
+      assert.match(String(e.message), /constant expressions hold more than 10000 arithmetic instructions/);
+      return true;
+    });
+    assert.ok(performance.now() - started < 3_000);
   },
   'more than 100 memories are INVALID_WASM (multi-memory: Deno and Bun)': async () => {
     if (!WebAssembly.validate(countBomb('memories', 2))) return; // Node 20: one memory at most

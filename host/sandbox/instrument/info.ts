@@ -3,7 +3,7 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
-import { checkInstanceCounts, checkTagType, passiveDataSegments } from './counts.js';
+import { checkInstanceCounts, checkTagType, constArithmetic, scanData } from './counts.js';
 import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
@@ -27,6 +27,7 @@ export interface Caps {
 
 export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {
   let funcImports = 0, globals = 0, exports = 0, passiveData = 0, tags = 0, allImports = 0;
+  const consts = { constArithmetic: 0 };
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
   const memoryMins: number[] = [];
@@ -41,7 +42,11 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
     else if (s.id === EXPORT) exports = r.u32();
-    else if (s.id === DATA) passiveData = passiveDataSegments(r);
+    else if (s.id === DATA) {
+      const data = scanData(r);
+      passiveData = data.passive;
+      constArithmetic(consts, r, data.arithmetic);
+    }
     else if (s.id === TAG) {
       if (!caps.allowExceptions) refuseExceptions(r, 'a tag section');
       for (let n = r.u32(); n > 0; n--, tags++) r.u8(), checkTagType(r, tags, types[r.u32()]);
@@ -105,6 +110,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     threadedFn: new Uint8Array(funcTypes.length),
     shiftLocals: -1,
     tailCalls: false,
+    constArithmetic: consts.constArithmetic,
     ...checkTemplate(globals, funcImports),
   };
 }
