@@ -1,11 +1,14 @@
 // conf4: conformance on Node, Deno and Bun against the build. What a turn sends back
-// (test/models/conf4-streams.ts through a whole prompt).
+// (test/models/conf4-streams.ts through a whole prompt); the transcript agreeing with the event
+// stream on every hostile path, and call ids unique in a conversation (test/agent/conf4-traces.ts).
 import assert from 'node:assert/strict';
-import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel } from '../../dist/index.js';
+import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel, scriptedModel } from '../../dist/index.js';
+import { groups, reusedCallIds, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
 import { runCase, type Api } from '../models/stream-conformance.ts';
 import { conf4Cases } from '../models/conf4-streams.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
+const traceApi = { createHost, scriptedModel, eventGrammarViolations } as unknown as TraceApi;
 
 export const scenarios: Record<string, () => Promise<void>> = {
   'provider streams: provider metadata, signed and redacted thinking and tool results go back as each provider accepts; whitespace text does not; an unnamed AI SDK input delta is BAD_STREAM': async () => {
@@ -16,4 +19,13 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
     assert.deepEqual(failed, []);
   },
+  'a call id the conversation already has is renamed everywhere (deltas, call, result, what the model gets back)': async () => {
+    assert.deepEqual(await reusedCallIds(traceApi), []);
+  },
+  ...Object.fromEntries(
+    Object.entries(groups).map(([name, group]) => [
+      `the transcript agrees with the events, and replays as providers accept: ${name}`,
+      async () => assert.deepEqual(await traceProblems(traceApi, group), []),
+    ]),
+  ),
 };

@@ -1,0 +1,93 @@
+// conf4: every hostile path of the conformance review (hostile-scenarios.ts: the rich session and
+// its abort after every event, failing model streams, permission answers, hook stops and caps,
+// sub-agents) checked for the event grammar AND for the transcript agreeing with the events
+// (transcript-check.ts). Written against an `Api` (sources under vitest:
+// conf4-traces.test.ts; dist/ on Node, Deno and Bun: test/xrt/conf4.xrt.ts).
+import type { Message, Session } from '../../host/index.js';
+import { collect, stepTool, type Api, type Stream } from './hostile.ts';
+import * as hostile from './hostile-scenarios.ts';
+import { transcriptViolations } from './transcript-check.ts';
+import type { eventGrammarViolations as Grammar } from '../../host/index.js';
+
+export type TraceApi = Api & { eventGrammarViolations: typeof Grammar };
+
+/** An Api whose hosts hand out sessions that are remembered, in the order they were made. */
+function recording(api: Api): { api: Api; sessions: Session[] } {
+  const sessions: Session[] = [];
+  const createHost: Api['createHost'] = (options) => {
+    const host = api.createHost(options);
+    const session = host.session.bind(host);
+    return Object.assign(host, {
+      session: (...args: Parameters<typeof session>) => {
+        const s = session(...args);
+        sessions.push(s);
+        return s;
+      },
+    });
+  };
+  return { api: { ...api, createHost }, sessions };
+}
+
+/** The scenario groups, each a list of one-prompt streams made by one session each. */
+export const groups: Record<string, (api: Api) => Promise<Stream[]>> = {
+  'the rich session, and aborted or left after every event': async (api) => {
+    const [first] = await hostile.rich(api);
+    return [...(first ? [first] : []), ...(await hostile.abortSweep(api, first?.events.length ?? 0))];
+  },
+  'sub-agents sent back, two sub-agents, Stop cap, a late answer: whole and aborted after every event': hostile.otherSweeps,
+  'failing and malformed model streams': hostile.modelStreams,
+  'permission answers and odd tools': hostile.permissions,
+  'Stop blocks and caps, hook timeouts, hook stops, maxTurns': hostile.hooks,
+  'sub-agents refused, failing, sent back; a throwing compactor': hostile.subagents,
+};
+
+/** What is wrong with each stream of a group (empty when every stream and its transcript conform). */
+export async function traceProblems(api: TraceApi, group: (api: Api) => Promise<Stream[]>): Promise<string[]> {
+  const rec = recording(api);
+  const streams = await group(rec.api);
+  await new Promise((r) => setTimeout(r, 30));
+  const out: string[] = [];
+  if (streams.length !== rec.sessions.length) return [`${streams.length} streams from ${rec.sessions.length} sessions`];
+  streams.forEach((s, i) => {
+    const session = rec.sessions[i] as Session;
+    const grammar = api.eventGrammarViolations(s.events, s.span ? { span: s.span } : {}).map((v) => `grammar ${v.rule} at ${v.index}: ${v.message}`);
+    const transcript = transcriptViolations(s.events, 0, session.messages as Message[]);
+    for (const p of [...grammar, ...transcript]) out.push(`${s.name}: ${p}`);
+  });
+  return out;
+}
+
+/**
+ * A Chat Completions server that numbers its calls per response (or gives none: our fallback is
+ * `call_<index>`) uses `call_0` in every turn. The conversation must still name each call once
+ * (Anthropic refuses a tool_use id twice; a result could answer the wrong call): the second is
+ * `call_0-2` in its delta, call, result, message.end content and what the model gets back.
+ */
+export async function reusedCallIds(api: TraceApi): Promise<string[]> {
+  const seen: Message[][] = [];
+  const turn = (id: string, tag: string) => [
+    { type: 'message.start', model: 'per-response-ids' },
+    { type: 'tool.input.delta', index: 0, id, name: 'Look', partialJson: `{"tag":"${tag}"}` },
+    { type: 'tool.call', id, name: 'Look', input: { tag } },
+    { type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 1, outputTokens: 1 }, content: [{ type: 'tool_call', id, name: 'Look', input: { tag } }] },
+  ];
+  const turns = [turn('call_0', 'a'), turn('call_0', 'b'), [{ type: 'message.start', model: 'm' }, { type: 'message.end', stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } }]];
+  const model = {
+    id: 'per-response-ids',
+    async *stream(request: { messages: readonly Message[] }) {
+      seen.push(JSON.parse(JSON.stringify(request.messages)) as Message[]);
+      for (const e of turns[seen.length - 1] ?? []) yield e;
+    },
+  };
+  const host = api.createHost({ model: model as never, tools: [stepTool('Look', true)], permissionMode: 'bypassPermissions' });
+  const session = host.session();
+  const events = await collect(session, 'go');
+  const out = api.eventGrammarViolations(events).map((v) => `grammar ${v.rule}: ${v.message}`);
+  out.push(...transcriptViolations(events, 0, session.messages as Message[]));
+  const ids = (type: string) => events.flatMap((e) => (e.type === type && 'toolUseId' in e ? [e.toolUseId] : []));
+  const want = ['call_0', 'call_0-2'];
+  for (const type of ['tool.input.delta', 'tool.call', 'tool.output']) if (JSON.stringify(ids(type)) !== JSON.stringify(want)) out.push(`${type} ids ${JSON.stringify(ids(type))}, wanted ${JSON.stringify(want)}`);
+  const last = JSON.stringify(seen[2] ?? []);
+  if (!last.includes('"id":"call_0-2"') || !last.includes('"toolUseId":"call_0-2"')) out.push(`the third model call does not get call_0-2 back: ${last.slice(0, 1500)}`);
+  return out;
+}
