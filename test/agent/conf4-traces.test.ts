@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHost, eventGrammarViolations, scriptedModel } from '../../host/index.js';
 import type { HostEvent, Message } from '../../host/index.js';
-import { groups, reusedCallIds, traceProblems } from './conf4-traces.js';
+import { groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems } from './conf4-traces.js';
 import { replayViolations, transcriptViolations } from './transcript-check.js';
 
 const api = { createHost, scriptedModel, eventGrammarViolations };
@@ -14,6 +14,12 @@ describe('conf4: the transcript agrees with the event stream on every path', () 
       expect(await traceProblems(api, group)).toEqual([]);
     }, 120_000);
   }
+});
+
+describe('conf4: a Stop block with no model call left', () => {
+  it('ends the prompt error_max_turns, which the grammar accepts after the block (and only then)', async () => {
+    expect(await stopBlockAtMaxTurns(api)).toEqual([]);
+  });
 });
 
 describe('conf4: a call id the conversation already has', () => {

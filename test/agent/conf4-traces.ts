@@ -39,7 +39,30 @@ export const groups: Record<string, (api: Api) => Promise<Stream[]>> = {
   'permission answers and odd tools': hostile.permissions,
   'Stop blocks and caps, hook timeouts, hook stops, maxTurns': hostile.hooks,
   'sub-agents refused, failing, sent back; a throwing compactor': hostile.subagents,
+  'a Stop block on the last model call maxTurns allows (error_max_turns), and one with a call left': async (api) => {
+    const make = (maxTurns: number) => api.createHost({ model: api.scriptedModel([{ text: 'a' }, { text: 'b' }]), maxTurns, hooks: { Stop: [{ hooks: [async (i) => ('stop_hook_active' in i && i.stop_hook_active ? {} : { decision: 'block', reason: 'more' })] }] } });
+    return [
+      { name: 'no call left', events: await collect(make(1).session(), 'go') },
+      { name: 'a call left', events: await collect(make(2).session(), 'go') },
+    ];
+  },
 };
+
+/**
+ * docs/hooks.md: maxTurns bounds a prompt across Stop blocks; with no model call left a block ends
+ * it `error_max_turns`. The grammar took that ending only after a turn with tool calls. Returns
+ * what is wrong: the real stream must conform, and the same stream with the block taken out must not.
+ */
+export async function stopBlockAtMaxTurns(api: TraceApi): Promise<string[]> {
+  const host = api.createHost({ model: api.scriptedModel([{ text: 'a' }]), maxTurns: 1, hooks: { Stop: [{ hooks: [async () => ({ decision: 'block', reason: 'more' })] }] } });
+  const events = await collect(host.session(), 'go');
+  const out = api.eventGrammarViolations(events).map((v) => `grammar ${v.rule}: ${v.message}`);
+  const end = events[events.length - 1];
+  if (end?.type !== 'agent.end' || end.result.subtype !== 'error_max_turns') out.push(`the prompt ended ${JSON.stringify(end)}, wanted error_max_turns`);
+  const unblocked = events.map((e) => (e.type === 'hook.end' && e.event === 'Stop' ? { ...e, decision: 'continue' as const } : e));
+  if (!api.eventGrammarViolations(unblocked).some((v) => v.rule === 'result')) out.push('error_max_turns after a turn without tools or a Stop block passes the grammar');
+  return out;
+}
 
 /** What is wrong with each stream of a group (empty when every stream and its transcript conform). */
 export async function traceProblems(api: TraceApi, group: (api: Api) => Promise<Stream[]>): Promise<string[]> {

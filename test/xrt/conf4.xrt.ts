@@ -3,7 +3,7 @@
 // stream on every hostile path, and call ids unique in a conversation (test/agent/conf4-traces.ts).
 import assert from 'node:assert/strict';
 import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel, scriptedModel } from '../../dist/index.js';
-import { groups, reusedCallIds, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
+import { groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
 import { runCase, type Api } from '../models/stream-conformance.ts';
 import { conf4Cases } from '../models/conf4-streams.ts';
 
@@ -21,6 +21,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
   'a call id the conversation already has is renamed everywhere (deltas, call, result, what the model gets back)': async () => {
     assert.deepEqual(await reusedCallIds(traceApi), []);
+  },
+  'a Stop block with no model call left ends error_max_turns, which the grammar accepts after the block only': async () => {
+    assert.deepEqual(await stopBlockAtMaxTurns(traceApi), []);
   },
   ...Object.fromEntries(
     Object.entries(groups).map(([name, group]) => [
