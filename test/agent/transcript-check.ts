@@ -16,7 +16,7 @@ import type { HostEvent, Message } from '../../host/index.js';
 type Kept = Extract<Message, { role: 'assistant' | 'tool' }>;
 
 /** The assistant messages and tool results the top-level agent's events say the conversation gained, in order. */
-export function expectedFromEvents(events: readonly HostEvent[]): { kept: Kept[]; compacted: boolean } {
+function expectedFromEvents(events: readonly HostEvent[]): { kept: Kept[]; compacted: boolean } {
   const top = events.find((e) => e.type === 'agent.start')?.agentId;
   const kept: Kept[] = [];
   let compacted = false;
