@@ -1,12 +1,12 @@
 // conf4: grammar and transcript agreement over every hostile path (conf4-traces.ts), against the
 // sources; on Node, Deno and Bun against dist/ in test/xrt/conf4.xrt.ts.
 import { describe, expect, it } from 'vitest';
-import { createHost, eventGrammarViolations, scriptedModel } from '../../host/index.js';
+import { createHost, eventGrammarViolations, scriptedModel, shellHooks } from '../../host/index.js';
 import type { HostEvent, Message } from '../../host/index.js';
-import { groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems } from './conf4-traces.js';
+import { blockAfterCall, groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems } from './conf4-traces.js';
 import { replayViolations, transcriptViolations } from './transcript-check.js';
 
-const api = { createHost, scriptedModel, eventGrammarViolations };
+const api = { createHost, scriptedModel, eventGrammarViolations, shellHooks };
 
 describe('conf4: the transcript agrees with the event stream on every path', () => {
   for (const [name, group] of Object.entries(groups)) {
@@ -19,6 +19,12 @@ describe('conf4: the transcript agrees with the event stream on every path', () 
 describe('conf4: a Stop block with no model call left', () => {
   it('ends the prompt error_max_turns, which the grammar accepts after the block (and only then)', async () => {
     expect(await stopBlockAtMaxTurns(api)).toEqual([]);
+  });
+});
+
+describe("conf4: Claude Code's block after a call", () => {
+  it('sends its reason to the model and keeps the output (JS hooks either policy, shell exit 2)', async () => {
+    expect(await blockAfterCall(api)).toEqual([]);
   });
 });
 

@@ -7,9 +7,9 @@ import type { Message, Session } from '../../host/index.js';
 import { collect, stepTool, type Api, type Stream } from './hostile.ts';
 import * as hostile from './hostile-scenarios.ts';
 import { transcriptViolations } from './transcript-check.ts';
-import type { eventGrammarViolations as Grammar } from '../../host/index.js';
+import type { eventGrammarViolations as Grammar, shellHooks as ShellHooks } from '../../host/index.js';
 
-export type TraceApi = Api & { eventGrammarViolations: typeof Grammar };
+export type TraceApi = Api & { eventGrammarViolations: typeof Grammar; shellHooks: typeof ShellHooks };
 
 /** An Api whose hosts hand out sessions that are remembered, in the order they were made. */
 function recording(api: Api): { api: Api; sessions: Session[] } {
@@ -112,5 +112,39 @@ export async function reusedCallIds(api: TraceApi): Promise<string[]> {
   for (const type of ['tool.input.delta', 'tool.call', 'tool.output']) if (JSON.stringify(ids(type)) !== JSON.stringify(want)) out.push(`${type} ids ${JSON.stringify(ids(type))}, wanted ${JSON.stringify(want)}`);
   const last = JSON.stringify(seen[2] ?? []);
   if (!last.includes('"id":"call_0-2"') || !last.includes('"toolUseId":"call_0-2"')) out.push(`the third model call does not get call_0-2 back: ${last.slice(0, 1500)}`);
+  return out;
+}
+
+/**
+ * Claude Code's `block` after a call (a PostToolUse hook answering `{"decision":"block","reason"}`,
+ * or a shell hook exiting 2 with the reason on stderr) tells the model why; the output stands. It
+ * was BAD_OUTPUT (deny is not a PostToolUse decision): the reason was lost, and a fail-closed hook
+ * withheld the output and stopped the turn. JS and shell, fail-open and fail-closed.
+ */
+export async function blockAfterCall(api: TraceApi): Promise<string[]> {
+  const out: string[] = [];
+  const block = async () => ({ decision: 'block' as const, reason: 'lint failed: a.ts:1' });
+  const kinds: Record<string, Partial<Parameters<Api['createHost']>[0]>> = {
+    'JS hook': { hooks: { PostToolUse: [{ hooks: [block] }] } },
+    'JS hook, fail-closed': { hooks: { PostToolUse: [{ failurePolicy: 'fail-closed', hooks: [block] }] } },
+    'shell hook, exit 2': { plugins: [api.shellHooks([{ event: 'PostToolUse', command: "echo 'lint failed: a.ts:1' >&2; exit 2" }])] },
+  };
+  for (const [name, options] of Object.entries(kinds)) {
+    const model = api.scriptedModel([{ toolCalls: [{ name: 'Look', id: 'w1', input: { tag: 'a' } }] }, { text: 'fixed' }]);
+    const host = api.createHost({ model, tools: [stepTool('Look', true)], permissionMode: 'bypassPermissions', ...options });
+    const session = host.session();
+    const events = await collect(session, 'go');
+    const problems = api.eventGrammarViolations(events).map((v) => `grammar ${v.rule}: ${v.message}`);
+    problems.push(...transcriptViolations(events, 0, session.messages as Message[]));
+    const end = events.find((e) => e.type === 'hook.end' && e.event === 'PostToolUse');
+    if (end?.type !== 'hook.end' || end.failure !== undefined || end.decision !== 'continue') problems.push(`hook.end ${JSON.stringify(end)}`);
+    const output = events.find((e) => e.type === 'tool.output');
+    if (output?.type !== 'tool.output' || output.content !== 'Look:a') problems.push(`tool.output ${JSON.stringify(output)}`);
+    const next = JSON.stringify(model.requests[1]?.messages ?? []);
+    if (!next.includes('<hook-context>\\nlint failed: a.ts:1\\n</hook-context>')) problems.push(`the next model call lacks the reason: ${next.slice(0, 800)}`);
+    const result = events[events.length - 1];
+    if (result?.type !== 'agent.end' || result.result.subtype !== 'success' || result.result.stoppedBy) problems.push(`ended ${JSON.stringify(result)}`);
+    out.push(...problems.map((p) => `${name}: ${p}`));
+  }
   return out;
 }
