@@ -60,7 +60,7 @@ type Parsed = z.output<ReturnType<typeof hookOutputSchema>>;
 export type OutputRead = { ok: true; output: HookOutput } | { ok: false; message: string };
 
 /** Stop and SubagentStop: where `block` means "keep working" rather than deny. */
-export const isStopEvent = (event: HookEventName): boolean => event === 'Stop' || event === 'SubagentStop';
+const isStopEvent = (event: HookEventName): boolean => event === 'Stop' || event === 'SubagentStop';
 
 /** Where Claude Code's `block` (a `"decision": "block"`, a shell hook's exit 2) tells the model why: the tool already ran. */
 const FEEDBACK_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(['PostToolUse', 'PostToolUseFailure']);
