@@ -6,6 +6,7 @@
 // Deno and Bun: test/xrt/conf3.xrt.ts), so only type imports from host/ here.
 import type { aiSdkModel as AiSdkModel, anthropicModel as AnthropicModel, createHost as CreateHost, eventGrammarViolations as Grammar, openaiModel as OpenaiModel } from '../../host/index.js';
 import type { HostEvent, Model, ToolHandler } from '../../host/index.js';
+import { transcriptViolations } from '../agent/transcript-check.ts';
 
 export interface Api {
   createHost: typeof CreateHost;
@@ -279,8 +280,11 @@ export async function runCase(api: Api, c: Case): Promise<string[]> {
   const sent: string[] = [];
   const host = api.createHost({ model: modelOf(api, c, sent), tools: [fTool], allowedTools: ['f'], cwd: '/proj' });
   const events: HostEvent[] = [];
-  for await (const event of host.session().stream('go')) events.push(event);
+  const session = host.session();
+  for await (const event of session.stream('go')) events.push(event);
   const problems = api.eventGrammarViolations(events).map((v) => `grammar: ${v.rule} ${v.message}`);
+  // conf4: the conversation the stream left agrees with its events and replays as providers accept.
+  problems.push(...transcriptViolations(events, 0, session.messages).map((p) => `transcript: ${p}`));
   const calls = events.flatMap((e) => (e.type === 'tool.call' ? [`${e.toolUseId} ${e.name} ${JSON.stringify(e.input)}`] : []));
   const deltas = events.flatMap((e) => (e.type === 'tool.input.delta' ? [`${e.toolUseId} ${e.name} ${e.partialJson}`] : []));
   const error = events.find((e): e is Extract<HostEvent, { type: 'error' }> => e.type === 'error');
