@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHost, eventGrammarViolations, scriptedModel, shellHooks } from '../../host/index.js';
 import type { HostEvent, Message } from '../../host/index.js';
-import { blockAfterCall, groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems } from './conf4-traces.js';
+import { blockAfterCall, groups, reusedCallIds, splitCompactor, stopBlockAtMaxTurns, traceProblems } from './conf4-traces.js';
 import { replayViolations, transcriptViolations } from './transcript-check.js';
 
 const api = { createHost, scriptedModel, eventGrammarViolations, shellHooks };
@@ -25,6 +25,12 @@ describe('conf4: a Stop block with no model call left', () => {
 describe("conf4: Claude Code's block after a call", () => {
   it('sends its reason to the model and keeps the output (JS hooks either policy, shell exit 2)', async () => {
     expect(await blockAfterCall(api)).toEqual([]);
+  });
+});
+
+describe('conf4: a compactor that cuts between a call and its result', () => {
+  it('is refused and the whole history goes on', async () => {
+    expect(await splitCompactor(api)).toEqual([]);
   });
 });
 

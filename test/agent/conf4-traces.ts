@@ -148,3 +148,23 @@ export async function blockAfterCall(api: TraceApi): Promise<string[]> {
   }
   return out;
 }
+
+/**
+ * A compactor that keeps "the last n messages" can cut between a call and its result: every
+ * provider refuses a result whose call is not just before it, so every later turn failed. Its
+ * answer is refused (COMPACTION_FAILED), the turn goes on with the whole history, and the
+ * conversation still replays.
+ */
+export async function splitCompactor(api: TraceApi): Promise<string[]> {
+  const model = api.scriptedModel({ contextWindow: 100, turns: [{ toolCalls: [{ name: 'Look', id: 'c1', input: { tag: 'a' } }], usage: { inputTokens: 99 } }, { text: 'ok' }] });
+  const host = api.createHost({ model, tools: [stepTool('Look', true)], permissionMode: 'bypassPermissions', keepTurns: 1, compactor: async (req) => req.messages.slice(-1) });
+  const session = host.session();
+  const events = await collect(session, 'go');
+  const out = api.eventGrammarViolations(events).map((v) => `grammar ${v.rule}: ${v.message}`);
+  out.push(...transcriptViolations(events, 0, session.messages as Message[]));
+  const error = events.find((e) => e.type === 'error');
+  if (error?.type !== 'error' || error.code !== 'COMPACTION_FAILED' || !/without its call/.test(error.message)) out.push(`error ${JSON.stringify(error)}`);
+  if (events.some((e) => e.type === 'context.compacted')) out.push('the split answer was taken');
+  if (model.requests[1]?.messages.length !== 3) out.push(`the second model call got ${JSON.stringify(model.requests[1]?.messages)}`);
+  return out;
+}

@@ -3,7 +3,7 @@
 // stream on every hostile path, and call ids unique in a conversation (test/agent/conf4-traces.ts).
 import assert from 'node:assert/strict';
 import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel, scriptedModel, shellHooks } from '../../dist/index.js';
-import { blockAfterCall, groups, reusedCallIds, stopBlockAtMaxTurns, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
+import { blockAfterCall, groups, reusedCallIds, splitCompactor, stopBlockAtMaxTurns, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
 import { runCase, type Api } from '../models/stream-conformance.ts';
 import { conf4Cases } from '../models/conf4-streams.ts';
 
@@ -27,6 +27,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
   "Claude Code's block after a call (JS either policy, shell exit 2) sends its reason to the model and keeps the output": async () => {
     assert.deepEqual(await blockAfterCall(traceApi), []);
+  },
+  'a compactor that cuts between a call and its result is refused; the whole history goes on': async () => {
+    assert.deepEqual(await splitCompactor(traceApi), []);
   },
   ...Object.fromEntries(
     Object.entries(groups).map(([name, group]) => [
