@@ -91,6 +91,12 @@ export const conf4Cases: Case[] = [
     },
   },
   {
+    name: 'openai: arguments cut by finish_reason "length" are BAD_STREAM saying the token limit cut them',
+    provider: 'openai',
+    stream: [oc({ tool_calls: [tc(0, 'call_a', 'f', '{"n":')] }), oc({}, 'length')],
+    expect: { error: 'BAD_STREAM', says: /cut at the output token limit \(finish_reason "length"\).*raise maxTokens/ },
+  },
+  {
     name: 'openai: parallel calls interleaved by index go back in index order, each result right after them under its id',
     provider: 'openai',
     stream: [oc({ tool_calls: [tc(1, 'call_b', 'f', '{"n":')] }), oc({ tool_calls: [tc(0, 'call_a', 'f', '{}')] }), oc({ tool_calls: [tc(1, undefined, undefined, '2}')] }), oc({}, 'tool_calls')],
