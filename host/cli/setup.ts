@@ -19,6 +19,7 @@ import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
 import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
+import { withoutApproval } from '../hooks/approval.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -81,8 +82,8 @@ export async function setupHost(
 ): Promise<HostSetup> {
   const config = await readConfig(flags, io);
   // Before anything of the file runs: its code-running and permission-widening parts need the user's trust.
-  if (config) await checkWorkspaceTrust(config, io.env);
-  if (extra.workspace) checkConfiguredGuards(extra.workspace, config?.plugins ?? []);
+  const trusted = config ? await checkWorkspaceTrust(config, io.env, io.cwd) : false;
+  if (extra.workspace && config) checkConfiguredGuards(extra.workspace, config.plugins ?? [], trusted, config.file);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)
@@ -101,7 +102,10 @@ export async function setupHost(
     const named = new Set([...(config?.plugins ?? []).map((p) => p.name), ...(flags.plugin ?? [])].filter((n) => n !== undefined));
     const workspace = extra.workspace ? await workspaceParts(extra.workspace, io.cwd, named) : { tools: [], readOnly: [], guards: [] };
     for (const guard of workspace.guards) added.push(await loadTrustedPlugin(guard.entry, guard.where, trust, false));
-    const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
+    // The plugins of a config the user has not trusted cannot approve a call: their allow meets the question.
+    const note = config && !trusted ? `${config.file} is not trusted, so its plugins' allow counts as no answer (wasmhooks trust ${config.file})` : undefined;
+    const own = note ? parts.plugins.map((p) => withoutApproval(p, note)) : parts.plugins;
+    const plugins: PluginContribution[] = [...own, ...added, ...(parts.shell ? [parts.shell] : [])];
     const options: HostOptions = {
       model,
       plugins,
