@@ -24,9 +24,9 @@ describe('an untrusted config\'s plugins cannot approve', () => {
     // Old code: canned-allow approved Bash and it ran, unasked.
     const before = await runBash(dir, env);
     expect(before.code, before.stderr).not.toBe(2);
-    expect(before.stdout).toMatch(/is not trusted, so its plugins' allow counts as no answer/);
-    expect(before.stdout).toMatch(/"type":"tool\.denied"/);
     expect(await exists(join(dir, 'made.txt'))).toBe(false);
+    expect(before.stdout).toMatch(/"type":"tool\.denied"/);
+    expect(before.stdout).toMatch(/is not trusted, so its plugins' allow counts as no answer/);
     expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
     const after = await runBash(dir, env);
     expect(after.stdout).not.toMatch(/tool\.denied/);
@@ -90,8 +90,6 @@ describe('trust covers the files the config names', () => {
     });
     const env = userEnv(dir);
     expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
-    const record = JSON.parse(await readFile(join(dir, '.user-config/trusted.json'), 'utf8')) as { trusted: Record<string, { files: Record<string, string> }> };
-    expect(Object.keys(Object.values(record.trusted)[0]!.files).map((f) => f.slice(dir.length))).toEqual(['/check.sh', '/hooks.mjs', '/server.mjs']);
     for (const [file, code] of [
       ['hooks.mjs', 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export default {};\n'],
       ['check.sh', '#!/bin/sh\ntouch pwned\n'],
@@ -106,6 +104,9 @@ describe('trust covers the files the config names', () => {
       expect(await exists(join(dir, 'pwned'))).toBe(false);
       await writeFile(join(dir, file), old);
     }
+    // What the record covers: the three files (a word like "node" or "sh" names none of the repository's).
+    const record = JSON.parse(await readFile(join(dir, '.user-config/trusted.json'), 'utf8')) as { trusted: Record<string, { files: Record<string, string> }> };
+    expect(Object.keys(Object.values(record.trusted)[0]!.files).map((f) => f.slice(dir.length))).toEqual(['/check.sh', '/hooks.mjs', '/server.mjs']);
   });
 
   it('a link to a trusted config from another folder is not trusted there: its paths resolve against that folder', async () => {
