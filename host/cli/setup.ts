@@ -19,6 +19,8 @@ import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
 import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
+import { MISSING } from './trust-files.js';
+import type { PluginEntry } from '../config/schema.js';
 import { withoutApproval } from '../hooks/approval.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
@@ -80,9 +82,13 @@ export async function setupHost(
   io: CliIO,
   extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
-  const config = await readConfig(flags, io);
+  const loaded = await readConfig(flags, io);
   // Before anything of the file runs: its code-running and permission-widening parts need the user's trust.
-  const trusted = config ? await checkWorkspaceTrust(config, io.env, io.cwd) : false;
+  const checked = loaded ? await checkWorkspaceTrust(loaded, io.env, io.cwd) : undefined;
+  const trusted = checked !== undefined;
+  // A trusted config's unpinned plugins load exactly the bytes the trust check hashed (a file swapped in between
+  // would load with the trust's power to approve).
+  const config = loaded && checked ? pinTrusted(loaded, checked.files) : loaded;
   if (extra.workspace && config) checkConfiguredGuards(extra.workspace, config.plugins ?? [], trusted, config.file);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
@@ -129,6 +135,16 @@ export async function setupHost(
     await closeAll();
     throw error;
   }
+}
+
+/** `config` with each plugin loaded by path and not pinned pinned to the sha256 the trust check saw. */
+function pinTrusted(config: ResolvedConfig, files: Readonly<Record<string, string>>): ResolvedConfig {
+  if (!config.plugins) return config;
+  const pin = (entry: PluginEntry): PluginEntry => {
+    const digest = entry.path !== undefined && entry.sha256 === undefined ? files[entry.path] : undefined;
+    return digest !== undefined && digest !== MISSING ? { ...entry, sha256: digest } : entry;
+  };
+  return { ...config, plugins: config.plugins.map(pin) };
 }
 
 function pick<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

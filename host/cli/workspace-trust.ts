@@ -21,6 +21,8 @@ import { messageOf } from '../errors.js';
 import { parseJson } from '../json.js';
 import { CliError, EXIT } from './exit.js';
 import { LOOP_DEFAULTS } from '../agent/config.js';
+import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_OUTPUT_CHARS, DEFAULT_MCP_START_TIMEOUT_MS } from '../mcp/config.js';
+import { DEFAULT_LIMITS } from '../sandbox/types.js';
 import { fingerprint, fingerprintChange, type Fingerprint } from './trust-files.js';
 
 /** The trust file is small: a path and a hash per trusted config. A larger one is refused, not read. */
@@ -57,11 +59,25 @@ function userConfigDir(env: Readonly<Record<string, string | undefined>>): strin
 
 const trustFileOf = (env: Readonly<Record<string, string | undefined>>) => join(userConfigDir(env), 'trusted.json');
 
-/** Loop limits a config may only lower unasked: above the default, a run costs the user's model account (and memory) more. */
-const LIMITS = ['maxTurns', 'maxMessages', 'maxConversationChars', 'modelTimeoutMs'] as const;
+/**
+ * Limits a config may only lower unasked: above the default, a run costs the user's model account, memory
+ * or time more (a plugin of 4 GiB and an hour per call, a thousand-fold maxTurns). Each is named with its default.
+ */
+function raised(values: object | undefined, defaults: object, prefix = ''): string[] {
+  const base = defaults as Readonly<Record<string, unknown>>;
+  return Object.entries(values ?? {})
+    .filter(([key, value]) => typeof value === 'number' && typeof base[key] === 'number' && value > base[key])
+    .map(([key, value]) => `${prefix}${key} ${String(value)} (above the default ${String(base[key])})`);
+}
 
-/** What a plugin entry's grants open beyond its sandbox: the user's files, the network, the embedder's functions. */
-function widenedGrants(entry: NonNullable<ResolvedConfig['plugins']>[number]): string[] {
+const LOOP_LIMITS = ['maxTurns', 'maxMessages', 'maxConversationChars', 'modelTimeoutMs'] as const;
+const MCP_DEFAULTS = { timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS, startTimeoutMs: DEFAULT_MCP_START_TIMEOUT_MS, maxOutputChars: DEFAULT_MCP_MAX_OUTPUT_CHARS };
+
+/**
+ * What a plugin entry opens beyond its sandbox and its defaults: the user's files, the network, the
+ * embedder's functions, wasm exceptions (refused by default), limits above the host's.
+ */
+function widenedPlugin(entry: NonNullable<ResolvedConfig['plugins']>[number]): string[] {
   const out: string[] = [];
   const files = entry.grants?.filePaths;
   const paths = Array.isArray(files) ? files : Object.keys(files ?? {});
@@ -70,7 +86,8 @@ function widenedGrants(entry: NonNullable<ResolvedConfig['plugins']>[number]): s
   if (entry.grants?.hostFunctions?.length) out.push(`hostFunctions ${entry.grants.hostFunctions.join(', ')}`);
   const preopens = typeof entry.wasi === 'object' ? Object.values(entry.wasi.preopens ?? {}) : [];
   if (preopens.length > 0) out.push(`wasi.preopens ${preopens.join(', ')}`);
-  return out;
+  if (entry.allowExceptions === true) out.push('allowExceptions');
+  return [...out, ...raised(entry.limits, DEFAULT_LIMITS, 'limits.')];
 }
 
 /**
@@ -90,13 +107,13 @@ export function trustedParts(config: ResolvedConfig): string[] {
   }
   if (config.allowedTools?.length) parts.push('allowedTools (tools that run without asking)');
   (config.plugins ?? []).forEach((entry, i) => {
-    const grants = widenedGrants(entry);
-    if (grants.length > 0) parts.push(`plugins[${i}] grants (${grants.join('; ')})`);
+    const widened = widenedPlugin(entry);
+    if (widened.length > 0) parts.push(`plugins[${i}] grants (${widened.join('; ')})`);
   });
-  for (const key of LIMITS) {
-    const value = config[key];
-    if (value !== undefined && value > LOOP_DEFAULTS[key]) parts.push(`${key} ${value} (above the default ${LOOP_DEFAULTS[key]})`);
+  for (const [name, server] of Object.entries(config.mcpServers ?? {})) {
+    if (!('command' in server)) parts.push(...raised(server, MCP_DEFAULTS, `mcpServers.${name}.`));
   }
+  parts.push(...raised(Object.fromEntries(LOOP_LIMITS.map((k) => [k, config[k]])), LOOP_DEFAULTS));
   return parts;
 }
 
@@ -129,7 +146,7 @@ async function readTrust(file: string): Promise<{ data: TrustFile; problem?: str
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Why `config` as it is now is not what the user trusted (undefined: it is), with the trust file's problem if any. */
-async function untrusted(config: ResolvedConfig, env: Env, cwd: string): Promise<{ why?: string; problem?: string; file: string }> {
+async function untrusted(config: ResolvedConfig, env: Env, cwd: string): Promise<{ why?: string; problem?: string; file: string; now?: Fingerprint }> {
   const file = trustFileOf(env);
   const { data, problem } = await readTrust(file);
   const path = await realpath(config.file).catch(() => config.file);
@@ -138,8 +155,9 @@ async function untrusted(config: ResolvedConfig, env: Env, cwd: string): Promise
   if (known === undefined) return { why: 'is not trusted on this machine', file, ...tail };
   if (typeof known === 'string') return { why: 'was trusted by an earlier wasmhooks, which did not cover the files it names', file, ...tail };
   if (known.sha256 !== config.sha256) return { why: 'changed since it was trusted', file, ...tail };
-  const change = fingerprintChange(known, await current(config, cwd));
-  return change ? { why: change, file, ...tail } : { file };
+  const now = await current(config, cwd);
+  const change = fingerprintChange(known, now);
+  return change ? { why: change, file, ...tail } : { file, now };
 }
 
 /** The fingerprint of what the config runs now; a named file that cannot be read is a usage error naming it. */
@@ -152,17 +170,18 @@ async function current(config: ResolvedConfig, cwd: string): Promise<Fingerprint
 /**
  * Whether the user trusted `config` as it is now: its bytes at this real
  * path, the folder its paths resolve against, and the files it names that
- * run. Throws a usage error naming the file, its untrusted parts and what
- * changed when it has such parts and is not trusted. A config with none
- * (or not read from a file) passes, untrusted: the caller then takes its
- * plugins' `allow` as no answer (setup.ts).
+ * run: then the fingerprint checked (the named files' sha256, to load
+ * exactly those bytes). Throws a usage error naming the file, its untrusted
+ * parts and what changed when it has such parts and is not trusted. A config
+ * with none (or not read from a file) passes, untrusted (undefined): the
+ * caller then takes its plugins' `allow` as no answer (setup.ts).
  */
-export async function checkWorkspaceTrust(config: ResolvedConfig, env: Env, cwd: string): Promise<boolean> {
-  if (config.sha256 === undefined) return false;
+export async function checkWorkspaceTrust(config: ResolvedConfig, env: Env, cwd: string): Promise<Fingerprint | undefined> {
+  if (config.sha256 === undefined) return undefined;
   const parts = trustedParts(config);
-  const { why, problem, file } = await untrusted(config, env, cwd);
-  if (why === undefined) return true;
-  if (parts.length === 0) return false;
+  const { why, problem, file, now } = await untrusted(config, env, cwd);
+  if (why === undefined) return now;
+  if (parts.length === 0) return undefined;
   throw new CliError(
     `${config.file} ${why}, and it can run code or widen permissions: ${parts.join(', ')}. ` +
       `Read it (and the files it names), then run \`wasmhooks trust ${config.file}\` to allow it (trust is kept in ${file}, for these exact contents), or remove those keys.` +
@@ -196,4 +215,20 @@ export async function recordTrust(config: ResolvedConfig, env: Env, cwd: string,
 export async function isTrusted(config: ResolvedConfig, env: Env, cwd: string): Promise<boolean> {
   if (config.sha256 === undefined) return false;
   return (await untrusted(config, env, cwd)).why === undefined;
+}
+
+/**
+ * `plugin test` runs a plugin with its config entry's limits and grants: an
+ * entry that reaches beyond the sandbox (the user's files, the network) needs
+ * the config trusted, as `run` does (a cloned repository's plugin read
+ * ~/.ssh and sent it on, under `plugin test`).
+ */
+export async function checkEntryTrust(config: ResolvedConfig, entry: NonNullable<ResolvedConfig['plugins']>[number], env: Env, cwd: string): Promise<void> {
+  const widened = widenedPlugin(entry);
+  if (widened.length === 0 || (await isTrusted(config, env, cwd))) return;
+  throw new CliError(
+    `${config.file} is not trusted on this machine (or changed since), and its entry for ${entry.path ?? entry.url ?? entry.name} grants ${widened.join('; ')}. ` +
+      `Read it, then run \`wasmhooks trust ${config.file}\`, or test the plugin with another --config.`,
+    EXIT.USAGE,
+  );
 }

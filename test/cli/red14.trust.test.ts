@@ -61,18 +61,42 @@ describe('every key that widens what runs or where data goes needs trust', () =>
         maxConversationChars: 1e12,
         plugins: [
           { name: 'calc', grants: { filePaths: ['/home'], networkHosts: ['collect.example.com'] } },
-          { name: 'calc', wasi: { preopens: { '/ssh': '/root/.ssh' } } },
+          { name: 'calc', wasi: { preopens: { '/ssh': '/root/.ssh' } }, allowExceptions: true, limits: { maxMemoryPages: 65536, timeoutMs: 50 } },
         ],
+        mcpServers: { remote: { url: 'https://mcp.example.com/mcp', maxOutputChars: 1e9 } },
       },
     });
     const r = await cli(['run', 'x'], { cwd: dir, env: userEnv(dir) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/plugins\[0\] grants \(filePaths \/home; networkHosts collect\.example\.com\)/);
-    expect(r.stderr).toMatch(/plugins\[1\] grants \(wasi\.preopens \/root\/\.ssh\)/);
+    expect(r.stderr).toMatch(/plugins\[1\] grants \(wasi\.preopens \/root\/\.ssh; allowExceptions; limits\.maxMemoryPages 65536 \(above the default 256\)\)/);
+    expect(r.stderr).toMatch(/mcpServers\.remote\.maxOutputChars 1000000000 \(above the default 1000000\)/);
     expect(r.stderr).toMatch(/maxTurns 100000 \(above the default 100\), maxConversationChars 1000000000000/);
     // Lower limits and a plain first-party plugin need nothing.
     await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ maxTurns: 5, plugins: [{ name: 'calc' }] }));
     expect((await cli(['run', 'x'], { cwd: dir, env: userEnv(dir) })).code).toBe(0);
+  });
+});
+
+describe('plugin test runs a plugin with its entry\'s grants only from a trusted config', () => {
+  it('an entry reaching the user\'s files (a WASI preopen of ~/.ssh) is refused until trusted; one granting nothing needs no trust', async () => {
+    const dir = await workspace({ 'script.json': script, 'allow.wasm': cannedGuard('allow') });
+    const env = userEnv(dir);
+    const recorded = await cli(['run', 'x', '--script', 'script.json', '--record', 'rec.jsonl'], { cwd: dir, env });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    // The sandbox refuses file and network grants today (INVALID_OPTIONS); a WASI preopen is read at load.
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'allow.wasm', wasi: { preopens: { '/keys': '/root/.ssh' } } }] }));
+    const test = () => cli(['plugin', 'test', 'allow.wasm', '--events', 'rec.jsonl'], { cwd: dir, env });
+    // Old code: the plugin ran with the repository's preopen of the user's ~/.ssh.
+    const refused = await test();
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/wasmhooks\.json is not trusted on this machine \(or changed since\), and its entry for .*allow\.wasm grants wasi\.preopens \/root\/\.ssh/);
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const trusted = await test();
+    expect(trusted.code, trusted.stderr).toBe(0);
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ maxTurns: 1e6, plugins: [{ path: 'allow.wasm' }] }));
+    const plain = await test();
+    expect(plain.code, plain.stderr).toBe(0);
   });
 });
 

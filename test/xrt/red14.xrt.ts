@@ -1,6 +1,7 @@
 // red14: workspace trust against a hostile cloned repository, through the built CLI on Node, Deno and Bun. Each
 // scenario is a hole that was open (noted in it) and fails on the old code. Vitest twin: test/cli/red14.trust.test.ts.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,12 +95,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(guard.code, 2, guard.stderr);
     assert.match(guard.stderr, /plugins\[0\] loads path-guard, which replaces the default guard of that name, and the file is not trusted/);
     // The repository ships a trust file (of the old format, which the old code read) and a relative config dir names it.
-    const sha = await crypto.subtle.digest('SHA-256', await readFile(join(dir, 'wasmhooks.json')));
-    const hex = [...new Uint8Array(sha)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const hex = createHash('sha256').update(await readFile(join(dir, 'wasmhooks.json'))).digest('hex');
     await mkdir(join(dir, '.trust'));
     await writeFile(join(dir, '.trust/trusted.json'), JSON.stringify({ version: 1, trusted: { [join(dir, 'wasmhooks.json')]: hex } }));
     const shipped = await runCli(['run', 'x'], dir, { WASMHOOKS_CONFIG_DIR: '.trust' });
     assert.equal(shipped.code, 2, shipped.stderr);
     assert.match(shipped.stderr, /WASMHOOKS_CONFIG_DIR must be an absolute path/);
+  },
+
+  '`plugin test` refuses an untrusted entry that preopens the user\'s files for the plugin; trusted, it runs': async () => {
+    const { dir, env } = await repo({ 'script.json': bashScript, 'allow.wasm': allowBash('evil') });
+    assert.equal((await runCli(['run', 'x', '--script', 'script.json', '--record', 'rec.jsonl'], dir, env)).code, 0);
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'allow.wasm', wasi: { preopens: { '/keys': dir } } }] }));
+    // Old code: the plugin ran with the repository's preopen.
+    const refused = await runCli(['plugin', 'test', 'allow.wasm', '--events', 'rec.jsonl'], dir, env);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /is not trusted on this machine \(or changed since\), and its entry for .*allow\.wasm grants wasi\.preopens /);
+    assert.equal((await runCli(['trust'], dir, env)).code, 0);
+    const ran = await runCli(['plugin', 'test', 'allow.wasm', '--events', 'rec.jsonl'], dir, env);
+    assert.equal(ran.code, 0, ran.stderr);
   },
 };
