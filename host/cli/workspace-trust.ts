@@ -190,8 +190,8 @@ export async function checkWorkspaceTrust(config: ResolvedConfig, env: Env, cwd:
   );
 }
 
-/** Records (or, with `revoke`, removes) trust in `config` as it is now, with the files it names. Returns the trust file's path. */
-export async function recordTrust(config: ResolvedConfig, env: Env, cwd: string, revoke = false): Promise<string> {
+/** Records (or, with `revoke`, removes) trust in `config` as it is now, with the files it names. Returns the trust file's path and the files covered. */
+export async function recordTrust(config: ResolvedConfig, env: Env, cwd: string, revoke = false): Promise<{ store: string; files: string[] }> {
   if (config.sha256 === undefined) throw new CliError('only a config file can be trusted', EXIT.USAGE);
   const file = trustFileOf(env);
   const { data, problem } = await readTrust(file);
@@ -199,8 +199,9 @@ export async function recordTrust(config: ResolvedConfig, env: Env, cwd: string,
   if (problem) throw new CliError(problem, EXIT.ERROR);
   const path = await realpath(config.file);
   const trusted = { ...data.trusted };
-  if (revoke) delete trusted[path];
-  else trusted[path] = { sha256: config.sha256, ...(await current(config, cwd)) };
+  const now = revoke ? undefined : await current(config, cwd);
+  if (now) trusted[path] = { sha256: config.sha256, ...now };
+  else delete trusted[path];
   const dir = userConfigDir(env);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   // Written whole then renamed: a reader never sees half a file.
@@ -208,7 +209,7 @@ export async function recordTrust(config: ResolvedConfig, env: Env, cwd: string,
   await writeFile(temp, `${JSON.stringify({ version: 2, trusted } satisfies TrustFile, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   await chmod(temp, 0o600);
   await rename(temp, file);
-  return file;
+  return { store: file, files: Object.keys(now?.files ?? {}) };
 }
 
 /** Whether `config` as it is now is trusted (for `plugin add`, which keeps trust across its own edit). */

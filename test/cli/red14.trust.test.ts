@@ -113,7 +113,8 @@ describe('trust covers the files the config names', () => {
       },
     });
     const env = userEnv(dir);
-    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const trusted = await cli(['trust'], { cwd: dir, env });
+    expect(trusted.stdout).toContain(`with the files it names, as they are now: ${['check.sh', 'hooks.mjs', 'server.mjs'].map((f) => join(dir, f)).join(', ')}`);
     for (const [file, code] of [
       ['hooks.mjs', 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export default {};\n'],
       ['check.sh', '#!/bin/sh\ntouch pwned\n'],
