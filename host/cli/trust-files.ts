@@ -8,7 +8,7 @@
  * resolves them elsewhere, and runs that folder's files and permissions).
  */
 import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { readRegularFile } from '../config/read-file.js';
 import { messageOf } from '../errors.js';
@@ -19,6 +19,13 @@ import { sha256 } from '../sandbox/digest.js';
 const MAX_NAMED_FILE_BYTES = 256 << 20;
 /** Words of one command looked at as possible file names (a command line is a few). */
 const MAX_WORDS = 64;
+/** Files of one hook module's relative imports followed (a hook and its helpers are a handful). */
+const MAX_MODULES = 256;
+/**
+ * A relative module specifier written as a literal: `import … from './x.mjs'`, `export … from '../y.js'`,
+ * `import('./z.js')`, `require('./w.cjs')`, `import './side.js'`. A computed specifier is not seen (docs/cli.md says so).
+ */
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*(['"])(\.{1,2}\/[^'"\n]+)\1/g;
 
 /** Stands for a named file that does not exist (it may appear later: that is a change). */
 export const MISSING = 'missing';
@@ -52,15 +59,33 @@ async function commandFiles(command: readonly string[], cwd: string): Promise<st
   return found;
 }
 
+/** A hook module and the modules it imports by relative path, transitively (a pull that edits `./lib.mjs` changes what runs). */
+async function moduleGraph(entry: string): Promise<string[]> {
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length > 0 && seen.size < MAX_MODULES) {
+    const file = queue.shift()!;
+    const text = await readRegularFile(file, MAX_NAMED_FILE_BYTES).then((b) => new TextDecoder().decode(b), () => '');
+    for (const match of text.matchAll(RELATIVE_IMPORT)) {
+      const path = resolve(dirname(file), match[2]!);
+      if (!seen.has(path) && (await isFile(path))) {
+        seen.add(path);
+        queue.push(path);
+      }
+    }
+  }
+  return [...seen];
+}
+
 /**
- * The files `config` names that run: hook modules, plugins loaded by path
+ * The files `config` names that run: hook modules (with their relative imports), plugins loaded by path
  * without a sha256 pin (a pin is in the config's bytes already), and the
  * files a shell hook's command or a stdio MCP server's command line names.
  * `cwd` is where MCP servers start (their `cwd` is relative to it).
  */
 async function namedFiles(config: ResolvedConfig, cwd: string): Promise<string[]> {
   const files = new Set<string>();
-  for (const m of config.hookModules ?? []) files.add(m.module);
+  for (const m of config.hookModules ?? []) for (const f of await moduleGraph(m.module)) files.add(f);
   for (const p of config.plugins ?? []) if (p.path !== undefined && p.sha256 === undefined) files.add(p.path);
   for (const h of config.shellHooks ?? []) {
     for (const f of await commandFiles([h.command], h.cwd ?? config.dir)) files.add(f);
@@ -95,6 +120,6 @@ export function fingerprintChange(then: Fingerprint, now: Fingerprint): string |
     if (before === undefined) changes.push(`it now names ${path}`);
     else if (before !== digest) changes.push(digest === MISSING ? `${path} is gone` : `${path} changed`);
   }
-  for (const path of Object.keys(then.files)) if (!(path in now.files)) changes.push(`${path} is gone`);
+  for (const path of Object.keys(then.files)) if (!(path in now.files)) changes.push(`it no longer runs ${path}`);
   return changes.length > 0 ? `${changes.join(', ')} since it was trusted` : undefined;
 }

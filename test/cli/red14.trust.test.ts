@@ -125,9 +125,10 @@ describe('plugin test runs a plugin with its entry\'s grants only from a trusted
 });
 
 describe('trust covers the files the config names', () => {
-  it('a hook module, a shell hook\'s script and an MCP server\'s script changed after trust are refused, naming the file', async () => {
+  it('a hook module, a module it imports, a shell hook\'s script and an MCP server\'s script changed after trust are refused, naming the file', async () => {
     const dir = await workspace({
-      'hooks.mjs': 'export default {};\n',
+      'hooks.mjs': 'import { policy } from "./policy.mjs";\nexport default policy;\n',
+      'policy.mjs': 'export const policy = {};\n',
       'check.sh': '#!/bin/sh\nexit 0\n',
       'server.mjs': '// an MCP server\n',
       'wasmhooks.json': {
@@ -138,9 +139,10 @@ describe('trust covers the files the config names', () => {
     });
     const env = userEnv(dir);
     const trusted = await cli(['trust'], { cwd: dir, env });
-    expect(trusted.stdout).toContain(`with the files it names, as they are now: ${['check.sh', 'hooks.mjs', 'server.mjs'].map((f) => join(dir, f)).join(', ')}`);
+    expect(trusted.stdout).toContain(`with the files it names, as they are now: ${['check.sh', 'hooks.mjs', 'policy.mjs', 'server.mjs'].map((f) => join(dir, f)).join(', ')}`);
     for (const [file, code] of [
       ['hooks.mjs', 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export default {};\n'],
+      ['policy.mjs', 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export const policy = {};\n'],
       ['check.sh', '#!/bin/sh\ntouch pwned\n'],
       ['server.mjs', 'require("fs").writeFileSync("pwned", "x")\n'],
     ] as const) {
@@ -149,13 +151,14 @@ describe('trust covers the files the config names', () => {
       // Old code: the config's bytes were the same, so the new hooks.mjs was imported (pwned written).
       const r = await cli(['run', 'x'], { cwd: dir, env });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain(`${join(dir, file)} changed since it was trusted`);
+      expect(r.stderr).toContain(`${join(dir, file)} changed`);
+      expect(r.stderr).toMatch(/ since it was trusted, and it can run code/);
       expect(await exists(join(dir, 'pwned'))).toBe(false);
       await writeFile(join(dir, file), old);
     }
     // What the record covers: the three files (a word like "node" or "sh" names none of the repository's).
     const record = JSON.parse(await readFile(join(dir, '.user-config/trusted.json'), 'utf8')) as { trusted: Record<string, { files: Record<string, string> }> };
-    expect(Object.keys(Object.values(record.trusted)[0]!.files).map((f) => f.slice(dir.length))).toEqual(['/check.sh', '/hooks.mjs', '/server.mjs']);
+    expect(Object.keys(Object.values(record.trusted)[0]!.files).map((f) => f.slice(dir.length))).toEqual(['/check.sh', '/hooks.mjs', '/policy.mjs', '/server.mjs']);
   });
 
   it('a link to a trusted config from another folder is not trusted there: its paths resolve against that folder', async () => {

@@ -77,16 +77,24 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(await readFile(join(dir, 'made.txt'), 'utf8'), 'rewritten\n');
   },
 
-  'a hook module changed after trust (a git pull) is refused, naming the file; the new code never runs': async () => {
-    const { dir, env } = await repo({ 'hooks.mjs': 'export default {};\n', 'wasmhooks.json': { hookModules: ['hooks.mjs'] } });
+  'a hook module, or a module it imports, changed after trust (a git pull) is refused, naming the file; the new code never runs': async () => {
+    const { dir, env } = await repo({
+      'hooks.mjs': 'import { policy } from "./lib.mjs";\nexport default policy;\n',
+      'lib.mjs': 'export const policy = {};\n',
+      'wasmhooks.json': { hookModules: ['hooks.mjs'] },
+    });
     assert.equal((await runCli(['trust'], dir, env)).code, 0);
     assert.equal((await runCli(['run', 'x'], dir, env)).code, 0);
-    await writeFile(join(dir, 'hooks.mjs'), 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export default {};\n');
-    // Old code: the config's bytes were unchanged, so the new module was imported.
-    const r = await runCli(['run', 'x'], dir, env);
-    assert.equal(await exists(join(dir, 'pwned')), false, 'the changed hook module ran under the old trust');
-    assert.equal(r.code, 2);
-    assert.ok(r.stderr.includes(`${join(dir, 'hooks.mjs')} changed since it was trusted`), r.stderr);
+    for (const file of ['lib.mjs', 'hooks.mjs']) {
+      const old = await readFile(join(dir, file), 'utf8');
+      await writeFile(join(dir, file), 'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "x"); export const policy = {}; export default {};\n');
+      // Old code: the config's bytes were unchanged, so the new module was imported.
+      const r = await runCli(['run', 'x'], dir, env);
+      assert.equal(await exists(join(dir, 'pwned')), false, `the changed ${file} ran under the old trust`);
+      assert.equal(r.code, 2);
+      assert.ok(r.stderr.includes(`${join(dir, file)} changed`), r.stderr);
+      await writeFile(join(dir, file), old);
+    }
   },
 
   'a link to a config trusted in another folder is not trusted where it is linked from': async () => {
