@@ -78,7 +78,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.match(out(await s.call('entropy', new Uint8Array())), /^[0-9a-f]{32} \d+$/);
     assert.equal(out(await s.call('read_file', text('/w/w.txt'), { limits: { timeoutMs: 2_000 } })), 'read 13 bytes: in the worker');
     assert.match(out(await s.call('spin_clock', new Uint8Array())), /^TIMEOUT/);
-    assert.match(out(await s.call('read_file', text('/etc/hostname'))), /^error: /);
+    // After spin_clock's stop the instance is rebuilt inside this call: room for that on a loaded machine.
+    assert.match(out(await s.call('read_file', text('/etc/hostname'), { limits: { timeoutMs: 2_000 } })), /^error: /);
     await s.close();
   },
 

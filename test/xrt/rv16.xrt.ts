@@ -24,7 +24,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'wire codec: both SDK codecs accept a string field exactly when it is well-formed UTF-8, at every edge of table 3-7 (5-byte forms, CESU-8 refused; noncharacters kept)': async () => {
     const cases = utf8Cases();
     for (const path of ['test/fixtures/codec-echo/build/codec-echo.wasm', 'test/fixtures/vector-echo-c/build/vector-echo-c.wasm']) {
-      const sandbox = await createSandbox(new Uint8Array(await readFile(new URL(`../../${path}`, import.meta.url))));
+      // Verdicts, not speed: a deadline a loaded machine cannot miss.
+      const sandbox = await createSandbox(new Uint8Array(await readFile(new URL(`../../${path}`, import.meta.url))), { limits: { timeoutMs: 10_000 } });
       const wrong: string[] = [];
       try {
         for (const [h, ok] of cases) {
