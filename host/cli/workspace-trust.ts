@@ -39,6 +39,7 @@ const trustFileSchema = z.object({
   trusted: z.record(z.string(), z.union([digest, record])),
 });
 type TrustFile = z.infer<typeof trustFileSchema>;
+type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * `$WASMHOOKS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wasmhooks`, else `~/.config/wasmhooks`. A relative
@@ -46,7 +47,7 @@ type TrustFile = z.infer<typeof trustFileSchema>;
  * `trusted.json`: `WASMHOOKS_CONFIG_DIR` must be absolute, and a relative `XDG_CONFIG_HOME` is ignored
  * (as the XDG spec says).
  */
-function userConfigDir(env: Readonly<Record<string, string | undefined>>): string {
+function userConfigDir(env: Env): string {
   const own = env['WASMHOOKS_CONFIG_DIR'];
   if (own) {
     if (!isAbsolute(own)) throw new CliError(`WASMHOOKS_CONFIG_DIR must be an absolute path (it is "${own}", which would be inside the folder the CLI runs in)`, EXIT.USAGE);
@@ -57,7 +58,7 @@ function userConfigDir(env: Readonly<Record<string, string | undefined>>): strin
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'wasmhooks');
 }
 
-const trustFileOf = (env: Readonly<Record<string, string | undefined>>) => join(userConfigDir(env), 'trusted.json');
+const trustFileOf = (env: Env) => join(userConfigDir(env), 'trusted.json');
 
 /**
  * Limits a config may only lower unasked: above the default, a run costs the user's model account, memory
@@ -142,8 +143,6 @@ async function readTrust(file: string): Promise<{ data: TrustFile; problem?: str
     await handle.close();
   }
 }
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** Why `config` as it is now is not what the user trusted (undefined: it is), with the trust file's problem if any. */
 async function untrusted(config: ResolvedConfig, env: Env, cwd: string): Promise<{ why?: string; problem?: string; file: string; now?: Fingerprint }> {
