@@ -19,9 +19,9 @@ import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
 import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
-import { MISSING } from './trust-files.js';
+import { MISSING, shellFilesChanged } from './trust-files.js';
 import type { PluginEntry } from '../config/schema.js';
-import { withoutApproval } from '../hooks/approval.js';
+import { checkedBeforeEachRun, withoutApproval } from '../hooks/wrap.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -111,7 +111,9 @@ export async function setupHost(
     // The plugins of a config the user has not trusted cannot approve a call: their allow meets the question.
     const note = config && !trusted ? `${config.file} is not trusted, so its plugins' allow counts as no answer (wasmhooks trust ${config.file})` : undefined;
     const own = note ? parts.plugins.map((p) => withoutApproval(p, note)) : parts.plugins;
-    const plugins: PluginContribution[] = [...own, ...added, ...(parts.shell ? [parts.shell] : [])];
+    // A trusted config's shell hooks run their scripts only as they were trusted (they are read at every call).
+    const shell = parts.shell && config && checked ? checkedBeforeEachRun(parts.shell, () => shellFilesChanged(config, checked)) : parts.shell;
+    const plugins: PluginContribution[] = [...own, ...added, ...(shell ? [shell] : [])];
     const options: HostOptions = {
       model,
       plugins,

@@ -123,3 +123,21 @@ export function fingerprintChange(then: Fingerprint, now: Fingerprint): string |
   for (const path of Object.keys(then.files)) if (!(path in now.files)) changes.push(`it no longer runs ${path}`);
   return changes.length > 0 ? `${changes.join(', ')} since it was trusted` : undefined;
 }
+
+/**
+ * Why the files `config`'s shell hooks run differ from the trusted
+ * fingerprint (undefined: they do not). Shell hooks read their script at
+ * every call, so the CLI asks this before each one, not only at start.
+ */
+export async function shellFilesChanged(config: ResolvedConfig, trusted: Fingerprint): Promise<string | undefined> {
+  const changed: string[] = [];
+  for (const h of config.shellHooks ?? []) {
+    for (const path of await commandFiles([h.command], h.cwd ?? config.dir)) {
+      const now = await readRegularFile(path, MAX_NAMED_FILE_BYTES).then(sha256, () => MISSING);
+      if (trusted.files[path] !== now) changed.push(path);
+    }
+  }
+  return changed.length > 0
+    ? `${changed.join(', ')} changed since ${config.file} was trusted; not run. Read it, then run \`wasmhooks trust ${config.file}\` and start again`
+    : undefined;
+}

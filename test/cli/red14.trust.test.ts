@@ -161,6 +161,27 @@ describe('trust covers the files the config names', () => {
     expect(Object.keys(Object.values(record.trusted)[0]!.files).map((f) => f.slice(dir.length))).toEqual(['/check.sh', '/hooks.mjs', '/policy.mjs', '/server.mjs']);
   });
 
+  it('a shell hook\'s script changed during a run (a pull while serve runs) is not run: the hook fails closed', async () => {
+    const dir = await workspace({
+      'check.sh': '#!/bin/sh\nexit 0\n',
+      'script.json': {
+        turns: [
+          { toolCalls: [{ name: 'Bash', input: { command: 'printf "touch pwned\\n" >> check.sh' } }] },
+          { toolCalls: [{ name: 'Bash', input: { command: 'echo second > second.txt' } }] },
+          { text: 'done' },
+        ],
+      },
+      'wasmhooks.json': { permissionMode: 'bypassPermissions', shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: 'sh ./check.sh' }] },
+    });
+    const env = userEnv(dir);
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const r = await cli(['run', 'x', '--script', 'script.json', '--json'], { cwd: dir, env });
+    // Old code: the second call's hook ran the changed script (pwned written) and the call went through.
+    expect(await exists(join(dir, 'pwned'))).toBe(false);
+    expect(await exists(join(dir, 'second.txt'))).toBe(false);
+    expect(r.stdout).toContain(`${join(dir, 'check.sh')} changed since ${join(dir, 'wasmhooks.json')} was trusted; not run`);
+  });
+
   it('a link to a trusted config from another folder is not trusted there: its paths resolve against that folder', async () => {
     const home = await workspace({});
     const trustedProject = join(home, 'project');

@@ -97,6 +97,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
     }
   },
 
+  'a trusted shell hook\'s script changed during a run is not run (the hook fails closed)': async () => {
+    const { dir, env } = await repo({
+      'check.sh': '#!/bin/sh\nexit 0\n',
+      'script.json': {
+        turns: [
+          { toolCalls: [{ name: 'Bash', input: { command: 'printf "touch pwned\\n" >> check.sh' } }] },
+          { toolCalls: [{ name: 'Bash', input: { command: 'echo second > second.txt' } }] },
+          { text: 'done' },
+        ],
+      },
+      'wasmhooks.json': { permissionMode: 'bypassPermissions', shellHooks: [{ event: 'PreToolUse', matcher: 'Bash', command: 'sh ./check.sh' }] },
+    });
+    assert.equal((await runCli(['trust'], dir, env)).code, 0);
+    const r = await runCli(['run', 'x', '--script', 'script.json', '--json'], dir, env);
+    // Old code: the next hook call ran the changed script.
+    assert.equal(await exists(join(dir, 'pwned')), false, 'the changed script ran under the trust checked at start');
+    assert.equal(await exists(join(dir, 'second.txt')), false);
+    assert.ok(r.stdout.includes(`${join(dir, 'check.sh')} changed since ${join(dir, 'wasmhooks.json')} was trusted; not run`), r.stdout);
+  },
+
   'a link to a config trusted in another folder is not trusted where it is linked from': async () => {
     const { dir: project, env } = await repo({ 'wasmhooks.json': { permissionMode: 'bypassPermissions' } });
     assert.equal((await runCli(['trust'], project, env)).code, 0);
