@@ -5,7 +5,7 @@
 //    naming the file and the line, nothing loaded or truncated.
 // 3. openStore's options are checked (zod) before anything opens: INVALID_OPTIONS naming the field, never the URL.
 // 4. MCP: a JSON-RPC batch of tools/call ran every call at once; now at most maxConcurrentCalls (default 8).
-// Vitest twins: test/hk4/next-prompt, transcript-limits, store-spec and mcp-calls.
+// Vitest twins: test/server/hk4.next-prompt, test/store/hk4.transcript-limits and hk4.store-spec, test/mcp/hk4.mcp-calls.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -27,6 +27,7 @@ import { expectationSchema, unmet, type Expectation, type Verdict } from '../exp
 export type { Verdict } from '../expect.js';
 import { inspectBytes } from './inspect.js';
 import { readConfig } from '../setup.js';
+import { checkEntryTrust } from '../workspace-trust.js';
 
 export interface ReplayFlags {
   events: string;
@@ -117,6 +118,7 @@ async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO):
   const config = await readConfig(flags.config ? { config: flags.config } : {}, io);
   const paths = refs.map((r) => resolve(io.cwd, r));
   const entry = paths.map((p) => config?.plugins?.find((e) => e.path === p)).find((e) => e !== undefined);
+  if (config && entry) await checkEntryTrust(config, entry, io.env, io.cwd);
   return entry ? pluginOptions(entry) : {};
 }
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { createHost, scriptedModel } from '../../host/index.js';
 import { MemorySessionStore } from '../../host/store/memory.js';
-import { call, readSse, until } from '../server/helpers.js';
+import { call, readSse, until } from './helpers.js';
 
 let server: WasmhooksServer | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cannedGuard, cli, workspace } from '../cli/helpers.js';
+import { cannedGuard, cli, workspace } from './helpers.js';
 
 const input = '{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/","tool_name":"Bash","tool_input":{}}\n';
 

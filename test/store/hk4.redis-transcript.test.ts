@@ -4,7 +4,7 @@
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../host/store/open.js';
-import { HOW_TO_INSTALL, haveRedis, startRedis, type RedisServer } from '../store/redis-server.js';
+import { HOW_TO_INSTALL, haveRedis, startRedis, type RedisServer } from './redis-server.js';
 
 const available = haveRedis();
 if (!available) console.warn(`skipping the Redis transcript test: ${HOW_TO_INSTALL}`);
