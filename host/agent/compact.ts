@@ -115,7 +115,29 @@ function rejectOutput(before: readonly Message[], after: unknown): string | unde
   if (!parsed.success) return `the compactor returned something other than messages: ${z.prettifyError(parsed.error)}`;
   const kept = new Set(parsed.data.flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])) : [])));
   const lost = unresolvedCalls(before).filter((id) => !kept.has(id));
-  return lost.length > 0 ? `the compactor dropped unresolved tool calls ${lost.join(', ')}` : undefined;
+  if (lost.length > 0) return `the compactor dropped unresolved tool calls ${lost.join(', ')}`;
+  return splitCall(parsed.data, new Set(unresolvedCalls(before)));
+}
+
+/**
+ * Where the answer parts a call from its results (a tail cut between them, the usual "keep the last
+ * n messages"): every provider refuses a result whose call is not in the assistant message just
+ * before it, or a call whose results do not follow it, so every later turn would fail. `open`: the
+ * calls that have no result yet (they may end the conversation).
+ */
+function splitCall(messages: readonly Message[], open: ReadonlySet<string>): string | undefined {
+  let waiting: string[] = [];
+  const unanswered = () => waiting.filter((id) => !open.has(id));
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      if (!waiting.includes(m.toolUseId)) return `the compactor returned a result for ${m.toolUseId} (message ${i}) without its call in the assistant message before it; keep a call and its results together`;
+      waiting = waiting.filter((id) => id !== m.toolUseId);
+      continue;
+    }
+    if (unanswered().length > 0) return `the compactor kept the tool calls ${unanswered().join(', ')} without their results; keep a call and its results together`;
+    waiting = m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])) : [];
+  }
+  return unanswered().length > 0 ? `the compactor kept the tool calls ${unanswered().join(', ')} without their results; keep a call and its results together` : undefined;
 }
 
 /**

@@ -128,7 +128,7 @@ export interface LoopConfig {
 export type LoopLimits = Pick<LoopConfig, 'maxTurns' | 'stopHookCap' | 'maxParallelTools' | 'autoCompact' | 'maxMessages' | 'maxConversationChars' | 'modelTimeoutMs'>;
 
 /** The defaults of the loop's limits, in one place (docs/agent.md names them). */
-const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
+export const LOOP_DEFAULTS: Readonly<LoopLimits> = Object.freeze({
   maxTurns: 100,
   stopHookCap: 8,
   /** Concurrency-safe calls of one batch running at once. */

@@ -5,7 +5,7 @@
  */
 import { messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
-import type { AssistantPart, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from '../models/types.js';
+import type { AssistantPart, Message, Model, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from '../models/types.js';
 import { timerDelay } from '../timer.js';
 
 export interface ToolCallRequest {
@@ -69,6 +69,39 @@ class AbortableReader<T> {
   }
 }
 
+/**
+ * The ids of a turn's calls as the conversation keeps them. A call id must be unique in the whole
+ * conversation: Anthropic refuses a request with a tool_use id twice, compaction and every consumer
+ * of the events tell calls apart by it, and a result could answer the wrong call. Chat Completions
+ * servers need not keep them unique across responses (nor does our fallback for a server that gives
+ * none, `call_<index>`): an id an earlier call of the conversation has is renamed, `<id>-2`, `-3`, …,
+ * the same in its deltas, its call, its result and the message kept (the provider gets that id back).
+ */
+class CallIds {
+  #used: Set<string> | undefined;
+  readonly #renamed = new Map<string, string>();
+
+  constructor(private readonly messages: readonly Message[]) {}
+
+  of(id: string): string {
+    const known = this.#renamed.get(id);
+    if (known !== undefined) return known;
+    // Built at the turn's first call: a turn without tools pays nothing.
+    const used = (this.#used ??= new Set(this.messages.flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : [])) : []))));
+    let fresh = id;
+    for (let n = 2; used.has(fresh); n++) fresh = `${id}-${n}`;
+    used.add(fresh);
+    this.#renamed.set(id, fresh);
+    return fresh;
+  }
+
+  /** A provider's own assembly of the message, with the same ids as the events. */
+  inContent(content: AssistantPart[]): AssistantPart[] {
+    if (![...this.#renamed].some(([from, to]) => from !== to)) return content;
+    return content.map((p) => (p.type === 'tool_call' ? { ...p, id: this.#renamed.get(p.id) ?? p.id } : p));
+  }
+}
+
 /** A stream that broke the Model contract (host/models/types.ts `ModelEvent`): the turn fails with BAD_STREAM. */
 const broken = (model: Model, toolCalls: ToolCallRequest[], what: string): ModelTurn => ({
   kind: 'error',
@@ -112,6 +145,7 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
   const parts: AssistantPart[] = [];
   const toolCalls: ToolCallRequest[] = [];
   const callIds = new Set<string>();
+  const ids = new CallIds(request.messages);
   const aborted: ModelTurn = { kind: 'aborted', toolCalls, usage: ZERO };
   let started = false;
   let it: AsyncIterator<ModelEvent> | undefined;
@@ -149,19 +183,21 @@ export async function streamModelTurn(model: Model, request: ModelRequest, emit:
           break;
         case 'tool.input.delta':
           if ((chars += ev.partialJson.length) > maxChars) return tooLong();
-          emit({ type: 'tool.input.delta', index: ev.index, toolUseId: ev.id, name: ev.name, partialJson: ev.partialJson });
+          emit({ type: 'tool.input.delta', index: ev.index, toolUseId: ids.of(ev.id), name: ev.name, partialJson: ev.partialJson });
           break;
-        case 'tool.call':
+        case 'tool.call': {
           // Each call is settled by its id (one tool.output or tool.denied): a second call with an id is not a call of its own.
           // A Set, not a scan of toolCalls: a hostile endpoint streaming many calls costs linear time, not quadratic.
           if (callIds.has(ev.id)) return broken(model, toolCalls, `the stream sent two tool calls with the id ${JSON.stringify(ev.id)}`);
-          parts.push({ type: 'tool_call', id: ev.id, name: ev.name, input: ev.input });
-          toolCalls.push({ id: ev.id, name: ev.name, input: ev.input });
           callIds.add(ev.id);
-          emit({ type: 'tool.call', toolUseId: ev.id, name: ev.name, input: ev.input });
+          const id = ids.of(ev.id);
+          parts.push({ type: 'tool_call', id, name: ev.name, input: ev.input });
+          toolCalls.push({ id, name: ev.name, input: ev.input });
+          emit({ type: 'tool.call', toolUseId: id, name: ev.name, input: ev.input });
           break;
+        }
         case 'message.end': {
-          const content = ev.content ?? parts;
+          const content = ev.content ? ids.inContent(ev.content) : parts;
           const text = content.map((p) => (p.type === 'text' ? p.text : '')).join('');
           emit({ type: 'message.end', content, text, stopReason: ev.stopReason, usage: ev.usage });
           return { kind: 'done', content, toolCalls, stopReason: ev.stopReason, usage: ev.usage };

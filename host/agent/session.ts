@@ -13,33 +13,10 @@ import { compactConversation, type CompactResult } from './compact.js';
 import { dispatchContext, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { runLoop } from './loop.js';
+import type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 import { StateMachine } from './state.js';
 
-/** Everything a session needs, resolved from host and session options. */
-export interface SessionSettings {
-  /** What every prompt's loop shares (`sessionId` is the session's id). */
-  loop: LoopSettings;
-  /** The parent's tool call, for a sub-agent's session: stamped on its events (its loop still runs as a session's). */
-  parentToolUseId?: string;
-  /** The conversation so far, when continuing a stored session (the first prompt then fires no SessionStart). */
-  history?: readonly Message[];
-  /** Continuing a stored session: its last event's `seq` and last prompt's number, which this one counts on from. */
-  resumeAt?: { seq: number; turn: number };
-  /** Host-wide events (plugin health) reach sessions while a prompt runs. */
-  announcements?: { subscribe(emit: Emit): () => void };
-  /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */
-  prepare?: () => Promise<void>;
-}
-
-export interface PromptOptions {
-  /** Aborting it aborts this prompt (same as `session.abort()`). */
-  signal?: AbortSignal;
-}
-
-export interface StreamOptions extends PromptOptions {
-  /** Queue size of the stream's own subscription. Default: unbounded (the stream never drops). */
-  buffer?: number;
-}
+export type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 
 interface Run {
   controller: AbortController;

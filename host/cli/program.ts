@@ -106,6 +106,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--port <n>', 'port for --http (0 picks a free one; default 4097)', port)
     .option('--hostname <host>', 'interface for --http (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
+    .option('--max-concurrent-calls <n>', 'tool calls run at once, 1 to 1024 (default 8); more wait their turn', positiveInt)
     .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
 
   program

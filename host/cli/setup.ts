@@ -19,6 +19,9 @@ import { CliError, EXIT } from './exit.js';
 import { sourceOf } from './plugin-source.js';
 import { checkConfiguredGuards, workspaceParts, type WorkspaceFlags } from './workspace.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
+import { MISSING, shellFilesChanged } from './trust-files.js';
+import type { PluginEntry } from '../config/schema.js';
+import { checkedBeforeEachRun, withoutApproval } from '../hooks/wrap.js';
 import type { CliIO } from './io.js';
 import { demoModel, loadScript } from './script.js';
 
@@ -79,10 +82,14 @@ export async function setupHost(
   io: CliIO,
   extra: { hooks?: HooksConfig; canUseTool?: CanUseTool; model?: Model; workspace?: WorkspaceFlags } = {},
 ): Promise<HostSetup> {
-  const config = await readConfig(flags, io);
+  const loaded = await readConfig(flags, io);
   // Before anything of the file runs: its code-running and permission-widening parts need the user's trust.
-  if (config) await checkWorkspaceTrust(config, io.env);
-  if (extra.workspace) checkConfiguredGuards(extra.workspace, config?.plugins ?? []);
+  const checked = loaded ? await checkWorkspaceTrust(loaded, io.env, io.cwd) : undefined;
+  const trusted = checked !== undefined;
+  // A trusted config's unpinned plugins load exactly the bytes the trust check hashed (a file swapped in between
+  // would load with the trust's power to approve).
+  const config = loaded && checked ? pinTrusted(loaded, checked.files) : loaded;
+  if (extra.workspace && config) checkConfiguredGuards(extra.workspace, config.plugins ?? [], trusted, config.file);
   const model = extra.model ?? (await pickModel(flags, config, io));
   const parts: ConfigParts = config
     ? await materializeConfig(config).catch(asCliError)
@@ -101,7 +108,12 @@ export async function setupHost(
     const named = new Set([...(config?.plugins ?? []).map((p) => p.name), ...(flags.plugin ?? [])].filter((n) => n !== undefined));
     const workspace = extra.workspace ? await workspaceParts(extra.workspace, io.cwd, named) : { tools: [], readOnly: [], guards: [] };
     for (const guard of workspace.guards) added.push(await loadTrustedPlugin(guard.entry, guard.where, trust, false));
-    const plugins: PluginContribution[] = [...parts.plugins, ...added, ...(parts.shell ? [parts.shell] : [])];
+    // The plugins of a config the user has not trusted cannot approve a call: their allow meets the question.
+    const note = config && !trusted ? `${config.file} is not trusted, so its plugins' allow counts as no answer (wasmhooks trust ${config.file})` : undefined;
+    const own = note ? parts.plugins.map((p) => withoutApproval(p, note)) : parts.plugins;
+    // A trusted config's shell hooks run their scripts only as they were trusted (they are read at every call).
+    const shell = parts.shell && config && checked ? checkedBeforeEachRun(parts.shell, () => shellFilesChanged(config, checked)) : parts.shell;
+    const plugins: PluginContribution[] = [...own, ...added, ...(shell ? [shell] : [])];
     const options: HostOptions = {
       model,
       plugins,
@@ -125,6 +137,16 @@ export async function setupHost(
     await closeAll();
     throw error;
   }
+}
+
+/** `config` with each plugin loaded by path and not pinned pinned to the sha256 the trust check saw. */
+function pinTrusted(config: ResolvedConfig, files: Readonly<Record<string, string>>): ResolvedConfig {
+  if (!config.plugins) return config;
+  const pin = (entry: PluginEntry): PluginEntry => {
+    const digest = entry.path !== undefined && entry.sha256 === undefined ? files[entry.path] : undefined;
+    return digest !== undefined && digest !== MISSING ? { ...entry, sha256: digest } : entry;
+  };
+  return { ...config, plugins: config.plugins.map(pin) };
 }
 
 function pick<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

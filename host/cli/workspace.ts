@@ -37,20 +37,35 @@ export interface WorkspaceParts {
   guards: Array<{ entry: PluginEntry; where: string }>;
 }
 
+/** The guards `run` and `serve` load unless told not to (workspaceParts). */
+const DEFAULT_GUARDS: ReadonlySet<string> = new Set(['guard-shell', 'path-guard']);
+
 /**
- * A configured `path-guard` replaces the default one. Without a `workspace`
- * it denies every file call (it fails closed), which is never what a user of
- * `run` or `serve` meant: say so before anything loads.
+ * A configured `path-guard` or `guard-shell` replaces the default one. Only
+ * a trusted config may do that: a cloned repository's path-guard granted
+ * "/" (or a guard-shell of its own settings) took the default's place
+ * unasked (red14). And without a `workspace` a path-guard denies every
+ * file call (it fails closed), which is never what a user of `run` or
+ * `serve` meant. Either is said before anything loads.
  */
-export function checkConfiguredGuards(flags: WorkspaceFlags, entries: readonly PluginEntry[]): void {
+export function checkConfiguredGuards(flags: WorkspaceFlags, entries: readonly PluginEntry[], trusted: boolean, file: string): void {
   if (flags.defaultGuards === false) return;
   const i = entries.findIndex((e) => e.name === 'path-guard' && !e.config?.['workspace']);
-  if (i < 0) return;
-  throw new CliError(
-    `wasmhooks.json: plugins[${i}] loads path-guard without config.workspace, so it would deny every file call and replace the default path-guard ` +
-      `(granted the working directory). Set "config": { "workspace": "/abs/dir,…" } with "grants": { "configKeys": ["workspace"] }, or remove the entry to get the default.`,
-    EXIT.USAGE,
-  );
+  if (i >= 0) {
+    throw new CliError(
+      `wasmhooks.json: plugins[${i}] loads path-guard without config.workspace, so it would deny every file call and replace the default path-guard ` +
+        `(granted the working directory). Set "config": { "workspace": "/abs/dir,…" } with "grants": { "configKeys": ["workspace"] }, or remove the entry to get the default.`,
+      EXIT.USAGE,
+    );
+  }
+  const replacing = entries.findIndex((e) => e.name !== undefined && DEFAULT_GUARDS.has(e.name));
+  if (replacing >= 0 && !trusted) {
+    throw new CliError(
+      `${file}: plugins[${replacing}] loads ${entries[replacing]!.name}, which replaces the default guard of that name, and the file is not trusted on this machine. ` +
+        `Read it, then run \`wasmhooks trust ${file}\`, or run with --no-default-guards if you mean to go without the defaults.`,
+      EXIT.USAGE,
+    );
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { basename, defaultCwd, resolvePath } from '../agent/paths.js';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { sha256 } from '../sandbox/digest.js';
 import { issueLines } from './issues.js';
+import { readRegularFile } from './read-file.js';
 import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'wasmhooks.json';
@@ -87,21 +88,8 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
   const file = resolvePath(defaultCwd(), path);
   let bytes: Uint8Array;
   try {
-    // Loaded here so the main entry stays web-standard (test/package/barrel-clean).
-    const { open } = await import('node:fs/promises');
-    const { constants } = await import('node:fs');
-    // Non-blocking and checked: a FIFO or a device (`--config /dev/zero`, a link in a cloned repository) is no
-    // config, and a file past MAX_CONFIG_BYTES is not read into memory whole.
-    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw new Error('not a regular file');
-      if (info.size > MAX_CONFIG_BYTES) throw new Error(`${info.size} bytes, more than ${MAX_CONFIG_BYTES}`);
-      bytes = await handle.readFile();
-      if (bytes.length > MAX_CONFIG_BYTES) throw new Error(`more than ${MAX_CONFIG_BYTES} bytes`);
-    } finally {
-      await handle.close();
-    }
+    // A FIFO or a device (`--config /dev/zero`, a link in a cloned repository) is no config.
+    bytes = await readRegularFile(file, MAX_CONFIG_BYTES);
   } catch (error) {
     throw new WasmhooksError('INVALID_CONFIG', `cannot read config ${path}: ${messageOf(error)}`, { cause: error });
   }

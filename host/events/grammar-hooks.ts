@@ -110,6 +110,7 @@ export function hookEnd(c: Checker, e: HostEventOf<'hook.end'>, s: ScopeState): 
   if (!h || h.hookId !== e.hookId || h.event !== e.event || h.toolUseId !== e.toolUseId || h.recheck !== e.recheck) {
     c.fail('hook', `hook.end ${e.event}/${e.hookName} without its hook.start`);
   } else s.hook = undefined;
+  if (e.event === 'Stop' && e.decision === 'block' && s.turn) s.turn.stopBlocked = true;
   const rule = HOOK_EVENT_RULES[e.event];
   if (rule && !rule.decisions.includes(e.decision)) c.fail('hook', `hook.end ${e.event}/${e.hookName} with decision ${e.decision} (legal: ${rule.decisions.join(', ')})`);
   if ((e.failure === undefined) !== (e.failurePolicy === undefined)) c.fail('hook', `hook.end ${e.event}/${e.hookName}: failure and failurePolicy come together`);

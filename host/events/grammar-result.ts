@@ -27,6 +27,7 @@ export function checkResult(c: Checker, r: HostEventOf<'agent.end'>['result'], s
   if (r.error && r.subtype === 'error_during_execution' && s.terminal !== r.error.code) c.fail('result', `result error ${r.error.code}, but the last error event was ${s.terminal ?? 'none'} (or other events followed it)`);
   if (r.subtype !== 'error_during_execution' && r.subtype !== 'aborted' && s.terminal !== undefined) c.fail('result', `result ${r.subtype} right after error ${s.terminal}`);
   if (r.stoppedBy && r.subtype !== 'success') c.fail('result', `stoppedBy on a ${r.subtype} result`);
-  if (r.subtype === 'error_max_turns' && s.lastTurnCalls === 0) c.fail('result', 'error_max_turns, but the last turn asked for no tool');
+  // maxTurns bounds a prompt across Stop blocks too (docs/hooks.md): a block with no model call left ends it so.
+  if (r.subtype === 'error_max_turns' && s.lastTurnCalls === 0 && !s.lastTurnBlocked) c.fail('result', 'error_max_turns, but the last turn asked for no tool and no Stop hook blocked it');
   if (!(r.turns >= s.modelCalls && r.turns <= s.turnStarts)) c.fail('result', `result.turns ${r.turns}, but ${s.modelCalls} model messages in ${s.turnStarts} turns`);
 }

@@ -35,6 +35,8 @@ export interface TurnState {
   readonly order: CallState[];
   preBatch: boolean;
   postBatch: boolean;
+  /** A Stop hook blocked: the loop goes on to another turn, or ends error_max_turns when none is left. */
+  stopBlocked: boolean;
   /** The index (model order) of the last call that got its tool.output / tool.denied. */
   lastOutput: number;
   lastDenied: number;
@@ -47,6 +49,8 @@ export interface ScopeState {
   turn?: TurnState;
   lastTurn: number;
   lastTurnCalls: number;
+  /** The last turn's Stop hooks blocked (it asked for another turn). */
+  lastTurnBlocked: boolean;
   hook?: HostEventOf<'hook.start'>;
   /** An `error` event not (yet) followed by anything but StopFailure/Error hooks: what ends the agent with an error. */
   terminal?: string;
@@ -61,11 +65,11 @@ export interface ScopeState {
 }
 
 export function newScope(key: string, sub: boolean): ScopeState {
-  return { key, sub, open: false, lastTurn: 0, lastTurnCalls: 0, expectError: false, modelCalls: 0, turnStarts: 0, promptHooks: false, state: 'idle' };
+  return { key, sub, open: false, lastTurn: 0, lastTurnCalls: 0, lastTurnBlocked: false, expectError: false, modelCalls: 0, turnStarts: 0, promptHooks: false, state: 'idle' };
 }
 
 export function newTurn(n: number): TurnState {
-  return { n, message: 'before', unfinished: false, calls: new Map(), order: [], preBatch: false, postBatch: false, lastOutput: -1, lastDenied: -1 };
+  return { n, message: 'before', unfinished: false, calls: new Map(), order: [], preBatch: false, postBatch: false, stopBlocked: false, lastOutput: -1, lastDenied: -1 };
 }
 
 /** The state machine's moves (host/agent/state.ts uses this table); `aborting` accepts only `idle`. */

@@ -281,6 +281,7 @@ class GrammarChecker implements Checker {
     if (e.stopReason === 'error') s.expectError = true;
     if (e.stopReason === 'aborted') this.aborted = true;
     s.lastTurnCalls = t.order.length;
+    s.lastTurnBlocked = t.stopBlocked;
     s.turn = undefined;
   }
 }

@@ -8,7 +8,7 @@
  * | accepted | becomes |
  * | --- | --- |
  * | `decision` (ours), `"approve"` | that decision; `approve` is allow |
- * | `decision: "block"` | block on Stop/SubagentStop, deny elsewhere |
+ * | `decision: "block"` | block on Stop/SubagentStop; on PostToolUse/PostToolUseFailure (the tool ran) its reason goes to the model as context; deny elsewhere |
  * | `hookSpecificOutput.permissionDecision` | allow / deny / ask |
  * | both of the above | the more restrictive (deny/stop/block > ask > allow) |
  * | `continue: false` (+ `stopReason`) | stop; deny where the event cannot stop; on Stop/SubagentStop "let it stop" (continue). Wins over any decision |
@@ -60,7 +60,21 @@ type Parsed = z.output<ReturnType<typeof hookOutputSchema>>;
 export type OutputRead = { ok: true; output: HookOutput } | { ok: false; message: string };
 
 /** Stop and SubagentStop: where `block` means "keep working" rather than deny. */
-export const isStopEvent = (event: HookEventName): boolean => event === 'Stop' || event === 'SubagentStop';
+const isStopEvent = (event: HookEventName): boolean => event === 'Stop' || event === 'SubagentStop';
+
+/** Where Claude Code's `block` (a `"decision": "block"`, a shell hook's exit 2) tells the model why: the tool already ran. */
+const FEEDBACK_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(['PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * What Claude Code's `block` means on `event`, in one place for JS and shell hooks: keep working on
+ * Stop/SubagentStop; on PostToolUse/PostToolUseFailure the reason reaches the model (as
+ * `additionalContext`, in the next call's `<hook-context>`; the call's output stands); deny elsewhere.
+ */
+export function blockOutput(event: HookEventName, reason: string | undefined): HookOutput {
+  if (FEEDBACK_EVENTS.has(event)) return reason === undefined ? {} : { reason, additionalContext: reason };
+  const decision: HookDecision = isStopEvent(event) ? 'block' : 'deny';
+  return reason === undefined ? { decision } : { decision, reason };
+}
 
 /** `continue: false`: stop where legal, else deny where legal; on Stop it lets the agent stop. */
 function haltDecision(event: HookEventName): HookDecision {
@@ -72,7 +86,8 @@ function haltDecision(event: HookEventName): HookDecision {
 
 function spelled(decision: NonNullable<Parsed['decision']>, event: HookEventName): HookDecision {
   if (decision === 'approve') return 'allow';
-  if (decision === 'block' && !isStopEvent(event)) return 'deny';
+  // Kept as block where it is feedback (readHookOutput turns it into context), so it ranks as Claude's answer.
+  if (decision === 'block' && !isStopEvent(event) && !FEEDBACK_EVENTS.has(event)) return 'deny';
   return decision;
 }
 
@@ -116,13 +131,15 @@ export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
     return { ok: false, message: 'updatedInput is given twice (at the top level and in hookSpecificOutput); give it once' };
   }
   const { decision, reason } = decide(p, event);
+  // A block where the tool already ran is feedback, not a decision: its reason goes to the model.
+  const feedback = decision === 'block' && FEEDBACK_EVENTS.has(event) ? blockOutput(event, reason).additionalContext : undefined;
   const output: HookOutput = {};
-  if (decision !== undefined && decision !== 'continue') output.decision = decision;
+  if (decision !== undefined && decision !== 'continue' && !(decision === 'block' && FEEDBACK_EVENTS.has(event))) output.decision = decision;
   if (reason !== undefined) output.reason = reason;
   const updatedInput = p.updatedInput ?? specific?.updatedInput ?? answered;
   if (updatedInput !== undefined) output.updatedInput = updatedInput;
   if (p.updatedOutput !== undefined) output.updatedOutput = p.updatedOutput;
-  const context = joined(p.additionalContext, specific?.additionalContext);
+  const context = joined(feedback, joined(p.additionalContext, specific?.additionalContext));
   if (context !== undefined) output.additionalContext = context;
   if (p.systemMessage !== undefined) output.systemMessage = p.systemMessage;
   return { ok: true, output };

@@ -16,16 +16,20 @@ import { appFetch, listenApp } from '../server/listen.js';
 import { resolveServerOptions, type ServerOptions } from '../server/options.js';
 import { guardedApp } from '../server/stack.js';
 import { bodyJson } from '../server/validate.js';
-import { createMcpServer, type McpToolHost } from './server.js';
+import { createMcpServer, mcpCallTurns, type McpServerOptions, type McpToolHost } from './server.js';
 
-export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'maxConnections' | 'idleTimeoutMs' | 'corsOrigins' | 'allowedHosts'>;
+export type McpHttpOptions = Pick<ServerOptions, 'hostname' | 'port' | 'token' | 'bodyLimit' | 'bodyTimeoutMs' | 'bodyBytesInFlight' | 'headersTimeoutMs' | 'maxConnections' | 'idleTimeoutMs' | 'corsOrigins' | 'allowedHosts'> &
+  Pick<McpServerOptions, 'maxConcurrentCalls'>;
 
 /**
  * @example
  * const { url } = await (await mcpHttpApp(host, { port: 0 })).listen();  // POST `${url}/mcp`
  */
 export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { app: Hono; listen(): Promise<Served> } {
-  const o = resolveServerOptions(options);
+  const { maxConcurrentCalls, ...serverOptions } = options;
+  const o = resolveServerOptions(serverOptions);
+  // One line of turns for the endpoint: each request gets a server of its own (stateless), its calls share these.
+  const turns = mcpCallTurns(maxConcurrentCalls);
   const app = guardedApp(o, {
     corsHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
     exposeHeaders: ['Mcp-Session-Id'],
@@ -49,7 +53,7 @@ export function mcpHttpApp(host: McpToolHost, options: McpHttpOptions = {}): { a
       if (!(error instanceof ApiError)) throw error;
       return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null }, error.status);
     }
-    const server = createMcpServer(host);
+    const server = createMcpServer(host, {}, turns);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody });

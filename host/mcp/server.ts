@@ -11,6 +11,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Session } from '../agent/session.js';
 import type { Model, ModelEvent } from '../models/types.js';
 import type { ToolDefinition } from '../models/types.js';
+import { WasmhooksError } from '../errors.js';
+import { Turns } from '../turns.js';
 import { resultOf } from './result.js';
 
 /** What the MCP server needs of a host (a `Host` built with `model: relayModel()`). */
@@ -54,11 +56,36 @@ export function relayModel(): Model {
 let calls = 0;
 
 /**
+ * `tools/call`s run at once by one server (over HTTP: by the whole endpoint), as the loop's `maxParallelTools`
+ * default. Each is a session of the agent loop with its tool running: a JSON-RPC batch of 100 calls (the SDK's
+ * limit) ran 100 tools at once, and N requests N batches.
+ */
+export const DEFAULT_MCP_CONCURRENT_CALLS = 8;
+/** Calls waiting for a turn behind them; past it a call is refused at once (a JSON-RPC error), never queued without end. */
+const MCP_CALLS_WAITING = 256;
+
+/** The turns tool calls take (one per stdio server; one per HTTP endpoint, shared by its requests). */
+export function mcpCallTurns(maxConcurrentCalls?: number): Turns {
+  const running = maxConcurrentCalls ?? DEFAULT_MCP_CONCURRENT_CALLS;
+  if (!Number.isInteger(running) || running < 1 || running > 1024) {
+    throw new WasmhooksError('INVALID_OPTIONS', `maxConcurrentCalls must be a whole number from 1 to 1024, not ${String(running)}`);
+  }
+  return new Turns(running, MCP_CALLS_WAITING, () => new McpError(ErrorCode.InternalError, `${running} tool calls are running and ${MCP_CALLS_WAITING} are waiting (maxConcurrentCalls); retry shortly`));
+}
+
+export interface McpServerOptions {
+  name?: string;
+  version?: string;
+  /** Tool calls run at once (default `DEFAULT_MCP_CONCURRENT_CALLS`, 8); more wait their turn. */
+  maxConcurrentCalls?: number;
+}
+
+/**
  * @example
  * const host = createHost({ model: relayModel(), plugins: [calc, guard], permissionMode: 'bypassPermissions' });
  * await createMcpServer(host).connect(new StdioServerTransport());
  */
-export function createMcpServer(host: McpToolHost, info: { name?: string; version?: string } = {}): Server {
+export function createMcpServer(host: McpToolHost, info: McpServerOptions = {}, turns: Turns = mcpCallTurns(info.maxConcurrentCalls)): Server {
   const server = new Server({ name: info.name ?? 'wasmhooks', version: info.version ?? '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     // One page, no nextCursor: any cursor is one we never gave ("invalid cursors SHOULD" be -32602).
@@ -72,6 +99,7 @@ export function createMcpServer(host: McpToolHost, info: { name?: string; versio
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const release = await turns.take(extra.signal);
     const call: RelayedCall = { id: `mcp_call_${++calls}`, name: request.params.name, input: request.params.arguments ?? {} };
     const token = request.params._meta?.progressToken;
     const session = host.session();
@@ -95,6 +123,7 @@ export function createMcpServer(host: McpToolHost, info: { name?: string; versio
         }
       }
     } finally {
+      release();
       await session.close();
     }
     return result ?? resultOf({ content: 'the call did not run', isError: true });

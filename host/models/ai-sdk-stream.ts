@@ -9,7 +9,8 @@ import { messageOf } from '../errors.js';
 import { codeForStatus } from './http.js';
 import { badStream } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
-import type { Message, ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
+import { AnswerParts, toPrompt } from './ai-sdk-prompt.js';
+import type { ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
 /** What a turn uses of the model: the public `AiSdkLanguageModel` (ai-sdk.ts, which loads this file) has it. */
@@ -53,66 +54,24 @@ export async function* streamAiSdk(
   yield* readParts(stream, request.signal, model.modelId, id);
 }
 
-function toPrompt(request: ModelRequest): unknown[] {
-  const prompt: unknown[] = [];
-  if (request.system) prompt.push({ role: 'system', content: request.system });
-  for (const message of request.messages) {
-    const part = toPromptMessage(message);
-    const last = prompt[prompt.length - 1] as { role?: string; content?: unknown[] } | undefined;
-    // One tool message per batch of results, as the SDK's own converters produce.
-    if (message.role === 'tool' && last?.role === 'tool') last.content?.push(...part.content);
-    else prompt.push(part);
-  }
-  return prompt;
-}
-
-function toPromptMessage(message: Message): { role: string; content: unknown[] } {
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', content: [{ type: 'text', text: message.content }] };
-    case 'tool':
-      return {
-        role: 'tool',
-        content: [
-          {
-            type: 'tool-result',
-            toolCallId: message.toolUseId,
-            toolName: message.toolName,
-            output: { type: message.isError ? 'error-text' : 'text', value: message.content },
-          },
-        ],
-      };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content.flatMap((part): unknown[] => {
-          switch (part.type) {
-            case 'text':
-              return part.text === '' ? [] : [{ type: 'text', text: part.text }];
-            case 'thinking':
-              return part.redacted === undefined ? [{ type: 'reasoning', text: part.text }] : [];
-            case 'tool_call':
-              return [{ type: 'tool-call', toolCallId: part.id, toolName: part.name, input: part.input }];
-            default:
-              return part satisfies never;
-          }
-        }),
-      };
-    default:
-      return message satisfies never;
-  }
-}
-
 // Built at a model's first stream (see lazy.ts), not when wasmhooks is imported.
 const partSchemas = lazy(() => {
   const count = z.number().nullish();
+  // SharedV2/V3/V4ProviderMetadata: an object of JSON objects by provider name.
+  const providerMetadata = z.record(z.string(), z.record(z.string(), z.unknown())).optional();
+  const block = z.object({ id: z.string(), providerMetadata });
+  const delta = z.object({ id: z.string(), delta: z.string(), providerMetadata });
   return {
     'response-metadata': z.object({ modelId: z.string().nullish() }),
-    'text-delta': z.object({ delta: z.string() }),
-    'reasoning-delta': z.object({ delta: z.string() }),
+    'text-start': block,
+    'text-delta': delta,
+    'text-end': block,
+    'reasoning-start': block,
+    'reasoning-delta': delta,
+    'reasoning-end': block,
     'tool-input-start': z.object({ id: z.string(), toolName: z.string(), providerExecuted: z.boolean().nullish() }),
     'tool-input-delta': z.object({ id: z.string(), delta: z.string() }),
-    'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish() }),
+    'tool-call': z.object({ toolCallId: z.string(), toolName: z.string(), input: z.string(), providerExecuted: z.boolean().nullish(), providerMetadata }),
     finish: z.object({
       // v2: a string and flat counts; v3/v4: { unified, raw } and nested counts.
       finishReason: z.union([z.string(), z.object({ unified: z.string() })]),
@@ -143,6 +102,9 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   // Streamed inputs by id; `called` once its tool-call came (the call is what runs: deltas after it, or a
   // call under another name, would have the stream show one call and run another).
   const tools = new Map<string, { index: number; name: string; called?: true }>();
+  /** Inputs streamed for tools the provider runs itself: their deltas are skipped, not refused. */
+  const skipped = new Set<string>();
+  const answer = new AnswerParts();
   let started = false;
   let calls = 0;
   try {
@@ -160,7 +122,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
       const kind = type.data.type;
       const schemas = partSchemas();
-      if (!Object.hasOwn(schemas, kind)) continue; // starts, ends, sources, files, raw chunks
+      if (!Object.hasOwn(schemas, kind)) continue; // stream-start, tool-input-end, sources, files, raw chunks
       const parsed = schemas[kind as keyof PartSchemas].safeParse(chunk.value);
       if (!parsed.success) return yield badStream(`Unexpected "${kind}" part from ${label}: ${z.prettifyError(parsed.error)}`);
       const part = { type: kind, ...parsed.data } as Part;
@@ -171,20 +133,34 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       switch (part.type) {
         case 'response-metadata':
           break;
+        case 'text-start':
+        case 'text-end':
+          answer.add('text', part.id, '', part.providerMetadata);
+          break;
+        case 'reasoning-start':
+        case 'reasoning-end':
+          answer.add('thinking', part.id, '', part.providerMetadata);
+          break;
         case 'text-delta':
+          answer.add('text', part.id, part.delta, part.providerMetadata);
           if (part.delta !== '') yield { type: 'text.delta', text: part.delta };
           break;
         case 'reasoning-delta':
+          answer.add('thinking', part.id, part.delta, part.providerMetadata);
           if (part.delta !== '') yield { type: 'thinking.delta', text: part.delta };
           break;
         case 'tool-input-start':
           // A provider-executed tool's input is streamed too, but no tool.call of ours follows it.
-          if (!part.providerExecuted) tools.set(part.id, { index: tools.size, name: part.toolName });
+          if (part.providerExecuted) skipped.add(part.id);
+          else tools.set(part.id, { index: tools.size, name: part.toolName });
           break;
         case 'tool-input-delta': {
+          if (skipped.has(part.id)) break;
           const tool = tools.get(part.id);
-          if (tool?.called && part.delta !== '') return yield badStream(`The stream from ${label} sent input for tool call ${part.id} (${tool.name}) after the call itself.`);
-          if (tool && part.delta !== '') yield { type: 'tool.input.delta', index: tool.index, id: part.id, name: tool.name, partialJson: part.delta };
+          // The AI SDK refuses input for a call no tool-input-start named (its UI stream throws): no name to show it under.
+          if (tool === undefined) return yield badStream(`The stream from ${label} sent input for tool call ${part.id.slice(0, 100)} without a tool-input-start naming its tool.`);
+          if (tool.called && part.delta !== '') return yield badStream(`The stream from ${label} sent input for tool call ${part.id} (${tool.name}) after the call itself.`);
+          if (part.delta !== '') yield { type: 'tool.input.delta', index: tool.index, id: part.id, name: tool.name, partialJson: part.delta };
           break;
         }
         case 'tool-call': {
@@ -197,6 +173,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input', TOOL_INPUT_JSON);
           if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
           calls++;
+          answer.call(part.toolCallId, part.toolName, parsed.value, part.providerMetadata);
           yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
           break;
         }
@@ -205,7 +182,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           const mapped = FINISH[reason] ?? 'end_turn';
           if (mapped === 'interrupted') return yield badStream(`The stream from ${label} ${reason === 'error' ? 'finished with reason "error"' : 'was interrupted before it completed'}.`);
           const stopReason = calls > 0 && mapped === 'end_turn' ? 'tool_use' : mapped;
-          return yield { type: 'message.end', stopReason, usage: usageOf(part.usage) };
+          return yield { type: 'message.end', stopReason, usage: usageOf(part.usage), content: answer.parts };
         }
         case 'error':
           return yield { type: 'error', error: failureOf(part.error, label, true) };

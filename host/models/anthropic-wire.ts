@@ -55,7 +55,7 @@ function toWireMessages(messages: readonly Message[]): WireMessage[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        append('user', message.content === '' ? [] : [{ type: 'text', text: message.content }]);
+        append('user', textBlock(message.content));
         break;
       case 'tool': {
         const block: WireBlock = { type: 'tool_result', tool_use_id: message.toolUseId, content: message.content };
@@ -73,10 +73,19 @@ function toWireMessages(messages: readonly Message[]): WireMessage[] {
   return wire;
 }
 
+/**
+ * The API refuses a text block that is empty or only whitespace ("text content blocks must contain
+ * non-whitespace text"), and such a block kept in the history refused every later turn: it is left
+ * out (a message left empty is left out whole, and its neighbours of one role merge).
+ */
+function textBlock(text: string): WireBlock[] {
+  return text.trim() === '' ? [] : [{ type: 'text', text }];
+}
+
 function toWireBlock(part: AssistantPart): WireBlock[] {
   switch (part.type) {
     case 'text':
-      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+      return textBlock(part.text);
     case 'thinking':
       if (part.redacted !== undefined) return [{ type: 'redacted_thinking', data: part.redacted }];
       // The API rejects thinking it cannot verify; unsigned thinking (from another provider) is dropped.

@@ -194,7 +194,9 @@ export class ChatCompletionsDecoder implements WireDecoder {
       call.done = true;
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
       if (!parsed.ok) {
-        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}`)];
+        // finish_reason "length": the answer hit the output token cap inside the arguments; say what to change.
+        const cut = this.finishReason === 'length' ? ' The answer was cut at the output token limit (finish_reason "length") before the arguments ended: raise maxTokens.' : '';
+        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}.${cut}`)];
       }
       events.push({ type: 'tool.call', id: call.id, name: call.name, input: parsed.value });
     }

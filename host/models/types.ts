@@ -4,16 +4,23 @@
  * loop is the only caller.
  */
 
-/** One block of an assistant message. */
+/**
+ * What an AI SDK provider attached to a part (by provider name: an Anthropic
+ * thinking signature, a Gemini thought signature, …); sent back unchanged as
+ * the part's `providerOptions` on the next turn.
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
+/** One block of an assistant message. `providerMetadata`: see `ProviderMetadata` (AI SDK models only). */
 export type AssistantPart =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; providerMetadata?: ProviderMetadata }
   /**
    * `signature` proves the thinking to the provider that produced it.
    * `redacted` holds Anthropic's encrypted `redacted_thinking` data (then
    * `text` is empty); both must be sent back unchanged.
    */
-  | { type: 'thinking'; text: string; signature?: string; redacted?: string }
-  | { type: 'tool_call'; id: string; name: string; input: unknown };
+  | { type: 'thinking'; text: string; signature?: string; redacted?: string; providerMetadata?: ProviderMetadata }
+  | { type: 'tool_call'; id: string; name: string; input: unknown; providerMetadata?: ProviderMetadata };
 
 /** The conversation as the model sees it. The system prompt travels apart. */
 export type Message =

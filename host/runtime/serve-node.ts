@@ -1,6 +1,7 @@
 /** Node: `@hono/node-server`, loaded only when this adapter is picked. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { lastOpen, tooManyOpen, turnOf } from './node-turns.js';
 import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface Offer {
@@ -51,16 +52,39 @@ function writeDirect(response: Response, offer: Offer, outgoing: ServerResponse)
   return respondDirect(outgoing, response.status, headers, offer.attach);
 }
 
+/** The response being served on a connection, if any (Node's own field, as its default clientError handler reads it). */
+const inFlight = (socket: Socket) => (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+
+/** Sockets whose refusal already waits for the request before it. */
+const deferred = new WeakSet<Socket>();
+
+/**
+ * Runs `refuse` (an answer written straight to the socket, which ends it) once the requests before the refused bytes
+ * have their answers. Bytes that do not parse, or a CONNECT, after a request that did (pipelined, or sent after
+ * `Connection: close`): that request is running, and may already have acted (a session created, a tool approved).
+ * Refusing at once, as Node does, put the refusal in the place of its answer and closed the socket under it (review
+ * red15); its answer goes first, then the refusal (none after a `Connection: close` answer, whose socket Node ends),
+ * as on Deno and Bun. An error inside that request's own body (a broken chunk, a trailer line that is no field) is
+ * its refusal, at once: the route would wait on a body that never ends.
+ */
+function afterInFlight(socket: Socket, refuse: () => void): void {
+  // As Node's own handler: nothing can be written once a response on this connection has started.
+  if (inFlight(socket)?.headersSent === true) return void socket.destroy();
+  const open = lastOpen(socket);
+  if (open?.response.req?.complete !== true) return refuse();
+  if (deferred.has(socket)) return;
+  deferred.add(socket);
+  void open.finished.then(() => (socket.writable ? refuse() : socket.destroy()));
+}
+
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 405: 'Method Not Allowed', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
 export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody, headersTimeoutMs = 60_000, maxConnections }) => {
   const [{ getRequestListener, RequestError }, { createServer }] = await Promise.all([import('@hono/node-server'), import('node:http')]);
   // Requests whose client waits for `100 Continue` before sending the body (see 'checkContinue' below).
   const awaiting = new WeakSet<IncomingMessage>();
-  const listener = getRequestListener((request, env) => {
-    // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
-    const outgoing = env.outgoing as ServerResponse;
-    const incoming = env.incoming as IncomingMessage;
+  /** One request, once its turn came (node-turns.ts). */
+  const serve = (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Response | Promise<Response> => {
     let offer: Offer | undefined;
     const answer = fetch(request, {
       proceed: () => {
@@ -78,6 +102,15 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
       return taken ? writeDirect(response, taken, outgoing) : response;
     };
     return answer instanceof Promise ? answer.then(answered) : answered(answer);
+  };
+  const listener = getRequestListener((request, env) => {
+    // An HTTP/1 server (createServer below): never node-server's HTTP/2 response.
+    const outgoing = env.outgoing as ServerResponse;
+    const incoming = env.incoming as IncomingMessage;
+    // A connection's requests are served one at a time, in order, as on Deno and Bun (node-turns.ts).
+    const { wait, over } = turnOf(incoming.socket, outgoing);
+    const run = over ? () => tooManyOpen(errorBody) : () => serve(request, incoming, outgoing);
+    return wait === undefined ? run() : wait.then(run);
   }, {
     hostname,
     // node-server's own refusals (an invalid Host, a URL it cannot build) as our JSON.
@@ -115,9 +148,15 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
   });
   // Requests Node's parser refuses never reach the app: answer them in the same JSON shape.
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
-    // As Node's own handler: nothing can be written once a response on this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
+    if (!socket.writable || error.code === 'ECONNRESET' || inFlight(socket)?.headersSent) return socket.destroy();
+    // Only the parser's own errors wait for the request before them; a request timeout is about that request itself.
+    const answer = () => answerRaw(socket, ...clientErrorAnswer(error));
+    if (error.code?.startsWith('HPE_') === true) afterInFlight(socket, answer);
+    else answer();
+  });
+  // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
+  server.on('connect', (_request: unknown, socket: Socket) => afterInFlight(socket, () => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy')));
+  function clientErrorAnswer(error: Error & { code?: string }): [number, string] {
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const message =
       status === 431
@@ -125,10 +164,8 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
         : status === 408
           ? `the request line and headers did not arrive within ${headersTimeoutMs} ms; send them at once`
           : `malformed request (${error.code ?? 'parse error'}): check the method, URL and headers`;
-    answerRaw(socket, status, message);
-  });
-  // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
-  server.on('connect', (_request: unknown, socket: Socket) => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy'));
+    return [status, message];
+  }
   function answerRaw(socket: Socket, status: number, message: string): void {
     const body = errorBody ? errorBody(status, message) : JSON.stringify({ error: { code: 'bad_request', message } });
     socket.end(

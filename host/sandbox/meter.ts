@@ -61,6 +61,8 @@ export class Meter {
    * cannot go on metering, calling the host or leaving a handler.
    */
   stopped: StopSignal | null = null;
+  /** `performance.now()` at the plugin's last throw, until a handler's gate charges the unwind (gate.ts); else -1. */
+  thrownAt = -1;
   /** Cheap gate calls since the clock was last read. */
   #unclocked = 0;
   #last: number;
@@ -91,6 +93,7 @@ export class Meter {
     this.slice = slice;
     this.global = global;
     this.stopped = null;
+    this.thrownAt = -1;
     this.#unclocked = 0;
     this.#last = started;
     this.started = started;

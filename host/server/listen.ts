@@ -21,6 +21,7 @@ function codeOf(status: number): ApiErrorCode {
   if (status === 431) return 'headers_too_large';
   if (status === 413) return 'payload_too_large';
   if (status === 408) return 'request_timeout';
+  if (status === 503) return 'unavailable';
   return status >= 500 ? 'internal' : 'bad_request';
 }
 

@@ -6,6 +6,7 @@
  * (waiting or running), and holds a slot for at most `LOAD_SLOT_MS` (before: a FIFO whose writer idled
  * held one for 60 s, and a load went on after its client left; fix3).
  */
+import { Turns } from '../turns.js';
 import { ApiError } from './errors.js';
 
 /** Loads at once, and loads waiting for a turn. */
@@ -15,8 +16,7 @@ const WAITING = 16;
 const LOAD_SLOT_MS = 30_000;
 
 export class PluginLoadGate {
-  #running = 0;
-  readonly #waiting: (() => void)[] = [];
+  readonly #turns = new Turns(RUNNING, WAITING, () => new ApiError('unavailable', `${RUNNING} plugin loads are running and ${WAITING} are waiting; retry shortly`));
 
   constructor(private readonly slotMs = LOAD_SLOT_MS) {}
 
@@ -25,26 +25,7 @@ export class PluginLoadGate {
    * `slotMs`; a load still waiting for a turn when its client leaves gives its place up.
    */
   async run<T>(work: (signal: AbortSignal) => Promise<T>, client?: AbortSignal): Promise<T> {
-    client?.throwIfAborted();
-    if (this.#running < RUNNING) this.#running++;
-    else if (this.#waiting.length >= WAITING) {
-      throw new ApiError('unavailable', `${RUNNING} plugin loads are running and ${WAITING} are waiting; retry shortly`);
-    } else {
-      // The turn is handed over by the load that ends (the running count stays as it is).
-      await new Promise<void>((resolve, reject) => {
-        const turn = () => {
-          client?.removeEventListener('abort', leave);
-          resolve();
-        };
-        const leave = () => {
-          const at = this.#waiting.indexOf(turn);
-          if (at >= 0) this.#waiting.splice(at, 1);
-          reject(client?.reason);
-        };
-        this.#waiting.push(turn);
-        client?.addEventListener('abort', leave, { once: true });
-      });
-    }
+    const release = await this.#turns.take(client);
     const slot = new AbortController();
     const timer = setTimeout(() => slot.abort(new Error(`the load held a plugin-load slot for ${this.slotMs} ms (a FIFO whose writer idles, a slow download)`)), this.slotMs);
     const leave = () => slot.abort(new Error('its HTTP client left'));
@@ -55,9 +36,7 @@ export class PluginLoadGate {
     } finally {
       clearTimeout(timer);
       client?.removeEventListener('abort', leave);
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#running--;
+      release();
     }
   }
 }

@@ -15,20 +15,34 @@ export class Entry {
   /** Made on the first replay that reads this entry (live delivery never does): one object fewer per event held. */
   #frames: Partial<Record<StreamFormat, Uint8Array>> | undefined;
   readonly sessionId: string | null;
-  readonly event: StreamEvent;
-  /** The event's JSON text. */
+  /** The event's JSON text, as logged: every format and every replay is built from it. */
   readonly json: string;
+  // A held entry keeps its text and nothing else per event: the id string and the event object (with its boxed
+  // `time`) were three more objects for every one of a window's thousands, each copied by every young-generation
+  // collection until promoted, and the caller's object could change after it was logged (below).
+  readonly #epoch: string;
+  readonly #position: number | string;
 
   /** `json`: the event's text when it is already known (read back from a log), so it is not encoded again. */
-  constructor(
-    readonly id: string,
-    event: StreamEvent,
-    json?: string,
-  ) {
+  constructor(epoch: string, position: number | string, event: StreamEvent, json?: string) {
     const encoded = json === undefined ? encodeEvent(event) : { event, json };
-    this.event = encoded.event;
     this.json = encoded.json;
-    this.sessionId = sessionOf(this.event);
+    this.sessionId = sessionOf(encoded.event);
+    this.#epoch = epoch;
+    this.#position = position;
+  }
+
+  /** The SSE id, `<epoch>.<position>`. */
+  get id(): string {
+    return `${this.#epoch}.${this.#position}`;
+  }
+
+  /**
+   * The event as logged, read back from its text (a copy per call): what every stream carries, whatever the
+   * publisher did to its own object afterwards.
+   */
+  get event(): StreamEvent {
+    return JSON.parse(this.json) as StreamEvent;
   }
 
   /** The frame as bytes, kept for the next reader (replays read the same entries). */
@@ -49,10 +63,11 @@ export class Entry {
         return `{"sessionId":${JSON.stringify(this.sessionId)},"event":${this.json}}`;
       case 'reference': {
         // Re-encoding the same values cannot fail where the first encoding succeeded, short of a toJSON that changes its mind.
+        const event = this.event;
         try {
-          return JSON.stringify({ sessionID: this.sessionId, payload: referencePayload(this.event) });
+          return JSON.stringify({ sessionID: this.sessionId, payload: referencePayload(event) });
         } catch {
-          return JSON.stringify({ sessionID: this.sessionId, payload: { type: 'event.unencodable', properties: { originalType: this.event.type } } });
+          return JSON.stringify({ sessionID: this.sessionId, payload: { type: 'event.unencodable', properties: { originalType: event.type } } });
         }
       }
       default: {
@@ -95,7 +110,7 @@ export class Ring {
 
   push(event: StreamEvent): Entry {
     const position = ++this.#last;
-    const entry = new Entry(this.idAt(position), event);
+    const entry = new Entry(this.epoch, position, event);
     this.#slots[position % this.capacity] = entry;
     return entry;
   }

@@ -11,6 +11,7 @@ import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { LeaseGate } from '../sessions/lease-gate.js';
+import { acquireWhenReady } from '../sessions/ready.js';
 import { runLeased } from '../sessions/run.js';
 import type { ResumeAt, SessionRecord } from '../store/types.js';
 import { resumeAtOf } from '../store/transcript.js';
@@ -113,13 +114,14 @@ export class SessionRegistry {
     this.#assertAccepting();
     const record = await this.#record(id);
     const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
-    if (this.#live.get(id)?.running || this.#starting.has(id)) throw busy();
+    if (this.#starting.has(id)) throw busy();
     this.#starting.add(id);
     let live: Live;
     try {
-      const acquiredAt = Date.now();
-      const fence = await this.d.store.acquire(id, this.d.replica, this.d.leaseMs);
-      if (fence === false) throw busy();
+      // A prompt whose agent.end is out but whose lease is not yet released is waited for (host/sessions/ready.ts).
+      const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
+      if (lease === false) throw busy();
+      const { fence, acquiredAt } = lease;
       try {
         // Read again under the lease: another replica's prompt may have ended since the read above (moving
         // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.

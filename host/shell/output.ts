@@ -8,7 +8,7 @@
  * | exit 0, JSON object on stdout | that output, ours or Claude Code's (`{"decision":"allow"}`, `{"hookSpecificOutput":{…}}`; read by hooks/output.ts) |
  * | exit 0, JSON with an unknown key | BAD_OUTPUT failure |
  * | exit 0, anything else on stdout | BAD_OUTPUT failure |
- * | exit 2 | deny (block for Stop/SubagentStop), reason = stderr |
+ * | exit 2 | Claude Code's block (hooks/output.ts `blockOutput`): deny; block for Stop/SubagentStop; stderr to the model on PostToolUse/PostToolUseFailure |
  * | exit 49 | stop (halt the turn), reason = stderr |
  * | other exit code, signal | TRAP failure |
  * | cannot start | LOAD_FAILED failure |
@@ -16,8 +16,8 @@
  *
  * A failure is never a decision by itself: the failure policy decides.
  */
-import type { HookDecision, HookEventName, HookResult } from '../hooks/types.js';
-import { isStopEvent, readHookOutput } from '../hooks/output.js';
+import type { HookEventName, HookResult } from '../hooks/types.js';
+import { blockOutput, readHookOutput } from '../hooks/output.js';
 import type { ShellOutcome } from './run.js';
 import { parseJson } from '../json.js';
 
@@ -50,10 +50,7 @@ export function shellResult(outcome: ShellOutcome, event: HookEventName, label: 
     case 'exited': {
       if (outcome.code === 0) return parseStdout(outcome.stdout, event);
       const reason = tail(outcome.stderr);
-      if (outcome.code === EXIT_DENY) {
-        const decision: HookDecision = isStopEvent(event) ? 'block' : 'deny';
-        return { ok: true, output: { decision, reason: reason || `${label} exited ${EXIT_DENY}` } };
-      }
+      if (outcome.code === EXIT_DENY) return { ok: true, output: blockOutput(event, reason || `${label} exited ${EXIT_DENY}`) };
       if (outcome.code === EXIT_STOP) {
         return { ok: true, output: { decision: 'stop', reason: reason || `${label} exited ${EXIT_STOP}` } };
       }

@@ -18,9 +18,10 @@ import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
 import { checkOwnPath } from './dir-owner.js';
+import type { LineLimits } from '../lines.js';
 import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
-import type { SessionRecord } from './types.js';
+import { TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
 
 const PRIVATE_DIR = 0o700;
 const RECORD = '.json';
@@ -45,14 +46,21 @@ export class FileSessionStore extends MemorySessionStore {
   /** Releases the directory's lock (see dir-lock.ts). */
   #unlock: () => Promise<void> = async () => {};
 
-  private constructor(dataDir: string) {
+  private constructor(
+    dataDir: string,
+    /** What loading one transcript may read (jsonl.ts). */
+    private readonly limits: LineLimits,
+  ) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
   }
 
-  /** Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every session record in it. */
-  static async open(dataDir: string): Promise<FileSessionStore> {
-    const store = new FileSessionStore(dataDir);
+  /**
+   * Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every
+   * session record in it. `limits`: what one transcript may hold when it is loaded (default `TRANSCRIPT_LIMITS`).
+   */
+  static async open(dataDir: string, limits: Partial<LineLimits> = {}): Promise<FileSessionStore> {
+    const store = new FileSessionStore(dataDir, { ...TRANSCRIPT_LIMITS, ...limits });
     await guard(store.dir, async () => {
       await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
       // Before the chmod, which follows a symbolic link.
@@ -153,7 +161,7 @@ export class FileSessionStore extends MemorySessionStore {
 
   async #load(id: string): Promise<void> {
     if (this.#loaded.has(id)) return;
-    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id));
+    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id), this.limits);
     if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
     this.#loaded.add(id);
     this.conversations.set(id, records);
@@ -188,6 +196,10 @@ async function readRecord(path: string): Promise<SessionRecord> {
   try {
     const handle = await openStoreFile(path, 'read');
     try {
+      // Every record is read at open: one of several GB (a data directory that came with a cloned repository) took
+      // the process's memory before the server started. A record holds options and a result, within the transcript's cap.
+      const { size } = await handle.stat();
+      if (size > TRANSCRIPT_LIMITS.maxBytes) throw new Error(`it is ${size} bytes, over the ${TRANSCRIPT_LIMITS.maxBytes} a session record may hold; move it aside to continue`);
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();

@@ -7,6 +7,8 @@
 import { constants } from 'node:fs';
 import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { WasmhooksError } from '../errors.js';
+import { LineLimitError, readLines, type LineLimits } from '../lines.js';
+import { TRANSCRIPT_LIMITS } from './types.js';
 
 /** Mode of every file the stores write (owner read/write only). */
 export const PRIVATE_FILE = 0o600;
@@ -32,18 +34,17 @@ export async function openStoreFile(path: string, how: 'read' | 'append'): Promi
   return handle;
 }
 
-const encoder = new TextEncoder();
-const bytes = (s: string) => encoder.encode(s).length;
-
 export interface JsonlRead<T> {
   records: T[];
   /** Bytes of a torn last line that were dropped (0 when the file was clean). */
   droppedBytes: number;
 }
 
-/** Reads every record; a missing file is empty. A bad line other than the last is corruption and throws. */
-export async function readJsonl<T>(path: string): Promise<JsonlRead<T>> {
-  let text: string;
+/**
+ * Reads every record, a line at a time within `limits`; a missing file is empty. A bad line other than the last is
+ * corruption and throws; so does a file past a limit (naming the file and the line), and nothing is truncated then.
+ */
+export async function readJsonl<T>(path: string, limits: LineLimits = TRANSCRIPT_LIMITS): Promise<JsonlRead<T>> {
   let handle: FileHandle;
   try {
     handle = await openStoreFile(path, 'read');
@@ -52,18 +53,21 @@ export async function readJsonl<T>(path: string): Promise<JsonlRead<T>> {
     throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
   }
   try {
-    text = await handle.readFile('utf8');
-    return await parseLines<T>(path, text, handle);
+    return await parseLines<T>(path, handle, limits);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
+    if (error instanceof LineLimitError) {
+      const where = error.line > 0 ? `${path}:${error.line}` : path;
+      throw new WasmhooksError('STORE_UNAVAILABLE', `${where}: the transcript ${error.message} (a file store's limit, maxTranscriptBytes/maxTranscriptLineBytes/maxTranscriptLines); nothing was loaded, move it aside or raise the limit`);
+    }
     throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
   } finally {
     await handle.close();
   }
 }
 
-/** The records of `text`; a torn last line is cut off through `handle` (the file just read, not whatever the name points to now). */
-async function parseLines<T>(path: string, text: string, handle: FileHandle): Promise<JsonlRead<T>> {
+/** The records of the file behind `handle`; a torn last line is cut off through `handle` (the file just read, not whatever the name points to now). */
+async function parseLines<T>(path: string, handle: FileHandle, limits: LineLimits): Promise<JsonlRead<T>> {
   const truncate = async (size: number) => {
     // Read-only handle: reopen by name, again refusing a link, and check it is still the same file.
     const writable = await openStoreFile(path, 'append');
@@ -75,25 +79,30 @@ async function parseLines<T>(path: string, text: string, handle: FileHandle): Pr
       await writable.close();
     }
   };
-  const lines = text.split('\n');
-  const tail = lines.pop() ?? '';
   const records: T[] = [];
   let good = 0;
-  for (const [i, line] of lines.entries()) {
+  /** A complete-looking line that does not parse: a torn write whose newline made it to disk first, if nothing follows it. */
+  let bad: { number: number; bytes: number } | undefined;
+  const corrupt = (n: number) =>
+    new WasmhooksError('STORE_UNAVAILABLE', `${path}:${n} is not JSON (the file was changed by something other than wasmhooks); move it aside to continue`);
+  for await (const line of readLines(handle, limits)) {
+    if (bad) throw corrupt(bad.number);
+    if (!line.ended) {
+      await truncate(good);
+      return { records, droppedBytes: line.bytes };
+    }
     try {
-      records.push(JSON.parse(line) as T);
-      good += bytes(line) + 1;
+      records.push(JSON.parse(line.text) as T);
+      good += line.bytes + 1;
     } catch {
-      if (i === lines.length - 1 && tail === '') {
-        // The last complete-looking line is garbage: a torn write whose newline made it to disk first.
-        await truncate(good);
-        return { records, droppedBytes: bytes(line) + 1 };
-      }
-      throw new WasmhooksError('STORE_UNAVAILABLE', `${path}:${i + 1} is not JSON (the file was changed by something other than wasmhooks); move it aside to continue`);
+      bad = { number: line.number, bytes: line.bytes };
     }
   }
-  if (tail !== '') await truncate(good);
-  return { records, droppedBytes: bytes(tail) };
+  if (bad) {
+    await truncate(good);
+    return { records, droppedBytes: bad.bytes + 1 };
+  }
+  return { records, droppedBytes: 0 };
 }
 
 /** Appends records to an open handle as lines (one write). */

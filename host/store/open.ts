@@ -4,19 +4,16 @@
  * file-system or Redis code until one is asked for.
  *
  * @example
- * const opened = await openStore({ dataDir: '.wasmhooks' });
+ * const opened = await openStore({ kind: 'file', dataDir: '.wasmhooks' });
  * const host = createHost({ store: opened.store });
  * const again = await host.resume(sessionId);
  */
 import { WasmhooksError } from '../errors.js';
+import { parse } from '../host-options.js';
+import { storeSpecSchema, type StoreSpec } from './spec.js';
 import type { EventLog, SessionStore } from './types.js';
 
-export type StoreSpec =
-  | { kind: 'memory' }
-  /** A data directory: JSONL transcripts and session records on disk (single process). */
-  | { kind: 'file'; dataDir: string }
-  /** Redis: sessions, conversations and the event log shared by replicas. */
-  | { kind: 'redis'; url: string; prefix?: string; replayWindow?: number; replayMaxAgeMs?: number };
+export type { StoreSpec } from './spec.js';
 
 export interface OpenedStore {
   readonly store: SessionStore;
@@ -27,7 +24,9 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export async function openStore(spec: StoreSpec): Promise<OpenedStore> {
+/** Opens the store `spec` names; a spec that does not check out is `INVALID_OPTIONS` naming the field, before anything is opened. */
+export async function openStore(given: StoreSpec): Promise<OpenedStore> {
+  const spec = parse(storeSpecSchema(), given, 'store');
   switch (spec.kind) {
     case 'memory': {
       const { MemorySessionStore } = await import('./memory.js');
@@ -36,12 +35,12 @@ export async function openStore(spec: StoreSpec): Promise<OpenedStore> {
     }
     case 'file': {
       const { FileSessionStore } = await import('./file.js');
-      const store = await FileSessionStore.open(spec.dataDir);
+      const { maxTranscriptBytes: maxBytes, maxTranscriptLineBytes: maxLineBytes, maxTranscriptLines: maxLines } = spec;
+      const store = await FileSessionStore.open(spec.dataDir, { ...(maxBytes ? { maxBytes } : {}), ...(maxLineBytes ? { maxLineBytes } : {}), ...(maxLines ? { maxLines } : {}) });
       return { store, description: `data directory ${store.dir.replace(/[/\\]sessions$/, '')}`, close: () => store.close() };
     }
     case 'redis': {
       const prefix = spec.prefix ?? 'wasmhooks:';
-      if (!/^[A-Za-z0-9:._-]{1,64}$/.test(prefix)) throw new WasmhooksError('INVALID_OPTIONS', 'the Redis key prefix must be 1-64 of A-Z a-z 0-9 : . _ -');
       const [{ connectRedis, describeUrl }, { RedisSessionStore }, { RedisEventLog }] = await Promise.all([
         import('./redis-client.js'),
         import('./redis.js'),

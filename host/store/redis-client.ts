@@ -35,8 +35,8 @@ export function describeUrl(url: string): string {
  */
 const REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
+/** Connects to `url` (checked by openStore's schema, spec.ts). */
 export async function connectRedis(url: string): Promise<Redis> {
-  if (!/^rediss?:\/\//.test(url)) throw new WasmhooksError('INVALID_OPTIONS', `--store must be a redis:// or rediss:// URL, not ${describeUrl(url)}`);
   const client = new IORedis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

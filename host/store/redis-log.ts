@@ -186,7 +186,7 @@ export class RedisEventLog implements EventLog {
             this.#seen = position;
             const decoded = decode(fields);
             if (!decoded) continue;
-            const entry = new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json);
+            const entry = new Entry(this.#epoch, position, decoded.event, decoded.json);
             for (const fn of this.#subscribers) fn(entry);
           }
         }
@@ -261,7 +261,7 @@ export class RedisEventLog implements EventLog {
         // `cut`: the newest entry left out; it and every older one after `from` are what the replay misses.
         if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: position };
         const decoded = decode(fields);
-        if (decoded) out.push(new Entry(`${this.#epoch}.${position}`, decoded.event, decoded.json));
+        if (decoded) out.push(new Entry(this.#epoch, position, decoded.event, decoded.json));
       }
       if (page.length < count) return { entries: out.reverse(), cut: undefined };
     }

@@ -18,7 +18,7 @@ import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import { LATER_LUA } from './resume-at.js';
 import { parseObject, readObject, toRecord } from './redis-record.js';
-import type { ReplicaMessage, SessionRecord, SessionStore } from './types.js';
+import { TRANSCRIPT_LIMITS, type ReplicaMessage, type SessionRecord, type SessionStore } from './types.js';
 
 // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
 /** Fencing tokens stay exact in JavaScript (a token past it would be read rounded). */
@@ -175,9 +175,13 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
-    const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, -1];
+    // Read whole (a session rebuilt, a resume): at most TRANSCRIPT_LIMITS.maxLines messages, as a file store's transcript.
+    const { maxLines } = TRANSCRIPT_LIMITS;
+    const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, maxLines];
     const key = this.#k('m', id);
-    return this.#call(async () => (await this.redis.lrange(key, start, stop)).map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message));
+    const raw = await this.#call(() => this.redis.lrange(key, start, stop));
+    if (!page && raw.length > maxLines) throw new WasmhooksError('STORE_UNAVAILABLE', `${key} holds more than ${maxLines} messages (TRANSCRIPT_LIMITS); nothing was loaded`);
+    return raw.map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message);
   }
 
   async messageCount(id: string): Promise<number> {

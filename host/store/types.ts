@@ -7,6 +7,7 @@
  * directory (the default of `serve`), Redis (replicas).
  */
 import type { AgentResult } from '../events/types.js';
+import type { LineLimits } from '../lines.js';
 import type { Message } from '../models/types.js';
 import type { Entry } from '../server/ring.js';
 import type { ControlRequest } from '../server/control-types.js';
@@ -64,6 +65,13 @@ export interface ResumeAt {
  * stays far below 2^53, where `seq + 1` stops increasing and every event would carry the same `seq`.
  */
 export const RESUME_AT_MAX = 2 ** 50;
+
+/**
+ * What one transcript may hold (a file store: `openStore({ kind: 'file', … })` takes others; Redis: its count and bytes when read whole): far past a conversation within
+ * the loop's default caps (10,000 messages, 32,000,000 characters), and a bound on what loading a session
+ * (a resume, a prompt after a restart, a page of its messages) holds in memory.
+ */
+export const TRANSCRIPT_LIMITS: Readonly<LineLimits> = Object.freeze({ maxBytes: 256 << 20, maxLineBytes: 128 << 20, maxLines: 100_000 });
 
 /** A message between replicas (control answers and aborts routed to a prompt's owner). */
 export type ReplicaMessage =

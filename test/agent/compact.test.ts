@@ -135,6 +135,22 @@ describe('pluggable compactor', () => {
   });
 });
 
+describe('a compactor that parts a call from its results (conf4)', () => {
+  // Every provider refuses a result whose call is not just before it, or a call whose results do not
+  // follow it: accepted, such an answer failed every later turn of the session.
+  it.each<[string, (messages: readonly Message[]) => Message[], RegExp]>([
+    ['the last n messages, cut after a call', (m) => m.slice(-1), /result for toolu_\w+ \(message 0\) without its call/],
+    ['a call kept, its result dropped', (m) => [{ role: 'user', content: 'summary' }, m[3] as Message], /kept the tool calls toolu_\w+ without their results/],
+  ])('is refused (%s): error event, the whole history goes on', async (_, compact, message) => {
+    const { host, model } = longRun({ compactor: async (req) => compact(req.messages) });
+    const events = await collect(host.session(), 'go');
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'COMPACTION_FAILED', message: expect.stringMatching(message) });
+    expect(ofType(events, 'context.compacted')).toEqual([]);
+    expect(model.requests[2]?.messages).toHaveLength(5);
+    expect(endResult(events).subtype).toBe('success');
+  });
+});
+
 describe('the default cut', () => {
   const call = (id: string): Message => ({ role: 'assistant', content: [{ type: 'tool_call', id, name: 'Read', input: {} }] });
   const result = (id: string): Message => ({ role: 'tool', toolUseId: id, toolName: 'Read', content: 'r', isError: false });

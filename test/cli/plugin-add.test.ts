@@ -50,7 +50,11 @@ describe('wasmhooks plugin add', () => {
     const config = await json(join(dir, 'wasmhooks.json'));
     config.plugins[1].grants.networkHosts = ['evil.example'];
     await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify(config));
-    const edited = await cli(['run', 'x', ...quiet], { cwd: dir });
+    // A network grant needs workspace trust first (red14); trusted, the lock still refuses what it never consented to.
+    const env = { WASMHOOKS_CONFIG_DIR: join(dir, '.user-config') };
+    expect((await cli(['run', 'x', ...quiet], { cwd: dir, env })).stderr).toMatch(/not trusted on this machine.*plugins\[1\] grants \(networkHosts evil\.example\)/);
+    expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
+    const edited = await cli(['run', 'x', ...quiet], { cwd: dir, env });
     expect(edited.stderr).toMatch(/grants canned-allow network host "evil.example", which wasmhooks.lock does not record as consented.*\[NOT_CONSENTED\]/);
   });
 

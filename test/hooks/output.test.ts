@@ -24,6 +24,10 @@ describe('readHookOutput maps both spellings onto one decision', () => {
     ['... either way round', 'PreToolUse', { decision: 'deny', reason: 'no', ...pre({ permissionDecision: 'allow' }) }, { decision: 'deny', reason: 'no' }],
     ['block is deny on a guard', 'PreToolUse', { decision: 'block', reason: 'r' }, { decision: 'deny', reason: 'r' }],
     ['block is block on Stop', 'Stop', { decision: 'block', reason: 'tests first' }, { decision: 'block', reason: 'tests first' }],
+    // conf4: Claude Code's block where the tool already ran is feedback: its reason reaches the model.
+    ['block after a call is its reason as context (PostToolUse)', 'PostToolUse', { decision: 'block', reason: 'lint: a.ts:1' }, { reason: 'lint: a.ts:1', additionalContext: 'lint: a.ts:1' }],
+    ['... joined before the hook\'s own context (PostToolUseFailure)', 'PostToolUseFailure', { decision: 'block', reason: 'r', additionalContext: 'c' }, { reason: 'r', additionalContext: 'r\nc' }],
+    ['... and continue:false still stops', 'PostToolUse', { continue: false, decision: 'block', stopReason: 'halt' }, { decision: 'stop', reason: 'halt' }],
     ['approve is allow', 'PermissionRequest', { decision: 'approve' }, { decision: 'allow' }],
     ['continue:false stops', 'PreToolUse', { continue: false, stopReason: 'halt' }, { decision: 'stop', reason: 'halt' }],
     ['continue:false is deny where stop is illegal', 'PermissionRequest', { continue: false, stopReason: 'halt' }, { decision: 'deny', reason: 'halt' }],

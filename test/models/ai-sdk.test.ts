@@ -74,7 +74,17 @@ describe('aiSdkModel', () => {
       { type: 'tool.call', id: 'c1', name: 'read_file', input: { path: '/a' } },
       { type: 'tool.call', id: 'c2', name: 'now', input: {} },
     ]);
-    expect(last(events)).toEqual({ type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 7 } });
+    expect(last(events)).toEqual({
+      type: 'message.end',
+      stopReason: 'tool_use',
+      usage: { inputTokens: 12, outputTokens: 7 },
+      content: [
+        { type: 'thinking', text: 'Two calls.' },
+        { type: 'text', text: 'Prüfe…' },
+        { type: 'tool_call', id: 'c1', name: 'read_file', input: { path: '/a' } },
+        { type: 'tool_call', id: 'c2', name: 'now', input: {} },
+      ],
+    });
     expect(seen[0]).toMatchObject({
       prompt: [
         { role: 'system', content: 'Be brief.' },
@@ -152,7 +162,7 @@ describe('aiSdkModel', () => {
     expect(events).toEqual([
       { type: 'message.start', model: 'm2' },
       { type: 'text.delta', text: 'hi' },
-      { type: 'message.end', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 1 } },
+      { type: 'message.end', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 1 }, content: [{ type: 'text', text: 'hi' }] },
     ]);
     // Compile-time: every current spec version's model type fits the adapter.
     const acceptsEveryVersion: (model: LanguageModelV2 | LanguageModelV3 | LanguageModelV4) => unknown = aiSdkModel;

@@ -6,6 +6,7 @@
 // Deno and Bun: test/xrt/conf3.xrt.ts), so only type imports from host/ here.
 import type { aiSdkModel as AiSdkModel, anthropicModel as AnthropicModel, createHost as CreateHost, eventGrammarViolations as Grammar, openaiModel as OpenaiModel } from '../../host/index.js';
 import type { HostEvent, Model, ToolHandler } from '../../host/index.js';
+import { transcriptViolations } from '../agent/transcript-check.ts';
 
 export interface Api {
   createHost: typeof CreateHost;
@@ -24,6 +25,10 @@ interface Expect {
   error?: string;
   /** A piece of the error's message. */
   says?: RegExp;
+  /** Pieces the second model request must hold (its JSON body; an AI SDK model's prompt as JSON): what the turn replays. */
+  next?: string[];
+  /** Pieces it must not hold. */
+  notNext?: string[];
 }
 
 export interface Case {
@@ -215,9 +220,10 @@ function sseBody(c: Pick<Case, 'provider' | 'stream' | 'done'>): string {
 }
 
 /** Answers the first request with the case's stream and later ones with a closing turn, 7 bytes at a time. */
-function fetchOf(c: Case): typeof fetch {
+function fetchOf(c: Case, sent: string[]): typeof fetch {
   let calls = 0;
-  return async () => {
+  return async (_url, init) => {
+    sent.push(String(init?.body));
     const body = calls++ === 0 ? sseBody(c) : sseBody({ provider: c.provider, stream: [...CLOSING[c.provider]] });
     const bytes = new TextEncoder().encode(body);
     let at = 0;
@@ -231,13 +237,13 @@ function fetchOf(c: Case): typeof fetch {
   };
 }
 
-function modelOf(api: Api, c: Case): Model {
+function modelOf(api: Api, c: Case, sent: string[]): Model {
   const retry = { maxRetries: 0 };
   switch (c.provider) {
     case 'openai':
-      return api.openaiModel({ model: 'gpt-x', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', fetch: fetchOf(c), retry });
+      return api.openaiModel({ model: 'gpt-x', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', fetch: fetchOf(c, sent), retry });
     case 'anthropic':
-      return api.anthropicModel({ model: 'claude-x', baseURL: 'http://127.0.0.1:9', apiKey: 'k', fetch: fetchOf(c), retry });
+      return api.anthropicModel({ model: 'claude-x', baseURL: 'http://127.0.0.1:9', apiKey: 'k', fetch: fetchOf(c, sent), retry });
     case 'ai-sdk': {
       let calls = 0;
       const parts = () => (calls++ === 0 ? c.stream : [...CLOSING['ai-sdk']]);
@@ -247,7 +253,8 @@ function modelOf(api: Api, c: Case): Model {
         modelId: 'fake-1',
         supportedUrls: {},
         doGenerate: async () => Promise.reject(new Error('not used')),
-        doStream: async () => {
+        doStream: async (options: { prompt: unknown }) => {
+          sent.push(JSON.stringify(options.prompt));
           const list = parts();
           return { stream: new ReadableStream({ start: (controller) => { for (const p of list) controller.enqueue(p); controller.close(); } }) };
         },
@@ -270,10 +277,14 @@ const fTool: ToolHandler = {
 
 /** Runs one case as a whole prompt; returns what differs from its expectation (empty when it conforms). */
 export async function runCase(api: Api, c: Case): Promise<string[]> {
-  const host = api.createHost({ model: modelOf(api, c), tools: [fTool], allowedTools: ['f'], cwd: '/proj' });
+  const sent: string[] = [];
+  const host = api.createHost({ model: modelOf(api, c, sent), tools: [fTool], allowedTools: ['f'], cwd: '/proj' });
   const events: HostEvent[] = [];
-  for await (const event of host.session().stream('go')) events.push(event);
+  const session = host.session();
+  for await (const event of session.stream('go')) events.push(event);
   const problems = api.eventGrammarViolations(events).map((v) => `grammar: ${v.rule} ${v.message}`);
+  // conf4: the conversation the stream left agrees with its events and replays as providers accept.
+  problems.push(...transcriptViolations(events, 0, session.messages).map((p) => `transcript: ${p}`));
   const calls = events.flatMap((e) => (e.type === 'tool.call' ? [`${e.toolUseId} ${e.name} ${JSON.stringify(e.input)}`] : []));
   const deltas = events.flatMap((e) => (e.type === 'tool.input.delta' ? [`${e.toolUseId} ${e.name} ${e.partialJson}`] : []));
   const error = events.find((e): e is Extract<HostEvent, { type: 'error' }> => e.type === 'error');
@@ -287,5 +298,7 @@ export async function runCase(api: Api, c: Case): Promise<string[]> {
   if (want.calls && !same(calls, want.calls)) problems.push(`calls ${JSON.stringify(calls)}, wanted ${JSON.stringify(want.calls)}`);
   if (want.deltas && !same(deltas, want.deltas)) problems.push(`deltas ${JSON.stringify(deltas)}, wanted ${JSON.stringify(want.deltas)}`);
   if (want.stopReason && end?.stopReason !== want.stopReason) problems.push(`stop reason ${String(end?.stopReason)}, wanted ${want.stopReason}`);
+  for (const piece of want.next ?? []) if (!(sent[1] ?? '').includes(piece)) problems.push(`the next request lacks ${piece}: ${String(sent[1]).slice(0, 2000)}`);
+  for (const piece of want.notNext ?? []) if ((sent[1] ?? '').includes(piece)) problems.push(`the next request holds ${piece}: ${String(sent[1]).slice(0, 2000)}`);
   return problems;
 }

@@ -5,10 +5,9 @@
 // progress did. A line now goes to the session whose call wrote it (CallOptions.onLog, the chain's
 // and the loop's sinks), and a tool call's lines are withheld while an output hook reviews it.
 // Fails on the old code (session B saw A's secret; the tool's line passed the redactor).
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import wabtInit from 'wabt';
+import { hostile } from '../xrt/wat.ts';
 import { createHost } from '../../host/host.js';
 import { loadPlugin } from '../../host/plugins/index.js';
 import { scriptedModel } from '../../host/models/scripted.js';
@@ -17,20 +16,11 @@ import { LOG_WITHHELD } from '../../host/agent/progress-gate.js';
 import type { HostEvent } from '../../host/events/types.js';
 import type { HooksConfig } from '../../host/hooks/types.js';
 
-async function logger(): Promise<Uint8Array> {
-  const source = await readFile(new URL('../fixtures/hostile/red11-logger.wat', import.meta.url), 'utf8');
-  const mod = (await wabtInit()).parseWat('red11-logger.wat', source);
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
 
 const logs = (events: HostEvent[]) => events.flatMap((e) => (e.type === 'plugin.log' ? [e.message] : []));
 
 async function twoSessions(isolation: 'in-thread' | 'worker', hooks: HooksConfig = {}) {
-  const plugin = await loadPlugin({ bytes: await logger() }, { isolation });
+  const plugin = await loadPlugin({ bytes: await hostile('red11-logger') }, { isolation });
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const model = scriptedModel({
@@ -68,7 +58,7 @@ describe('a plugin\'s log lines go to the session whose call wrote them (red11)'
   });
 
   it.each(['in-thread', 'worker'] as const)('%s: a hook call outside any session logs to the plugin\'s own listeners, named and levelled; the class has no public log()', async (isolation) => {
-    const plugin = await loadPlugin({ bytes: await logger() }, { isolation });
+    const plugin = await loadPlugin({ bytes: await hostile('red11-logger') }, { isolation });
     const lines: { plugin: string; level: string; message: string }[] = [];
     const off = plugin.onLog((line) => lines.push(line));
     try {

@@ -28,6 +28,13 @@ const run = (command: string, extra: { timeoutMs?: number; event?: 'PreToolUse' 
   );
 
 describe('shell hooks', () => {
+  it('exit 2 after a call (PostToolUse, PostToolUseFailure) sends stderr to the model, as Claude Code does (conf4)', () => {
+    for (const event of ['PostToolUse', 'PostToolUseFailure'] as const) {
+      expect(shellResult({ kind: 'exited', code: 2, durationMs: 1, stdout: '', stderr: 'lint failed: a.ts:1\n', dropped: { stdout: 0, stderr: 0 } }, event, 'lint')).toEqual({ ok: true, output: { reason: 'lint failed: a.ts:1', additionalContext: 'lint failed: a.ts:1' } });
+    }
+    expect(shellResult({ kind: 'exited', code: 2, durationMs: 1, stdout: '', stderr: 'no', dropped: { stdout: 0, stderr: 0 } }, 'PreToolUse', 'g')).toEqual({ ok: true, output: { decision: 'deny', reason: 'no' } });
+  });
+
   it('exit 0 with no output continues, and the hook input arrives as JSON on stdin', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-shell-'));
     const file = join(dir, 'in.json');

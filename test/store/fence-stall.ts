@@ -3,6 +3,7 @@
 // aborted it, its own sweep reported it interrupted, and its writes were dropped. Shared by vitest and test/xrt.
 import assert from 'node:assert/strict';
 import type { SessionStore } from '../../host/store/types.js';
+import { interceptStore } from './intercept.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LEASE_MS = 150;
@@ -18,17 +19,9 @@ interface Deps {
 
 export async function stalledRenewals(inner: SessionStore, deps: Deps): Promise<void> {
   let stall = false;
-  const store = new Proxy(inner, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
-      if (key !== 'renew') return bound;
-      return async (...a: unknown[]) => {
-        while (stall) await sleep(10);
-        return bound(...a);
-      };
-    },
+  const store = interceptStore(inner, ['renew'], (renew) => async (...a) => {
+    while (stall) await sleep(10);
+    return renew(...a);
   });
   let open!: () => void;
   const gate = new Promise<void>((r) => (open = r));

@@ -8,6 +8,7 @@
 // published once the store answers, in order, one agent.end, the grammar holds.
 import assert from 'node:assert/strict';
 import type { SessionStore } from '../../host/store/types.js';
+import { interceptStore } from './intercept.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LEASE_MS = 150;
@@ -47,20 +48,16 @@ async function collect(res: Response, into: Seen[], stop: AbortSignal): Promise<
 
 export async function cutOffPrompt(deps: Deps, inner: SessionStore, takeOver: boolean): Promise<void> {
   let stall = false;
-  const store = new Proxy(inner, {
-    get(target, key) {
-      // A store other processes share (as Redis): the prompt's lease is what keeps them out.
-      if (key === 'shared') return true;
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
-      if (key !== 'renew') return bound;
-      return async (...a: unknown[]) => {
-        while (stall) await sleep(5);
-        return bound(...a);
-      };
+  // A store other processes share (as Redis): the prompt's lease is what keeps them out.
+  const store = interceptStore(
+    inner,
+    ['renew'],
+    (renew) => async (...a) => {
+      while (stall) await sleep(5);
+      return renew(...a);
     },
-  });
+    { shared: true },
+  );
   let yielded = 0;
   let finish = false;
   const model = {

@@ -3,6 +3,8 @@
 // Now the end goes out at most 5 s later, exactly once, and the stream's grammar holds. Shared by vitest and xrt.
 import assert from 'node:assert/strict';
 import type { SessionStore } from '../../host/store/types.js';
+import { interceptStore } from './intercept.ts';
+import { WRITES } from './late-writes.ts';
 
 interface Deps {
   createHost: (options: { model: unknown; store: SessionStore }) => { resume(id: string): Promise<{ subscribe(fn: (e: { type: string }) => void): unknown; prompt(text: string): Promise<{ subtype: string }> }> };
@@ -12,15 +14,7 @@ interface Deps {
 
 export async function stalledStoreEnd(deps: Deps, inner: SessionStore): Promise<void> {
   let stall = false;
-  const store = new Proxy(inner, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      const bound = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
-      if (key !== 'appendMessages' && key !== 'replaceMessages' && key !== 'update' && key !== 'sync') return bound;
-      return (...a: unknown[]) => (stall ? new Promise(() => {}) : bound(...a));
-    },
-  });
+  const store = interceptStore(inner, WRITES, (write) => (...a) => (stall ? new Promise(() => {}) : write(...a)));
   await inner.create({ id: 'rv15-stall', createdAt: Date.now(), prompts: 0, options: {} });
   const session = await deps.createHost({ model: deps.scriptedModel({ rules: [{ when: () => true, reply: { text: 'Hello.' } }] }), store }).resume('rv15-stall');
   const events: { type: string }[] = [];

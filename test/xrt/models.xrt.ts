@@ -171,7 +171,13 @@ export const scenarios: Record<string, () => Promise<void>> = {
     };
     const events = await collect(aiSdkModel(fake).stream(ask()));
     assert.deepEqual(events.map((e) => e.type), ['message.start', 'text.delta', 'tool.call', 'message.end']);
-    assert.deepEqual(events.at(-1), { type: 'message.end', stopReason: 'tool_use', usage: { inputTokens: 5, outputTokens: 2 } });
+    // The message as the AI SDK's streamText assembles it, per part (conf4: with each part's provider metadata).
+    assert.deepEqual(events.at(-1), {
+      type: 'message.end',
+      stopReason: 'tool_use',
+      usage: { inputTokens: 5, outputTokens: 2 },
+      content: [{ type: 'text', text: 'Grüße' }, { type: 'tool_call', id: 'c1', name: 'now', input: {} }],
+    });
   },
 
   'resolveModel reads OPENAI_API_KEY and OPENAI_BASE_URL from this runtime\'s process.env': () =>

@@ -5,7 +5,6 @@
 // test/models/red11.tool-args.test.ts, test/store/red11.redis-missed.test.ts,
 // test/sandbox/red11.throw-fuel.test.ts, test/sandbox/red11.kernel-refusal.test.ts.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import wabtInit from 'wabt';
 import { createHost, createSandbox, loadPlugin, openaiModel, scriptedModel, tool } from '../../dist/index.js';
@@ -16,21 +15,12 @@ const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.m
 
 const SECRET = 'sk-live-0123456789abcdef';
 
-async function logger(): Promise<Uint8Array> {
-  const source = await readFile(new URL('../fixtures/hostile/red11-logger.wat', import.meta.url), 'utf8');
-  const mod = (await wabtInit()).parseWat('red11-logger.wat', source);
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
 
 const logsOf = (events: HostEvent[]) => events.flatMap((e) => (e.type === 'plugin.log' ? [e.message] : []));
 
 /** Session B runs a prompt (held in a tool) while session A runs one through the logger plugin's hook and tool. */
 async function twoSessions(isolation: 'in-thread' | 'worker', hooks: HooksConfig = {}) {
-  const plugin = await loadPlugin({ bytes: await logger() }, { isolation });
+  const plugin = await loadPlugin({ bytes: await hostile('red11-logger') }, { isolation });
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const model = scriptedModel({

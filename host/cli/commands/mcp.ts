@@ -16,6 +16,7 @@ export interface McpFlags extends Omit<HostFlags, 'model' | 'baseUrl' | 'script'
   port?: number;
   hostname?: string;
   token?: string;
+  maxConcurrentCalls?: number;
 }
 
 export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<ExitCode> {
@@ -33,13 +34,14 @@ export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<ExitCode> 
         port: flags.port ?? 4097,
         ...(flags.hostname ? { hostname: flags.hostname } : {}),
         ...(token ? { token } : {}),
+        ...(flags.maxConcurrentCalls ? { maxConcurrentCalls: flags.maxConcurrentCalls } : {}),
       }).listen();
       io.stdout.write(`wasmhooks mcp on ${served.url}/mcp (${tools} tool${tools === 1 ? '' : 's'}${token ? ', bearer token required' : ''})\n`);
       await stopped;
       await served.close();
     } else {
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = createMcpServer(setup.host);
+      const server = createMcpServer(setup.host, flags.maxConcurrentCalls ? { maxConcurrentCalls: flags.maxConcurrentCalls } : {});
       await server.connect(new StdioServerTransport());
       // stdout carries the protocol: anything for a person goes to stderr.
       io.stderr.write(`wasmhooks mcp: serving ${tools} tool${tools === 1 ? '' : 's'} on stdio\n`);

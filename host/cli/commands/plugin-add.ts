@@ -145,11 +145,11 @@ export async function pluginAddCommand(ref: string, flags: PluginAddFlags, io: C
   const entry = { ...target.locator, ...('url' in target.locator ? { sha256: plugin.sha256 } : {}), ...kept, ...(target.signature ? { signature: relative(dir, target.signature) } : {}), ...(grants ? { grants } : {}) };
   if (index >= 0) entries[index] = entry;
   else entries.push(entry);
-  // A trusted config stays trusted across this edit (it changes `plugins` only, which need no trust); an untrusted one stays untrusted.
+  // A trusted config stays trusted across this edit (the user just consented to the plugin and its grants); an untrusted one stays untrusted.
   const before = await loadConfig(file).catch(() => undefined);
-  const wasTrusted = before !== undefined && (await isTrusted(before, io.env));
+  const wasTrusted = before !== undefined && (await isTrusted(before, io.env, io.cwd));
   await writeFile(file, `${JSON.stringify({ ...raw, plugins: entries }, null, 2)}\n`);
-  if (wasTrusted) await recordTrust(await loadConfig(file), io.env);
+  if (wasTrusted) await recordTrust(await loadConfig(file), io.env, io.cwd);
 
   lock.plugins[key] = { source: target.source, name: info.name, version: info.version, sha256: plugin.sha256, grants: requested, ...(signedBy ? { signedBy } : {}) };
   await writeLock(lockFile, lock);

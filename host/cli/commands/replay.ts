@@ -4,11 +4,12 @@
  * prints each decision with its time and fuel; with `--against`, runs a
  * second build too and reports every input on which the two decide differently.
  */
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { pluginOptions } from '../../config/entry.js';
 import { messageOf } from '../../errors.js';
+import { LineLimitError, readLines, type LineLimits } from '../../lines.js';
 import type { EmittedEvent } from '../../events/types.js';
 import { dispatch } from '../../hooks/dispatch.js';
 import { HookRegistry } from '../../hooks/registry.js';
@@ -26,6 +27,7 @@ import { expectationSchema, unmet, type Expectation, type Verdict } from '../exp
 export type { Verdict } from '../expect.js';
 import { inspectBytes } from './inspect.js';
 import { readConfig } from '../setup.js';
+import { checkEntryTrust } from '../workspace-trust.js';
 
 export interface ReplayFlags {
   events: string;
@@ -58,32 +60,46 @@ interface ReplayCase {
 
 const caseSchema = z.object({ input: z.unknown(), expect: expectationSchema }).strict();
 
+/** What `--events` may hold: read a line at a time, never whole (each case is kept for the run). */
+const EVENTS_LIMITS: LineLimits = { maxBytes: 256 << 20, maxLineBytes: 64 << 20, maxLines: 100_000 };
+
 /** Parses a `run --record` file (or a cases file with expectations); line numbers are 1-based. */
 async function readEvents(path: string): Promise<ReplayCase[]> {
-  let text: string;
+  let handle: FileHandle;
   try {
-    text = await readFile(path, 'utf8');
+    handle = await open(path, 'r');
   } catch (error) {
     throw new CliError(`--events ${path}: ${messageOf(error)}`, EXIT.USAGE);
   }
   const out: ReplayCase[] = [];
-  for (const [i, raw] of text.split('\n').entries()) {
-    if (raw.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (error) {
-      throw new CliError(`${path}:${i + 1}: not JSON (${messageOf(error)})`, EXIT.USAGE);
-    }
-    const wrapped = json !== null && typeof json === 'object' && 'input' in json;
-    const parsed = wrapped ? caseSchema.safeParse(json) : undefined;
-    if (parsed && !parsed.success) throw lineError(path, i + 1, parsed.error);
-    const input = inputSchema.safeParse(parsed?.success ? parsed.data.input : json);
-    if (!input.success) throw lineError(path, i + 1, input.error, parsed ? ['input'] : []);
-    out.push({ line: i + 1, input: input.data as unknown as HookInput, ...(parsed?.success ? { expect: parsed.data.expect } : {}) });
+  try {
+    for await (const { number, text: raw } of readLines(handle, EVENTS_LIMITS)) out.push(...readCase(path, number, raw));
+  } catch (error) {
+    if (error instanceof LineLimitError) throw new CliError(`${path}${error.line > 0 ? `:${error.line}` : ''}: --events ${error.message}; split the file`, EXIT.USAGE);
+    if (error instanceof CliError) throw error;
+    throw new CliError(`--events ${path}: ${messageOf(error)}`, EXIT.USAGE);
+  } finally {
+    await handle.close();
   }
   if (out.length === 0) throw new CliError(`--events ${path} holds no hook inputs`, EXIT.USAGE);
   return out;
+}
+
+/** One line of an events file: a hook input, or a case (`{ input, expect }`); a blank line is none. */
+function readCase(path: string, line: number, raw: string): ReplayCase[] {
+  if (raw.trim() === '') return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new CliError(`${path}:${line}: not JSON (${messageOf(error)})`, EXIT.USAGE);
+  }
+  const wrapped = json !== null && typeof json === 'object' && 'input' in json;
+  const parsed = wrapped ? caseSchema.safeParse(json) : undefined;
+  if (parsed && !parsed.success) throw lineError(path, line, parsed.error);
+  const input = inputSchema.safeParse(parsed?.success ? parsed.data.input : json);
+  if (!input.success) throw lineError(path, line, input.error, parsed ? ['input'] : []);
+  return [{ line, input: input.data as unknown as HookInput, ...(parsed?.success ? { expect: parsed.data.expect } : {}) }];
 }
 
 function lineError(path: string, line: number, error: z.ZodError, prefix: PropertyKey[] = []): CliError {
@@ -102,6 +118,7 @@ async function configuredOptions(refs: string[], flags: ReplayFlags, io: CliIO):
   const config = await readConfig(flags.config ? { config: flags.config } : {}, io);
   const paths = refs.map((r) => resolve(io.cwd, r));
   const entry = paths.map((p) => config?.plugins?.find((e) => e.path === p)).find((e) => e !== undefined);
+  if (config && entry) await checkEntryTrust(config, entry, io.env, io.cwd);
   return entry ? pluginOptions(entry) : {};
 }
 

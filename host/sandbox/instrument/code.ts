@@ -9,6 +9,8 @@ import { Frame, Walk, blockType } from './walk.js';
 import { walkCallIndirect, walkExit, walkFunc } from './walk-calls.js';
 import { walkGrow, walkRare } from './walk-rare.js';
 import { chargeEngineCall } from './bulk.js';
+import { constArithmetic } from './counts.js';
+import { CONST_ARITHMETIC } from './tables.js';
 import type { Writer } from './writer.js';
 
 export { UNCHECKED_MAX } from './module-info.js';
@@ -44,6 +46,7 @@ export function rewriteExpr(m: RewriteInfo, r: Reader, w: Writer, instrument: bo
     if (p >= end) r.fail(p === end ? 'expression has no final end' : 'instruction runs past the end', Math.min(p, end));
     const at = (s.at = p);
     const op = buf[p++]!;
+    if (!instrument && CONST_ARITHMETIC.has(op)) constArithmetic(m, r, 1, at);
     const weight = OP_WEIGHT[op]!;
     if (instrument && weight !== 0 && s.unchecked > UNCHECKED_MAX) s.forcedCheck();
     s.text += weight;

@@ -19,7 +19,7 @@ import type { RewriteInfo } from './module-info.js';
 import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
 import { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
 import { exceptionOp, handlerGate } from './handlers.js';
-import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
+import { GateKind, chargeDirectCall, funcIndex, isAccessor, writeGateCall } from './hostcalls.js';
 import { rareImmediates } from './immediates.js';
 import { readLeb } from './leb.js';
 import { Imm, LOOP_DEPTH_MESSAGE, MAX_LOOP_DEPTH, OP_IMM, OP_WEIGHT, THROW_FUEL, fcWeight, fdWeight, feWeight } from './opcodes.js';
@@ -63,7 +63,7 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
       case Imm.None:
       case Imm.Exit:
         // throw, rethrow, throw_ref: charged as what the engine spends on one (opcodes.ts THROW_FUEL).
-        if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at), chargeEngineCall(m, w, THROW_FUEL), (unchecked = 0);
+        if (op >= 0x08 && op <= 0x0a) exceptionOp(m, r, op, at), chargeEngineCall(m, w, THROW_FUEL), writeGateCall(m, w, GateKind.Throw), (unchecked = 0);
         if (op === 0x08 || op === 0x09 || op === 0x15) r.skipLeb();
         else if (op === 0x13) r.skipLeb(), r.skipLeb();
         break;

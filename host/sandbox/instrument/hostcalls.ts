@@ -35,6 +35,11 @@ export const enum GateKind {
   Call = 1,
   /** A host call reading an Extism block at `arg`: the checks, and 1 fuel per byte of that block (HOST_BYTES_PER_FUEL_LOG2). */
   Block = 2,
+  /**
+   * A throw, rethrow or throw_ref is about to unwind (modules with exceptions allowed): the checks, and
+   * the clock read that the next handler's gate charges the unwind by (see `THROW_FUEL`, opcodes.ts).
+   */
+  Throw = 3,
 }
 
 /** Fuel of a call to a constant-time Extism accessor (input_load_u64, store_u8, …). */

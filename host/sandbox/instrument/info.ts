@@ -3,6 +3,7 @@
  * (function imports, globals, types), parameter counts (to place a scratch
  * local after them) and which memories are 64-bit.
  */
+import { checkInstanceCounts, checkTagType, constArithmetic, scanData } from './counts.js';
 import { refuseExceptions } from './handlers.js';
 import { planImports } from './hostcalls.js';
 import { Reader } from './reader.js';
@@ -13,7 +14,7 @@ import type { FuncType, RewriteInfo, Section } from './module-info.js';
 
 export type { Section } from './module-info.js';
 
-const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, TAG = 13;
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, EXPORT = 7, DATA = 11, TAG = 13;
 
 /** What `instrument` was asked for, as `readInfo` needs it. */
 export interface Caps {
@@ -25,7 +26,8 @@ export interface Caps {
 }
 
 export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {
-  let funcImports = 0, globals = 0;
+  let funcImports = 0, globals = 0, exports = 0, passiveData = 0, tags = 0, allImports = 0;
+  const consts = { constArithmetic: 0 };
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
   const memoryMins: number[] = [];
@@ -39,9 +41,19 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memoryMins.push(memoryMin(r));
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
     else if (s.id === GLOBAL) globals += r.u32();
-    else if (s.id === TAG && !caps.allowExceptions) refuseExceptions(r, 'a tag section');
+    else if (s.id === EXPORT) exports = r.u32();
+    else if (s.id === DATA) {
+      const data = scanData(r);
+      passiveData = data.passive;
+      constArithmetic(consts, r, data.arithmetic);
+    }
+    else if (s.id === TAG) {
+      if (!caps.allowExceptions) refuseExceptions(r, 'a tag section');
+      for (let n = r.u32(); n > 0; n--, tags++) r.u8(), checkTagType(r, tags, types[r.u32()]);
+    }
     else if (s.id === IMPORT) {
       const n = r.u32();
+      allImports += n;
       for (let i = 0; i < n; i++) {
         const mod = r.name();
         const field = r.name();
@@ -54,11 +66,12 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
           if (!caps.allowExceptions) refuseExceptions(r, 'an imported tag');
-          r.u8(), r.skipLeb();
+          r.u8(), checkTagType(r, tags++, types[r.u32()]);
         } else r.fail(`unknown import kind ${kind}`);
       }
     }
   }
+  checkInstanceCounts({ imports: allImports, memories: memoryMins.length, tables: tableMins.length, globals, exports, 'passive data segments': passiveData, tags });
   const calls = planImports(imports, types, caps);
   return {
     funcImports,
@@ -97,6 +110,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     threadedFn: new Uint8Array(funcTypes.length),
     shiftLocals: -1,
     tailCalls: false,
+    constArithmetic: consts.constArithmetic,
     ...checkTemplate(globals, funcImports),
   };
 }

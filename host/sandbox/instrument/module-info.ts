@@ -123,5 +123,7 @@ export interface RewriteInfo extends ModuleInfo {
   tailCalls: boolean;
   /** The function being rewritten is a variant: local indices from this one (its parameter count) shift by one; -1 otherwise. */
   shiftLocals: number;
+  /** Arithmetic instructions met in the module's constant expressions so far (counts.ts `constArithmetic`). */
+  constArithmetic: number;
 }
 

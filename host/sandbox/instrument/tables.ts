@@ -43,20 +43,23 @@ export function capTableType(m: RewriteInfo, r: Reader, w: Writer): void {
   w.uleb(Math.min(max ?? Infinity, cap));
 }
 
-/** Skips a constant expression (a table's initialiser) up to and including its `end`. */
-export function skipConstExpr(r: Reader): void {
+/** i32/i64 add, sub, mul: what extended-const allows in a constant expression besides constants and references. */
+export const CONST_ARITHMETIC = new Set([0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e]);
+
+/** Skips a constant expression (a table's initialiser) up to and including its `end`; returns its arithmetic instructions (extended-const). */
+export function skipConstExpr(r: Reader): number {
+  let arithmetic = 0;
   for (;;) {
     const at = r.pos;
     const op = r.u8();
-    if (op === 0x0b) return;
+    if (op === 0x0b) return arithmetic;
     if (op === 0x41 || op === 0x42 || op === 0x23 || op === 0xd0 || op === 0xd2) r.skipLeb();
     else if (op === 0x43) r.skip(4);
     else if (op === 0x44) r.skip(8);
     else if (op === 0xfd) {
       if (r.u32() !== 12) r.fail('unsupported SIMD opcode in a constant expression', at);
       r.skip(16);
-    } else if (![0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e].includes(op)) {
-      r.fail(`opcode 0x${op.toString(16)} in a constant expression`, at);
-    }
+    } else if (CONST_ARITHMETIC.has(op)) arithmetic++;
+    else r.fail(`opcode 0x${op.toString(16)} in a constant expression`, at);
   }
 }

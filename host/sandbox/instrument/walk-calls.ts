@@ -9,7 +9,7 @@
  */
 import { pushCounter, writeBack } from './fuel.js';
 import { exceptionOp } from './handlers.js';
-import { chargeDirectCall, funcIndex, isAccessor } from './hostcalls.js';
+import { GateKind, chargeDirectCall, funcIndex, isAccessor, writeGateCall } from './hostcalls.js';
 import { lebEnd, readLeb, skip } from './leb.js';
 import { THROW_FUEL } from './opcodes.js';
 import { variantIndex } from './threaded.js';
@@ -68,7 +68,7 @@ export function walkExit(s: Walk, op: number): boolean {
   if (op >= 0x08 && op <= 0x0a) {
     exceptionOp(m, s.r, op, s.at); // throw, rethrow, throw_ref
     // Charged as what the engine spends on it (opcodes.ts THROW_FUEL), before the counter is written back.
-    if (s.instrument) s.checkHere(THROW_FUEL);
+    if (s.instrument) s.checkHere(THROW_FUEL), writeGateCall(m, w, GateKind.Throw);
   }
   if (s.local) {
     s.flush(s.at);
