@@ -177,25 +177,25 @@ export class McpServers {
     let schemaChars = 0;
     const cut = tools.slice(0, MAX_TOOLS).filter((t) => (t.description?.length ?? 0) > MAX_TOOL_DESCRIPTION);
     if (cut.length > 0) {
-      const names = cut.slice(0, 5).map((t) => `"${t.name}"`).join(', ') + (cut.length > 5 ? `, and ${cut.length - 5} more` : '');
+      const names = cut.slice(0, 5).map((t) => quoted(t.name)).join(', ') + (cut.length > 5 ? `, and ${cut.length - 5} more` : '');
       this.#fail(s, 'MCP_PROTOCOL', `the descriptions of ${names} are cut at ${MAX_TOOL_DESCRIPTION} characters`);
     }
     for (const t of tools.slice(0, MAX_TOOLS)) {
       schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
       if (schemaChars > MAX_SCHEMA_CHARS) {
-        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" and the ones after it are skipped: the server's input schemas pass ${MAX_SCHEMA_CHARS} characters`);
+        this.#fail(s, 'MCP_PROTOCOL', `tool ${quoted(t.name)} and the ones after it are skipped: the server's input schemas pass ${MAX_SCHEMA_CHARS} characters`);
         break;
       }
       const name = mcpToolName(s.name, t.name);
       if (!name) {
-        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: mcp__${s.name}__${t.name} is longer than 64 characters`);
+        this.#fail(s, 'MCP_PROTOCOL', `tool ${quoted(t.name)} is skipped: mcp__${s.name}__<its name> is longer than 64 characters`);
         continue;
       }
       try {
         this.tools.add(this.#handler(s, client, t, name));
         s.registered.push(name);
       } catch (error) {
-        this.#fail(s, 'MCP_PROTOCOL', `tool "${t.name}" is skipped: ${messageOf(error)}`);
+        this.#fail(s, 'MCP_PROTOCOL', `tool ${quoted(t.name)} is skipped: ${messageOf(error).slice(0, 300)}`);
       }
     }
   }
@@ -291,6 +291,15 @@ export class McpServers {
     const last = s.stderr.trim().split('\n').slice(-3).join(' | ');
     return last ? ` (stderr: ${last})` : '';
   }
+}
+
+/**
+ * A server's tool name as events quote it: at most 80 characters. A name is any string the server likes
+ * (up to a 10 MB message): a 5 MB name, skipped for its length, was an `mcp.server.error` of 10 MB to every
+ * live session and its replay log, again at each list_changed.
+ */
+function quoted(name: string): string {
+  return name.length <= 80 ? `"${name}"` : `"${name.slice(0, 80)}…" (${name.length} characters)`;
 }
 
 function describe(error: unknown): string {

@@ -100,4 +100,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const text = out && out.type === 'tool.output' ? out.content : '';
     for (const id of ['ask-sampling', 'ask-elicit', 'ask-roots']) assert.match(text, new RegExp(`${id}: \\{"code":-32601`));
   },
+  'a million-character tool name is skipped with an event quoting 80 characters of it, not 2 MB': async () => {
+    const { events } = await hostileCall('longname', 'ok');
+    const error = events.find((e) => e.type === 'mcp.server.error');
+    assert.ok(error && error.type === 'mcp.server.error' && error.message.length < 300 && /\(1000000 characters\)/.test(error.message), String(error && JSON.stringify(error).slice(0, 300)));
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && !out.isError, JSON.stringify(out));
+  },
 };
