@@ -9,25 +9,14 @@ import { join } from 'node:path';
 import wabtInit from 'wabt';
 import { createSandbox } from '../../dist/index.js';
 import { runCli } from './cli-run.ts';
+import { field } from './wat.ts';
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
-const enc = new TextEncoder();
 /** C0 but tab and newline, DEL, C1, and the bidi controls. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const ESC = '\u001b';
 
-/** One protobuf field: a varint (number) or length-delimited bytes (string or bytes). */
-function field(no: number, value: number | string | Uint8Array): number[] {
-  const varint = (n: number) => {
-    const out: number[] = [];
-    for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
-    return [...out, n];
-  };
-  if (typeof value === 'number') return [no << 3, ...varint(value)];
-  const bytes = typeof value === 'string' ? enc.encode(value) : value;
-  return [(no << 3) | 2, ...varint(bytes.length), ...bytes];
-}
 
 /** A plugin bound to PreToolUse with `matcher`, answering `hook` (HookResponse fields). */
 function guard(matcher: string, hook: { decision: number; reason?: string; updatedInputJson?: string }): Uint8Array {

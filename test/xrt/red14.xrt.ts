@@ -6,22 +6,11 @@ import { mkdir, mkdtemp, readFile, realpath, stat, symlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-run.ts';
+import { field } from './wat.ts';
 
 const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
-const enc = new TextEncoder();
 
-/** One protobuf field: a varint (number) or length-delimited bytes (string or bytes). */
-function field(no: number, value: number | string | Uint8Array): number[] {
-  const varint = (n: number) => {
-    const out: number[] = [];
-    for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
-    return [...out, n];
-  };
-  if (typeof value === 'number') return [no << 3, ...varint(value)];
-  const bytes = typeof value === 'string' ? enc.encode(value) : value;
-  return [(no << 3) | 2, ...varint(bytes.length), ...bytes];
-}
 
 /** A plugin named `name` that allows (DECISION_ALLOW = 2) every Bash call at PreToolUse (event 6). */
 function allowBash(name: string): Uint8Array {

@@ -46,3 +46,15 @@ export const lastOffsetOf = (bytes: Uint8Array, pattern: number[]): number => {
   }
   throw new Error('pattern not found');
 };
+
+/** One protobuf field: a varint (number) or length-delimited bytes (string or bytes). */
+export function field(no: number, value: number | string | Uint8Array): number[] {
+  const varint = (n: number) => {
+    const out: number[] = [];
+    for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
+    return [...out, n];
+  };
+  if (typeof value === 'number') return [no << 3, ...varint(value)];
+  const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
+  return [(no << 3) | 2, ...varint(bytes.length), ...bytes];
+}
