@@ -6,13 +6,13 @@
 // bools other than 1, empty and absent submessages, known fields with the wrong wire type, invalid
 // UTF-8, and each input cut at every byte.
 import protobuf from 'protobufjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readHookResponse } from '../../host/protocol/hook-response.js';
 import { readPluginInfo } from '../../host/protocol/plugin-info.js';
 import { encodeToolRequest } from '../../host/protocol/pb-codec.js';
-import { builtWasm } from './built.js';
+import { echoCodecs } from './built.js';
 import { framed, hostCodec, toHex, vectors, bytes as hexBytes } from './vectors.js';
-import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
+import type { TestPlugin } from '../../sdk-guest/testkit/index.js';
 import { prng, varint } from '../protocol/wire-bytes.js';
 import { CANONICAL, NOT_UTF8, notUtf8Request } from './codec-cases.js';
 
@@ -122,16 +122,7 @@ function viaHostReader(type: string, b: Uint8Array): Outcome | undefined {
 }
 
 describe('the protocol codecs against each other', () => {
-  let as: TestPlugin;
-  let c: TestPlugin;
-  beforeAll(async () => {
-    as = await loadForTest(builtWasm('test/fixtures/codec-echo/build/codec-echo.wasm'));
-    c = await loadForTest(builtWasm('test/fixtures/vector-echo-c/build/vector-echo-c.wasm'));
-  });
-  afterAll(() => {
-    as?.close();
-    c?.close();
-  });
+  const echo = echoCodecs();
 
   /** Every input through every reader; the disagreements, a few per kind, with the counts. */
   async function disagreements(inputs: Array<[string, Uint8Array]>) {
@@ -139,7 +130,7 @@ describe('the protocol codecs against each other', () => {
     const diffs: string[] = [];
     for (const [type, b] of inputs) {
       const p = viaProtobufjs(type, b);
-      const outcomes: Record<string, Outcome | undefined> = { as: await viaEcho(as, type, b), c: await viaEcho(c, type, b), host: viaHostReader(type, b) };
+      const outcomes: Record<string, Outcome | undefined> = { as: await viaEcho(echo.as, type, b), c: await viaEcho(echo.c, type, b), host: viaHostReader(type, b) };
       if (outcomes.host !== undefined) seen.hostRead++;
       if (p === 'refused') seen.refused++;
       else seen.accepted++;
@@ -182,8 +173,8 @@ describe('the protocol codecs against each other', () => {
   it.each(CANONICAL)('%s', async (_what, type, hex, canonical) => {
     const b = hexBytes(hex);
     expect(viaProtobufjs(type, b)).toBe(canonical);
-    expect(await viaEcho(as, type, b)).toBe(canonical);
-    expect(await viaEcho(c, type, b)).toBe(canonical);
+    expect(await viaEcho(echo.as, type, b)).toBe(canonical);
+    expect(await viaEcho(echo.c, type, b)).toBe(canonical);
   });
 
   it('the host writes a lone surrogate in a ToolRequest as U+FFFD (valid UTF-8 every codec reads), as in a HookRequest', async () => {
@@ -191,14 +182,14 @@ describe('the protocol codecs against each other', () => {
     const want = toHex(encodeToolRequest({ name: 'tool\ufffd', inputJson: '{"a":"\ufffd"}', context: { cwd: '/a\ud800\udc00b', sessionId: 'x\ufffd' } }));
     expect(toHex(b)).toBe(want);
     expect(viaProtobufjs('ToolRequest', b)).toBe(want);
-    expect(await viaEcho(as, 'ToolRequest', b)).toBe(want);
-    expect(await viaEcho(c, 'ToolRequest', b)).toBe(want);
+    expect(await viaEcho(echo.as, 'ToolRequest', b)).toBe(want);
+    expect(await viaEcho(echo.c, 'ToolRequest', b)).toBe(want);
   });
 
   it.each(NOT_UTF8)('refuse a string with %s, as protobufjs does', async (_what, bad) => {
     const b = hexBytes(notUtf8Request(bad));
     expect(viaProtobufjs('ToolRequest', b)).toBe('refused');
-    await expect(as.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/codec-echo: not a valid ToolRequest: string field is not valid UTF-8 at byte \d+/);
-    await expect(c.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/vector-echo-c: not a valid ToolRequest: string field is not valid UTF-8/);
+    await expect(echo.as.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/codec-echo: not a valid ToolRequest: string field is not valid UTF-8 at byte \d+/);
+    await expect(echo.c.callRaw('echo', framed('ToolRequest', b))).rejects.toThrow(/vector-echo-c: not a valid ToolRequest: string field is not valid UTF-8/);
   });
 });

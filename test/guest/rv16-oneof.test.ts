@@ -4,9 +4,8 @@
 // row merges at every depth. conf3's differential generates such messages at random; this walks
 // every pair of members with every field of the member filled down to depth 4.
 import protobuf from 'protobufjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
-import { builtWasm } from './built.js';
+import { describe, expect, it } from 'vitest';
+import { echoCodecs } from './built.js';
 import { framed, toHex } from './vectors.js';
 
 const root = protobuf.loadSync(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url).pathname);
@@ -37,16 +36,7 @@ const enc = (member: protobuf.Field, body: Record<string, unknown>) => HookReque
 const cat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
 
 describe('the payload oneof, members in turn, nested messages at every depth', () => {
-  let as: TestPlugin;
-  let c: TestPlugin;
-  beforeAll(async () => {
-    as = await loadForTest(builtWasm('test/fixtures/codec-echo/build/codec-echo.wasm'));
-    c = await loadForTest(builtWasm('test/fixtures/vector-echo-c/build/vector-echo-c.wasm'));
-  });
-  afterAll(() => {
-    as?.close();
-    c?.close();
-  });
+  const echo = echoCodecs();
 
   it('read alike by protobufjs and both SDK codecs', async () => {
     const wrong: string[] = [];
@@ -62,7 +52,7 @@ describe('the payload oneof, members in turn, nested messages at every depth', (
           const want = toHex(HookRequest.encode(HookRequest.decode(input)).finish());
           const expected = a === b ? want : toHex(again);
           if (want !== expected) wrong.push(`protobufjs ${a.name}/${b.name}/${depth}`);
-          for (const [who, p] of [['as', as], ['c', c]] as const) {
+          for (const [who, p] of [['as', echo.as], ['c', echo.c]] as const) {
             const got = toHex(await p.callRaw('echo', framed('HookRequest', input)));
             if (got !== want && wrong.length < 10) wrong.push(`${who} ${a.name} then ${b.name} then ${a.name}, depth ${depth}: ${got} != ${want}`);
           }

@@ -2,26 +2,16 @@
 // costs no second pass; these show both SDK codecs (codec-echo, vector-echo-c) still accept exactly
 // the well-formed strings, at every edge of table 3-7, as protobufjs does. Twin of the wire codec
 // scenario in test/xrt/rv16.xrt.ts (Node, Deno, Bun).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
-import { loadForTest, type TestPlugin } from '../../sdk-guest/testkit/index.js';
-import { builtWasm } from './built.js';
+import { echoCodecs } from './built.js';
 import { bytes, framed, toHex } from './vectors.js';
 import { nameRequest, utf8Cases } from './utf8-cases.js';
 
 const ToolRequest = protobuf.loadSync(new URL('../../proto/wasmhooks/v1/hooks.proto', import.meta.url).pathname).lookupType('wasmhooks.v1.ToolRequest');
 
 describe('string fields at every UTF-8 edge', () => {
-  let as: TestPlugin;
-  let c: TestPlugin;
-  beforeAll(async () => {
-    as = await loadForTest(builtWasm('test/fixtures/codec-echo/build/codec-echo.wasm'));
-    c = await loadForTest(builtWasm('test/fixtures/vector-echo-c/build/vector-echo-c.wasm'));
-  });
-  afterAll(() => {
-    as?.close();
-    c?.close();
-  });
+  const echo = echoCodecs();
 
   it('are accepted (and echoed byte for byte) exactly when well-formed, by protobufjs and both SDK codecs', async () => {
     const cases = utf8Cases();
@@ -37,7 +27,7 @@ describe('string fields at every UTF-8 edge', () => {
         pj = false;
       }
       if (pj !== ok) wrong.push(`protobufjs ${hex}: ${pj}`);
-      for (const [who, plugin] of [['as', as], ['c', c]] as const) {
+      for (const [who, plugin] of [['as', echo.as], ['c', echo.c]] as const) {
         let got: string;
         try {
           got = toHex(await plugin.callRaw('echo', framed('ToolRequest', bytes(input))));
