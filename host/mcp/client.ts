@@ -29,6 +29,7 @@ import { outcomeOf } from './result.js';
 import { untrustedOutputSchemas } from './output-schema.js';
 import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
 import { timerDelay } from '../timer.js';
+import { describe, describedBy, quoted } from './text.js';
 
 type ServerConfig = ReturnType<ReturnType<typeof mcpServersSchema>['parse']>[string];
 
@@ -48,11 +49,6 @@ interface ServerState {
 }
 
 const STDERR_TAIL = 2_000;
-
-/** A server's tool description, cut at MAX_TOOL_DESCRIPTION (with a note that it was). */
-function describedBy(text: string): string {
-  return text.length <= MAX_TOOL_DESCRIPTION ? text : `${text.slice(0, MAX_TOOL_DESCRIPTION)}… [cut at ${MAX_TOOL_DESCRIPTION} characters]`;
-}
 
 /** The MCP servers of one host. */
 export class McpServers {
@@ -291,18 +287,4 @@ export class McpServers {
     const last = s.stderr.trim().split('\n').slice(-3).join(' | ');
     return last ? ` (stderr: ${last})` : '';
   }
-}
-
-/**
- * A server's tool name as events quote it: at most 80 characters. A name is any string the server likes
- * (up to a 10 MB message): a 5 MB name, skipped for its length, was an `mcp.server.error` of 10 MB to every
- * live session and its replay log, again at each list_changed.
- */
-function quoted(name: string): string {
-  return name.length <= 80 ? `"${name}"` : `"${name.slice(0, 80)}…" (${name.length} characters)`;
-}
-
-function describe(error: unknown): string {
-  const m = messageOf(error);
-  return m.replace(/^MCP error -?\d+: /, '');
 }
