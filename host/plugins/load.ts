@@ -8,7 +8,7 @@ import { warmUp } from '../sandbox/extism.js';
 import { logLevel } from '../sandbox/plugin-messages.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { PluginFailure } from '../failure.js';
-import type { SandboxedModule } from '../sandbox/types.js';
+import { LOAD_MIN_TIMEOUT_MS, type SandboxedModule } from '../sandbox/types.js';
 import { wasiGrant } from '../sandbox/wasi/options.js';
 import { extismInfo, nameFromOrigin } from './extism-tools.js';
 import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
@@ -85,9 +85,6 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   }
 }
 
-/** The least deadline `describe` gets (ms), whatever the plugin's per-call `timeoutMs`. */
-const DESCRIBE_MIN_TIMEOUT_MS = 1000;
-
 /** Calls and validates `describe`, checks the exports it implies and the grants it asks for. */
 async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnType<typeof parsePluginOptions>): Promise<PluginInfo> {
   if (!sandbox.exports.includes('describe')) {
@@ -96,9 +93,7 @@ async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnTy
       `plugin ${origin} does not export "describe" (it exports: ${sandbox.exports.join(', ') || 'nothing'}). Build it with the wasmhooks guest SDK, which provides describe, hook and tool, or use its exports as tools with the "tools" option.`,
     );
   }
-  // The first call into a fresh module also pays the engine's lazy compile of what it runs, and a
-  // load is once per plugin: a loaded machine must not fail it on the per-hook deadline. Fuel still bounds it.
-  const timeoutMs = Math.max(sandbox.limits.timeoutMs, DESCRIBE_MIN_TIMEOUT_MS);
+  const timeoutMs = Math.max(sandbox.limits.timeoutMs, LOAD_MIN_TIMEOUT_MS);
   const described = await sandbox.call('describe', new Uint8Array(), { limits: { timeoutMs } });
   if (!described.ok) {
     throw new WasmhooksError(

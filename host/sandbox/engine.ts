@@ -19,7 +19,7 @@ import { FIRST_SLICE, Meter, REFUEL_NAME, StopSignal, type Budget } from './mete
 import type { DirectCaller } from './extism-call.js';
 import { buildInstance } from './instance.js';
 import type { PluginFailure } from '../failure.js';
-import type { CallOutcome, Limits } from './types.js';
+import { LOAD_MIN_TIMEOUT_MS, type CallOutcome, type Limits } from './types.js';
 import { VarStore } from './vars.js';
 import { KeptInputs } from './inputs.js';
 
@@ -231,14 +231,15 @@ export class Engine {
   }
 
   /**
-   * Build the instance now (its start function running under these limits),
-   * so a module that cannot be instantiated fails at load, not at its first
-   * call.
+   * Build the instance now (its start function running under this fuel and
+   * at least LOAD_MIN_TIMEOUT_MS), so a module that cannot be instantiated
+   * fails at load, not at its first call.
    */
   async prepare({ timeoutMs, fuel }: Pick<Limits, 'timeoutMs' | 'fuel'>): Promise<PluginFailure | null> {
     await warmUp();
     if (this.#plugin) return null;
-    const budget: Budget = { deadline: performance.now() + timeoutMs, timeoutMs, fuel, signal: undefined };
+    const loadMs = Math.max(timeoutMs, LOAD_MIN_TIMEOUT_MS);
+    const budget: Budget = { deadline: performance.now() + loadMs, timeoutMs: loadMs, fuel, signal: undefined };
     const meter = this.#meterOf(budget, performance.now());
     meter.global = null;
     this.#begin(meter);

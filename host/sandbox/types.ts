@@ -67,6 +67,14 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxTableElements: DEFAULT_MAX_TABLE_ELEMENTS,
 });
 
+/**
+ * The least deadline a load's one-time work gets (ms): building the instance
+ * (its start function, wasi-libc constructors) and `describe`. The first run of
+ * a fresh module also pays the engine's lazy compile, and a loaded machine must
+ * not fail a load on the per-hook deadline; fuel still bounds the guest's work.
+ */
+export const LOAD_MIN_TIMEOUT_MS = 1000;
+
 export type CallOutcome =
   | { ok: true; output: Uint8Array; fuelUsed: number; durationMs: number }
   | { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number };

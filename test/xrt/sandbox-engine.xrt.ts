@@ -199,6 +199,22 @@ export const scenarios: Record<string, () => Promise<void>> = {
     await sandbox.close();
   },
 
+  "a load's start function gets at least 1 s whatever timeoutMs (a stalled machine must not fail a load); one that never ends is still refused": async () => {
+    const endless = (source: string) => source.replace('(i64.const 3000000)', '(i64.const -1)');
+    for (const isolation of ISOLATIONS) {
+      const sandbox = await createSandbox(await hostile('spin-at-start'), { isolation, limits: { timeoutMs: 1, fuel: 1e12 } });
+      assert.equal(sandbox.limits.timeoutMs, 1);
+      assert.equal(codeOf(await sandbox.call('done', new Uint8Array(0), { limits: { timeoutMs: 1_000 } })).slice(0, 2), 'ok');
+      await sandbox.close();
+      const started = performance.now();
+      await assert.rejects(createSandbox(await hostile('spin-at-start', endless), { isolation, limits: { timeoutMs: 1, fuel: 1e15 } }), (error: { code?: string; cause?: { code?: string } }) => {
+        assert.equal(error.code, 'LOAD_FAILED');
+        assert.equal(error.cause?.code, 'TIMEOUT');
+        return true;
+      });
+      assert.ok(performance.now() - started >= 999, `${isolation}: refused after ${performance.now() - started} ms`);
+    }
+  },
   'after TIMEOUT and ABORTED in a worker, the process uses no CPU': async () => {
     const sandbox = await createSandbox(await wat('swallow-stop'), { allowExceptions: true, isolation: 'worker', limits: SPIN, quarantine: { maxConsecutiveFailures: 100 } });
     for (let i = 0; i < 3; i++) assert.equal(codeOf(await sandbox.call('swallow_twice', new Uint8Array(0))), 'TIMEOUT');
