@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
 import { codeForStatus } from './http.js';
-import { badStream } from './provider-stream.js';
+import { badStream, malformedToolInput } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
 import { AnswerParts, toPrompt } from './ai-sdk-prompt.js';
 import type { ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
@@ -107,6 +107,9 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   const answer = new AnswerParts();
   let started = false;
   let calls = 0;
+  // A tool-call whose input did not parse: told at the finish part, which says whether the token limit cut it (a
+  // provider emits the call at its block's end, before the finish reason).
+  let broken: { call: string; detail: string; json: string } | undefined;
   try {
     while (true) {
       let chunk: ReadableStreamReadResult<unknown>;
@@ -117,7 +120,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         return;
       }
       if (signal.aborted) return;
-      if (chunk.done) return yield badStream(`The stream from ${label} ended without a finish part.`);
+      if (chunk.done) return yield broken ? malformedToolInput(label, broken.call, broken.detail, broken.json) : badStream(`The stream from ${label} ended without a finish part.`);
       const type = z.object({ type: z.string() }).safeParse(chunk.value);
       if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
       const kind = type.data.type;
@@ -126,6 +129,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       const parsed = schemas[kind as keyof PartSchemas].safeParse(chunk.value);
       if (!parsed.success) return yield badStream(`Unexpected "${kind}" part from ${label}: ${z.prettifyError(parsed.error)}`);
       const part = { type: kind, ...parsed.data } as Part;
+      if (broken && part.type !== 'error') {
+        const reason = part.type === 'finish' ? (typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified) : undefined;
+        return yield malformedToolInput(label, broken.call, broken.detail, broken.json, reason === 'length' ? 'finishReason "length"' : undefined);
+      }
       if (!started && part.type !== 'error') {
         started = true;
         yield { type: 'message.start', model: (part.type === 'response-metadata' && part.modelId) || modelId };
@@ -171,7 +178,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           }
           if (streamed) streamed.called = true;
           const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input', TOOL_INPUT_JSON);
-          if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
+          if (!parsed.ok) {
+            broken = { call: `${part.toolCallId} (${part.toolName})`, detail: parsed.message, json: part.input };
+            break;
+          }
           calls++;
           answer.call(part.toolCallId, part.toolName, parsed.value, part.providerMetadata);
           yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };

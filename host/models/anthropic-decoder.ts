@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { envelopeSchema, type EventKind, eventSchemas, type WireUsage } from './anthropic-wire.js';
-import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import { badStream, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { AssistantPart, ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
@@ -36,6 +36,12 @@ export class MessagesDecoder implements WireDecoder {
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly blocks = new Map<number, Slot>();
   private tools = 0;
+  /**
+   * A tool block whose input did not parse at its content_block_stop. The API sends that stop before
+   * the message_delta whose stop_reason says why the answer ended: `max_tokens` there means the input
+   * was cut, not broken, so the failure is told once that reason (or anything else) arrives.
+   */
+  private broken: { call: string; detail: string; json: string } | undefined;
 
   constructor(
     private readonly label: string,
@@ -51,10 +57,13 @@ export class MessagesDecoder implements WireDecoder {
   }
 
   finish(): ModelEvent[] {
+    if (this.broken) return [this.brokenInput(undefined)];
     return [badStream(`The stream from ${this.label} ended before message_stop; the response is incomplete.`)];
   }
 
   private handle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
+    // After a broken input only the reason may come (or the provider's own error): more content means it was not cut.
+    if (this.broken && kind !== 'message_delta' && kind !== 'error') return [this.brokenInput(undefined)];
     switch (kind) {
       case 'message_start': {
         const ev = parseData(eventSchemas().message_start, message, this.label);
@@ -110,6 +119,7 @@ export class MessagesDecoder implements WireDecoder {
         const reason = ev.value.delta.stop_reason;
         // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
         // server-tool blocks (we never offer server tools), so it cannot go on: not a finished message.
+        if (this.broken) return [this.brokenInput(reason === 'max_tokens' || reason === 'model_context_window_exceeded' ? `stop_reason "${reason}"` : undefined)];
         if (reason === 'pause_turn') return [badStream(`The stream from ${this.label} paused its turn (pause_turn); wasmhooks does not resume server-tool turns, so the answer is incomplete.`)];
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
         this.addUsage(ev.value.usage);
@@ -173,13 +183,19 @@ export class MessagesDecoder implements WireDecoder {
     if (block.json.trim() !== '') {
       const parsed = parseJson(block.json, 'the input', TOOL_INPUT_JSON);
       if (!parsed.ok) {
-        return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${parsed.message}): ${block.json.slice(0, 200)}`)];
+        this.broken = { call: `${block.ordinal} (${block.name})`, detail: parsed.message, json: block.json };
+        return [];
       }
       input = parsed.value;
     }
     block.input = input;
     block.done = true;
     return [{ type: 'tool.call', id: block.id, name: block.name, input }];
+  }
+
+  private brokenInput(cutBy: string | undefined): ModelEvent {
+    const b = this.broken as NonNullable<MessagesDecoder['broken']>;
+    return malformedToolInput(this.label, b.call, b.detail, b.json, cutBy);
   }
 
   private set(index: number, block: Block): void {

@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
 import { providerMessage } from './http.js';
 import { type Chunk, chunkSchema } from './openai-wire.js';
-import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import { badStream, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
@@ -193,11 +193,7 @@ export class ChatCompletionsDecoder implements WireDecoder {
       this.flush(index, call, events);
       call.done = true;
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
-      if (!parsed.ok) {
-        // finish_reason "length": the answer hit the output token cap inside the arguments; say what to change.
-        const cut = this.finishReason === 'length' ? ' The answer was cut at the output token limit (finish_reason "length") before the arguments ended: raise maxTokens.' : '';
-        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}.${cut}`)];
-      }
+      if (!parsed.ok) return [malformedToolInput(this.label, `${index} (${call.name})`, parsed.message, call.args, this.finishReason === 'length' ? 'finish_reason "length"' : undefined)];
       events.push({ type: 'tool.call', id: call.id, name: call.name, input: parsed.value });
     }
     return events;

@@ -1,0 +1,143 @@
+// conf5: the output token limit inside a tool call's input says so, in one wording, whichever provider
+// cut it (OpenAI's finish_reason "length", Anthropic's stop_reason "max_tokens", the AI SDK's
+// finishReason "length"); blank user and assistant text never reaches an AI SDK provider.
+// Case form of stream-conformance.ts; vitest twin conf5.streams.test.ts, on Node, Deno and Bun
+// test/xrt/conf5.xrt.ts. Only type imports from host/ (the xrt runs it against dist/).
+import type { aiSdkModel as AiSdkModel, Message } from '../../host/index.js';
+import type { Case } from './stream-conformance.ts';
+
+const start = ['message_start', { type: 'message_start', message: { id: 'msg', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, usage: { input_tokens: 7, output_tokens: 1 } } }];
+const blockStart = (index: number, block: unknown) => ['content_block_start', { type: 'content_block_start', index, content_block: block }];
+const delta = (index: number, d: unknown) => ['content_block_delta', { type: 'content_block_delta', index, delta: d }];
+const stop = (index: number) => ['content_block_stop', { type: 'content_block_stop', index }];
+const msgDelta = (reason: string) => ['message_delta', { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 9 } }];
+const msgStop = ['message_stop', { type: 'message_stop' }];
+const toolStart = (index: number) => blockStart(index, { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} });
+const half = (index: number) => delta(index, { type: 'input_json_delta', partial_json: '{"n":' });
+const finish4 = (unified: string) => ({ type: 'finish', finishReason: { unified, raw: unified }, usage: { inputTokens: { total: 3 }, outputTokens: { total: 2 } } });
+const oc = (d: unknown, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: d, finish_reason: finish, logprobs: null }] });
+
+/** The one wording (provider-stream.ts `malformedToolInput`), with the provider's own name for the limit. */
+const cut = (by: string) => new RegExp(`malformed JSON input .*The answer was cut at the output token limit \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended: raise maxTokens\\.$`, 's');
+/** Malformed, and not said to be cut. */
+const brokenNotCut = /^(?!.*token limit).*malformed JSON input/s;
+
+export const conf5Cases: Case[] = [
+  {
+    // The API sends the tool block's content_block_stop before the message_delta that says max_tokens:
+    // the input was reported as malformed JSON at the stop, and the user was not told to raise maxTokens.
+    name: 'anthropic: tool input cut by stop_reason max_tokens says the token limit cut it and to raise maxTokens',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0), msgDelta('max_tokens'), msgStop],
+    expect: { error: 'BAD_STREAM', says: cut('stop_reason "max_tokens"') },
+  },
+  {
+    name: 'anthropic: a context window that ends the answer inside the input is the same cut',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0), msgDelta('model_context_window_exceeded'), msgStop],
+    expect: { error: 'BAD_STREAM', says: cut('stop_reason "model_context_window_exceeded"') },
+  },
+  {
+    name: 'anthropic: broken input with stop_reason tool_use is malformed, not a cut',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0), msgDelta('tool_use'), msgStop],
+    expect: { error: 'BAD_STREAM', says: brokenNotCut },
+  },
+  {
+    name: 'anthropic: a block after the broken input shows the answer went on: malformed, and no later call runs',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0), blockStart(1, { type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }), delta(1, { type: 'input_json_delta', partial_json: '{"n":2}' }), stop(1), msgDelta('max_tokens'), msgStop],
+    expect: { error: 'BAD_STREAM', says: brokenNotCut, calls: [] },
+  },
+  {
+    name: 'anthropic: a stream that ends after the broken input reports the input',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0)],
+    expect: { error: 'BAD_STREAM', says: brokenNotCut },
+  },
+  {
+    name: 'openai: arguments cut by finish_reason "length" in the same words',
+    provider: 'openai',
+    stream: [oc({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '{"n":' } }] }), oc({}, 'length')],
+    expect: { error: 'BAD_STREAM', says: cut('finish_reason "length"') },
+  },
+  {
+    // @ai-sdk/anthropic emits the tool-call (its input as streamed) at the block's stop, then the finish part.
+    name: 'ai-sdk: a tool-call input cut by finishReason "length" in the same words',
+    provider: 'ai-sdk',
+    stream: [
+      { type: 'tool-input-start', id: 'c1', toolName: 'f' },
+      { type: 'tool-input-delta', id: 'c1', delta: '{"n":' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '{"n":' },
+      finish4('length'),
+    ],
+    expect: { error: 'BAD_STREAM', says: cut('finishReason "length"') },
+  },
+  {
+    name: 'ai-sdk: a malformed tool-call input with finishReason "tool-calls" is malformed, not a cut',
+    provider: 'ai-sdk',
+    stream: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '{"n":' }, finish4('tool-calls')],
+    expect: { error: 'BAD_STREAM', says: brokenNotCut },
+  },
+  {
+    // @ai-sdk/anthropic passes a text part on as a text block: "\n\n" before a tool call refused every later turn.
+    name: 'ai-sdk: whitespace-only text before a tool call is not sent back',
+    provider: 'ai-sdk',
+    stream: [
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: '\n\n' },
+      { type: 'text-end', id: 't' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '{"n":1}' },
+      finish4('tool-calls'),
+    ],
+    expect: {
+      calls: ['c1 f {"n":1}'],
+      next: ['{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c1","toolName":"f","input":{"n":1}}]}'],
+      notNext: ['"text":"\\n\\n"'],
+    },
+  },
+];
+
+interface AiSdkApi {
+  aiSdkModel: typeof AiSdkModel;
+}
+
+/**
+ * The prompt an AI SDK model is given for a history with blank user text (a prompt `""` or `"  "`, an
+ * assistant turn of whitespace): @ai-sdk/anthropic passes `{type:'text',text:''}` on as an empty text
+ * block (refused: "text content blocks must be non-empty"), Gemini refuses an empty text part, and a
+ * message with no content is refused by every provider. Returns what is wrong (empty when it conforms).
+ */
+export async function blankUserText(api: AiSdkApi): Promise<string[]> {
+  const prompts: unknown[] = [];
+  const fake = {
+    specificationVersion: 'v2',
+    provider: 'fake',
+    modelId: 'fake-1',
+    supportedUrls: {},
+    doGenerate: async () => Promise.reject(new Error('not used')),
+    doStream: async (options: { prompt: unknown }) => {
+      prompts.push(options.prompt);
+      return { stream: new ReadableStream({ start: (c) => { c.enqueue({ type: 'text-delta', id: 't', delta: 'ok' }); c.enqueue(finish4('stop')); c.close(); } }) };
+    },
+  };
+  const model = api.aiSdkModel(fake as never, { retry: { maxRetries: 0 } });
+  const messages: Message[] = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+    { role: 'user', content: '' },
+    { role: 'assistant', content: [{ type: 'text', text: ' \n' }] },
+    { role: 'user', content: ' \t\n' },
+    { role: 'user', content: 'go on' },
+  ];
+  for await (const event of model.stream({ messages, tools: [], signal: new AbortController().signal })) if (event.type === 'error') return [`the turn failed: ${event.error.message}`];
+  const problems: string[] = [];
+  const sent = JSON.stringify(prompts[0]);
+  const want = JSON.stringify([
+    { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+    { role: 'user', content: [{ type: 'text', text: 'go on' }] },
+  ]);
+  if (sent !== want) problems.push(`prompt ${sent}, wanted ${want}`);
+  return problems;
+}
