@@ -76,6 +76,18 @@ export function blockOutput(event: HookEventName, reason: string | undefined): H
   return reason === undefined ? { decision } : { decision, reason };
 }
 
+/** Where Claude Code adds a command hook's plain (non-JSON) stdout to the model's context: elsewhere it only logs it. */
+const PLAIN_CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(['UserPromptSubmit', 'SessionStart']);
+
+/**
+ * What a command hook's plain text on stdout (exit 0, not a JSON answer) means on `event`, as in Claude
+ * Code: context for the model on UserPromptSubmit and SessionStart (the date, the branch, a rule to
+ * repeat), nothing elsewhere (a log line is no opinion; it never allows or denies anything).
+ */
+export function plainOutput(event: HookEventName, text: string): HookOutput {
+  return PLAIN_CONTEXT_EVENTS.has(event) ? { additionalContext: text } : {};
+}
+
 /** `continue: false`: stop where legal, else deny where legal; on Stop it lets the agent stop. */
 function haltDecision(event: HookEventName): HookDecision {
   if (isStopEvent(event)) return 'continue';

@@ -12,7 +12,8 @@ import { nextHookId } from '../hooks/js.js';
 import { compileToolMatcher } from '../hooks/matcher.js';
 import { shellResult } from './output.js';
 import { runShell } from './run.js';
-import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
+import { hookTimeoutMs } from '../hooks/timeout.js';
+import { shellHookSpecSchema, type ShellHookSpec } from './spec.js';
 
 export interface ShellHookOptions {
   /** Working directory when the spec has no `cwd` (and the base of a relative one). Default: the process's. */
@@ -41,7 +42,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
   }
   const s = parsed.data;
   const label = `shell hook "${s.name ?? s.command}"`;
-  const timeoutMs = s.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const timeoutMs = hookTimeoutMs(s.timeout, s.timeoutMs);
   const cwd = workingDir(options.baseDir, s.cwd);
   const matcher = compileToolMatcher(s.matcher, label);
   const run = async (input: HookInput, ctx: HookRunContext): Promise<HookResult> => {
