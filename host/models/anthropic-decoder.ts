@@ -37,11 +37,12 @@ export class MessagesDecoder implements WireDecoder {
   private readonly blocks = new Map<number, Slot>();
   private tools = 0;
   /**
-   * A tool block whose input did not parse at its content_block_stop. The API sends that stop before
-   * the message_delta whose stop_reason says why the answer ended: `max_tokens` there means the input
-   * was cut, not broken, so the failure is told once that reason (or anything else) arrives.
+   * A tool block whose input is in question at its content_block_stop: it did not parse, or none came
+   * (`held`: its call, which runs with `{}` unless the limit cut it). The API sends that stop before the
+   * message_delta whose stop_reason says why the answer ended: `max_tokens` there means the input was cut,
+   * so the block is judged once that reason (or anything else) arrives.
    */
-  private broken: { call: string; detail: string; json: string } | undefined;
+  private pending: { call: string; detail: string; json: string; held?: ModelEvent } | undefined;
 
   constructor(
     private readonly label: string,
@@ -57,13 +58,22 @@ export class MessagesDecoder implements WireDecoder {
   }
 
   finish(): ModelEvent[] {
-    if (this.broken) return [this.brokenInput(undefined)];
+    if (this.pending && !this.pending.held) return [this.judged(undefined)];
     return [badStream(`The stream from ${this.label} ended before message_stop; the response is incomplete.`)];
   }
 
   private handle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
-    // After a broken input only the reason may come (or the provider's own error): more content means it was not cut.
-    if (this.broken && kind !== 'message_delta' && kind !== 'error') return [this.brokenInput(undefined)];
+    // More content before the reason means the answer went on: the input was not cut.
+    if (this.pending && kind !== 'message_delta' && kind !== 'error') {
+      const held = this.pending.held;
+      if (held === undefined) return [this.judged(undefined)];
+      this.pending = undefined;
+      return [held, ...this.settle(kind, message)];
+    }
+    return this.settle(kind, message);
+  }
+
+  private settle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
     switch (kind) {
       case 'message_start': {
         const ev = parseData(eventSchemas().message_start, message, this.label);
@@ -117,13 +127,17 @@ export class MessagesDecoder implements WireDecoder {
         const ev = parseData(eventSchemas().message_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
+        const pending = this.pending;
+        const cutBy = reason === 'max_tokens' || reason === 'model_context_window_exceeded' ? `stop_reason "${reason}"` : undefined;
+        if (pending && (cutBy !== undefined || !pending.held)) return [this.judged(cutBy)];
+        this.pending = undefined;
+        const events = pending?.held ? [pending.held] : [];
         // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
         // server-tool blocks (we never offer server tools), so it cannot go on: not a finished message.
-        if (this.broken) return [this.brokenInput(reason === 'max_tokens' || reason === 'model_context_window_exceeded' ? `stop_reason "${reason}"` : undefined)];
         if (reason === 'pause_turn') return [badStream(`The stream from ${this.label} paused its turn (pause_turn); wasmhooks does not resume server-tool turns, so the answer is incomplete.`)];
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
         this.addUsage(ev.value.usage);
-        return [];
+        return events;
       }
       case 'message_stop': {
         const open = [...this.blocks.values()].map((slot) => slot.block).find((b) => b.kind === 'tool' && !b.done);
@@ -179,23 +193,31 @@ export class MessagesDecoder implements WireDecoder {
     slot.stopped = true;
     const block = slot.block;
     if (block.kind !== 'tool') return [];
+    const call = `${block.ordinal} (${block.name})`;
     let input: unknown = block.preset ?? {};
     if (block.json.trim() !== '') {
       const parsed = parseJson(block.json, 'the input', TOOL_INPUT_JSON);
       if (!parsed.ok) {
-        this.broken = { call: `${block.ordinal} (${block.name})`, detail: parsed.message, json: block.json };
+        this.pending = { call, detail: parsed.message, json: block.json };
         return [];
       }
       input = parsed.value;
     }
     block.input = input;
     block.done = true;
-    return [{ type: 'tool.call', id: block.id, name: block.name, input }];
+    const event: ModelEvent = { type: 'tool.call', id: block.id, name: block.name, input };
+    // Nothing streamed and nothing given at the start: a call without arguments, or one the limit cut after its name.
+    const none = block.json.trim() === '' && (block.preset === undefined || (typeof block.preset === 'object' && block.preset !== null && Object.keys(block.preset).length === 0));
+    if (!none) return [event];
+    this.pending = { call, detail: '', json: '', held: event };
+    return [];
   }
 
-  private brokenInput(cutBy: string | undefined): ModelEvent {
-    const b = this.broken as NonNullable<MessagesDecoder['broken']>;
-    return malformedToolInput(this.label, b.call, b.detail, b.json, cutBy);
+  /** The pending block's failure: cut when `cutBy` names the limit, else malformed. */
+  private judged(cutBy: string | undefined): ModelEvent {
+    const p = this.pending as NonNullable<MessagesDecoder['pending']>;
+    this.pending = undefined;
+    return malformedToolInput(this.label, p.call, p.detail, p.json, cutBy);
   }
 
   private set(index: number, block: Block): void {

@@ -192,6 +192,8 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (call.id === '') call.id = `call_${index}`;
       this.flush(index, call, events);
       call.done = true;
+      // Named, then cut by the token limit before any argument: not a call without arguments (those stream "{}").
+      if (call.args.trim() === '' && this.finishReason === 'length') return [malformedToolInput(this.label, `${index} (${call.name})`, '', '', 'finish_reason "length"')];
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
       if (!parsed.ok) return [malformedToolInput(this.label, `${index} (${call.name})`, parsed.message, call.args, this.finishReason === 'length' ? 'finish_reason "length"' : undefined)];
       events.push({ type: 'tool.call', id: call.id, name: call.name, input: parsed.value });

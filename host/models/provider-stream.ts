@@ -94,11 +94,14 @@ export function badStream(message: string): ModelEvent {
  * A tool call whose input JSON did not parse, in one wording for every provider. `cutBy` names the
  * provider's word for "the output token limit ended the answer" (OpenAI's `finish_reason "length"`,
  * Anthropic's `stop_reason "max_tokens"`, the AI SDK's `finishReason "length"`): then the JSON is not
- * broken but unfinished, and the fix is the caller's, so the message says which setting to raise.
+ * broken but unfinished (or not begun: a call named just before the limit), and the fix is the
+ * caller's, so the message says which setting to raise.
  */
 export function malformedToolInput(label: string, call: string, detail: string, json: string, cutBy?: string): ModelEvent {
   const cut = cutBy === undefined ? '' : ` The answer was cut at the output token limit (${cutBy}) before the input ended: raise maxTokens.`;
-  return badStream(`Tool call ${call} from ${label} has malformed JSON input (${detail}): ${json.slice(0, 200)}.${cut}`);
+  // No input at all is only ever told as a cut (a call without arguments is `{}` otherwise).
+  const what = json.trim() === '' ? 'no input' : `malformed JSON input (${detail}): ${json.slice(0, 200)}`;
+  return badStream(`Tool call ${call} from ${label} has ${what}.${cut}`);
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: ModelFailure };

@@ -19,6 +19,8 @@ const oc = (d: unknown, finish: string | null = null) => ({ id: 'c', object: 'ch
 
 /** The one wording (provider-stream.ts `malformedToolInput`), with the provider's own name for the limit. */
 const cut = (by: string) => new RegExp(`malformed JSON input .*The answer was cut at the output token limit \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended: raise maxTokens\\.$`, 's');
+/** A call named just before the limit, with no input at all: never run with `{}`. */
+const cutBeforeInput = (by: string) => new RegExp(`has no input\\. The answer was cut at the output token limit \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended: raise maxTokens\\.$`);
 /** Malformed, and not said to be cut. */
 const brokenNotCut = /^(?!.*token limit).*malformed JSON input/s;
 
@@ -54,6 +56,31 @@ export const conf5Cases: Case[] = [
     provider: 'anthropic',
     stream: [start, toolStart(0), half(0), stop(0)],
     expect: { error: 'BAD_STREAM', says: brokenNotCut },
+  },
+  {
+    // Before, the call ran with `{}`: the tool's defaults, on an answer the limit had cut.
+    name: 'anthropic: a tool named just before max_tokens, with no input, does not run with {}: the same cut',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), stop(0), msgDelta('max_tokens'), msgStop],
+    expect: { error: 'BAD_STREAM', says: cutBeforeInput('stop_reason "max_tokens"'), calls: [] },
+  },
+  {
+    name: 'anthropic: a call without arguments (no input, stop_reason tool_use) still runs with {}',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), delta(0, { type: 'input_json_delta', partial_json: '' }), stop(0), msgDelta('tool_use'), msgStop],
+    expect: { calls: ['toolu_1 f {}'], stopReason: 'tool_use' },
+  },
+  {
+    name: 'anthropic: a call without arguments followed by another block runs, in order',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), stop(0), blockStart(1, { type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }), delta(1, { type: 'input_json_delta', partial_json: '{"n":2}' }), stop(1), msgDelta('tool_use'), msgStop],
+    expect: { calls: ['toolu_1 f {}', 'toolu_2 f {"n":2}'], stopReason: 'tool_use' },
+  },
+  {
+    name: 'openai: a call named just before finish_reason "length", with no arguments, does not run with {}',
+    provider: 'openai',
+    stream: [oc({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '' } }] }), oc({}, 'length')],
+    expect: { error: 'BAD_STREAM', says: cutBeforeInput('finish_reason "length"'), calls: [] },
   },
   {
     name: 'openai: arguments cut by finish_reason "length" in the same words',
