@@ -107,9 +107,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   const answer = new AnswerParts();
   let started = false;
   let calls = 0;
-  // A tool-call whose input did not parse: told at the finish part, which says whether the token limit cut it (a
-  // provider emits the call at its block's end, before the finish reason).
-  let broken: { call: string; detail: string; json: string } | undefined;
+  // A tool-call whose input did not parse, or came empty (`held`: it runs with `{}` unless the limit cut it): judged at
+  // the next part, as the finish part says whether the token limit cut it (a provider emits the call at its
+  // block's end, before the finish reason).
+  let broken: { call: string; detail: string; json: string; held?: ModelEvent } | undefined;
   try {
     while (true) {
       let chunk: ReadableStreamReadResult<unknown>;
@@ -120,7 +121,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         return;
       }
       if (signal.aborted) return;
-      if (chunk.done) return yield broken ? malformedToolInput(label, broken.call, broken.detail, broken.json) : badStream(`The stream from ${label} ended without a finish part.`);
+      if (chunk.done) return yield broken && !broken.held ? malformedToolInput(label, broken.call, broken.detail, broken.json) : badStream(`The stream from ${label} ended without a finish part.`);
       const type = z.object({ type: z.string() }).safeParse(chunk.value);
       if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
       const kind = type.data.type;
@@ -131,7 +132,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       const part = { type: kind, ...parsed.data } as Part;
       if (broken && part.type !== 'error') {
         const reason = part.type === 'finish' ? (typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified) : undefined;
-        return yield malformedToolInput(label, broken.call, broken.detail, broken.json, reason === 'length' ? 'finishReason "length"' : undefined);
+        const cutBy = reason === 'length' ? 'finishReason "length"' : undefined;
+        if (broken.held === undefined || cutBy !== undefined) return yield malformedToolInput(label, broken.call, broken.detail, broken.json, cutBy);
+        yield broken.held;
+        broken = undefined;
       }
       if (!started && part.type !== 'error') {
         started = true;
@@ -184,7 +188,9 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           }
           calls++;
           answer.call(part.toolCallId, part.toolName, parsed.value, part.providerMetadata);
-          yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
+          const call: ModelEvent = { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
+          if (part.input.trim() === '') broken = { call: `${part.toolCallId} (${part.toolName})`, detail: '', json: '', held: call };
+          else yield call;
           break;
         }
         case 'finish': {

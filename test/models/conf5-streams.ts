@@ -101,6 +101,18 @@ export const conf5Cases: Case[] = [
     expect: { error: 'BAD_STREAM', says: cut('finishReason "length"') },
   },
   {
+    name: 'ai-sdk: a tool-call with empty input cut by finishReason "length" does not run with {}',
+    provider: 'ai-sdk',
+    stream: [{ type: 'tool-input-start', id: 'c1', toolName: 'f' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '' }, finish4('length')],
+    expect: { error: 'BAD_STREAM', says: cutBeforeInput('finishReason "length"'), calls: [] },
+  },
+  {
+    name: 'ai-sdk: a tool-call with empty input otherwise runs with {}, in order',
+    provider: 'ai-sdk',
+    stream: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '' }, { type: 'tool-call', toolCallId: 'c2', toolName: 'f', input: '{"n":2}' }, finish4('tool-calls')],
+    expect: { calls: ['c1 f {}', 'c2 f {"n":2}'], stopReason: 'tool_use' },
+  },
+  {
     name: 'ai-sdk: a malformed tool-call input with finishReason "tool-calls" is malformed, not a cut',
     provider: 'ai-sdk',
     stream: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '{"n":' }, finish4('tool-calls')],
