@@ -5,7 +5,7 @@
 import { MAX_TIMER_MS } from '../timer.js';
 
 /** Claude Code's default for a command hook, and ours for JS and shell hooks: 60 s. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /** Why a hook giving both spellings is refused. */
 export const BOTH_TIMEOUTS = 'give timeoutMs (milliseconds) or timeout (seconds, Claude style), not both';
