@@ -10,6 +10,14 @@ import { lazy } from '../lazy.js';
 import { BOTH_TIMEOUTS } from '../hooks/timeout.js';
 
 // Built at first use (see lazy.ts): only shell hooks need it.
+/**
+ * Claude Code's variable for the project root, which its hook commands name scripts by
+ * (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`): set for every shell hook (the config file's folder, or
+ * the session's cwd for a hook made in code without `baseDir`), so such a command runs here as written.
+ * Workspace trust hashes a file named through it (cli/trust-files.ts).
+ */
+export const PROJECT_DIR_VAR = 'CLAUDE_PROJECT_DIR';
+
 export const shellHookSpecSchema = lazy(() =>
   z
     .object({

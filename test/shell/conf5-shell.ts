@@ -135,3 +135,22 @@ export async function plainStdoutReachesModel(api: ShellApi): Promise<string[]> 
   for (const piece of ['Project rules: be brief.', 'Today is Monday.', 'what day is it?']) if (!sent.includes(piece)) problems.push(`the model request lacks ${piece}: ${sent}`);
   return problems;
 }
+
+/**
+ * `$CLAUDE_PROJECT_DIR`, which Claude Code's hook commands name their scripts by, is set: the config's folder
+ * (`baseDir`), else the session's cwd. Before, it expanded to nothing: `/.claude/hooks/guard.sh` was not
+ * found (exit 127, TRAP), and a PreToolUse guard failed closed on every call.
+ */
+export async function projectDirVar(api: ShellApi, dir: string, script: (path: string, text: string) => Promise<void>): Promise<string[]> {
+  await script(`${dir}/.claude/hooks/guard.sh`, '#!/bin/sh\necho "guarded from $CLAUDE_PROJECT_DIR" >&2\nexit 2\n');
+  const command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
+  const problems: string[] = [];
+  const signal = () => ({ signal: new AbortController().signal }) as never;
+  const [fromConfig] = api.shellHooks([{ event: 'PreToolUse', type: 'command', command, timeout: 30 } as never], { baseDir: dir }).hooks();
+  const a = await fromConfig!.run(inputs.PreToolUse as HookInput, signal());
+  if (JSON.stringify(a) !== JSON.stringify({ ok: true, output: { decision: 'deny', reason: `guarded from ${dir}` } })) problems.push(`with baseDir: ${JSON.stringify(a)}`);
+  const inCode = api.createShellHook({ event: 'PreToolUse', command: `cd / && ${command}`, timeoutMs: 30_000 });
+  const b = await inCode.run({ ...inputs.PreToolUse, cwd: dir } as HookInput, signal());
+  if (JSON.stringify(b) !== JSON.stringify({ ok: true, output: { decision: 'deny', reason: `guarded from ${dir}` } })) problems.push(`from the session's cwd: ${JSON.stringify(b)}`);
+  return problems;
+}

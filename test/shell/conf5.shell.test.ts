@@ -1,11 +1,11 @@
 // conf5 shell-hook checks (conf5-shell.ts) against the sources; the same run on Node, Deno and Bun
 // against dist/ in test/xrt/conf5.xrt.ts.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHost, createShellHook, loadConfig, scriptedModel, shellHooks } from '../../host/index.js';
-import { configEntry, plainStdout, plainStdoutReachesModel, timeoutKills, timeoutSeconds } from './conf5-shell.js';
+import { configEntry, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds } from './conf5-shell.js';
 
 const api = { createHost, createShellHook, shellHooks, scriptedModel, loadConfig };
 
@@ -29,5 +29,15 @@ describe("conf5: Claude Code's command hooks as shell hooks", () => {
 
   it('the plain stdout of UserPromptSubmit and SessionStart hooks reaches the model, and the prompt runs', async () => {
     expect(await plainStdoutReachesModel(api)).toEqual([]);
+  });
+
+  it('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh runs as in Claude Code: the config folder, else the session cwd', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-conf5-'));
+    const script = async (path: string, text: string) => {
+      await mkdir(join(path, '..'), { recursive: true });
+      await writeFile(path, text);
+      await chmod(path, 0o755);
+    };
+    expect(await projectDirVar(api, dir, script)).toEqual([]);
   });
 });
