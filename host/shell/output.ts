@@ -8,7 +8,7 @@
  * | exit 0, stdout starting with `{` or `[` | a JSON answer: ours or Claude Code's (`{"decision":"allow"}`, `{"hookSpecificOutput":{…}}`; read by hooks/output.ts) |
  * | exit 0, such JSON that does not parse, is no object or has an unknown key | BAD_OUTPUT failure |
  * | exit 0, any other stdout (plain text) | Claude Code's rule (hooks/output.ts `plainOutput`): context for the model on UserPromptSubmit/SessionStart, no opinion elsewhere |
- * | exit 2 | Claude Code's block (hooks/output.ts `blockOutput`): deny; block for Stop/SubagentStop; stderr to the model on PostToolUse/PostToolUseFailure |
+ * | exit 2 | Claude Code's block (hooks/output.ts `blockOutput`): deny; block for Stop/SubagentStop; stderr to the model on PostToolUse/PostToolUseFailure, to the user (systemMessage) on observe-only events |
  * | exit 49 | stop (halt the turn), reason = stderr |
  * | other exit code, signal | TRAP failure |
  * | cannot start | LOAD_FAILED failure |

@@ -154,3 +154,22 @@ export async function projectDirVar(api: ShellApi, dir: string, script: (path: s
   if (JSON.stringify(b) !== JSON.stringify({ ok: true, output: { decision: 'deny', reason: `guarded from ${dir}` } })) problems.push(`from the session's cwd: ${JSON.stringify(b)}`);
   return problems;
 }
+
+/**
+ * Exit 2 on an event that refuses nothing (SessionStart, SessionEnd, Notification, …): Claude Code shows
+ * stderr to the user only. It was a deny, which such an event cannot take: a failure on hook.end.
+ */
+export async function exitTwoObserveOnly(api: ShellApi): Promise<string[]> {
+  const problems: string[] = [];
+  const hook = api.createShellHook({ event: 'SessionStart', command: `echo 'no VPN: remote tools will fail' >&2; exit 2`, timeoutMs: 10_000 });
+  const got = await hook.run(inputs.SessionStart as HookInput, { signal: new AbortController().signal } as never);
+  const want = { ok: true, output: { systemMessage: 'no VPN: remote tools will fail' } };
+  if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`SessionStart exit 2: ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
+  const host = api.createHost({ model: api.scriptedModel([{ text: 'ok' }]), plugins: [api.shellHooks([{ event: 'SessionStart', command: `echo 'no VPN' >&2; exit 2`, timeoutMs: 10_000 }])] });
+  const events: HostEvent[] = [];
+  for await (const event of host.session().stream('hi')) events.push(event);
+  await host.close();
+  const end = events.find((e) => e.type === 'hook.end') as { failure?: unknown; systemMessage?: string } | undefined;
+  if (end?.failure !== undefined || end?.systemMessage !== 'no VPN') problems.push(`hook.end ${JSON.stringify(end)}: wanted no failure and systemMessage "no VPN"`);
+  return problems;
+}

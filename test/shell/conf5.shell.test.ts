@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHost, createShellHook, loadConfig, scriptedModel, shellHooks } from '../../host/index.js';
-import { configEntry, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds } from './conf5-shell.js';
+import { configEntry, exitTwoObserveOnly, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds } from './conf5-shell.js';
 
 const api = { createHost, createShellHook, shellHooks, scriptedModel, loadConfig };
 
@@ -39,5 +39,9 @@ describe("conf5: Claude Code's command hooks as shell hooks", () => {
       await chmod(path, 0o755);
     };
     expect(await projectDirVar(api, dir, script)).toEqual([]);
+  });
+
+  it('exit 2 on SessionStart shows stderr to the user (systemMessage), as Claude Code; no failure', async () => {
+    expect(await exitTwoObserveOnly(api)).toEqual([]);
   });
 });

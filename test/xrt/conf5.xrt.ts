@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { aiSdkModel, anthropicModel, createHost, createShellHook, eventGrammarViolations, loadConfig, openaiModel, scriptedModel, shellHooks } from '../../dist/index.js';
 import { runCase, type Api } from '../models/stream-conformance.ts';
 import { blankUserText, conf5Cases } from '../models/conf5-streams.ts';
-import { configEntry, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds, type ShellApi } from '../shell/conf5-shell.ts';
+import { configEntry, exitTwoObserveOnly, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds, type ShellApi } from '../shell/conf5-shell.ts';
 import { runCli } from './cli-run.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
@@ -74,5 +74,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(await exists(join(dir, 'pwned')), false, 'the changed script ran under the trust checked at start');
     assert.equal(await exists(join(dir, 'second.txt')), false);
     assert.ok(r.stdout.includes(`${join(dir, '.claude', 'hooks', 'check.sh')} changed since ${join(dir, 'wasmhooks.json')} was trusted; not run`), r.stdout);
+  },
+  'exit 2 on SessionStart shows stderr to the user (systemMessage), not a failure': async () => {
+    assert.deepEqual(await exitTwoObserveOnly(shell), []);
   },
 };
