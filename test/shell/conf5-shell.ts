@@ -109,7 +109,10 @@ export async function plainStdout(api: ShellApi): Promise<string[]> {
   await check('UserPromptSubmit', `echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}'`, { ok: true, output: { additionalContext: 'ctx' } });
   await check('UserPromptSubmit', `echo '{"decision":"block","reason":"no keys"}'`, { ok: true, output: { decision: 'deny', reason: 'no keys' } });
   await check('PreToolUse', `echo '{"decision":"deny"'`, 'BAD_OUTPUT');
-  await check('UserPromptSubmit', `echo '[1]'`, 'BAD_OUTPUT');
+  await check('UserPromptSubmit', `echo '{"additionalContext":"x","extra":1}'`, 'BAD_OUTPUT');
+  // Only an object opens an answer, as in Claude Code: a "[info] …" log line is plain text.
+  await check('UserPromptSubmit', `echo '[info] on branch main'`, { ok: true, output: { additionalContext: '[info] on branch main' } });
+  await check('PreToolUse', `echo '[1]'`, { ok: true, output: {} });
   return problems;
 }
 
