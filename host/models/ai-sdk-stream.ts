@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
 import { codeForStatus } from './http.js';
-import { badStream, malformedToolInput } from './provider-stream.js';
+import { badStream, inputCut, malformedToolInput } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
 import { AnswerParts, toPrompt } from './ai-sdk-prompt.js';
 import type { ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
@@ -95,6 +95,9 @@ const FINISH: Record<string, StopReason | 'interrupted'> = {
   error: 'interrupted',
 };
 
+/** Finish reasons that end an answer wherever it stands, inside a tool call's input too. */
+const CUTS = { length: 'limit', 'content-filter': 'filter' } as const;
+
 async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, modelId: string, label: string): AsyncGenerator<ModelEvent, void, undefined> {
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal.reason).catch(() => {});
@@ -132,8 +135,8 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       const part = { type: kind, ...parsed.data } as Part;
       if (broken && part.type !== 'error') {
         const reason = part.type === 'finish' ? (typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified) : undefined;
-        const cutBy = reason === 'length' ? 'finishReason "length"' : undefined;
-        if (broken.held === undefined || cutBy !== undefined) return yield malformedToolInput(label, broken.call, broken.detail, broken.json, cutBy);
+        const cut = inputCut('finishReason', reason, CUTS);
+        if (broken.held === undefined || cut !== undefined) return yield malformedToolInput(label, broken.call, broken.detail, broken.json, cut);
         yield broken.held;
         broken = undefined;
       }

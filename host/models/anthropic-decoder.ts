@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { envelopeSchema, type EventKind, eventSchemas, type WireUsage } from './anthropic-wire.js';
-import { badStream, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import { badStream, type InputCut, inputCut, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { AssistantPart, ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
@@ -18,6 +18,9 @@ const STOP_REASONS: Record<string, StopReason> = {
   refusal: 'refusal',
   model_context_window_exceeded: 'max_tokens',
 };
+
+/** Stop reasons that end an answer wherever it stands, inside a tool block's input too. */
+const CUTS = { max_tokens: 'limit', model_context_window_exceeded: 'limit', refusal: 'filter' } as const;
 
 type Block =
   | { kind: 'text'; text: string }
@@ -128,8 +131,8 @@ export class MessagesDecoder implements WireDecoder {
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
         const pending = this.pending;
-        const cutBy = reason === 'max_tokens' || reason === 'model_context_window_exceeded' ? `stop_reason "${reason}"` : undefined;
-        if (pending && (cutBy !== undefined || !pending.held)) return [this.judged(cutBy)];
+        const cut = inputCut('stop_reason', reason, CUTS);
+        if (pending && (cut !== undefined || !pending.held)) return [this.judged(cut)];
         this.pending = undefined;
         const events = pending?.held ? [pending.held] : [];
         // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
@@ -213,11 +216,11 @@ export class MessagesDecoder implements WireDecoder {
     return [];
   }
 
-  /** The pending block's failure: cut when `cutBy` names the limit, else malformed. */
-  private judged(cutBy: string | undefined): ModelEvent {
+  /** The pending block's failure: cut when `cut` says how the answer ended, else malformed. */
+  private judged(cut: InputCut | undefined): ModelEvent {
     const p = this.pending as NonNullable<MessagesDecoder['pending']>;
     this.pending = undefined;
-    return malformedToolInput(this.label, p.call, p.detail, p.json, cutBy);
+    return malformedToolInput(this.label, p.call, p.detail, p.json, cut);
   }
 
   private set(index: number, block: Block): void {

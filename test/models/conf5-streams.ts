@@ -1,6 +1,7 @@
-// conf5: the output token limit inside a tool call's input says so, in one wording, whichever provider
-// cut it (OpenAI's finish_reason "length", Anthropic's stop_reason "max_tokens", the AI SDK's
-// finishReason "length"); blank user and assistant text never reaches an AI SDK provider.
+// conf5: the output token limit (or a content filter) inside a tool call's input says so, in one wording,
+// whichever provider cut it (OpenAI's finish_reason "length", Anthropic's stop_reason "max_tokens", the AI
+// SDK's finishReason "length"), and a call cut before its input never runs with {}; blank user and
+// assistant text never reaches an AI SDK provider.
 // Case form of stream-conformance.ts; vitest twin conf5.streams.test.ts, on Node, Deno and Bun
 // test/xrt/conf5.xrt.ts. Only type imports from host/ (the xrt runs it against dist/).
 import type { aiSdkModel as AiSdkModel, Message } from '../../host/index.js';
@@ -21,8 +22,10 @@ const oc = (d: unknown, finish: string | null = null) => ({ id: 'c', object: 'ch
 const cut = (by: string) => new RegExp(`malformed JSON input .*The answer was cut at the output token limit \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended: raise maxTokens\\.$`, 's');
 /** A call named just before the limit, with no input at all: never run with `{}`. */
 const cutBeforeInput = (by: string) => new RegExp(`has no input\\. The answer was cut at the output token limit \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended: raise maxTokens\\.$`);
+/** The provider's content filter ended the answer inside the input: said so, and the call is not run. */
+const filtered = (by: string) => new RegExp(`The provider's content filter ended the answer \\(${by.replace(/[()]/g, '\\$&')}\\) before the input ended; the call is not run\\.$`);
 /** Malformed, and not said to be cut. */
-const brokenNotCut = /^(?!.*token limit).*malformed JSON input/s;
+const brokenNotCut = /^(?!.*(token limit|content filter)).*malformed JSON input/s;
 
 export const conf5Cases: Case[] = [
   {
@@ -38,6 +41,30 @@ export const conf5Cases: Case[] = [
     provider: 'anthropic',
     stream: [start, toolStart(0), half(0), stop(0), msgDelta('model_context_window_exceeded'), msgStop],
     expect: { error: 'BAD_STREAM', says: cut('stop_reason "model_context_window_exceeded"') },
+  },
+  {
+    name: 'anthropic: stop_reason refusal inside a tool input says the content filter ended it',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), half(0), stop(0), msgDelta('refusal'), msgStop],
+    expect: { error: 'BAD_STREAM', says: filtered('stop_reason "refusal"') },
+  },
+  {
+    name: 'anthropic: stop_reason refusal right after a tool name: the call does not run with {}',
+    provider: 'anthropic',
+    stream: [start, toolStart(0), stop(0), msgDelta('refusal'), msgStop],
+    expect: { error: 'BAD_STREAM', says: filtered('stop_reason "refusal"'), calls: [] },
+  },
+  {
+    name: 'openai: finish_reason content_filter inside the arguments says the content filter ended them',
+    provider: 'openai',
+    stream: [oc({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '{"n":' } }] }), oc({}, 'content_filter')],
+    expect: { error: 'BAD_STREAM', says: filtered('finish_reason "content_filter"') },
+  },
+  {
+    name: 'ai-sdk: finishReason content-filter after a broken tool-call input says the content filter ended it',
+    provider: 'ai-sdk',
+    stream: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: '{"n":' }, finish4('content-filter')],
+    expect: { error: 'BAD_STREAM', says: filtered('finishReason "content-filter"') },
   },
   {
     name: 'anthropic: broken input with stop_reason tool_use is malformed, not a cut',
