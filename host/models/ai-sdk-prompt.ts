@@ -8,7 +8,7 @@
  * SDK's own `streamText` keeps a part's last metadata and sends it back as the
  * part's `providerOptions`; so do we, or the provider refuses the next turn.
  */
-import { isBlankText } from './blank-text.js';
+import { isBlankText, toolResultText } from './blank-text.js';
 import type { AssistantPart, Message, ModelRequest, ProviderMetadata } from './types.js';
 
 export function toPrompt(request: ModelRequest): unknown[] {
@@ -42,7 +42,7 @@ function toPromptMessage(message: Message): { role: string; content: unknown[] }
             type: 'tool-result',
             toolCallId: message.toolUseId,
             toolName: message.toolName,
-            output: { type: message.isError ? 'error-text' : 'text', value: message.content },
+            output: { type: message.isError ? 'error-text' : 'text', value: toolResultText(message) },
           },
         ],
       };

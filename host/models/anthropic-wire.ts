@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
-import { isBlankText } from './blank-text.js';
+import { isBlankText, toolResultText } from './blank-text.js';
 import type { AssistantPart, Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireBlock =
@@ -59,7 +59,7 @@ function toWireMessages(messages: readonly Message[]): WireMessage[] {
         append('user', textBlock(message.content));
         break;
       case 'tool': {
-        const block: WireBlock = { type: 'tool_result', tool_use_id: message.toolUseId, content: message.content };
+        const block: WireBlock = { type: 'tool_result', tool_use_id: message.toolUseId, content: toolResultText(message) };
         if (message.isError) block.is_error = true;
         append('user', [block]);
         break;

@@ -4,7 +4,7 @@
 // assistant text never reaches an AI SDK provider.
 // Case form of stream-conformance.ts; vitest twin conf5.streams.test.ts, on Node, Deno and Bun
 // test/xrt/conf5.xrt.ts. Only type imports from host/ (the xrt runs it against dist/).
-import type { aiSdkModel as AiSdkModel, Message } from '../../host/index.js';
+import type { aiSdkModel as AiSdkModel, anthropicModel as AnthropicModel, Message, Model, openaiModel as OpenaiModel } from '../../host/index.js';
 import type { Case } from './stream-conformance.ts';
 
 const start = ['message_start', { type: 'message_start', message: { id: 'msg', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, usage: { input_tokens: 7, output_tokens: 1 } } }];
@@ -205,5 +205,54 @@ export async function blankUserText(api: AiSdkApi): Promise<string[]> {
     { role: 'user', content: [{ type: 'text', text: 'go on' }] },
   ]);
   if (sent !== want) problems.push(`prompt ${sent}, wanted ${want}`);
+  return problems;
+}
+
+interface WireApi extends AiSdkApi {
+  anthropicModel: typeof AnthropicModel;
+  openaiModel: typeof OpenaiModel;
+}
+
+/**
+ * What each provider is sent for a failed tool result without text (a hook's deny without a reason, a
+ * tool's bare failure): Anthropic refuses `is_error` with empty content ("content cannot be empty if
+ * is_error is true"), natively and through @ai-sdk/anthropic, on that and every later turn.
+ */
+export async function blankErrorResult(api: WireApi): Promise<string[]> {
+  const sent: string[] = [];
+  const sse = (body: string) => async (_url: unknown, init?: { body?: unknown }) => {
+    sent.push(String(init?.body));
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+  const anthropicEnd = ['message_start', 'message_delta', 'message_stop'].map((type) => `event: ${type}\ndata: ${JSON.stringify(type === 'message_start' ? { type, message: { model: 'claude-x', usage: { input_tokens: 1, output_tokens: 1 } } } : type === 'message_delta' ? { type, delta: { stop_reason: 'end_turn' } } : { type })}\n\n`).join('');
+  const openaiEnd = `data: ${JSON.stringify({ model: 'gpt-x', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+  const fake = {
+    specificationVersion: 'v2',
+    provider: 'fake',
+    modelId: 'fake-1',
+    supportedUrls: {},
+    doGenerate: async () => Promise.reject(new Error('not used')),
+    doStream: async (options: { prompt: unknown }) => {
+      sent.push(JSON.stringify(options.prompt));
+      return { stream: new ReadableStream({ start: (c) => { c.enqueue(finish4('stop')); c.close(); } }) };
+    },
+  };
+  const retry = { maxRetries: 0 };
+  const models: Array<[string, Model, string]> = [
+    ['anthropic', api.anthropicModel({ model: 'claude-x', baseURL: 'http://127.0.0.1:9', apiKey: 'k', fetch: sse(anthropicEnd) as typeof fetch, retry }), '"content":"f failed without a message","is_error":true'],
+    ['ai-sdk', api.aiSdkModel(fake as never, { retry }), '"output":{"type":"error-text","value":"f failed without a message"}'],
+    ['openai', api.openaiModel({ model: 'gpt-x', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', fetch: sse(openaiEnd) as typeof fetch, retry }), '"content":"Error: f failed without a message"'],
+  ];
+  const messages: Message[] = [
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', input: {} }] },
+    { role: 'tool', toolUseId: 'toolu_1', toolName: 'f', content: ' ', isError: true },
+  ];
+  const problems: string[] = [];
+  for (const [name, model, want] of models) {
+    sent.length = 0;
+    for await (const event of model.stream({ messages, tools: [], signal: new AbortController().signal })) if (event.type === 'error') problems.push(`${name}: ${event.error.message}`);
+    if (!(sent[0] ?? '').includes(want)) problems.push(`${name} was sent ${String(sent[0]).slice(0, 1000)}, wanted ${want}`);
+  }
   return problems;
 }

@@ -2,7 +2,7 @@
 // against dist/ in test/xrt/conf5.xrt.ts.
 import { describe, expect, it } from 'vitest';
 import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiModel } from '../../host/index.js';
-import { blankUserText, conf5Cases } from './conf5-streams.js';
+import { blankErrorResult, blankUserText, conf5Cases } from './conf5-streams.js';
 import { runCase } from './stream-conformance.js';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations };
@@ -16,5 +16,9 @@ describe('conf5: a tool input cut by the output token limit, and blank text to A
 
   it('ai-sdk: blank user text and whitespace-only assistant text are left out, a message left empty whole', async () => {
     expect(await blankUserText({ aiSdkModel })).toEqual([]);
+  });
+
+  it('a failed tool result without text says which tool failed (Anthropic refuses is_error with empty content), for every provider', async () => {
+    expect(await blankErrorResult({ aiSdkModel, anthropicModel, openaiModel })).toEqual([]);
   });
 });

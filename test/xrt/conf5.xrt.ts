@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aiSdkModel, anthropicModel, createHost, createShellHook, eventGrammarViolations, loadConfig, openaiModel, scriptedModel, shellHooks } from '../../dist/index.js';
 import { runCase, type Api } from '../models/stream-conformance.ts';
-import { blankUserText, conf5Cases } from '../models/conf5-streams.ts';
+import { blankErrorResult, blankUserText, conf5Cases } from '../models/conf5-streams.ts';
 import { configEntry, exitTwoObserveOnly, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds, type ShellApi } from '../shell/conf5-shell.ts';
 import { runCli } from './cli-run.ts';
 
@@ -33,6 +33,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
   },
   'an AI SDK prompt leaves out blank user text and whitespace-only assistant text, and a message left empty': async () => {
     assert.deepEqual(await blankUserText({ aiSdkModel } as never), []);
+  },
+  'a failed tool result without text says which tool failed, for Anthropic, the AI SDK and Chat Completions': async () => {
+    assert.deepEqual(await blankErrorResult({ aiSdkModel, anthropicModel, openaiModel } as never), []);
   },
   'a shell hook takes Claude Code\'s timeout in seconds and "type": "command"; a bad one is INVALID_OPTIONS naming the field': async () => {
     assert.deepEqual(timeoutSeconds(shell), []);
