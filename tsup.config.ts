@@ -18,6 +18,8 @@ export default defineConfig({
     cli: 'host/cli/main.ts',
     // Loaded by URL next to index.js when a plugin runs with worker isolation.
     'sandbox-worker': 'host/sandbox/worker/sandbox-worker.ts',
+    // Loaded by URL when a large module is validated and instrumented off the caller's thread.
+    'instrument-worker': 'host/sandbox/worker/instrument-worker.ts',
   },
   format: ['esm'],
   target: 'es2022',

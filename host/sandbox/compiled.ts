@@ -24,7 +24,8 @@
  * instrumenter makes of its plugin today.
  */
 import { sha256 } from './digest.js';
-import { instrument, type InstrumentOptions } from './instrument/index.js';
+import type { InstrumentOptions } from './instrument/index.js';
+import { abortedLoad, instrumentLoad, type JobOptions } from './off-thread.js';
 
 export interface Compiled {
   /** The instrumented bytes (what a worker compiles again on its side). */
@@ -45,6 +46,9 @@ export const COMPILED_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Slot {
   compiled: Promise<Compiled>;
+  /** Loads awaiting it; when every one of them is aborted, so is the work (its worker terminated). */
+  waiters: number;
+  stop: AbortController;
   /** The instrumented size, once compiled (0 while compiling). */
   bytes: number;
 }
@@ -73,36 +77,75 @@ async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>)
   return `${await sha256(bytes)}:${JSON.stringify(options)}`;
 }
 
-/** `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they throw (never cached). */
-export async function compileInstrumented(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<Compiled> {
+/**
+ * `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they
+ * throw (never cached). A large module is instrumented in a worker (off-thread.ts); `options.signal`
+ * gives up this load, and the work with it once no other load awaits it.
+ */
+export async function compileInstrumented(
+  bytes: Uint8Array,
+  plan: Required<InstrumentOptions>,
+  options: JobOptions = { name: 'module' },
+): Promise<Compiled> {
   const key = await compiledKey(bytes, plan);
-  const hit = cache.get(key);
-  if (hit) {
+  let slot = cache.get(key);
+  if (slot) {
     // Most recently used last.
     cache.delete(key);
-    cache.set(key, hit);
-    return hit.compiled;
+    cache.set(key, slot);
+  } else {
+    const stop = new AbortController();
+    const compiling = (async () => {
+      const instrumented =
+        (await prebuilt.get(key)?.()) ?? (await instrumentLoad(bytes, plan, { ...options, signal: stop.signal }));
+      return { instrumented, module: await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>) };
+    })();
+    const fresh: Slot = { compiled: compiling, bytes: 0, waiters: 0, stop };
+    slot = fresh;
+    cache.set(key, fresh);
+    evict();
+    compiling.then(
+      ({ instrumented }) => {
+        // Only while still kept: an entry pushed out while it compiled is not counted.
+        if (cache.get(key) !== fresh) return;
+        // Larger than the whole bound: not kept, and the others stay.
+        if (instrumented.byteLength > COMPILED_CACHE_BYTES) return drop(key, fresh);
+        fresh.bytes = instrumented.byteLength;
+        held += fresh.bytes;
+        evict();
+      },
+      () => drop(key, fresh),
+    );
   }
-  const compiling = (async () => {
-    const instrumented = (await prebuilt.get(key)?.()) ?? instrument(bytes, plan).bytes;
-    return { instrumented, module: await WebAssembly.compile(instrumented as Uint8Array<ArrayBuffer>) };
-  })();
-  const slot: Slot = { compiled: compiling, bytes: 0 };
-  cache.set(key, slot);
-  evict();
-  compiling.then(
-    ({ instrumented }) => {
-      // Only while still kept: an entry pushed out while it compiled is not counted.
-      if (cache.get(key) !== slot) return;
-      // Larger than the whole bound: not kept, and the others stay.
-      if (instrumented.byteLength > COMPILED_CACHE_BYTES) return drop(key, slot);
-      slot.bytes = instrumented.byteLength;
-      held += slot.bytes;
-      evict();
-    },
-    () => drop(key, slot),
-  );
-  return compiling;
+  return awaitSlot(slot, options);
+}
+
+/** Awaits `slot` for one load; its abort rejects this load alone, and stops the work when no other load awaits it. */
+async function awaitSlot(slot: Slot, options: JobOptions): Promise<Compiled> {
+  const { signal } = options;
+  if (signal?.aborted) throw abortedLoad(options.name);
+  // Every waiter counts, with a signal or not: one that cannot be aborted keeps the work going.
+  slot.waiters++;
+  let gone = false;
+  const leave = (): void => {
+    if (gone) return;
+    gone = true;
+    if (--slot.waiters === 0 && signal?.aborted) slot.stop.abort();
+  };
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      leave();
+      reject(abortedLoad(options.name));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([slot.compiled, aborted]);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    leave();
+  }
 }
 
 /** Drops least recently used entries until both bounds hold. */

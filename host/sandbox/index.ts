@@ -13,7 +13,7 @@ import { compileInstrumented } from './compiled.js';
 import { HealthTracker } from './health.js';
 import { prepareGuest } from './guest-imports.js';
 import { INTERNAL_EXPORTS } from './imports.js';
-import { instrument, type InstrumentOptions } from './instrument/index.js';
+import { validateLoad } from './off-thread.js';
 import { Sandboxed } from './module.js';
 import { resolveOptions } from './options.js';
 
@@ -45,20 +45,22 @@ export async function createSandbox(
   const { maxMemoryPages, maxTableElements } = resolved.limits;
   const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions, selfChecked: SELF_CHECKED };
   let guest: Awaited<ReturnType<typeof prepareGuest>>;
+  const job = { name: resolved.name, signal: resolved.signal };
   try {
     // A copy, taken before anything checks the bytes: the caller's buffer may change while this
     // awaits (a reused or shared buffer), and what is validated must be what is instrumented.
     const bytes = toBytes(wasm).slice();
     // An invalid module is refused before it is rewritten: rewriting could make it valid (an index one
     // past the module's own locals or functions is one of ours afterwards).
-    if (!WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) refuseInvalid(resolved.name, bytes, plan);
+    // A large module is validated in a worker: WebAssembly.validate alone holds the thread about 1 ms per MB.
+    await validateLoad(bytes, plan, job);
     guest = await prepareGuest(bytes, resolved, resolved.name);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   try {
-    ({ instrumented, module } = await compileInstrumented(rerouteDenied(guest.bytes), { ...plan, metering: resolved.metering }));
+    ({ instrumented, module } = await compileInstrumented(rerouteDenied(guest.bytes), { ...plan, metering: resolved.metering }, job));
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;
     throw new WasmhooksError('INVALID_WASM', `${resolved.name} is not a usable wasm module: ${messageOf(error)}`, {
@@ -92,22 +94,6 @@ export async function createSandbox(
   if (resolved.onHealth) tracker.subscribe(resolved.onHealth);
   sandboxed = new Sandboxed(exports, resolved.limits, backend, tracker, resolved.name, resolved.host.onProgress, moduleLog);
   return sandboxed;
-}
-
-/**
- * Throws INVALID_WASM for bytes the engine does not validate (with this
- * runtime's features): the instrumenter's own message if it finds the
- * problem (it names the function and byte offset), else the engine's.
- */
-function refuseInvalid(name: string, bytes: Uint8Array, plan: InstrumentOptions): never {
-  instrument(bytes, plan);
-  let detail = 'the engine refused it';
-  try {
-    new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  } catch (error) {
-    detail = messageOf(error);
-  }
-  throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime: ${detail}`);
 }
 
 function toBytes(wasm: unknown): Uint8Array {

@@ -97,6 +97,7 @@ export interface ResolvedOptions {
   hostFunctions: HostFunctions;
   host: Readonly<HostCallbacks>;
   onHealth: SandboxOptions['onHealth'];
+  signal: AbortSignal | undefined;
 }
 
 /** The keys the schema reads (test/sandbox/sandbox.options-fast.test.ts checks that they are its shape's). */
@@ -152,7 +153,7 @@ function nothingToCheck(options: unknown): Checked | undefined {
 }
 
 /** The keys `createSandbox` reads besides the schema's (callbacks and host functions, checked on their own). */
-const OTHER_KEYS = ['host', 'hostFunctions', 'onHealth'] as const;
+const OTHER_KEYS = ['host', 'hostFunctions', 'onHealth', 'signal'] as const;
 
 /**
  * One reading of every key the sandbox uses (own or inherited, as the schema reads them), into a
@@ -183,7 +184,7 @@ export function resolveOptions(given: SandboxOptions): ResolvedOptions {
     o = parsed.data;
   }
   // The keys the schema does not check (callbacks, host functions), each read once here.
-  const { host, hostFunctions, onHealth } = options as Partial<Record<'host' | 'hostFunctions' | 'onHealth', unknown>>;
+  const { host, hostFunctions, onHealth, signal } = options as Partial<Record<(typeof OTHER_KEYS)[number], unknown>>;
   return {
     limits: Object.freeze({ ...DEFAULT_LIMITS, ...o.limits }),
     quarantine: Object.freeze({ ...DEFAULT_QUARANTINE, ...o.quarantine }),
@@ -196,7 +197,13 @@ export function resolveOptions(given: SandboxOptions): ResolvedOptions {
     hostFunctions: validateHostFunctions(hostFunctions),
     host: Object.freeze(hostCallbacks(host)),
     onHealth: callback(onHealth, 'onHealth'),
+    signal: abortSignal(signal),
   };
+}
+
+function abortSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined || value instanceof AbortSignal) return value;
+  throw new WasmhooksError('INVALID_OPTIONS', 'invalid sandbox options: signal must be an AbortSignal');
 }
 
 function callback<F>(value: unknown, what: string): F | undefined {

@@ -9,9 +9,10 @@
 import { WasmhooksError, messageOf } from '../errors.js';
 import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
-import { instrument, FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
+import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
 import { positive } from './module.js';
+import { instrumentLoad } from './off-thread.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOptions, Limits } from './types.js';
 import { DEFAULT_LIMITS } from './types.js';
@@ -21,6 +22,8 @@ export interface RawSandboxOptions {
   limits?: Partial<Pick<Limits, 'timeoutMs' | 'fuel' | 'maxMemoryPages'>>;
   /** Name used in messages. */
   name?: string;
+  /** Gives up the load (`LOAD_FAILED`); a large module's worker is terminated. */
+  signal?: AbortSignal;
 }
 
 export type RawOutcome<T> =
@@ -67,15 +70,10 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
   }
   let module: WebAssembly.Module;
   try {
-    // Refused before it is rewritten: rewriting could make an invalid module valid (an index one past its
-    // own locals or functions is one of ours afterwards).
     // A copy: what is validated is what is instrumented (a buffer another thread shares could change in between).
-    wasm = wasm.slice();
-    if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) {
-      instrument(wasm, { maxMemoryPages: limits.maxMemoryPages }); // its own message, if it finds the problem
-      throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime`);
-    }
-    const { bytes } = instrument(wasm, { maxMemoryPages: limits.maxMemoryPages });
+    // Validated before it is rewritten (instrument-job.ts); a large module in a worker (off-thread.ts).
+    const plan = { maxMemoryPages: limits.maxMemoryPages };
+    const bytes = await instrumentLoad(wasm.slice(), plan, { name, signal: options.signal, validate: true });
     module = await WebAssembly.compile(bytes);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

@@ -166,6 +166,11 @@ export interface SandboxOptions {
   /** Called on every health transition. Contract: must not throw. */
   onHealth?: (event: HealthEvent) => void;
   /**
+   * Gives up the load (`LOAD_FAILED`): a large module's validation and
+   * instrumentation run in a worker, which is then terminated.
+   */
+  signal?: AbortSignal;
+  /**
    * How fuel is charged: `'fast'` (default) charges each straight-line block
    * as it is entered; `'exact'` charges every instruction as it runs, several
    * times slower. The exact mode is the reference the fast mode's accuracy

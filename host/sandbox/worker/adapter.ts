@@ -1,14 +1,28 @@
 /** What a runtime's worker adapter provides (node-thread.ts, web-worker.ts); thread.ts picks one. */
-import type { WorkerInit } from './channel.js';
 
 export interface WorkerHandle {
   /** Stop the worker at once, whatever it is running. */
   terminate(): Promise<void>;
 }
 
+/** How the host watches a worker it spawns. */
+export interface SpawnHooks {
+  /** Fires if the worker errors or exits. */
+  onDeath: (reason: string) => void;
+  /** A message the worker sent with `reply`. */
+  onMessage?: (message: unknown) => void;
+  /**
+   * Keep the process alive while the worker runs (a load someone awaits). A
+   * sandbox worker is idle most of its life and must not hold the process.
+   */
+  holdsProcess?: boolean;
+}
+
 export interface ThreadAdapter {
-  /** Host side: start `url` and hand it `init`; `onDeath` fires if it errors or exits. */
-  spawn(url: URL, init: WorkerInit, onDeath: (reason: string) => void): Promise<WorkerHandle>;
+  /** Host side: start `url` and hand it `init`. */
+  spawn(url: URL, init: unknown, hooks: SpawnHooks): Promise<WorkerHandle>;
   /** Worker side: the `init` the host sent. */
-  receive(): Promise<WorkerInit>;
+  receive<T>(): Promise<T>;
+  /** Worker side: send `message` to the host's `onMessage`, moving `transfer`'s buffers rather than copying them. */
+  reply(message: unknown, transfer?: ArrayBuffer[]): Promise<void>;
 }

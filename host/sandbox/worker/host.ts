@@ -174,9 +174,11 @@ export class WorkerBackend implements Backend {
       wantsLogs: this.options.onLog !== undefined,
     };
     try {
-      live.handle = await this.adapter.spawn(workerUrl(), init, (reason) => {
-        live.death ??= reason;
-        channel.signal(State.DEAD);
+      live.handle = await this.adapter.spawn(workerUrl('sandbox-worker'), init, {
+        onDeath: (reason) => {
+          live.death ??= reason;
+          channel.signal(State.DEAD);
+        },
       });
     } catch (error) {
       return failure('LOAD_FAILED', `the sandbox worker could not be spawned: ${String(error)}`);

@@ -2,11 +2,10 @@
  * Workers on Node: `node:worker_threads`, imported only when used so the core
  * bundle has no static Node-only import.
  */
-import type { WorkerInit } from './channel.js';
 import type { ThreadAdapter } from './adapter.js';
 
 export const adapter: ThreadAdapter = {
-  async spawn(url, init, onDeath) {
+  async spawn(url, init, hooks) {
     const { Worker } = await import('node:worker_threads');
     const options = {
       workerData: init,
@@ -19,18 +18,24 @@ export const adapter: ThreadAdapter = {
     const worker = url.pathname.endsWith('.ts')
       ? new Worker(fromSource(url), { ...options, eval: true })
       : new Worker(url, options);
-    worker.unref();
-    worker.on('error', (error) => onDeath(error.message));
-    worker.on('exit', (code) => onDeath(`the worker exited (code ${code})`));
+    if (!hooks.holdsProcess) worker.unref();
+    worker.on('error', (error) => hooks.onDeath(error.message));
+    worker.on('exit', (code) => hooks.onDeath(`the worker exited (code ${code})`));
+    const { onMessage } = hooks;
+    if (onMessage) worker.on('message', (message: unknown) => onMessage(message));
     return {
       terminate: async () => {
         await worker.terminate();
       },
     };
   },
-  async receive() {
+  async receive<T>() {
     const { workerData } = await import('node:worker_threads');
-    return workerData as WorkerInit;
+    return workerData as T;
+  },
+  async reply(message, transfer = []) {
+    const { parentPort } = await import('node:worker_threads');
+    parentPort?.postMessage(message, transfer);
   },
 };
 

@@ -10,11 +10,11 @@ import { Engine } from '../engine.js';
 import { clip } from '../failures.js';
 import { loadWasi } from '../guest-imports.js';
 import type { PluginFailure } from '../../failure.js';
-import { Channel, Slot, State, type RequestMeta, type ResponseMeta } from './channel.js';
+import { Channel, Slot, State, type RequestMeta, type ResponseMeta, type WorkerInit } from './channel.js';
 import { loadAdapter } from './thread.js';
 
 async function main(channelOf: (channel: Channel) => void): Promise<void> {
-  const init = await (await loadAdapter()).receive();
+  const init = await (await loadAdapter()).receive<WorkerInit>();
   const channel = new Channel(init.buffer);
   channelOf(channel);
   let logs: ResponseMeta['logs'] = [];

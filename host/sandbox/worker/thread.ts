@@ -5,7 +5,7 @@
  */
 import type { ThreadAdapter } from './adapter.js';
 
-export type { ThreadAdapter, WorkerHandle } from './adapter.js';
+export type { SpawnHooks, ThreadAdapter, WorkerHandle } from './adapter.js';
 
 
 export function loadAdapter(): Promise<ThreadAdapter> {
@@ -14,8 +14,8 @@ export function loadAdapter(): Promise<ThreadAdapter> {
     : import('./node-thread.js').then((m) => m.adapter);
 }
 
-/** The worker entry: the built `.js` beside the bundle, or the `.ts` source under tsx/vitest. */
-export function workerUrl(): URL {
+/** A worker entry: the built `.js` beside the bundle, or the `.ts` source under tsx/vitest. */
+export function workerUrl(entry: 'sandbox-worker' | 'instrument-worker'): URL {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./sandbox-worker${ext}`, import.meta.url);
+  return new URL(`./${entry}${ext}`, import.meta.url);
 }

@@ -1,5 +1,4 @@
 /** Workers on Deno and Bun: the web-standard `Worker`. */
-import type { WorkerInit } from './channel.js';
 import type { ThreadAdapter } from './adapter.js';
 
 /**
@@ -10,37 +9,38 @@ import type { ThreadAdapter } from './adapter.js';
 const READY = 'wasmhooks:sandbox-worker-ready';
 
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<WorkerInit>) => void) | null;
-  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
 }
 
 export const adapter: ThreadAdapter = {
-  async spawn(url, init, onDeath) {
+  async spawn(url, init, hooks) {
     const worker = new Worker(url, { type: 'module' }) as Worker & { unref?: () => void };
     // An idle sandbox worker must not keep the process alive (Bun has unref;
     // on Deno, close() the sandbox).
-    worker.unref?.();
+    if (!hooks.holdsProcess) worker.unref?.();
     worker.addEventListener('error', (event) => {
       event.preventDefault();
-      onDeath(event.message || 'the worker failed');
+      hooks.onDeath(event.message || 'the worker failed');
     });
-    const onReady = (event: MessageEvent): void => {
-      if (event.data !== READY) return;
-      worker.removeEventListener('message', onReady);
-      worker.postMessage(init);
-    };
-    worker.addEventListener('message', onReady);
+    worker.addEventListener('message', (event: MessageEvent) => {
+      if (event.data === READY) worker.postMessage(init);
+      else hooks.onMessage?.(event.data);
+    });
     return {
       terminate: async () => worker.terminate(),
     };
   },
-  receive: () =>
-    new Promise((resolve) => {
+  receive: <T>() =>
+    new Promise<T>((resolve) => {
       const scope = globalThis as unknown as WorkerScope;
       scope.onmessage = (event) => {
         scope.onmessage = null;
-        resolve(event.data);
+        resolve(event.data as T);
       };
       scope.postMessage(READY);
     }),
+  async reply(message, transfer = []) {
+    (globalThis as unknown as WorkerScope).postMessage(message, transfer);
+  },
 };
