@@ -6,7 +6,7 @@ export interface WorkerHandle {
 }
 
 /** How the host watches a worker it spawns. */
-export interface SpawnHooks {
+interface SpawnHooks {
   /** Fires if the worker errors or exits. */
   onDeath: (reason: string) => void;
   /** A message the worker sent with `reply`. */

@@ -5,7 +5,7 @@
  */
 import type { ThreadAdapter } from './adapter.js';
 
-export type { SpawnHooks, ThreadAdapter, WorkerHandle } from './adapter.js';
+export type { ThreadAdapter, WorkerHandle } from './adapter.js';
 
 
 export function loadAdapter(): Promise<ThreadAdapter> {
