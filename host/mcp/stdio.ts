@@ -32,6 +32,15 @@ const RELEASE_MS = 500;
 /** Bytes of ours a server may leave unread when we answer one of its requests (a ping is 40). */
 const MAX_UNREAD_ANSWERS = 1 << 20;
 
+/**
+ * Requests of the server's that the host has read and not answered yet. Past it the server's stdout is
+ * no longer read until the answers catch up, so a flood waits in the server's pipe (back-pressure), not in
+ * the host's memory as pending handlers: on Bun, which delivers a child's output chunk after chunk without
+ * running the answers' promise callbacks (or timers) in between, 740,000 pings' handlers piled up (3.4 GB,
+ * 18 s) before the first answer was written. The host answers every request at once (pings, refusals).
+ */
+const MAX_UNANSWERED = 256;
+
 /** Groups still running, killed if the host's process exits without closing them. */
 const live = new Set<ChildProcess>();
 let exitHook = false;
@@ -54,6 +63,28 @@ export async function groupStdioTransport(spec: StdioServerSpawn): Promise<Trans
   let child: ChildProcess | undefined;
   /** Characters written to the server's stdin that have not reached the pipe yet. */
   let unread = 0;
+  /** The server's requests handed on and not answered yet (MAX_UNANSWERED). */
+  let unanswered = 0;
+  /** Not reading the server's stdout (MAX_UNANSWERED); what was read waits in `buffer`. */
+  let held = false;
+  /** Hands on every whole message read, until the host owes too many answers. */
+  const deliver = (): void => {
+    while (!held) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = buffer.readMessage();
+      } catch (error) {
+        transport.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      if ('method' in message && 'id' in message && ++unanswered >= MAX_UNANSWERED) {
+        held = true;
+        child?.stdout?.pause();
+      }
+      transport.onmessage?.(message);
+    }
+  };
   const transport: Transport = {
     async start() {
       if (child) throw new Error('the MCP server is already started');
@@ -100,15 +131,7 @@ export async function groupStdioTransport(spec: StdioServerSpawn): Promise<Trans
           void transport.close();
           return;
         }
-        for (;;) {
-          try {
-            const message = buffer.readMessage();
-            if (message === null) break;
-            transport.onmessage?.(message);
-          } catch (error) {
-            transport.onerror?.(error as Error);
-          }
-        }
+        deliver();
       });
     },
     send(message: JSONRPCMessage) {
@@ -125,6 +148,14 @@ export async function groupStdioTransport(spec: StdioServerSpawn): Promise<Trans
         if (child) killTree(child);
         void transport.close();
         return Promise.reject(error);
+      }
+      if (!('method' in message) && unanswered > 0 && --unanswered < MAX_UNANSWERED / 2 && held) {
+        held = false;
+        // After this send returns: what was read is handed on outside the SDK's call into us.
+        queueMicrotask(() => {
+          deliver();
+          if (!held) child?.stdout?.resume();
+        });
       }
       // Counted by the write callbacks, not `writableLength`: Bun's stays 0 while it buffers.
       const line = serializeMessage(message);
