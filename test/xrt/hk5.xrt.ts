@@ -3,8 +3,13 @@
 //    caller's thread, about 30–65 ms per MB (a 57 MB module: 1.8 s in which no SSE stream, control answer or
 //    other session moved). A module of 512 KiB or more is now validated and instrumented in a worker: the loop's
 //    worst stall while a 30 MB module loads stays far below the inline figure, and the bytes are the same.
-// Vitest twins: test/sandbox/hk5.offthread.test.ts.
+// 2. A stdio MCP server that floods pings and never reads its stdin: on Bun, the host read its output chunk
+//    after chunk without running the answers' promise callbacks in between, so 740,000 pending handlers piled up
+//    (0.6–13 GB, 3.6–99 s) before the 1 MiB-unread stop. The host now stops reading a server it owes 256
+//    answers: the stop comes within seconds and memory stays flat, on Bun too.
+// Vitest twins: test/sandbox/hk5.offthread.test.ts, test/mcp/hk5.unanswered.test.ts.
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import * as dist from '../../dist/index.js';
 import { bigModule, brokenBigModule, worstStall } from '../fixtures/big-module.js';
 
@@ -66,6 +71,35 @@ async function abortEnds(): Promise<void> {
   assert.ok(performance.now() - started < 5_000, 'the abort did not end the load');
 }
 
+async function pingFlood(): Promise<void> {
+  const hostile = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
+  const host = dist.createHost({
+    model: dist.scriptedModel({ turns: [{ toolCalls: [{ name: 'mcp__o__flood', input: {} }] }, { text: 'done' }] }),
+    permissionMode: 'bypassPermissions',
+    mcpServers: { o: { command: 'node', args: [hostile, 'pingflood'], timeoutMs: 30_000 } },
+  });
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  const started = performance.now();
+  try {
+    const events: dist.HostEvent[] = [];
+    for await (const e of host.session().stream('go')) events.push(e);
+    const ms = performance.now() - started;
+    console.log(`    ${runtime}: stopped after ${ms.toFixed(0)} ms, RSS grew ${((peak - before) / 2 ** 20).toFixed(0)} MiB`);
+    const out = events.find((e) => e.type === 'tool.output');
+    assert.ok(out && out.type === 'tool.output' && out.isError && /MCP_CLOSED/.test(out.content), JSON.stringify(out));
+    const why = events.find((e) => e.type === 'mcp.server.error' && e.code === 'MCP_PROTOCOL');
+    assert.ok(why && why.type === 'mcp.server.error' && /not reading what the host sends/.test(why.message), JSON.stringify(why));
+    // Before, on Bun: 0.6–13 GB and up to the call's whole 30 s deadline. Now about 0.5 s and tens of MiB.
+    assert.ok(ms < 15_000, `the stop took ${ms.toFixed(0)} ms`);
+    assert.ok(peak - before < 400 * 2 ** 20, `RSS grew ${((peak - before) / 2 ** 20).toFixed(0)} MiB`);
+  } finally {
+    clearInterval(sample);
+    await host.close();
+  }
+}
+
 export const scenarios: Record<string, () => Promise<void>> = {
   'loading a 1 MB module leaves the event loop free': () => bigLoadStall(1),
   'loading a 10 MB module leaves the event loop free': () => bigLoadStall(10),
@@ -73,4 +107,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'the worker instruments byte for byte as instrument() does': sameBytes,
   'an invalid or over-cap large module is refused with the inline error': sameRefusal,
   'an aborted large load ends with LOAD_FAILED': abortEnds,
+  'a stdio MCP server that floods pings and never reads is stopped, memory flat (Bun too)': pingFlood,
+  'the same, a second run': pingFlood,
+  'the same, a third run': pingFlood,
 };
