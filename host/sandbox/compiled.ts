@@ -78,7 +78,8 @@ async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>)
 }
 
 /**
- * `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Throws what they
+ * `instrument` + `WebAssembly.compile`, or the result of an earlier identical call. Takes `bytes`
+ * over (a large module's are moved to the worker that instruments them). Throws what they
  * throw (never cached). A large module is instrumented in a worker (off-thread.ts); `options.signal`
  * gives up this load, and the work with it once no other load awaits it.
  */

@@ -49,11 +49,11 @@ export async function createSandbox(
   try {
     // A copy, taken before anything checks the bytes: the caller's buffer may change while this
     // awaits (a reused or shared buffer), and what is validated must be what is instrumented.
-    const bytes = toBytes(wasm).slice();
+    let bytes: Uint8Array = toBytes(wasm).slice();
     // An invalid module is refused before it is rewritten: rewriting could make it valid (an index one
     // past the module's own locals or functions is one of ours afterwards).
     // A large module is validated in a worker: WebAssembly.validate alone holds the thread about 1 ms per MB.
-    await validateLoad(bytes, plan, job);
+    bytes = await validateLoad(bytes, plan, job);
     guest = await prepareGuest(bytes, resolved, resolved.name);
   } catch (error) {
     if (error instanceof WasmhooksError) throw error;

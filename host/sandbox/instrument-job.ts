@@ -18,14 +18,17 @@ export interface InstrumentJob {
 
 /** What the instrumenting worker sends back: exactly one of these. */
 export type JobAnswer =
-  | { ok: true; bytes: Uint8Array | undefined }
+  | { ok: true; bytes: Uint8Array }
   | { ok: false; code: WasmhooksError['code'] | undefined; message: string };
 
-/** Runs `job`: the instrumented bytes, or `undefined` for a validation alone. Throws INVALID_WASM (or what the instrumenter throws). */
-export function runJob(job: InstrumentJob): Uint8Array | undefined {
+/**
+ * Runs `job`: the instrumented bytes, or for a validation alone the bytes it was given (which a worker
+ * hands back, moved rather than copied). Throws INVALID_WASM (or what the instrumenter throws).
+ */
+export function runJob(job: InstrumentJob): Uint8Array {
   const { bytes, plan } = job;
   if (job.validateAs !== undefined && !WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) refuseInvalid(job.validateAs, bytes, plan);
-  return job.instrument ? instrument(bytes, plan).bytes : undefined;
+  return job.instrument ? instrument(bytes, plan).bytes : bytes;
 }
 
 /**

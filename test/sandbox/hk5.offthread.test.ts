@@ -45,9 +45,9 @@ describe('a large load leaves the event loop free', () => {
   it('compileInstrumented of a 25 MB module too, and the cache then holds it', async () => {
     clearCompiledCache();
     const bytes = bigModule(25e6 + 1);
-    const { value: first, stallMs } = await worstStall(() => compileInstrumented(bytes, PLAN, { name: 'big' }));
+    const { value: first, stallMs } = await worstStall(() => compileInstrumented(bytes.slice(), PLAN, { name: 'big' }));
     expect(stallMs).toBeLessThan(STALL_LIMIT_MS);
-    const again = await compileInstrumented(bytes, PLAN, { name: 'big' });
+    const again = await compileInstrumented(bytes.slice(), PLAN, { name: 'big' });
     expect(again.module).toBe(first.module);
     expect((await compiledEntries()).length).toBe(1);
     clearCompiledCache();
@@ -58,24 +58,26 @@ describe('the worker makes what the inline instrumenter makes', () => {
   it('byte for byte', async () => {
     const bytes = bigModule(3e6);
     expect(bytes.byteLength).toBeGreaterThan(OFF_THREAD_BYTES);
-    const offThread = await instrumentLoad(bytes, PLAN, { name: 'big', validate: true });
+    // A copy: the job takes its bytes over (moved to the worker).
+    const offThread = await instrumentLoad(bytes.slice(), PLAN, { name: 'big', validate: true });
+    expect(bytes.byteLength).toBeGreaterThan(0);
     expect(Buffer.from(offThread).equals(Buffer.from(instrument(bytes, PLAN).bytes))).toBe(true);
   }, 60_000);
 
   it('refuses an invalid module with the inline error, naming the function and offset', async () => {
     const bytes = brokenBigModule(2e6);
-    const inline = await refusal(instrumentLoad(bytes, PLAN, { name: 'broken', validate: true, offThreadBytes: Infinity }));
-    const worker = await refusal(instrumentLoad(bytes, PLAN, { name: 'broken', validate: true }));
+    const inline = await refusal(instrumentLoad(bytes.slice(), PLAN, { name: 'broken', validate: true, offThreadBytes: Infinity }));
+    const worker = await refusal(instrumentLoad(bytes.slice(), PLAN, { name: 'broken', validate: true }));
     expect(worker).toEqual(inline);
     expect(worker.code).toBe('INVALID_WASM');
     expect(worker.message).toMatch(/function \d+ .*unknown opcode 0xff at byte offset \d+/);
-    expect(await refusal(validateLoad(bytes, PLAN, { name: 'broken' }))).toEqual(inline);
+    expect(await refusal(validateLoad(bytes.slice(), PLAN, { name: 'broken' }))).toEqual(inline);
   }, 60_000);
 
   it('refuses a module past an instantiation cap with the inline error', async () => {
     const bytes = bigModule(1e5, 3_000);
-    const inline = await refusal(instrumentLoad(bytes, PLAN, { name: 'wide', offThreadBytes: Infinity }));
-    const worker = await refusal(instrumentLoad(bytes, PLAN, { name: 'wide', offThreadBytes: 0 }));
+    const inline = await refusal(instrumentLoad(bytes.slice(), PLAN, { name: 'wide', offThreadBytes: Infinity }));
+    const worker = await refusal(instrumentLoad(bytes.slice(), PLAN, { name: 'wide', offThreadBytes: 0 }));
     expect(worker).toEqual(inline);
     expect(worker.message).toContain('3000 exports, above the sandbox\'s cap of 2048');
   }, 60_000);
@@ -103,8 +105,8 @@ describe('an abort ends the load and its worker', () => {
     clearCompiledCache();
     const bytes = bigModule(4e6);
     const controller = new AbortController();
-    const aborted = compileInstrumented(bytes, PLAN, { name: 'a', signal: controller.signal });
-    const kept = compileInstrumented(bytes, PLAN, { name: 'b' });
+    const aborted = compileInstrumented(bytes.slice(), PLAN, { name: 'a', signal: controller.signal });
+    const kept = compileInstrumented(bytes.slice(), PLAN, { name: 'b' });
     controller.abort();
     expect((await refusal(aborted)).code).toBe('LOAD_FAILED');
     expect((await kept).module).toBeInstanceOf(WebAssembly.Module);

@@ -16,6 +16,8 @@ interface SpawnHooks {
    * sandbox worker is idle most of its life and must not hold the process.
    */
   holdsProcess?: boolean;
+  /** Buffers of `init` moved to the worker rather than copied (a large module's bytes: a copy held the thread). */
+  transfer?: ArrayBuffer[];
 }
 
 export interface ThreadAdapter {

@@ -16,4 +16,4 @@ try {
   answer = { ok: false, code: error instanceof WasmhooksError ? error.code : undefined, message: messageOf(error) };
 }
 // The instrumented bytes move rather than copy: the host's thread never pays for a copy of a large module.
-await adapter.reply(answer, answer.ok && answer.bytes ? [answer.bytes.buffer as ArrayBuffer] : []);
+await adapter.reply(answer, answer.ok ? [answer.bytes.buffer as ArrayBuffer] : []);

@@ -9,6 +9,7 @@ export const adapter: ThreadAdapter = {
     const { Worker } = await import('node:worker_threads');
     const options = {
       workerData: init,
+      transferList: hooks.transfer ?? [],
       // Extism imports node:wasi, which warns once per worker otherwise.
       execArgv: ['--disable-warning=ExperimentalWarning'],
       // The main thread's stack size, not the worker default of 4 MB: runaway

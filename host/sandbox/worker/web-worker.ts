@@ -24,7 +24,7 @@ export const adapter: ThreadAdapter = {
       hooks.onDeath(event.message || 'the worker failed');
     });
     worker.addEventListener('message', (event: MessageEvent) => {
-      if (event.data === READY) worker.postMessage(init);
+      if (event.data === READY) worker.postMessage(init, hooks.transfer ?? []);
       else hooks.onMessage?.(event.data);
     });
     return {
