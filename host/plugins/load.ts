@@ -54,7 +54,11 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
     Object.entries(opts.config).filter(([key]) => opts.grants.configKeys.includes(key)),
   );
   const hostFunctions = grantedHostFunctions(origin, bytes, opts);
+  // The load's signal (a POST /plugins whose client left or whose time ran out) ends a large module's
+  // off-thread validation and instrumentation too, worker and all.
+  const signal = 'signal' in parsed ? parsed.signal : undefined;
   const sandbox = await createSandbox(bytes, {
+    ...(signal ? { signal } : {}),
     name: origin,
     limits: opts.limits,
     isolation: opts.isolation,

@@ -71,6 +71,24 @@ async function abortEnds(): Promise<void> {
   assert.ok(performance.now() - started < 5_000, 'the abort did not end the load');
 }
 
+async function pluginLoadAbort(): Promise<void> {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const path = join(mkdtempSync(join(tmpdir(), 'hk5-')), 'big.wasm');
+  writeFileSync(path, bigModule(40e6));
+  const controller = new AbortController();
+  const loading = dist.loadPlugin({ path, signal: controller.signal });
+  // Past the file's read (which has its own abort), into the instrumentation.
+  setTimeout(() => controller.abort(), 400);
+  const error = await loading.then(
+    () => undefined,
+    (e: unknown) => e as { code?: string; message: string },
+  );
+  assert.equal(error?.code, 'LOAD_FAILED', String(error?.message));
+  assert.match(error.message, /the load was aborted while it was validated and instrumented/);
+}
+
 async function pingFlood(): Promise<void> {
   const hostile = fileURLToPath(new URL('../fixtures/mcp/hostile.mjs', import.meta.url));
   const host = dist.createHost({
@@ -107,6 +125,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'the worker instruments byte for byte as instrument() does': sameBytes,
   'an invalid or over-cap large module is refused with the inline error': sameRefusal,
   'an aborted large load ends with LOAD_FAILED': abortEnds,
+  'a plugin load\'s signal ends its off-thread instrumentation': pluginLoadAbort,
   'a stdio MCP server that floods pings and never reads is stopped, memory flat (Bun too)': pingFlood,
   'the same, a second run': pingFlood,
   'the same, a third run': pingFlood,
