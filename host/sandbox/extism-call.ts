@@ -52,6 +52,21 @@ export interface DirectCaller {
    * error the plugin set with `error_set`, the Error `Plugin.call` throws.
    */
   call(fn: string, input: Uint8Array): Uint8Array;
+  /**
+   * The last call's return code as Extism's Rust host reads it (`returnCode`): the export's i32
+   * result, 0 for an export with none, -1 for a result that is not one i32. `Plugin.call` drops it.
+   */
+  code: number;
+}
+
+/**
+ * An export's result as an Extism return code, read as Extism's Rust host reads it
+ * (runtime/src/plugin.rs: no result is 0, a result that is not an i32 is -1). JavaScript cannot
+ * tell an f64 result from an i32: an integral one in the i32 range counts as that i32.
+ */
+export function returnCode(result: unknown): number {
+  if (result === undefined) return 0;
+  return typeof result === 'number' && (result | 0) === result ? result : -1;
 }
 
 /**
@@ -93,6 +108,7 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
   const accessors = kernels.get(context);
   accessors?.attach(context, methods.block);
   return {
+    code: 0,
     call(fn, input) {
       const run = exports[fn];
       // Extism's own words, so failures classify as they did through Plugin.call.
@@ -103,8 +119,9 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       cc[methods.begin]!(stored);
       accessors?.begin(stored);
       let ends: [number | null, number | null];
+      this.code = -1;
       try {
-        (run as () => unknown)();
+        this.code = returnCode((run as () => unknown)());
       } finally {
         accessors?.end();
         ends = cc[methods.end]!() as [number | null, number | null];
