@@ -133,10 +133,7 @@ export class Engine {
     return Promise.resolve(this.#done(output, null, direct.code));
   }
 
-  /**
-   * Plugin.call's answers (no direct caller): bound once, not a closure per call. Plugin.call drops
-   * the export's return code, so the outcome has none (`CallOutcome.returnCode`).
-   */
+  /** Plugin.call's answers (no direct caller), bound once; Plugin.call drops the return code (`CallOutcome.returnCode`). */
   readonly #returned = (out: PluginOutput | null): unknown => this.#done(out ? out.bytes() : EMPTY, null);
   readonly #threw = (error: unknown): unknown => this.#done(null, error);
 
@@ -185,16 +182,35 @@ export class Engine {
       if (error instanceof ProcExit) return this.#exited(meter, error);
       return this.#finish(meter, null, explainTrap(classify(error, 'call'), this.#memory, this.options.limits.maxMemoryPages));
     }
+    return this.#succeeded(meter, output, code);
+  }
+
+  /** A call that returned `output`: under maxOutputBytes, a success. */
+  #succeeded(meter: Meter, output: Uint8Array, code: number | undefined): CallOutcome {
     const max = this.options.limits.maxOutputBytes;
     if (output.byteLength <= max) return this.#finish(meter, output, null, false, code);
     const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
     return this.#finish(meter, null, failure('OUTPUT_TOO_LARGE', message));
   }
 
-  /** A plugin's own exit ends its instance; exit 0 is a finished call (no output), any other a PLUGIN_ERROR. */
+  /**
+   * A plugin's own exit ends its instance; any code but 0 is a PLUGIN_ERROR. Exit 0 is return code 0
+   * with the output set before it, as Extism's Rust host reads it (a guard's deny, then exit 0, denies).
+   * Plugin.call loses that output: then no return code, and a protocol call does not pass.
+   */
   #exited(meter: Meter, exit: ProcExit): CallOutcome {
+    const direct = this.#direct;
+    let output: Uint8Array = EMPTY;
+    let failed: PluginFailure | null = exit.exitCode === 0 ? null : classify(exit, 'call');
+    try {
+      // A copy: the block may be the input's buffer, and the instance is going away.
+      if (!failed && direct) output = direct.exited().slice();
+    } catch (error) {
+      failed = classify(error, 'call');
+    }
     void this.discard();
-    return exit.exitCode === 0 ? this.#finish(meter, EMPTY, null, false, 0) : this.#finish(meter, null, classify(exit, 'call'));
+    if (failed) return this.#finish(meter, null, failed);
+    return this.#succeeded(meter, output, direct ? 0 : undefined);
   }
 
   /** This engine's one meter, made ready for a call (the first call creates it). */

@@ -57,6 +57,11 @@ export interface DirectCaller {
    * result, 0 for an export with none, -1 for a result that is not one i32. `Plugin.call` drops it.
    */
   code: number;
+  /**
+   * For a call that ended in the plugin's own exit (a throw out of `call`): the output it set
+   * before exiting, or the Error `call` throws for an error it set.
+   */
+  exited(): Uint8Array;
 }
 
 /**
@@ -107,6 +112,16 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
   const exports = instance.exports;
   const accessors = kernels.get(context);
   accessors?.attach(context, methods.block);
+  /** The last call's [error, output] block indices, kept for `exited` (the blocks live until the next call's reset). */
+  let last: [number | null, number | null] = [null, null];
+  const read = ([error, output]: [number | null, number | null]): Uint8Array => {
+    const index = error ?? output;
+    if (index === null) return NOTHING;
+    const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
+    if (!block) return NOTHING;
+    if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
+    return new Uint8Array(block.buffer);
+  };
   return {
     code: 0,
     call(fn, input) {
@@ -118,22 +133,16 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       const stored = cc[methods.store]!(input) as number;
       cc[methods.begin]!(stored);
       accessors?.begin(stored);
-      let ends: [number | null, number | null];
       this.code = -1;
       try {
         this.code = returnCode((run as () => unknown)());
       } finally {
         accessors?.end();
-        ends = cc[methods.end]!() as [number | null, number | null];
+        last = cc[methods.end]!() as [number | null, number | null];
       }
-      const [error, output] = ends;
-      const index = error ?? output;
-      if (index === null) return NOTHING;
-      const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
-      if (!block) return NOTHING;
-      if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
-      return new Uint8Array(block.buffer);
+      return read(last);
     },
+    exited: () => read(last),
   };
 }
 
