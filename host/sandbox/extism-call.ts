@@ -69,7 +69,7 @@ export interface DirectCaller {
  * (runtime/src/plugin.rs: no result is 0, a result that is not an i32 is -1). JavaScript cannot
  * tell an f64 result from an i32: an integral one in the i32 range counts as that i32.
  */
-export function returnCode(result: unknown): number {
+function returnCode(result: unknown): number {
   if (result === undefined) return 0;
   return typeof result === 'number' && (result | 0) === result ? result : -1;
 }
