@@ -120,7 +120,7 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
     const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
     if (!block) return NOTHING;
     if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
-    return new Uint8Array(block.buffer);
+    return accessors ? accessors.output(block.buffer) : new Uint8Array(block.buffer);
   };
   return {
     code: 0,

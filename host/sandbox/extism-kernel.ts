@@ -78,9 +78,39 @@ export class KernelAccessors {
     this.#getBlock = getBlock;
   }
 
+  /**
+   * The direct call's output range in its block, as `output_set(address, length)` gave it (-1: none
+   * recorded, the whole block). Extism's JavaScript host outputs the whole block whatever the two
+   * say; its Rust host, and the ABI, the range: a guard that wrote `deny` into the start of a
+   * reused block whose stale tail said `allow` (last field wins) was read as allowing.
+   */
+  #outputOffset = -1;
+  #outputLength = 0;
+
   /** A direct call starts, with its input in block `inputIndex`. */
   begin(inputIndex: number): void {
     this.#input = this.#context ? inputIndex : -1;
+    this.#outputOffset = -1;
+  }
+
+  /** The output the last direct call set, within `block` (the block its output_set named). */
+  output(block: ArrayBuffer): Uint8Array {
+    return this.#outputOffset < 0 ? new Uint8Array(block) : new Uint8Array(block, this.#outputOffset, this.#outputLength);
+  }
+
+  /** After Extism's own output_set took `address`: its range, refused past the block's end. */
+  #outputSet(address: bigint, length: bigint): void {
+    const a = Number(address);
+    const index = blockIndex(a);
+    const view = this.#view(index);
+    if (view === null) return;
+    const offset = a - index * BLOCK;
+    const n = Number(length);
+    if (n < 0 || offset + n > view.byteLength) {
+      throw this.refuse('output_set', new Error(`output_set: ${n} bytes at offset ${offset} run past the end of the block (${view.byteLength} bytes)`));
+    }
+    this.#outputOffset = offset;
+    this.#outputLength = n;
   }
 
   end(): void {
@@ -164,7 +194,10 @@ export class KernelAccessors {
         if (view !== null && offset <= view.byteLength - 8) return view.setBigUint64(offset, value, true);
         this.#extismCall('store_u64', address, value);
       },
-      output_set: (address: bigint, length: bigint): void => void this.#extismCall('output_set', address, length),
+      output_set: (address: bigint, length: bigint): void => {
+        this.#extismCall('output_set', address, length);
+        this.#outputSet(address, length);
+      },
       error_set: (address: bigint): void => void this.#extismCall('error_set', address),
     };
     for (const name of [...NAMES, ...REFUSING]) {

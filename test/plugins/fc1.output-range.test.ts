@@ -1,0 +1,97 @@
+// fc1: `output_set(address, length)` names a range; Extism's JavaScript host outputs the whole block
+// the address falls in, whatever the offset and length (its Rust host, and the ABI, the range). A
+// guard that wrote its `deny` into the start of a reused block whose stale tail held an `allow`
+// (protobuf: the last field wins) was read as allowing, and a range past the block's end was taken.
+// Now the range is the output (in-thread and in a worker), and a range past the block is refused.
+import { describe, expect, it } from 'vitest';
+import { loadPlugin } from '../../host/plugins/load.js';
+import { createSandbox } from '../../host/sandbox/index.js';
+import type { HookInput } from '../../host/hooks/types.js';
+import { assemble } from '../sandbox/instrument-helpers.js';
+import { field } from '../xrt/wat.js';
+
+const LIMITS = { timeoutMs: 10_000 };
+const hex = (bytes: number[]) => bytes.map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
+const bytes = (...fields: number[][]) => fields.flat();
+const INFO = bytes(field(1, 'reuser'), field(2, '1.0.0'), field(3, 1), field(4, new Uint8Array(field(1, 6))));
+/** deny, then a stale allow: the block a guard reused. */
+const BLOCK = [...field(1, 3), ...field(1, 2)];
+
+/** Exports that copy `data` into a new block and call output_set(block + offset, length). */
+function module(exports: Record<string, { data: number[]; offset: number; length: number }>): Promise<Uint8Array<ArrayBuffer>> {
+  let at = 0;
+  const parts = Object.entries(exports).map(([name, e]) => {
+    const part = { name, at, ...e };
+    at += e.data.length;
+    return part;
+  });
+  return assemble(`(module
+    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
+    (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
+    (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
+    (memory (export "memory") 1)
+    ${parts.map((p) => `(data (i32.const ${p.at}) "${hex(p.data)}")`).join('\n')}
+    (func $copy (param $at i32) (param $len i32) (result i64) (local $b i64) (local $i i32)
+      (local.set $b (call $alloc (i64.extend_i32_u (local.get $len))))
+      (block $done (loop $l
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (i32.add (local.get $at) (local.get $i))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $l)))
+      (local.get $b))
+    ${parts
+      .map((p) => `(func (export "${p.name}") (result i32)
+        (call $output_set (i64.add (call $copy (i32.const ${p.at}) (i32.const ${p.data.length})) (i64.const ${p.offset})) (i64.const ${p.length}))
+        (i32.const 0))`)
+      .join('\n')})`);
+}
+
+const input: HookInput = {
+  hook_event_name: 'PreToolUse',
+  session_id: 's',
+  cwd: '/',
+  turn: 1,
+  iteration: 1,
+  permission_mode: 'default',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf /' },
+  tool_use_id: 't1',
+};
+
+describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)', (isolation) => {
+  it('a guard whose deny sits before a stale allow in its block denies', async () => {
+    const wasm = await module({ describe: { data: INFO, offset: 0, length: INFO.length }, hook: { data: BLOCK, offset: 0, length: 2 } });
+    const plugin = await loadPlugin({ bytes: wasm }, { isolation, limits: LIMITS });
+    try {
+      expect(await plugin.callHook(input)).toMatchObject({ ok: true, output: { decision: 'deny' } });
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it('the sandbox: the output is exactly the range; a range past the block is refused (TRAP)', async () => {
+    const data = [1, 2, 3, 4, 5, 6];
+    const wasm = await module({
+      whole: { data, offset: 0, length: 6 },
+      head: { data, offset: 0, length: 2 },
+      middle: { data, offset: 2, length: 3 },
+      none: { data, offset: 6, length: 0 },
+      past: { data, offset: 4, length: 3 },
+    });
+    const sandbox = await createSandbox(wasm, { isolation, limits: LIMITS, quarantine: { maxConsecutiveFailures: 100 } });
+    const out = async (fn: string) => {
+      const o = await sandbox.call(fn, new Uint8Array());
+      return o.ok ? [...o.output] : `${o.failure.code}: ${o.failure.message}`;
+    };
+    try {
+      expect(await out('whole')).toEqual(data);
+      expect(await out('head')).toEqual([1, 2]);
+      expect(await out('middle')).toEqual([3, 4, 5]);
+      expect(await out('none')).toEqual([]);
+      expect(await out('past')).toMatch(/^TRAP: .*output_set: 3 bytes at offset 4 run past the end of the block \(6 bytes\)/);
+      expect(await out('middle')).toEqual([3, 4, 5]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
