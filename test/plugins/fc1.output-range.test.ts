@@ -7,44 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../../host/plugins/load.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { HookInput } from '../../host/hooks/types.js';
-import { assemble } from '../sandbox/instrument-helpers.js';
+import { rangePlugin } from '../fixtures/canned.js';
 import { field } from '../xrt/wat.js';
 
 const LIMITS = { timeoutMs: 10_000 };
-const hex = (bytes: number[]) => bytes.map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
-const bytes = (...fields: number[][]) => fields.flat();
-const INFO = bytes(field(1, 'reuser'), field(2, '1.0.0'), field(3, 1), field(4, new Uint8Array(field(1, 6))));
+const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
+const INFO = bytes(field(1, 'reuser'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, 6))));
 /** deny, then a stale allow: the block a guard reused. */
-const BLOCK = [...field(1, 3), ...field(1, 2)];
-
-/** Exports that copy `data` into a new block and call output_set(block + offset, length). */
-function module(exports: Record<string, { data: number[]; offset: number; length: number }>): Promise<Uint8Array<ArrayBuffer>> {
-  let at = 0;
-  const parts = Object.entries(exports).map(([name, e]) => {
-    const part = { name, at, ...e };
-    at += e.data.length;
-    return part;
-  });
-  return assemble(`(module
-    (import "extism:host/env" "alloc" (func $alloc (param i64) (result i64)))
-    (import "extism:host/env" "store_u8" (func $store_u8 (param i64 i32)))
-    (import "extism:host/env" "output_set" (func $output_set (param i64 i64)))
-    (memory (export "memory") 1)
-    ${parts.map((p) => `(data (i32.const ${p.at}) "${hex(p.data)}")`).join('\n')}
-    (func $copy (param $at i32) (param $len i32) (result i64) (local $b i64) (local $i i32)
-      (local.set $b (call $alloc (i64.extend_i32_u (local.get $len))))
-      (block $done (loop $l
-        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
-        (call $store_u8 (i64.add (local.get $b) (i64.extend_i32_u (local.get $i))) (i32.load8_u (i32.add (local.get $at) (local.get $i))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $l)))
-      (local.get $b))
-    ${parts
-      .map((p) => `(func (export "${p.name}") (result i32)
-        (call $output_set (i64.add (call $copy (i32.const ${p.at}) (i32.const ${p.data.length})) (i64.const ${p.offset})) (i64.const ${p.length}))
-        (i32.const 0))`)
-      .join('\n')})`);
-}
+const BLOCK = bytes(field(1, 3), field(1, 2));
 
 const input: HookInput = {
   hook_event_name: 'PreToolUse',
@@ -60,7 +30,7 @@ const input: HookInput = {
 
 describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)', (isolation) => {
   it('a guard whose deny sits before a stale allow in its block denies', async () => {
-    const wasm = await module({ describe: { data: INFO, offset: 0, length: INFO.length }, hook: { data: BLOCK, offset: 0, length: 2 } });
+    const wasm = rangePlugin({ describe: { data: INFO, offset: 0, length: INFO.length }, hook: { data: BLOCK, offset: 0, length: 2 } });
     const plugin = await loadPlugin({ bytes: wasm }, { isolation, limits: LIMITS });
     try {
       expect(await plugin.callHook(input)).toMatchObject({ ok: true, output: { decision: 'deny' } });
@@ -70,8 +40,8 @@ describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)',
   });
 
   it('the sandbox: the output is exactly the range; a range past the block is refused (TRAP)', async () => {
-    const data = [1, 2, 3, 4, 5, 6];
-    const wasm = await module({
+    const data = new Uint8Array([1, 2, 3, 4, 5, 6]);
+    const wasm = rangePlugin({
       whole: { data, offset: 0, length: 6 },
       head: { data, offset: 0, length: 2 },
       middle: { data, offset: 2, length: 3 },
@@ -84,7 +54,7 @@ describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)',
       return o.ok ? [...o.output] : `${o.failure.code}: ${o.failure.message}`;
     };
     try {
-      expect(await out('whole')).toEqual(data);
+      expect(await out('whole')).toEqual([...data]);
       expect(await out('head')).toEqual([1, 2]);
       expect(await out('middle')).toEqual([3, 4, 5]);
       expect(await out('none')).toEqual([]);

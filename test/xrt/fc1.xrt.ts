@@ -1,13 +1,14 @@
 // fc1, "a broken guard fails closed", on Node, Deno and Bun against the ESM build, in-thread and in a
 // worker: an export's non-zero return code is a failed call (Extism's ABI, as its Rust host reads it),
-// and exit(0) keeps the answer set before it. Vitest twins that fail on the old code:
-// test/plugins/fc1.return-code.test.ts, test/plugins/fc1.exit-answer.test.ts.
+// exit(0) keeps the answer set before it, and output_set's range is the output. Vitest twins that
+// fail on the old code: test/plugins/fc1.return-code.test.ts, fc1.exit-answer.test.ts,
+// fc1.output-range.test.ts, fc1.fallback.test.ts.
 import assert from 'node:assert/strict';
 import { createHost, createSandbox, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
 import { field } from './wat.ts';
 
-const { cannedPlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
+const { cannedPlugin, rangePlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
 const ISOLATIONS = ['in-thread', 'worker'] as const;
 const LIMITS = { timeoutMs: 10_000 };
@@ -112,6 +113,26 @@ for (const isolation of ISOLATIONS) {
     } finally {
       await sandbox.close();
       await exiting.close();
+    }
+  };
+
+  scenarios[`${isolation}: output_set's range is the output: a deny before a stale allow in the block denies; a range past the block is a TRAP`] = async () => {
+    const described = info(6);
+    const block = bytes(field(1, 3), field(1, 2));
+    const wasm = rangePlugin({ describe: { data: described, offset: 0, length: described.length }, hook: { data: block, offset: 0, length: 2 } });
+    const plugin = await loadPlugin({ bytes: wasm }, { isolation, limits: LIMITS });
+    const data = new Uint8Array([1, 2, 3, 4, 5, 6]);
+    const sandbox = await createSandbox(rangePlugin({ middle: { data, offset: 2, length: 3 }, past: { data, offset: 4, length: 3 } }), { isolation, limits: LIMITS });
+    try {
+      const { ran } = await agentRun(plugin);
+      assert.deepEqual(ran, []);
+      const middle = await sandbox.call('middle', new Uint8Array());
+      assert.deepEqual(middle.ok && [...middle.output], [3, 4, 5]);
+      const past = await sandbox.call('past', new Uint8Array());
+      assert.equal(past.ok ? 'ok' : past.failure.code, 'TRAP');
+    } finally {
+      await plugin.close();
+      await sandbox.close();
     }
   };
 }
