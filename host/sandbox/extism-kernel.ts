@@ -22,6 +22,8 @@
 const BLOCK = 2 ** 48;
 /** Addresses below this are exact as Numbers (block indexes 0–31: a call's first blocks). */
 const EXACT = 2 ** 53;
+/** An address's offset in its block: the low 48 bits. */
+const OFFSET_MASK = (1n << 48n) - 1n;
 
 type Fn = (...args: never[]) => unknown;
 type Context = Record<symbol, (index: number) => { view: DataView }>;
@@ -98,13 +100,14 @@ export class KernelAccessors {
     return this.#outputOffset < 0 ? new Uint8Array(block) : new Uint8Array(block, this.#outputOffset, this.#outputLength);
   }
 
-  /** After Extism's own output_set took `address`: its range, refused past the block's end. */
+  /**
+   * After Extism's own output_set took `address` (so its block exists): its range, refused past the
+   * block's end. Read with BigInts, as Extism splits the address: any block, any state of the call.
+   */
   #outputSet(address: bigint, length: bigint): void {
-    const a = Number(address);
-    const index = blockIndex(a);
-    const view = this.#view(index);
-    if (view === null) return;
-    const offset = a - index * BLOCK;
+    if (!this.#context) return;
+    const view = this.#context[this.#getBlock as symbol]!(Number(address >> 48n)).view;
+    const offset = Number(address & OFFSET_MASK);
     const n = Number(length);
     if (n < 0 || offset + n > view.byteLength) {
       throw this.refuse('output_set', new Error(`output_set: ${n} bytes at offset ${offset} run past the end of the block (${view.byteLength} bytes)`));
