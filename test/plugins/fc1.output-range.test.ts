@@ -47,6 +47,8 @@ describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)',
       middle: { data, offset: 2, length: 3 },
       none: { data, offset: 6, length: 0 },
       past: { data, offset: 4, length: 3 },
+      // A read of a missing block hands the rest of the call to Extism's own accessors: the range still holds.
+      handoff: { data, offset: 1, length: 2, missingRead: true },
     });
     const sandbox = await createSandbox(wasm, { isolation, limits: LIMITS, quarantine: { maxConsecutiveFailures: 100 } });
     const out = async (fn: string) => {
@@ -60,6 +62,7 @@ describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)',
       expect(await out('none')).toEqual([]);
       expect(await out('past')).toMatch(/^TRAP: .*output_set: 3 bytes at offset 4 run past the end of the block \(6 bytes\)/);
       expect(await out('middle')).toEqual([3, 4, 5]);
+      expect(await out('handoff')).toEqual([2, 3]);
     } finally {
       await sandbox.close();
     }
