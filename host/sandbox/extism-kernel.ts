@@ -102,12 +102,15 @@ export class KernelAccessors {
 
   /**
    * After Extism's own output_set took `address` (so its block exists): its range, refused past the
-   * block's end. Read with BigInts, as Extism splits the address: any block, any state of the call.
+   * block's end. Read from Extism's block whatever the state of the fast path (any block, any call).
    */
   #outputSet(address: bigint, length: bigint): void {
     if (!this.#context) return;
-    const view = this.#context[this.#getBlock as symbol]!(Number(address >> 48n)).view;
-    const offset = Number(address & OFFSET_MASK);
+    const a = Number(address);
+    // Exact as a Number (a call's first blocks): no BigInt arithmetic on the hot path.
+    const index = blockIndex(a) >= 0 ? blockIndex(a) : Number(address >> 48n);
+    const view = this.#context[this.#getBlock as symbol]!(index).view;
+    const offset = a < EXACT ? a - index * BLOCK : Number(address & OFFSET_MASK);
     const n = Number(length);
     if (n < 0 || offset + n > view.byteLength) {
       throw this.refuse('output_set', new Error(`output_set: ${n} bytes at offset ${offset} run past the end of the block (${view.byteLength} bytes)`));
