@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { getQueryParams } from 'hono/utils/url';
 import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
-import { checkBearer } from './auth.js';
+import { bearerCheck } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
 import { browserChecks } from './guards.js';
 import { applySecurityHeaders } from './headers.js';
@@ -138,7 +138,7 @@ function plainPath(url: string): string | undefined {
 export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (request: Request, connection?: Connection) => Response | undefined {
   if (options.corsOrigins.length > 0) return () => undefined;
   const checkBrowser = browserChecks(options);
-  const token = options.token;
+  const checkToken = options.token ? bearerCheck(options.token) : undefined;
   const global: Stream = { format: options.globalEventFormat };
   // The stream's headers with the security headers the app sets on every answer, built once.
   const secured = new Headers(SSE_HEADERS);
@@ -154,7 +154,7 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
     try {
       const get = (name: string) => request.headers.get(name) ?? undefined;
       checkBrowser(request.method, get);
-      if (token) checkBearer(get('authorization'), token);
+      checkToken?.(get('authorization'));
       return sseResponse(hub, options.maxSseClients, stream, request, connection, headers);
     } catch (error) {
       const response = errorResponse(error);
