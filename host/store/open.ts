@@ -36,7 +36,8 @@ export async function openStore(given: StoreSpec): Promise<OpenedStore> {
     case 'file': {
       const { FileSessionStore } = await import('./file.js');
       const { maxTranscriptBytes: maxBytes, maxTranscriptLineBytes: maxLineBytes, maxTranscriptLines: maxLines } = spec;
-      const store = await FileSessionStore.open(spec.dataDir, { ...(maxBytes ? { maxBytes } : {}), ...(maxLineBytes ? { maxLineBytes } : {}), ...(maxLines ? { maxLines } : {}) });
+      const limits = { ...(maxBytes ? { maxBytes } : {}), ...(maxLineBytes ? { maxLineBytes } : {}), ...(maxLines ? { maxLines } : {}) };
+      const store = await FileSessionStore.open(spec.dataDir, limits, spec.maxCachedTranscriptBytes);
       return { store, description: `data directory ${store.dir.replace(/[/\\]sessions$/, '')}`, close: () => store.close() };
     }
     case 'redis': {

@@ -49,6 +49,8 @@ export const storeSpecSchema = lazy(() =>
         maxTranscriptLineBytes: whole('maxTranscriptLineBytes', 1, MAX_LINE_BYTES).optional(),
         /** Lines (messages) one transcript may hold (default 100,000). */
         maxTranscriptLines: whole('maxTranscriptLines', 1, 10_000_000).optional(),
+        /** Bytes of transcripts kept in memory together, least recently used dropped first (default 256 MiB). */
+        maxCachedTranscriptBytes: whole('maxCachedTranscriptBytes', 0, 2 ** 40).optional(),
       }),
       z.strictObject({
         kind: z.literal('redis'),
