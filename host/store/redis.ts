@@ -13,10 +13,12 @@
  */
 import type { Redis } from 'ioredis';
 import { WasmhooksError } from '../errors.js';
+import type { LineLimits } from '../lines.js';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import { LATER_LUA } from './resume-at.js';
+import { readMessages } from './redis-messages.js';
 import { parseObject, readObject, toRecord } from './redis-record.js';
 import { TRANSCRIPT_LIMITS, type ReplicaMessage, type SessionRecord, type SessionStore } from './types.js';
 
@@ -80,6 +82,8 @@ export class RedisSessionStore implements SessionStore {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly prefix = 'wasmhooks:',
+    /** What reading a conversation, or a page of it, may take in (redis-messages.ts). */
+    private readonly limits: LineLimits = TRANSCRIPT_LIMITS,
   ) {}
 
   #k(...parts: string[]): string {
@@ -175,12 +179,12 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
-    // Read whole (a session rebuilt, a resume): at most TRANSCRIPT_LIMITS.maxLines messages, as a file store's transcript.
-    const { maxLines } = TRANSCRIPT_LIMITS;
+    // Read whole (a session rebuilt, a resume) or a page: within TRANSCRIPT_LIMITS, as a file store's transcript.
+    const { maxLines } = this.limits;
     const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, maxLines];
     const key = this.#k('m', id);
-    const raw = await this.#call(() => this.redis.lrange(key, start, stop));
-    if (!page && raw.length > maxLines) throw new WasmhooksError('STORE_UNAVAILABLE', `${key} holds more than ${maxLines} messages (TRANSCRIPT_LIMITS); nothing was loaded`);
+    const raw = await this.#call(() => readMessages(this.redis, key, id, start, stop, this.limits));
+    if (!page && raw.length > maxLines) throw new WasmhooksError('STORE_UNAVAILABLE', `${key} holds more than ${maxLines} messages (maxTranscriptLines); nothing was loaded`);
     return raw.map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message);
   }
 
