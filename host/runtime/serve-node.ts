@@ -87,6 +87,7 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
   const serve = (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Response | Promise<Response> => {
     let offer: Offer | undefined;
     const answer = fetch(request, {
+      ...(incoming.socket.remoteAddress ? { remoteAddress: incoming.socket.remoteAddress } : {}),
       proceed: () => {
         if (awaiting.delete(incoming) && !outgoing.headersSent) outgoing.writeContinue();
       },

@@ -2,6 +2,8 @@
 
 /** What the adapter knows about the connection under a request, passed to the handler as its second argument. */
 export interface Connection {
+  /** The peer's IP address, for per-client caps (`maxSseClientsPerAddress`, `maxSessionsPerAddress`); absent in-process. */
+  readonly remoteAddress?: string;
   /** Cuts the connection at once (a stalled SSE reader). Absent where the runtime gives no handle (Deno, Bun). */
   destroy?(): void;
   /**

@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
+import { isRecord } from '../json.js';
 
 export type ApiErrorCode =
   | 'bad_request'
@@ -19,6 +20,7 @@ export type ApiErrorCode =
   | 'request_timeout'
   | 'too_many_sessions'
   | 'too_many_streams'
+  | 'too_many_requests'
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
@@ -41,6 +43,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   request_timeout: 408,
   too_many_sessions: 429,
   too_many_streams: 503,
+  too_many_requests: 429,
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,
@@ -138,4 +141,16 @@ export function errorResponse(error: unknown): Response {
   if (api.close) headers.connection = 'close';
   if (api.code === 'too_many_streams' || api.code === 'unavailable') headers['retry-after'] = '5';
   return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
+}
+
+/**
+ * The error a forwarded answer came back with, as this replica's own: a
+ * refusal keeps its code (a 400 on either replica); anything else is not a
+ * verdict on the answer, so it is never reported as "not pending".
+ */
+export function remoteRefusal(answer: unknown): ApiError {
+  const r = isRecord(answer) ? answer : {};
+  const message = typeof r.error === 'string' ? r.error : 'no verdict';
+  if (r.code === 'validation') return new ApiError('validation', message, typeof r.path === 'string' ? r.path : undefined);
+  return new ApiError('unavailable', `the replica running this prompt could not apply the answer (${message}); retry`);
 }

@@ -84,6 +84,8 @@ function sseResponse(
       `this server already serves ${hub.clientCount} event streams (maxSseClients); close one, or retry later (a client needs one stream: /global/event carries every session)`,
     );
   }
+  const address = connection?.remoteAddress;
+  hub.perClient.check(address);
   // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
   // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.
   const destroy = connection?.destroy;
@@ -91,6 +93,7 @@ function sseResponse(
   const opened = {
     format,
     ...(session !== undefined ? { session } : {}),
+    ...(address !== undefined ? { address } : {}),
     ...(from !== undefined ? { lastEventId: from } : {}),
     ...(typeof destroy === 'function' ? { destroy } : {}),
     ...(connection?.printsBodyErrors === true ? { quiet: true } : {}),
