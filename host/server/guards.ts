@@ -26,6 +26,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { v4Number } from '../plugins/ip-address.js';
+import { UPGRADE_REFUSED } from '../runtime/serve-types.js';
 import { ApiError } from './errors.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 
@@ -140,6 +141,17 @@ function bodylessCheck(method: string, header: (name: string) => string | undefi
   throw new ApiError('bad_request', `a ${method} request carries no body: send it without Content-Length or Transfer-Encoding`, undefined, true);
 }
 
+/**
+ * A request asking to switch protocols (`Connection: upgrade` with `Upgrade`: a WebSocket or h2c attempt). Nothing
+ * here speaks another protocol, and Node's parser stops reading the connection at such a request: the requests
+ * pipelined behind it were never answered and the socket was held open (review red18). Refused on every runtime,
+ * and the connection closed, so a client learns why on each.
+ */
+function upgradeCheck(header: (name: string) => string | undefined): void {
+  if (header('upgrade') === undefined || !/(?:^|,)\s*upgrade\s*(?:,|$)/i.test(header('connection') ?? '')) return;
+  throw new ApiError('bad_request', UPGRADE_REFUSED, undefined, true);
+}
+
 /** A check of a request, by its method and a reader of its headers by name; throws the API's refusal. */
 type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
 
@@ -157,6 +169,7 @@ export function browserChecks(options: Pick<ResolvedServerOptions, 'hostname' | 
     hostAndOrigin(header('host'), header('origin'));
     crossSite(method, header);
     bodylessCheck(method, header);
+    upgradeCheck(header);
   };
 }
 
