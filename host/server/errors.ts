@@ -21,6 +21,7 @@ export type ApiErrorCode =
   | 'too_many_sessions'
   | 'too_many_streams'
   | 'too_many_requests'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
@@ -44,6 +45,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   too_many_sessions: 429,
   too_many_streams: 503,
   too_many_requests: 429,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,

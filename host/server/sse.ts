@@ -10,7 +10,7 @@ import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
 import { bearerCheck } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
-import { browserChecks } from './guards.js';
+import { browserChecks, targetCheck } from './guards.js';
 import { applySecurityHeaders } from './headers.js';
 import type { EventHub } from './hub.js';
 import type { ResolvedServerOptions } from './options.js';
@@ -156,6 +156,7 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
     if (stream === undefined) return undefined;
     try {
       const get = (name: string) => request.headers.get(name) ?? undefined;
+      targetCheck(request.url);
       checkBrowser(request.method, get);
       checkToken?.(get('authorization'));
       return sseResponse(hub, options.maxSseClients, stream, request, connection, headers);
