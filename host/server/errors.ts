@@ -119,9 +119,17 @@ function fromStatus(status: number): ApiErrorCode {
 /** A zod failure as an API error naming the first bad field. */
 export function validationError(error: z.ZodError, where: string): ApiError {
   const issue = error.issues[0];
-  const path = issue?.path.map(String).join('.') ?? '';
+  const path = cut(issue?.path.map(String).join('.') ?? '');
   const at = path ? `${where}.${path}` : where;
-  return new ApiError('validation', `${at}: ${issue?.message ?? 'invalid'}`, at);
+  return new ApiError('validation', `${at}: ${cut(issue?.message ?? 'invalid')}`, at);
+}
+
+/**
+ * A piece of a validation message, within 300 characters: zod names every unknown key (a body of 100,000 keys
+ * was answered with all of them, 700 KB; review red18) and a path can be as long as the client made it.
+ */
+function cut(text: string): string {
+  return text.length <= 300 ? text : `${text.slice(0, 300)}… (${text.length} characters)`;
 }
 
 /** The JSON text of an error body; also written raw by runtime adapters for requests that never reach the app. */

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type WasmhooksServer } from '../../host/server/app.js';
 import { MAX_QUERY_PARAMS, MAX_TARGET_CHARS } from '../../host/server/guards.js';
+import { MAX_BODY_KEYS } from '../../host/server/validate.js';
 import { realHost } from './real-host.js';
 
 let server: WasmhooksServer;
@@ -33,6 +34,23 @@ describe('red18: the request target is bounded', () => {
       expect(await res.json()).toEqual({ error: { code: 'validation', path: 'query', message: 'the query holds 65 parameters, over the 64 accepted' } });
     }
     expect((await get(`/session?${Array.from({ length: MAX_QUERY_PARAMS }, (_, i) => `p${i}=1`).join('&')}`)).status).toBe(200);
+  });
+
+  it(`a body of more than ${MAX_BODY_KEYS} object keys is 400 invalid_json before it is parsed, and a validation message stays short`, async () => {
+    server = createServer(realHost());
+    const post = (body: string) => server.fetch(new Request('http://127.0.0.1/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+    const many = await post(keys(100_000));
+    expect(many.status).toBe(400);
+    expect(await many.json()).toEqual({ error: { code: 'invalid_json', message: 'the body holds more than 10000 object keys in all; no request needs as many' } });
+    // Nested objects count too; colons inside strings do not.
+    expect((await post(`{"systemPrompt":"${':'.repeat(50_000)}"}`)).status).toBe(201);
+    // Under the cap: zod names every unknown key; the answer quotes at most 300 characters of them.
+    const unknown = await post(keys(5_000));
+    const text = await unknown.text();
+    expect(unknown.status).toBe(400);
+    expect(text.length).toBeLessThan(600);
+    expect(JSON.parse(text)).toEqual({ error: { code: 'validation', path: 'body', message: expect.stringMatching(/^body: Unrecognized keys: .*… \(\d+ characters\)$/) } });
   });
 
   it('Node: a 12 KiB target (under Node’s own 16 KiB cut) is refused the same way over a socket', async () => {

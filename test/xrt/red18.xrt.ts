@@ -111,6 +111,19 @@ export const scenarios: Record<string, () => Promise<void>> = {
       }
     }),
 
+  [`${runtime}: a body of 100,000 object keys is 400 invalid_json at once, and a validation message stays short`]: () =>
+    withServer({}, async (port) => {
+      const post = (body: string) => fetch(`http://127.0.0.1:${port}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+      const many = await post(keys(100_000));
+      assert.equal(many.status, 400);
+      assert.match(errorCode(await many.text()).message, /holds more than 10000 object keys/);
+      const unknown = await post(keys(5_000));
+      const text = await unknown.text();
+      assert.equal(unknown.status, 400);
+      assert.ok(text.length < 600, `a ${text.length}-character answer`);
+    }),
+
   [`${runtime}: the file store keeps loaded transcripts within maxCachedTranscriptBytes, and every read is whole`]: async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'red18-xrt-'));
     const line = (i: number) => `${JSON.stringify({ role: 'user', content: `${i}:${'x'.repeat(10_000)}` })}\n`;
