@@ -61,9 +61,9 @@ describe('red18: per-client caps', () => {
     expect((await post('/session', '10.0.0.1')).status).toBe(201);
   });
 
-  it('the defaults: 100 streams and 1,000 sessions per address', () => {
+  it('the defaults: 256 streams and 1,000 sessions per address', () => {
     server = createServer(realHost());
-    expect(server.options.maxSseClientsPerAddress).toBe(100);
+    expect(server.options.maxSseClientsPerAddress).toBe(256);
     expect(server.options.maxSessionsPerAddress).toBe(1000);
   });
 });
