@@ -14,6 +14,7 @@ import { readRegularFile } from '../config/read-file.js';
 import { messageOf } from '../errors.js';
 import { isStdio } from '../mcp/config.js';
 import { sha256 } from '../sandbox/digest.js';
+import { PROJECT_DIR_VAR } from '../shell/spec.js';
 
 /** A hook module or a plugin is far smaller; a named file past this is refused, not hashed. */
 const MAX_NAMED_FILE_BYTES = 256 << 20;
@@ -45,13 +46,25 @@ function words(command: readonly string[]): string[] {
     .slice(0, MAX_WORDS);
 }
 
+/** A path a command names through Claude Code's project variable: `"$CLAUDE_PROJECT_DIR"/x.sh`, `${CLAUDE_PROJECT_DIR}/x.sh`. */
+const PROJECT_PATH = new RegExp(`\\$(?:\\{${PROJECT_DIR_VAR}\\}|${PROJECT_DIR_VAR}\\b)"?(/[^\\s;|&()<>\`'"]*)`, 'g');
+
 async function isFile(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isFile(), () => false);
 }
 
-/** Files a command names that exist as regular files under `cwd` (a word like `npm` or `test` names none). */
-async function commandFiles(command: readonly string[], cwd: string): Promise<string[]> {
+/**
+ * Files a command names that exist as regular files under `cwd` (a word like `npm` or `test` names none),
+ * and under `projectDir` those it names through `$CLAUDE_PROJECT_DIR` (a shell hook runs with it set).
+ */
+async function commandFiles(command: readonly string[], cwd: string, projectDir?: string): Promise<string[]> {
   const found: string[] = [];
+  if (projectDir !== undefined) {
+    for (const match of command.join(' ').matchAll(PROJECT_PATH)) {
+      const path = resolve(projectDir, `.${match[1]!}`);
+      if (await isFile(path)) found.push(path);
+    }
+  }
   for (const word of words(command)) {
     const path = resolve(cwd, word);
     if (await isFile(path)) found.push(path);
@@ -77,6 +90,12 @@ async function moduleGraph(entry: string): Promise<string[]> {
   return [...seen];
 }
 
+/** The `$CLAUDE_PROJECT_DIR` a config's shell hook runs with (materialize.ts gives the config's folder as its baseDir). */
+const projectDirOf = (h: NonNullable<ResolvedConfig['shellHooks']>[number], config: ResolvedConfig): string => {
+  const own = h.env?.[PROJECT_DIR_VAR];
+  return own === undefined ? config.dir : resolve(h.cwd ?? config.dir, own);
+};
+
 /**
  * The files `config` names that run: hook modules (with their relative imports), plugins loaded by path
  * without a sha256 pin (a pin is in the config's bytes already), and the
@@ -88,7 +107,7 @@ async function namedFiles(config: ResolvedConfig, cwd: string): Promise<string[]
   for (const m of config.hookModules ?? []) for (const f of await moduleGraph(m.module)) files.add(f);
   for (const p of config.plugins ?? []) if (p.path !== undefined && p.sha256 === undefined) files.add(p.path);
   for (const h of config.shellHooks ?? []) {
-    for (const f of await commandFiles([h.command], h.cwd ?? config.dir)) files.add(f);
+    for (const f of await commandFiles([h.command], h.cwd ?? config.dir, projectDirOf(h, config))) files.add(f);
   }
   for (const server of Object.values(config.mcpServers ?? {})) {
     if (!isStdio(server)) continue;
@@ -132,7 +151,7 @@ export function fingerprintChange(then: Fingerprint, now: Fingerprint): string |
 export async function shellFilesChanged(config: ResolvedConfig, trusted: Fingerprint): Promise<string | undefined> {
   const changed: string[] = [];
   for (const h of config.shellHooks ?? []) {
-    for (const path of await commandFiles([h.command], h.cwd ?? config.dir)) {
+    for (const path of await commandFiles([h.command], h.cwd ?? config.dir, projectDirOf(h, config))) {
       const now = await readRegularFile(path, MAX_NAMED_FILE_BYTES).then(sha256, () => MISSING);
       if (trusted.files[path] !== now) changed.push(path);
     }

@@ -16,8 +16,7 @@ import type {
   HookResult,
 } from './types.js';
 import { HOOK_EVENT_NAMES } from './types.js';
-
-const DEFAULT_JS_HOOK_TIMEOUT_MS = 60_000;
+import { BOTH_TIMEOUTS, hookTimeoutMs } from './timeout.js';
 
 /** Throws UNKNOWN_HOOK_EVENT for a name that is not a hook event. */
 export function assertHookEvent(event: string): asserts event is HookEventName {
@@ -67,10 +66,13 @@ export function jsHookHandlers(event: HookEventName, group: HookCallbackMatcher)
   }
   const matcher = compileToolMatcher(pattern, `hooks.${event}`);
   if (timeout !== undefined && givenMs !== undefined) {
-    throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: give timeoutMs (milliseconds) or timeout (seconds, Claude style), not both`);
+    throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${BOTH_TIMEOUTS}`);
   }
-  const timeoutMs = timeout !== undefined ? timeout * 1000 : (givenMs ?? DEFAULT_JS_HOOK_TIMEOUT_MS);
-  if (!(timeoutMs > 0)) throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${timeout !== undefined ? 'timeout' : 'timeoutMs'} must be > 0`);
+  const deadline = timeout ?? givenMs;
+  if (deadline !== undefined && !(typeof deadline === 'number' && deadline > 0)) {
+    throw new WasmhooksError('INVALID_OPTIONS', `hooks.${event}: ${timeout !== undefined ? 'timeout' : 'timeoutMs'} must be a number > 0, got ${typeof deadline === 'string' ? JSON.stringify(deadline) : String(deadline)}`);
+  }
+  const timeoutMs = hookTimeoutMs(timeout, givenMs);
   const failurePolicy: FailurePolicy = givenPolicy ?? defaultFailurePolicy(event);
   return (hooks as HookCallback[]).map((cb, i) => {
     const id = nextHookId('js');

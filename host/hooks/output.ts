@@ -68,12 +68,27 @@ const FEEDBACK_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(['Pos
 /**
  * What Claude Code's `block` means on `event`, in one place for JS and shell hooks: keep working on
  * Stop/SubagentStop; on PostToolUse/PostToolUseFailure the reason reaches the model (as
- * `additionalContext`, in the next call's `<hook-context>`; the call's output stands); deny elsewhere.
+ * `additionalContext`, in the next call's `<hook-context>`; the call's output stands); shown to the user
+ * (`systemMessage`) on an observe-only event; deny elsewhere.
  */
 export function blockOutput(event: HookEventName, reason: string | undefined): HookOutput {
   if (FEEDBACK_EVENTS.has(event)) return reason === undefined ? {} : { reason, additionalContext: reason };
   const decision: HookDecision = isStopEvent(event) ? 'block' : 'deny';
+  // On an observe-only event (SessionStart, SessionEnd, Notification, …) Claude Code shows it to the user only.
+  if (HOOK_EVENT_RULES[event].decisions.every((d) => d === 'continue')) return reason === undefined ? {} : { systemMessage: reason };
   return reason === undefined ? { decision } : { decision, reason };
+}
+
+/** Where Claude Code adds a command hook's plain (non-JSON) stdout to the model's context: elsewhere it only logs it. */
+const PLAIN_CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(['UserPromptSubmit', 'SessionStart']);
+
+/**
+ * What a command hook's plain text on stdout (exit 0, not a JSON answer) means on `event`, as in Claude
+ * Code: context for the model on UserPromptSubmit and SessionStart (the date, the branch, a rule to
+ * repeat), nothing elsewhere (a log line is no opinion; it never allows or denies anything).
+ */
+export function plainOutput(event: HookEventName, text: string): HookOutput {
+  return PLAIN_CONTEXT_EVENTS.has(event) ? { additionalContext: text } : {};
 }
 
 /** `continue: false`: stop where legal, else deny where legal; on Stop it lets the agent stop. */

@@ -8,6 +8,7 @@
  * SDK's own `streamText` keeps a part's last metadata and sends it back as the
  * part's `providerOptions`; so do we, or the provider refuses the next turn.
  */
+import { isBlankText, toolResultText } from './blank-text.js';
 import type { AssistantPart, Message, ModelRequest, ProviderMetadata } from './types.js';
 
 export function toPrompt(request: ModelRequest): unknown[] {
@@ -15,6 +16,9 @@ export function toPrompt(request: ModelRequest): unknown[] {
   if (request.system) prompt.push({ role: 'system', content: request.system });
   for (const message of request.messages) {
     const part = toPromptMessage(message);
+    // A message left with nothing (blank user text, an assistant turn of blank text) is left out whole, as
+    // the Anthropic adapter does: every provider refuses a message without content.
+    if (part.content.length === 0) continue;
     const last = prompt[prompt.length - 1] as { role?: string; content?: unknown[] } | undefined;
     // One tool message per batch of results, as the SDK's own converters produce.
     if (message.role === 'tool' && last?.role === 'tool') last.content?.push(...part.content);
@@ -29,7 +33,7 @@ const withOptions = <T extends object>(part: T, metadata: ProviderMetadata | und
 function toPromptMessage(message: Message): { role: string; content: unknown[] } {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: message.content }] };
+      return { role: 'user', content: isBlankText(message.content) ? [] : [{ type: 'text', text: message.content }] };
     case 'tool':
       return {
         role: 'tool',
@@ -38,7 +42,7 @@ function toPromptMessage(message: Message): { role: string; content: unknown[] }
             type: 'tool-result',
             toolCallId: message.toolUseId,
             toolName: message.toolName,
-            output: { type: message.isError ? 'error-text' : 'text', value: message.content },
+            output: { type: message.isError ? 'error-text' : 'text', value: toolResultText(message) },
           },
         ],
       };
@@ -52,8 +56,8 @@ function toPromptMessage(message: Message): { role: string; content: unknown[] }
 function toPromptPart(part: AssistantPart): unknown[] {
   switch (part.type) {
     case 'text':
-      // An empty text part carries nothing unless its metadata does (a Gemini thought signature).
-      return part.text === '' && part.providerMetadata === undefined ? [] : [withOptions({ type: 'text', text: part.text }, part.providerMetadata)];
+      // A blank text part carries nothing unless its metadata does (a Gemini thought signature).
+      return isBlankText(part.text) && part.providerMetadata === undefined ? [] : [withOptions({ type: 'text', text: part.text }, part.providerMetadata)];
     case 'thinking':
       // Anthropic's own redacted data means nothing to another provider; through the AI SDK it travels in the metadata.
       if (part.redacted !== undefined && part.providerMetadata === undefined) return [];

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { lazy } from '../lazy.js';
 import { messageOf } from '../errors.js';
 import { codeForStatus } from './http.js';
-import { badStream } from './provider-stream.js';
+import { badStream, inputCut, malformedToolInput } from './provider-stream.js';
 import { backoffMs, type ResolvedRetry } from './retry.js';
 import { AnswerParts, toPrompt } from './ai-sdk-prompt.js';
 import type { ModelEvent, ModelFailure, ModelRequest, StopReason, Usage } from './types.js';
@@ -95,6 +95,9 @@ const FINISH: Record<string, StopReason | 'interrupted'> = {
   error: 'interrupted',
 };
 
+/** Finish reasons that end an answer wherever it stands, inside a tool call's input too. */
+const CUTS = { length: 'limit', 'content-filter': 'filter' } as const;
+
 async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, modelId: string, label: string): AsyncGenerator<ModelEvent, void, undefined> {
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal.reason).catch(() => {});
@@ -107,6 +110,10 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
   const answer = new AnswerParts();
   let started = false;
   let calls = 0;
+  // A tool-call whose input did not parse, or came empty (`held`: it runs with `{}` unless the limit cut it): judged at
+  // the next part, as the finish part says whether the token limit cut it (a provider emits the call at its
+  // block's end, before the finish reason).
+  let broken: { call: string; detail: string; json: string; held?: ModelEvent } | undefined;
   try {
     while (true) {
       let chunk: ReadableStreamReadResult<unknown>;
@@ -117,7 +124,7 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
         return;
       }
       if (signal.aborted) return;
-      if (chunk.done) return yield badStream(`The stream from ${label} ended without a finish part.`);
+      if (chunk.done) return yield broken && !broken.held ? malformedToolInput(label, broken.call, broken.detail, broken.json) : badStream(`The stream from ${label} ended without a finish part.`);
       const type = z.object({ type: z.string() }).safeParse(chunk.value);
       if (!type.success) return yield badStream(`${label} streamed a part without a type.`);
       const kind = type.data.type;
@@ -126,6 +133,13 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
       const parsed = schemas[kind as keyof PartSchemas].safeParse(chunk.value);
       if (!parsed.success) return yield badStream(`Unexpected "${kind}" part from ${label}: ${z.prettifyError(parsed.error)}`);
       const part = { type: kind, ...parsed.data } as Part;
+      if (broken && part.type !== 'error') {
+        const reason = part.type === 'finish' ? (typeof part.finishReason === 'string' ? part.finishReason : part.finishReason.unified) : undefined;
+        const cut = inputCut('finishReason', reason, CUTS);
+        if (broken.held === undefined || cut !== undefined) return yield malformedToolInput(label, broken.call, broken.detail, broken.json, cut);
+        yield broken.held;
+        broken = undefined;
+      }
       if (!started && part.type !== 'error') {
         started = true;
         yield { type: 'message.start', model: (part.type === 'response-metadata' && part.modelId) || modelId };
@@ -171,10 +185,15 @@ async function* readParts(stream: ReadableStream<unknown>, signal: AbortSignal, 
           }
           if (streamed) streamed.called = true;
           const parsed = part.input.trim() === '' ? { ok: true as const, value: {} } : parseJson(part.input, 'the input', TOOL_INPUT_JSON);
-          if (!parsed.ok) return yield badStream(`Tool call ${part.toolName} from ${label} has malformed JSON input (${parsed.message}).`);
+          if (!parsed.ok) {
+            broken = { call: `${part.toolCallId} (${part.toolName})`, detail: parsed.message, json: part.input };
+            break;
+          }
           calls++;
           answer.call(part.toolCallId, part.toolName, parsed.value, part.providerMetadata);
-          yield { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
+          const call: ModelEvent = { type: 'tool.call', id: part.toolCallId, name: part.toolName, input: parsed.value };
+          if (part.input.trim() === '') broken = { call: `${part.toolCallId} (${part.toolName})`, detail: '', json: '', held: call };
+          else yield call;
           break;
         }
         case 'finish': {

@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { envelopeSchema, type EventKind, eventSchemas, type WireUsage } from './anthropic-wire.js';
-import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import { badStream, type InputCut, inputCut, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { AssistantPart, ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
@@ -18,6 +18,9 @@ const STOP_REASONS: Record<string, StopReason> = {
   refusal: 'refusal',
   model_context_window_exceeded: 'max_tokens',
 };
+
+/** Stop reasons that end an answer wherever it stands, inside a tool block's input too. */
+const CUTS = { max_tokens: 'limit', model_context_window_exceeded: 'limit', refusal: 'filter' } as const;
 
 type Block =
   | { kind: 'text'; text: string }
@@ -36,6 +39,13 @@ export class MessagesDecoder implements WireDecoder {
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly blocks = new Map<number, Slot>();
   private tools = 0;
+  /**
+   * A tool block whose input is in question at its content_block_stop: it did not parse, or none came
+   * (`held`: its call, which runs with `{}` unless the limit cut it). The API sends that stop before the
+   * message_delta whose stop_reason says why the answer ended: `max_tokens` there means the input was cut,
+   * so the block is judged once that reason (or anything else) arrives.
+   */
+  private pending: { call: string; detail: string; json: string; held?: ModelEvent } | undefined;
 
   constructor(
     private readonly label: string,
@@ -51,10 +61,22 @@ export class MessagesDecoder implements WireDecoder {
   }
 
   finish(): ModelEvent[] {
+    if (this.pending && !this.pending.held) return [this.judged(undefined)];
     return [badStream(`The stream from ${this.label} ended before message_stop; the response is incomplete.`)];
   }
 
   private handle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
+    // More content before the reason means the answer went on: the input was not cut.
+    if (this.pending && kind !== 'message_delta' && kind !== 'error') {
+      const held = this.pending.held;
+      if (held === undefined) return [this.judged(undefined)];
+      this.pending = undefined;
+      return [held, ...this.settle(kind, message)];
+    }
+    return this.settle(kind, message);
+  }
+
+  private settle(kind: EventKind, message: EventSourceMessage): ModelEvent[] {
     switch (kind) {
       case 'message_start': {
         const ev = parseData(eventSchemas().message_start, message, this.label);
@@ -108,12 +130,17 @@ export class MessagesDecoder implements WireDecoder {
         const ev = parseData(eventSchemas().message_delta, message, this.label);
         if (!ev.ok) return [{ type: 'error', error: ev.failure }];
         const reason = ev.value.delta.stop_reason;
+        const pending = this.pending;
+        const cut = inputCut('stop_reason', reason, CUTS);
+        if (pending && (cut !== undefined || !pending.held)) return [this.judged(cut)];
+        this.pending = undefined;
+        const events = pending?.held ? [pending.held] : [];
         // pause_turn: a long server-tool turn the API wants sent back as is to go on. We keep no
         // server-tool blocks (we never offer server tools), so it cannot go on: not a finished message.
         if (reason === 'pause_turn') return [badStream(`The stream from ${this.label} paused its turn (pause_turn); wasmhooks does not resume server-tool turns, so the answer is incomplete.`)];
         if (reason) this.stopReason = STOP_REASONS[reason] ?? 'end_turn';
         this.addUsage(ev.value.usage);
-        return [];
+        return events;
       }
       case 'message_stop': {
         const open = [...this.blocks.values()].map((slot) => slot.block).find((b) => b.kind === 'tool' && !b.done);
@@ -169,17 +196,31 @@ export class MessagesDecoder implements WireDecoder {
     slot.stopped = true;
     const block = slot.block;
     if (block.kind !== 'tool') return [];
+    const call = `${block.ordinal} (${block.name})`;
     let input: unknown = block.preset ?? {};
     if (block.json.trim() !== '') {
       const parsed = parseJson(block.json, 'the input', TOOL_INPUT_JSON);
       if (!parsed.ok) {
-        return [badStream(`Tool call ${block.ordinal} (${block.name}) from ${this.label} has malformed JSON input (${parsed.message}): ${block.json.slice(0, 200)}`)];
+        this.pending = { call, detail: parsed.message, json: block.json };
+        return [];
       }
       input = parsed.value;
     }
     block.input = input;
     block.done = true;
-    return [{ type: 'tool.call', id: block.id, name: block.name, input }];
+    const event: ModelEvent = { type: 'tool.call', id: block.id, name: block.name, input };
+    // Nothing streamed and nothing given at the start: a call without arguments, or one the limit cut after its name.
+    const none = block.json.trim() === '' && (block.preset === undefined || (typeof block.preset === 'object' && block.preset !== null && Object.keys(block.preset).length === 0));
+    if (!none) return [event];
+    this.pending = { call, detail: '', json: '', held: event };
+    return [];
+  }
+
+  /** The pending block's failure: cut when `cut` says how the answer ended, else malformed. */
+  private judged(cut: InputCut | undefined): ModelEvent {
+    const p = this.pending as NonNullable<MessagesDecoder['pending']>;
+    this.pending = undefined;
+    return malformedToolInput(this.label, p.call, p.detail, p.json, cut);
   }
 
   private set(index: number, block: Block): void {

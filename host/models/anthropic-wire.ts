@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
+import { isBlankText, toolResultText } from './blank-text.js';
 import type { AssistantPart, Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireBlock =
@@ -58,7 +59,7 @@ function toWireMessages(messages: readonly Message[]): WireMessage[] {
         append('user', textBlock(message.content));
         break;
       case 'tool': {
-        const block: WireBlock = { type: 'tool_result', tool_use_id: message.toolUseId, content: message.content };
+        const block: WireBlock = { type: 'tool_result', tool_use_id: message.toolUseId, content: toolResultText(message) };
         if (message.isError) block.is_error = true;
         append('user', [block]);
         break;
@@ -73,13 +74,9 @@ function toWireMessages(messages: readonly Message[]): WireMessage[] {
   return wire;
 }
 
-/**
- * The API refuses a text block that is empty or only whitespace ("text content blocks must contain
- * non-whitespace text"), and such a block kept in the history refused every later turn: it is left
- * out (a message left empty is left out whole, and its neighbours of one role merge).
- */
+/** A blank text block is left out (blank-text.ts); a message left empty is left out whole, and its neighbours of one role merge. */
 function textBlock(text: string): WireBlock[] {
-  return text.trim() === '' ? [] : [{ type: 'text', text }];
+  return isBlankText(text) ? [] : [{ type: 'text', text }];
 }
 
 function toWireBlock(part: AssistantPart): WireBlock[] {

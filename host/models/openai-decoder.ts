@@ -6,7 +6,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { messageOf } from '../errors.js';
 import { providerMessage } from './http.js';
 import { type Chunk, chunkSchema } from './openai-wire.js';
-import { badStream, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
+import { badStream, inputCut, malformedToolInput, midStreamError, parseData, type WireDecoder } from './provider-stream.js';
 import type { ModelEvent, StopReason, Usage } from './types.js';
 import { parseJson, TOOL_INPUT_JSON } from '../json.js';
 
@@ -24,6 +24,9 @@ const FINISH_REASONS: Record<string, StopReason> = {
  * message, they would end the prompt on a cut answer.
  */
 const FAILED_REASONS = new Set(['abort', 'error']);
+
+/** Finish reasons that end an answer wherever it stands, inside a call's arguments too. */
+const CUTS = { length: 'limit', content_filter: 'filter' } as const;
 
 interface ToolCallState {
   /** Empty until the stream names it (OpenAI sends it in the call's first chunk; some servers later). */
@@ -192,12 +195,11 @@ export class ChatCompletionsDecoder implements WireDecoder {
       if (call.id === '') call.id = `call_${index}`;
       this.flush(index, call, events);
       call.done = true;
+      // Named, then cut before any argument: not a call without arguments (those stream "{}").
+      const cut = inputCut('finish_reason', this.finishReason, CUTS);
+      if (call.args.trim() === '' && cut !== undefined) return [malformedToolInput(this.label, `${index} (${call.name})`, '', '', cut)];
       const parsed = call.args.trim() === '' ? { ok: true as const, value: {} } : parseJson(call.args, `tool call ${index} (${call.name}) arguments`, TOOL_INPUT_JSON);
-      if (!parsed.ok) {
-        // finish_reason "length": the answer hit the output token cap inside the arguments; say what to change.
-        const cut = this.finishReason === 'length' ? ' The answer was cut at the output token limit (finish_reason "length") before the arguments ended: raise maxTokens.' : '';
-        return [badStream(`Tool call ${index} (${call.name}) from ${this.label} has malformed JSON arguments (${parsed.message}): ${call.args.slice(0, 200)}.${cut}`)];
-      }
+      if (!parsed.ok) return [malformedToolInput(this.label, `${index} (${call.name})`, parsed.message, call.args, cut)];
       events.push({ type: 'tool.call', id: call.id, name: call.name, input: parsed.value });
     }
     return events;

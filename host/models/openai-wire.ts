@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
+import { toolResultText } from './blank-text.js';
 import type { Message, ModelRequest, ToolDefinition } from './types.js';
 
 type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
@@ -49,7 +50,7 @@ function toWireMessage(message: Message): WireMessage {
       return {
         role: 'tool',
         tool_call_id: message.toolUseId,
-        content: message.isError ? `Error: ${message.content}` : message.content,
+        content: message.isError ? `Error: ${toolResultText(message)}` : message.content,
       };
     case 'assistant': {
       let text = '';

@@ -90,6 +90,36 @@ export function badStream(message: string): ModelEvent {
   return { type: 'error', error: { code: 'BAD_STREAM', message } };
 }
 
+/** How the provider ended an answer inside a tool call's input: its output token limit, or its content filter. */
+export interface InputCut {
+  /** The provider's own words: `finish_reason "length"`, `stop_reason "refusal"`, … */
+  by: string;
+  kind: 'limit' | 'filter';
+}
+
+/** The cut `reason` means by the provider's `table` (its reason words → kind), named as the provider spells it. */
+export function inputCut(field: string, reason: string | null | undefined, table: Readonly<Record<string, InputCut['kind']>>): InputCut | undefined {
+  if (!reason || !Object.hasOwn(table, reason)) return undefined;
+  return { by: `${field} "${reason}"`, kind: table[reason] as InputCut['kind'] };
+}
+
+/**
+ * A tool call whose input JSON did not parse, in one wording for every provider. With `cut` (the answer
+ * ended inside the input: OpenAI's `finish_reason "length"`, Anthropic's `stop_reason "max_tokens"`, the AI
+ * SDK's `finishReason "length"`, or a content filter) the JSON is not broken but unfinished (or not begun:
+ * a call named just before the end), and the message says why and, for the limit, which setting to raise.
+ */
+export function malformedToolInput(label: string, call: string, detail: string, json: string, cut?: InputCut): ModelEvent {
+  const why = cut === undefined
+    ? ''
+    : cut.kind === 'limit'
+      ? ` The answer was cut at the output token limit (${cut.by}) before the input ended: raise maxTokens.`
+      : ` The provider's content filter ended the answer (${cut.by}) before the input ended; the call is not run.`;
+  // No input at all is only ever told as a cut (a call without arguments is `{}` otherwise).
+  const what = json.trim() === '' ? 'no input' : `malformed JSON input (${detail}): ${json.slice(0, 200)}`;
+  return badStream(`Tool call ${call} from ${label} has ${what}.${why}`);
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: ModelFailure };
 
 /** Parses one SSE `data` payload as JSON and checks it against `schema`, saying what was wrong. */

@@ -12,10 +12,14 @@ import { nextHookId } from '../hooks/js.js';
 import { compileToolMatcher } from '../hooks/matcher.js';
 import { shellResult } from './output.js';
 import { runShell } from './run.js';
-import { DEFAULT_SHELL_TIMEOUT_MS, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
+import { hookTimeoutMs } from '../hooks/timeout.js';
+import { PROJECT_DIR_VAR, shellHookSpecSchema, type ShellHookSpec } from './spec.js';
 
 export interface ShellHookOptions {
-  /** Working directory when the spec has no `cwd` (and the base of a relative one). Default: the process's. */
+  /**
+   * Working directory when the spec has no `cwd` (and the base of a relative one), and the hook's
+   * `$CLAUDE_PROJECT_DIR`. Default: the process's working directory, and the session's cwd.
+   */
   baseDir?: string;
 }
 
@@ -41,7 +45,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
   }
   const s = parsed.data;
   const label = `shell hook "${s.name ?? s.command}"`;
-  const timeoutMs = s.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const timeoutMs = hookTimeoutMs(s.timeout, s.timeoutMs);
   const cwd = workingDir(options.baseDir, s.cwd);
   const matcher = compileToolMatcher(s.matcher, label);
   const run = async (input: HookInput, ctx: HookRunContext): Promise<HookResult> => {
@@ -50,7 +54,8 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
       timeoutMs,
       signal: ctx.signal,
       ...(cwd ? { cwd } : {}),
-      env: { ...globalThis.process?.env, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
+      // Ours over an outer one (a host run from inside Claude Code); the spec's own env over ours.
+      env: { ...globalThis.process?.env, [PROJECT_DIR_VAR]: options.baseDir ?? input.cwd, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
     });
     return shellResult(outcome, input.hook_event_name, label);
   };

@@ -5,10 +5,10 @@
  * | process | result |
  * | --- | --- |
  * | exit 0, empty stdout | continue |
- * | exit 0, JSON object on stdout | that output, ours or Claude Code's (`{"decision":"allow"}`, `{"hookSpecificOutput":{…}}`; read by hooks/output.ts) |
- * | exit 0, JSON with an unknown key | BAD_OUTPUT failure |
- * | exit 0, anything else on stdout | BAD_OUTPUT failure |
- * | exit 2 | Claude Code's block (hooks/output.ts `blockOutput`): deny; block for Stop/SubagentStop; stderr to the model on PostToolUse/PostToolUseFailure |
+ * | exit 0, stdout starting with `{` | a JSON answer: ours or Claude Code's (`{"decision":"allow"}`, `{"hookSpecificOutput":{…}}`; read by hooks/output.ts) |
+ * | exit 0, such JSON that does not parse or has an unknown key | BAD_OUTPUT failure |
+ * | exit 0, any other stdout (plain text) | Claude Code's rule (hooks/output.ts `plainOutput`): context for the model on UserPromptSubmit/SessionStart, no opinion elsewhere |
+ * | exit 2 | Claude Code's block (hooks/output.ts `blockOutput`): deny; block for Stop/SubagentStop; stderr to the model on PostToolUse/PostToolUseFailure, to the user (systemMessage) on observe-only events |
  * | exit 49 | stop (halt the turn), reason = stderr |
  * | other exit code, signal | TRAP failure |
  * | cannot start | LOAD_FAILED failure |
@@ -17,7 +17,7 @@
  * A failure is never a decision by itself: the failure policy decides.
  */
 import type { HookEventName, HookResult } from '../hooks/types.js';
-import { blockOutput, readHookOutput } from '../hooks/output.js';
+import { blockOutput, plainOutput, readHookOutput } from '../hooks/output.js';
 import type { ShellOutcome } from './run.js';
 import { parseJson } from '../json.js';
 
@@ -32,6 +32,10 @@ const tail = (text: string, max = 500) => {
 function parseStdout(stdout: string, event: HookEventName): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
+  // Text that does not open as a JSON object is Claude Code's plain output ("[info] …" log lines too). What opens as
+  // one is meant as an answer, and one we cannot read stays BAD_OUTPUT (Claude Code would log it as text): a guard's
+  // cut or mistyped deny must not pass as a log line.
+  if (!text.startsWith('{')) return { ok: true, output: plainOutput(event, text) };
   // Unique keys, as a plugin's JSON (protocol/codec.ts): a shell hook's answer decides things (a
   // decision, a rewritten input), so a key named twice or "__proto__" (zod drops it silently) is refused.
   const json = parseJson(text, 'stdout', { uniqueKeys: true });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../host/sandbox/digest.js';
 import { cli, workspace } from '../cli/helpers.js';
+import { hostile } from '../sandbox/sandbox-helpers.js';
 import { extismVowels, wasiGuard } from './helpers.js';
 
 describe('plugin inspect, any language', () => {
@@ -47,5 +48,17 @@ describe('plugin inspect, any language', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/wasi +args \[g\], env \[K=v\], dirs \[\/rules → .*\/rules \(read-only\)\]/);
     expect(r.stdout).toMatch(/pin +none/);
+  });
+
+  it("runs describe with WASI's base only: the config's args, env and directories are shown, not granted", async () => {
+    const dir = await workspace({
+      'guard.wasm': await hostile('preopen-probe'),
+      'wasmhooks.json': { plugins: [{ path: 'guard.wasm', wasi: { args: ['g'], env: { K: 'v' }, preopens: { '/keys': 'keys' } } }] },
+    });
+    await mkdir(join(dir, 'keys'));
+    const r = await cli(['plugin', 'inspect', 'guard.wasm'], { cwd: dir });
+    // Old code: describe ran with the repository's preopen (here of ./keys; as well of ~/.ssh) before any trust.
+    expect(r.stdout).toMatch(/^sees-nothing 1\.0\.0\n/);
+    expect(r.stdout).toMatch(/dirs \[\/keys → .*\/keys \(read-only\)\]/);
   });
 });

@@ -109,12 +109,16 @@ describe('plugin test runs a plugin with its entry\'s grants only from a trusted
     const recorded = await cli(['run', 'x', '--script', 'script.json', '--record', 'rec.jsonl'], { cwd: dir, env });
     expect(recorded.code, recorded.stderr).toBe(0);
     // The sandbox refuses file and network grants today (INVALID_OPTIONS); a WASI preopen is read at load.
-    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'allow.wasm', wasi: { preopens: { '/keys': '/root/.ssh' } } }] }));
+    // A folder of its own stands for ~/.ssh: the preopen is opened at load, and a fresh machine may have no ~/.ssh.
+    const keys = join(dir, '.user-home', '.ssh');
+    await mkdir(keys, { recursive: true });
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'allow.wasm', wasi: { preopens: { '/keys': keys } } }] }));
     const test = () => cli(['plugin', 'test', 'allow.wasm', '--events', 'rec.jsonl'], { cwd: dir, env });
     // Old code: the plugin ran with the repository's preopen of the user's ~/.ssh.
     const refused = await test();
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/wasmhooks\.json is not trusted on this machine \(or changed since\), and its entry for .*allow\.wasm grants wasi\.preopens \/root\/\.ssh/);
+    expect(refused.stderr).toMatch(/wasmhooks\.json is not trusted on this machine \(or changed since\), and its entry for .*allow\.wasm grants wasi\.preopens /);
+    expect(refused.stderr).toContain(`wasi.preopens ${keys}`);
     expect((await cli(['trust'], { cwd: dir, env })).code).toBe(0);
     const trusted = await test();
     expect(trusted.code, trusted.stderr).toBe(0);

@@ -59,7 +59,7 @@ describe('threaded fuel and WASI floods under attack', () => {
   it('a start function that recurses through variants and wrappers forever is refused at load (TIMEOUT)', async () => {
     const hole = threadedHoles[0]!;
     const wat = hole.wat.replace('(func (export "run")', '(start $forever) (func $forever (drop (call $run))) (func $run (export "run")');
-    await expect(createSandbox(await assembleThreaded(wat), { name: 'start', limits: { timeoutMs: DEADLINE } })).rejects.toMatchObject({
+    await expect(createSandbox(await assembleThreaded(wat), { name: 'start', limits: { timeoutMs: DEADLINE, fuel: 1e15 } })).rejects.toMatchObject({
       code: 'LOAD_FAILED',
       cause: { code: 'TIMEOUT' },
     });

@@ -97,9 +97,10 @@ describe('shell hooks', () => {
   });
 
   it('invalid JSON or a bad field on stdout with exit 0 is BAD_OUTPUT', async () => {
-    expect(await run(`echo 'allow'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT' } });
+    // Plain text (not opening as JSON) is Claude Code's plain output, no answer: test/shell/conf5.shell.test.ts.
+    expect(await run(`echo '{allow'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT' } });
     expect(await run(`echo '{"decision":"maybe"}'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT' } });
-    expect(await run(`echo '[1]'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT' } });
+    expect(await run(`echo '{"decision":"deny"'`)).toMatchObject({ ok: false, failure: { code: 'BAD_OUTPUT' } });
   });
 
   it('a command that cannot start is LOAD_FAILED', async () => {

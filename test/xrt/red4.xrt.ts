@@ -2,7 +2,7 @@
 // on `main` (the vitest twin of each fails on the old code), now closed.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,6 +127,16 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes('\u001b'), JSON.stringify(r.stdout.slice(0, 80)));
     assert.match(r.stdout, /^evil\\u001b\[8m 1\n/);
+  },
+  "plugin inspect runs describe with WASI's base only: the config's preopen is shown, not granted": async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-inspect-'));
+    await writeFile(join(dir, 'p.wasm'), await hostile('preopen-probe'));
+    await mkdir(join(dir, 'keys'));
+    await writeFile(join(dir, 'wasmhooks.json'), JSON.stringify({ plugins: [{ path: 'p.wasm', wasi: { preopens: { '/keys': 'keys' } } }] }));
+    const r = await runCli(['plugin', 'inspect', 'p.wasm'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^sees-nothing 1\.0\.0\n/);
+    assert.match(r.stdout, /dirs \[\/keys → .*keys \(read-only\)\]/);
   },
   "describe: a tool may not take an MCP server's name (mcp__…) nor a name the model APIs refuse; the plugin's name is at most 128 characters": async () => {
     const ok = await loadPlugin({ bytes: cannedPlugin({ describe: describeWithTool('Lookup'), tool: new Uint8Array() }) });

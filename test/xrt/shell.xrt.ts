@@ -34,7 +34,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const codes = await Promise.all([
       hook('kill -KILL $$').run(input, ctx()),
       hook('exit 7').run(input, ctx()),
-      hook('echo nope').run(input, ctx()),
+      // Plain text is Claude Code's plain output (no opinion, conf5); what opens as JSON and cannot be read is BAD_OUTPUT.
+      hook(`echo '{nope'`).run(input, ctx()),
     ]);
     assert.deepEqual(
       codes.map((r) => (r.ok ? 'ok' : r.failure.code)),

@@ -73,7 +73,8 @@ export async function inspectBytes(origin: string, bytes: Uint8Array, sha256: st
     const hint = toolExports.length > 0 ? `; its exports can be used as tools with a "tools" entry (${toolExports.join(', ')})` : '';
     return { ...base, ...extra, describe: { ok: false, failure: { code: 'MISSING_EXPORT', message: `no "describe" export: not a wasmhooks protocol plugin${hint}` } } };
   }
-  // Inspection grants nothing beyond WASI's deny-by-default base, and host functions that refuse to run.
+  // Inspection grants nothing beyond WASI's deny-by-default base (never the entry's args, env or
+  // directories: they are shown, and a repository's config is not trusted here), and host functions that refuse to run.
   const stubs: HostFunctions = {};
   for (const name of needs.hostFunctions) {
     const sig = functionSignature(bytes, name);
@@ -83,7 +84,7 @@ export async function inspectBytes(origin: string, bytes: Uint8Array, sha256: st
   try {
     sandbox = await createSandbox(bytes, {
       name: origin,
-      ...(needs.wasi.length > 0 ? { wasi: entry?.wasi ?? true } : {}),
+      ...(needs.wasi.length > 0 ? { wasi: true } : {}),
       ...(needs.hostFunctions.length > 0 ? { hostFunctions: stubs } : {}),
     });
   } catch (error) {
