@@ -50,6 +50,19 @@ describe.skipIf(!available)('red18: a Redis conversation is read within byte lim
     expect(await opened.store.messageCount('long')).toBe(600);
   });
 
+  it("a session's record or pending questions past maxTranscriptBytes are refused naming the key, and left out of lists", async () => {
+    await opened.store.create({ id: 'fat', createdAt: 5, prompts: 0, options: {} });
+    await opened.store.create({ id: 'thin', createdAt: 6, prompts: 0, options: {} });
+    await admin.hset('r18:s:fat', 'lastResult', JSON.stringify({ text: 'z'.repeat(150_000) }));
+    await expect(opened.store.get('fat')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/the Redis key r18:s:fat holds \d+ bytes or more, over the 100000/) });
+    const listed = (await opened.store.list()).map((r) => r.id);
+    expect(listed).toContain('thin');
+    expect(listed).not.toContain('fat');
+    expect(await opened.store.get('thin')).toMatchObject({ id: 'thin', prompts: 0 });
+    await admin.hset('r18:c:thin', 'q1', JSON.stringify({ id: 'q1', sessionId: 'thin', createdAt: 1, pad: 'p'.repeat(150_000) }));
+    await expect(opened.store.controls('thin')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/r18:c:thin holds/) });
+  });
+
   it('reads a conversation within the limits whole and in order, across chunks', async () => {
     await opened.store.create({ id: 'ok', createdAt: 1, prompts: 0, options: {} });
     const messages = Array.from({ length: 700 }, (_, i) => ({ role: 'user' as const, content: String(i) }));

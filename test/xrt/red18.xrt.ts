@@ -160,6 +160,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await opened.store.create({ id: 'wide', createdAt: 1, prompts: 0, options: {} });
       await assert.rejects(opened.store.messages('wide', { offset: 0, limit: 10 }), /message 0 is 30028 bytes, over the 20000/);
       assert.equal((await opened.store.messages('big', { offset: 0, limit: 5 })).length, 5);
+      // A session's record is bounded the same way, and left out of lists.
+      await admin.hset('r18x:s:wide', 'lastResult', JSON.stringify({ text: 'z'.repeat(60_000) }));
+      await assert.rejects(opened.store.get('wide'), /the Redis key r18x:s:wide holds \d+ bytes or more, over the 50000/);
+      assert.deepEqual((await opened.store.list()).map((r) => r.id), ['big']);
     } finally {
       admin.disconnect();
       await opened.close();

@@ -1,5 +1,5 @@
 /**
- * Reading a conversation (or a page of it) from Redis within the limits a
+ * Reading from Redis within limits: a conversation (or a page of it) within the limits a
  * data directory's transcript has (TRANSCRIPT_LIMITS). Only its length was
  * bounded: 100,000 messages of any size, or a page of 1,000, were taken
  * whole into this process (a conversation grown by another replica, another
@@ -9,7 +9,7 @@
  * answers where, so nothing over the limits crosses the wire, and nothing
  * written between a measure and a read can slip past it.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { WasmhooksError } from '../errors.js';
 import type { LineLimits } from '../lines.js';
 
@@ -31,6 +31,38 @@ while at <= last do
   at = at + 256
 end
 return out`;
+
+/**
+ * KEYS: a hash. ARGV: maxBytes. Its fields and values flat, as HGETALL, when they hold at most maxBytes
+ * together (HSTRLEN is O(1): nothing is copied to measure); else {-1, bytes}.
+ */
+const HASH = `
+local total, fields = 0, redis.call('HKEYS', KEYS[1])
+for i = 1, #fields do
+  total = total + #fields[i] + redis.call('HSTRLEN', KEYS[1], fields[i])
+  if total > tonumber(ARGV[1]) then return {-1, total} end
+end
+return redis.call('HGETALL', KEYS[1])`;
+
+/**
+ * Queues the bounded read of a hash (a session's record, its pending questions) on `redis` (a client or a
+ * pipeline); `hashOf` reads its answer. One field of gigabytes, written by anyone with access to the Redis,
+ * was read whole by every `GET /session` page holding it.
+ */
+export function readHash<R extends Redis | ChainableCommander>(redis: R, key: string, maxBytes: number): ReturnType<R['eval']> {
+  return redis.eval(HASH, 1, key, maxBytes) as ReturnType<R['eval']>;
+}
+
+/** A `readHash` answer as the hash; past the limit STORE_UNAVAILABLE naming the key. */
+export function hashOf(answer: unknown, key: string, maxBytes: number): Record<string, string> {
+  const flat = answer as (string | number)[];
+  if (flat[0] === -1) {
+    throw new WasmhooksError('STORE_UNAVAILABLE', `the Redis key ${key} holds ${flat[1]} bytes or more, over the ${maxBytes} a record may hold (maxTranscriptBytes); nothing was loaded, fix or delete that key`);
+  }
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i] as string] = flat[i + 1] as string;
+  return hash;
+}
 
 /** Messages `first`..`last` (inclusive) of the list `key`, as stored; past a limit STORE_UNAVAILABLE naming the session and the message. */
 export async function readMessages(redis: Redis, key: string, session: string, first: number, last: number, limits: Pick<LineLimits, 'maxBytes' | 'maxLineBytes'>): Promise<string[]> {
