@@ -11,6 +11,7 @@ import { lazy } from '../lazy.js';
 import type { ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
 import type { SandboxedModule } from '../sandbox/types.js';
+import { returnCodeCheck } from './return-code.js';
 
 /** The field whose string value a `text` tool passes as its input. */
 const TEXT_FIELD = 'input';
@@ -111,7 +112,13 @@ export async function callExtismTool(
   } else {
     payload = JSON.stringify(input);
   }
-  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), { signal: ctx.signal, onProgress: ctx.onProgress, ...(onLog ? { onLog } : {}) });
+  const outcome = await sandbox.call(exportOf(tool), new TextEncoder().encode(payload), {
+    signal: ctx.signal,
+    onProgress: ctx.onProgress,
+    ...(onLog ? { onLog } : {}),
+    // Extism's ABI: a non-zero return code is a failed call, as Extism's Rust host reads it.
+    ...returnCodeCheck(plugin, exportOf(tool)),
+  });
   if (!outcome.ok) return failed(outcome.failure.code, outcome.failure.message);
   try {
     return { content: decoder.decode(outcome.output), isError: false };

@@ -10,6 +10,7 @@ import { violation } from '../hooks/decisions.js';
 import type { HookEventName, HookOutput, HookResult, PluginLogLine } from '../hooks/types.js';
 import { logLevel } from '../sandbox/plugin-messages.js';
 import { decodeHookResponse } from '../protocol/codec.js';
+import { returnCodeFailure } from './return-code.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOutcome, Limits, MappedCallOptions } from '../sandbox/types.js';
 
@@ -35,7 +36,9 @@ export class HookCall implements MappedCallOptions<HookResult> {
     else this.owner.log(level, message);
   }
 
-  check(bytes: Uint8Array): PluginFailure | null {
+  check(bytes: Uint8Array, code: number | undefined): PluginFailure | null {
+    // A failed call's output is not an answer, whatever it says (Extism's Rust host returns none).
+    if (code !== 0) return returnCodeFailure(this.owner.name, 'hook', code);
     const decoded = decodeHookResponse(bytes);
     if (!decoded.ok) return decoded.failure;
     const output = decoded.value;

@@ -15,6 +15,7 @@ import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
 import { parsePluginOptions, type PluginOptions } from './options.js';
 import { describeSource, isWasm, parseSource, readSource, type PluginSource } from './source.js';
 import { WasmPlugin, type WasmPluginParts } from './plugin.js';
+import { returnCodeCheck } from './return-code.js';
 
 
 /**
@@ -98,7 +99,7 @@ async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnTy
     );
   }
   const timeoutMs = Math.max(sandbox.limits.timeoutMs, LOAD_MIN_TIMEOUT_MS);
-  const described = await sandbox.call('describe', new Uint8Array(), { limits: { timeoutMs } });
+  const described = await sandbox.call('describe', new Uint8Array(), { limits: { timeoutMs }, ...returnCodeCheck(origin, 'describe') });
   if (!described.ok) {
     throw new WasmhooksError(
       failureCode(described.failure),

@@ -16,6 +16,7 @@ import { callExtismTool, type ResolvedExtismTool } from './extism-tools.js';
 import type { ResolvedGrants } from './grants.js';
 import type { ResolvedPluginOptions } from './options.js';
 import { HookCall, type LogOwner } from './hook-call.js';
+import { returnCodeFailure } from './return-code.js';
 import { logLevel } from '../sandbox/plugin-messages.js';
 import { wireContext } from '../protocol/wire.js';
 
@@ -190,7 +191,9 @@ export class WasmPlugin implements PluginContribution {
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       ...(onLog ? { onLog } : {}),
-      check: (output) => {
+      check: (output, code) => {
+        const failed = returnCodeFailure(this.name, 'tool', code);
+        if (failed) return failed;
         decoded = decodeToolResponse(output);
         return decoded.ok ? null : decoded.failure;
       },

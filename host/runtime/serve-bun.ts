@@ -6,6 +6,7 @@ interface BunServer {
   stop(closeActiveConnections?: boolean): Promise<void> | void;
   /** The idle limit of this request's connection, s (0: none); it holds for the connection until set again. */
   timeout(request: Request, seconds: number): void;
+  requestIP(request: Request): { address: string } | null;
 }
 interface BunServe {
   serve(options: {
@@ -87,11 +88,12 @@ function directBody(attach: (sink: DirectSink) => DirectSource): ReadableStream<
 }
 
 /** `Connection.respond` and `Connection.direct` on Bun: a `type: "direct"` body instead of a web stream Bun pulls chunk by chunk. */
-function connection(): { connection: Connection; answered: (response: Response) => Response; streaming: () => boolean } {
+function connection(remoteAddress: string | undefined): { connection: Connection; answered: (response: Response) => Response; streaming: () => boolean } {
   let offer: { body: ReadableStream<Uint8Array>; attach: (sink: DirectSink) => DirectSource } | undefined;
   let streaming = false;
   return {
     connection: {
+      ...(remoteAddress ? { remoteAddress } : {}),
       // Bun prints the reason a web-stream body errors with (the stack of a dropped slow reader): errored without one.
       printsBodyErrors: true,
       direct: (body, attach) => (offer = { body, attach }),
@@ -126,7 +128,7 @@ export const serveBun: ServeAdapter = async (fetch, { hostname, port, errorBody,
     fetch: (request, self) => {
       // No idle limit while the app works on the request (a prompt may wait minutes) or streams it; one once it is answered.
       self.timeout(request, 0);
-      const { connection: conn, answered, streaming } = connection();
+      const { connection: conn, answered, streaming } = connection(self.requestIP(request)?.address);
       const settle = (response: Response) => {
         const final = answered(response);
         if (!streaming()) self.timeout(request, idleAfterAnswer);

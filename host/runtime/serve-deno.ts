@@ -15,7 +15,7 @@ interface DenoServe {
       onListen(addr: { port: number }): void;
       onError(error: unknown): Response;
     },
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: { remoteAddr?: { hostname?: string } }) => Response | Promise<Response>,
   ): DenoServer;
 }
 
@@ -28,7 +28,10 @@ export const serveDeno: ServeAdapter = async (fetch, { hostname, port, errorBody
   // and Deno keeps the socket (fd and kernel send queue, ~4 MB on loopback) until the peer reads, then closes it.
   const server = deno.serve(
     { hostname, port, signal: controller.signal, onListen: () => {}, onError: () => jsonError(500, 'internal server error', errorBody) },
-    (request) => fetch(request),
+    (request, info) => {
+      const remoteAddress = info.remoteAddr?.hostname;
+      return fetch(request, remoteAddress ? { remoteAddress } : undefined);
+    },
   );
   return {
     hostname,

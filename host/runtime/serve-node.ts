@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { lastOpen, tooManyOpen, turnOf } from './node-turns.js';
-import { jsonError, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
+import { jsonError, UPGRADE_REFUSED, urlOf, type DirectSink, type DirectSource, type ServeAdapter } from './serve-types.js';
 
 interface Offer {
   body: ReadableStream<Uint8Array>;
@@ -87,6 +87,7 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
   const serve = (request: Request, incoming: IncomingMessage, outgoing: ServerResponse): Response | Promise<Response> => {
     let offer: Offer | undefined;
     const answer = fetch(request, {
+      ...(incoming.socket.remoteAddress ? { remoteAddress: incoming.socket.remoteAddress } : {}),
       proceed: () => {
         if (awaiting.delete(incoming) && !outgoing.headersSent) outgoing.writeContinue();
       },
@@ -154,6 +155,9 @@ export const serveNode: ServeAdapter = async (fetch, { hostname, port, errorBody
     if (error.code?.startsWith('HPE_') === true) afterInFlight(socket, answer);
     else answer();
   });
+  // A request asking to switch protocols never reaches the request listener either, and Node's parser reads nothing
+  // after it: the requests pipelined behind it stalled and the socket stayed open. Refused as the app refuses it.
+  server.on('upgrade', (_request: unknown, socket: Socket) => afterInFlight(socket, () => answerRaw(socket, 400, UPGRADE_REFUSED)));
   // CONNECT (a proxy's method) never reaches the request listener: without this Node drops the socket unanswered.
   server.on('connect', (_request: unknown, socket: Socket) => afterInFlight(socket, () => answerRaw(socket, 405, 'CONNECT is not served here: this is not a proxy')));
   function clientErrorAnswer(error: Error & { code?: string }): [number, string] {

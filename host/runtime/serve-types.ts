@@ -1,7 +1,12 @@
 /** The one interface every runtime's HTTP adapter implements. */
 
+/** What a request asking to switch protocols is told, by the app (guards.ts) and by the Node adapter (which answers it itself). */
+export const UPGRADE_REFUSED = 'this server speaks HTTP/1.1 only (no WebSocket, no h2c): send the request without "Connection: upgrade" and "Upgrade"';
+
 /** What the adapter knows about the connection under a request, passed to the handler as its second argument. */
 export interface Connection {
+  /** The peer's IP address, for per-client caps (`maxSseClientsPerAddress`, `maxSessionsPerAddress`); absent in-process. */
+  readonly remoteAddress?: string;
   /** Cuts the connection at once (a stalled SSE reader). Absent where the runtime gives no handle (Deno, Bun). */
   destroy?(): void;
   /**

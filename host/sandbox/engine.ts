@@ -130,22 +130,22 @@ export class Engine {
     } catch (error) {
       return Promise.resolve(this.#done(null, error));
     }
-    return Promise.resolve(this.#done(output, null));
+    return Promise.resolve(this.#done(output, null, direct.code));
   }
 
-  /** Plugin.call's answers (no direct caller): bound once, not a closure per call. */
+  /** Plugin.call's answers (no direct caller), bound once; Plugin.call drops the return code (`CallOutcome.returnCode`). */
   readonly #returned = (out: PluginOutput | null): unknown => this.#done(out ? out.bytes() : EMPTY, null);
   readonly #threw = (error: unknown): unknown => this.#done(null, error);
 
   /** The running call's outcome, handed to its `settle`. A bug of ours is a failure of the call, never a throw. */
-  #done(output: Uint8Array | null, error: unknown): unknown {
+  #done(output: Uint8Array | null, error: unknown, code?: number): unknown {
     let outcome: CallOutcome;
     try {
       // An output block that is the input block (output_set on input_offset) is a view of a buffer
       // the next call of that length rewrites: the caller gets a copy of its own.
       if (output !== null && output.buffer === this.#input) output = output.slice();
       this.#input = null;
-      outcome = this.#outcome(this.#meter as Meter, output, error);
+      outcome = this.#outcome(this.#meter as Meter, output, error, code);
     } catch (crash) {
       outcome = this.#crashed(crash);
     }
@@ -166,7 +166,7 @@ export class Engine {
   }
 
   /** What the call came to: `output` if it returned, or what it threw. */
-  #outcome(meter: Meter, output: Uint8Array | null, error: unknown): CallOutcome {
+  #outcome(meter: Meter, output: Uint8Array | null, error: unknown, code: number | undefined): CallOutcome {
     // A stop is final: whatever the plugin did after it (caught it, returned,
     // threw something else), the outcome is the stop and no output is used.
     const stop = callStop(this.#scope, meter);
@@ -182,16 +182,35 @@ export class Engine {
       if (error instanceof ProcExit) return this.#exited(meter, error);
       return this.#finish(meter, null, explainTrap(classify(error, 'call'), this.#memory, this.options.limits.maxMemoryPages));
     }
+    return this.#succeeded(meter, output, code);
+  }
+
+  /** A call that returned `output`: under maxOutputBytes, a success. */
+  #succeeded(meter: Meter, output: Uint8Array, code: number | undefined): CallOutcome {
     const max = this.options.limits.maxOutputBytes;
-    if (output.byteLength <= max) return this.#finish(meter, output, null);
+    if (output.byteLength <= max) return this.#finish(meter, output, null, false, code);
     const message = `the plugin returned ${output.byteLength} bytes, more than maxOutputBytes (${max})`;
     return this.#finish(meter, null, failure('OUTPUT_TOO_LARGE', message));
   }
 
-  /** A plugin's own exit ends its instance; exit 0 is a finished call (no output), any other a PLUGIN_ERROR. */
+  /**
+   * A plugin's own exit ends its instance; any code but 0 is a PLUGIN_ERROR. Exit 0 is return code 0
+   * with the output set before it, as Extism's Rust host reads it (a guard's deny, then exit 0, denies).
+   * Plugin.call loses that output: then no return code, and a protocol call does not pass.
+   */
   #exited(meter: Meter, exit: ProcExit): CallOutcome {
+    const direct = this.#direct;
+    let output: Uint8Array = EMPTY;
+    let failed: PluginFailure | null = exit.exitCode === 0 ? null : classify(exit, 'call');
+    try {
+      // A copy: the block may be the input's buffer, and the instance is going away.
+      if (!failed && direct) output = direct.exited().slice();
+    } catch (error) {
+      failed = classify(error, 'call');
+    }
     void this.discard();
-    return exit.exitCode === 0 ? this.#finish(meter, EMPTY, null) : this.#finish(meter, null, classify(exit, 'call'));
+    if (failed) return this.#finish(meter, null, failed);
+    return this.#succeeded(meter, output, direct ? 0 : undefined);
   }
 
   /** This engine's one meter, made ready for a call (the first call creates it). */
@@ -206,8 +225,8 @@ export class Engine {
     beginCall(this.#scope);
   }
 
-  /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. */
-  #finish(meter: Meter, output: Uint8Array | null, failed: PluginFailure | null, unwound = false): CallOutcome {
+  /** `unwound`: the plugin was stopped mid-call, so its instance is rebuilt whatever the code. `code`: the export's return code, if known. */
+  #finish(meter: Meter, output: Uint8Array | null, failed: PluginFailure | null, unwound = false, code?: number): CallOutcome {
     // What is left stays in the global: the next call takes it as its first
     // slice when it is enough (Meter.carry), else overwrites it.
     const left = this.#fuel?.value as bigint | undefined;
@@ -227,7 +246,7 @@ export class Engine {
     // Still in the global for the next call of this instance (see `#enter`); discard forgets it.
     else this.#left = left !== undefined && left > 0n ? Number(left) : -1;
     if (failed) return { ok: false, failure: failed, fuelUsed, durationMs };
-    return { ok: true, output: output ?? EMPTY, fuelUsed, durationMs };
+    return { ok: true, output: output ?? EMPTY, returnCode: code, fuelUsed, durationMs };
   }
 
   /**

@@ -52,6 +52,26 @@ export interface DirectCaller {
    * error the plugin set with `error_set`, the Error `Plugin.call` throws.
    */
   call(fn: string, input: Uint8Array): Uint8Array;
+  /**
+   * The last call's return code as Extism's Rust host reads it (`returnCode`): the export's i32
+   * result, 0 for an export with none, -1 for a result that is not one i32. `Plugin.call` drops it.
+   */
+  code: number;
+  /**
+   * For a call that ended in the plugin's own exit (a throw out of `call`): the output it set
+   * before exiting, or the Error `call` throws for an error it set.
+   */
+  exited(): Uint8Array;
+}
+
+/**
+ * An export's result as an Extism return code, read as Extism's Rust host reads it
+ * (runtime/src/plugin.rs: no result is 0, a result that is not an i32 is -1). JavaScript cannot
+ * tell an f64 result from an i32: an integral one in the i32 range counts as that i32.
+ */
+function returnCode(result: unknown): number {
+  if (result === undefined) return 0;
+  return typeof result === 'number' && (result | 0) === result ? result : -1;
 }
 
 /**
@@ -92,7 +112,18 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
   const exports = instance.exports;
   const accessors = kernels.get(context);
   accessors?.attach(context, methods.block);
+  /** The last call's [error, output] block indices, kept for `exited` (the blocks live until the next call's reset). */
+  let last: [number | null, number | null] = [null, null];
+  const read = ([error, output]: [number | null, number | null]): Uint8Array => {
+    const index = error ?? output;
+    if (index === null) return NOTHING;
+    const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
+    if (!block) return NOTHING;
+    if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
+    return accessors ? accessors.output(block.buffer) : new Uint8Array(block.buffer);
+  };
   return {
+    code: 0,
     call(fn, input) {
       const run = exports[fn];
       // Extism's own words, so failures classify as they did through Plugin.call.
@@ -102,21 +133,16 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       const stored = cc[methods.store]!(input) as number;
       cc[methods.begin]!(stored);
       accessors?.begin(stored);
-      let ends: [number | null, number | null];
+      this.code = -1;
       try {
-        (run as () => unknown)();
+        this.code = returnCode((run as () => unknown)());
       } finally {
         accessors?.end();
-        ends = cc[methods.end]!() as [number | null, number | null];
+        last = cc[methods.end]!() as [number | null, number | null];
       }
-      const [error, output] = ends;
-      const index = error ?? output;
-      if (index === null) return NOTHING;
-      const block = cc[methods.block]!(index) as { buffer: ArrayBuffer } | null;
-      if (!block) return NOTHING;
-      if (error !== null) throw new Error(`Plugin-originated error: ${errorText(new Uint8Array(block.buffer))}`);
-      return new Uint8Array(block.buffer);
+      return read(last);
     },
+    exited: () => read(last),
   };
 }
 

@@ -22,6 +22,8 @@
 const BLOCK = 2 ** 48;
 /** Addresses below this are exact as Numbers (block indexes 0–31: a call's first blocks). */
 const EXACT = 2 ** 53;
+/** An address's offset in its block: the low 48 bits. */
+const OFFSET_MASK = (1n << 48n) - 1n;
 
 type Fn = (...args: never[]) => unknown;
 type Context = Record<symbol, (index: number) => { view: DataView }>;
@@ -78,9 +80,43 @@ export class KernelAccessors {
     this.#getBlock = getBlock;
   }
 
+  /**
+   * The direct call's output range in its block, as `output_set(address, length)` gave it (-1: none
+   * recorded, the whole block). Extism's JavaScript host outputs the whole block whatever the two
+   * say; its Rust host, and the ABI, the range: a guard that wrote `deny` into the start of a
+   * reused block whose stale tail said `allow` (last field wins) was read as allowing.
+   */
+  #outputOffset = -1;
+  #outputLength = 0;
+
   /** A direct call starts, with its input in block `inputIndex`. */
   begin(inputIndex: number): void {
     this.#input = this.#context ? inputIndex : -1;
+    this.#outputOffset = -1;
+  }
+
+  /** The output the last direct call set, within `block` (the block its output_set named). */
+  output(block: ArrayBuffer): Uint8Array {
+    return this.#outputOffset < 0 ? new Uint8Array(block) : new Uint8Array(block, this.#outputOffset, this.#outputLength);
+  }
+
+  /**
+   * After Extism's own output_set took `address` (so its block exists): its range, refused past the
+   * block's end. Read from Extism's block whatever the state of the fast path (any block, any call).
+   */
+  #outputSet(address: bigint, length: bigint): void {
+    if (!this.#context) return;
+    const a = Number(address);
+    // Exact as a Number (a call's first blocks): no BigInt arithmetic on the hot path.
+    const index = blockIndex(a) >= 0 ? blockIndex(a) : Number(address >> 48n);
+    const view = this.#context[this.#getBlock as symbol]!(index).view;
+    const offset = a < EXACT ? a - index * BLOCK : Number(address & OFFSET_MASK);
+    const n = Number(length);
+    if (n < 0 || offset + n > view.byteLength) {
+      throw this.refuse('output_set', new Error(`output_set: ${n} bytes at offset ${offset} run past the end of the block (${view.byteLength} bytes)`));
+    }
+    this.#outputOffset = offset;
+    this.#outputLength = n;
   }
 
   end(): void {
@@ -164,7 +200,10 @@ export class KernelAccessors {
         if (view !== null && offset <= view.byteLength - 8) return view.setBigUint64(offset, value, true);
         this.#extismCall('store_u64', address, value);
       },
-      output_set: (address: bigint, length: bigint): void => void this.#extismCall('output_set', address, length),
+      output_set: (address: bigint, length: bigint): void => {
+        this.#extismCall('output_set', address, length);
+        this.#outputSet(address, length);
+      },
       error_set: (address: bigint): void => void this.#extismCall('error_set', address),
     };
     for (const name of [...NAMES, ...REFUSING]) {

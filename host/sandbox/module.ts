@@ -179,7 +179,7 @@ function checked(outcome: CallOutcome, options: CallOptions, check: NonNullable<
   if (!outcome.ok) return outcome;
   let bad: PluginFailure | null;
   try {
-    bad = check.call(options, outcome.output);
+    bad = check.call(options, outcome.output, outcome.returnCode);
   } catch (error) {
     bad = failure('BAD_OUTPUT', `the output could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }

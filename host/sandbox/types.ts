@@ -76,7 +76,20 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 export const LOAD_MIN_TIMEOUT_MS = 1000;
 
 export type CallOutcome =
-  | { ok: true; output: Uint8Array; fuelUsed: number; durationMs: number }
+  | {
+      ok: true;
+      output: Uint8Array;
+      /**
+       * The export's return code, read as Extism's Rust host reads it: its i32 result (0 for an
+       * export with none, -1 for a result that is not one i32). The sandbox runs any export and
+       * does not judge it; under the Extism ABI a non-zero code is a failed call, and the plugin
+       * layer treats it so. Absent when the call went through Extism's own `Plugin.call`, which
+       * drops it.
+       */
+      returnCode?: number;
+      fuelUsed: number;
+      durationMs: number;
+    }
   | { ok: false; failure: PluginFailure; fuelUsed: number; durationMs: number };
 
 export interface CallOptions {
@@ -99,13 +112,14 @@ export interface CallOptions {
    */
   onLog?: (level: string, message: string) => void;
   /**
-   * Reads the output of a call that returned: the failure that makes it
-   * unusable (BAD_OUTPUT, PROTOCOL_MISMATCH), or null. A failure it returns
-   * becomes the call's outcome and counts toward quarantine like any other.
-   * Called as a method of the options object (`options.check(output)`).
-   * Contract: must not throw.
+   * Reads the output of a call that returned, with the export's return code
+   * (`CallOutcome.returnCode`): the failure that makes it unusable
+   * (PLUGIN_ERROR for a non-zero code, BAD_OUTPUT, PROTOCOL_MISMATCH), or
+   * null. A failure it returns becomes the call's outcome and counts toward
+   * quarantine like any other. Called as a method of the options object
+   * (`options.check(output, returnCode)`). Contract: must not throw.
    */
-  check?: (output: Uint8Array) => PluginFailure | null;
+  check?: (output: Uint8Array, returnCode: number | undefined) => PluginFailure | null;
   /**
    * The caller reuses `input`'s buffer once `call` returns: the sandbox
    * copies it unless the call reads it at once (an idle in-thread module).

@@ -97,6 +97,7 @@ export function createServer(host: ServerHost, options: ServerOptions = {}): Was
     leaseMs: resolved.leaseMs,
     calls: duties.calls,
     maxSessions: resolved.maxSessions,
+    maxSessionsPerAddress: resolved.maxSessionsPerAddress,
   });
   registry = sessions;
 

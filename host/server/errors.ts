@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
+import { isRecord } from '../json.js';
 
 export type ApiErrorCode =
   | 'bad_request'
@@ -19,6 +20,8 @@ export type ApiErrorCode =
   | 'request_timeout'
   | 'too_many_sessions'
   | 'too_many_streams'
+  | 'too_many_requests'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'headers_too_large'
   | 'not_implemented'
@@ -41,6 +44,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   request_timeout: 408,
   too_many_sessions: 429,
   too_many_streams: 503,
+  too_many_requests: 429,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   headers_too_large: 431,
   not_implemented: 501,
@@ -114,9 +119,17 @@ function fromStatus(status: number): ApiErrorCode {
 /** A zod failure as an API error naming the first bad field. */
 export function validationError(error: z.ZodError, where: string): ApiError {
   const issue = error.issues[0];
-  const path = issue?.path.map(String).join('.') ?? '';
+  const path = cut(issue?.path.map(String).join('.') ?? '');
   const at = path ? `${where}.${path}` : where;
-  return new ApiError('validation', `${at}: ${issue?.message ?? 'invalid'}`, at);
+  return new ApiError('validation', `${at}: ${cut(issue?.message ?? 'invalid')}`, at);
+}
+
+/**
+ * A piece of a validation message, within 300 characters: zod names every unknown key (a body of 100,000 keys
+ * was answered with all of them, 700 KB; review red18) and a path can be as long as the client made it.
+ */
+function cut(text: string): string {
+  return text.length <= 300 ? text : `${text.slice(0, 300)}… (${text.length} characters)`;
 }
 
 /** The JSON text of an error body; also written raw by runtime adapters for requests that never reach the app. */
@@ -138,4 +151,16 @@ export function errorResponse(error: unknown): Response {
   if (api.close) headers.connection = 'close';
   if (api.code === 'too_many_streams' || api.code === 'unavailable') headers['retry-after'] = '5';
   return new Response(errorJson(api.code, api.message, api.path), { status: api.status, headers });
+}
+
+/**
+ * The error a forwarded answer came back with, as this replica's own: a
+ * refusal keeps its code (a 400 on either replica); anything else is not a
+ * verdict on the answer, so it is never reported as "not pending".
+ */
+export function remoteRefusal(answer: unknown): ApiError {
+  const r = isRecord(answer) ? answer : {};
+  const message = typeof r.error === 'string' ? r.error : 'no verdict';
+  if (r.code === 'validation') return new ApiError('validation', message, typeof r.path === 'string' ? r.path : undefined);
+  return new ApiError('unavailable', `the replica running this prompt could not apply the answer (${message}); retry`);
 }

@@ -26,6 +26,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { v4Number } from '../plugins/ip-address.js';
+import { UPGRADE_REFUSED } from '../runtime/serve-types.js';
 import { ApiError } from './errors.js';
 import { isLoopback, type ResolvedServerOptions } from './options.js';
 
@@ -140,8 +141,42 @@ function bodylessCheck(method: string, header: (name: string) => string | undefi
   throw new ApiError('bad_request', `a ${method} request carries no body: send it without Content-Length or Transfer-Encoding`, undefined, true);
 }
 
+/**
+ * A request asking to switch protocols (`Connection: upgrade` with `Upgrade`: a WebSocket or h2c attempt). Nothing
+ * here speaks another protocol, and Node's parser stops reading the connection at such a request: the requests
+ * pipelined behind it were never answered and the socket was held open (review red18). Refused on every runtime,
+ * and the connection closed, so a client learns why on each.
+ */
+function upgradeCheck(header: (name: string) => string | undefined): void {
+  if (header('upgrade') === undefined || !/(?:^|,)\s*upgrade\s*(?:,|$)/i.test(header('connection') ?? '')) return;
+  throw new ApiError('bad_request', UPGRADE_REFUSED, undefined, true);
+}
+
 /** A check of a request, by its method and a reader of its headers by name; throws the API's refusal. */
 type RequestCheck = (method: string, header: (name: string) => string | undefined) => void;
+
+/** The longest request target (path and query) served, in characters: far past any route's, Node's own cut is 16 KiB of head. */
+export const MAX_TARGET_CHARS = 8192;
+/** The most query parameters a request may carry: a route reads at most four. */
+export const MAX_QUERY_PARAMS = 64;
+
+/**
+ * The request target's size (review red18): each runtime bounded it differently (Node 16 KiB of head, Bun 431
+ * without a body, Deno 64 KiB), and every query parameter read parsed the whole query again. A longer target is
+ * `414 uri_too_long`, more parameters `400`, on every runtime, before anything reads them.
+ */
+export function targetCheck(url: string): void {
+  const start = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
+  const length = start < 0 ? 0 : url.length - start;
+  if (length > MAX_TARGET_CHARS) {
+    throw new ApiError('uri_too_long', `the request target is ${length} characters, over the ${MAX_TARGET_CHARS} served: send data in a POST body`);
+  }
+  const query = url.indexOf('?', start);
+  if (query < 0) return;
+  let params = 1;
+  for (let at = url.indexOf('&', query); at >= 0; at = url.indexOf('&', at + 1)) params++;
+  if (params > MAX_QUERY_PARAMS) throw new ApiError('validation', `the query holds ${params} parameters, over the ${MAX_QUERY_PARAMS} accepted`, 'query');
+}
 
 /**
  * The browser checks of the control plane, in their order: Host and Origin,
@@ -157,6 +192,7 @@ export function browserChecks(options: Pick<ResolvedServerOptions, 'hostname' | 
     hostAndOrigin(header('host'), header('origin'));
     crossSite(method, header);
     bodylessCheck(method, header);
+    upgradeCheck(header);
   };
 }
 
@@ -164,6 +200,7 @@ export function browserChecks(options: Pick<ResolvedServerOptions, 'hostname' | 
 export function browserGuards(options: Pick<ResolvedServerOptions, 'hostname' | 'allowedHosts' | 'corsOrigins'>): MiddlewareHandler {
   const check = browserChecks(options);
   return async (c, next) => {
+    targetCheck(c.req.url);
     check(c.req.method, (name) => c.req.header(name));
     await next();
   };

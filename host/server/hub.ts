@@ -20,6 +20,7 @@ import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
 import type { Entry } from './ring.js';
 import { timerDelay } from '../timer.js';
+import { PerClient } from './per-client.js';
 
 export type { StreamRequest } from './hub-client.js';
 
@@ -29,6 +30,8 @@ export interface HubOptions {
   clientQueueLimit: number;
   clientQueueBytes: number;
   retryMs: number;
+  /** Streams one remote address may hold open (per-client.ts); default: no cap. */
+  maxSseClientsPerAddress?: number;
 }
 
 const encoder = new TextEncoder();
@@ -45,12 +48,15 @@ export class EventHub {
   #flushQueued = false;
   #closed = false;
   #drained: (() => void) | undefined;
+  /** Open streams by remote address: sse.ts refuses one past the cap. */
+  readonly perClient: PerClient<Client>;
 
   constructor(
     private readonly options: HubOptions,
     log: EventLog = new MemoryEventLog(options.replayBufferSize),
   ) {
     this.#log = log;
+    this.perClient = new PerClient('maxSseClientsPerAddress', options.maxSseClientsPerAddress ?? Infinity, 'event streams');
     this.#unsubscribe = log.subscribe((entry) => {
       if (this.#clients.size === 0) return;
       this.#tick.push(entry);
@@ -128,6 +134,7 @@ export class EventHub {
     // Live from now on, held while the replay is read, so nothing falls between the two.
     if (request.lastEventId !== undefined) client.held = [];
     this.#clients.add(client);
+    this.perClient.add(request.address, client);
     this.#startHeartbeat();
     if (request.lastEventId !== undefined) await this.#replay(client, request.lastEventId);
   }
@@ -196,6 +203,7 @@ export class EventHub {
 
   #forget(client: Client): void {
     this.#clients.delete(client);
+    this.perClient.remove(client);
     this.#pending.delete(client);
     this.#stopHeartbeatIfIdle();
     if (this.#clients.size === 0) this.#drained?.();

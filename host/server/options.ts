@@ -65,6 +65,10 @@ const serverOptionsSchema = z
     maxSessions: z.number().int().positive().default(10_000),
     /** SSE streams served at once (`/event` and `/global/event`); one more is refused (503 too_many_streams) until one closes. */
     maxSseClients: z.number().int().positive().default(1000),
+    /** SSE streams one remote address may hold open; one more is refused (429 too_many_requests). Behind a proxy every client shares its address. */
+    maxSseClientsPerAddress: z.number().int().positive().default(256),
+    /** Sessions one remote address may have created (on this replica, not yet deleted); `POST /session` past it is refused (429 too_many_requests). */
+    maxSessionsPerAddress: z.number().int().positive().default(1000),
     /** Whether `POST /plugins` may load plugins from a path or URL. */
     allowPluginLoading: z.boolean().default(false),
     /**

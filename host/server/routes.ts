@@ -48,7 +48,7 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
 
   app.post('/session', async (c) => {
     const body = await jsonBody(c, createSessionSchema, true);
-    return c.json(await sessions.create(body), 201);
+    return c.json(await sessions.create(body, (c.env as { remoteAddress?: string } | undefined)?.remoteAddress), 201);
   });
   app.get('/session', async (c) => {
     const page = pageQuery(c);

@@ -17,21 +17,10 @@ import type { ResumeAt, SessionRecord } from '../store/types.js';
 import { resumeAtOf } from '../store/transcript.js';
 import { controlResponseSchemas, type ControlRequest, type WireSubtype } from './control-types.js';
 import type { ControlBroker } from './control.js';
-import { ApiError, validationError } from './errors.js';
+import { ApiError, remoteRefusal, validationError } from './errors.js';
+import { PerClient } from './per-client.js';
 import { buildLive, retire, type Live, type LiveDeps } from './live-session.js';
 import type { CreateSessionInput, SessionView } from './session-view.js';
-
-/**
- * The error a forwarded answer came back with, as this replica's own: a
- * refusal keeps its code (a 400 on either replica); anything else is not a
- * verdict on the answer, so it is never reported as "not pending".
- */
-function remoteRefusal(answer: unknown): ApiError {
-  const r = isRecord(answer) ? answer : {};
-  const message = typeof r.error === 'string' ? r.error : 'no verdict';
-  if (r.code === 'validation') return new ApiError('validation', message, typeof r.path === 'string' ? r.path : undefined);
-  return new ApiError('unavailable', `the replica running this prompt could not apply the answer (${message}); retry`);
-}
 
 export interface RegistryDeps extends LiveDeps {
   /** This process's name in leases and routed calls. */
@@ -39,6 +28,7 @@ export interface RegistryDeps extends LiveDeps {
   leaseMs: number;
   calls: ReplicaCalls;
   maxSessions: number;
+  maxSessionsPerAddress: number;
 }
 
 export class SessionRegistry {
@@ -49,11 +39,18 @@ export class SessionRegistry {
   #accepting = true;
   /** `create` calls past the count check whose record is not stored yet. */
   #creating = 0;
+  /** Sessions created here by each remote address (a creation under way holds a `creating:` slot). */
+  readonly #perClient: PerClient<string>;
 
-  constructor(private readonly d: RegistryDeps) {}
+  constructor(private readonly d: RegistryDeps) {
+    this.#perClient = new PerClient('maxSessionsPerAddress', d.maxSessionsPerAddress, 'sessions');
+  }
 
-  async create(input: CreateSessionInput): Promise<SessionView> {
+  /** Creates a session; `address`: the client's, counted against `maxSessionsPerAddress`. */
+  async create(input: CreateSessionInput, address?: string): Promise<SessionView> {
     this.#assertAccepting();
+    const slot = `creating:${crypto.randomUUID()}`;
+    await this.#perClient.admit(address, slot, async (id) => id.startsWith('creating:') || this.has(id));
     const { title, ...options } = input;
     // Checked before the store's create, counting this replica's creations under way (concurrent POSTs would
     // otherwise all pass one count): replicas racing may overshoot by a few, never without bound.
@@ -75,8 +72,10 @@ export class SessionRegistry {
         await this.#drop(id, true);
         throw error;
       }
+      this.#perClient.add(address, id);
     } finally {
       this.#creating--;
+      this.#perClient.remove(slot);
     }
     if (this.d.store.shared) await this.#drop(id, false);
     this.d.hub.emit('session.created', { sessionId: id });
@@ -221,6 +220,7 @@ export class SessionRegistry {
     // A replica that runs the prompt but does not answer is dead: its lease expires and the sweep settles it.
     await this.abort(id).catch(() => false);
     await this.d.store.delete(id);
+    this.#perClient.remove(id);
     await this.#drop(id, true);
     this.d.hub.emit('session.deleted', { sessionId: id });
   }

@@ -8,9 +8,9 @@ import type { Context } from 'hono';
 import { getQueryParams } from 'hono/utils/url';
 import type { Connection } from '../runtime/serve-types.js';
 import { EVENT_ID } from '../store/ids.js';
-import { checkBearer } from './auth.js';
+import { bearerCheck } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
-import { browserChecks } from './guards.js';
+import { browserChecks, targetCheck } from './guards.js';
 import { applySecurityHeaders } from './headers.js';
 import type { EventHub } from './hub.js';
 import type { ResolvedServerOptions } from './options.js';
@@ -84,6 +84,8 @@ function sseResponse(
       `this server already serves ${hub.clientCount} event streams (maxSseClients); close one, or retry later (a client needs one stream: /global/event carries every session)`,
     );
   }
+  const address = connection?.remoteAddress;
+  hub.perClient.check(address);
   // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
   // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.
   const destroy = connection?.destroy;
@@ -91,6 +93,7 @@ function sseResponse(
   const opened = {
     format,
     ...(session !== undefined ? { session } : {}),
+    ...(address !== undefined ? { address } : {}),
     ...(from !== undefined ? { lastEventId: from } : {}),
     ...(typeof destroy === 'function' ? { destroy } : {}),
     ...(connection?.printsBodyErrors === true ? { quiet: true } : {}),
@@ -138,7 +141,7 @@ function plainPath(url: string): string | undefined {
 export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (request: Request, connection?: Connection) => Response | undefined {
   if (options.corsOrigins.length > 0) return () => undefined;
   const checkBrowser = browserChecks(options);
-  const token = options.token;
+  const checkToken = options.token ? bearerCheck(options.token) : undefined;
   const global: Stream = { format: options.globalEventFormat };
   // The stream's headers with the security headers the app sets on every answer, built once.
   const secured = new Headers(SSE_HEADERS);
@@ -153,8 +156,9 @@ export function sseRoute(hub: EventHub, options: ResolvedServerOptions): (reques
     if (stream === undefined) return undefined;
     try {
       const get = (name: string) => request.headers.get(name) ?? undefined;
+      targetCheck(request.url);
       checkBrowser(request.method, get);
-      if (token) checkBearer(get('authorization'), token);
+      checkToken?.(get('authorization'));
       return sseResponse(hub, options.maxSseClients, stream, request, connection, headers);
     } catch (error) {
       const response = errorResponse(error);

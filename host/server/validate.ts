@@ -5,6 +5,9 @@ import { parseJson } from '../json.js';
 import { bodyOf } from './body-read.js';
 import { ApiError, validationError } from './errors.js';
 
+/** Object keys a request body may hold in all: far past any route's (a tool input rewritten in a control answer included). */
+export const MAX_BODY_KEYS = 10_000;
+
 /** Bytes that are not UTF-8 are refused, never repaired into U+FFFD (a BOM is kept, so JSON.parse refuses it as before). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -35,7 +38,7 @@ export function bodyJson(c: Context, optional = false, held = false): unknown {
     throw error;
   }
   if (text.trim() === '' && optional) return {};
-  const parsed = parseJson(text, 'the body', { uniqueKeys: true });
+  const parsed = parseJson(text, 'the body', { uniqueKeys: true, maxKeys: MAX_BODY_KEYS });
   if (!parsed.ok) throw new ApiError(parsed.problem === 'too_large' ? 'payload_too_large' : 'invalid_json', parsed.message);
   return parsed.value;
 }

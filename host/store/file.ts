@@ -21,7 +21,8 @@ import { checkOwnPath } from './dir-owner.js';
 import type { LineLimits } from '../lines.js';
 import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
-import { TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
+import { TranscriptCache } from './transcript-cache.js';
+import { TRANSCRIPT_CACHE_BYTES, TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
 
 const PRIVATE_DIR = 0o700;
 const RECORD = '.json';
@@ -39,8 +40,10 @@ export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file' as const;
   readonly dir: string;
   readonly #handles = new Map<string, Promise<FileHandle>>();
-  /** Sessions whose transcript has been read into memory. */
-  readonly #loaded = new Set<string>();
+  /** Transcripts read into memory, within their cap (transcript-cache.ts). */
+  readonly #cache: TranscriptCache;
+  /** Transcripts being read (two reads of one at once would race an append between them). */
+  readonly #loading = new Map<string, Promise<void>>();
   /** Torn lines dropped while reading, by session (for the operator's log and the tests). */
   readonly dropped = new Map<string, number>();
   /** Releases the directory's lock (see dir-lock.ts). */
@@ -50,17 +53,25 @@ export class FileSessionStore extends MemorySessionStore {
     dataDir: string,
     /** What loading one transcript may read (jsonl.ts). */
     private readonly limits: LineLimits,
+    maxCachedBytes: number,
   ) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
+    this.#cache = new TranscriptCache(maxCachedBytes, (id) => this.conversations.delete(id));
+  }
+
+  /** Bytes of transcripts held in memory now (at most `maxCachedTranscriptBytes`, but for those in use). */
+  get cachedBytes(): number {
+    return this.#cache.bytes;
   }
 
   /**
    * Opens (creating) `dataDir`, locks it for this process (STORE_UNAVAILABLE while another holds it) and reads every
-   * session record in it. `limits`: what one transcript may hold when it is loaded (default `TRANSCRIPT_LIMITS`).
+   * session record in it. `limits`: what one transcript may hold when it is loaded (default `TRANSCRIPT_LIMITS`);
+   * `maxCachedBytes`: what the transcripts kept in memory may hold together (default `TRANSCRIPT_CACHE_BYTES`).
    */
-  static async open(dataDir: string, limits: Partial<LineLimits> = {}): Promise<FileSessionStore> {
-    const store = new FileSessionStore(dataDir, { ...TRANSCRIPT_LIMITS, ...limits });
+  static async open(dataDir: string, limits: Partial<LineLimits> = {}, maxCachedBytes = TRANSCRIPT_CACHE_BYTES): Promise<FileSessionStore> {
+    const store = new FileSessionStore(dataDir, { ...TRANSCRIPT_LIMITS, ...limits }, maxCachedBytes);
     await guard(store.dir, async () => {
       await mkdir(store.dir, { recursive: true, mode: PRIVATE_DIR });
       // Before the chmod, which follows a symbolic link.
@@ -109,16 +120,17 @@ export class FileSessionStore extends MemorySessionStore {
     checked(id);
     await this.#closeHandle(id);
     await super.delete(id);
-    this.#loaded.delete(id);
+    this.#cache.forget(id);
     await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
   }
 
-  override async appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
-    await this.#load(id);
-    if (!(await super.appendMessages(id, messages, fence))) return false;
-    const handle = await this.#handle(id);
-    await guard(this.dir, () => appendJsonl(handle, messages));
-    return true;
+  override appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    return this.#use(id, async () => {
+      if (!(await super.appendMessages(id, messages, fence))) return false;
+      const handle = await this.#handle(id);
+      this.#cache.grow(id, await guard(this.dir, () => appendJsonl(handle, messages)));
+      return true;
+    });
   }
 
   override async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
@@ -126,20 +138,21 @@ export class FileSessionStore extends MemorySessionStore {
     await this.#closeHandle(id);
     // Checked again after the wait: a delete (and a new session under the id) meanwhile ends the token, and the
     // file written now would be that new session's transcript.
-    if (!(await super.replaceMessages(id, messages, fence))) return false;
-    this.#loaded.add(id);
-    await guard(this.dir, () => writeAtomic(this.transcriptPath(id), messages.map((m) => `${JSON.stringify(m)}\n`).join('')));
-    return true;
+    return this.#cache.pinned(id, async () => {
+      if (!(await super.replaceMessages(id, messages, fence))) return false;
+      const text = messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+      this.#cache.set(id, text.length);
+      await guard(this.dir, () => writeAtomic(this.transcriptPath(id), text));
+      return true;
+    });
   }
 
-  override async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
-    await this.#load(id);
-    return super.messages(id, page);
+  override messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
+    return this.#use(id, () => super.messages(id, page));
   }
 
-  override async messageCount(id: string): Promise<number> {
-    await this.#load(id);
-    return super.messageCount(id);
+  override messageCount(id: string): Promise<number> {
+    return this.#use(id, () => super.messageCount(id));
   }
 
   override async sync(id: string): Promise<void> {
@@ -159,12 +172,27 @@ export class FileSessionStore extends MemorySessionStore {
     if (record) await guard(this.dir, () => writeAtomic(join(this.dir, `${id}${RECORD}`), `${JSON.stringify(record)}\n`));
   }
 
+  /** Runs `fn` on the session's transcript, loaded and kept in memory until `fn` settles. */
+  #use<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    return this.#cache.pinned(id, async () => {
+      await this.#load(id);
+      return fn();
+    });
+  }
+
   async #load(id: string): Promise<void> {
-    if (this.#loaded.has(id)) return;
-    const { records, droppedBytes } = await readJsonl<Message>(this.transcriptPath(id), this.limits);
-    if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
-    this.#loaded.add(id);
-    this.conversations.set(id, records);
+    if (this.#cache.has(id)) return this.#cache.touch(id);
+    let loading = this.#loading.get(id);
+    if (!loading) {
+      loading = (async () => {
+        const { records, droppedBytes, bytes } = await readJsonl<Message>(this.transcriptPath(id), this.limits);
+        if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
+        this.conversations.set(id, records);
+        this.#cache.set(id, bytes);
+      })().finally(() => this.#loading.delete(id));
+      this.#loading.set(id, loading);
+    }
+    await loading;
   }
 
   #handle(id: string): Promise<FileHandle> {

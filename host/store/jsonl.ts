@@ -38,6 +38,8 @@ export interface JsonlRead<T> {
   records: T[];
   /** Bytes of a torn last line that were dropped (0 when the file was clean). */
   droppedBytes: number;
+  /** Bytes of the records kept (their lines, newlines included). */
+  bytes: number;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function readJsonl<T>(path: string, limits: LineLimits = TRANSCRIPT
   try {
     handle = await openStoreFile(path, 'read');
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return { records: [], droppedBytes: 0 };
+    if ((error as { code?: string }).code === 'ENOENT') return { records: [], droppedBytes: 0, bytes: 0 };
     throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
   }
   try {
@@ -89,7 +91,7 @@ async function parseLines<T>(path: string, handle: FileHandle, limits: LineLimit
     if (bad) throw corrupt(bad.number);
     if (!line.ended) {
       await truncate(good);
-      return { records, droppedBytes: line.bytes };
+      return { records, droppedBytes: line.bytes, bytes: good };
     }
     try {
       records.push(JSON.parse(line.text) as T);
@@ -100,15 +102,17 @@ async function parseLines<T>(path: string, handle: FileHandle, limits: LineLimit
   }
   if (bad) {
     await truncate(good);
-    return { records, droppedBytes: bad.bytes + 1 };
+    return { records, droppedBytes: bad.bytes + 1, bytes: good };
   }
-  return { records, droppedBytes: 0 };
+  return { records, droppedBytes: 0, bytes: good };
 }
 
-/** Appends records to an open handle as lines (one write). */
-export async function appendJsonl(handle: FileHandle, records: readonly unknown[]): Promise<void> {
-  if (records.length === 0) return;
-  await handle.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+/** Appends records to an open handle as lines (one write); returns the characters written. */
+export async function appendJsonl(handle: FileHandle, records: readonly unknown[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
+  await handle.write(text);
+  return text.length;
 }
 
 /** Replaces a file atomically: write a temporary file, fsync it, rename over. */

@@ -11,7 +11,8 @@
 import { WasmhooksError } from '../errors.js';
 import { parse } from '../host-options.js';
 import { storeSpecSchema, type StoreSpec } from './spec.js';
-import type { EventLog, SessionStore } from './types.js';
+import type { LineLimits } from '../lines.js';
+import { TRANSCRIPT_LIMITS, type EventLog, type SessionStore } from './types.js';
 
 export type { StoreSpec } from './spec.js';
 
@@ -22,6 +23,12 @@ export interface OpenedStore {
   /** For logs: what was opened, without secrets. */
   readonly description: string;
   close(): Promise<void>;
+}
+
+/** The spec's transcript limits, as `LineLimits` (those not given left out: the defaults apply). */
+function transcriptLimits(spec: { maxTranscriptBytes?: number | undefined; maxTranscriptLineBytes?: number | undefined; maxTranscriptLines?: number | undefined }): Partial<LineLimits> {
+  const { maxTranscriptBytes: maxBytes, maxTranscriptLineBytes: maxLineBytes, maxTranscriptLines: maxLines } = spec;
+  return { ...(maxBytes ? { maxBytes } : {}), ...(maxLineBytes ? { maxLineBytes } : {}), ...(maxLines ? { maxLines } : {}) };
 }
 
 /** Opens the store `spec` names; a spec that does not check out is `INVALID_OPTIONS` naming the field, before anything is opened. */
@@ -35,8 +42,7 @@ export async function openStore(given: StoreSpec): Promise<OpenedStore> {
     }
     case 'file': {
       const { FileSessionStore } = await import('./file.js');
-      const { maxTranscriptBytes: maxBytes, maxTranscriptLineBytes: maxLineBytes, maxTranscriptLines: maxLines } = spec;
-      const store = await FileSessionStore.open(spec.dataDir, { ...(maxBytes ? { maxBytes } : {}), ...(maxLineBytes ? { maxLineBytes } : {}), ...(maxLines ? { maxLines } : {}) });
+      const store = await FileSessionStore.open(spec.dataDir, transcriptLimits(spec), spec.maxCachedTranscriptBytes);
       return { store, description: `data directory ${store.dir.replace(/[/\\]sessions$/, '')}`, close: () => store.close() };
     }
     case 'redis': {
@@ -48,7 +54,7 @@ export async function openStore(given: StoreSpec): Promise<OpenedStore> {
       ]);
       const redis = await connectRedis(spec.url);
       try {
-        const store = new RedisSessionStore(redis, spec.url, prefix);
+        const store = new RedisSessionStore(redis, spec.url, prefix, { ...TRANSCRIPT_LIMITS, ...transcriptLimits(spec) });
         const eventLog = await RedisEventLog.open(redis, spec.url, {
           capacity: spec.replayWindow ?? 10_000,
           prefix,

@@ -13,10 +13,12 @@
  */
 import type { Redis } from 'ioredis';
 import { WasmhooksError } from '../errors.js';
+import type { LineLimits } from '../lines.js';
 import type { Message } from '../models/types.js';
 import type { ControlRequest } from '../server/control-types.js';
 import { duplicate, guarded } from './redis-client.js';
 import { LATER_LUA } from './resume-at.js';
+import { hashOf, readHash, readMessages } from './redis-read.js';
 import { parseObject, readObject, toRecord } from './redis-record.js';
 import { TRANSCRIPT_LIMITS, type ReplicaMessage, type SessionRecord, type SessionStore } from './types.js';
 
@@ -80,6 +82,8 @@ export class RedisSessionStore implements SessionStore {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly prefix = 'wasmhooks:',
+    /** What reading a conversation, or a page of it, may take in (redis-read.ts). */
+    private readonly limits: LineLimits = TRANSCRIPT_LIMITS,
   ) {}
 
   #k(...parts: string[]): string {
@@ -107,7 +111,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    return this.#call(async () => toRecord(await this.redis.hgetall(this.#k('s', id)), id, this.#k('s', id)));
+    const key = this.#k('s', id);
+    return this.#call(async () => toRecord(hashOf(await readHash(this.redis, key, this.limits.maxBytes), key, this.limits.maxBytes), id, key));
   }
 
   async count(): Promise<number> {
@@ -120,12 +125,12 @@ export class RedisSessionStore implements SessionStore {
       const ids = await this.redis.zrange(this.#k('sessions'), String(start), String(stop));
       if (ids.length === 0) return [];
       const pipe = this.redis.pipeline();
-      for (const id of ids) pipe.hgetall(this.#k('s', id));
+      for (const id of ids) readHash(pipe, this.#k('s', id), this.limits.maxBytes);
       const rows = (await pipe.exec()) ?? [];
       // A damaged row is left out of lists (GET /session of every client failed on it); reading it alone names it.
       return rows.flatMap(([, row], i) => {
         try {
-          const record = toRecord(row as Record<string, string>, ids[i]!, '');
+          const record = toRecord(hashOf(row, '', this.limits.maxBytes), ids[i]!, '');
           return record ? [record] : [];
         } catch {
           return [];
@@ -175,12 +180,12 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
-    // Read whole (a session rebuilt, a resume): at most TRANSCRIPT_LIMITS.maxLines messages, as a file store's transcript.
-    const { maxLines } = TRANSCRIPT_LIMITS;
+    // Read whole (a session rebuilt, a resume) or a page: within TRANSCRIPT_LIMITS, as a file store's transcript.
+    const { maxLines } = this.limits;
     const [start, stop] = page ? [page.offset, page.offset + page.limit - 1] : [0, maxLines];
     const key = this.#k('m', id);
-    const raw = await this.#call(() => this.redis.lrange(key, start, stop));
-    if (!page && raw.length > maxLines) throw new WasmhooksError('STORE_UNAVAILABLE', `${key} holds more than ${maxLines} messages (TRANSCRIPT_LIMITS); nothing was loaded`);
+    const raw = await this.#call(() => readMessages(this.redis, key, id, start, stop, this.limits));
+    if (!page && raw.length > maxLines) throw new WasmhooksError('STORE_UNAVAILABLE', `${key} holds more than ${maxLines} messages (maxTranscriptLines); nothing was loaded`);
     return raw.map((m, i) => readObject(m, key, `message ${start + i}`) as unknown as Message);
   }
 
@@ -206,7 +211,8 @@ export class RedisSessionStore implements SessionStore {
   async controls(sessionId: string): Promise<ControlRequest[]> {
     return this.#call(async () => {
       // An entry that is no request of this session under its own id (damaged, or another program's) is not one.
-      const all = Object.entries(await this.redis.hgetall(this.#k('c', sessionId))).flatMap(([field, v]) => {
+      const key = this.#k('c', sessionId);
+      const all = Object.entries(hashOf(await readHash(this.redis, key, this.limits.maxBytes), key, this.limits.maxBytes)).flatMap(([field, v]) => {
         const r = parseObject(v) as Partial<ControlRequest> | undefined;
         return r && r.id === field && r.sessionId === sessionId && typeof r.createdAt === 'number' ? [r as ControlRequest] : [];
       });

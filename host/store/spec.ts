@@ -35,6 +35,16 @@ function redisUrl(value: string, ctx: z.RefinementCtx): void {
   }
 }
 
+/** What loading one conversation may take in, file store and Redis alike (TRANSCRIPT_LIMITS the defaults). */
+const transcriptLimits = () => ({
+  /** Bytes one session's transcript may hold when it is loaded (default 256 MiB). */
+  maxTranscriptBytes: whole('maxTranscriptBytes', 1, 2 ** 32).optional(),
+  /** Bytes one message's line may hold (default 128 MiB). */
+  maxTranscriptLineBytes: whole('maxTranscriptLineBytes', 1, MAX_LINE_BYTES).optional(),
+  /** Lines (messages) one transcript may hold (default 100,000). */
+  maxTranscriptLines: whole('maxTranscriptLines', 1, 10_000_000).optional(),
+});
+
 export const storeSpecSchema = lazy(() =>
   z.discriminatedUnion(
     'kind',
@@ -43,12 +53,9 @@ export const storeSpecSchema = lazy(() =>
       z.strictObject({
         kind: z.literal('file'),
         dataDir: z.string({ error: 'dataDir must be a path' }).min(1, { error: 'dataDir must not be empty' }),
-        /** Bytes one session's transcript may hold when it is loaded (default 256 MiB). */
-        maxTranscriptBytes: whole('maxTranscriptBytes', 1, 2 ** 32).optional(),
-        /** Bytes one message's line may hold (default 128 MiB). */
-        maxTranscriptLineBytes: whole('maxTranscriptLineBytes', 1, MAX_LINE_BYTES).optional(),
-        /** Lines (messages) one transcript may hold (default 100,000). */
-        maxTranscriptLines: whole('maxTranscriptLines', 1, 10_000_000).optional(),
+        ...transcriptLimits(),
+        /** Bytes of transcripts kept in memory together, least recently used dropped first (default 256 MiB). */
+        maxCachedTranscriptBytes: whole('maxCachedTranscriptBytes', 0, 2 ** 40).optional(),
       }),
       z.strictObject({
         kind: z.literal('redis'),
@@ -61,6 +68,7 @@ export const storeSpecSchema = lazy(() =>
         replayWindow: whole('replayWindow', 1, 1_000_000).optional(),
         /** Events older than this are trimmed from the replay log (default: none). */
         replayMaxAgeMs: whole('replayMaxAgeMs', 1_000, 365 * 24 * 3_600_000).optional(),
+        ...transcriptLimits(),
       }),
     ],
     { error: 'kind must be memory, file or redis' },

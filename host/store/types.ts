@@ -67,6 +67,12 @@ export interface ResumeAt {
 export const RESUME_AT_MAX = 2 ** 50;
 
 /**
+ * Bytes of transcripts a file store keeps in memory together (its cache; the least recently used go first),
+ * `maxCachedTranscriptBytes` of `openStore`. One transcript in use may pass it: a transcript is kept whole.
+ */
+export const TRANSCRIPT_CACHE_BYTES = 256 << 20;
+
+/**
  * What one transcript may hold (a file store: `openStore({ kind: 'file', … })` takes others; Redis: its count and bytes when read whole): far past a conversation within
  * the loop's default caps (10,000 messages, 32,000,000 characters), and a bound on what loading a session
  * (a resume, a prompt after a restart, a page of its messages) holds in memory.

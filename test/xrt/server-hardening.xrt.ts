@@ -102,7 +102,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     withServer({}, async (port) => {
       // [name, request, status on node, deno, bun]; 'raw' = the runtime's own bare answer, 0 = connection closed.
       const cases: [string, string, Record<typeof runtime, number | 'raw'>][] = [
-        ['20 KB URL', get(`/${'a'.repeat(20_000)}`), { node: 431, deno: 404, bun: 'raw' }],
+        ['20 KB URL', get(`/${'a'.repeat(20_000)}`), { node: 431, deno: 414, bun: 'raw' }],
         ['unknown method', 'FOO /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', { node: 400, deno: 404, bun: 'raw' }],
         ['control byte in a header', get('/health', ['Host: 127.0.0.1', 'X-A: a\x01b']), { node: 400, deno: 'raw', bun: 'raw' }],
         ['raw non-ASCII path', get('/s\xe9ssion'), { node: 400, deno: 'raw', bun: 404 }],

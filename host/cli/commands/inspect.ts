@@ -12,6 +12,7 @@ import { decodePluginInfo, type PluginInfo } from '../../protocol/codec.js';
 import { defaultFailurePolicy } from '../../hooks/decisions.js';
 import { matchesEveryTool } from '../../hooks/matcher.js';
 import { createSandbox } from '../../sandbox/index.js';
+import { returnCodeCheck } from '../../plugins/return-code.js';
 import type { PluginFailure } from '../../failure.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { truncate } from '../format.js';
@@ -91,7 +92,7 @@ export async function inspectBytes(origin: string, bytes: Uint8Array, sha256: st
     return { ...base, ...extra, describe: { ok: false, failure: { code: 'LOAD_FAILED', message: messageOf(error) } } };
   }
   try {
-    const out = await sandbox.call('describe', new Uint8Array());
+    const out = await sandbox.call('describe', new Uint8Array(), returnCodeCheck(origin, 'describe'));
     if (!out.ok) return { ...base, ...extra, describe: { ok: false, failure: out.failure } };
     const info = decodePluginInfo(out.output);
     return { ...base, ...extra, describe: info.ok ? { ok: true, info: info.value } : { ok: false, failure: info.failure } };

@@ -66,6 +66,8 @@ export interface RequestMeta {
 export interface ResponseMeta {
   ok: boolean;
   failure?: PluginFailure;
+  /** The export's return code (`CallOutcome.returnCode`), when the call returned and it is known. */
+  returnCode?: number;
   fuelUsed: number;
   durationMs: number;
   logs: [level: string, message: string][];
@@ -187,7 +189,7 @@ export class Channel {
 
 export function outcomeOf(meta: ResponseMeta, data: Uint8Array): CallOutcome {
   const { fuelUsed, durationMs } = meta;
-  if (meta.ok) return { ok: true, output: data, fuelUsed, durationMs };
+  if (meta.ok) return { ok: true, output: data, returnCode: meta.returnCode, fuelUsed, durationMs };
   const failure = meta.failure ?? { code: 'TRAP', message: 'the worker reported a failure without a reason' };
   return { ok: false, failure, fuelUsed, durationMs };
 }

@@ -74,6 +74,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
       progress,
     };
     if (!outcome.ok) response.failure = outcome.failure;
+    else if (outcome.returnCode !== undefined) response.returnCode = outcome.returnCode;
     channel.respond(response, outcome.ok ? outcome.output : new Uint8Array(0));
   }
 }
