@@ -111,7 +111,8 @@ async function pingFlood(): Promise<void> {
     assert.ok(why && why.type === 'mcp.server.error' && /not reading what the host sends/.test(why.message), JSON.stringify(why));
     // Before, on Bun: 0.6–13 GB and up to the call's whole 30 s deadline. Now 0.4–1.4 s and at most 72 MiB measured.
     assert.ok(ms < 5_000, `the stop took ${ms.toFixed(0)} ms`);
-    assert.ok(peak - before < 200 * 2 ** 20, `RSS grew ${((peak - before) / 2 ** 20).toFixed(0)} MiB`);
+    // Bun's RSS is noisy (211 MiB once in CI with a stop in 297 ms): the bound tells the fix from the GBs, not MiBs apart.
+    assert.ok(peak - before < 512 * 2 ** 20, `RSS grew ${((peak - before) / 2 ** 20).toFixed(0)} MiB`);
   } finally {
     clearInterval(sample);
     await host.close();
