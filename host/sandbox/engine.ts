@@ -9,7 +9,7 @@ import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
 import { HostRefusal, classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { SELF_CHECK_CLOCK_EVERY, beginCall, blockMade, callStop, type ImportScope } from './engine-imports.js';
-import { MAX_LOG_LINES_PER_CALL, deliverLog, reportDroppedLogs } from './plugin-messages.js';
+import { deliverLog, reportDroppedLogs } from './plugin-messages.js';
 import { GuestImports } from './guest-imports.js';
 import type { EngineOptions, Settle } from './engine-options.js';
 import { ProcExit, charge } from './host-call.js';
@@ -22,9 +22,6 @@ import type { PluginFailure } from '../failure.js';
 import { LOAD_MIN_TIMEOUT_MS, type CallOutcome, type Limits } from './types.js';
 import { VarStore } from './vars.js';
 import { KeptInputs } from './inputs.js';
-
-/** Plugin log lines passed on per call; a log flood beyond this is counted, not delivered. */
-export { MAX_LOG_LINES_PER_CALL };
 
 export type { EngineOptions, Settle } from './engine-options.js';
 

@@ -9,23 +9,11 @@ import { createSandbox } from '../../host/sandbox/index.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import { assemble } from '../sandbox/instrument-helpers.js';
-import { field } from '../xrt/wat.js';
+import { DENY, guardInfo, rmInput } from '../fixtures/guard-wire.js';
 
 const LIMITS = { timeoutMs: 10_000 };
-const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
-const INFO = bytes(field(1, 'exiting'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, 6))));
-const DENY = bytes(field(1, 3), field(2, 'no'));
-const input: HookInput = {
-  hook_event_name: 'PreToolUse',
-  session_id: 's',
-  cwd: '/',
-  turn: 1,
-  iteration: 1,
-  permission_mode: 'default',
-  tool_name: 'Bash',
-  tool_input: { command: 'rm -rf /' },
-  tool_use_id: 't1',
-};
+const INFO = guardInfo('exiting', 6);
+const input: HookInput = rmInput;
 
 describe.each(['in-thread', 'worker'] as const)('exit(0) keeps what the plugin answered (%s)', (isolation) => {
   it('a guard that set deny and then exited 0 denies', async () => {

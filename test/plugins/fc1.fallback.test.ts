@@ -7,15 +7,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadPlugin } from '../../host/plugins/load.js';
 import { HookCall } from '../../host/plugins/hook-call.js';
 import { cannedPlugin } from '../fixtures/canned.js';
-import { field } from '../xrt/wat.js';
+import { ALLOW, guardInfo } from '../fixtures/guard-wire.js';
 
 // The direct caller is off for this file: every call goes through Plugin.call (in-thread only: a
 // worker loads its own copy of the module).
 vi.mock('../../host/sandbox/extism-call.js', async (original) => ({ ...(await original<object>()), directCaller: () => null }));
 
-const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
-const INFO = bytes(field(1, 'legacy'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, 6))));
-const ALLOW = bytes(field(1, 2));
+const INFO = guardInfo('legacy', 6);
 
 describe('through Plugin.call (no direct caller), a return code that cannot be read is not a success', () => {
   it('a protocol plugin does not load there (describe\'s code cannot be read): loudly, not silently open', async () => {

@@ -8,25 +8,16 @@ import { loadPlugin } from '../../host/plugins/load.js';
 import { createSandbox } from '../../host/sandbox/index.js';
 import type { HookInput } from '../../host/hooks/types.js';
 import { rangePlugin } from '../fixtures/canned.js';
+import { guardInfo, rmInput, wire } from '../fixtures/guard-wire.js';
 import { field } from '../xrt/wat.js';
 
 const LIMITS = { timeoutMs: 10_000 };
 const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
-const INFO = bytes(field(1, 'reuser'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, 6))));
+const INFO = guardInfo('reuser', 6);
 /** deny, then a stale allow: the block a guard reused. */
-const BLOCK = bytes(field(1, 3), field(1, 2));
+const BLOCK = wire(field(1, 3), field(1, 2));
 
-const input: HookInput = {
-  hook_event_name: 'PreToolUse',
-  session_id: 's',
-  cwd: '/',
-  turn: 1,
-  iteration: 1,
-  permission_mode: 'default',
-  tool_name: 'Bash',
-  tool_input: { command: 'rm -rf /' },
-  tool_use_id: 't1',
-};
+const input: HookInput = rmInput;
 
 describe.each(['in-thread', 'worker'] as const)('output_set names a range (%s)', (isolation) => {
   it('a guard whose deny sits before a stale allow in its block denies', async () => {

@@ -13,6 +13,7 @@ import type { HostEvent } from '../../host/events/types.js';
 import { WasmhooksError } from '../../host/errors.js';
 import { cannedPlugin } from '../fixtures/canned.js';
 import { assemble } from '../sandbox/instrument-helpers.js';
+import { ALLOW, DENY, guardInfo, rmInput, wire } from '../fixtures/guard-wire.js';
 import { field } from '../xrt/wat.js';
 
 const ISOLATIONS = ['in-thread', 'worker'] as const;
@@ -21,22 +22,8 @@ const SESSION_START = 1;
 // Roomy: these tests check verdicts, not timing (CI runs on two busy cores).
 const LIMITS = { timeoutMs: 10_000 };
 
-const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
-const info = (event: number, tools = false) =>
-  bytes(field(1, 'buggy'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, event))), ...(tools ? [field(5, bytes(field(1, 'Probe')))] : []));
-const DENY = bytes(field(1, 3), field(2, 'no'));
-const ALLOW = bytes(field(1, 2));
-const input: HookInput = {
-  hook_event_name: 'PreToolUse',
-  session_id: 's',
-  cwd: '/',
-  turn: 1,
-  iteration: 1,
-  permission_mode: 'default',
-  tool_name: 'Bash',
-  tool_input: { command: 'rm -rf /' },
-  tool_use_id: 't1',
-};
+const info = (event: number, tools = false) => guardInfo('buggy', event, tools);
+const input: HookInput = rmInput;
 const ctx = { signal: new AbortController().signal, toolUseId: 't1', context: {} } as never;
 
 describe.each(ISOLATIONS)('a non-zero return code is a failed call (%s)', (isolation) => {
@@ -73,7 +60,7 @@ describe.each(ISOLATIONS)('a non-zero return code is a failed call (%s)', (isola
   });
 
   it('tool: a ToolResponse returned with code 1 is an error result, not the content', async () => {
-    const answer = bytes(field(1, 'all good'));
+    const answer = wire(field(1, 'all good'));
     const plugin = await loadPlugin({ bytes: cannedPlugin({ describe: info(PRE_TOOL_USE, true), hook: null, tool: answer }, { tool: 1 }) }, { isolation, limits: LIMITS });
     try {
       const r = await plugin.callTool('Probe', {}, ctx);

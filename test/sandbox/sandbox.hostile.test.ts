@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WasmhooksError } from '../../host/errors.js';
 import { createSandbox } from '../../host/sandbox/index.js';
-import { MAX_LOG_LINES_PER_CALL } from '../../host/sandbox/engine.js';
+import { MAX_LOG_LINES_PER_CALL } from '../../host/sandbox/plugin-messages.js';
 import type { FailureCode } from '../../host/failure.js';
 import { LOAD_MIN_TIMEOUT_MS, type Limits, type SandboxedModule } from '../../host/sandbox/types.js';
 import { hostile, str, text, u64 } from './sandbox-helpers.js';

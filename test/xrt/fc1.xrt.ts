@@ -6,29 +6,15 @@
 import assert from 'node:assert/strict';
 import { createHost, createSandbox, loadPlugin, scriptedModel } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
+import { ALLOW, DENY, guardInfo, rmInput, wire } from '../fixtures/guard-wire.ts';
 import { field } from './wat.ts';
 
 const { cannedPlugin, rangePlugin } = (await import(new URL('../fixtures/canned.ts', import.meta.url).href)) as typeof import('../fixtures/canned.js');
 
 const ISOLATIONS = ['in-thread', 'worker'] as const;
 const LIMITS = { timeoutMs: 10_000 };
-const bytes = (...fields: number[][]) => new Uint8Array(fields.flat());
-/** A describe answer: plugin "buggy", one binding of `event` (6: PreToolUse, 1: SessionStart), a tool "Probe" if asked. */
-const info = (event: number, tools = false) =>
-  bytes(field(1, 'buggy'), field(2, '1.0.0'), field(3, 1), field(4, bytes(field(1, event))), ...(tools ? [field(5, bytes(field(1, 'Probe')))] : []));
-const ALLOW = bytes(field(1, 2));
-const DENY = bytes(field(1, 3), field(2, 'no'));
-const input: HookInput = {
-  hook_event_name: 'PreToolUse',
-  session_id: 's',
-  cwd: '/',
-  turn: 1,
-  iteration: 1,
-  permission_mode: 'default',
-  tool_name: 'Bash',
-  tool_input: { command: 'rm -rf /' },
-  tool_use_id: 't1',
-};
+const info = (event: number, tools = false) => guardInfo('buggy', event, tools);
+const input: HookInput = rmInput;
 const ctx = { signal: new AbortController().signal, toolUseId: 't1', context: {} } as never;
 
 /** A prompt whose model asks for Bash once; returns the commands the tool ran and the events. */
@@ -77,7 +63,7 @@ for (const isolation of ISOLATIONS) {
 
   scenarios[`${isolation}: an observer returning 1 fails open; a tool and an Extism export returning 1 are failed tool calls; describe returning 1 does not load`] = async () => {
     const observer = await loadPlugin({ bytes: cannedPlugin({ describe: info(1), hook: null }, { hook: 1 }) }, { isolation, limits: LIMITS });
-    const tool = await loadPlugin({ bytes: cannedPlugin({ describe: info(6, true), hook: null, tool: bytes(field(1, 'all good')) }, { tool: 1 }) }, { isolation, limits: LIMITS });
+    const tool = await loadPlugin({ bytes: cannedPlugin({ describe: info(6, true), hook: null, tool: wire(field(1, 'all good')) }, { tool: 1 }) }, { isolation, limits: LIMITS });
     const extism = await loadPlugin({ bytes: cannedPlugin({ greet: new TextEncoder().encode('hi') }, { greet: 1 }) }, { isolation, limits: LIMITS, tools: [{ name: 'greet' }] });
     try {
       const host = createHost({ plugins: [observer], model: scriptedModel([{ text: 'hello' }]) });
@@ -118,7 +104,7 @@ for (const isolation of ISOLATIONS) {
 
   scenarios[`${isolation}: output_set's range is the output: a deny before a stale allow in the block denies; a range past the block is a TRAP`] = async () => {
     const described = info(6);
-    const block = bytes(field(1, 3), field(1, 2));
+    const block = wire(field(1, 3), field(1, 2));
     const wasm = rangePlugin({ describe: { data: described, offset: 0, length: described.length }, hook: { data: block, offset: 0, length: 2 } });
     const plugin = await loadPlugin({ bytes: wasm }, { isolation, limits: LIMITS });
     const data = new Uint8Array([1, 2, 3, 4, 5, 6]);
