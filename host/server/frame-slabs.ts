@@ -114,6 +114,7 @@ export class FrameSlabs {
  */
 export function joinFrames(frames: readonly Uint8Array[]): Uint8Array {
   const first = frames[0] as Uint8Array;
+  if (frames.length === 1) return first;
   let end = first.byteOffset + first.length;
   let total = first.length;
   let adjacent = true;

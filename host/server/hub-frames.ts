@@ -3,6 +3,7 @@
  * events (in each stream format) and a tick's entries joined for one view.
  */
 import { encodeEvent, frameJson, referencePayload, type ServerEvent, type ServerEventPayloads } from './events.js';
+import { concatBytes } from '../bytes.js';
 import { joinFrames } from './frame-slabs.js';
 import type { Client } from './hub-client.js';
 import type { Entry, StreamFormat } from './ring.js';
@@ -49,11 +50,16 @@ export class Tick {
     return frames === 0 ? null : { bytes: encoder.encode(text), frames };
   }
 
-  /** `/event` frames are bytes already (a window's slabs): a tick's in one slab are one view of it, not a copy. */
+  /**
+   * `/event` frames are bytes already (a window's slabs): a tick's in one slab are one view of it, not a copy.
+   * A session's view gets a copy: a view keeps its whole slab alive, and a stalled client of a quiet session
+   * would hold a slab per queued frame (thousands of frames, long after the window let them go).
+   */
   #frames(client: Client): Batch | null {
     const frames: Uint8Array[] = [];
     for (const entry of this.entries) if (wants(client, entry)) frames.push(entry.frame('plain'));
-    return frames.length === 0 ? null : { bytes: joinFrames(frames), frames: frames.length };
+    if (frames.length === 0) return null;
+    return { bytes: client.request.session === undefined ? joinFrames(frames) : concatBytes(frames), frames: frames.length };
   }
 }
 
