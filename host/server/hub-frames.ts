@@ -3,6 +3,8 @@
  * events (in each stream format) and a tick's entries joined for one view.
  */
 import { encodeEvent, frameJson, referencePayload, type ServerEvent, type ServerEventPayloads } from './events.js';
+import { concatBytes } from '../bytes.js';
+import { joinFrames } from './frame-slabs.js';
 import type { Client } from './hub-client.js';
 import type { Entry, StreamFormat } from './ring.js';
 import type { Since } from '../store/types.js';
@@ -25,6 +27,7 @@ export function wants(client: Client, entry: Entry): boolean {
  * A tick's live entries, with each frame's text built at most once per
  * format however many views (session filters) of that format the clients
  * hold: the reference format re-encodes the event, which is worth doing once.
+ * `/event` views take the frames' bytes as they are held.
  */
 export class Tick {
   readonly #texts: Partial<Record<StreamFormat, (string | undefined)[]>> = {};
@@ -34,6 +37,7 @@ export class Tick {
   /** The entries a client's view carries, as one chunk encoded once (null when none is for it). */
   batch(client: Client): Batch | null {
     const format = client.request.format;
+    if (format === 'plain') return this.#frames(client);
     const texts = (this.#texts[format] ??= []);
     let text = '';
     let frames = 0;
@@ -44,6 +48,18 @@ export class Tick {
       frames++;
     }
     return frames === 0 ? null : { bytes: encoder.encode(text), frames };
+  }
+
+  /**
+   * `/event` frames are bytes already (a window's slabs): a tick's in one slab are one view of it, not a copy.
+   * A session's view gets a copy: a view keeps its whole slab alive, and a stalled client of a quiet session
+   * would hold a slab per queued frame (thousands of frames, long after the window let them go).
+   */
+  #frames(client: Client): Batch | null {
+    const frames: Uint8Array[] = [];
+    for (const entry of this.entries) if (wants(client, entry)) frames.push(entry.frame('plain'));
+    if (frames.length === 0) return null;
+    return { bytes: client.request.session === undefined ? joinFrames(frames) : concatBytes(frames), frames: frames.length };
   }
 }
 

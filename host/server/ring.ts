@@ -1,33 +1,42 @@
 /**
  * A bounded ring of the last N stream events (the memory event log's
- * window), each with its SSE id `<epoch>.<position>`. An event is encoded once, when it is
- * pushed (so an unencodable one is replaced before it is stored); frames
- * are built from that text lazily: live delivery joins the text of a tick's
- * frames once per view, replays keep each frame's bytes once per shape,
- * however many clients read them.
+ * window), each with its SSE id `<epoch>.<position>`. An event is encoded
+ * once, when it is pushed (so an unencodable one is replaced before it is
+ * stored), and its `/event` frame is written then into the window's byte
+ * slabs (frame-slabs.ts): a held event is five numbers in a typed array,
+ * no object of its own. Live delivery writes views of those bytes; replays
+ * read them back, and the other formats are built from the text when asked.
  */
 import { encodeEvent, frameJson, frameText, referencePayload, sessionOf, type StreamEvent } from './events.js';
+import { FrameSlabs, SLAB_BYTES } from './frame-slabs.js';
 
 /** The shapes a stream can carry: `/event`, `/global/event`, and `/global/event` in the reference runtime API's format. */
 export type StreamFormat = 'plain' | 'global' | 'reference';
 
+const decoder = new TextDecoder();
+/** The bytes of a frame around its JSON text: `id: ` and `\ndata: ` before the id's end and after it, `\n\n` at the end. */
+const ID_HEAD = 'id: '.length;
+const DATA_HEAD = '\ndata: '.length;
+const TAIL = 2;
+
 export class Entry {
-  /** Made on the first replay that reads this entry (live delivery never does): one object fewer per event held. */
+  /** Frames built for a replay's reader (the formats other than a held `/event` frame, whose bytes are at hand). */
   #frames: Partial<Record<StreamFormat, Uint8Array>> | undefined;
   readonly sessionId: string | null;
-  /** The event's JSON text, as logged: every format and every replay is built from it. */
-  readonly json: string;
-  // A held entry keeps its text and nothing else per event: the id string and the event object (with its boxed
-  // `time`) were three more objects for every one of a window's thousands, each copied by every young-generation
-  // collection until promoted, and the caller's object could change after it was logged (below).
+  #json: string | undefined;
+  /** The `/event` frame's bytes when the event is held in a window's slabs: a view, never written to. */
+  readonly #plain: Uint8Array | undefined;
   readonly #epoch: string;
   readonly #position: number | string;
 
-  /** `json`: the event's text when it is already known (read back from a log), so it is not encoded again. */
-  constructor(epoch: string, position: number | string, event: StreamEvent, json?: string) {
-    const encoded = json === undefined ? encodeEvent(event) : { event, json };
-    this.json = encoded.json;
-    this.sessionId = sessionOf(encoded.event);
+  /**
+   * `json`: the event's text; `plain`: its `/event` frame as bytes, from which the text is read back when it is
+   * not given (an entry read from the window). One of the two at least.
+   */
+  constructor(epoch: string, position: number | string, sessionId: string | null, json: string | undefined, plain?: Uint8Array) {
+    this.sessionId = sessionId;
+    this.#json = json;
+    this.#plain = plain;
     this.#epoch = epoch;
     this.#position = position;
   }
@@ -35,6 +44,12 @@ export class Entry {
   /** The SSE id, `<epoch>.<position>`. */
   get id(): string {
     return `${this.#epoch}.${this.#position}`;
+  }
+
+  /** The event's JSON text, as logged: every format and every replay is built from it. */
+  get json(): string {
+    // The id is ASCII (base-36 epoch, digits), so the text starts that many bytes in.
+    return (this.#json ??= decoder.decode((this.#plain as Uint8Array).subarray(ID_HEAD + this.id.length + DATA_HEAD, -TAIL)));
   }
 
   /**
@@ -45,8 +60,9 @@ export class Entry {
     return JSON.parse(this.json) as StreamEvent;
   }
 
-  /** The frame as bytes, kept for the next reader (replays read the same entries). */
+  /** The frame as bytes, kept for the next reader of this entry. */
   frame(format: StreamFormat): Uint8Array {
+    if (format === 'plain' && this.#plain) return this.#plain;
     return ((this.#frames ??= {})[format] ??= frameJson(this.id, this.#data(format)));
   }
 
@@ -83,15 +99,64 @@ export type RingSince =
   /** Some events after `after` are gone; `entries` is everything still held. */
   | { kind: 'gap'; entries: Entry[]; oldest: number; missed: number | null };
 
+/** A held event's numbers, at `slot * STRIDE`: where its frame is, its text's length in characters, its session. */
+const SLAB = 0;
+const START = 1;
+const LENGTH = 2;
+const CHARS = 3;
+const SESSION = 4;
+const STRIDE = 5;
+
+/** The session ids of held events, each string held once however many events carry it; 0 stands for none. */
+class SessionIds {
+  readonly #ids: (string | undefined)[] = [undefined];
+  readonly #held: number[] = [0];
+  readonly #numbers = new Map<string, number>();
+  readonly #free: number[] = [];
+
+  add(id: string | null): number {
+    if (id === null) return 0;
+    let n = this.#numbers.get(id);
+    if (n === undefined) {
+      n = this.#free.pop() ?? this.#ids.length;
+      this.#ids[n] = id;
+      this.#held[n] = 0;
+      this.#numbers.set(id, n);
+    }
+    this.#held[n] = (this.#held[n] as number) + 1;
+    return n;
+  }
+
+  get(n: number): string | null {
+    return n === 0 ? null : (this.#ids[n] as string);
+  }
+
+  release(n: number): void {
+    if (n === 0) return;
+    const held = (this.#held[n] as number) - 1;
+    this.#held[n] = held;
+    if (held > 0) return;
+    this.#numbers.delete(this.#ids[n] as string);
+    this.#ids[n] = undefined;
+    this.#free.push(n);
+  }
+}
+
 export class Ring {
-  readonly #slots: (Entry | undefined)[];
+  /** Per slot (`position % capacity`), STRIDE numbers; grown as the window fills, up to `capacity` slots. */
+  #held: Uint32Array;
+  readonly #slabs: FrameSlabs;
+  readonly #sessions = new SessionIds();
   #last = 0;
 
+  /** `slabBytes`: the size of the window's byte slabs (tests make them small). */
   constructor(
     readonly capacity: number,
     readonly epoch: string,
+    slabBytes = SLAB_BYTES,
   ) {
-    this.#slots = new Array<Entry | undefined>(capacity);
+    this.#held = new Uint32Array(Math.min(capacity, 1024) * STRIDE);
+    this.#slabs = new FrameSlabs(slabBytes);
   }
 
   /** The position of the newest event (0 before the first). */
@@ -104,15 +169,33 @@ export class Ring {
     return Math.max(1, this.#last - this.capacity + 1);
   }
 
+  /** Byte slabs the window holds now (for tests and measurements). */
+  get slabCount(): number {
+    return this.#slabs.slabCount;
+  }
+
   idAt(position: number): string {
     return `${this.epoch}.${position}`;
   }
 
   push(event: StreamEvent): Entry {
     const position = ++this.#last;
-    const entry = new Entry(this.epoch, position, event);
-    this.#slots[position % this.capacity] = entry;
-    return entry;
+    const { event: logged, json } = encodeEvent(event);
+    const sessionId = sessionOf(logged);
+    const at = (position % this.capacity) * STRIDE;
+    if (position > this.capacity) {
+      // The slot's event leaves the window: its slab and session id are held by one event fewer.
+      this.#slabs.release(this.#held[at + SLAB] as number);
+      this.#sessions.release(this.#held[at + SESSION] as number);
+    } else if (at + STRIDE > this.#held.length) this.#grow();
+    const plain = this.#slabs.write(frameText(this.idAt(position), json));
+    const held = this.#held;
+    held[at + SLAB] = this.#slabs.lastSlab;
+    held[at + START] = this.#slabs.lastStart;
+    held[at + LENGTH] = plain.length;
+    held[at + CHARS] = json.length;
+    held[at + SESSION] = this.#sessions.add(sessionId);
+    return new Entry(this.epoch, position, sessionId, json, plain);
   }
 
   /** Every held event with a position greater than `after`. */
@@ -131,15 +214,29 @@ export class Ring {
     let bytes = 0;
     let p = this.#last;
     for (; p >= from; p--) {
-      bytes += (this.#slots[p % this.capacity] as Entry).json.length;
+      bytes += this.#held[(p % this.capacity) * STRIDE + CHARS] as number;
       if (bytes > maxBytes) break;
     }
     return p + 1;
   }
 
+  /** The held event at `position`, as an entry whose `/event` frame is a view of the slab's bytes. */
+  #entry(position: number): Entry {
+    const at = (position % this.capacity) * STRIDE;
+    const held = this.#held;
+    const plain = this.#slabs.view(held[at + SLAB] as number, held[at + START] as number, held[at + LENGTH] as number);
+    return new Entry(this.epoch, position, this.#sessions.get(held[at + SESSION] as number), undefined, plain);
+  }
+
   #range(from: number): Entry[] {
     const out: Entry[] = [];
-    for (let p = from; p <= this.#last; p++) out.push(this.#slots[p % this.capacity] as Entry);
+    for (let p = from; p <= this.#last; p++) out.push(this.#entry(p));
     return out;
+  }
+
+  #grow(): void {
+    const grown = new Uint32Array(Math.min(this.capacity, (this.#held.length / STRIDE) * 2) * STRIDE);
+    grown.set(this.#held);
+    this.#held = grown;
   }
 }

@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { Entry } from '../server/ring.js';
 import { comparePositions, newEpoch, parseEventId } from './ids.js';
 import { duplicate, guarded } from './redis-client.js';
-import { encodeEvent, type StreamEvent } from '../server/events.js';
+import { encodeEvent, sessionOf, type StreamEvent } from '../server/events.js';
 import { Fifo } from './fifo.js';
 import { COUNT_PAGES, COUNT_RANGE, decode, REPLAY_PAGE } from './redis-log-read.js';
 import type { EventLog, Since } from './types.js';
@@ -186,7 +186,7 @@ export class RedisEventLog implements EventLog {
             this.#seen = position;
             const decoded = decode(fields);
             if (!decoded) continue;
-            const entry = new Entry(this.#epoch, position, decoded.event, decoded.json);
+            const entry = new Entry(this.#epoch, position, sessionOf(decoded.event), decoded.json);
             for (const fn of this.#subscribers) fn(entry);
           }
         }
@@ -261,7 +261,7 @@ export class RedisEventLog implements EventLog {
         // `cut`: the newest entry left out; it and every older one after `from` are what the replay misses.
         if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: position };
         const decoded = decode(fields);
-        if (decoded) out.push(new Entry(this.#epoch, position, decoded.event, decoded.json));
+        if (decoded) out.push(new Entry(this.#epoch, position, sessionOf(decoded.event), decoded.json));
       }
       if (page.length < count) return { entries: out.reverse(), cut: undefined };
     }
