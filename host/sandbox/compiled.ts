@@ -25,7 +25,8 @@
  */
 import { sha256 } from './digest.js';
 import type { InstrumentOptions } from './instrument/index.js';
-import { abortedLoad, instrumentLoad, type JobOptions } from './off-thread.js';
+import { abortedLoad } from './job-queue.js';
+import { instrumentLoad, type JobOptions } from './off-thread.js';
 
 export interface Compiled {
   /** The instrumented bytes (what a worker compiles again on its side). */
