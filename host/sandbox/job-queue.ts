@@ -16,14 +16,14 @@ import { Turns } from '../turns.js';
 /** Off-thread load jobs at once. */
 export const LOAD_JOBS = 2;
 /** Bytes of modules the running jobs may hold together. */
-export const LOAD_JOB_BYTES = 256 << 20;
+const LOAD_JOB_BYTES = 256 << 20;
 /** The longest a load waits for its turn. */
-export const LOAD_WAIT_MS = 60_000;
+const LOAD_WAIT_MS = 60_000;
 /** Loads waiting at once; past them a load is refused as busy at once. */
 const LOAD_JOBS_WAITING = 64;
 
 /** The `cause` of a load refused because the host is busy (a TIMEOUT that is the host's, not the plugin's). */
-export interface BusyFailure extends PluginFailure {
+interface BusyFailure extends PluginFailure {
   code: 'TIMEOUT';
   hostBusy: true;
 }
