@@ -127,7 +127,7 @@ export class RedisEventLog implements EventLog {
         const batch = this.#queue.first(BATCH);
         const pipe = this.redis.pipeline();
         // `n`: the text's length, which a replay counts without reading the text (redis-log-read.ts).
-        for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'd', data, 'n', String(data.length));
+        for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'n', String(data.length), 'd', data);
         if (this.options.maxAgeMs) pipe.xtrim(this.#key, 'MINID', '~', String(Date.now() - this.options.maxAgeMs));
         try {
           const results = (await pipe.exec()) ?? [];
