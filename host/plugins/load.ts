@@ -6,7 +6,7 @@ import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
 import { decodePluginInfo, type PluginInfo } from '../protocol/codec.js';
 import { warmUp } from '../sandbox/extism.js';
 import { logLevel } from '../sandbox/plugin-messages.js';
-import { createSandbox } from '../sandbox/index.js';
+import { createOwnedSandbox } from '../sandbox/index.js';
 import type { PluginFailure } from '../failure.js';
 import { LOAD_MIN_TIMEOUT_MS, type SandboxedModule } from '../sandbox/types.js';
 import { wasiGrant } from '../sandbox/wasi/options.js';
@@ -58,24 +58,30 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   // The load's signal (a POST /plugins whose client left or whose time ran out) ends a large module's
   // off-thread validation and instrumentation too, worker and all.
   const signal = 'signal' in parsed ? parsed.signal : undefined;
-  const sandbox = await createSandbox(bytes, {
-    ...(signal ? { signal } : {}),
-    name: origin,
-    limits: opts.limits,
-    isolation: opts.isolation,
-    allowExceptions: opts.allowExceptions,
-    config,
-    ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
-    ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
-    host: {
-      onLog: (level, message) => {
-        const known = logLevel(level);
-        for (const listener of logs) listener(known, message);
+  // The bytes are this load's own (read here, or copied from the caller's by readSource), their digest checked
+  // against the pin: the sandbox takes them over, neither copied nor hashed again.
+  const sandbox = await createOwnedSandbox(
+    bytes,
+    {
+      ...(signal ? { signal } : {}),
+      name: origin,
+      limits: opts.limits,
+      isolation: opts.isolation,
+      allowExceptions: opts.allowExceptions,
+      config,
+      ...(opts.grants.networkHosts.length > 0 ? { allowedHosts: opts.grants.networkHosts } : {}),
+      ...(Object.keys(grantedPaths(opts.grants)).length > 0 ? { allowedPaths: grantedPaths(opts.grants) } : {}),
+      host: {
+        onLog: (level, message) => {
+          const known = logLevel(level);
+          for (const listener of logs) listener(known, message);
+        },
       },
+      ...(opts.wasi !== undefined ? { wasi: opts.wasi } : {}),
+      ...(Object.keys(hostFunctions).length > 0 ? { hostFunctions } : {}),
     },
-    ...(opts.wasi !== undefined ? { wasi: opts.wasi } : {}),
-    ...(Object.keys(hostFunctions).length > 0 ? { hostFunctions } : {}),
-  });
+    resolved.sha256,
+  );
   const parts = { sandbox, sha256: resolved.sha256, origin, options: opts, logs, wasi: wasiGrant(opts.wasi) };
 
   try {

@@ -25,7 +25,8 @@
  */
 import { sha256 } from './digest.js';
 import type { InstrumentOptions } from './instrument/index.js';
-import { abortedLoad, instrumentLoad, type JobOptions } from './off-thread.js';
+import { abortedLoad } from './job-queue.js';
+import { instrumentLoad, type JobOptions } from './off-thread.js';
 
 export interface Compiled {
   /** The instrumented bytes (what a worker compiles again on its side). */
@@ -71,10 +72,10 @@ export function registerPrebuilt(key: string, read: PrebuiltReader): void {
 }
 
 /** The key `compileInstrumented` files these bytes and options under. */
-async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>): Promise<string> {
+async function compiledKey(bytes: Uint8Array, plan: Required<InstrumentOptions>, digest?: string): Promise<string> {
   // Every option, by name: one added to InstrumentOptions later is in the key without anyone remembering it here.
   const options = Object.entries(plan).sort(([a], [b]) => (a < b ? -1 : 1));
-  return `${await sha256(bytes)}:${JSON.stringify(options)}`;
+  return `${digest ?? (await sha256(bytes))}:${JSON.stringify(options)}`;
 }
 
 /**
@@ -87,8 +88,10 @@ export async function compileInstrumented(
   bytes: Uint8Array,
   plan: Required<InstrumentOptions>,
   options: JobOptions = { name: 'module' },
+  /** The sha256 of `bytes` when the caller has it (a plugin's pin was checked on them): not computed again. */
+  digest?: string,
 ): Promise<Compiled> {
-  const key = await compiledKey(bytes, plan);
+  const key = await compiledKey(bytes, plan, digest);
   let slot = cache.get(key);
   if (slot) {
     // Most recently used last.

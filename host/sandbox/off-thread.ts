@@ -10,6 +10,7 @@
 import { WasmhooksError } from '../errors.js';
 import { runJob, type InstrumentJob, type JobAnswer } from './instrument-job.js';
 import type { InstrumentOptions } from './instrument/index.js';
+import { abortedLoad, loadJobs, type LoadJobQueue } from './job-queue.js';
 import { loadAdapter, workerUrl, type WorkerHandle } from './worker/thread.js';
 
 /** Modules from this size on are validated and instrumented in a worker (512 KiB: about 15–35 ms inline). */
@@ -22,6 +23,8 @@ export interface JobOptions {
   signal?: AbortSignal | undefined;
   /** The size from which the job runs in a worker (tests). Default `OFF_THREAD_BYTES`. */
   offThreadBytes?: number;
+  /** Where a worker job waits its turn (tests). Default: the process's `loadJobs` (job-queue.ts). */
+  queue?: LoadJobQueue;
 }
 
 /**
@@ -63,10 +66,15 @@ export function instrumentOffThread(
   return instrumentLoad(wasm.slice(), options, { name: load.name ?? 'module', signal: load.signal });
 }
 
-/** Runs `job` inline or in a worker by its size. */
+/** Runs `job` inline or, in its turn (job-queue.ts), in a worker by its size. */
 async function runLoadJob(job: InstrumentJob, options: JobOptions): Promise<Uint8Array> {
   if (options.signal?.aborted) throw abortedLoad(options.name);
   if (job.bytes.byteLength < (options.offThreadBytes ?? OFF_THREAD_BYTES)) return runJob(job);
+  return (options.queue ?? loadJobs).run(options.name, job.bytes.byteLength, options.signal, () => inWorker(job, options));
+}
+
+async function inWorker(job: InstrumentJob, options: JobOptions): Promise<Uint8Array> {
+  if (options.signal?.aborted) throw abortedLoad(options.name);
   const adapter = await loadAdapter();
   const bytes = movable(job.bytes);
   return new Promise((resolve, reject) => {
@@ -112,9 +120,4 @@ function settleAnswer(answer: JobAnswer, resolve: (bytes: Uint8Array) => void, r
   if (answer.ok) return resolve(answer.bytes);
   // The same error the inline path throws: a WasmhooksError with its code, or a plain one the caller wraps.
   reject(answer.code ? new WasmhooksError(answer.code, answer.message) : new Error(answer.message));
-}
-
-/** The error of a load given up by its signal. */
-export function abortedLoad(name: string): WasmhooksError {
-  return new WasmhooksError('LOAD_FAILED', `${name}: the load was aborted while it was validated and instrumented`);
 }

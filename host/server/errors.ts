@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { WasmhooksError, type WasmhooksErrorCode } from '../errors.js';
 import { isRecord } from '../json.js';
+import { isHostBusy } from '../sandbox/job-queue.js';
 
 export type ApiErrorCode =
   | 'bad_request'
@@ -90,6 +91,7 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'UNKNOWN_HOOK_EVENT':
     // Over HTTP a load fails for the source the client named (`POST /plugins`: no such path, a FIFO without a
     // writer, a download that failed or timed out, a plugin whose describe traps): its 400, not the server's 500.
+    // A load the host was too busy to take (sandbox/job-queue.ts) is the server's: 503, above.
     case 'LOAD_FAILED':
       return 'bad_request';
     case 'STORE_UNAVAILABLE':
@@ -142,7 +144,7 @@ export function errorJson(code: ApiErrorCode, message: string, path?: string): s
 export function errorResponse(error: unknown): Response {
   let api: ApiError;
   if (error instanceof ApiError) api = error;
-  else if (error instanceof WasmhooksError) api = new ApiError(fromHostCode(error.code), error.message);
+  else if (error instanceof WasmhooksError) api = new ApiError(isHostBusy(error) ? 'unavailable' : fromHostCode(error.code), error.message);
   else if (error instanceof z.ZodError) api = validationError(error, 'body');
   else if (error instanceof HTTPException) api = new ApiError(fromStatus(error.status), error.message || `HTTP ${error.status}`);
   else api = new ApiError('internal', 'internal server error');

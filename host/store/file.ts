@@ -21,7 +21,7 @@ import { checkOwnPath } from './dir-owner.js';
 import type { LineLimits } from '../lines.js';
 import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
 import { MemorySessionStore } from './memory.js';
-import { TranscriptCache } from './transcript-cache.js';
+import { ByteLru } from './byte-lru.js';
 import { TRANSCRIPT_CACHE_BYTES, TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
 
 const PRIVATE_DIR = 0o700;
@@ -40,8 +40,11 @@ export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file' as const;
   readonly dir: string;
   readonly #handles = new Map<string, Promise<FileHandle>>();
-  /** Transcripts read into memory, within their cap (transcript-cache.ts). */
-  readonly #cache: TranscriptCache;
+  /**
+   * Which transcripts are read into memory, within their cap (byte-lru.ts). The conversations themselves stay in
+   * `conversations` (the memory store's); the cache decides which go.
+   */
+  readonly #cache: ByteLru<string, true>;
   /** Transcripts being read (two reads of one at once would race an append between them). */
   readonly #loading = new Map<string, Promise<void>>();
   /** Torn lines dropped while reading, by session (for the operator's log and the tests). */
@@ -57,7 +60,7 @@ export class FileSessionStore extends MemorySessionStore {
   ) {
     super();
     this.dir = join(resolve(dataDir), 'sessions');
-    this.#cache = new TranscriptCache(maxCachedBytes, (id) => this.conversations.delete(id));
+    this.#cache = new ByteLru<string, true>(maxCachedBytes, (id) => this.conversations.delete(id));
   }
 
   /** Bytes of transcripts held in memory now (at most `maxCachedTranscriptBytes`, but for those in use). */
@@ -141,7 +144,7 @@ export class FileSessionStore extends MemorySessionStore {
     return this.#cache.pinned(id, async () => {
       if (!(await super.replaceMessages(id, messages, fence))) return false;
       const text = messages.map((m) => `${JSON.stringify(m)}\n`).join('');
-      this.#cache.set(id, text.length);
+      this.#cache.set(id, true, text.length);
       await guard(this.dir, () => writeAtomic(this.transcriptPath(id), text));
       return true;
     });
@@ -181,14 +184,14 @@ export class FileSessionStore extends MemorySessionStore {
   }
 
   async #load(id: string): Promise<void> {
-    if (this.#cache.has(id)) return this.#cache.touch(id);
+    if (this.#cache.get(id)) return;
     let loading = this.#loading.get(id);
     if (!loading) {
       loading = (async () => {
         const { records, droppedBytes, bytes } = await readJsonl<Message>(this.transcriptPath(id), this.limits);
         if (droppedBytes > 0) this.dropped.set(id, droppedBytes);
         this.conversations.set(id, records);
-        this.#cache.set(id, bytes);
+        this.#cache.set(id, true, bytes);
       })().finally(() => this.#loading.delete(id));
       this.#loading.set(id, loading);
     }

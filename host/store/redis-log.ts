@@ -18,7 +18,8 @@ import { comparePositions, newEpoch, parseEventId } from './ids.js';
 import { duplicate, guarded } from './redis-client.js';
 import { encodeEvent, sessionOf, type StreamEvent } from '../server/events.js';
 import { Fifo } from './fifo.js';
-import { COUNT_PAGES, COUNT_RANGE, decode, REPLAY_PAGE } from './redis-log-read.js';
+import { COUNT_PAGES, COUNT_RANGE, decode, PAGE_SIZES, REPLAY_PAGE } from './redis-log-read.js';
+import { REPLAY_CACHE_BYTES, SharedEntries } from './redis-log-entries.js';
 import type { EventLog, Since } from './types.js';
 
 /** Events held while Redis is unreachable; beyond this the oldest are dropped. */
@@ -30,6 +31,8 @@ export interface RedisLogOptions {
   capacity: number;
   maxAgeMs?: number;
   prefix?: string;
+  /** Bytes of replayed entries kept for the next replays (redis-log-entries.ts); default `REPLAY_CACHE_BYTES`. */
+  cacheBytes?: number;
 }
 
 export class RedisEventLog implements EventLog {
@@ -52,6 +55,8 @@ export class RedisEventLog implements EventLog {
   #closed = false;
   /** Set by a failed read or a reconnect: check the epoch before reading on. */
   #recheck = false;
+  /** Replayed entries, read once and shared by every reader (redis-log-entries.ts). */
+  readonly replayed: SharedEntries;
   /** Events dropped because the queue was full while Redis was away. */
   dropped = 0;
 
@@ -65,6 +70,7 @@ export class RedisEventLog implements EventLog {
     const prefix = options.prefix ?? 'wasmhooks:';
     this.#key = `${prefix}events`;
     this.#epochKey = `${prefix}epoch`;
+    this.replayed = new SharedEntries(options.cacheBytes ?? REPLAY_CACHE_BYTES);
   }
 
   static async open(redis: Redis, url: string, options: RedisLogOptions): Promise<RedisEventLog> {
@@ -120,7 +126,8 @@ export class RedisEventLog implements EventLog {
         }
         const batch = this.#queue.first(BATCH);
         const pipe = this.redis.pipeline();
-        for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'd', data);
+        // `n`: the text's length, which a replay counts without reading the text (redis-log-read.ts).
+        for (const { seq, data } of batch) pipe.xadd(this.#key, 'MAXLEN', '~', String(this.capacity), '*', 'u', `${this.#producer}.${seq}`, 'n', String(data.length), 'd', data);
         if (this.options.maxAgeMs) pipe.xtrim(this.#key, 'MINID', '~', String(Date.now() - this.options.maxAgeMs));
         try {
           const results = (await pipe.exec()) ?? [];
@@ -246,6 +253,7 @@ export class RedisEventLog implements EventLog {
    * The newest entries from `from` (`-`, or `(position`) whose texts add up to at most `maxBytes` characters and
    * that number at most `capacity`, read newest first a page at a time: a reconnect (with an unknown id, or an old
    * one) costs Redis and this process what its client can take, not the whole window. `cut`: older ones were left.
+   * A page's sizes come first; its texts only for the entries that fit, shared with every other replay.
    */
   async #newest(from: string, maxBytes: number): Promise<{ entries: Entry[]; cut: string | undefined }> {
     const out: Entry[] = [];
@@ -253,17 +261,22 @@ export class RedisEventLog implements EventLog {
     let end = '+';
     // Pages grow from small: a client that takes a few large events is not sent hundreds.
     for (let count = 16; ; count = Math.min(count * 2, REPLAY_PAGE)) {
-      const page = await this.redis.xrevrange(this.#key, end, from, 'COUNT', count);
-      for (const [position, fields] of page) {
-        end = `(${position}`;
-        const at = fields.indexOf('d');
-        bytes += at >= 0 ? (fields[at + 1] as string).length : 0;
-        // `cut`: the newest entry left out; it and every older one after `from` are what the replay misses.
-        if (bytes > maxBytes || out.length >= this.capacity) return { entries: out.reverse(), cut: position };
-        const decoded = decode(fields);
-        if (decoded) out.push(new Entry(this.#epoch, position, sessionOf(decoded.event), decoded.json));
+      const sizes = (await this.redis.eval(PAGE_SIZES, 1, this.#key, end, from, String(count))) as (string | number)[];
+      const positions: string[] = [];
+      // `cut`: the newest entry left out; it and every older one after `from` are what the replay misses.
+      let cut: string | undefined;
+      for (let i = 0; i < sizes.length && cut === undefined; i += 2) {
+        bytes += Number(sizes[i + 1]);
+        if (bytes > maxBytes) cut = sizes[i] as string;
+        else positions.push(sizes[i] as string);
       }
-      if (page.length < count) return { entries: out.reverse(), cut: undefined };
+      const entries = await this.replayed.read(this.redis, this.#key, this.#epoch, positions);
+      for (const [i, entry] of entries.entries()) {
+        if (out.length >= this.capacity) return { entries: out.reverse(), cut: positions[i] };
+        if (entry) out.push(entry);
+      }
+      if (cut !== undefined || sizes.length < 2 * count) return { entries: out.reverse(), cut };
+      end = `(${sizes[sizes.length - 2] as string}`;
     }
   }
 
