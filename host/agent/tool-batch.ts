@@ -159,7 +159,12 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   const judged = pre.updatedInput ?? input;
   const question = new PermissionQuestion(b, call, judged, pre.decision);
   const permission = await resolvePermission(config.permissions, question);
-  if (permission.behavior === 'deny') return void deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
+  if (permission.behavior === 'deny') {
+    // A PermissionRequest hook that stopped the turn: this call and the rest of the batch are `stopped`.
+    const stop = signal.aborted ? undefined : question.stop;
+    deny(b, r, permission.message, signal.aborted ? 'aborted' : stop ? 'stopped' : permission.source, permission.hookName);
+    return stop;
+  }
   const approved = normalizeToolInput(config, permission.input);
   // A guard judges the input that runs (host/agent/recheck.ts). Without a rewrite the
   // approver hands back the very object it was asked about: no comparison, no re-check.
