@@ -187,7 +187,8 @@ export function readHookOutput(event: HookEventName, raw: unknown, toolName?: st
   const updatedOutput = p.updatedOutput ?? rewritten.text;
   if (updatedOutput !== undefined) output.updatedOutput = updatedOutput;
   const permissions = specific?.decision?.behavior === 'allow' ? specific.decision.updatedPermissions : undefined;
-  if (permissions !== undefined) output.updatedPermissions = permissions;
+  // Only an allow applies them: a `continue: false` beside them stops instead.
+  if (permissions !== undefined && decision === 'allow') output.updatedPermissions = permissions;
   const context = joined(feedback, joined(p.additionalContext, specific?.additionalContext));
   if (context !== undefined) output.additionalContext = context;
   if (p.systemMessage !== undefined) output.systemMessage = p.systemMessage;
