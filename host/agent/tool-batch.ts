@@ -160,10 +160,9 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   const question = new PermissionQuestion(b, call, judged, pre.decision);
   const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') {
-    // A PermissionRequest hook that stopped the turn: this call and the rest of the batch are `stopped`.
-    const stop = signal.aborted ? undefined : question.stop;
-    deny(b, r, permission.message, signal.aborted ? 'aborted' : stop ? 'stopped' : permission.source, permission.hookName);
-    return stop;
+    deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
+    // A PermissionRequest hook that stopped the turn (permission-answer.ts): the rest of the batch is `stopped`.
+    return signal.aborted ? undefined : question.stop;
   }
   const approved = normalizeToolInput(config, permission.input);
   // A guard judges the input that runs (host/agent/recheck.ts). Without a rewrite the

@@ -6,7 +6,7 @@
 // conf7.claude-hooks.test.ts; dist/ on Node, Deno and Bun: test/xrt/conf7.xrt.ts), so only type imports from
 // host/. Each function returns what is wrong (empty when it conforms).
 import type { z as Zod } from 'zod';
-import type { createHost as CreateHost, HookCallback, HookInput, HostEvent, scriptedModel as ScriptedModel, shellHooks as ShellHooks, tool as Tool } from '../../host/index.js';
+import type { createHost as CreateHost, HookCallback, HookCallbackOutput, HookInput, HostEvent, scriptedModel as ScriptedModel, shellHooks as ShellHooks, tool as Tool } from '../../host/index.js';
 
 export interface Conf7Api {
   createHost: typeof CreateHost;
@@ -35,7 +35,8 @@ async function run(host: Host, prompt: string, session = host.session()): Promis
 
 const of = <T extends HostEvent['type']>(events: HostEvent[], type: T) => events.filter((e) => e.type === type) as Array<Extract<HostEvent, { type: T }>>;
 const endOf = (events: HostEvent[]) => of(events, 'agent.end')[0]?.result;
-const permissionAnswer = (decision: unknown) => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest' as const, decision } });
+// Unchecked: some answers here are wrong on purpose (a bad updatedPermissions).
+const permissionAnswer = (decision: unknown) => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest' as const, decision } }) as HookCallbackOutput;
 
 /** 1. PermissionRequest `continue: false` (JS) and a deny with `interrupt: true` (shell) end the turn: stoppedBy, the batch's calls `stopped`. */
 export async function permissionStop(api: Conf7Api): Promise<string[]> {
@@ -62,7 +63,8 @@ export async function permissionStop(api: Conf7Api): Promise<string[]> {
     const result = endOf(events);
     if (result?.subtype !== 'success' || result.stoppedBy?.event !== 'PermissionRequest' || result.stoppedBy.reason !== 'enough') problems.push(`${label}: result ${JSON.stringify(result)}`);
     const denied = of(events, 'tool.denied').map((d) => `${d.toolUseId}:${d.source}`);
-    if (JSON.stringify(denied) !== '["w1:stopped","w2:stopped"]') problems.push(`${label}: denials ${JSON.stringify(denied)}`);
+    // The asked call as its permission.resolved says (the event grammar); the rest of the batch `stopped`.
+    if (JSON.stringify(denied) !== '["w1:permission-hook","w2:stopped"]') problems.push(`${label}: denials ${JSON.stringify(denied)}`);
     if (asked !== 0) problems.push(`${label}: canUseTool was asked ${asked} times`);
     if (model.requests.length !== 1) problems.push(`${label}: ${model.requests.length} model calls, wanted 1`);
   }

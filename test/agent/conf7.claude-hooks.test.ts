@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createHost, readHookOutput, scriptedModel, shellHooks, tool } from '../../host/index.js';
+import { collect, endResult, host, ofType } from './helpers.js';
 import { nonToolMatchers, permissionStop, rewrittenToolOutput, subagentStopActive, updatedPermissions } from './conf7-claude-hooks.js';
 
 const api = { createHost, scriptedModel, shellHooks, tool, z };
@@ -30,6 +31,20 @@ describe("conf7: Claude Code's hook contract", () => {
 
   it('PostToolUse updatedToolOutput and updatedMCPToolOutput rewrite what the model and tool.output get', async () => {
     expect(await rewrittenToolOutput(api)).toEqual([]);
+  });
+});
+
+describe('conf7: the event stream of a PermissionRequest stop', () => {
+  it('keeps the event grammar: permission.resolved deny, tool.denied permission-hook for the asked call and stopped for the rest, agent.end with stoppedBy', async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'Write', id: 'w1', input: { file_path: 'a', content: 'x' } }, { name: 'Read', id: 'r1', input: { file_path: 'b' } }] }, { text: 'not reached' }]);
+    const stop = async () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest' as const, decision: { behavior: 'deny' as const, message: 'halt', interrupt: true } } });
+    const events = await collect(host({ model, hooks: { PermissionRequest: [{ name: 'halter', hooks: [stop] }] } }).session(), 'go');
+    expect(ofType(events, 'permission.resolved')).toMatchObject([{ toolUseId: 'w1', behavior: 'deny', source: 'permission-hook', message: 'halt' }]);
+    expect(ofType(events, 'tool.denied')).toMatchObject([
+      { toolUseId: 'w1', source: 'permission-hook', reason: 'halt', hookName: 'halter#0' },
+      { toolUseId: 'r1', source: 'stopped', hookName: 'halter#0' },
+    ]);
+    expect(endResult(events)).toMatchObject({ subtype: 'success', stoppedBy: { event: 'PermissionRequest', hookName: 'halter#0', decision: 'stop', reason: 'halt' } });
   });
 });
 
