@@ -18,13 +18,10 @@ export interface HookEventRule {
    * On a non-tool event: the input field matchers are tested against, as Claude Code's matchers
    * (SessionStart `source`, PreCompact `trigger`, …). Absent: matchers are ignored.
    */
-  matchOn?: MatchField;
+  matchOn?: 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type';
   updatedInput: boolean;
   updatedOutput: boolean;
 }
-
-/** The input fields of non-tool events that matchers test (`HookEventRule.matchOn`). */
-export type MatchField = 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type';
 
 /** A rule with the common defaults: fail open, not tool-scoped, no rewrites. */
 const rule = (r: Partial<HookEventRule> & Pick<HookEventRule, 'decisions'>): HookEventRule => ({
