@@ -227,7 +227,7 @@ export interface HookHandler {
   readonly event: HookEventName;
   /** Plugin that contributed the hook, if any. */
   readonly plugin?: string;
-  /** Matched against the whole tool name (tool events only); absent matches all. See `./matcher.ts`. */
+  /** Matched against the whole tool name (tool events), or the event's `matchOn` field (SessionStart `source`, …: `./decisions.ts`); absent matches all. See `./matcher.ts`. */
   readonly matcher?: ToolMatcher;
   /**
    * Set when the handler belongs to some sessions only (a remote client's hook callbacks on a
@@ -265,7 +265,8 @@ export type HookCallback = (
 /** JS hooks grouped under one matcher and one timeout. */
 export interface HookCallbackMatcher {
   /**
-   * Matched against the whole tool name: absent, `''` or `'*'` match every tool, anything else is a
+   * Matched against the whole tool name (on SessionStart, SessionEnd, *Compact, Notification and Subagent*: the
+   * input field Claude Code matches, e.g. `source`): absent, `''` or `'*'` match all, anything else is a
    * regular expression (RE2: linear time; see docs/hooks.md, "Matchers").
    */
   matcher?: string | RegExp;
