@@ -26,6 +26,7 @@ export { parseToolMatcher, MAX_MATCHER_LENGTH, type ToolMatcher } from './hooks/
 export { tool, type JsToolContext, type JsToolOptions, type JsToolReturn } from './tools/define.js';
 export { ToolRegistry } from './tools/registry.js';
 export type * from './permissions/types.js';
+export type { PermissionUpdate, PermissionUpdateDestination, PermissionBehavior, PermissionRuleValue } from './permissions/updates.js';
 export { createShellHook, shellHooks, type ShellHookSpec, type ShellHookOptions } from './shell/index.js';
 
 // Events: one union, a non-blocking bus.

@@ -121,7 +121,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   config.setState('thinking');
   try {
     if (config.sessionStart) {
-      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', reason: 'startup' }));
+      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', source: 'startup' }));
       config.pendingContext.push(...s.additionalContext);
     }
     // A sub-agent's task is not a user prompt: it continues straight into the loop (no UserPromptSubmit).

@@ -2,12 +2,13 @@
  * The permission question for one tool call of a batch (host/agent/tool-batch.ts): what
  * `resolvePermission` asks, with the PermissionRequest and Notification hooks it may fire.
  */
-import type { Emit } from '../events/types.js';
+import type { Emit, StoppedBy } from '../events/types.js';
 import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
 import type { LoopConfig } from './config.js';
-import { hookInput, toolCallInput } from './hook-input.js';
+import { hookInput } from './hook-input.js';
+import { applyPermissionAnswer, permissionRequestInput } from './permission-answer.js';
 import type { ToolCallRequest } from './model-turn.js';
 
 /** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
@@ -26,6 +27,8 @@ export interface BatchScope {
 export class PermissionQuestion implements PermissionCall {
   readonly toolName: string;
   readonly toolUseId: string;
+  /** Set when a PermissionRequest hook stopped the turn (`continue: false`, a deny with `interrupt`): the batch ends. */
+  stop: StoppedBy | undefined = undefined;
 
   constructor(
     private readonly b: BatchScope,
@@ -60,14 +63,15 @@ export class PermissionQuestion implements PermissionCall {
 
   async runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
     const { toolName, toolUseId, b } = this;
-    const out = await dispatch(b.ctx, 'PermissionRequest', () => toolCallInput(b.common, 'PermissionRequest', toolName, toolUseId, toolInput));
+    const out = await dispatch(b.ctx, 'PermissionRequest', () => permissionRequestInput(b.common, toolName, toolUseId, toolInput));
     // Like every hook's (docs/hooks.md rule 6): it reaches the next model call.
     b.config.pendingContext.push(...out.additionalContext);
+    this.stop = applyPermissionAnswer(b.config.permissions, out);
     return out;
   }
 
   async notify(message: string): Promise<void> {
-    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info' }));
+    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info', notification_type: 'permission_prompt' as const }));
     this.b.config.pendingContext.push(...n.additionalContext);
   }
 }

@@ -3,7 +3,7 @@
  * line, as hooks received it. `plugin test --events` replays such a file.
  */
 import { createWriteStream } from 'node:fs';
-import { HOOK_EVENT_NAMES, type HookCallbackMatcher, type HooksConfig } from '../hooks/types.js';
+import { HOOK_EVENT_NAMES, type HookCallbackMatcher, type HookInput, type HooksConfig } from '../hooks/types.js';
 
 /** Hook name of the recorder; its own hook events are hidden from output. */
 const RECORDER_NAME = 'wasmhooks:record';
@@ -45,4 +45,15 @@ export function createRecorder(path: string): Recorder {
         out.end(() => (failed ? reject(failed) : resolve()));
       }),
   };
+}
+
+/**
+ * A recorded hook input as this version's hooks read it. Recordings made before SessionStart's field took
+ * Claude Code's name carry `reason` ("startup") where inputs now carry `source`: such a line reads as
+ * `source`, so old files replay as they did (the plugin's SessionPayload.reason, its matchers).
+ */
+export function recordedInput(recorded: { hook_event_name: string } & Record<string, unknown>): HookInput {
+  if (recorded.hook_event_name !== 'SessionStart' || recorded.source !== undefined || typeof recorded.reason !== 'string') return recorded as unknown as HookInput;
+  const { reason, ...rest } = recorded;
+  return { ...rest, source: reason } as unknown as HookInput;
 }

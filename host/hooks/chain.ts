@@ -8,6 +8,7 @@ import type { PluginFailure } from '../failure.js';
 import type { Emit, EmittedEvent } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation, type HookEventRule } from './decisions.js';
 import type { HookRegistry } from './registry.js';
+import type { PermissionUpdate } from '../permissions/updates.js';
 import { sameJson } from '../same-json.js';
 import type { HookDecision, HookEventName, HookHandler, HookInput, HookOutput, HookResult, HookRunContext } from './types.js';
 
@@ -36,6 +37,8 @@ export interface ChainOutcome {
   rewrittenAfterJudged?: boolean;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
+  /** PermissionRequest: every allowing hook's `updatedPermissions`, in order (applied only when the chain allows). */
+  updatedPermissions?: PermissionUpdate[];
   /**
    * Set when the prompt's abort cut the chain short (a hook was stopped by it, or hooks were left
    * to run): the outcome is then the event's fail-closed one (`Chain.abort`), never what the hooks
@@ -56,14 +59,21 @@ export const NOTHING: ChainOutcome = Object.freeze({
 /** A failed fail-open hook's output: nothing (shared, read only). */
 const NO_OUTPUT: HookOutput = Object.freeze({});
 
-/** The tool name handlers' matchers test, or undefined when the event is not tool-scoped. */
-function matchedTool(input: HookInput): string | undefined {
-  return 'tool_name' in input && HOOK_EVENT_RULES[input.hook_event_name].toolScoped ? input.tool_name : undefined;
+/**
+ * What handlers' matchers test: the tool name on a tool event, the event's `matchOn` field on the others
+ * that have one (SessionStart `source`, …: Claude Code's matchers), else undefined (matchers ignored).
+ */
+export function matchedSubject(input: HookInput): string | undefined {
+  const rule = HOOK_EVENT_RULES[input.hook_event_name];
+  if (rule.toolScoped) return 'tool_name' in input ? input.tool_name : undefined;
+  if (rule.matchOn === undefined) return undefined;
+  const value: unknown = (input as unknown as Record<string, unknown>)[rule.matchOn];
+  return typeof value === 'string' ? value : undefined;
 }
 
-/** Whether `handler` runs in a chain of session `sessionId` on tool `toolName` (undefined: not a tool event). */
-export function applies(handler: HookHandler, toolName: string | undefined, sessionId: string): boolean {
-  if (handler.matcher && toolName !== undefined && !handler.matcher.test(toolName)) return false;
+/** Whether `handler` runs in a chain of session `sessionId` whose matched subject (tool name, …) is `subject` (undefined: matchers ignored). */
+export function applies(handler: HookHandler, subject: string | undefined, sessionId: string): boolean {
+  if (handler.matcher && subject !== undefined && !handler.matcher.test(subject)) return false;
   return handler.sessions === undefined || handler.sessions.has(sessionId);
 }
 
@@ -75,8 +85,8 @@ function failureReason(handler: HookHandler, failure: PluginFailure): string {
 export class Chain {
   readonly outcome: ChainOutcome = { decision: 'continue', additionalContext: NOTHING.additionalContext, systemMessages: NOTHING.systemMessages };
   readonly toolUseId: string | undefined;
-  /** Matchers see the tool name of the chain's first input (a rewrite changes tool_input, never tool_name). */
-  readonly toolName: string | undefined;
+  /** Matchers see the tool name (or `matchOn` field) of the chain's first input (a rewrite changes tool_input, never tool_name). */
+  readonly subject: string | undefined;
   readonly #rule: HookEventRule;
   // Made on the first line each gathers: most chains gather none.
   #context: string[] | undefined = undefined;
@@ -94,7 +104,7 @@ export class Chain {
   ) {
     this.#rule = HOOK_EVENT_RULES[event];
     this.toolUseId = 'tool_use_id' in input ? input.tool_use_id : undefined;
-    this.toolName = matchedTool(input);
+    this.subject = matchedSubject(input);
   }
 
   selfTimed(): HookRunContext {
@@ -127,6 +137,7 @@ export class Chain {
     delete o.updatedInput;
     delete o.rewrittenBy;
     delete o.rewrittenAfterJudged;
+    delete o.updatedPermissions;
     if (rule.updatedOutput && unfinished.some((h) => h.failurePolicy === 'fail-closed' && this.matches(h))) {
       o.updatedOutput = `[output withheld: ${reason}]`;
     }
@@ -135,7 +146,7 @@ export class Chain {
 
   /** Whether `handler` is one of this chain's (its matcher and its sessions). */
   matches(handler: HookHandler): boolean {
-    return applies(handler, this.toolName, this.input.session_id);
+    return applies(handler, this.subject, this.input.session_id);
   }
 
   /** Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. */
@@ -190,6 +201,7 @@ export class Chain {
       outcome.updatedInput = next;
     }
     this.#judged = true;
+    if (output.updatedPermissions !== undefined) (outcome.updatedPermissions ??= []).push(...output.updatedPermissions);
     if (output.updatedOutput !== undefined && 'tool_response' in this.input) {
       this.input = { ...this.input, tool_response: output.updatedOutput };
       outcome.updatedOutput = output.updatedOutput;

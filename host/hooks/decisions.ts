@@ -14,6 +14,11 @@ export interface HookEventRule {
   closedDecision?: HookDecision;
   /** Matchers are tested against the tool name. */
   toolScoped: boolean;
+  /**
+   * On a non-tool event: the input field matchers are tested against, as Claude Code's matchers
+   * (SessionStart `source`, PreCompact `trigger`, …). Absent: matchers are ignored.
+   */
+  matchOn?: 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type';
   updatedInput: boolean;
   updatedOutput: boolean;
 }
@@ -31,8 +36,8 @@ const rule = (r: Partial<HookEventRule> & Pick<HookEventRule, 'decisions'>): Hoo
 const observe = (r: Partial<HookEventRule> = {}): HookEventRule => rule({ decisions: ['continue'], ...r });
 
 export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = {
-  SessionStart: observe(),
-  SessionEnd: observe(),
+  SessionStart: observe({ matchOn: 'source' }),
+  SessionEnd: observe({ matchOn: 'reason' }),
   UserPromptSubmit: rule({ decisions: ['continue', 'deny', 'stop'], defaultPolicy: 'fail-closed', closedDecision: 'deny' }),
   IterationStart: rule({ decisions: ['continue', 'stop'], closedDecision: 'stop' }),
   PreToolBatch: rule({ decisions: ['continue', 'stop'], closedDecision: 'stop' }),
@@ -43,8 +48,9 @@ export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = 
     toolScoped: true,
     updatedInput: true,
   }),
+  // stop: Claude Code's `continue: false` and a deny with `interrupt: true` end the turn.
   PermissionRequest: rule({
-    decisions: ['continue', 'allow', 'deny'],
+    decisions: ['continue', 'allow', 'deny', 'stop'],
     defaultPolicy: 'fail-closed',
     closedDecision: 'deny',
     toolScoped: true,
@@ -57,12 +63,12 @@ export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = 
   // A broken stop-handler lets the agent stop: the safe side is not looping.
   Stop: rule({ decisions: ['continue', 'block'], closedDecision: 'continue' }),
   StopFailure: observe(),
-  SubagentStart: rule({ decisions: ['continue', 'deny'], closedDecision: 'deny' }),
+  SubagentStart: rule({ decisions: ['continue', 'deny'], closedDecision: 'deny', matchOn: 'agent_type' }),
   // As for Stop: a broken hook lets the sub-agent stop.
-  SubagentStop: rule({ decisions: ['continue', 'block'], closedDecision: 'continue' }),
-  PreCompact: rule({ decisions: ['continue', 'deny', 'stop'], closedDecision: 'stop' }),
-  PostCompact: observe(),
-  Notification: observe(),
+  SubagentStop: rule({ decisions: ['continue', 'block'], closedDecision: 'continue', matchOn: 'agent_type' }),
+  PreCompact: rule({ decisions: ['continue', 'deny', 'stop'], closedDecision: 'stop', matchOn: 'trigger' }),
+  PostCompact: observe({ matchOn: 'trigger' }),
+  Notification: observe({ matchOn: 'notification_type' }),
   Error: observe(),
 };
 
@@ -88,6 +94,7 @@ export function violation(event: HookEventName, output: HookOutput): string | un
   }
   if (output.updatedInput !== undefined && !rule.updatedInput) return `updatedInput is not legal for ${event}`;
   if (output.updatedOutput !== undefined && !rule.updatedOutput) return `updatedOutput is not legal for ${event}`;
+  if (output.updatedPermissions !== undefined && event !== 'PermissionRequest') return `updatedPermissions is not legal for ${event}`;
   // Every kind of hook (JS, shell, remote callbacks; a plugin's answer is checked as it is decoded too).
   return hookTextOverCap(output);
 }

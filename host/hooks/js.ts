@@ -42,7 +42,8 @@ export function nextHookId(prefix: string): string {
 async function runCallback(event: HookEventName, cb: HookCallback, ...args: Parameters<HookCallback>): Promise<HookResult> {
   try {
     const raw: unknown = await cb(...args);
-    const read = readHookOutput(event, raw ?? {});
+    const input = args[0];
+    const read = readHookOutput(event, raw ?? {}, 'tool_name' in input ? input.tool_name : undefined);
     if (!read.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: `hook returned an invalid output: ${read.message}` } };
     return { ok: true, output: read.output };
   } catch (e) {

@@ -14,17 +14,21 @@
  * | `continue: false` (+ `stopReason`) | stop; deny where the event cannot stop; on Stop/SubagentStop "let it stop" (continue). Wins over any decision |
  * | `permissionDecisionReason`, `stopReason`, `reason` | `reason` of the decision they go with |
  * | `hookSpecificOutput.updatedInput` / `additionalContext` | `updatedInput` (given once) / `additionalContext` (joined) |
- * | `hookSpecificOutput.decision` (PermissionRequest) | `{ behavior: 'allow', updatedInput? }` allow, `{ behavior: 'deny', message? }` deny |
+ * | `hookSpecificOutput.decision` (PermissionRequest) | `{ behavior: 'allow', updatedInput?, updatedPermissions? }` allow (+ `updatedPermissions`, permissions/updates.ts), `{ behavior: 'deny', message?, interrupt? }` deny (stop with `interrupt: true`) |
+ * | `hookSpecificOutput.updatedToolOutput` / `updatedMCPToolOutput` (PostToolUse; the second on `mcp__` tools only) | `updatedOutput` (as text) |
  * | `suppressOutput`, `continue: true` | accepted, no effect |
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
+import { outcomeOf } from '../mcp/result.js';
+import { permissionUpdatesSchema } from '../permissions/updates.js';
 import { DECISION_RANK, HOOK_EVENT_RULES } from './decisions.js';
 import { HOOK_EVENT_NAMES, type HookCallbackOutput, type HookDecision, type HookEventName, type HookOutput } from './types.js';
 
 // Built at the first hook answer read, not at import: a program that only runs WASM guards never reads one.
 const hookOutputSchema = lazy(() => {
   const record = z.record(z.string(), z.unknown());
+  const block = z.looseObject({ type: z.string() });
   const hookSpecificOutputSchema = z.strictObject({
     hookEventName: z.enum(HOOK_EVENT_NAMES),
     permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
@@ -34,10 +38,14 @@ const hookOutputSchema = lazy(() => {
     /** PermissionRequest only (the Claude Agent SDK's answer to the permission question). */
     decision: z
       .discriminatedUnion('behavior', [
-        z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional() }),
-        z.strictObject({ behavior: z.literal('deny'), message: z.string().optional() }),
+        z.strictObject({ behavior: z.literal('allow'), updatedInput: record.optional(), updatedPermissions: permissionUpdatesSchema().optional() }),
+        z.strictObject({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
       ])
       .optional(),
+    /** PostToolUse on an MCP tool: text, MCP content blocks, or a CallToolResult (its text is what the model gets). */
+    updatedMCPToolOutput: z.union([z.string(), z.array(block), z.looseObject({ content: z.array(block) })]).optional(),
+    /** PostToolUse: text, or JSON (an object or array) the model gets written as text. */
+    updatedToolOutput: z.union([z.string(), record, z.array(z.unknown())]).optional(),
   });
 
   // A hook's answer in either spelling; unknown keys are refused.
@@ -115,22 +123,40 @@ function decide(p: Parsed, event: HookEventName): { decision?: HookDecision; rea
   const claude = specific?.permissionDecision !== undefined
     ? { decision: specific.permissionDecision, reason: specific.permissionDecisionReason ?? p.reason }
     : answer !== undefined
-      ? { decision: answer.behavior, reason: (answer.behavior === 'deny' ? answer.message : undefined) ?? p.reason }
+      ? answer.behavior === 'deny'
+        ? { decision: answer.interrupt === true ? 'stop' as const : 'deny' as const, reason: answer.message ?? p.reason }
+        : { decision: answer.behavior, reason: p.reason }
       : undefined;
   if (ours && claude) return DECISION_RANK[claude.decision] > DECISION_RANK[ours.decision] ? claude : ours;
   return ours ?? claude ?? { reason: p.reason ?? specific?.permissionDecisionReason };
 }
 
+/** Claude Code's output rewrites (`updatedToolOutput`, `updatedMCPToolOutput`) as the text the model gets, or why they cannot be used. */
+function rewrittenOutput(specific: Parsed['hookSpecificOutput'], toolName: string | undefined): { text?: string } | string {
+  if (specific === undefined) return {};
+  const { updatedToolOutput: any, updatedMCPToolOutput: mcp } = specific;
+  if (any !== undefined && mcp !== undefined) return 'give one of hookSpecificOutput.updatedToolOutput and updatedMCPToolOutput';
+  if (mcp !== undefined) {
+    if (toolName === undefined || !toolName.startsWith('mcp__')) return `hookSpecificOutput.updatedMCPToolOutput rewrites an MCP tool's output (mcp__…), not ${toolName ?? 'this event'}'s; use updatedToolOutput`;
+    if (typeof mcp === 'string') return { text: mcp };
+    // The MCP client's reading (text parts joined, other parts named), uncut: the hook text caps bound it.
+    return { text: outcomeOf(Array.isArray(mcp) ? { content: mcp } : mcp, Number.POSITIVE_INFINITY).content };
+  }
+  if (any === undefined) return {};
+  return { text: typeof any === 'string' ? any : JSON.stringify(any) };
+}
+
 const joined = (a: string | undefined, b: string | undefined) => (a !== undefined && b !== undefined ? `${a}\n${b}` : (a ?? b));
 
 /**
- * Reads what a hook of `event` answered. Never throws.
+ * Reads what a hook of `event` answered. Never throws. `toolName`: the call's tool on a tool event
+ * (an `updatedMCPToolOutput` is legal on an MCP tool only).
  *
  * @example
  * readHookOutput('PreToolUse', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } })
  * // → { ok: true, output: { decision: 'deny' } }
  */
-export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
+export function readHookOutput(event: HookEventName, raw: unknown, toolName?: string): OutputRead {
   const parsed = hookOutputSchema().safeParse(raw);
   if (!parsed.success) return { ok: false, message: z.prettifyError(parsed.error) };
   const p = parsed.data;
@@ -145,6 +171,11 @@ export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
   if ([p.updatedInput, specific?.updatedInput, answered].filter((u) => u !== undefined).length > 1) {
     return { ok: false, message: 'updatedInput is given twice (at the top level and in hookSpecificOutput); give it once' };
   }
+  const rewritten = rewrittenOutput(specific, toolName);
+  if (typeof rewritten === 'string') return { ok: false, message: rewritten };
+  if (rewritten.text !== undefined && p.updatedOutput !== undefined) {
+    return { ok: false, message: 'the output is rewritten twice (updatedOutput and hookSpecificOutput.updatedToolOutput/updatedMCPToolOutput); give it once' };
+  }
   const { decision, reason } = decide(p, event);
   // A block where the tool already ran is feedback, not a decision: its reason goes to the model.
   const feedback = decision === 'block' && FEEDBACK_EVENTS.has(event) ? blockOutput(event, reason).additionalContext : undefined;
@@ -153,7 +184,11 @@ export function readHookOutput(event: HookEventName, raw: unknown): OutputRead {
   if (reason !== undefined) output.reason = reason;
   const updatedInput = p.updatedInput ?? specific?.updatedInput ?? answered;
   if (updatedInput !== undefined) output.updatedInput = updatedInput;
-  if (p.updatedOutput !== undefined) output.updatedOutput = p.updatedOutput;
+  const updatedOutput = p.updatedOutput ?? rewritten.text;
+  if (updatedOutput !== undefined) output.updatedOutput = updatedOutput;
+  const permissions = specific?.decision?.behavior === 'allow' ? specific.decision.updatedPermissions : undefined;
+  // Only an allow applies them: a `continue: false` beside them stops instead.
+  if (permissions !== undefined && decision === 'allow') output.updatedPermissions = permissions;
   const context = joined(feedback, joined(p.additionalContext, specific?.additionalContext));
   if (context !== undefined) output.additionalContext = context;
   if (p.systemMessage !== undefined) output.systemMessage = p.systemMessage;

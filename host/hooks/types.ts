@@ -12,6 +12,7 @@
  */
 import type { PluginFailure } from '../failure.js';
 import type { PermissionMode } from '../permissions/types.js';
+import type { PermissionUpdate } from '../permissions/updates.js';
 import type { ToolMatcher } from './matcher.js';
 
 /** The lifecycle points, in the order of the protocol's `HookEvent` enum (1…18). */
@@ -86,23 +87,27 @@ interface ToolFields {
  */
 export type HookInput = HookCommon &
   (
-    | { hook_event_name: 'SessionStart'; reason: string }
+    /** `source`: Claude Code's name (formerly `reason`); always `startup` here (docs/hooks.md). */
+    | { hook_event_name: 'SessionStart'; source: 'startup' | 'resume' | 'clear' | 'compact' }
     | { hook_event_name: 'SessionEnd'; reason: string }
     | { hook_event_name: 'UserPromptSubmit'; prompt: string }
     | { hook_event_name: 'IterationStart' }
     | { hook_event_name: 'PreToolBatch'; tool_calls: HookToolCall[] }
     | ({ hook_event_name: 'PreToolUse'; recheck?: true } & ToolFields)
-    | ({ hook_event_name: 'PermissionRequest' } & ToolFields)
+    /** `permission_suggestions`: what a person asked would be offered (Claude Code's `PermissionUpdate`s). */
+    | ({ hook_event_name: 'PermissionRequest'; permission_suggestions: PermissionUpdate[] } & ToolFields)
     | ({ hook_event_name: 'PostToolUse'; tool_response: string; duration_ms?: number } & ToolFields)
     | ({ hook_event_name: 'PostToolUseFailure'; error: string; tool_response?: string; duration_ms?: number } & ToolFields)
     | { hook_event_name: 'PostToolBatch'; tool_calls: HookToolCall[] }
     | { hook_event_name: 'Stop'; stop_hook_active: boolean; last_assistant_message: string }
     | { hook_event_name: 'StopFailure'; stop_hook_active: boolean; last_assistant_message: string; error: string }
     | { hook_event_name: 'SubagentStart'; agent_type: string; prompt: string }
-    | { hook_event_name: 'SubagentStop'; agent_type: string; prompt: string; result: string }
+    /** `stop_hook_active`: the sub-agent is already working again because a SubagentStop hook blocked. */
+    | { hook_event_name: 'SubagentStop'; agent_type: string; prompt: string; result: string; stop_hook_active: boolean }
     | { hook_event_name: 'PreCompact'; trigger: 'auto' | 'manual'; tokens_before: number }
     | { hook_event_name: 'PostCompact'; trigger: 'auto' | 'manual'; tokens_before: number; tokens_after: number }
-    | { hook_event_name: 'Notification'; message: string; level: string }
+    /** `notification_type`: Claude Code's; the host notifies only before a permission question (`permission_prompt`). */
+    | { hook_event_name: 'Notification'; message: string; level: string; notification_type: 'permission_prompt' }
     | { hook_event_name: 'Error'; code: string; message: string }
   );
 
@@ -129,6 +134,11 @@ export interface HookOutput {
   updatedInput?: Record<string, unknown>;
   /** PostToolUse: the tool output to use instead (text for the model). */
   updatedOutput?: string;
+  /**
+   * PermissionRequest `allow` (JS and shell hooks, Claude Code's `decision.updatedPermissions`): only
+   * `addRules` allowing a whole tool is applied, as a session allow rule (permissions/updates.ts).
+   */
+  updatedPermissions?: PermissionUpdate[];
   /** Text added to the model's context for its next turn. */
   additionalContext?: string;
   /** A message shown to the user, not the model (carried by hook.end). */
@@ -157,8 +167,17 @@ export interface HookCallbackOutput extends Omit<HookOutput, 'decision'> {
     permissionDecisionReason?: string;
     updatedInput?: Record<string, unknown>;
     additionalContext?: string;
-    /** PermissionRequest only: the answer to the permission question. */
-    decision?: { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message?: string };
+    /**
+     * PermissionRequest only: the answer to the permission question. `interrupt: true` on a deny also
+     * stops the turn; `updatedPermissions` are read as permissions/updates.ts says.
+     */
+    decision?:
+      | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
+      | { behavior: 'deny'; message?: string; interrupt?: boolean };
+    /** PostToolUse on an MCP tool (`mcp__…`): the result the model gets instead (text, content blocks or a CallToolResult). */
+    updatedMCPToolOutput?: unknown;
+    /** PostToolUse: the output the model gets instead (text, or JSON written as text). */
+    updatedToolOutput?: unknown;
   };
 }
 
@@ -208,7 +227,7 @@ export interface HookHandler {
   readonly event: HookEventName;
   /** Plugin that contributed the hook, if any. */
   readonly plugin?: string;
-  /** Matched against the whole tool name (tool events only); absent matches all. See `./matcher.ts`. */
+  /** Matched against the whole tool name (tool events), or the event's `matchOn` field (SessionStart `source`, …: `./decisions.ts`); absent matches all. See `./matcher.ts`. */
   readonly matcher?: ToolMatcher;
   /**
    * Set when the handler belongs to some sessions only (a remote client's hook callbacks on a
@@ -246,7 +265,8 @@ export type HookCallback = (
 /** JS hooks grouped under one matcher and one timeout. */
 export interface HookCallbackMatcher {
   /**
-   * Matched against the whole tool name: absent, `''` or `'*'` match every tool, anything else is a
+   * Matched against the whole tool name (on SessionStart, SessionEnd, *Compact, Notification and Subagent*: the
+   * input field Claude Code matches, e.g. `source`): absent, `''` or `'*'` match all, anything else is a
    * regular expression (RE2: linear time; see docs/hooks.md, "Matchers").
    */
   matcher?: string | RegExp;

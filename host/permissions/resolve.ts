@@ -169,7 +169,7 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
     source: outcome.source,
   };
   if (outcome.behavior === 'deny') resolved.message = outcome.message;
-  else if (outcome.source === 'callback' && cfg.alwaysAllowed.has(call.toolName)) resolved.always = true;
+  else if ((outcome.source === 'callback' || outcome.source === 'permission-hook') && cfg.alwaysAllowed.has(call.toolName)) resolved.always = true;
   call.emit(resolved);
   return outcome;
 }
@@ -180,7 +180,8 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   const input = hooks.updatedInput ?? call.input;
   if (call.signal.aborted) return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
   if (hooks.decision === 'allow') return { behavior: 'allow', source: 'permission-hook', input };
-  if (hooks.decision === 'deny') {
+  // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
+  if (hooks.decision === 'deny' || hooks.decision === 'stop') {
     return {
       behavior: 'deny',
       source: 'permission-hook',

@@ -6,6 +6,7 @@ import { WasmhooksError } from '../errors.js';
 import type { PluginFailure } from '../failure.js';
 import { defaultFailurePolicy } from '../hooks/decisions.js';
 import { parseToolMatcher, type ToolMatcher } from '../hooks/matcher.js';
+import { matchedSubject } from '../hooks/chain.js';
 import type { HookHandler, HookInput, HookResult } from '../hooks/types.js';
 import type { PluginContribution, PluginHealthChange, PluginLogLine, ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { PluginBinding, PluginInfo } from '../protocol/codec.js';
@@ -205,9 +206,9 @@ export class WasmPlugin implements PluginContribution {
     return decoded.value;
   }
 
-  /** For direct calls: the first binding of the input's event whose matcher accepts its tool, or -1. */
+  /** For direct calls: the first binding of the input's event whose matcher accepts its tool (or `matchOn` field), or -1. */
   #bindingFor(input: HookInput): number {
-    const tool = 'tool_name' in input ? input.tool_name : undefined;
+    const tool = matchedSubject(input);
     const hooks = this.info.hooks;
     for (let i = 0; i < hooks.length; i++) {
       const m = this.#matchers[i];

@@ -57,7 +57,8 @@ function body(input: HookInput, b: number): void {
     case 'SessionEnd':
       head(input, b);
       at = begin(82);
-      str(10, input.reason);
+      // SessionPayload.reason: SessionStart's `source` (docs/protocol.md).
+      str(10, input.hook_event_name === 'SessionStart' ? input.source : input.reason);
       return finish(at);
     case 'UserPromptSubmit':
       head(input, b);

@@ -41,7 +41,9 @@ export function toWireRequest(input: HookInput, bindingIndex = 0): WireHookReque
 function payloadOf(input: HookInput): WireHookRequest {
   const event = eventToWire(input.hook_event_name);
   switch (input.hook_event_name) {
+    // SessionPayload.reason carries SessionStart's `source` (the protocol kept its field; docs/protocol.md).
     case 'SessionStart':
+      return { event, context: wireContext(input), session: { reason: input.source } };
     case 'SessionEnd':
       return { event, context: wireContext(input), session: { reason: input.reason } };
     case 'UserPromptSubmit':

@@ -57,7 +57,7 @@ export function createShellHook(spec: ShellHookSpec, options: ShellHookOptions =
       // Ours over an outer one (a host run from inside Claude Code); the spec's own env over ours.
       env: { ...globalThis.process?.env, [PROJECT_DIR_VAR]: options.baseDir ?? input.cwd, ...s.env, WASMHOOKS_HOOK_EVENT: input.hook_event_name },
     });
-    return shellResult(outcome, input.hook_event_name, label);
+    return shellResult(outcome, input.hook_event_name, label, 'tool_name' in input ? input.tool_name : undefined);
   };
   return {
     id: nextHookId('shell'),

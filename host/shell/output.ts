@@ -29,7 +29,7 @@ const tail = (text: string, max = 500) => {
   return t.length > max ? `…${t.slice(-max)}` : t;
 };
 
-function parseStdout(stdout: string, event: HookEventName): HookResult {
+function parseStdout(stdout: string, event: HookEventName, toolName: string | undefined): HookResult {
   const text = stdout.trim();
   if (text === '') return { ok: true, output: {} };
   // Text that does not open as a JSON object is Claude Code's plain output ("[info] …" log lines too). What opens as
@@ -43,16 +43,16 @@ function parseStdout(stdout: string, event: HookEventName): HookResult {
     const why = json.problem === 'syntax' ? 'is not JSON' : json.message.replace(/^stdout /, '');
     return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 but stdout ${why}: ${JSON.stringify(tail(text, 200))}` } };
   }
-  const read = readHookOutput(event, json.value);
+  const read = readHookOutput(event, json.value, toolName);
   if (!read.ok) return { ok: false, failure: { code: 'BAD_OUTPUT', message: `exited 0 with an invalid hook output: ${read.message}` } };
   return { ok: true, output: read.output };
 }
 
-/** Maps a process outcome to a hook result. `label` names the hook in failure messages. */
-export function shellResult(outcome: ShellOutcome, event: HookEventName, label: string): HookResult {
+/** Maps a process outcome to a hook result. `label` names the hook in failure messages; `toolName`: the call's tool on a tool event. */
+export function shellResult(outcome: ShellOutcome, event: HookEventName, label: string, toolName?: string): HookResult {
   switch (outcome.kind) {
     case 'exited': {
-      if (outcome.code === 0) return parseStdout(outcome.stdout, event);
+      if (outcome.code === 0) return parseStdout(outcome.stdout, event, toolName);
       const reason = tail(outcome.stderr);
       if (outcome.code === EXIT_DENY) return { ok: true, output: blockOutput(event, reason || `${label} exited ${EXIT_DENY}`) };
       if (outcome.code === EXIT_STOP) {

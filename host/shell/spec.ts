@@ -22,7 +22,7 @@ export const shellHookSpecSchema = lazy(() =>
   z
     .object({
       event: z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` }),
-      /** Matched against the whole tool name: absent, empty or `*` match every tool, else a regex (see hooks/matcher.ts). */
+      /** Matched against the whole tool name (or the event's `matchOn` field, hooks/decisions.ts): absent, empty or `*` match all, else a regex (see hooks/matcher.ts). */
       matcher: z.string({ error: 'expected a regular expression as a string' }).superRefine(matcherCheck).optional(),
       /** Run with `sh -c`; the hook input arrives as JSON on stdin. */
       command: z.string({ error: 'expected a shell command as a string' }).min(1, { error: 'expected a non-empty command' }),

@@ -110,7 +110,7 @@ export async function hooks(api: Api): Promise<Stream[]> {
   const read = () => api.scriptedModel([{ toolCalls: [{ name: 'Look', id: 'r1', input: { tag: 'a' } }, { name: 'Look', id: 'r2', input: { tag: 'b' } }] }, { text: 'ok' }]);
   const tools = [stepTool('Look', true)];
   const cases: Record<string, Parameters<Api['createHost']>[0]> = {
-    'Stop blocks twice, then lets it stop': { model: texts(3), hooks: { Stop: [{ hooks: [async (i) => ('stop_hook_active' in i && i.stop_hook_active && (i.last_assistant_message === 'answer 2') ? {} : { decision: 'block', reason: 'more' })] }] } },
+    'Stop blocks twice, then lets it stop': { model: texts(3), hooks: { Stop: [{ hooks: [async (i) => (i.hook_event_name === 'Stop' && i.stop_hook_active && (i.last_assistant_message === 'answer 2') ? {} : { decision: 'block', reason: 'more' })] }] } },
     'Stop blocks past stopHookCap': { model: texts(5), stopHookCap: 2, hooks: { Stop: [{ hooks: [blockAlways] }], StopFailure: [{ hooks: [slow(0)] }], Error: [{ hooks: [slow(0)] }] } },
     'a fail-closed PreToolUse hook times out': { model: read(), tools, permissionMode: 'bypassPermissions', hooks: { PreToolUse: [{ timeoutMs: 10, hooks: [slow(200)] }] } },
     'a fail-open PreToolUse hook times out': { model: read(), tools, permissionMode: 'bypassPermissions', hooks: { PreToolUse: [{ timeoutMs: 10, failurePolicy: 'fail-open', hooks: [slow(200)] }] } },

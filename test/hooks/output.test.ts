@@ -30,7 +30,8 @@ describe('readHookOutput maps both spellings onto one decision', () => {
     ['... and continue:false still stops', 'PostToolUse', { continue: false, decision: 'block', stopReason: 'halt' }, { decision: 'stop', reason: 'halt' }],
     ['approve is allow', 'PermissionRequest', { decision: 'approve' }, { decision: 'allow' }],
     ['continue:false stops', 'PreToolUse', { continue: false, stopReason: 'halt' }, { decision: 'stop', reason: 'halt' }],
-    ['continue:false is deny where stop is illegal', 'PermissionRequest', { continue: false, stopReason: 'halt' }, { decision: 'deny', reason: 'halt' }],
+    ['continue:false is deny where stop is illegal', 'SubagentStart', { continue: false, stopReason: 'halt' }, { decision: 'deny', reason: 'halt' }],
+    ['continue:false stops a PermissionRequest (conf7: Claude Code ends the turn)', 'PermissionRequest', { continue: false, stopReason: 'halt' }, { decision: 'stop', reason: 'halt' }],
     ['continue:false lets a Stop through', 'Stop', { continue: false, decision: 'block', stopReason: 'done' }, { reason: 'done' }],
     ['continue:false wins over allow', 'PreToolUse', { continue: false, ...pre({ permissionDecision: 'allow' }) }, { decision: 'stop' }],
     ['PermissionRequest allow with updatedInput', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { a: 1 } } } }, { decision: 'allow', updatedInput: { a: 1 } }],
@@ -50,7 +51,7 @@ describe('readHookOutput maps both spellings onto one decision', () => {
     ['updatedInput twice', 'PreToolUse', { updatedInput: { a: 1 }, ...pre({ updatedInput: { a: 2 } }) }, /updatedInput is given twice/],
     ['not an object', 'PreToolUse', 'deny', /expected object/],
     ['a permission answer outside PermissionRequest', 'PreToolUse', pre({ decision: { behavior: 'allow' } }), /PermissionRequest only/],
-    ['a permission answer with interrupt', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', interrupt: true } } }, /interrupt/],
+    ['a permission answer whose interrupt is not a boolean', 'PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', interrupt: 'yes' } } }, /interrupt/],
   ])('refuses %s', (_, event, raw, message) => {
     const read = readHookOutput(event, raw);
     expect(read.ok).toBe(false);

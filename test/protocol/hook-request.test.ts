@@ -17,7 +17,7 @@ const huge = 'é'.repeat(40_000); // 80 KB of UTF-8: a 3-byte length, grows the 
 function inputs(common: HookCommon): HookInput[] {
   const tool = { tool_name: 'Bash', tool_input: { command: 'ls -la ✓', n: 1 }, tool_use_id: 'toolu_1' };
   return [
-    { ...common, hook_event_name: 'SessionStart', reason: 'startup' },
+    { ...common, hook_event_name: 'SessionStart', source: 'startup' },
     { ...common, hook_event_name: 'SessionEnd', reason: '' },
     { ...common, hook_event_name: 'UserPromptSubmit', prompt: long },
     { ...common, hook_event_name: 'IterationStart' },

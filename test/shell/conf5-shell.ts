@@ -16,7 +16,7 @@ export interface ShellApi {
 const base = { session_id: 's1', cwd: '/tmp', turn: 1, iteration: 0, permission_mode: 'default' } as const;
 const inputs = {
   UserPromptSubmit: { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'hi' },
-  SessionStart: { ...base, hook_event_name: 'SessionStart', reason: 'startup' },
+  SessionStart: { ...base, hook_event_name: 'SessionStart', source: 'startup' },
   PreToolUse: { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' },
   Stop: { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' },
 } as unknown as Record<string, HookInput>;

@@ -16,7 +16,7 @@ const multiBinding = new URL('../fixtures/multi-binding/build/multi-binding.wasm
 
 // A PluginInfo by hand (the codec is not part of the public build): name, version,
 // protocol_version 1, and hook bindings of (event, matcher).
-function describeBytes(bindings: Array<[HookEventName, string]>): Uint8Array {
+export function describeBytes(bindings: Array<[HookEventName, string]>): Uint8Array {
   const bytes: number[] = [];
   const varint = (n: number) => {
     for (; n > 0x7f; n >>>= 7) bytes.push((n & 0x7f) | 0x80);

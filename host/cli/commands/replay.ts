@@ -28,6 +28,7 @@ export type { Verdict } from '../expect.js';
 import { inspectBytes } from './inspect.js';
 import { readConfig } from '../setup.js';
 import { checkEntryTrust } from '../workspace-trust.js';
+import { recordedInput } from '../record.js';
 
 export interface ReplayFlags {
   events: string;
@@ -99,7 +100,7 @@ function readCase(path: string, line: number, raw: string): ReplayCase[] {
   if (parsed && !parsed.success) throw lineError(path, line, parsed.error);
   const input = inputSchema.safeParse(parsed?.success ? parsed.data.input : json);
   if (!input.success) throw lineError(path, line, input.error, parsed ? ['input'] : []);
-  return [{ line, input: input.data as unknown as HookInput, ...(parsed?.success ? { expect: parsed.data.expect } : {}) }];
+  return [{ line, input: recordedInput(input.data), ...(parsed?.success ? { expect: parsed.data.expect } : {}) }];
 }
 
 function lineError(path: string, line: number, error: z.ZodError, prefix: PropertyKey[] = []): CliError {
