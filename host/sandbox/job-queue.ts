@@ -6,7 +6,8 @@
  * times more. At most `LOAD_JOBS` run, holding at most `LOAD_JOB_BYTES` of
  * modules together (one larger than that runs alone); the rest wait in order.
  * A waiting load whose signal aborts leaves the line (LOAD_FAILED, cause
- * ABORTED); one that waits `LOAD_WAIT_MS` gives up (LOAD_FAILED, cause
+ * ABORTED, or busy as below when the signal's reason is a `TimeoutError`: the
+ * caller's deadline ran out in the line); one that waits `LOAD_WAIT_MS` gives up (LOAD_FAILED, cause
  * TIMEOUT, the host is busy: `POST /plugins` answers 503, retry later).
  */
 import { WasmhooksError } from '../errors.js';
@@ -69,7 +70,15 @@ export class LoadJobQueue {
     try {
       release = await this.#turns.take(signal ? AbortSignal.any([signal, waited.signal]) : waited.signal, bytes);
     } catch (error) {
-      if (signal?.aborted) throw abortedLoad(name, 'while it waited for its turn to load');
+      if (signal?.aborted) {
+        // The caller's own deadline (a `TimeoutError` reason, as `AbortSignal.timeout` gives and `POST /plugins`'s slot
+        // timer sets) ran out while others held the turns: the host was busy, not the plugin or its client.
+        const reason: unknown = signal.reason;
+        if (reason instanceof Error && reason.name === 'TimeoutError') {
+          throw busy(`${name}: the host is busy: its deadline ran out while it waited for its turn to load (${reason.message}); retry later`);
+        }
+        throw abortedLoad(name, 'while it waited for its turn to load');
+      }
       if (!waited.signal.aborted) throw busy(`${name}: ${(error as Error).message}`);
       const held = Math.round(this.#turns.weight / 2 ** 20);
       throw busy(`${name}: the host is busy: it waited ${this.waitMs} ms while ${this.jobs} large plugin loads held ${held} MiB of modules; retry later`);

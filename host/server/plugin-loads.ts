@@ -27,7 +27,9 @@ export class PluginLoadGate {
   async run<T>(work: (signal: AbortSignal) => Promise<T>, client?: AbortSignal): Promise<T> {
     const release = await this.#turns.take(client);
     const slot = new AbortController();
-    const timer = setTimeout(() => slot.abort(new Error(`the load held a plugin-load slot for ${this.slotMs} ms (a FIFO whose writer idles, a slow download)`)), this.slotMs);
+    // A TimeoutError, so that a load still waiting behind other large loads (sandbox/job-queue.ts) is answered 503 busy.
+    const timedOut = () => new DOMException(`the load held a plugin-load slot for ${this.slotMs} ms (a FIFO whose writer idles, a slow download)`, 'TimeoutError');
+    const timer = setTimeout(() => slot.abort(timedOut()), this.slotMs);
     const leave = () => slot.abort(new Error('its HTTP client left'));
     if (client?.aborted) leave();
     else client?.addEventListener('abort', leave, { once: true });

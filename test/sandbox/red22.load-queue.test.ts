@@ -106,6 +106,30 @@ describe('red22: off-thread load jobs take turns', () => {
     await first;
   });
 
+  it("a waiting load whose own deadline runs out (a TimeoutError reason: POST /plugins' slot timer) is busy, 503; a client that leaves is ABORTED", async () => {
+    const queue = new LoadJobQueue(1, 256 * MiB, 60_000);
+    const a = job();
+    const first = queue.run('a', MiB, undefined, a.work);
+    const deadline = failure(queue.run('b', MiB, AbortSignal.timeout(20), job().work));
+    const gate = new AbortController();
+    const slot = failure(queue.run('c', MiB, gate.signal, job().work));
+    gate.abort(new DOMException('the load held a plugin-load slot for 30000 ms', 'TimeoutError'));
+    const left = new AbortController();
+    const gone = failure(queue.run('d', MiB, left.signal, job().work));
+    left.abort(new Error('its HTTP client left'));
+    for (const error of [await deadline, await slot]) {
+      expect(isHostBusy(error)).toBe(true);
+      expect(error.message).toMatch(/: the host is busy: its deadline ran out while it waited for its turn to load \(.+\); retry later$/);
+      expect(errorResponse(error).status).toBe(503);
+    }
+    expect((await slot).message).toContain('plugin-load slot for 30000 ms');
+    const error = await gone;
+    expect(isHostBusy(error)).toBe(false);
+    expect(error.cause).toMatchObject({ code: 'ABORTED' });
+    a.state.end();
+    await first;
+  });
+
   it('createSandbox: 5 concurrent large loads run at most LOAD_JOBS workers at once', async () => {
     let most = 0;
     const timer = setInterval(() => (most = Math.max(most, loadJobs.active)), 1);
