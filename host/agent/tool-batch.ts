@@ -25,6 +25,7 @@ import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
 import { ConversationRoom } from './conversation-cap.js';
 import { runTool, type ToolCallRun } from './tool-run.js';
+import { escapeHookText } from './hook-text.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -116,7 +117,8 @@ function deny(b: BatchScope, r: ToolCallRun, reason: string, source: DenialSourc
   const denied: Extract<EmittedEvent, { type: 'tool.denied' }> = { type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source };
   if (hookName) denied.hookName = hookName;
   b.emit(denied);
-  r.result = { content: reason, isError: true };
+  // The reason may be a hook's text: escaped for the model as hook context is (hook-text.ts).
+  r.result = { content: escapeHookText(reason), isError: true };
 }
 
 function pushResult(b: BatchScope, r: ToolCallRun): void {

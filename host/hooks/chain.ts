@@ -9,7 +9,7 @@ import type { Emit, EmittedEvent } from '../events/types.js';
 import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation, type HookEventRule } from './decisions.js';
 import type { HookRegistry } from './registry.js';
 import { sameJson } from '../same-json.js';
-import type { HookDecision, HookEventName, HookHandler, HookInput, HookOutput, HookResult, HookRunContext } from './types.js';
+import type { HookDecision, HookEventName, HookHandler, HookInput, HookOutput, HookResult, HookRunContext, HookText } from './types.js';
 
 export interface DispatchContext {
   registry: HookRegistry;
@@ -42,14 +42,15 @@ export interface ChainOutcome {
    * that did run had decided so far.
    */
   aborted?: true;
-  additionalContext: readonly string[];
+  /** Each hook's additionalContext with its name: the frame the model reads names it (agent/hook-text.ts). */
+  additionalContext: readonly HookText[];
   systemMessages: readonly string[];
 }
 
 /** The outcome when no hook listens: shared, frozen, allocation-free. */
 export const NOTHING: ChainOutcome = Object.freeze({
   decision: 'continue',
-  additionalContext: Object.freeze([]) as readonly string[],
+  additionalContext: Object.freeze([]) as readonly HookText[],
   systemMessages: Object.freeze([]) as readonly string[],
 });
 
@@ -79,7 +80,7 @@ export class Chain {
   readonly toolName: string | undefined;
   readonly #rule: HookEventRule;
   // Made on the first line each gathers: most chains gather none.
-  #context: string[] | undefined = undefined;
+  #context: HookText[] | undefined = undefined;
   #messages: string[] | undefined = undefined;
   /** The context self-timed handlers get: the prompt's signal, one object per chain. */
   #selfTimed: HookRunContext | undefined = undefined;
@@ -172,7 +173,7 @@ export class Chain {
 
     if (output.additionalContext) {
       if (!this.#context) outcome.additionalContext = this.#context = [];
-      this.#context.push(output.additionalContext);
+      this.#context.push({ from: handler.name, text: output.additionalContext });
     }
     if (output.systemMessage) {
       if (!this.#messages) outcome.systemMessages = this.#messages = [];
