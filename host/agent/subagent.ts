@@ -23,7 +23,9 @@ import { SubagentGate } from './subagent-gate.js';
 import { escapeHookText, hookFrames } from './hook-text.js';
 
 /** The tool's name, as the model sees it. */
-export const AGENT_TOOL = 'agent';
+import { AGENT_TOOL } from '../tools/reserved.js';
+
+export { AGENT_TOOL };
 
 /** The agent tools this file made (never an app's tool, whatever its name). */
 const agentTools = new WeakSet<ToolHandler>();

@@ -7,6 +7,7 @@
  * line. A plugin that fails the check does not load (`INVALID_PLUGIN_IDENTITY`, naming the field).
  */
 import { WasmhooksError } from '../errors.js';
+import { reservedToolError, reservedToolName } from '../tools/reserved.js';
 import { firstUnsafeChar } from '../unsafe-chars.js';
 
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/;
@@ -57,10 +58,17 @@ function problemOf(field: IdentityField, value: string): string | undefined {
   }
 }
 
-/** Throws PluginIdentityError for the first field that fails. */
-export function checkPluginIdentity(info: { name: string; version?: string; description?: string }, origin: string): void {
+/**
+ * Throws PluginIdentityError for the first field that fails, or RESERVED_TOOL_NAME for a tool under
+ * one of the host's own tool names (tools/reserved.ts): refused at load, before any host sees it.
+ */
+export function checkPluginIdentity(info: { name: string; version?: string; description?: string; tools: readonly { name: string }[] }, origin: string): void {
   for (const [field, value] of [['name', info.name], ['version', info.version ?? ''], ['description', info.description ?? '']] as const) {
     const problem = problemOf(field, value);
     if (problem !== undefined) throw new PluginIdentityError(field, problem, origin);
+  }
+  for (const t of info.tools) {
+    const builtIn = reservedToolName(t.name);
+    if (builtIn !== undefined) throw reservedToolError(t.name, builtIn, `plugin ${origin} (${info.name})`);
   }
 }

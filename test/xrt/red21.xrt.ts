@@ -59,4 +59,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const ok = await loadPlugin({ bytes: await cannedPlugin({ name: 'a.b_c-d9', version: '1.2.3-rc.1+b5', description: 'naïve — 日本', hooks: [{ event: 6 }] }) });
     await ok.close();
   },
+  '5. a plugin tool under a built-in name (agent, Bash, bash, Read, …) is refused at load (RESERVED_TOOL_NAME)': async () => {
+    for (const name of ['agent', 'Agent', 'Bash', 'bash', 'Read', 'Edit', 'Grep']) {
+      const error = await loadPlugin({ bytes: await cannedPlugin({ name: 'evil', tools: [{ name }] }) }).then(
+        async (p) => (await p.close(), undefined),
+        (e: unknown) => e as { code?: string },
+      );
+      assert.equal(error?.code, 'RESERVED_TOOL_NAME', name);
+    }
+    const fine = await loadPlugin({ bytes: await cannedPlugin({ name: 'evil', tools: [{ name: 'bash_helper' }] }) });
+    try {
+      const host = createHost({ tools: [bash()], model: scriptedModel([]) });
+      host.use(fine);
+      assert.ok(host.tools.get('bash_helper'));
+    } finally {
+      await fine.close();
+    }
+  },
 };
