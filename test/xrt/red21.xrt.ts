@@ -76,4 +76,21 @@ export const scenarios: Record<string, () => Promise<void>> = {
       await fine.close();
     }
   },
+  '6. a plugin tool schema with a 20,000-entry enum is past the node budget: not compiled, no per-check cost': async () => {
+    const schema = JSON.stringify({ type: 'object', properties: { a: { enum: Array.from({ length: 20_000 }, (_, i) => `v${i}`) } } });
+    const plugin = await loadPlugin({ bytes: await cannedPlugin({ name: 'evil', tools: [{ name: 'big_enum', schema }] }) });
+    try {
+      const model = scriptedModel([{ toolCalls: [{ name: 'big_enum', id: 't1', input: { a: 'not-in-enum' } }] }, { text: 'done' }]);
+      const started = performance.now();
+      const host = createHost({ plugins: [plugin], permissionMode: 'bypassPermissions', model });
+      const registered = performance.now() - started;
+      const events = await drain(host.session().stream('go'));
+      const out = events.find((e) => e.type === 'tool.output');
+      // Past the budget the schema is left unread: the input is only checked to be an object, and the tool runs.
+      assert.ok(out?.type === 'tool.output' && out.content === 'ok' && !out.isError, JSON.stringify(out));
+      console.log(`    (${registered.toFixed(0)} ms to register the tool)`);
+    } finally {
+      await plugin.close();
+    }
+  },
 };
