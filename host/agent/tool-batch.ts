@@ -167,8 +167,10 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   // approver hands back the very object it was asked about: no comparison, no re-check.
   const unchanged = approved === judged || sameJson(approved, judged);
   if (pre.rewrittenAfterJudged === true || !unchanged) {
-    // An approver who handed back the input the question showed has answered about this very input.
-    const answeredAbout = unchanged && (permission.source === 'callback' || permission.source === 'permission-hook');
+    // An approver who handed back the input it was shown has answered about this very input (a
+    // PermissionRequest hook's rewrite before the app was asked included: the app saw it).
+    const shown = permission.shown;
+    const answeredAbout = shown !== undefined && (shown === approved || sameJson(normalizeToolInput(config, shown), approved));
     const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout, pre.additionalContext);
     if (refusal) {
       deny(b, r, refusal.reason, refusal.source, refusal.hookName);

@@ -34,6 +34,11 @@ export interface ChainOutcome {
    * the earlier hook never saw the input that runs (the loop re-checks it, host/agent/tool-batch.ts).
    */
   rewrittenAfterJudged?: boolean;
+  /**
+   * Tool events: the tool input the last `allow` was given for (after that hook's own rewrite). A
+   * later hook's rewrite makes it differ from `updatedInput`: that allow vouched for another input.
+   */
+  allowedInput?: Record<string, unknown>;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
   /**
@@ -195,6 +200,7 @@ export class Chain {
       this.input = { ...this.input, tool_response: output.updatedOutput };
       outcome.updatedOutput = output.updatedOutput;
     }
+    if (decision === 'allow' && 'tool_input' in this.input) outcome.allowedInput = this.input.tool_input;
     if (DECISION_RANK[decision] > DECISION_RANK[outcome.decision]) {
       outcome.decision = decision;
       outcome.decidedBy = { hookId: handler.id, hookName: handler.name };
