@@ -10,6 +10,10 @@ export type WasmhooksErrorCode =
   | 'MISSING_EXPORT'
   | 'PROTOCOL_MISMATCH'
   | 'BAD_OUTPUT'
+  /** A plugin's name, version or description is not one the host can show as it is (plugins/identity.ts). */
+  | 'INVALID_PLUGIN_IDENTITY'
+  /** A plugin or MCP server tool takes a name the host keeps for its own tools (tools/registry.ts). */
+  | 'RESERVED_TOOL_NAME'
   | 'LOAD_FAILED'
   | 'INTEGRITY'
   | 'GRANT_DENIED'

@@ -74,7 +74,11 @@ export function createHost(options: HostOptions = {}): Host {
   const model = o.model ?? scriptedModel();
   const hooks = new HookRegistry();
   const tools = new ToolRegistry();
-  for (const t of o.tools ?? []) tools.add(t);
+  for (const t of o.tools ?? []) {
+    tools.add(t);
+    // The app's own names, in any letter case, are not a plugin's to take (a look-alike `deploy` beside `Deploy`).
+    tools.reserve(t.name);
+  }
   if (o.hooks) hooks.addConfig(o.hooks as HooksConfig);
   const agents = (o.agents ?? {}) as Record<string, AgentDefinition>;
   for (const name of Object.keys(agents)) {

@@ -5,6 +5,7 @@
 
 // Errors: host mistakes are thrown as WasmhooksError; plugin failures are data (PluginFailure).
 export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
+export { PluginIdentityError, type IdentityField } from './plugins/identity.js';
 
 // The agent: host, sessions, sub-agents, compaction.
 export { createHost, type Host } from './host.js';

@@ -3,6 +3,8 @@ import type { AgentResult, AgentState, Emit } from '../events/types.js';
 import type { DispatchContext } from '../hooks/dispatch.js';
 import { fitContext } from './conversation-cap.js';
 import type { HookRegistry } from '../hooks/registry.js';
+import type { HookText } from '../hooks/types.js';
+import { hookFrames } from './hook-text.js';
 import type { Message, Model, ToolDefinition } from '../models/types.js';
 import type { PermissionConfig } from '../permissions/resolve.js';
 import type { RegisteredTool } from '../tools/registry.js';
@@ -114,7 +116,7 @@ export interface LoopConfig {
   /** Fire SessionStart first (the session's first prompt). */
   sessionStart: boolean;
   /** additionalContext waiting for the next model call; the loop drains it. */
-  pendingContext: string[];
+  pendingContext: HookText[];
   setState(to: AgentState): void;
   /** The session's JSONL transcript, when its store keeps one (hook inputs carry it). */
   transcriptPath?: string;
@@ -269,8 +271,9 @@ export function dispatchContext(config: LoopConfig, emit: Emit, signal: AbortSig
 /** Moves gathered additionalContext into the conversation, ahead of the next model call. */
 export function flushContext(config: LoopConfig): void {
   if (config.pendingContext.length === 0) return;
-  const lines = config.pendingContext.splice(0);
+  // Framed and escaped in one place (hook-text.ts): a plugin's text cannot close its frame or fake another's.
+  const framed = hookFrames(config.pendingContext.splice(0));
   // Within the conversation's cap: many hooks each adding their full output could otherwise pass it unchecked.
-  const text = fitContext(config, lines.join('\n'));
-  if (text !== undefined) config.messages.push({ role: 'user', content: `<hook-context>\n${text}\n</hook-context>` });
+  const text = fitContext(config, framed);
+  if (text !== undefined) config.messages.push({ role: 'user', content: text });
 }

@@ -15,7 +15,7 @@ export interface CappedConversation {
   maxMessages: number;
   maxConversationChars: number;
   /** Hook context gathered for the next model call: it enters the conversation as one more message (config.ts `flushContext`). */
-  pendingContext?: readonly string[];
+  pendingContext?: readonly unknown[];
 }
 
 /** The characters a message holds (its text; an assistant message's parts as JSON, as compaction counts them). */

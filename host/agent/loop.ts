@@ -15,6 +15,7 @@ import { overCap, promptPastCap } from './conversation-cap.js';
 import { streamModelTurn, type ToolCallRequest } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
+import { hookFrames } from './hook-text.js';
 
 const textOf = (parts: AssistantPart[]) =>
   parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
@@ -214,8 +215,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
           return await fail('STOP_HOOK_CAP', message, iteration);
         }
         stopBlocks++;
-        const by = stop.decidedBy?.hookName ?? 'a Stop hook';
-        config.messages.push({ role: 'user', content: `Stop hook "${by}": ${stop.reason ?? 'keep going'}` });
+        // The reason is a plugin's text: framed and escaped as its context is (hook-text.ts).
+        config.messages.push({ role: 'user', content: hookFrames([{ from: stop.decidedBy?.hookName ?? 'a Stop hook', text: stop.reason ?? 'keep going' }], 'Stop') });
         continue;
       }
 

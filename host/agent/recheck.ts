@@ -23,6 +23,8 @@ import { sameJson } from '../same-json.js';
 import { recheckHookInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
 import type { BatchScope } from './permission-question.js';
+import type { HookText } from '../hooks/types.js';
+import { sameHookText } from './hook-text.js';
 
 /** Why the re-check refused the call; `stop` also ends the turn, as a PreToolUse `stop` does. */
 export interface Refusal {
@@ -45,10 +47,10 @@ export async function recheckInput(
   final: Record<string, unknown>,
   allowedBy: PermissionSource,
   answeredAbout: boolean,
-  gathered: readonly string[],
+  gathered: readonly HookText[],
 ): Promise<Refusal | undefined> {
   const again = await dispatch(recheckContext(b.ctx), 'PreToolUse', () => recheckHookInput(b.common, call.name, call.id, final));
-  for (const line of again.additionalContext) if (!gathered.includes(line)) b.config.pendingContext.push(line);
+  for (const line of again.additionalContext) if (!gathered.some((g) => sameHookText(g, line))) b.config.pendingContext.push(line);
   if (b.signal.aborted) return { reason: 'aborted before the tool ran', source: 'aborted' };
   const name = again.decidedBy?.hookName;
   const refused = `the rewritten input of ${call.name} was refused on the re-check`;

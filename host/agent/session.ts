@@ -15,6 +15,7 @@ import { hookCommon, hookInput } from './hook-input.js';
 import { runLoop } from './loop.js';
 import type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 import { StateMachine } from './state.js';
+import type { HookText } from '../hooks/types.js';
 
 export type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 
@@ -44,7 +45,7 @@ export class Session {
   private readonly bus = new EventBus();
   private readonly machine: StateMachine;
   private readonly history: Message[] = [];
-  private readonly pendingContext: string[] = [];
+  private readonly pendingContext: HookText[] = [];
   private seq = 0;
   private turn = 0;
   private started = false;

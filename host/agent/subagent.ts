@@ -20,9 +20,12 @@ import { childSettings, dispatchContext, loopConfig, reconfigured, type AgentDef
 import { hookInput } from './hook-input.js';
 import { StateMachine } from './state.js';
 import { SubagentGate } from './subagent-gate.js';
+import { escapeHookText, hookFrames } from './hook-text.js';
 
 /** The tool's name, as the model sees it. */
-export const AGENT_TOOL = 'agent';
+import { AGENT_TOOL } from '../tools/reserved.js';
+
+export { AGENT_TOOL };
 
 /** The agent tools this file made (never an app's tool, whatever its name). */
 const agentTools = new WeakSet<ToolHandler>();
@@ -161,7 +164,7 @@ async function runSubagent(
   const start = await dispatch(ctx, 'SubagentStart', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStart' as const }));
   if (signal.aborted) return { content: `sub-agent "${name}" was aborted`, isError: true };
   if (start.decision === 'deny') {
-    return { content: `sub-agent "${name}" was not started: ${start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`}`, isError: true };
+    return { content: `sub-agent "${name}" was not started: ${escapeHookText(start.reason ?? `SubagentStart hook "${start.decidedBy?.hookName}" denied it`)}`, isError: true };
   }
 
   // Its text withheld while a PostToolUse hook (a redactor) reviews this agent call: subagent-gate.ts.
@@ -204,9 +207,8 @@ async function runSubagent(
       break;
     }
     blocks++;
-    const by = stop.decidedBy?.hookName ?? 'a SubagentStop hook';
-    // Continue the same conversation: the hook's reason is its next message.
-    const next = `SubagentStop hook "${by}": ${stop.reason ?? 'keep going'}`;
+    // Continue the same conversation: the hook's reason, framed and escaped (hook-text.ts), is its next message.
+    const next = hookFrames([{ from: stop.decidedBy?.hookName ?? 'a SubagentStop hook', text: stop.reason ?? 'keep going' }], 'SubagentStop');
     result = await runLoop(reconfigured(config, { prompt: next, maxTurns: Math.max(0, maxTurns - used) }), subEmit, signal);
     used += result.turns;
     outcome = outcomeOf(name, maxTurns, result);

@@ -25,6 +25,7 @@ import { sameJson } from '../same-json.js';
 import { recheckInput } from './recheck.js';
 import { ConversationRoom } from './conversation-cap.js';
 import { runTool, type ToolCallRun } from './tool-run.js';
+import { escapeHookText } from './hook-text.js';
 
 export interface BatchResult {
   /** Set when a hook stopped the turn (PreToolBatch, PreToolUse or PostToolUse `stop`). */
@@ -116,7 +117,8 @@ function deny(b: BatchScope, r: ToolCallRun, reason: string, source: DenialSourc
   const denied: Extract<EmittedEvent, { type: 'tool.denied' }> = { type: 'tool.denied', toolUseId: r.call.id, name: r.call.name, reason, source };
   if (hookName) denied.hookName = hookName;
   b.emit(denied);
-  r.result = { content: reason, isError: true };
+  // The reason may be a hook's text: escaped for the model as hook context is (hook-text.ts).
+  r.result = { content: escapeHookText(reason), isError: true };
 }
 
 function pushResult(b: BatchScope, r: ToolCallRun): void {
@@ -169,8 +171,10 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
   // approver hands back the very object it was asked about: no comparison, no re-check.
   const unchanged = approved === judged || sameJson(approved, judged);
   if (pre.rewrittenAfterJudged === true || !unchanged) {
-    // An approver who handed back the input the question showed has answered about this very input.
-    const answeredAbout = unchanged && (permission.source === 'callback' || permission.source === 'permission-hook');
+    // An approver who handed back the input it was shown has answered about this very input (a
+    // PermissionRequest hook's rewrite before the app was asked included: the app saw it).
+    const shown = permission.shown;
+    const answeredAbout = shown !== undefined && (shown === approved || sameJson(normalizeToolInput(config, shown), approved));
     const refusal = await recheckInput(b, call, approved, permission.source, answeredAbout, pre.additionalContext);
     if (refusal) {
       deny(b, r, refusal.reason, refusal.source, refusal.hookName);

@@ -6,18 +6,15 @@
  * on, `ESC ]52` writes the clipboard on some terminals, `ESC ]8` makes a
  * link, a carriage return or a bidi override makes a line read as another.
  * These are shown as `\u001b`-style escapes instead; newlines and tabs stay.
+ * The set (zero-width and other invisible characters, lone surrogates, …) is host/unsafe-chars.ts.
  */
+import { escapeUnsafeChars, hasUnsafeChars } from '../unsafe-chars.js';
 
-/** C0 controls but tab and newline, DEL, C1 controls, and the bidi marks, embeddings, overrides and isolates. */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** The same set, without `g`: `test` on a global regex would carry `lastIndex` from one call to the next. */
-const ANY_UNSAFE = new RegExp(UNSAFE.source);
-
-/** `text` with every unsafe character written as its `\uXXXX` escape. */
+/** `text` with every unsafe character (the set of host/unsafe-chars.ts) written as its `\uXXXX` escape. */
 export function printable(text: string): string {
-  if (!ANY_UNSAFE.test(text)) return text;
+  if (!hasUnsafeChars(text)) return text;
   // A Windows line end is a line end, not a carriage return to show.
-  return text.replaceAll('\r\n', '\n').replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeUnsafeChars(text.replaceAll('\r\n', '\n'));
 }
 
 /**

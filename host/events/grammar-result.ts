@@ -9,7 +9,7 @@ import type { AgentErrorCode, HostEventOf } from './types.js';
 /** Every code an `error` event (and a result's `error`) may carry: `AgentErrorCode`, checked exhaustive by the compiler. */
 const ERROR_CODES: Readonly<Record<AgentErrorCode, true>> = {
   AUTH: true, RATE_LIMITED: true, BAD_REQUEST: true, OVERLOADED: true, NETWORK: true, BAD_STREAM: true, SCRIPT_EXHAUSTED: true, MODEL_TIMEOUT: true,
-  INVALID_OPTIONS: true, INVALID_CONFIG: true, INVALID_WASM: true, MISSING_EXPORT: true, PROTOCOL_MISMATCH: true, BAD_OUTPUT: true,
+  INVALID_OPTIONS: true, INVALID_CONFIG: true, INVALID_WASM: true, MISSING_EXPORT: true, PROTOCOL_MISMATCH: true, BAD_OUTPUT: true, INVALID_PLUGIN_IDENTITY: true, RESERVED_TOOL_NAME: true,
   LOAD_FAILED: true, INTEGRITY: true, GRANT_DENIED: true, NOT_CONSENTED: true, SIGNATURE: true, UNKNOWN_HOOK_EVENT: true,
   SESSION_BUSY: true, SESSION_CLOSED: true, NOT_FOUND: true, STORE_UNAVAILABLE: true, MODEL_ERROR: true,
   INTERNAL: true, STOP_HOOK_CAP: true, COMPACTION_FAILED: true, CONVERSATION_TOO_LARGE: true,

@@ -10,7 +10,7 @@ import { DECISION_RANK, HOOK_EVENT_RULES, TERMINAL_DECISIONS, violation, type Ho
 import type { HookRegistry } from './registry.js';
 import type { PermissionUpdate } from '../permissions/updates.js';
 import { sameJson } from '../same-json.js';
-import type { HookDecision, HookEventName, HookHandler, HookInput, HookOutput, HookResult, HookRunContext } from './types.js';
+import type { HookDecision, HookEventName, HookHandler, HookInput, HookOutput, HookResult, HookRunContext, HookText } from './types.js';
 
 export interface DispatchContext {
   registry: HookRegistry;
@@ -35,6 +35,11 @@ export interface ChainOutcome {
    * the earlier hook never saw the input that runs (the loop re-checks it, host/agent/tool-batch.ts).
    */
   rewrittenAfterJudged?: boolean;
+  /**
+   * Tool events: the tool input the last `allow` was given for (after that hook's own rewrite). A
+   * later hook's rewrite makes it differ from `updatedInput`: that allow vouched for another input.
+   */
+  allowedInput?: Record<string, unknown>;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
   /** PermissionRequest: every allowing hook's `updatedPermissions`, in order (applied only when the chain allows). */
@@ -45,14 +50,15 @@ export interface ChainOutcome {
    * that did run had decided so far.
    */
   aborted?: true;
-  additionalContext: readonly string[];
+  /** Each hook's additionalContext with its name: the frame the model reads names it (agent/hook-text.ts). */
+  additionalContext: readonly HookText[];
   systemMessages: readonly string[];
 }
 
 /** The outcome when no hook listens: shared, frozen, allocation-free. */
 export const NOTHING: ChainOutcome = Object.freeze({
   decision: 'continue',
-  additionalContext: Object.freeze([]) as readonly string[],
+  additionalContext: Object.freeze([]) as readonly HookText[],
   systemMessages: Object.freeze([]) as readonly string[],
 });
 
@@ -89,7 +95,7 @@ export class Chain {
   readonly subject: string | undefined;
   readonly #rule: HookEventRule;
   // Made on the first line each gathers: most chains gather none.
-  #context: string[] | undefined = undefined;
+  #context: HookText[] | undefined = undefined;
   #messages: string[] | undefined = undefined;
   /** The context self-timed handlers get: the prompt's signal, one object per chain. */
   #selfTimed: HookRunContext | undefined = undefined;
@@ -183,7 +189,7 @@ export class Chain {
 
     if (output.additionalContext) {
       if (!this.#context) outcome.additionalContext = this.#context = [];
-      this.#context.push(output.additionalContext);
+      this.#context.push({ from: handler.name, text: output.additionalContext });
     }
     if (output.systemMessage) {
       if (!this.#messages) outcome.systemMessages = this.#messages = [];
@@ -206,6 +212,7 @@ export class Chain {
       this.input = { ...this.input, tool_response: output.updatedOutput };
       outcome.updatedOutput = output.updatedOutput;
     }
+    if (decision === 'allow' && 'tool_input' in this.input) outcome.allowedInput = this.input.tool_input;
     if (DECISION_RANK[decision] > DECISION_RANK[outcome.decision]) {
       outcome.decision = decision;
       outcome.decidedBy = { hookId: handler.id, hookName: handler.name };

@@ -212,6 +212,12 @@ export interface HookRunContext {
   onLog?(line: PluginLogLine): void;
 }
 
+/** One hook's text for the model (its additionalContext), and the name of the hook that gave it. */
+export interface HookText {
+  readonly from: string;
+  readonly text: string;
+}
+
 /**
  * One registered hook, whatever its kind.
  *

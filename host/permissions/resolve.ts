@@ -15,6 +15,7 @@ import type { ToolMatcher } from '../hooks/matcher.js';
 import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInfo, PermissionSource } from './types.js';
 import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
+import { sameJson } from '../same-json.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -32,7 +33,8 @@ export interface PermissionConfig {
 }
 
 export type PermissionOutcome =
-  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown> }
+  /** `shown`: the input the approver (the app's callback, a PermissionRequest hook) answered about. */
+  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown>; shown?: Record<string, unknown> }
   | { behavior: 'deny'; source: PermissionSource; message: string; hookName?: string };
 
 export interface PermissionCall {
@@ -141,10 +143,10 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
   const answer = parsed.data;
   switch (answer.behavior) {
     case 'allow':
-      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input };
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
     case 'allow_always':
       cfg.alwaysAllowed.add(name);
-      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input };
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
     case 'deny':
       return { behavior: 'deny', source: 'callback', message: answer.message || `the user denied ${name}` };
     case 'cancelled':
@@ -179,7 +181,10 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   const hooks = await call.runHooks(call.input);
   const input = hooks.updatedInput ?? call.input;
   if (call.signal.aborted) return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
-  if (hooks.decision === 'allow') return { behavior: 'allow', source: 'permission-hook', input };
+  // An allow answers for the input its hook saw: a later hook's rewrite was never approved, so the
+  // question goes on to the app, shown the input that would run (re-asked, never run on a stale allow).
+  const stale = hooks.decision === 'allow' && hooks.allowedInput !== undefined && hooks.allowedInput !== input && !sameJson(hooks.allowedInput, input);
+  if (hooks.decision === 'allow' && !stale) return { behavior: 'allow', source: 'permission-hook', input, shown: input };
   // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
   if (hooks.decision === 'deny' || hooks.decision === 'stop') {
     return {
@@ -190,5 +195,6 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
     };
   }
   await call.notify(`${call.toolName} needs permission`);
-  return askApp(cfg, call, input, reason);
+  const why = stale ? `${reason}; hook "${hooks.decidedBy?.hookName}" allowed the call before hook "${hooks.rewrittenBy?.hookName}" rewrote its input` : reason;
+  return askApp(cfg, call, input, why);
 }

@@ -82,11 +82,12 @@ export function extismInfo(
   };
 }
 
-/** A plugin name from its origin: the file name without `.wasm`. */
+/** A plugin name from its origin: the file name without `.wasm`, made a valid plugin name (plugins/identity.ts). */
 export function nameFromOrigin(origin: string): string {
   if (origin === '<bytes>') return 'extism-plugin';
   const base = origin.split(/[\\/?#]/).filter(Boolean).pop() ?? '';
-  return base.replace(/\.wasm$/i, '').replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'extism-plugin';
+  const slug = base.replace(/\.wasm$/i, '').toLowerCase().replace(/[^a-z0-9_.-]/g, '-').replace(/^[^a-z0-9]+/, '');
+  return slug.slice(0, 64) || 'extism-plugin';
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

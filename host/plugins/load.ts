@@ -11,6 +11,7 @@ import type { PluginFailure } from '../failure.js';
 import { LOAD_MIN_TIMEOUT_MS, type SandboxedModule } from '../sandbox/types.js';
 import { wasiGrant } from '../sandbox/wasi/options.js';
 import { extismInfo, nameFromOrigin } from './extism-tools.js';
+import { checkPluginIdentity } from './identity.js';
 import { checkGrants, grantedHostFunctions, grantedPaths } from './grants.js';
 import { parsePluginOptions, type PluginOptions } from './options.js';
 import { describeSource, isWasm, parseSource, readSource, type PluginSource } from './source.js';
@@ -87,6 +88,7 @@ export async function loadPlugin(source: PluginSource, options?: PluginOptions):
   try {
     if (opts.tools) {
       const info = extismInfo(opts.pluginName ?? nameFromOrigin(origin), opts.tools, sandbox, origin);
+      checkPluginIdentity(info, origin);
       return new WasmPlugin({ ...parts, info, extismTools: opts.tools });
     }
     return new WasmPlugin({ ...parts, info: await describe(sandbox, origin, opts) });
@@ -116,6 +118,7 @@ async function describe(sandbox: SandboxedModule, origin: string, opts: ReturnTy
   if (!info.ok) {
     throw new WasmhooksError(failureCode(info.failure), `plugin ${origin}: ${info.failure.message}`);
   }
+  checkPluginIdentity(info.value, origin);
   const needed = [
     ...(info.value.hooks.length > 0 ? ['hook'] : []),
     ...(info.value.tools.length > 0 ? ['tool'] : []),

@@ -1,3 +1,5 @@
+import { UNSAFE_CHARS_SOURCE } from '../unsafe-chars.js';
+
 /** The console page's script (plain browser JS, kept as a string). */
 export const consoleScript = String.raw`
 const $ = (id) => document.getElementById(id);
@@ -13,8 +15,10 @@ async function api(method, path, body) {
 function setStatus(text) { $('status').textContent = text; }
 // Every text shown is the model's, a tool's or a plugin's: a bidi override (U+202E) reorders what the
 // operator reads in a tool call they approve; controls are shown as \uXXXX, as the CLI shows them (rv13).
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const shown = (text) => String(text).replace(UNSAFE, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+// The set is host/unsafe-chars.ts (zero-width characters, lone surrogates, … too), as the CLI's.
+const UNSAFE = new RegExp(${JSON.stringify(UNSAFE_CHARS_SOURCE)}, 'g');
+const escaped = (c) => { const n = c.length === 2 ? c.codePointAt(0) : c.charCodeAt(0); return n > 0xffff ? '\\u{' + n.toString(16) + '}' : '\\u' + n.toString(16).padStart(4, '0'); };
+const shown = (text) => String(text).replace(UNSAFE, escaped);
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = shown(text); return e; }
 function logOf(id) { if (!state.logs.has(id)) state.logs.set(id, []); return state.logs.get(id); }
 function add(id, cls, text) { const log = logOf(id); log.push({ cls, text }); if (id === state.selected) renderLog(); }

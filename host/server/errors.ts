@@ -84,6 +84,8 @@ function fromHostCode(code: WasmhooksErrorCode): ApiErrorCode {
     case 'MISSING_EXPORT':
     case 'PROTOCOL_MISMATCH':
     case 'BAD_OUTPUT':
+    case 'INVALID_PLUGIN_IDENTITY':
+    case 'RESERVED_TOOL_NAME':
     case 'INTEGRITY':
     case 'GRANT_DENIED':
     case 'NOT_CONSENTED':

@@ -111,8 +111,35 @@ class LinearRegExp extends NativeRegExp {
 const MAX_EXPANDED_NODES = 5_000;
 /** Keywords whose subschemas apply to a part of the value: recursion through them ends with the input. */
 const DESCENDS = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems', 'additionalItems', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'dependentSchemas', 'propertyNames']);
-/** Keywords holding data or definitions rather than subschemas that apply here. */
-const NOT_APPLIED = new Set(['$defs', 'definitions', 'enum', 'const', 'default', 'examples']);
+/** Keywords holding definitions rather than subschemas that apply here (expanded where a `$ref` uses them). */
+const DEFINITIONS = new Set(['$defs', 'definitions']);
+/**
+ * Keywords holding data, not subschemas: each of their JSON values counts as a node. zod compiles
+ * and checks them too: a 100,000-entry `enum` took ~0.7 s to compile and ~350 ms per check (a
+ * union of literals), a 100,000-key `const` or `default` seconds to compile; counted as one node.
+ */
+const DATA = new Set(['enum', 'const', 'default', 'examples']);
+
+/** The JSON values in `value` (iterative, stopping past `max`: the caller throws then). */
+function dataNodes(value: unknown, max: number): number {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0 && count <= max) {
+    const node = stack.pop();
+    count++;
+    if (typeof node !== 'object' || node === null) continue;
+    // Children are taken only while under `max`: a 100,000-key object is not copied to be refused.
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length && count + stack.length <= max; i++) stack.push(node[i]);
+    } else {
+      for (const key in node) {
+        if (count + stack.length > max) break;
+        stack.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count + stack.length;
+}
 
 /**
  * Throws unless checking a value against `schema` visits a bounded number of
@@ -148,18 +175,26 @@ function checkExpansion(root: unknown): number {
     if (known !== undefined) return known;
     path.set(node, { descended: false });
     let total = 1;
+    const count = (n: number): void => {
+      total += n;
+      if (total > MAX_EXPANDED_NODES) throw new Error(`a schema of more than ${MAX_EXPANDED_NODES} nodes with its $refs written out (its enum, const, default and examples values, required names and definitions counted)`);
+    };
     const visit = (child: unknown, descends: boolean): void => {
       if (descends) for (const p of path.values()) p.descended = true;
-      total += size(child, depth + 1);
-      if (total > MAX_EXPANDED_NODES) throw new Error(`a schema of more than ${MAX_EXPANDED_NODES} nodes with its $refs written out`);
+      count(size(child, depth + 1));
     };
     const saved = [...path.values()].map((p) => p.descended);
     if (Array.isArray(node)) {
-      for (const item of node) visit(item, false);
+      // A list of names (`required`, `type`) is data as well: each entry counts.
+      for (const item of node) {
+        if (typeof item === 'object' && item !== null) visit(item, false);
+        else count(1);
+      }
     } else {
       for (const [key, value] of Object.entries(node)) {
-        if (NOT_APPLIED.has(key)) continue;
-        if (key === '$ref' && typeof value === 'string') visit(resolve(value), false);
+        // Definitions are read whether used or not: their JSON counts once here, and again where a $ref uses one.
+        if (DATA.has(key) || DEFINITIONS.has(key)) count(dataNodes(value, MAX_EXPANDED_NODES - total));
+        else if (key === '$ref' && typeof value === 'string') visit(resolve(value), false);
         else if (typeof value === 'object' && value !== null) visit(value, DESCENDS.has(key));
         // A descent applies to this key's subtree only.
         [...path.values()].forEach((p, i) => (p.descended = saved[i] ?? p.descended));

@@ -3,6 +3,7 @@ import { WasmhooksError } from '../errors.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { ToolHandler, ToolInputCheck } from './types.js';
 import { jsonSchemaChecker } from './define.js';
+import { reservedToolError, reservedToolName } from './reserved.js';
 
 export interface RegisteredTool {
   handler: ToolHandler;
@@ -16,6 +17,16 @@ export interface RegisteredTool {
 export class ToolRegistry {
   private byName = new Map<string, RegisteredTool>();
   private defs: ToolDefinition[] | undefined;
+  /** Names reserved besides the built-ins (tools/reserved.ts), lower-cased. */
+  private reservedNames = new Map<string, string>();
+
+  /**
+   * Keeps `name` (in any letter case) from plugin and MCP server tools, as the built-in names are;
+   * the app's own tools (kind `js`) may still take it: they are the host's to name.
+   */
+  reserve(name: string): void {
+    this.reservedNames.set(name.toLowerCase(), name);
+  }
 
   /**
    * Keeps a frozen copy of the tool's fields, each read once, with its
@@ -29,6 +40,9 @@ export class ToolRegistry {
     if (typeof run !== 'function' || typeof name !== 'string') {
       throw new WasmhooksError('INVALID_OPTIONS', 'a tool needs a name and a run function (use tool(...) to define one)');
     }
+    // A stranger's tool under a built-in name would get the built-in's permission rules and guards.
+    const builtIn = kind === 'js' ? undefined : reservedToolName(name, this.reservedNames);
+    if (builtIn !== undefined) throw reservedToolError(name, builtIn, plugin !== undefined ? `plugin ${plugin}` : `${kind} tool`);
     if (this.byName.has(name)) {
       const other = this.byName.get(name)?.handler.plugin;
       throw new WasmhooksError(

@@ -141,7 +141,7 @@ export async function blockAfterCall(api: TraceApi): Promise<string[]> {
     const output = events.find((e) => e.type === 'tool.output');
     if (output?.type !== 'tool.output' || output.content !== 'Look:a') problems.push(`tool.output ${JSON.stringify(output)}`);
     const next = JSON.stringify(model.requests[1]?.messages ?? []);
-    if (!next.includes('<hook-context>\\nlint failed: a.ts:1\\n</hook-context>')) problems.push(`the next model call lacks the reason: ${next.slice(0, 800)}`);
+    if (!/<hook-context from=\\"[^"]+\\">\\nlint failed: a.ts:1\\n<\/hook-context>/.test(next)) problems.push(`the next model call lacks the reason: ${next.slice(0, 800)}`);
     const result = events[events.length - 1];
     if (result?.type !== 'agent.end' || result.result.subtype !== 'success' || result.result.stoppedBy) problems.push(`ended ${JSON.stringify(result)}`);
     out.push(...problems.map((p) => `${name}: ${p}`));

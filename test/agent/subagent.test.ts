@@ -169,7 +169,7 @@ describe('guards cover the tree', () => {
     const again = scriptedModel([callAgent('x'), { text: 'first try' }, { text: 'second try' }, { text: 'done' }]);
     const block: HookCallback = async () => (blocks++ === 0 ? { decision: 'block', reason: 'check twice' } : {});
     const events = await collect(agentHost({ model: again, hooks: { SubagentStop: [{ hooks: [block] }] } }).session(), 'go');
-    expect(again.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: 'SubagentStop hook "block#0": check twice' });
+    expect(again.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: '<hook-context from="block#0" event="SubagentStop">\ncheck twice\n</hook-context>' });
     expect(ofType(events, 'tool.output')[0]).toMatchObject({ content: 'second try', isError: false });
     expect(ofType(events, 'subagent.end')).toHaveLength(1);
     // Continued, not re-entered: the same conversation, the task still first.

@@ -19,7 +19,7 @@ describe('how a prompt ends: exactly one agent.end on every path', () => {
     const events = await collect(host({ model, stopHookCap: 1, hooks: { Stop: [{ hooks: [async () => ({ decision: 'block', reason: 'run the tests' })] }], StopFailure: [{ hooks: [noop()] }] } }).session(), 'go');
     const answered = (n: number) => [`turn.start ${n}`, 'message.start', 'text.delta*', 'message.end end_turn', 'hook.start Stop js:js#0', 'hook.end Stop js:js#0 block', `turn.end ${n} end_turn calls=0`];
     expectTrace(events, ['agent.start', ...answered(1), ...answered(2), 'error STOP_HOOK_CAP', 'hook.start StopFailure js:js#0', 'hook.end StopFailure js:js#0 continue', 'agent.end error_during_execution error=STOP_HOOK_CAP']);
-    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'Stop hook "js#0": run the tests' });
+    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: '<hook-context from="js#0" event="Stop">\nrun the tests\n</hook-context>' });
   });
 
   it('max turns: error_max_turns after the last allowed turn, no Stop hooks', async () => {

@@ -182,7 +182,7 @@ describe('the re-check of a rewritten input (host/agent/recheck.ts)', () => {
     await collect(h.session(), 'go');
     const context = model.requests[1]?.messages.at(-1);
     // "rewrote to z" was said in both rounds; the guard's line differs (it saw another input), so both stay.
-    expect(context).toEqual({ role: 'user', content: '<hook-context>\nguard saw /proj/a\nrewrote to z\nguard saw /proj/z\n</hook-context>' });
+    expect(context).toEqual({ role: 'user', content: ['guard#0', 'guard saw /proj/a', 'rewrite#1', 'rewrote to z', 'guard#0', 'guard saw /proj/z'].flatMap((v, i, all) => (i % 2 ? [] : [`<hook-context from="${v}">\n${all[i + 1]}\n</hook-context>`])).join('\n') });
   });
 });
 
@@ -225,6 +225,6 @@ describe('additionalContext of every event reaches the model', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'Read', id: 'r1', input: { file_path: 'a' } }] }, { text: 'done' }]);
     const hooks = { PermissionRequest: [{ hooks: [async () => ({ additionalContext: 'the user was asked about a' })] }] };
     await collect(host({ model, hooks, canUseTool: async () => ({ behavior: 'allow' }) }).session(), 'go');
-    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: '<hook-context>\nthe user was asked about a\n</hook-context>' });
+    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: '<hook-context from="js#0">\nthe user was asked about a\n</hook-context>' });
   });
 });

@@ -58,7 +58,7 @@ describe('hook chain', () => {
     registry.add('PreToolUse', { hooks: [async () => ({ decision: 'allow' })] });
     const out = await run(ctx, pre());
     expect(out.decision).toBe('ask');
-    expect(out.additionalContext).toEqual(['one', 'two']);
+    expect(out.additionalContext.map((c) => c.text)).toEqual(['one', 'two']);
   });
 
   it('a hook that mutates its input does not change what others see', async () => {

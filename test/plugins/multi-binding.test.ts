@@ -24,7 +24,7 @@ async function run(call: { name: string; input: Record<string, unknown> }) {
   session.subscribe((e) => void events.push(e));
   await session.prompt('go');
   const ends = events.flatMap((e) => (e.type === 'hook.end' ? [e] : []));
-  const context = model.requests[1]?.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).find((c) => c.startsWith('<hook-context>'));
+  const context = model.requests[1]?.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).find((c) => c.startsWith('<hook-context '));
   return { ran, ends, context, events };
 }
 
@@ -44,7 +44,7 @@ describe('a plugin with onPreToolUse("Bash", A) and onPreToolUse("", B)', () => 
       ['multi-binding#0', 'continue', 'A saw ls'],
       ['multi-binding#1', 'continue', 'B saw Bash {"command":"ls"}'],
     ]);
-    expect(context).toBe('<hook-context>\nA saw ls\nB saw Bash {"command":"ls"}\n</hook-context>');
+    expect(context).toBe('<hook-context from="multi-binding">\nA saw ls\n</hook-context>\n<hook-context from="multi-binding">\nB saw Bash {"command":"ls"}\n</hook-context>');
   });
 
   it('another tool: only the "" binding runs', async () => {

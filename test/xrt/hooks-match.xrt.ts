@@ -154,8 +154,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
           ['multi-binding#1', 'B saw Bash {"command":"ls"}'],
         ],
       );
-      const context = model.requests[1]?.messages.find((m: { content: unknown }) => typeof m.content === 'string' && m.content.startsWith('<hook-context>'));
-      assert.equal(context?.content, '<hook-context>\nA saw ls\nB saw Bash {"command":"ls"}\n</hook-context>');
+      const context = model.requests[1]?.messages.find((m: { content: unknown }) => typeof m.content === 'string' && m.content.startsWith('<hook-context '));
+      assert.equal(context?.content, '<hook-context from="multi-binding">\nA saw ls\n</hook-context>\n<hook-context from="multi-binding">\nB saw Bash {"command":"ls"}\n</hook-context>');
       const denied = await runAgent({ plugins: [plugin], tools: [stub('Bash', ran)] }, { name: 'Bash', input: { command: 'rm -rf /' } });
       assert.deepEqual(denied.ends.map((e) => [e.hookId, e.decision]), [['multi-binding#0', 'deny']]);
       assert.deepEqual(ran, ['Bash {"command":"ls"}']);

@@ -100,8 +100,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.deepEqual(outputs, ['ran pwd with [REDACTED:aws-access-key]', '126', 'exit 1', 'ran npm test with [REDACTED:aws-access-key]']);
         // The PermissionRequest hook's context reached the next model call; the Stop block's reason became a user message.
         const texts = (i: number) => model.requests[i]?.messages.flatMap((m) => (m.role === 'user' ? [m.content] : [])) ?? [];
-        assert.ok(texts(1).some((t) => t.includes('<hook-context>') && t.includes('asked about calc')), JSON.stringify(texts(1)));
-        assert.match(texts(2).at(-1) ?? '', /^Stop hook "require-verification": require-verification: no-test-run/);
+        assert.ok(texts(1).some((t) => t.includes('<hook-context from=') && t.includes('asked about calc')), JSON.stringify(texts(1)));
+        assert.match(texts(2).at(-1) ?? '', /^<hook-context from="require-verification" event="Stop">\nrequire-verification: no-test-run/);
       } finally {
         await calc.close();
       }

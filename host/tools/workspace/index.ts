@@ -10,10 +10,12 @@ import { workspaceRoot } from './confine.js';
 import { editTool, readTool, writeTool } from './files.js';
 import { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from './limits.js';
 import { globTool, grepTool } from './search.js';
+import { WORKSPACE_TOOLS } from '../reserved.js';
 
 export { OutsideWorkspaceError, confine } from './confine.js';
 
-export const WORKSPACE_TOOLS = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'] as const;
+// The names are reserved: no plugin or MCP server tool may take them (tools/reserved.ts).
+export { WORKSPACE_TOOLS };
 export type WorkspaceToolName = (typeof WORKSPACE_TOOLS)[number];
 
 export interface WorkspaceToolsOptions {
