@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
-import { outcomeOf } from '../mcp/result.js';
+import { outcomeOf } from '../mcp/content-text.js';
 import { permissionUpdatesSchema } from '../permissions/updates.js';
 import { DECISION_RANK, HOOK_EVENT_RULES } from './decisions.js';
 import { HOOK_EVENT_NAMES, type HookCallbackOutput, type HookDecision, type HookEventName, type HookOutput } from './types.js';

@@ -25,7 +25,7 @@ import {
   type McpServersConfig,
 } from './config.js';
 import { boundedFetch, listAllTools, MAX_MCP_MESSAGE_BYTES, MAX_SCHEMA_CHARS, TOO_LARGE, MAX_TOOLS, MIN_REFRESH_MS, NOT_READING, progressSink, REFRESH_DUTY } from './bounds.js';
-import { outcomeOf } from './result.js';
+import { outcomeOf } from './content-text.js';
 import { untrustedOutputSchemas } from './output-schema.js';
 import { MAX_TOOL_DESCRIPTION } from '../protocol/codec.js';
 import { timerDelay } from '../timer.js';
