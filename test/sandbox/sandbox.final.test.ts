@@ -54,7 +54,7 @@ for (const isolation of ['in-thread', 'worker'] as const) {
       const rounds = await stopRounds(DEADLINE, () => sandbox.call(fn, new Uint8Array(0)), (outcome) => {
         expect(outcome.ok ? `ok: ${str(outcome.output)}` : outcome.failure.code).toBe(code);
         if (!outcome.ok) expect(outcome.failure.message).toMatch(message);
-      }, code === 'TIMEOUT' ? 3 : 2, code === 'TIMEOUT' ? 12 : 2);
+      }, code === 'TIMEOUT' ? 3 : 2, code === 'TIMEOUT' ? 12 : 2, isolation);
       // The documented slack on a loaded machine running other test files (fixtures/slack.ts): a slow
       // round passes only if it was short of CPU, not busy past its deadline, and the best round is on time.
       if (code === 'TIMEOUT') expect(slackKept(DEADLINE, rounds), showTimes(rounds)).toEqual({ everyRound: true, bestRound: true });

@@ -93,7 +93,7 @@ async function runHostile(isolation: (typeof ISOLATIONS)[number], echo: Sandboxe
     const rounds = await stopRounds(DEADLINE, () => sandbox.call(h.fn, h.input ?? new Uint8Array(0)), (outcome) => {
       assert.equal(codeOf(outcome), h.code, `${label}: ${outcome.ok ? 'ok' : outcome.failure.message}`);
       if (!outcome.ok) assert.match(outcome.failure.message, h.message, label);
-    }, 3, h.code === 'TIMEOUT' ? 12 : 3);
+    }, 3, h.code === 'TIMEOUT' ? 12 : 3, isolation);
     if (h.code === 'TIMEOUT') {
       // The documented slack on a loaded machine (fixtures/slack.ts): a slow round passes only if it
       // was short of CPU, not busy past its deadline, and the best round is on time by the wall clock.
