@@ -115,6 +115,16 @@ export function replayFrames(client: Client, after: string, since: Since, room: 
     const gap = { requestedAfter: after, oldestAvailable: wanted[start]?.id ?? null, missed: unread === null ? null : unread + start, reason: 'over-limit' as const };
     frames.push(serverFrame(format, after, 'replay.gap', gap));
   }
-  for (let i = start; i < wanted.length; i++) frames.push((wanted[i] as Entry).frame(format));
+  for (let i = start; i < wanted.length; i++) frames.push(framedFor(client, (wanted[i] as Entry).frame(format)));
   return frames;
+}
+
+/**
+ * A held frame as a client's queue should keep it: a session's stream picks scattered frames, and a view of one
+ * keeps its whole slab (256 KiB) alive after the window let it go, so a stalled reader of a quiet session would
+ * hold a slab per queued frame; such a view is copied (as a tick's batch is, above). A stream of every event
+ * takes the slabs' frames in order, so its views hold little more than their own bytes.
+ */
+export function framedFor(client: Client, frame: Uint8Array): Uint8Array {
+  return client.request.session !== undefined && frame.byteLength < frame.buffer.byteLength ? frame.slice() : frame;
 }

@@ -14,7 +14,7 @@
 import { HEARTBEAT, REFERENCE_HEARTBEAT } from './events.js';
 import type { ServerEvent, ServerEventPayloads, StreamEvent } from './events.js';
 import { Client, type StreamRequest } from './hub-client.js';
-import { replayFrames, serverFrame, Tick, wants, type Batch } from './hub-frames.js';
+import { framedFor, replayFrames, serverFrame, Tick, wants, type Batch } from './hub-frames.js';
 import { MemoryEventLog } from '../store/memory-log.js';
 import type { DirectSink, DirectSource } from '../runtime/serve-types.js';
 import type { EventLog, Since } from '../store/types.js';
@@ -159,7 +159,7 @@ export class EventHub {
     for (const entry of held) {
       if (last !== undefined && this.#log.compare(entry.id, last) <= 0) continue;
       last = entry.id;
-      if (wants(client, entry)) this.#enqueue(client, entry.frame(format), 1);
+      if (wants(client, entry)) this.#enqueue(client, framedFor(client, entry.frame(format)), 1);
     }
     this.#later(client);
   }

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeEvent, frameJson, referencePayload, sessionOf, type StreamEvent } from '../../host/server/events.js';
 import { SLAB_BYTES } from '../../host/server/frame-slabs.js';
 import { EventHub } from '../../host/server/hub.js';
+import type { Client } from '../../host/server/hub-client.js';
+import { replayFrames } from '../../host/server/hub-frames.js';
 import { Ring, type StreamFormat } from '../../host/server/ring.js';
 import type { DirectSink } from '../../host/runtime/serve-types.js';
 import { MemoryEventLog } from '../../host/store/memory-log.js';
@@ -100,5 +102,19 @@ describe('a window in byte slabs', () => {
       expect(Buffer.from(body)).toEqual(expected(format));
     }
     await hub.close(10);
+  });
+});
+
+describe("a session's replay does not keep the window's slabs", () => {
+  it('gets its scattered /event frames as copies; a stream of every event gets views', async () => {
+    const log = new MemoryEventLog(100);
+    for (let n = 1; n <= 60; n++) log.append(event(n, 50));
+    const since = await log.since(`${log.epoch}.0`);
+    const client = (session?: string) => ({ request: { format: 'plain' as const, ...(session ? { session } : {}) } }) as unknown as Client;
+    const mine = replayFrames(client('s1'), `${log.epoch}.0`, since, 1 << 20);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const frame of mine) expect(frame.buffer.byteLength).toBe(frame.byteLength);
+    const all = replayFrames(client(), `${log.epoch}.0`, since, 1 << 20);
+    expect(all.some((frame) => frame.buffer.byteLength > frame.byteLength)).toBe(true);
   });
 });
