@@ -47,7 +47,7 @@ export const bytesFuel = (bytes: number): number => Math.ceil(bytes / BYTES_PER_
 export function charge(meter: Meter | null, units: number): void {
   if (!meter) throw new StopSignal('ABORTED', 'the plugin called the host outside of a call');
   if (meter.stopped) throw meter.stopped;
-  // A charge the budget cannot cover stops the call and is not counted (as in refuel): fuelUsed never
+  // A charge the budget cannot cover stops the call, which reports its budget as used (Meter.used): fuelUsed never
   // exceeds the budget (it did by up to one charge: 64 KiB written, 1,024 iovecs, a large random_get).
   if (meter.handedOut + meter.overshoot + units > meter.budget.fuel) {
     meter.stop('FUEL_EXHAUSTED', `the call burnt its fuel budget of ${meter.budget.fuel} units`);

@@ -182,15 +182,20 @@ export class Meter {
   }
 
   /**
-   * Fuel burnt, given what is left in the module's fuel global. A negative
-   * global after a stop is the charge refuel refused (not counted); after a
-   * call that ended on its own it is charges made since the last check
-   * (blocks are charged without a test, see instrument/code.ts), counted:
-   * the result may then exceed the budget, by at most the bound documented
-   * in docs/sandbox-instrumentation.md, and the engine reports the call as
+   * Fuel burnt, given what is left in the module's fuel global. A call
+   * stopped for its fuel used its whole budget: the charge that stopped it
+   * is granted up to the budget and refused past it, however large (a
+   * region's cost, or an unwind charged by its time that a collector pause
+   * made worth more than the budget). Otherwise a negative global after a
+   * stop (a timeout, an abort) is a charge left ungranted (not counted); after a call
+   * that ended on its own it is charges made since the last check (blocks
+   * are charged without a test, see instrument/code.ts), counted: the result
+   * may then exceed the budget, by at most the bound documented in
+   * docs/sandbox-instrumentation.md, and the engine reports the call as
    * FUEL_EXHAUSTED (`overBudget`).
    */
   used(remaining: bigint | undefined): number {
+    if (this.stopped?.code === 'FUEL_EXHAUSTED') return this.budget.fuel;
     const charged = this.handedOut + this.overshoot;
     if (remaining === undefined) return charged;
     if (remaining >= 0n) return Math.max(0, charged - Number(remaining));

@@ -54,7 +54,8 @@ async function stopped(holes: RedHole[]): Promise<void> {
     const poor = await runOnce(hole, { timeoutMs: 10_000, fuel: 2_000_000 });
     if (poor.code === 'INVALID_WASM') continue;
     assert.equal(poor.code, 'FUEL_EXHAUSTED', hole.name);
-    assert.ok(poor.outcome!.fuelUsed <= 2_000_000 && poor.outcome!.fuelUsed > 1_000_000, `${hole.name}: fuelUsed ${poor.outcome!.fuelUsed}`);
+    // A fuel stop reports its whole budget, even when the charge that stopped it was an unwind a collector pause made huge.
+    assert.equal(poor.outcome!.fuelUsed, 2_000_000, `${hole.name}: fuelUsed`);
   }
   console.log(`    [${runtime}] timeoutMs ${DEADLINE}: ${times.join(', ')} ms`);
 }

@@ -113,10 +113,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const spent = await flood.call('run', new Uint8Array(0), { limits: { timeoutMs: 10_000, fuel: 500_000 } });
     assert.equal(codeOf(spent), 'FUEL_EXHAUSTED');
     assert.ok(spent.fuelUsed <= 500_000, `fuelUsed ${spent.fuelUsed}`);
-    const many = await flood.call('many', new Uint8Array(0));
-    const once = await flood.call('once', new Uint8Array(0));
+    // A deadline far off: 10,000 host calls outran the default 100 ms on a loaded machine (CI, Bun: TIMEOUT after 7M fuel).
+    const many = await flood.call('many', new Uint8Array(0), { limits: { timeoutMs: 10_000 } });
+    const once = await flood.call('once', new Uint8Array(0), { limits: { timeoutMs: 10_000 } });
+    assert.equal(codeOf(many) + codeOf(once), 'okok');
     // At least GATED_CALL_FUEL (1000) per call: 9,999 more calls.
-    assert.ok(many.ok && once.ok && many.fuelUsed - once.fuelUsed >= 9_999 * 1_000, `${many.fuelUsed} - ${once.fuelUsed}`);
+    assert.ok(many.fuelUsed - once.fuelUsed >= 9_999 * 1_000, `${many.fuelUsed} - ${once.fuelUsed}`);
     await flood.close();
   },
 
