@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/config.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { matcherCheck } from '../hooks/matcher.js';
+import { TOOL_NAME, TOOL_NAME_RULE } from '../tools/name.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
 
@@ -89,7 +90,7 @@ function build() {
 
   const extismTool = z
     .object({
-      name: text('a tool name').regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'expected 1-64 letters, digits, _ or -' }),
+      name: text('a tool name').regex(TOOL_NAME, { error: `expected ${TOOL_NAME_RULE}` }),
       export: nonEmpty('an export name').optional().describe('The export to call (default: the tool name).'),
       description: text().optional(),
       inputSchema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the tool input (an object schema).'),

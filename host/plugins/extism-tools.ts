@@ -11,6 +11,7 @@ import { lazy } from '../lazy.js';
 import type { ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { PluginInfo, PluginToolSpec } from '../protocol/codec.js';
 import type { SandboxedModule } from '../sandbox/types.js';
+import { TOOL_NAME, TOOL_NAME_RULE } from '../tools/name.js';
 import { returnCodeCheck } from './return-code.js';
 
 /** The field whose string value a `text` tool passes as its input. */
@@ -20,7 +21,7 @@ export const extismToolSchema = lazy(() =>
   z
     .object({
       /** The tool's name, as the model sees it. */
-      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
+      name: z.string().regex(TOOL_NAME, `must be ${TOOL_NAME_RULE}`),
       /** The plugin's export to call (default: the tool's name). */
       export: z.string().min(1).optional(),
       description: z.string().default(''),

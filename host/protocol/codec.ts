@@ -12,6 +12,7 @@ import { HOOK_EVENT_NAMES, type FailurePolicy, type HookDecision, type HookEvent
 import { hookTextOverCap } from '../hooks/caps.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
+import { TOOL_NAME } from '../tools/name.js';
 import { readHookResponse } from './hook-response.js';
 import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
 import { eventFromWire, eventToWire } from './events.js';
@@ -28,13 +29,6 @@ export const PROTOCOL_VERSION = 1;
 const MAX_PLUGIN_BINDINGS = 64;
 /** Tools `describe` may declare: each is host work at load (its schema parsed) and one more spec sent to the model. */
 const MAX_PLUGIN_TOOLS = 256;
-/**
- * A plugin's tool names: what JS tools and the model APIs accept. Rules,
- * matchers and guards go by name, so a stranger may not take a name the
- * operator means for another source: `mcp__…` is the MCP servers' (which
- * register later, at the first prompt, and lost a clash to the plugin).
- */
-const PLUGIN_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_PLUGIN_MATCHER_COST = 2048;
 /**
  * The plugin's name and version: each hook call's two events carry the name three times (id, name,
@@ -190,7 +184,8 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   const names = new Set<string>();
   for (const [i, t] of raw.tools.entries()) {
     if (!t.name) return bad(`tools[${i}] has an empty name`);
-    if (!PLUGIN_TOOL_NAME.test(t.name)) return bad(`tools[${i}] name ${JSON.stringify(t.name.slice(0, 80))} must match ${PLUGIN_TOOL_NAME.source} (the model APIs' rule)`);
+    if (!TOOL_NAME.test(t.name)) return bad(`tools[${i}] name ${JSON.stringify(t.name.slice(0, 80))} must match ${TOOL_NAME.source} (the model APIs' rule)`);
+    // Rules, matchers and guards go by name: `mcp__…` is the MCP servers' (they register later, at the first prompt, and lost a clash to the plugin).
     if (t.name.startsWith('mcp__')) return bad(`tools[${i}] name "${t.name}": names starting with mcp__ belong to MCP servers`);
     if (names.has(t.name)) return bad(`tools[${i}]: duplicate tool name "${t.name}"`);
     names.add(t.name);

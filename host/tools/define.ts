@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { TOOL_NAME } from './name.js';
 import { fromUntrustedJSONSchema, withinNodes, type UntrustedSchema } from './json-schema.js';
 import type { ToolHandler, ToolInputCheck, ToolRunContext } from './types.js';
 
@@ -19,8 +20,6 @@ export interface JsToolContext {
   /** Report progress (text); shows up as a tool.progress event. */
   onProgress(progress: string): void;
 }
-
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface JsToolOptions {
   /**
