@@ -192,6 +192,12 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   const tokensAfter = estimateTokens(before);
   await dispatch(ctx, 'PostCompact', () => hookInput(common, { hook_event_name: 'PostCompact', trigger, tokens_before: tokensBefore, tokens_after: tokensAfter }));
   emit({ type: 'context.compacted', trigger, tokensBefore, tokensAfter, messagesBefore, messagesAfter: before.length });
+  // Claude Code starts the session again after a compaction (SessionStart, source `compact`): a hook puts back what
+  // the summary lost (the project's rules, the branch); its context reaches the next model call. Not in a sub-agent.
+  if (config.parentToolUseId === undefined && !signal.aborted) {
+    const start = await dispatch(ctx, 'SessionStart', () => hookInput(common, { hook_event_name: 'SessionStart', source: 'compact' }));
+    config.pendingContext.push(...start.additionalContext);
+  }
   return { compacted: true, tokensBefore, tokensAfter };
 }
 

@@ -19,6 +19,8 @@ function hookPlacement(e: HostEventOf<'hook.start'>, s: ScopeState, sessionSpan:
     case 'SessionStart':
     case 'UserPromptSubmit':
       if (s.sub) return 'inside a sub-agent';
+      // SessionStart also fires after each compaction (source `compact`), where the compaction was.
+      if (e.event === 'SessionStart' && s.compacted) return undefined;
       if (!s.open || s.lastTurn > 0 || t) return 'after the prompt\'s first turn started (it comes between agent.start and turn 1)';
       if (e.event === 'SessionStart' && s.promptHooks) return 'after UserPromptSubmit';
       if (e.event === 'UserPromptSubmit') s.promptHooks = true;

@@ -59,13 +59,15 @@ export interface ScopeState {
   modelCalls: number;
   turnStarts: number;
   promptHooks: boolean;
+  /** A compaction just ended (`context.compacted`, then only SessionStart hooks): its SessionStart (source `compact`) may come. */
+  compacted: boolean;
   state: AgentState;
   /** For a sub-agent: the scope and call that started it. */
   parent?: { scope: ScopeState; call: CallState };
 }
 
 export function newScope(key: string, sub: boolean): ScopeState {
-  return { key, sub, open: false, lastTurn: 0, lastTurnCalls: 0, lastTurnBlocked: false, expectError: false, modelCalls: 0, turnStarts: 0, promptHooks: false, state: 'idle' };
+  return { key, sub, open: false, lastTurn: 0, lastTurnCalls: 0, lastTurnBlocked: false, expectError: false, modelCalls: 0, turnStarts: 0, promptHooks: false, compacted: false, state: 'idle' };
 }
 
 export function newTurn(n: number): TurnState {

@@ -140,6 +140,7 @@ class GrammarChecker implements Checker {
   }
 
   private typed(e: HostEvent, s: ScopeState): void {
+    if ((e.type !== 'hook.start' && e.type !== 'hook.end') || e.event !== 'SessionStart') s.compacted = false;
     switch (e.type) {
       case 'agent.start':
         return this.agentStart(e, s);
@@ -191,6 +192,7 @@ class GrammarChecker implements Checker {
         return;
       case 'context.compacted':
         if (s.hook || (s.turn && s.turn.message !== 'before')) this.fail('frame', 'context.compacted inside a model call or a tool batch (compaction comes before a model call)');
+        s.compacted = true;
         return;
       case 'error':
         if (!isErrorCode(e.code)) this.fail('error', `error code ${JSON.stringify(e.code)} is not an AgentErrorCode`);

@@ -56,7 +56,7 @@ describe('the order of one prompt', () => {
     ]);
   });
 
-  it('SessionStart after agent.start on the first prompt only; auto-compaction inside the turn, before the model call', async () => {
+  it('SessionStart after agent.start on the first prompt, and again after a compaction (source compact); auto-compaction inside the turn, before the model call', async () => {
     const model = scriptedModel([{ text: 'first answer' }, { text: 'summary' }, { text: 'second' }]);
     const hooks = { SessionStart: [{ hooks: [noop()] }], PreCompact: [{ hooks: [noop()] }], PostCompact: [{ hooks: [noop()] }] };
     const session = host({ model, hooks, contextWindow: 200, autoCompact: 0.5, keepTurns: 1 }).session();
@@ -65,6 +65,7 @@ describe('the order of one prompt', () => {
     expectTrace(await collect(session, 'again'), [
       'agent.start', 'turn.start 1',
       'hook.start PreCompact js:js#0', 'hook.end PreCompact js:js#0 continue', 'hook.start PostCompact js:js#0', 'hook.end PostCompact js:js#0 continue', 'context.compacted auto',
+      'hook.start SessionStart js:js#0', 'hook.end SessionStart js:js#0 continue',
       ...answer,
     ]);
   });
