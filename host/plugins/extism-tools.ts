@@ -86,9 +86,20 @@ export function extismInfo(
 /** A plugin name from its origin: the file name without `.wasm`, made a valid plugin name (plugins/identity.ts). */
 export function nameFromOrigin(origin: string): string {
   if (origin === '<bytes>') return 'extism-plugin';
-  const base = origin.split(/[\\/?#]/).filter(Boolean).pop() ?? '';
+  // A URL's file is its path's last part: its query and fragment are not the plugin's name (`x.wasm?v=2` is x).
+  const path = URL.canParse(origin) ? decodedPath(new URL(origin).pathname) : origin;
+  const base = path.split(/[\\/]/).filter(Boolean).pop() ?? '';
   const slug = base.replace(/\.wasm$/i, '').toLowerCase().replace(/[^a-z0-9_.-]/g, '-').replace(/^[^a-z0-9]+/, '');
   return slug.slice(0, 64) || 'extism-plugin';
+}
+
+/** A URL's path with its escapes read (`Shell%20Guard` is `Shell Guard`); as it is when they are not UTF-8. */
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

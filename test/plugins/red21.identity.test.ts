@@ -63,5 +63,8 @@ describe('red21: plugin identity strings are checked at load', () => {
     expect(nameFromOrigin('/tmp/My Evil\u202eTool.wasm')).toBe('my-evil-tool');
     expect(nameFromOrigin('https://x.example/--Vowels.wasm')).toBe('vowels');
     expect(nameFromOrigin('/tmp/___.wasm')).toBe('extism-plugin');
+    expect(nameFromOrigin('https://x.example/dir/guard.wasm?v=2#top')).toBe('guard');
+    expect(nameFromOrigin('file:///opt/plugins/Shell%20Guard.wasm')).toBe('shell-guard');
+    expect(nameFromOrigin('https://x.example/a%2Fb%ff.wasm')).toBe('a-2fb-ff');
   });
 });
