@@ -14,7 +14,8 @@ const json = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as
 const quiet = ['--script', 'script.json', '--no-tools', '--no-default-guards'];
 const script = { turns: [{ text: 'hi' }] };
 
-describe('wasmhooks plugin add', () => {
+// Each test runs the CLI several times (a process each): on a loaded 2-core machine one took past 30 s.
+describe('wasmhooks plugin add', { timeout: 120_000 }, () => {
   it('records a first-party plugin; grants need consent; run verifies the lock; an upgrade asking for more is refused until re-consented', async ({ expect }) => {
     const dir = await workspace({ 'script.json': script, 'g.wasm': cannedGuard('allow', { configKeys: ['mode'] }) });
     const first = await cli(['plugin', 'add', 'guard-shell'], { cwd: dir });
@@ -84,7 +85,7 @@ describe('wasmhooks plugin add', () => {
   });
 });
 
-describe('wasmhooks plugin keygen / sign / verify', () => {
+describe('wasmhooks plugin keygen / sign / verify', { timeout: 120_000 }, () => {
   it('signs, verifies, refuses a tampered byte, and run with requireSignature refuses an unsigned plugin', async ({ expect }) => {
     const dir = await workspace({ 'script.json': script, 'g.wasm': cannedGuard('deny'), 'h.wasm': cannedGuard('allow') });
     const keygen = await cli(['plugin', 'keygen', 'acme-2026'], { cwd: dir });

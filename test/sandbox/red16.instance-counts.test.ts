@@ -42,7 +42,8 @@ describe('red16: what an engine builds per instance is capped', () => {
       const bytes = countBomb(what, n);
       const started = performance.now();
       await expect(run(bytes)).rejects.toMatchObject({ code: 'INVALID_WASM' });
-      expect(performance.now() - started, what).toBeLessThan(2_000);
+      // Loose: validation alone takes 0.1-2.4 s of a loaded 2-core machine; the refusal above is what fails on the old code.
+      expect(performance.now() - started, what).toBeLessThan(10_000);
     }
   });
 });
