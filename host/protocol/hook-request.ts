@@ -80,6 +80,8 @@ function body(input: HookInput, b: number): void {
       str(10, input.tool_name);
       json(18, input.tool_input);
       if (input.hook_event_name === 'PreToolUse') bool(24, input.recheck === true);
+      // Absent in recordings made before the field (plugin test --events): the same as none.
+      else if (input.permission_suggestions?.length > 0) json(34, input.permission_suggestions);
       return finish(at);
     case 'PostToolUse':
       head(input, b, input.tool_use_id);
@@ -113,7 +115,7 @@ function body(input: HookInput, b: number): void {
       str(10, input.agent_id ?? '');
       str(18, input.agent_type);
       str(26, input.prompt);
-      if (input.hook_event_name === 'SubagentStop') str(34, input.result);
+      if (input.hook_event_name === 'SubagentStop') str(34, input.result), bool(40, input.stop_hook_active);
       return finish(at);
     case 'PreCompact':
     case 'PostCompact':
@@ -128,6 +130,7 @@ function body(input: HookInput, b: number): void {
       at = begin(146);
       str(10, input.message);
       str(18, input.level);
+      str(26, input.notification_type);
       return finish(at);
     case 'Error':
       head(input, b);

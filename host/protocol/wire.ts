@@ -69,7 +69,12 @@ function payloadOf(input: HookInput): WireHookRequest {
       return {
         event,
         context: wireContext(input, input.tool_use_id),
-        toolUse: { toolName: input.tool_name, toolInputJson: json(input.tool_input), recheck: input.hook_event_name === 'PreToolUse' && input.recheck === true },
+        toolUse: {
+          toolName: input.tool_name,
+          toolInputJson: json(input.tool_input),
+          recheck: input.hook_event_name === 'PreToolUse' && input.recheck === true,
+          permissionSuggestionsJson: input.hook_event_name === 'PermissionRequest' && input.permission_suggestions?.length > 0 ? json(input.permission_suggestions) : '',
+        },
       };
     case 'PostToolUse':
       return {
@@ -111,7 +116,7 @@ function payloadOf(input: HookInput): WireHookRequest {
       return {
         event,
         context: wireContext(input),
-        subagent: { agentId: input.agent_id ?? '', agentType: input.agent_type, prompt: input.prompt, result: input.result },
+        subagent: { agentId: input.agent_id ?? '', agentType: input.agent_type, prompt: input.prompt, result: input.result, stopHookActive: input.stop_hook_active },
       };
     case 'PreCompact':
       return { event, context: wireContext(input), compact: { trigger: input.trigger, tokensBefore: input.tokens_before } };
@@ -122,7 +127,7 @@ function payloadOf(input: HookInput): WireHookRequest {
         compact: { trigger: input.trigger, tokensBefore: input.tokens_before, tokensAfter: input.tokens_after },
       };
     case 'Notification':
-      return { event, context: wireContext(input), notification: { message: input.message, level: input.level } };
+      return { event, context: wireContext(input), notification: { message: input.message, level: input.level, notificationType: input.notification_type } };
     case 'Error':
       return { event, context: wireContext(input), error: { code: input.code, message: input.message } };
     default: {

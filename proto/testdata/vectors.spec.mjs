@@ -120,7 +120,7 @@ export default [
     fields: {
       event: 'HOOK_EVENT_SUBAGENT_STOP',
       context: { sessionId: 's', agentId: 'sub-1' },
-      subagent: { agentId: 'sub-1', agentType: 'researcher', prompt: 'find it', result: 'found it' },
+      subagent: { agentId: 'sub-1', agentType: 'researcher', prompt: 'find it', result: 'found it', stopHookActive: true },
     },
   },
   {
@@ -140,7 +140,7 @@ export default [
   {
     name: 'HookRequest Notification (notification arm)',
     type: 'HookRequest',
-    fields: { event: 'HOOK_EVENT_NOTIFICATION', notification: { message: 'Waiting for permission', level: 'info' } },
+    fields: { event: 'HOOK_EVENT_NOTIFICATION', notification: { message: 'Waiting for permission', level: 'info', notificationType: 'permission_prompt' } },
   },
   {
     name: 'HookRequest Error (error arm)',
@@ -151,6 +151,15 @@ export default [
     name: 'HookRequest with an unknown event value and no payload',
     type: 'HookRequest',
     fields: { event: 4242 },
+  },
+  {
+    name: 'HookRequest PermissionRequest with permission suggestions',
+    type: 'HookRequest',
+    fields: {
+      event: 'HOOK_EVENT_PERMISSION_REQUEST',
+      context,
+      toolUse: { toolName: 'Bash', toolInputJson: '{"command":"npm test"}', permissionSuggestionsJson: '[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]' },
+    },
   },
   {
     name: 'HookRequest with a 20000-byte tool input (3-byte length prefix)',

@@ -227,6 +227,11 @@ typedef struct wh_tool_use_payload {
    * on a first round and on PermissionRequest.
    */
   bool recheck;
+  /**
+   * PermissionRequest only: Claude Code's permission_suggestions, what a person asked would be
+   * offered (a JSON array of PermissionUpdate objects); empty (absent) when there are none.
+   */
+  wh_str permission_suggestions_json;
 } wh_tool_use_payload;
 
 /** PostToolUse and PostToolUseFailure. */
@@ -274,6 +279,11 @@ typedef struct wh_subagent_payload {
   wh_str prompt;
   /** SubagentStop: the sub-agent's final text. */
   wh_str result;
+  /**
+   * SubagentStop: true when the sub-agent is already working again because a SubagentStop hook
+   * blocked (Claude Code's stop_hook_active).
+   */
+  bool stop_hook_active;
 } wh_subagent_payload;
 
 /** PreCompact and PostCompact. */
@@ -288,6 +298,11 @@ typedef struct wh_compact_payload {
 typedef struct wh_notification_payload {
   wh_str message;
   wh_str level;
+  /**
+   * Claude Code's notification_type: "permission_prompt" (the host notifies before a permission
+   * question).
+   */
+  wh_str notification_type;
 } wh_notification_payload;
 
 /** Error. */
@@ -851,6 +866,7 @@ static inline uint32_t wh_tool_use_payload_size(const wh_tool_use_payload *m) {
   if (m->tool_name.len) n += wh__tag_size(1) + wh__varint_size(m->tool_name.len) + m->tool_name.len;
   if (m->tool_input_json.len) n += wh__tag_size(2) + wh__varint_size(m->tool_input_json.len) + m->tool_input_json.len;
   if (m->recheck) n += wh__tag_size(3) + 1;
+  if (m->permission_suggestions_json.len) n += wh__tag_size(4) + wh__varint_size(m->permission_suggestions_json.len) + m->permission_suggestions_json.len;
   return n;
 }
 
@@ -860,6 +876,7 @@ static inline uint8_t *wh_tool_use_payload_write(const wh_tool_use_payload *m, u
   if (m->tool_name.len) p = wh__put_str(p, 1, m->tool_name);
   if (m->tool_input_json.len) p = wh__put_str(p, 2, m->tool_input_json);
   if (m->recheck) { p = wh__put_tag(p, 3, WH_WIRE_VARINT); *p++ = 1; }
+  if (m->permission_suggestions_json.len) p = wh__put_str(p, 4, m->permission_suggestions_json);
   return p;
 }
 
@@ -876,6 +893,8 @@ static inline bool wh_tool_use_payload_decode(wh_reader *r, wh_tool_use_payload 
         if (!wh__read_str(r, &m->tool_input_json)) return false; break;
       case 3: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_varint(r, &v)) return false; m->recheck = v != 0; break; }
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->permission_suggestions_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -891,6 +910,7 @@ static inline void wh_tool_use_payload_json(const wh_tool_use_payload *m, wh_buf
   if (m->tool_name.len) { wh__json_key(out, &first, "toolName"); wh_json_write_string(out, m->tool_name); }
   if (m->tool_input_json.len) { wh__json_key(out, &first, "toolInputJson"); wh_json_write_string(out, m->tool_input_json); }
   if (m->recheck) { wh__json_key(out, &first, "recheck"); wh_buf_cstr(out, "true"); }
+  if (m->permission_suggestions_json.len) { wh__json_key(out, &first, "permissionSuggestionsJson"); wh_json_write_string(out, m->permission_suggestions_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -1123,6 +1143,7 @@ static inline uint32_t wh_subagent_payload_size(const wh_subagent_payload *m) {
   if (m->agent_type.len) n += wh__tag_size(2) + wh__varint_size(m->agent_type.len) + m->agent_type.len;
   if (m->prompt.len) n += wh__tag_size(3) + wh__varint_size(m->prompt.len) + m->prompt.len;
   if (m->result.len) n += wh__tag_size(4) + wh__varint_size(m->result.len) + m->result.len;
+  if (m->stop_hook_active) n += wh__tag_size(5) + 1;
   return n;
 }
 
@@ -1133,6 +1154,7 @@ static inline uint8_t *wh_subagent_payload_write(const wh_subagent_payload *m, u
   if (m->agent_type.len) p = wh__put_str(p, 2, m->agent_type);
   if (m->prompt.len) p = wh__put_str(p, 3, m->prompt);
   if (m->result.len) p = wh__put_str(p, 4, m->result);
+  if (m->stop_hook_active) { p = wh__put_tag(p, 5, WH_WIRE_VARINT); *p++ = 1; }
   return p;
 }
 
@@ -1151,6 +1173,8 @@ static inline bool wh_subagent_payload_decode(wh_reader *r, wh_subagent_payload 
         if (!wh__read_str(r, &m->prompt)) return false; break;
       case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_str(r, &m->result)) return false; break;
+      case 5: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_varint(r, &v)) return false; m->stop_hook_active = v != 0; break; }
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1167,6 +1191,7 @@ static inline void wh_subagent_payload_json(const wh_subagent_payload *m, wh_buf
   if (m->agent_type.len) { wh__json_key(out, &first, "agentType"); wh_json_write_string(out, m->agent_type); }
   if (m->prompt.len) { wh__json_key(out, &first, "prompt"); wh_json_write_string(out, m->prompt); }
   if (m->result.len) { wh__json_key(out, &first, "result"); wh_json_write_string(out, m->result); }
+  if (m->stop_hook_active) { wh__json_key(out, &first, "stopHookActive"); wh_buf_cstr(out, "true"); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -1228,6 +1253,7 @@ static inline uint32_t wh_notification_payload_size(const wh_notification_payloa
   (void)m;
   if (m->message.len) n += wh__tag_size(1) + wh__varint_size(m->message.len) + m->message.len;
   if (m->level.len) n += wh__tag_size(2) + wh__varint_size(m->level.len) + m->level.len;
+  if (m->notification_type.len) n += wh__tag_size(3) + wh__varint_size(m->notification_type.len) + m->notification_type.len;
   return n;
 }
 
@@ -1236,6 +1262,7 @@ static inline uint8_t *wh_notification_payload_write(const wh_notification_paylo
   (void)m;
   if (m->message.len) p = wh__put_str(p, 1, m->message);
   if (m->level.len) p = wh__put_str(p, 2, m->level);
+  if (m->notification_type.len) p = wh__put_str(p, 3, m->notification_type);
   return p;
 }
 
@@ -1250,6 +1277,8 @@ static inline bool wh_notification_payload_decode(wh_reader *r, wh_notification_
         if (!wh__read_str(r, &m->message)) return false; break;
       case 2: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_str(r, &m->level)) return false; break;
+      case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->notification_type)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1264,6 +1293,7 @@ static inline void wh_notification_payload_json(const wh_notification_payload *m
   wh_buf_byte(out, '{');
   if (m->message.len) { wh__json_key(out, &first, "message"); wh_json_write_string(out, m->message); }
   if (m->level.len) { wh__json_key(out, &first, "level"); wh_json_write_string(out, m->level); }
+  if (m->notification_type.len) { wh__json_key(out, &first, "notificationType"); wh_json_write_string(out, m->notification_type); }
   wh_buf_byte(out, '}');
   (void)first;
 }

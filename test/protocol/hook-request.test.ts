@@ -32,7 +32,8 @@ function inputs(common: HookCommon): HookInput[] {
     },
     { ...common, ...tool, hook_event_name: 'PreToolUse' },
     { ...common, ...tool, hook_event_name: 'PreToolUse', recheck: true },
-    { ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: { big: huge } },
+    { ...common, ...tool, hook_event_name: 'PermissionRequest', tool_input: { big: huge }, permission_suggestions: [] },
+    { ...common, ...tool, hook_event_name: 'PermissionRequest', permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' }] },
     { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: 'done', duration_ms: 12.6 },
     { ...common, ...tool, hook_event_name: 'PostToolUse', tool_response: undefined, duration_ms: 0 },
     { ...common, ...tool, hook_event_name: 'PostToolUseFailure', error: 'boom', tool_response: undefined },
@@ -41,10 +42,11 @@ function inputs(common: HookCommon): HookInput[] {
     { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: '' },
     { ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: 'x', error: 'rate limit' },
     { ...common, hook_event_name: 'SubagentStart', agent_type: 'explore', prompt: 'look' },
-    { ...common, hook_event_name: 'SubagentStop', agent_id: 'sub-1', agent_type: 'explore', prompt: 'look', result: '✓ found' },
+    { ...common, hook_event_name: 'SubagentStop', agent_id: 'sub-1', agent_type: 'explore', prompt: 'look', result: '✓ found', stop_hook_active: false },
+    { ...common, hook_event_name: 'SubagentStop', agent_type: 'explore', prompt: 'look', result: 'again', stop_hook_active: true },
     { ...common, hook_event_name: 'PreCompact', trigger: 'auto', tokens_before: 123_456 },
     { ...common, hook_event_name: 'PostCompact', trigger: 'manual', tokens_before: 2 ** 33 + 5, tokens_after: 0 },
-    { ...common, hook_event_name: 'Notification', message: 'hi', level: 'info' },
+    { ...common, hook_event_name: 'Notification', message: 'hi', level: 'info', notification_type: 'permission_prompt' },
     { ...common, hook_event_name: 'Error', code: 'MODEL', message: long + huge },
   ] as HookInput[];
 }
@@ -85,6 +87,18 @@ describe('encodeHookInput', () => {
     cycle['self'] = cycle;
     expect(() => encodeHookInput({ ...dated, tool_input: cycle } as HookInput, 0)).toThrow(TypeError);
     expect(() => encodeHookInput({ ...dated, tool_input: { n: 1n } } as HookInput, 0)).toThrow(TypeError);
+  });
+
+  it('carries Claude Code\'s permission_suggestions, SubagentStop stop_hook_active and notification_type to WASM hooks', () => {
+    const common = commons[0]!;
+    const decode = (input: Record<string, unknown>) => wasmhooks.v1.HookRequest.decode(encodeHookInput({ ...common, ...input } as HookInput, 0));
+    const suggestions = [{ type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' }];
+    const asked = decode({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: {}, tool_use_id: 't', permission_suggestions: suggestions });
+    expect(JSON.parse(asked.toolUse?.permissionSuggestionsJson ?? '')).toEqual(suggestions);
+    // None (or a recording from before the field): absent, not "[]".
+    expect(decode({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }).toolUse?.permissionSuggestionsJson).toBe('');
+    expect(decode({ hook_event_name: 'SubagentStop', agent_type: 'a', prompt: 'p', result: 'r', stop_hook_active: true }).subagent?.stopHookActive).toBe(true);
+    expect(decode({ hook_event_name: 'Notification', message: 'm', level: 'info', notification_type: 'permission_prompt' }).notification?.notificationType).toBe('permission_prompt');
   });
 
   it('marks a re-check in ToolUsePayload.recheck (field 3), on PreToolUse only', () => {

@@ -671,6 +671,9 @@ export namespace wasmhooks {
             /** ToolUsePayload recheck. */
             recheck: boolean;
 
+            /** ToolUsePayload permissionSuggestionsJson. */
+            permissionSuggestionsJson: string;
+
             /**
              * Encodes the specified ToolUsePayload message. Does not implicitly {@link wasmhooks.v1.ToolUsePayload.verify|verify} messages.
              * @param message ToolUsePayload message or plain object to encode
@@ -710,6 +713,9 @@ export namespace wasmhooks {
 
                 /** ToolUsePayload recheck */
                 recheck?: (boolean|null);
+
+                /** ToolUsePayload permissionSuggestionsJson */
+                permissionSuggestionsJson?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -1066,6 +1072,9 @@ export namespace wasmhooks {
             /** SubagentPayload result. */
             result: string;
 
+            /** SubagentPayload stopHookActive. */
+            stopHookActive: boolean;
+
             /**
              * Encodes the specified SubagentPayload message. Does not implicitly {@link wasmhooks.v1.SubagentPayload.verify|verify} messages.
              * @param message SubagentPayload message or plain object to encode
@@ -1108,6 +1117,9 @@ export namespace wasmhooks {
 
                 /** SubagentPayload result */
                 result?: (string|null);
+
+                /** SubagentPayload stopHookActive */
+                stopHookActive?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -1218,6 +1230,9 @@ export namespace wasmhooks {
             /** NotificationPayload level. */
             level: string;
 
+            /** NotificationPayload notificationType. */
+            notificationType: string;
+
             /**
              * Encodes the specified NotificationPayload message. Does not implicitly {@link wasmhooks.v1.NotificationPayload.verify|verify} messages.
              * @param message NotificationPayload message or plain object to encode
@@ -1254,6 +1269,9 @@ export namespace wasmhooks {
 
                 /** NotificationPayload level */
                 level?: (string|null);
+
+                /** NotificationPayload notificationType */
+                notificationType?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

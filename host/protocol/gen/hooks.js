@@ -1530,6 +1530,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [toolName] ToolUsePayload toolName
              * @property {string|null} [toolInputJson] ToolUsePayload toolInputJson
              * @property {boolean|null} [recheck] ToolUsePayload recheck
+             * @property {string|null} [permissionSuggestionsJson] ToolUsePayload permissionSuggestionsJson
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -1586,6 +1587,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             ToolUsePayload.prototype.recheck = false;
 
             /**
+             * ToolUsePayload permissionSuggestionsJson.
+             * @member {string} permissionSuggestionsJson
+             * @memberof wasmhooks.v1.ToolUsePayload
+             * @instance
+             */
+            ToolUsePayload.prototype.permissionSuggestionsJson = "";
+
+            /**
              * Encodes the specified ToolUsePayload message. Does not implicitly {@link wasmhooks.v1.ToolUsePayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.ToolUsePayload
@@ -1607,6 +1616,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.toolInputJson);
                 if (message.recheck != null && $Object.hasOwnProperty.call(message, "recheck") && message.recheck !== false)
                     writer.uint32(/* id 3, wireType 0 =*/24).bool(message.recheck);
+                if (message.permissionSuggestionsJson != null && $Object.hasOwnProperty.call(message, "permissionSuggestionsJson") && message.permissionSuggestionsJson !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.permissionSuggestionsJson);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -1676,6 +1687,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.recheck = value;
                             else
                                 delete message.recheck;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.permissionSuggestionsJson = value;
+                            else
+                                delete message.permissionSuggestionsJson;
                             continue;
                         }
                     }
@@ -2522,6 +2542,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [agentType] SubagentPayload agentType
              * @property {string|null} [prompt] SubagentPayload prompt
              * @property {string|null} [result] SubagentPayload result
+             * @property {boolean|null} [stopHookActive] SubagentPayload stopHookActive
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -2586,6 +2607,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             SubagentPayload.prototype.result = "";
 
             /**
+             * SubagentPayload stopHookActive.
+             * @member {boolean} stopHookActive
+             * @memberof wasmhooks.v1.SubagentPayload
+             * @instance
+             */
+            SubagentPayload.prototype.stopHookActive = false;
+
+            /**
              * Encodes the specified SubagentPayload message. Does not implicitly {@link wasmhooks.v1.SubagentPayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.SubagentPayload
@@ -2609,6 +2638,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 3, wireType 2 =*/26).string(message.prompt);
                 if (message.result != null && $Object.hasOwnProperty.call(message, "result") && message.result !== "")
                     writer.uint32(/* id 4, wireType 2 =*/34).string(message.result);
+                if (message.stopHookActive != null && $Object.hasOwnProperty.call(message, "stopHookActive") && message.stopHookActive !== false)
+                    writer.uint32(/* id 5, wireType 0 =*/40).bool(message.stopHookActive);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2687,6 +2718,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.result = value;
                             else
                                 delete message.result;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.stopHookActive = value;
+                            else
+                                delete message.stopHookActive;
                             continue;
                         }
                     }
@@ -2920,6 +2960,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @typedef {Object} wasmhooks.v1.NotificationPayload.$Properties
              * @property {string|null} [message] NotificationPayload message
              * @property {string|null} [level] NotificationPayload level
+             * @property {string|null} [notificationType] NotificationPayload notificationType
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -2968,6 +3009,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             NotificationPayload.prototype.level = "";
 
             /**
+             * NotificationPayload notificationType.
+             * @member {string} notificationType
+             * @memberof wasmhooks.v1.NotificationPayload
+             * @instance
+             */
+            NotificationPayload.prototype.notificationType = "";
+
+            /**
              * Encodes the specified NotificationPayload message. Does not implicitly {@link wasmhooks.v1.NotificationPayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.NotificationPayload
@@ -2987,6 +3036,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 1, wireType 2 =*/10).string(message.message);
                 if (message.level != null && $Object.hasOwnProperty.call(message, "level") && message.level !== "")
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.level);
+                if (message.notificationType != null && $Object.hasOwnProperty.call(message, "notificationType") && message.notificationType !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.notificationType);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3047,6 +3098,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.level = value;
                             else
                                 delete message.level;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.notificationType = value;
+                            else
+                                delete message.notificationType;
                             continue;
                         }
                     }

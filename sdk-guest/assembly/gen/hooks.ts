@@ -541,6 +541,11 @@ export class ToolUsePayload {
    * on a first round and on PermissionRequest.
    */
   recheck: bool = false;
+  /**
+   * PermissionRequest only: Claude Code's permission_suggestions, what a person asked would be
+   * offered (a JSON array of PermissionUpdate objects); empty (absent) when there are none.
+   */
+  permissionSuggestionsJson: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -548,6 +553,7 @@ export class ToolUsePayload {
     w.string(1, this.toolName);
     w.string(2, this.toolInputJson);
     w.bool(3, this.recheck);
+    w.string(4, this.permissionSuggestionsJson);
     return w.finish();
   }
 
@@ -568,6 +574,7 @@ export class ToolUsePayload {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.toolName = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.toolInputJson = r.string(); break;
         case 3: if (r.expect(wt, WIRE_VARINT, 3)) m.recheck = r.bool(); break;
+        case 4: if (r.expect(wt, WIRE_LEN, 4)) m.permissionSuggestionsJson = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -580,6 +587,7 @@ export class ToolUsePayload {
     if (this.toolName.length > 0) w.key("toolName").string(this.toolName);
     if (this.toolInputJson.length > 0) w.key("toolInputJson").string(this.toolInputJson);
     if (this.recheck) w.key("recheck").bool(true);
+    if (this.permissionSuggestionsJson.length > 0) w.key("permissionSuggestionsJson").string(this.permissionSuggestionsJson);
     w.endObject();
   }
 }
@@ -802,6 +810,11 @@ export class SubagentPayload {
   prompt: string = "";
   /** SubagentStop: the sub-agent's final text. */
   result: string = "";
+  /**
+   * SubagentStop: true when the sub-agent is already working again because a SubagentStop hook
+   * blocked (Claude Code's stop_hook_active).
+   */
+  stopHookActive: bool = false;
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -810,6 +823,7 @@ export class SubagentPayload {
     w.string(2, this.agentType);
     w.string(3, this.prompt);
     w.string(4, this.result);
+    w.bool(5, this.stopHookActive);
     return w.finish();
   }
 
@@ -831,6 +845,7 @@ export class SubagentPayload {
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.agentType = r.string(); break;
         case 3: if (r.expect(wt, WIRE_LEN, 3)) m.prompt = r.string(); break;
         case 4: if (r.expect(wt, WIRE_LEN, 4)) m.result = r.string(); break;
+        case 5: if (r.expect(wt, WIRE_VARINT, 5)) m.stopHookActive = r.bool(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -844,6 +859,7 @@ export class SubagentPayload {
     if (this.agentType.length > 0) w.key("agentType").string(this.agentType);
     if (this.prompt.length > 0) w.key("prompt").string(this.prompt);
     if (this.result.length > 0) w.key("result").string(this.result);
+    if (this.stopHookActive) w.key("stopHookActive").bool(true);
     w.endObject();
   }
 }
@@ -901,12 +917,18 @@ export class CompactPayload {
 export class NotificationPayload {
   message: string = "";
   level: string = "";
+  /**
+   * Claude Code's notification_type: "permission_prompt" (the host notifies before a permission
+   * question).
+   */
+  notificationType: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
     const w = new Writer();
     w.string(1, this.message);
     w.string(2, this.level);
+    w.string(3, this.notificationType);
     return w.finish();
   }
 
@@ -926,6 +948,7 @@ export class NotificationPayload {
       switch (tag >>> 3) {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.message = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.level = r.string(); break;
+        case 3: if (r.expect(wt, WIRE_LEN, 3)) m.notificationType = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -937,6 +960,7 @@ export class NotificationPayload {
     w.beginObject();
     if (this.message.length > 0) w.key("message").string(this.message);
     if (this.level.length > 0) w.key("level").string(this.level);
+    if (this.notificationType.length > 0) w.key("notificationType").string(this.notificationType);
     w.endObject();
   }
 }
