@@ -11,6 +11,7 @@ import { matcherCheck } from '../hooks/matcher.js';
 import { TOOL_NAME, TOOL_NAME_RULE } from '../tools/name.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
+import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from '../plugins/identity.js';
 
 const positiveInt = () =>
   z
@@ -117,7 +118,7 @@ function build() {
       .optional()
       .describe('Use a plugin without the wasmhooks protocol (any Extism plugin) through these exports, as tools.'),
     pluginName: text('a plugin name')
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _, . or -' })
+      .regex(PLUGIN_NAME_PATTERN, { error: `expected ${PLUGIN_NAME_RULE}` })
       .optional()
       .describe('Name of a plugin used through `tools` (default: its file name).'),
     allowExceptions: z

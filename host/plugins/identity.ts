@@ -12,6 +12,9 @@ import { firstUnsafeChar } from '../unsafe-chars.js';
 
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 const PLUGIN_NAME_MAX = 64;
+/** The same rule as one pattern, for the options that name a plugin (`pluginName`): refused there, not at load. */
+export const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const PLUGIN_NAME_RULE = '1-64 lower-case letters, digits, ".", "_" or "-", a letter or digit first';
 /** Semver's characters (`1.2.3-rc.1+build.5`), not its grammar: a plugin's own scheme (`2024.06`) still loads. */
 const PLUGIN_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]*$/;
 const PLUGIN_VERSION_MAX = 64;

@@ -7,6 +7,7 @@ import type { HostFunctions } from '../sandbox/host-functions.js';
 import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
 import { extismToolSchema } from './extism-tools.js';
 import { grantsSchema } from './grants.js';
+import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from './identity.js';
 
 /** Per-call limits (each optional; see DEFAULT_LIMITS), built at first use as every schema here (see lazy.ts). */
 export const limitsSchema = lazy(() => {
@@ -59,7 +60,7 @@ const pluginOptionsSchema = lazy(() =>
        */
       tools: z.array(extismToolSchema()).optional(),
       /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
-      pluginName: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _, . or -').optional(),
+      pluginName: z.string().regex(PLUGIN_NAME_PATTERN, `must be ${PLUGIN_NAME_RULE}`).optional(),
     })
     .strict(),
 );

@@ -7,6 +7,7 @@ import { WasmhooksError } from '../../host/errors.js';
 import { nameFromOrigin } from '../../host/plugins/extism-tools.js';
 import { PluginIdentityError } from '../../host/plugins/identity.js';
 import { loadPlugin } from '../../host/plugins/load.js';
+import { configSchemas } from '../../host/config/schema.js';
 import { cannedPlugin, type CannedInfo } from '../fixtures/canned-plugin.js';
 
 async function loadError(info: CannedInfo): Promise<unknown> {
@@ -66,5 +67,14 @@ describe('red21: plugin identity strings are checked at load', () => {
     expect(nameFromOrigin('https://x.example/dir/guard.wasm?v=2#top')).toBe('guard');
     expect(nameFromOrigin('file:///opt/plugins/Shell%20Guard.wasm')).toBe('shell-guard');
     expect(nameFromOrigin('https://x.example/a%2Fb%ff.wasm')).toBe('a-2fb-ff');
+  });
+});
+
+describe('pluginName follows the name rule where it is given, not only at load', () => {
+  it.each(['MyTool', 'my tool', '-x', 'x'.repeat(65)])('%j is refused by the load options and the config file', async (pluginName) => {
+    const empty = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+    await expect(loadPlugin({ bytes: empty }, { tools: [{ name: 't' }], pluginName })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/pluginName/) });
+    const parsed = configSchemas().pluginEntrySchema.safeParse({ path: 'x.wasm', pluginName, tools: [{ name: 't' }] });
+    expect(parsed.success).toBe(false);
   });
 });
