@@ -8,7 +8,7 @@ import type { HookInput } from '../../host/hooks/types.js';
 import type { Message, ModelRequest } from '../../host/models/types.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { tool } from '../../host/tools/define.js';
-import { collect, endResult, ofType } from './helpers.js';
+import { SMALL_WINDOW, collect, endResult, ofType } from './helpers.js';
 
 const BIG = 'x'.repeat(800);
 const read = tool('Read', 'Read a file', z.object({ file_path: z.string() }), ({ file_path }) => (file_path.endsWith('big') ? `big:${BIG}` : `contents of ${file_path}`));
@@ -26,11 +26,7 @@ function longRun(extra: Partial<HostOptions> = {}, summary = 'SUMMARY: the user 
   const host = createHost({
     model,
     tools: [read],
-    cwd: '/proj',
-    permissionMode: 'bypassPermissions',
-    contextWindow: 200,
-    autoCompact: 0.5,
-    keepTurns: 1,
+    ...SMALL_WINDOW,
     hooks: {
       PreCompact: [{ hooks: [async (i) => (pre.push(i), {})] }],
       PostCompact: [{ hooks: [async (i) => (post.push(i), {})] }],

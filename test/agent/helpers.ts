@@ -18,6 +18,9 @@ export const fileTools = () => [
   ),
 ];
 
+/** A 200-token window compacted at half full, keeping the last turn: two tool turns fill it (compaction tests). */
+export const SMALL_WINDOW = { cwd: '/proj', permissionMode: 'bypassPermissions', contextWindow: 200, autoCompact: 0.5, keepTurns: 1 } as const satisfies HostOptions;
+
 export function host(options: HostOptions = {}) {
   return createHost({ tools: fileTools(), cwd: '/proj', ...options });
 }

@@ -10,7 +10,7 @@ import type { HookInput, HookOutput } from '../../host/hooks/types.js';
 import type { ModelRequest } from '../../host/models/types.js';
 import { scriptedModel } from '../../host/models/scripted.js';
 import { tool } from '../../host/tools/define.js';
-import { collect } from './helpers.js';
+import { SMALL_WINDOW, collect } from './helpers.js';
 
 const BIG = 'x'.repeat(800);
 const read = tool('Read', 'Read a file', z.object({ file_path: z.string() }), ({ file_path }) => (file_path.endsWith('big') ? `big:${BIG}` : `contents of ${file_path}`));
@@ -29,11 +29,7 @@ function setup(preCompact: HookOutput = {}) {
   const host = createHost({
     model,
     tools: [read],
-    cwd: '/proj',
-    permissionMode: 'bypassPermissions',
-    contextWindow: 200,
-    autoCompact: 0.5,
-    keepTurns: 1,
+    ...SMALL_WINDOW,
     hooks: {
       PreCompact: [{ hooks: [async () => preCompact] }],
       SessionStart: [
