@@ -142,9 +142,10 @@ describe('hostile plugins, in-thread', () => {
   it('delivers a bounded number of log lines from a log flood', async () => {
     let lines = 0;
     let dropped = '';
-    // 1 s, not SHORT's 50 ms: under a loaded CI machine 50 ms of wall time held ~370 of the 1,000 lines.
+    // 400 ms, between two clocks: under a loaded CI machine SHORT's 50 ms held ~370 of the 1,000 lines, and a block
+    // per line runs the kernel's memory out after ~1.3 s here (a TRAP, which won the race against a 1 s deadline in CI).
     const sandbox = await createSandbox(await hostile('log-flood'), {
-      limits: { ...BASE, timeoutMs: 1_000 },
+      limits: { ...BASE, timeoutMs: 400 },
       host: { onLog: (_level, message) => (message === 'spam' ? lines++ : (dropped = message)) },
     });
     const outcome = await sandbox.call('run', new Uint8Array(0));
@@ -156,16 +157,22 @@ describe('hostile plugins, in-thread', () => {
   it('lets slow but legal work finish right under the deadline', async () => {
     const sandbox = await createSandbox(await hostile('slow-legal'), { limits: { timeoutMs: 10_000, fuel: 1e15 } });
     // Calibrate: how many iterations fit in 40 ms on this machine, now.
+    // The faster of two probes: the first may run before the engine's optimising tier, and a slow probe made the
+    // "4x the work in half the time" call below finish in CI.
     const probe = 2_000_000;
-    const timed = await sandbox.call('run', u64(probe));
-    expect(timed.ok).toBe(true);
-    const perMs = probe / Math.max(timed.durationMs, 0.1);
+    let fastest = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const timed = await sandbox.call('run', u64(probe));
+      expect(timed.ok).toBe(true);
+      fastest = Math.min(fastest, timed.ok ? timed.durationMs : Infinity);
+    }
+    const perMs = probe / Math.max(fastest, 0.1);
     const iterations = Math.floor(perMs * 40);
     const outcome = await sandbox.call('run', u64(iterations), { limits: { timeoutMs: 200 } });
     expect(outcome.ok && str(outcome.output)).toBe('done');
     expect(outcome.fuelUsed).toBeGreaterThan(iterations);
-    // The same work with half the time is stopped.
-    const late = await sandbox.call('run', u64(iterations * 4), { limits: { timeoutMs: 20 } });
+    // 16 times that work under a 20 ms deadline is stopped (the margin covers a probe a busy machine slowed).
+    const late = await sandbox.call('run', u64(iterations * 16), { limits: { timeoutMs: 20 } });
     expect(!late.ok && late.failure.code).toBe('TIMEOUT');
   });
 });
