@@ -95,6 +95,7 @@ export function violation(event: HookEventName, output: HookOutput): string | un
   if (output.updatedInput !== undefined && !rule.updatedInput) return `updatedInput is not legal for ${event}`;
   if (output.updatedOutput !== undefined && !rule.updatedOutput) return `updatedOutput is not legal for ${event}`;
   if (output.updatedPermissions !== undefined && event !== 'PermissionRequest') return `updatedPermissions is not legal for ${event}`;
+  if (output.updatedPermissions !== undefined && decision !== 'allow') return `updatedPermissions comes only with an allow (got ${decision})`;
   // Every kind of hook (JS, shell, remote callbacks; a plugin's answer is checked as it is decoded too).
   return hookTextOverCap(output);
 }

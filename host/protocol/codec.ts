@@ -13,6 +13,7 @@ import { hookTextOverCap } from '../hooks/caps.js';
 import { MAX_MATCHER_EXPANSION, matcherCost, parseToolMatcher } from '../hooks/matcher.js';
 import { parseJson as parseBoundedJson, isRecord } from '../json.js';
 import { TOOL_NAME } from '../tools/name.js';
+import { permissionUpdatesSchema } from '../permissions/updates.js';
 import { readHookResponse } from './hook-response.js';
 import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
 import { eventFromWire, eventToWire } from './events.js';
@@ -243,6 +244,7 @@ export interface HookResponseFields {
   additionalContext?: string | null;
   systemMessage?: string | null;
   updatedOutputJson?: string | null;
+  updatedPermissionsJson?: string | null;
 }
 
 // The caps are every hook kind's (hooks/caps.ts); exported here too, where fix3 put them.
@@ -273,6 +275,14 @@ export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
     const output = parseJson('hook output updated_output_json', raw.updatedOutputJson);
     if (!output.ok) return output;
     response.updatedOutput = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
+  }
+  if (raw.updatedPermissionsJson) {
+    const updates = parseJson('hook output updated_permissions_json', raw.updatedPermissionsJson);
+    if (!updates.ok) return updates;
+    // The JS and shell hooks' schema (permissions/updates.ts); where it is legal is decisions.ts's rule, as for them.
+    const read = permissionUpdatesSchema().safeParse(updates.value);
+    if (!read.success) return bad(`hook output updated_permissions_json: ${read.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 500)}`);
+    response.updatedPermissions = read.data;
   }
   return { ok: true, value: response };
 }

@@ -27,6 +27,7 @@ export interface WireHookResponse {
   additionalContext: string | undefined;
   systemMessage: string | undefined;
   updatedOutputJson: string | undefined;
+  updatedPermissionsJson: string | undefined;
 }
 
 /** protobufjs's `util.recursionLimit` (protoc's default): how deep groups may nest. */
@@ -207,6 +208,7 @@ export function readHookResponse(bytes: Uint8Array): WireHookResponse {
     additionalContext: undefined,
     systemMessage: undefined,
     updatedOutputJson: undefined,
+    updatedPermissionsJson: undefined,
   };
   try {
     readFields(r, out);
@@ -242,6 +244,9 @@ function readFields(r: Cursor, out: WireHookResponse): void {
           continue;
         case 6:
           out.updatedOutputJson = r.string('updated_output_json');
+          continue;
+        case 7:
+          out.updatedPermissionsJson = r.string('updated_permissions_json');
           continue;
       }
     }

@@ -168,6 +168,11 @@ export default [
   },
   { name: 'HookResponse allow', type: 'HookResponse', fields: { decision: 'DECISION_ALLOW' } },
   {
+    name: 'HookResponse allow with updated permissions',
+    type: 'HookResponse',
+    fields: { decision: 'DECISION_ALLOW', updatedPermissionsJson: '[{"type":"addRules","rules":[{"toolName":"Write"}],"behavior":"allow","destination":"session"}]' },
+  },
+  {
     name: 'HookResponse with every field',
     type: 'HookResponse',
     fields: {

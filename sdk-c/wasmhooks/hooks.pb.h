@@ -347,6 +347,12 @@ typedef struct wh_hook_response {
   wh_str system_message;
   /** PostToolUse: the tool output to use instead (JSON); empty keeps it. */
   wh_str updated_output_json;
+  /**
+   * PermissionRequest with DECISION_ALLOW: Claude Code's updatedPermissions, a JSON array of
+   * PermissionUpdate objects (an addRules allow of a whole tool allows it for the rest of the
+   * session; docs/hooks.md). Refused on any other event or decision; empty adds none.
+   */
+  wh_str updated_permissions_json;
 } wh_hook_response;
 
 /** The input of `tool`. */
@@ -1531,6 +1537,7 @@ static inline uint32_t wh_hook_response_size(const wh_hook_response *m) {
   if (m->additional_context.len) n += wh__tag_size(4) + wh__varint_size(m->additional_context.len) + m->additional_context.len;
   if (m->system_message.len) n += wh__tag_size(5) + wh__varint_size(m->system_message.len) + m->system_message.len;
   if (m->updated_output_json.len) n += wh__tag_size(6) + wh__varint_size(m->updated_output_json.len) + m->updated_output_json.len;
+  if (m->updated_permissions_json.len) n += wh__tag_size(7) + wh__varint_size(m->updated_permissions_json.len) + m->updated_permissions_json.len;
   return n;
 }
 
@@ -1543,6 +1550,7 @@ static inline uint8_t *wh_hook_response_write(const wh_hook_response *m, uint8_t
   if (m->additional_context.len) p = wh__put_str(p, 4, m->additional_context);
   if (m->system_message.len) p = wh__put_str(p, 5, m->system_message);
   if (m->updated_output_json.len) p = wh__put_str(p, 6, m->updated_output_json);
+  if (m->updated_permissions_json.len) p = wh__put_str(p, 7, m->updated_permissions_json);
   return p;
 }
 
@@ -1565,6 +1573,8 @@ static inline bool wh_hook_response_decode(wh_reader *r, wh_hook_response *m) {
         if (!wh__read_str(r, &m->system_message)) return false; break;
       case 6: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_str(r, &m->updated_output_json)) return false; break;
+      case 7: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->updated_permissions_json)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1583,6 +1593,7 @@ static inline void wh_hook_response_json(const wh_hook_response *m, wh_buf *out)
   if (m->additional_context.len) { wh__json_key(out, &first, "additionalContext"); wh_json_write_string(out, m->additional_context); }
   if (m->system_message.len) { wh__json_key(out, &first, "systemMessage"); wh_json_write_string(out, m->system_message); }
   if (m->updated_output_json.len) { wh__json_key(out, &first, "updatedOutputJson"); wh_json_write_string(out, m->updated_output_json); }
+  if (m->updated_permissions_json.len) { wh__json_key(out, &first, "updatedPermissionsJson"); wh_json_write_string(out, m->updated_permissions_json); }
   wh_buf_byte(out, '}');
   (void)first;
 }

@@ -93,6 +93,7 @@ static inline wh_hook_response wh__with(wh_hook_response r, int which, wh_str te
     case 1: r.system_message = text; break;
     case 2: r.updated_input_json = text; break;
     case 3: r.updated_output_json = text; break;
+    case 5: r.updated_permissions_json = text; break;
     default: r.reason = text;
   }
   return r;
@@ -106,6 +107,8 @@ static inline wh_hook_response wh__with(wh_hook_response r, int which, wh_str te
 /** PostToolUse: the tool output to use instead (JSON). */
 #define wh_with_updated_output(r, json) wh__with((r), 3, wh_text(json))
 #define wh_with_reason(r, text) wh__with((r), 4, wh_text(text))
+/** PermissionRequest, on wh_allow only: Claude Code's updatedPermissions (a JSON array of PermissionUpdate). */
+#define wh_with_updated_permissions(r, json) wh__with((r), 5, wh_text(json))
 /** No opinion on permission, but run the tool with this input instead. */
 #define wh_rewrite(json) wh_with_updated_input(wh_continue(), json)
 

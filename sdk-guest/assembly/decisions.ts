@@ -29,6 +29,16 @@ export class Verdict extends HookResponse {
     return this;
   }
 
+  /**
+   * PermissionRequest, with `allow()` only: Claude Code's updatedPermissions (a JSON array of
+   * PermissionUpdate), e.g. `[{"type":"addRules","rules":[{"toolName":"Write"}],"behavior":"allow","destination":"session"}]`
+   * allows Write for the rest of the session.
+   */
+  withUpdatedPermissions(updatesJson: string): Verdict {
+    this.updatedPermissionsJson = updatesJson;
+    return this;
+  }
+
   withReason(reason: string): Verdict {
     this.reason = reason;
     return this;

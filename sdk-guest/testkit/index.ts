@@ -27,6 +27,7 @@ export interface TestVerdict {
   additionalContext: string;
   systemMessage: string;
   updatedOutputJson: string;
+  updatedPermissionsJson: string;
 }
 
 export interface TestToolResponse {
@@ -134,6 +135,7 @@ export async function loadForTest(wasm: string | URL | Uint8Array, options: Load
       additionalContext: String(o.additionalContext),
       systemMessage: String(o.systemMessage),
       updatedOutputJson: String(o.updatedOutputJson),
+      updatedPermissionsJson: String(o.updatedPermissionsJson),
     };
   };
 

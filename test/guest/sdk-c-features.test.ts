@@ -72,6 +72,9 @@ describe('hook dispatch by binding_index', () => {
 
   it('answers PermissionRequest, PostToolUse and PostToolUseFailure', async () => {
     expect(await p.hook({ event: 'HOOK_EVENT_PERMISSION_REQUEST', bindingIndex: 3, toolUse: { toolName: 'Read', toolInputJson: '{"path":"/etc/passwd"}' } })).toMatchObject({ decision: 'ask', reason: 'reading /etc/passwd' });
+    const inside = await p.hook({ event: 'HOOK_EVENT_PERMISSION_REQUEST', bindingIndex: 3, toolUse: { toolName: 'Read', toolInputJson: '{"path":"/work/a.c"}' } });
+    expect(inside).toMatchObject({ decision: 'allow', reason: 'the workspace' });
+    expect(JSON.parse(inside.updatedPermissionsJson)).toEqual([{ type: 'addRules', rules: [{ toolName: 'Read' }], behavior: 'allow', destination: 'session' }]);
     expect(await p.hook({ event: 'HOOK_EVENT_POST_TOOL_USE', bindingIndex: 4, toolResult: { toolName: 'Bash', toolInputJson: '{}', toolOutputJson: '"key=SECRET"' } })).toMatchObject({ decision: 'continue', updatedOutputJson: '"[redacted]"' });
     expect(await p.hook({ event: 'HOOK_EVENT_POST_TOOL_USE_FAILURE', bindingIndex: 5, toolResult: { toolName: 'Grep', error: 'exit 2' } })).toMatchObject({ decision: 'continue', systemMessage: 'tool Grep failed: exit 2' });
   });

@@ -93,6 +93,12 @@ describe('hook dispatch: one binding per call, chosen by binding_index', () => {
     expect(v).toMatchObject({ decision: 'ask', reason: 'reading /etc/passwd' });
   });
 
+  it('answers PermissionRequest with an allow and updatedPermissions (withUpdatedPermissions)', async () => {
+    const v = await p.hook({ event: 'HOOK_EVENT_PERMISSION_REQUEST', toolUse: { toolName: 'Read', toolInputJson: '{"path":"/work/a.ts"}' } });
+    expect(v).toMatchObject({ decision: 'allow', reason: 'the workspace' });
+    expect(JSON.parse(v.updatedPermissionsJson)).toEqual([{ type: 'addRules', rules: [{ toolName: 'Read' }], behavior: 'allow', destination: 'session' }]);
+  });
+
   it('rewrites tool output in PostToolUse', async () => {
     const v = await p.hook({ event: 'HOOK_EVENT_POST_TOOL_USE', toolResult: { toolName: 'Bash', toolInputJson: '{}', toolOutputJson: '"key=SECRET"' } });
     expect(v).toMatchObject({ decision: 'continue', updatedOutputJson: '"[redacted]"' });

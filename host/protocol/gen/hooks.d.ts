@@ -1572,6 +1572,9 @@ export namespace wasmhooks {
             /** HookResponse updatedOutputJson. */
             updatedOutputJson: string;
 
+            /** HookResponse updatedPermissionsJson. */
+            updatedPermissionsJson: string;
+
             /**
              * Encodes the specified HookResponse message. Does not implicitly {@link wasmhooks.v1.HookResponse.verify|verify} messages.
              * @param message HookResponse message or plain object to encode
@@ -1620,6 +1623,9 @@ export namespace wasmhooks {
 
                 /** HookResponse updatedOutputJson */
                 updatedOutputJson?: (string|null);
+
+                /** HookResponse updatedPermissionsJson */
+                updatedPermissionsJson?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

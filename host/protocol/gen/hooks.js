@@ -3747,6 +3747,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [additionalContext] HookResponse additionalContext
              * @property {string|null} [systemMessage] HookResponse systemMessage
              * @property {string|null} [updatedOutputJson] HookResponse updatedOutputJson
+             * @property {string|null} [updatedPermissionsJson] HookResponse updatedPermissionsJson
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -3827,6 +3828,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             HookResponse.prototype.updatedOutputJson = "";
 
             /**
+             * HookResponse updatedPermissionsJson.
+             * @member {string} updatedPermissionsJson
+             * @memberof wasmhooks.v1.HookResponse
+             * @instance
+             */
+            HookResponse.prototype.updatedPermissionsJson = "";
+
+            /**
              * Encodes the specified HookResponse message. Does not implicitly {@link wasmhooks.v1.HookResponse.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.HookResponse
@@ -3854,6 +3863,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 5, wireType 2 =*/42).string(message.systemMessage);
                 if (message.updatedOutputJson != null && $Object.hasOwnProperty.call(message, "updatedOutputJson") && message.updatedOutputJson !== "")
                     writer.uint32(/* id 6, wireType 2 =*/50).string(message.updatedOutputJson);
+                if (message.updatedPermissionsJson != null && $Object.hasOwnProperty.call(message, "updatedPermissionsJson") && message.updatedPermissionsJson !== "")
+                    writer.uint32(/* id 7, wireType 2 =*/58).string(message.updatedPermissionsJson);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3950,6 +3961,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.updatedOutputJson = value;
                             else
                                 delete message.updatedOutputJson;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.updatedPermissionsJson = value;
+                            else
+                                delete message.updatedPermissionsJson;
                             continue;
                         }
                     }

@@ -1326,6 +1326,12 @@ export class HookResponse {
   systemMessage: string = "";
   /** PostToolUse: the tool output to use instead (JSON); empty keeps it. */
   updatedOutputJson: string = "";
+  /**
+   * PermissionRequest with DECISION_ALLOW: Claude Code's updatedPermissions, a JSON array of
+   * PermissionUpdate objects (an addRules allow of a whole tool allows it for the rest of the
+   * session; docs/hooks.md). Refused on any other event or decision; empty adds none.
+   */
+  updatedPermissionsJson: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -1336,6 +1342,7 @@ export class HookResponse {
     w.string(4, this.additionalContext);
     w.string(5, this.systemMessage);
     w.string(6, this.updatedOutputJson);
+    w.string(7, this.updatedPermissionsJson);
     return w.finish();
   }
 
@@ -1359,6 +1366,7 @@ export class HookResponse {
         case 4: if (r.expect(wt, WIRE_LEN, 4)) m.additionalContext = r.string(); break;
         case 5: if (r.expect(wt, WIRE_LEN, 5)) m.systemMessage = r.string(); break;
         case 6: if (r.expect(wt, WIRE_LEN, 6)) m.updatedOutputJson = r.string(); break;
+        case 7: if (r.expect(wt, WIRE_LEN, 7)) m.updatedPermissionsJson = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -1379,6 +1387,7 @@ export class HookResponse {
     if (this.additionalContext.length > 0) w.key("additionalContext").string(this.additionalContext);
     if (this.systemMessage.length > 0) w.key("systemMessage").string(this.systemMessage);
     if (this.updatedOutputJson.length > 0) w.key("updatedOutputJson").string(this.updatedOutputJson);
+    if (this.updatedPermissionsJson.length > 0) w.key("updatedPermissionsJson").string(this.updatedPermissionsJson);
     w.endObject();
   }
 }
