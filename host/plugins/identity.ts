@@ -10,9 +10,8 @@ import { WasmhooksError } from '../errors.js';
 import { reservedToolError, reservedToolName } from '../tools/reserved.js';
 import { firstUnsafeChar } from '../unsafe-chars.js';
 
-const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 const PLUGIN_NAME_MAX = 64;
-/** The same rule as one pattern, for the options that name a plugin (`pluginName`): refused there, not at load. */
+/** A plugin's name; the options that name a plugin (`pluginName`) use it too, refused there, not at load. */
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export const PLUGIN_NAME_RULE = '1-64 lower-case letters, digits, ".", "_" or "-", a letter or digit first';
 /** Semver's characters (`1.2.3-rc.1+build.5`), not its grammar: a plugin's own scheme (`2024.06`) still loads. */
@@ -41,7 +40,7 @@ function problemOf(field: IdentityField, value: string): string | undefined {
     case 'name':
       if (value.length === 0) return 'is empty';
       if (value.length > PLUGIN_NAME_MAX) return `is ${value.length} characters; the limit is ${PLUGIN_NAME_MAX}`;
-      return PLUGIN_NAME.test(value) ? undefined : `${shown} must match ${PLUGIN_NAME.source} (lower-case letters, digits, ".", "_", "-"; a letter or digit first)`;
+      return PLUGIN_NAME_PATTERN.test(value) ? undefined : `${shown} must match ${PLUGIN_NAME_PATTERN.source} (lower-case letters, digits, ".", "_", "-"; a letter or digit first)`;
     case 'version':
       // Optional in the protocol: an empty version is "not given".
       if (value.length > PLUGIN_VERSION_MAX) return `is ${value.length} characters; the limit is ${PLUGIN_VERSION_MAX}`;

@@ -280,8 +280,9 @@ export function hookResponseOf(raw: HookResponseFields): Decoded<HookOutput> {
     const updates = parseJson('hook output updated_permissions_json', raw.updatedPermissionsJson);
     if (!updates.ok) return updates;
     // The JS and shell hooks' schema (permissions/updates.ts); where it is legal is decisions.ts's rule, as for them.
+    // The first five problems are named: a plugin's thousands of bad entries need not all be listed.
     const read = permissionUpdatesSchema().safeParse(updates.value);
-    if (!read.success) return bad(`hook output updated_permissions_json: ${read.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 500)}`);
+    if (!read.success) return bad(`hook output updated_permissions_json: ${read.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 500)}`);
     response.updatedPermissions = read.data;
   }
   return { ok: true, value: response };
