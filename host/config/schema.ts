@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/config.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { matcherCheck } from '../hooks/matcher.js';
-import { TOOL_NAME, TOOL_NAME_RULE } from '../tools/name.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
 import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from '../plugins/identity.js';
+import { extismToolsSchema } from '../plugins/extism-tools.js';
 
 const positiveInt = () =>
   z
@@ -89,19 +89,6 @@ function build() {
     )
     .describe('WASI preview1, off by default. true: clocks, random, stdout/stderr as plugin logs, no files, args or env.');
 
-  const extismTool = z
-    .object({
-      name: text('a tool name').regex(TOOL_NAME, { error: `expected ${TOOL_NAME_RULE}` }),
-      export: nonEmpty('an export name').optional().describe('The export to call (default: the tool name).'),
-      description: text().optional(),
-      inputSchema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema of the tool input (an object schema).'),
-      input: z
-        .enum(['json', 'text'], { error: 'expected "json" or "text"' })
-        .optional()
-        .describe('json: the tool input as JSON text (default); text: its string field "input", as is.'),
-    })
-    .strict();
-
   const pluginCommon = {
     sha256: sha256.optional().describe('Pin: the plugin is refused if its bytes hash differently. Required for a url.'),
     limits: configLimitsSchema.optional(),
@@ -113,10 +100,8 @@ function build() {
       .describe('Failure policy per event, overriding the plugin\'s own.'),
     isolation: z.enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' }).optional(),
     wasi: wasi.optional(),
-    tools: z
-      .array(extismTool, { error: 'expected an array of tools' })
-      .optional()
-      .describe('Use a plugin without the wasmhooks protocol (any Extism plugin) through these exports, as tools.'),
+    // The loadPlugin option's schema itself: a config file and loadPlugin accept the same tools, with the same messages.
+    tools: extismToolsSchema().optional(),
     pluginName: text('a plugin name')
       .regex(PLUGIN_NAME_PATTERN, { error: `expected ${PLUGIN_NAME_RULE}` })
       .optional()

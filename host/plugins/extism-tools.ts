@@ -17,20 +17,59 @@ import { returnCodeCheck } from './return-code.js';
 /** The field whose string value a `text` tool passes as its input. */
 const TEXT_FIELD = 'input';
 
+/**
+ * One tool entry, wherever it is written: `loadPlugin`'s `tools` option (options.ts) and a
+ * `wasmhooks.json` plugin's `tools` (config/schema.ts) are this schema, so the two accept the same
+ * entries and say the same thing about a bad one. Messages say what was expected; the config loader
+ * adds the path and the value it got, `loadPlugin` the path. The `.describe` texts reach the JSON
+ * schema published for editors.
+ */
 export const extismToolSchema = lazy(() =>
   z
-    .object({
-      /** The tool's name, as the model sees it. */
-      name: z.string().regex(TOOL_NAME, `must be ${TOOL_NAME_RULE}`),
-      /** The plugin's export to call (default: the tool's name). */
-      export: z.string().min(1).optional(),
-      description: z.string().default(''),
-      /** JSON Schema of the tool input (an object schema); a default fits `input`. */
-      inputSchema: z.record(z.string(), z.unknown()).optional(),
-      /** `json`: the whole tool input as JSON text. `text`: the string field `input`, as is. */
-      input: z.enum(['json', 'text']).default('json'),
-    })
+    .object(
+      {
+        name: z
+          .string({ error: 'expected a tool name' })
+          .regex(TOOL_NAME, { error: `expected ${TOOL_NAME_RULE}` })
+          .describe('The tool\'s name, as the model sees it.'),
+        export: z
+          .string({ error: 'expected an export name' })
+          .min(1, { error: 'expected an export name' })
+          .optional()
+          .describe('The export to call (default: the tool name).'),
+        // No default here: an absent (or empty) one becomes "Calls the export …" in extismInfo, which knows the plugin's name.
+        description: z
+          .string({ error: 'expected a string' })
+          .optional()
+          .describe('What the model reads about the tool (default: "Calls the export <export> of <plugin>").'),
+        inputSchema: z
+          .record(z.string(), z.unknown(), { error: 'expected an object (a JSON Schema)' })
+          .optional()
+          .describe('JSON Schema of the tool input (an object schema; default: one that fits `input`).'),
+        input: z
+          .enum(['json', 'text'], { error: 'expected "json" or "text"' })
+          .default('json')
+          .describe('json: the tool input as JSON text (default); text: its string field "input", as is.'),
+      },
+      // Only for a value that is no object: an unknown field keeps zod's message, which names the field.
+      { error: (issue) => (issue.code === 'invalid_type' ? 'expected a tool ({ "name": … })' : undefined) },
+    )
     .strict(),
+);
+
+/** A plugin's tool list: names are unique within it (the model calls a tool by its name alone). */
+export const extismToolsSchema = lazy(() =>
+  z
+    .array(extismToolSchema(), { error: 'expected an array of tools' })
+    .superRefine((tools, ctx) => {
+      const first = new Map<string, number>();
+      for (const [i, t] of tools.entries()) {
+        const j = first.get(t.name);
+        if (j === undefined) first.set(t.name, i);
+        else ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `expected a name unique in this plugin (tools[${j}] is also named "${t.name}")`, input: t.name });
+      }
+    })
+    .describe('Use a plugin without the wasmhooks protocol (any Extism plugin) through these exports, as tools.'),
 );
 
 export type ExtismTool = z.input<ReturnType<typeof extismToolSchema>>;
@@ -47,7 +86,8 @@ const exportOf = (tool: ResolvedExtismTool): string => tool.export ?? tool.name;
 /**
  * The `PluginInfo` of a plugin used through its exports: no hooks, the
  * configured tools, asking for nothing (its grants are what it is given).
- * Throws MISSING_EXPORT for a tool whose export the module lacks.
+ * Throws MISSING_EXPORT for a tool whose export the module lacks. `tools` went through
+ * extismToolsSchema, which refused two with one name.
  */
 export function extismInfo(
   name: string,
@@ -61,11 +101,6 @@ export function extismInfo(
       'MISSING_EXPORT',
       `plugin ${origin} does not export ${missing.map((t) => `"${exportOf(t)}" (tool ${t.name})`).join(', ')}; its function exports are: ${sandbox.exports.join(', ') || 'none'}`,
     );
-  }
-  const seen = new Set<string>();
-  for (const t of tools) {
-    if (seen.has(t.name)) throw new WasmhooksError('INVALID_OPTIONS', `plugin ${origin}: two tools are named "${t.name}"`);
-    seen.add(t.name);
   }
   const specs: PluginToolSpec[] = tools.map((t) => ({
     name: t.name,

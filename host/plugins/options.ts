@@ -5,7 +5,7 @@ import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { lazy } from '../lazy.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
 import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
-import { extismToolSchema } from './extism-tools.js';
+import { extismToolsSchema } from './extism-tools.js';
 import { grantsSchema } from './grants.js';
 import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from './identity.js';
 
@@ -58,7 +58,7 @@ const pluginOptionsSchema = lazy(() =>
        * Use a plugin that does not speak the wasmhooks protocol (no `describe`)
        * through these exports, as tools. Its name is `pluginName` (default: the file name).
        */
-      tools: z.array(extismToolSchema()).optional(),
+      tools: extismToolsSchema().optional(),
       /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
       pluginName: z.string().regex(PLUGIN_NAME_PATTERN, `must be ${PLUGIN_NAME_RULE}`).optional(),
     })

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHost, createSandbox, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import { createHost, createSandbox, loadPlugin, parseConfig, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { CallOutcome, HostEvent, HostFunction } from '../../dist/index.js';
 import { hostile } from './wat.js';
+import { extismToolVerdicts, type ExtismToolApi } from '../plugins/extism-tool-cases.ts';
 
 const fixture = async (path: string) => new Uint8Array(await readFile(new URL(`../fixtures/${path}`, import.meta.url)));
 const guard = () => fixture('wasi/build/guard.wasm');
@@ -149,6 +150,12 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.ok(output?.type === 'tool.output' && output.content === '{"count":7,"total":22}' && !output.isError, JSON.stringify(output));
     const end = events.at(-1);
     assert.ok(end?.type === 'agent.end' && end.result.subtype === 'success');
+  },
+
+  'an Extism tool entry: wasmhooks.json and loadPlugin options give one verdict, a refusal names its field (test/plugins/extism-tool-cases.ts)': async () => {
+    // dist/'s classes are other types than host/'s to the compiler (private fields), the same code at run time.
+    const api = { parseConfig, loadPlugin, vowels: await vowels() } as unknown as ExtismToolApi;
+    assert.deepEqual(await extismToolVerdicts(api), []);
   },
 
   'host functions: called when granted, refused at load when not': async () => {
