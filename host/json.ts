@@ -46,6 +46,25 @@ export interface JsonOptions {
  */
 export const TOOL_INPUT_JSON: JsonOptions = Object.freeze({ uniqueKeys: true });
 
+/**
+ * A deep copy of JSON-like data (hook inputs, a permission question's tool input), so a JS
+ * hook or an app's permission callback that mutates what it was given changes nothing.
+ * Several times cheaper than structuredClone.
+ */
+export function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const value = copyJson((v as Record<string, unknown>)[k]);
+    // An own "__proto__" key (JSON.parse makes one) stays an own key: assigned, it would become the
+    // copy's prototype, and the hook would read inherited values the tool never gets.
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
+  }
+  return out;
+}
+
 /** A JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

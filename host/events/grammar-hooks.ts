@@ -77,11 +77,14 @@ function toolHook(e: HostEventOf<'hook.start'>, s: ScopeState): string | undefin
   switch (e.event) {
     case 'PreToolUse':
       if (e.recheck === true) return call.resolved === 'allow' && !call.post ? undefined : `re-check of ${call.id} before its permission.resolved allow`;
-      if (call.asked || call.resolved || call.post) return `for ${call.id} after its permission step (only a re-check, marked recheck, comes then)`;
+      if (call.questioned || call.asked || call.resolved || call.post) return `for ${call.id} after its permission step (only a re-check, marked recheck, comes then)`;
       call.firstRound = true;
       return undefined;
     case 'PermissionRequest':
-      return call.asked && !call.resolved ? undefined : `for ${call.id} outside its permission question (permission.request … permission.resolved)`;
+      // Before permission.request: the hooks answer first, and the app is asked (the event) only when none did.
+      if (call.asked || call.resolved || call.post) return `for ${call.id} outside its permission step (after its PreToolUse hooks, before permission.request and permission.resolved)`;
+      call.questioned = true;
+      return undefined;
     case 'PostToolUse':
     case 'PostToolUseFailure':
       if (call.post && call.post !== e.event) return `for ${call.id} after ${call.post} (never both)`;

@@ -16,6 +16,8 @@ export interface CallState {
   /** Its place in the model's order. */
   readonly index: number;
   firstRound: boolean;
+  /** Its PermissionRequest hooks ran: they answer before `permission.request` announces the question to the app. */
+  questioned: boolean;
   asked: boolean;
   resolved?: 'allow' | 'deny';
   resolvedSource?: string;

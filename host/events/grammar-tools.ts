@@ -20,7 +20,7 @@ export function toolCall(c: Checker, e: HostEventOf<'tool.call'>, s: ScopeState)
   const t = s.turn;
   if (t?.message !== 'open' || t.unfinished) return c.fail('message', `tool.call ${e.toolUseId} outside a model message`);
   if (t.calls.has(e.toolUseId)) return c.fail('tool', `tool.call ${e.toolUseId} twice in one turn (each call is settled once by its id)`);
-  const call: CallState = { id: e.toolUseId, name: e.name, object: isRecord(e.input), index: t.order.length, firstRound: false, asked: false, settled: false };
+  const call: CallState = { id: e.toolUseId, name: e.name, object: isRecord(e.input), index: t.order.length, firstRound: false, questioned: false, asked: false, settled: false };
   t.calls.set(e.toolUseId, call);
   t.order.push(call);
 }

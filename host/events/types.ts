@@ -99,6 +99,11 @@ export interface HostEventPayloads {
     additionalContext?: string;
     inputUpdated?: boolean;
   };
+  /**
+   * The app is asked (no PermissionRequest hook answered, they run first): `input` and `reason` are what
+   * its `canUseTool` (the HTTP `can_use_tool`) gets, the input after every rewrite, which runs on a plain
+   * allow (a copy: editing it changes nothing).
+   */
   'permission.request': { toolUseId: string; name: string; input: Record<string, unknown>; reason: string };
   'permission.resolved': {
     toolUseId: string;

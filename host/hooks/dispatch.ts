@@ -10,6 +10,7 @@ import type { StoppedBy } from '../events/types.js';
 import { Chain, NOTHING, type ChainOutcome, type DispatchContext } from './chain.js';
 import type { HookEventName, HookHandler, HookInput, HookInputOf, HookResult } from './types.js';
 import { timerDelay } from '../timer.js';
+import { copyJson } from '../json.js';
 
 export type { ChainOutcome, DispatchContext } from './chain.js';
 
@@ -26,24 +27,6 @@ export function stoppedBy(event: StoppedBy['event'], out: ChainOutcome): Stopped
 
 /** `NOTHING`, settled: what `dispatch` returns when no hook listens. */
 const SETTLED_NOTHING: Promise<ChainOutcome> = Promise.resolve(NOTHING);
-
-/**
- * A deep copy of JSON-like data (hook inputs are), so a JS hook that mutates
- * its input changes nothing. Several times cheaper than structuredClone.
- */
-function copyJson(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map(copyJson);
-  const out: Record<string, unknown> = {};
-  for (const k in v) {
-    const value = copyJson((v as Record<string, unknown>)[k]);
-    // An own "__proto__" key (JSON.parse makes one) stays an own key: assigned, it would become the
-    // copy's prototype, and the hook would read inherited values the tool never gets.
-    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
-    else out[k] = value;
-  }
-  return out;
-}
 
 /**
  * An abort signal created only when a hook reads it: an AbortController costs

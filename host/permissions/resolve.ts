@@ -16,6 +16,7 @@ import type { CanUseTool, PermissionAnswer, PermissionMode, PermissionRequestInf
 import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
+import { copyJson } from '../json.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -106,11 +107,15 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
       resolve('timeout');
     }, timerDelay(cfg.timeoutMs));
   });
+  // The app gets a copy: one that edits it in place and answers a plain allow has not rewritten
+  // the input (only `updatedInput` does, and that rewrite is re-checked: agent/recheck.ts); run as
+  // it was, the edit escaped the re-check (the loop saw the very object it asked about come back).
+  const shown = copyJson(input) as Record<string, unknown>;
   try {
     const info: PermissionRequestInfo = {
       toolUseId: call.toolUseId,
       toolName: name,
-      input,
+      input: shown,
       signal: controller.signal,
       reason,
       workingDirectory: call.cwd,
@@ -118,7 +123,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
       ...(call.parentToolUseId !== undefined ? { parentToolUseId: call.parentToolUseId } : {}),
     };
     const answer = await Promise.race([
-      Promise.resolve().then(() => (cfg.canUseTool as CanUseTool)(name, input, info)),
+      Promise.resolve().then(() => (cfg.canUseTool as CanUseTool)(name, shown, info)),
       timeout,
       aborted,
     ]);
@@ -176,8 +181,16 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
   return outcome;
 }
 
+/**
+ * The question. The PermissionRequest hooks answer first (Claude Code's: they run where a dialog
+ * would show, and may rewrite the input); only when none answered is the question announced
+ * (`permission.request`) and the app asked. The event, the app's callback (the HTTP
+ * `can_use_tool` too) and the Notification hooks are then given one input and one reason: the
+ * input that runs if the answer is a plain allow. Announced before the hooks (as it was until
+ * red21's note), the event showed the input a PermissionRequest hook then rewrote: a UI showing
+ * it had a person approve `ls` while `rm -rf ~` ran.
+ */
 async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string): Promise<PermissionOutcome> {
-  call.emit({ type: 'permission.request', toolUseId: call.toolUseId, name: call.toolName, input: call.input, reason });
   const hooks = await call.runHooks(call.input);
   const input = hooks.updatedInput ?? call.input;
   if (call.signal.aborted) return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
@@ -194,7 +207,9 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
       ...(hooks.decidedBy ? { hookName: hooks.decidedBy.hookName } : {}),
     };
   }
-  await call.notify(`${call.toolName} needs permission`);
   const why = stale ? `${reason}; hook "${hooks.decidedBy?.hookName}" allowed the call before hook "${hooks.rewrittenBy?.hookName}" rewrote its input` : reason;
+  // A copy: a subscriber that edits the event's input in place must not change the input that runs.
+  call.emit({ type: 'permission.request', toolUseId: call.toolUseId, name: call.toolName, input: copyJson(input) as Record<string, unknown>, reason: why });
+  await call.notify(`${call.toolName} needs permission`);
   return askApp(cfg, call, input, why);
 }
