@@ -25,7 +25,12 @@ function respondDirect(
   attach: (sink: DirectSink) => DirectSource,
 ): Response {
   outgoing.writeHead(status, headers);
-  const source = attach({ write: (bytes) => outgoing.write(bytes), end: () => outgoing.end(), destroy: () => outgoing.destroy() });
+  const source = attach({
+    write: (bytes) => outgoing.write(bytes),
+    writer: outgoing,
+    end: () => outgoing.end(),
+    destroy: () => outgoing.destroy(),
+  });
   // The peer sees the headers at once, with the first bytes when the body wrote some (one packet).
   if (!outgoing.headersSent) outgoing.flushHeaders();
   outgoing.on('drain', () => source.resume());

@@ -44,10 +44,11 @@ export interface DirectSink {
   /** Writes bytes after the status and headers; false when the connection's buffer is full (wait for `resume`). */
   write(bytes: Uint8Array): boolean;
   /**
-   * The runtime's own writer, where `write` would only forward to it (Bun's direct controller): the hub writes
-   * to it with nothing in between, since a tick writes to every client a syscall apart and each object on the
-   * way is a cache miss per client. It answers a number once the bytes are taken, or a promise settled when the
-   * connection drained (then `resume`), rejected when it is gone (then `close`).
+   * The runtime's own writer, where `write` would only forward to it (Node's `ServerResponse`, Bun's direct
+   * controller): the hub writes to it with nothing in between, since a tick writes to every client a syscall
+   * apart and each object on the way is a cache miss per client. It answers as `write` does (Node), or a number
+   * once the bytes are taken, or a promise settled when the connection drained (then `resume`), rejected when
+   * it is gone (then `close`) (Bun).
    */
   readonly writer?: RuntimeWriter;
   /** Ends the response once what was written is sent. */
@@ -56,9 +57,14 @@ export interface DirectSink {
   destroy(): void;
 }
 
-/** A runtime's own writer of a connection (see `DirectSink.writer`). */
+/**
+ * What takes an SSE client's bytes: a web stream's sink, a `DirectSink`, or a runtime's own writer of the
+ * connection (`DirectSink.writer`). Its answer: true, or the bytes taken, when more may be written at once;
+ * false to wait for `DirectSource.resume` (or the stream's next pull); a promise settled when the connection
+ * drained, rejected when it is gone.
+ */
 export interface RuntimeWriter {
-  write(bytes: Uint8Array): number | Promise<unknown>;
+  write(bytes: Uint8Array): boolean | number | Promise<unknown>;
 }
 
 /** What a body written directly gives back to the adapter. Contract: must not throw. */

@@ -27,15 +27,6 @@ export interface StreamRequest {
   direct?: (body: ReadableStream<Uint8Array>, attach: (sink: DirectSink) => DirectSource) => void;
 }
 
-/**
- * What takes a client's bytes: the sink, or the connection itself (`DirectSink`, or the runtime's own writer).
- * Its answer: true, or the bytes taken, when more may be written at once; false to wait for `Client.ready`; a
- * promise (`RuntimeWriter`) settled when the connection drained, rejected when it is gone.
- */
-interface Writer {
-  write(bytes: Uint8Array): ReturnType<RuntimeWriter['write']> | boolean;
-}
-
 /** How a client's stream ends. */
 interface Sink {
   end(): void;
@@ -49,7 +40,7 @@ interface Sink {
  * it does not stays in the stream until the reader comes back: `write` answers false then, and the client counts
  * it until the next pull.
  */
-function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink & Writer {
+function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, { destroy, quiet }: StreamRequest): Sink & RuntimeWriter {
   return {
     write(bytes) {
       controller.enqueue(bytes);
@@ -88,7 +79,7 @@ function connectionSink(sink: DirectSink): Sink {
 const CLOSED: DirectSource = { resume: () => {}, close: () => {} };
 
 /** The sink of a client whose connection is not attached yet (`EventHub.openDirect`): nothing is written before `attach`. */
-const UNATTACHED: Sink & Writer = {
+const UNATTACHED: Sink & RuntimeWriter = {
   write() {
     throw new Error('an SSE client was written before its connection was attached');
   },
@@ -108,7 +99,7 @@ export class Client {
   /** SSE bytes and frames in the queue. */
   bytes = 0;
   /** Takes the bytes: the sink, or once attached the connection's own writer, with no wrapper between them. */
-  #writer: Writer = UNATTACHED;
+  #writer: RuntimeWriter = UNATTACHED;
   frames = 0;
   /** Chunks not taken yet, in order. */
   #queue: Uint8Array[] = [];
