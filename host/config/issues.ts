@@ -50,19 +50,24 @@ function flatten(issue: Issue, prefix: readonly Key[]): Array<{ path: Key[]; iss
   return [{ path, issue }];
 }
 
-/** One line per issue, without the file name. */
-export function issueLines(issues: readonly Issue[], input: unknown): string[] {
+/**
+ * One line per issue, without the file name. `base` names where `input` sits (`['wasi']` for a
+ * `wasi` option checked on its own), so the line names the field as the caller wrote it.
+ * parseConfig and loadPlugin's options both say it this way (one wording for one schema).
+ */
+export function issueLines(issues: readonly Issue[], input: unknown, base: readonly Key[] = []): string[] {
   const lines = issues.flatMap((i) => flatten(i, [])).map(({ path, issue }) => {
+    const where = formatPath([...base, ...path]);
     if (issue.code === 'unrecognized_keys') {
       return issue.keys
-        .map((key) => `${formatPath([...path, key])}: unknown field (check its spelling, or remove it)`)
+        .map((key) => `${formatPath([...base, ...path, key])}: unknown field (check its spelling, or remove it)`)
         .join('\n');
     }
     const at = valueAt(input, path);
     const got = at.found ? `, got ${show(at.value)}` : ', but it is missing';
     // Refinements on a whole object carry their own wording; the value would only be noise.
     const tail = issue.code === 'custom' && at.found && typeof at.value === 'object' ? '' : got;
-    return `${formatPath(path)}: ${issue.message}${tail}`;
+    return `${where}: ${issue.message}${tail}`;
   });
   return [...new Set(lines)];
 }

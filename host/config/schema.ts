@@ -6,12 +6,10 @@
  */
 import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/config.js';
-import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { matcherCheck } from '../hooks/matcher.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
-import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from '../plugins/identity.js';
-import { extismToolsSchema } from '../plugins/extism-tools.js';
+import { pluginOptionFields } from '../plugins/options.js';
 
 const positiveInt = () =>
   z
@@ -21,95 +19,28 @@ const positiveInt = () =>
 const text = (what = 'a string') => z.string({ error: `expected ${what}` });
 const nonEmpty = (what: string) => text(what).min(1, { error: `expected ${what}` });
 const regex = () => text('a tool-name regex').superRefine(matcherCheck);
-const stringList = (what: string) => z.array(nonEmpty(what), { error: `expected an array of ${what}s` });
 
 /**
  * The schemas, built at first use (`configSchemas()`): only a config file needs them, and building
  * them took about 8 ms of a cold start (`import 'wasmhooks'`) on Node, where a guard never reads one.
  */
 function build() {
-  const failurePolicy = z.enum(['fail-closed', 'fail-open'], { error: 'expected "fail-closed" or "fail-open"' });
-  const eventName = z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` });
+  const o = pluginOptionFields();
   const sha256 = text('a sha256 digest').regex(/^[0-9a-fA-F]{64}$/, { error: 'expected a sha256 digest (64 hex characters)' });
-
-  /** Per-call limits; absent fields take the host's defaults. */
-  const configLimitsSchema = z
-    .object({
-      timeoutMs: positiveInt().describe('Wall-clock deadline of one call, in ms.'),
-      fuel: positiveInt().describe('Fuel units one call may burn (roughly: wasm instructions).'),
-      maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
-      maxInputBytes: positiveInt(),
-      maxOutputBytes: positiveInt(),
-      maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
-      maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
-      maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
-      maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
-      maxTableElements: positiveInt()
-        .max(10_000_000, { error: 'expected at most 10000000' })
-        .describe('Cap on the elements of all the plugin\'s tables together (host memory, ~16 bytes each).'),
-    })
-    .partial()
-    .strict();
-
-  const grants = z
-    .object({
-      networkHosts: stringList('host name').describe('Hosts the plugin may reach; `*.example.com` matches subdomains.'),
-      filePaths: z
-        .union([stringList('path'), z.record(z.string(), text('a path'))], {
-          error: 'expected an array of paths or an object mapping host paths to plugin paths',
-        })
-        .describe('Host paths the plugin may read (relative paths resolve against this file\'s folder).'),
-      configKeys: stringList('config key').describe('Config keys the plugin may read.'),
-      hostFunctions: stringList('host function name').describe(
-        'Embedder host functions (extism:host/user) the plugin may import; the embedding application provides them.',
-      ),
-    })
-    .partial()
-    .strict();
-
-  const wasi = z
-    .union(
-      [
-        z.boolean(),
-        z
-          .object({
-            args: z.array(text('an argument'), { error: 'expected an array of strings' }).describe('argv as the plugin sees it (none by default).'),
-            env: z.record(z.string(), text('a string value')).describe('Environment variables (none by default).'),
-            preopens: z
-              .record(z.string(), nonEmpty('a host directory'))
-              .refine((dirs) => Object.keys(dirs).every((p) => p.startsWith('/')), {
-                error: 'expected absolute plugin paths (starting with /) as keys',
-              })
-              .describe('Read-only directories: plugin path → host directory (relative to this file\'s folder), read once at load.'),
-          })
-          .partial()
-          .strict(),
-      ],
-      { error: 'expected true, false or { "args", "env", "preopens" }' },
-    )
-    .describe('WASI preview1, off by default. true: clocks, random, stdout/stderr as plugin logs, no files, args or env.');
 
   const pluginCommon = {
     sha256: sha256.optional().describe('Pin: the plugin is refused if its bytes hash differently. Required for a url.'),
-    limits: configLimitsSchema.optional(),
-    grants: grants.optional(),
-    config: z.record(z.string(), text('a string value')).optional().describe('Values the plugin may read (only granted keys).'),
-    failurePolicy: z
-      .partialRecord(eventName, failurePolicy)
-      .optional()
-      .describe('Failure policy per event, overriding the plugin\'s own.'),
-    isolation: z.enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' }).optional(),
-    wasi: wasi.optional(),
-    // The loadPlugin option's schema itself: a config file and loadPlugin accept the same tools, with the same messages.
-    tools: extismToolsSchema().optional(),
-    pluginName: text('a plugin name')
-      .regex(PLUGIN_NAME_PATTERN, { error: `expected ${PLUGIN_NAME_RULE}` })
-      .optional()
-      .describe('Name of a plugin used through `tools` (default: its file name).'),
-    allowExceptions: z
-      .boolean({ error: 'expected true or false' })
-      .optional()
-      .describe('Accept a plugin that uses wasm exception handling (refused by default; every handler then re-raises a stop).'),
+    // loadPlugin's option schemas themselves (plugins/options.ts): a config file and loadPlugin accept the same
+    // values, with the same messages. Only the loader applies their defaults; a parsed config keeps what was written.
+    limits: o.limits.optional(),
+    grants: o.grants.optional(),
+    config: o.config.optional(),
+    failurePolicy: o.failurePolicy.optional(),
+    isolation: o.isolation.optional(),
+    wasi: o.wasi.optional(),
+    tools: o.tools.optional(),
+    pluginName: o.pluginName.optional(),
+    allowExceptions: o.allowExceptions.optional(),
     signature: nonEmpty('a path or URL of a .sig file').optional().describe('Where the plugin\'s signature is (default: the plugin\'s path or URL + ".sig").'),
   };
 
@@ -181,7 +112,7 @@ function build() {
     })
     .strict();
 
-  return { configLimitsSchema, pluginEntrySchema, hookModule, configSchema };
+  return { pluginEntrySchema, hookModule, configSchema };
 }
 
 let built: ReturnType<typeof build> | undefined;

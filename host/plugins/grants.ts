@@ -11,22 +11,44 @@ import type { HostFunctions } from '../sandbox/host-functions.js';
 import { USER_MODULE } from '../sandbox/host-functions.js';
 import { functionImports } from '../sandbox/imports.js';
 
+/** A list of non-empty strings, each refused with `expected <what>`. */
+const names = (what: string) =>
+  z.array(z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }), { error: `expected an array of ${what.replace(/^an? /, '')}s` });
+
+/**
+ * A plugin's grants, wherever they are written: `loadPlugin`'s `grants` option and a `wasmhooks.json`
+ * plugin's `grants` are this schema (see plugins/options.ts). Each list is optional: `resolveGrants`
+ * fills the absent ones with nothing, at load; the config file keeps what was written.
+ */
 export const grantsSchema = lazy(() =>
   z
-    .object({
-      /** Hosts the plugin may reach over HTTP; `*.example.com` matches subdomains. */
-      networkHosts: z.array(z.string().min(1)).default([]),
-      /** Host paths the plugin may read, mapped to where the plugin sees them (`{ "/data": "/work/data" }`) or listed as-is. */
-      filePaths: z.union([z.array(z.string().min(1)), z.record(z.string(), z.string())]).default([]),
-      /** Config keys the plugin may read; their values come from the plugin's `config`. */
-      configKeys: z.array(z.string().min(1)).default([]),
-      /** Embedder host functions (`extism:host/user`) the plugin may import; their code comes from `hostFunctions`. */
-      hostFunctions: z.array(z.string().min(1)).default([]),
-    })
+    .object(
+      {
+        networkHosts: names('a host name').describe('Hosts the plugin may reach; `*.example.com` matches subdomains.'),
+        // Listed as-is, or mapped to where the plugin sees them (`{ "/work/data": "/data" }`).
+        filePaths: z
+          .union([names('a path'), z.record(z.string(), z.string({ error: 'expected a path' }))], {
+            error: 'expected an array of paths or an object mapping host paths to plugin paths',
+          })
+          .describe('Host paths the plugin may read (in wasmhooks.json, relative to its folder).'),
+        configKeys: names('a config key').describe('Config keys the plugin may read; their values come from the plugin\'s `config`.'),
+        hostFunctions: names('a host function name').describe(
+          'Embedder host functions (extism:host/user) the plugin may import; the embedding application provides them.',
+        ),
+      },
+      // Only for a value that is no object: an unknown grant keeps the unknown-field message, which names it.
+      { error: (issue) => (issue.code === 'invalid_type' ? 'expected an object of grants ({ "networkHosts", "filePaths", "configKeys", "hostFunctions" })' : undefined) },
+    )
+    .partial()
     .strict(),
 );
 export type Grants = z.input<ReturnType<typeof grantsSchema>>;
-export type ResolvedGrants = z.output<ReturnType<typeof grantsSchema>>;
+export type ResolvedGrants = Required<z.output<ReturnType<typeof grantsSchema>>>;
+
+/** Grants as the loader uses them: every list there, empty unless granted. */
+export function resolveGrants(grants: z.output<ReturnType<typeof grantsSchema>> | undefined): ResolvedGrants {
+  return { networkHosts: [], filePaths: [], configKeys: [], hostFunctions: [], ...grants };
+}
 
 const hostMatches = (granted: string, host: string) =>
   granted === host || (granted.startsWith('*.') && host.endsWith(granted.slice(1)));

@@ -1,69 +1,124 @@
 /** Options of `loadPlugin`, validated with zod at the edge. */
 import { z } from 'zod';
+import { issueLines } from '../config/issues.js';
 import { WasmhooksError } from '../errors.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { lazy } from '../lazy.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
 import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
 import { extismToolsSchema } from './extism-tools.js';
-import { grantsSchema } from './grants.js';
+import { grantsSchema, resolveGrants } from './grants.js';
 import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from './identity.js';
 
-/** Per-call limits (each optional; see DEFAULT_LIMITS), built at first use as every schema here (see lazy.ts). */
-export const limitsSchema = lazy(() => {
-  const positiveInt = z.number().int().positive();
-  return z
-    .object({
-      timeoutMs: positiveInt,
-      fuel: positiveInt,
-      maxMemoryPages: positiveInt.max(65536),
-      maxInputBytes: positiveInt,
-      maxOutputBytes: positiveInt,
-      maxVarBytes: positiveInt,
-      maxVars: positiveInt,
-      maxLogBytes: positiveInt,
-      maxProgressBytes: positiveInt,
-      maxTableElements: z.number().int().nonnegative().max(10_000_000),
-    })
-    .partial()
-    .strict();
-});
+/** For an object schema: a message for a value that is no object; an unknown key keeps the unknown-field line, which names it. */
+const objectOf = (what: string) => ({ error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? `expected ${what}` : undefined) });
 
-const noGrants = () => ({ networkHosts: [], filePaths: [], configKeys: [], hostFunctions: [] });
-
-// Built at the first load that passes options (see lazy.ts): `loadPlugin(source)` alone never needs it.
-const pluginOptionsSchema = lazy(() =>
+const positiveInt = () =>
   z
-    .object({
-      /** Per-call limits; see DEFAULT_LIMITS. */
-      limits: limitsSchema().default({}),
-      /** `worker` runs the plugin off the caller's thread (slower, never blocks the app). */
-      isolation: z.enum(['in-thread', 'worker']).default('in-thread'),
-      /** What the plugin may reach. Nothing by default. */
-      grants: grantsSchema().default(noGrants()),
-      /** Config values; the plugin sees only the keys in `grants.configKeys`. */
-      config: z.record(z.string(), z.string()).default({}),
-      /**
-       * Accept a plugin that uses wasm exception handling (refused by default:
-       * a handler could catch the sandbox's stop; with this, every handler re-raises it).
-       */
-      allowExceptions: z.boolean().default(false),
-      /** Override the failure policy of the plugin's bindings, per event. */
-      failurePolicy: z.partialRecord(z.enum(HOOK_EVENT_NAMES), z.enum(['fail-closed', 'fail-open'])).default({}),
-      /** WASI preview1: off unless given (see `WasiOptions`); the object form is a grant. */
-      wasi: wasiOptionsSchema().optional(),
-      /** Host functions on offer; the plugin gets those named in `grants.hostFunctions`. */
-      hostFunctions: z.custom<HostFunctions>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be an object of host functions').optional(),
-      /**
-       * Use a plugin that does not speak the wasmhooks protocol (no `describe`)
-       * through these exports, as tools. Its name is `pluginName` (default: the file name).
-       */
-      tools: extismToolsSchema().optional(),
-      /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
-      pluginName: z.string().regex(PLUGIN_NAME_PATTERN, `must be ${PLUGIN_NAME_RULE}`).optional(),
-    })
+    .number({ error: 'expected a positive integer' })
+    .int({ error: 'expected a positive integer' })
+    .positive({ error: 'expected a positive integer' });
+
+/**
+ * Per-call limits (each optional; see DEFAULT_LIMITS), built at first use as every schema here (see lazy.ts).
+ * Zero is no limit anyone means: a zero table cap refuses every plugin with a function table, and the
+ * config file refused it already.
+ */
+const limitsSchema = lazy(() =>
+  z
+    .object(
+      {
+        timeoutMs: positiveInt().describe('Wall-clock deadline of one call, in ms.'),
+        fuel: positiveInt().describe('Fuel units one call may burn (roughly: wasm instructions).'),
+        maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
+        maxInputBytes: positiveInt().describe('Bytes of input one call may take.'),
+        maxOutputBytes: positiveInt().describe('Bytes of output one call may return.'),
+        maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
+        maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
+        maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
+        maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
+        maxTableElements: positiveInt()
+          .max(10_000_000, { error: 'expected at most 10000000' })
+          .describe('Cap on the elements of all the plugin\'s tables together (host memory, ~16 bytes each).'),
+      },
+      objectOf('an object of limits ({ "timeoutMs": …, "fuel": … })'),
+    )
+    .partial()
     .strict(),
 );
+
+/**
+ * Every option a person writes, wherever: `loadPlugin`'s options (below) and a `wasmhooks.json` plugin entry
+ * (config/schema.ts) are these schemas, so the two accept the same values and say the same thing about a bad
+ * one. None has a default: the loader applies them (pluginOptionsSchema), a parsed config keeps what was written.
+ * Messages say what was expected; both callers add the field's path and the value (config/issues.ts).
+ */
+export const pluginOptionFields = lazy(() => ({
+  limits: limitsSchema(),
+  isolation: z
+    .enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' })
+    .describe('in-thread (default), or worker: off the caller\'s thread (slower, never blocks the app).'),
+  grants: grantsSchema(),
+  config: z
+    .record(z.string(), z.string({ error: 'expected a string value' }), objectOf('an object of string values ({ "key": "value" })'))
+    .describe('Values the plugin may read (only granted keys).'),
+  allowExceptions: z
+    .boolean({ error: 'expected true or false' })
+    .describe('Accept a plugin that uses wasm exception handling (refused by default; every handler then re-raises a stop).'),
+  failurePolicy: z
+    .partialRecord(
+      z.enum(HOOK_EVENT_NAMES, { error: `expected a hook event (${HOOK_EVENT_NAMES.join(', ')})` }),
+      z.enum(['fail-closed', 'fail-open'], { error: 'expected "fail-closed" or "fail-open"' }),
+      objectOf('an object of hook event → policy ({ "PreToolUse": "fail-closed" })'),
+    )
+    .describe('Failure policy per event, overriding the plugin\'s own.'),
+  wasi: wasiOptionsSchema(),
+  tools: extismToolsSchema(),
+  pluginName: z
+    .string({ error: 'expected a plugin name' })
+    .regex(PLUGIN_NAME_PATTERN, { error: `expected ${PLUGIN_NAME_RULE}` })
+    .describe('Name of a plugin used through `tools` (default: its file name).'),
+}));
+
+// Built at the first load that passes options (see lazy.ts): `loadPlugin(source)` alone never needs it.
+const pluginOptionsSchema = lazy(() => {
+  const o = pluginOptionFields();
+  return z
+    .object(
+      {
+        /** Per-call limits; see DEFAULT_LIMITS. */
+        limits: o.limits.default({}),
+        /** `worker` runs the plugin off the caller's thread (slower, never blocks the app). */
+        isolation: o.isolation.default('in-thread'),
+        /** What the plugin may reach. Nothing by default. */
+        grants: o.grants.optional().transform(resolveGrants),
+        /** Config values; the plugin sees only the keys in `grants.configKeys`. */
+        config: o.config.default({}),
+        /**
+         * Accept a plugin that uses wasm exception handling (refused by default:
+         * a handler could catch the sandbox's stop; with this, every handler re-raises it).
+         */
+        allowExceptions: o.allowExceptions.default(false),
+        /** Override the failure policy of the plugin's bindings, per event. */
+        failurePolicy: o.failurePolicy.default({}),
+        /** WASI preview1: off unless given (see `WasiOptions`); the object form is a grant. */
+        wasi: o.wasi.optional(),
+        /** Host functions on offer; the plugin gets those named in `grants.hostFunctions`. Not in a config file: code. */
+        hostFunctions: z
+          .custom<HostFunctions>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'expected an object of host functions' })
+          .optional(),
+        /**
+         * Use a plugin that does not speak the wasmhooks protocol (no `describe`)
+         * through these exports, as tools. Its name is `pluginName` (default: the file name).
+         */
+        tools: o.tools.optional(),
+        /** The plugin's name, for a plugin used through `tools` (a protocol plugin names itself). */
+        pluginName: o.pluginName.optional(),
+      },
+      objectOf('an object of plugin options'),
+    )
+    .strict();
+});
 
 /**
  * @example
@@ -80,7 +135,7 @@ export type ResolvedPluginOptions = z.output<ReturnType<typeof pluginOptionsSche
 const defaults = (): ResolvedPluginOptions => ({
   limits: {},
   isolation: 'in-thread',
-  grants: noGrants(),
+  grants: resolveGrants(undefined),
   config: {},
   allowExceptions: false,
   failurePolicy: {},
@@ -91,7 +146,8 @@ export function parsePluginOptions(origin: string, options: unknown): ResolvedPl
   // Once per load: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
   const parsed = pluginOptionsSchema().safeParse(options, { jitless: true });
   if (!parsed.success) {
-    throw new WasmhooksError('INVALID_OPTIONS', `invalid options for plugin ${origin}: ${z.prettifyError(parsed.error)}`);
+    // The config file's wording (config/issues.ts): the field's path, what was expected and what it got.
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid options for plugin ${origin}: ${issueLines(parsed.error.issues, options).join('; ')}`);
   }
   return parsed.data;
 }

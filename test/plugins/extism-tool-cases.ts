@@ -83,8 +83,8 @@ export async function extismToolVerdicts(api: ExtismToolApi): Promise<string[]> 
       if (config.code !== 'INVALID_CONFIG' || !config.message.includes(`wasmhooks.json: plugins[0].${at}`) || !says.test(config.message)) {
         problems.push(`${name}: config said ${config.code}: ${config.message}`);
       }
-      // loadPlugin: zod's summary, `✖ expected …` then `→ at tools[0].name`.
-      if (loaded.code !== 'INVALID_OPTIONS' || !loaded.message.includes(`→ at ${at}`) || !says.test(loaded.message)) {
+      // loadPlugin: the config file's wording after the options' path (`… plugin <bytes>: tools[0].name: expected …`).
+      if (loaded.code !== 'INVALID_OPTIONS' || !loaded.message.includes(`plugin <bytes>: ${at}`) || !says.test(loaded.message)) {
         problems.push(`${name}: loadPlugin said ${loaded.code}: ${loaded.message}`);
       }
     } else if (config.ok && loaded.ok) {

@@ -1,10 +1,12 @@
 // The walking skeleton on every runtime: the built guard-shell.wasm, loaded
 // through the built ESM, denies `rm -rf /` and allows `ls -la`; bad plugins
-// give typed errors.
+// give typed errors; a plugin's load options get one verdict from wasmhooks.json and loadPlugin.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createHost, loadPlugin, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import { fileURLToPath } from 'node:url';
+import { createHost, loadPlugin, parseConfig, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
+import { pluginOptionProblems, type PluginOptionApi } from '../plugins/plugin-option-cases.ts';
 import { fakeBash } from './tools.ts';
 
 const guardPath = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
@@ -68,5 +70,13 @@ export const scenarios: Record<string, () => Promise<void>> = {
     await expectError(loadPlugin({ bytes: new TextEncoder().encode('not wasm') }), 'INVALID_WASM');
     const empty = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
     await expectError(loadPlugin({ bytes: empty }), 'MISSING_EXPORT');
+  },
+
+  'a plugin\'s options (limits, grants, wasi, failurePolicy, isolation, config, pluginName, allowExceptions): one verdict and one message from wasmhooks.json and loadPlugin': async () => {
+    const vowels = new Uint8Array(await readFile(new URL('../fixtures/extism-vowels/build/extism-vowels.wasm', import.meta.url)));
+    const dir = fileURLToPath(new URL('../fixtures/', import.meta.url));
+    // dist/'s classes are other types than host/'s to the compiler (private fields), the same code at run time.
+    const api = { parseConfig, loadPlugin, vowels, dir } as unknown as PluginOptionApi;
+    assert.deepEqual(await pluginOptionProblems(api), []);
   },
 };

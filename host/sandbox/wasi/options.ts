@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError } from '../../errors.js';
+import { issueLines } from '../../config/issues.js';
 import { lazy } from '../../lazy.js';
 import { snapshotDirectory, type DirNode } from './snapshot.js';
 
@@ -47,29 +48,49 @@ export interface WasiGrant {
 
 const MAX_ARG_BYTES = 64 * 1024;
 
-const guestPath = () =>
-  z
-    .string()
-    .regex(/^\/[^\0]*$/, 'must be an absolute path inside the plugin (start with /)')
-    .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+/** A string the plugin sees as one C string: a NUL would cut it short there. */
+const cString = (what: string) =>
+  z.string({ error: `expected ${what}` }).refine((s) => !s.includes('\0'), { error: `expected ${what} without NUL` });
 
-// Built at first use (see lazy.ts): a plugin without WASI never needs it.
+/** A record whose keys all pass `ok`; else one issue on the record naming the first that does not (zod's own names no key). */
+const keysAre = (ok: (key: string) => boolean, expected: string) => (record: Record<string, unknown>, ctx: z.RefinementCtx) => {
+  const bad = Object.keys(record).find((k) => !ok(k));
+  if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `expected ${expected}, not ${JSON.stringify(bad)}`, input: record });
+};
+
+/** A plugin path: absolute, and no `..` to climb out of the directory it names. */
+const guestPath = (p: string) => /^\/[^\0]*$/.test(p) && !p.split('/').includes('..');
+
+/**
+ * The `wasi` option, wherever it is written: `loadPlugin`'s `wasi` option, a `wasmhooks.json` plugin's `wasi`
+ * (both through plugins/options.ts) and `createSandbox`'s, read again here when the plugin starts. Built at
+ * first use (see lazy.ts): a plugin without WASI never needs it.
+ */
 export const wasiOptionsSchema = lazy(() =>
-  z.union([
-    z.boolean(),
-    z
-      .object({
-        args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).optional(),
-        env: z
-          .record(
-            z.string().regex(/^[^=\0]+$/, 'names must be non-empty, without "=" or NUL'),
-            z.string().refine((s) => !s.includes('\0'), 'must not contain NUL'),
-          )
-          .optional(),
-        preopens: z.record(guestPath(), z.string().min(1)).optional(),
-      })
-      .strict(),
-  ]),
+  z
+    .union(
+      [
+        z.boolean(),
+        z
+          .object({
+            args: z.array(cString('a string'), { error: 'expected an array of strings' }).describe('argv as the plugin sees it (none by default).'),
+            env: z
+              .record(z.string(), cString('a string'), { error: 'expected an object of variables ({ "NAME": "value" })' })
+              .superRefine(keysAre((k) => /^[^=\0]+$/.test(k), 'variable names without "=" or NUL'))
+              .describe('Environment variables (none by default).'),
+            preopens: z
+              .record(z.string(), z.string({ error: 'expected a host directory' }).min(1, { error: 'expected a host directory' }), {
+                error: 'expected an object mapping plugin paths to host directories',
+              })
+              .superRefine(keysAre(guestPath, 'absolute plugin paths (starting with /, without "..") as keys'))
+              .describe('Read-only directories: plugin path → host directory (in wasmhooks.json, relative to its folder), read once at load.'),
+          })
+          .partial()
+          .strict(),
+      ],
+      { error: 'expected true, false or { "args", "env", "preopens" }' },
+    )
+    .describe('WASI preview1, off by default. true: clocks, random, stdout/stderr as plugin logs, no files, args or env.'),
 );
 
 /** The grant a `wasi` option amounts to; null when WASI is off. */
@@ -89,7 +110,7 @@ export async function resolveWasi(options: WasiOptions | undefined, name: string
   if (options === undefined || options === null || options === false) return null;
   const parsed = wasiOptionsSchema().safeParse(options, { jitless: true });
   if (!parsed.success) {
-    throw new WasmhooksError('INVALID_OPTIONS', `invalid wasi option for ${name}: ${z.prettifyError(parsed.error)}`);
+    throw new WasmhooksError('INVALID_OPTIONS', `invalid wasi option for ${name}: ${issueLines(parsed.error.issues, options, ['wasi']).join('; ')}`);
   }
   const grant = wasiGrant(parsed.data);
   if (!grant) return null;
