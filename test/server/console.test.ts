@@ -1,6 +1,9 @@
 // The browser console in real headless Chromium: a person approves a pending
-// tool call in the page, the tool runs, and the page is saved as docs/console.png.
+// tool call in the page, the tool runs, and the page is saved (as docs/console.png with
+// WASMHOOKS_UPDATE_DOCS=1; a test run leaves the tree as it found it, else in the temp directory).
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,7 +81,7 @@ describe.skipIf(!hasChromium)('browser console (headless Chromium)', () => {
     await page.fill('#prompt', 'one more tool please');
     await page.click('#send button');
     await page.locator('.req button.deny').waitFor();
-    await page.screenshot({ path: fileURLToPath(new URL('../../docs/console.png', import.meta.url)) });
+    await page.screenshot({ path: process.env.WASMHOOKS_UPDATE_DOCS ? fileURLToPath(new URL('../../docs/console.png', import.meta.url)) : join(tmpdir(), 'wasmhooks-console.png') });
     await page.click('.req button.deny');
     await page.waitForSelector('.row.deny:text("denied in the console")');
     await page.waitForSelector('.row.end >> nth=2');
