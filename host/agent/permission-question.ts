@@ -8,7 +8,7 @@ import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
 import type { LoopConfig } from './config.js';
 import { hookInput } from './hook-input.js';
-import { applyPermissionAnswer, permissionRequestInput } from './permission-answer.js';
+import { permissionRequestInput, permissionStop } from './permission-answer.js';
 import type { ToolCallRequest } from './model-turn.js';
 
 /** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
@@ -66,7 +66,7 @@ export class PermissionQuestion implements PermissionCall {
     const out = await dispatch(b.ctx, 'PermissionRequest', () => permissionRequestInput(b.common, toolName, toolUseId, toolInput));
     // Like every hook's (docs/hooks.md rule 6): it reaches the next model call.
     b.config.pendingContext.push(...out.additionalContext);
-    this.stop = applyPermissionAnswer(b.config.permissions, out);
+    this.stop = permissionStop(out);
     return out;
   }
 

@@ -17,6 +17,7 @@ import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js'
 import type { HookToolCall } from '../hooks/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
+import { applyGrants } from './permission-answer.js';
 import { normalizeToolInput, type LoopConfig } from './config.js';
 import { hookCommon, hookInput, toolCallInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
@@ -181,6 +182,8 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
       return refusal.stop;
     }
   }
+  // The answer decided a call that may run: only now does its grant persist (permission-answer.ts).
+  if (!signal.aborted) applyGrants(config.permissions, permission.grants);
   r.approved = approved;
   return undefined;
 }

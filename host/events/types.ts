@@ -111,6 +111,11 @@ export interface HostEventPayloads {
     behavior: 'allow' | 'deny';
     source: PermissionSource;
     message?: string;
+    /**
+     * The deciding answer allows the tool for the rest of the session (`allow_always`, a hook's
+     * `updatedPermissions`). The rule is added only if the call goes on to run: a `tool.denied` from
+     * the re-check (docs/hooks.md rule 4) or an abort after this event means no rule was added.
+     */
     always?: boolean;
   };
   'state.change': { from: AgentState; to: AgentState };

@@ -17,6 +17,7 @@ import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
 import { copyJson } from '../json.js';
+import { toolsAllowedBy } from './updates.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -29,13 +30,21 @@ export interface PermissionConfig {
   deny: readonly ToolMatcher[];
   canUseTool?: CanUseTool;
   timeoutMs: number;
-  /** Tool names allowed for the rest of the session (mutated by allow_always). */
+  /**
+   * Tool names allowed for the rest of the session: an outcome's `grants`, added by the loop only once
+   * the call they came with is allowed to run (host/agent/tool-batch.ts), never here.
+   */
   alwaysAllowed: Set<string>;
 }
 
 export type PermissionOutcome =
-  /** `shown`: the input the approver (the app's callback, a PermissionRequest hook) answered about. */
-  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown>; shown?: Record<string, unknown> }
+  /**
+   * `shown`: the input the approver (the app's callback, a PermissionRequest hook) answered about.
+   * `grants`: the tools the deciding answer allows for the rest of the session (`allow_always`, a
+   * hook's `updatedPermissions`). Not applied here: the PreToolUse re-check (rule 4) or an abort may
+   * still refuse the call, and an answer that did not end up deciding must leave no rule behind.
+   */
+  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown>; shown?: Record<string, unknown>; grants?: readonly string[] }
   | { behavior: 'deny'; source: PermissionSource; message: string; hookName?: string };
 
 export interface PermissionCall {
@@ -131,7 +140,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
       return { behavior: 'deny', source: 'callback-failed', message: `no permission answer for ${name} within ${cfg.timeoutMs} ms` };
     }
     if (answer === 'aborted') return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
-    return fromAnswer(cfg, name, input, answer);
+    return fromAnswer(name, input, answer);
   } catch (e) {
     return { behavior: 'deny', source: 'callback-failed', message: `the permission callback failed: ${messageOf(e)}` };
   } finally {
@@ -140,7 +149,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
   }
 }
 
-function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
+function fromAnswer(name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
   const parsed = answerSchema().safeParse(raw);
   if (!parsed.success) {
     return { behavior: 'deny', source: 'callback-failed', message: `the permission callback gave an invalid answer: ${z.prettifyError(parsed.error)}` };
@@ -150,8 +159,7 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
     case 'allow':
       return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
     case 'allow_always':
-      cfg.alwaysAllowed.add(name);
-      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input, grants: [name] };
     case 'deny':
       return { behavior: 'deny', source: 'callback', message: answer.message || `the user denied ${name}` };
     case 'cancelled':
@@ -176,7 +184,9 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
     source: outcome.source,
   };
   if (outcome.behavior === 'deny') resolved.message = outcome.message;
-  else if ((outcome.source === 'callback' || outcome.source === 'permission-hook') && cfg.alwaysAllowed.has(call.toolName)) resolved.always = true;
+  // This answer's grant, not the session's set: a PreToolUse `ask` reaches the question for a tool
+  // already allowed for the session, and a plain allow then is no "allow always".
+  else if (outcome.grants?.includes(call.toolName) === true) resolved.always = true;
   call.emit(resolved);
   return outcome;
 }
@@ -197,7 +207,12 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   // An allow answers for the input its hook saw: a later hook's rewrite was never approved, so the
   // question goes on to the app, shown the input that would run (re-asked, never run on a stale allow).
   const stale = hooks.decision === 'allow' && hooks.allowedInput !== undefined && hooks.allowedInput !== input && !sameJson(hooks.allowedInput, input);
-  if (hooks.decision === 'allow' && !stale) return { behavior: 'allow', source: 'permission-hook', input, shown: input };
+  if (hooks.decision === 'allow' && !stale) {
+    // Only the deciding chain's updates, and only as grants (see PermissionOutcome): a stale allow's
+    // were never applied (before session 36 they were, as the chain answered: its session rule stayed).
+    const grants = hooks.updatedPermissions ? toolsAllowedBy(hooks.updatedPermissions) : [];
+    return grants.length > 0 ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants } : { behavior: 'allow', source: 'permission-hook', input, shown: input };
+  }
   // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
   if (hooks.decision === 'deny' || hooks.decision === 'stop') {
     return {
