@@ -6,7 +6,7 @@ import type { Emit, StoppedBy } from '../events/types.js';
 import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
-import type { LoopConfig } from './config.js';
+import { normalizeToolInput, type LoopConfig } from './config.js';
 import { hookInput } from './hook-input.js';
 import { permissionRequestInput, permissionStop } from './permission-answer.js';
 import type { ToolCallRequest } from './model-turn.js';
@@ -33,6 +33,7 @@ export class PermissionQuestion implements PermissionCall {
   constructor(
     private readonly b: BatchScope,
     call: ToolCallRequest,
+    readonly modelInput: Record<string, unknown>,
     readonly input: Record<string, unknown>,
     readonly hookDecision: PermissionCall['hookDecision'],
   ) {
@@ -59,6 +60,10 @@ export class PermissionQuestion implements PermissionCall {
 
   get parentToolUseId(): string | undefined {
     return this.b.config.parentToolUseId;
+  }
+
+  normalize(toolInput: Record<string, unknown>): Record<string, unknown> {
+    return normalizeToolInput(this.b.config, toolInput);
   }
 
   async runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {

@@ -51,6 +51,13 @@ export interface PermissionCall {
   toolName: string;
   toolUseId: string;
   input: Record<string, unknown>;
+  /**
+   * The model's input (path fields resolved, `tool.call`'s otherwise): `permission.resolved` carries the
+   * input an allow runs only when it is not this one.
+   */
+  modelInput: Record<string, unknown>;
+  /** The host's path resolution, applied to the input an allow runs (the app's `updatedInput` too). */
+  normalize(input: Record<string, unknown>): Record<string, unknown>;
   /** The PreToolUse chain's decision (`allow` still yields to deny rules). */
   hookDecision: 'continue' | 'ask' | 'allow';
   signal: AbortSignal;
@@ -171,7 +178,10 @@ function fromAnswer(name: string, input: Record<string, unknown>, raw: Permissio
   }
 }
 
-/** Resolves one call and emits permission.request (when asking) and permission.resolved. */
+/**
+ * Resolves one call and emits permission.request (when asking) and permission.resolved. An allow's
+ * `input` comes back path-resolved: the very input the tool gets, should the re-check let it run.
+ */
 export async function resolvePermission(cfg: PermissionConfig, call: PermissionCall): Promise<PermissionOutcome> {
   const first = staticOutcome(cfg, call);
   const outcome = typeof first === 'string' ? await ask(cfg, call, first) : first;
@@ -184,9 +194,18 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
     source: outcome.source,
   };
   if (outcome.behavior === 'deny') resolved.message = outcome.message;
-  // This answer's grant, not the session's set: a PreToolUse `ask` reaches the question for a tool
-  // already allowed for the session, and a plain allow then is no "allow always".
-  else if (outcome.grants?.includes(call.toolName) === true) resolved.always = true;
+  else {
+    outcome.input = call.normalize(outcome.input);
+    // This answer's grant, not the session's set: a PreToolUse `ask` reaches the question for a tool
+    // already allowed for the session, and a plain allow then is no "allow always".
+    if (outcome.grants?.includes(call.toolName) === true) resolved.always = true;
+    // The input that runs, when a hook or the approver rewrote it: `tool.call` shows only the model's,
+    // and an audit log must tell `ls` from `rm -rf ~`. Compared only when it is another object (no
+    // rewrite: the same one, nothing to pay); a copy, so a subscriber cannot edit what runs. The
+    // re-check (rule 4) can refuse this input, never change it: it is final or it does not run.
+    const ran = outcome.input;
+    if (ran !== call.modelInput && !sameJson(ran, call.modelInput)) resolved.input = copyJson(ran) as Record<string, unknown>;
+  }
   call.emit(resolved);
   return outcome;
 }
