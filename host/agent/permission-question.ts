@@ -6,9 +6,9 @@ import type { Emit, StoppedBy } from '../events/types.js';
 import { dispatch, type ChainOutcome, type DispatchContext } from '../hooks/dispatch.js';
 import type { HookCommon } from '../hooks/types.js';
 import type { PermissionCall } from '../permissions/resolve.js';
-import type { LoopConfig } from './config.js';
+import { normalizeToolInput, type LoopConfig } from './config.js';
 import { hookInput } from './hook-input.js';
-import { applyPermissionAnswer, permissionRequestInput } from './permission-answer.js';
+import { permissionRequestInput, permissionStop } from './permission-answer.js';
 import type { ToolCallRequest } from './model-turn.js';
 
 /** Everything the steps of one batch share (host/agent/tool-batch.ts), the permission question included. */
@@ -33,6 +33,7 @@ export class PermissionQuestion implements PermissionCall {
   constructor(
     private readonly b: BatchScope,
     call: ToolCallRequest,
+    readonly modelInput: Record<string, unknown>,
     readonly input: Record<string, unknown>,
     readonly hookDecision: PermissionCall['hookDecision'],
   ) {
@@ -61,12 +62,16 @@ export class PermissionQuestion implements PermissionCall {
     return this.b.config.parentToolUseId;
   }
 
+  normalize(toolInput: Record<string, unknown>): Record<string, unknown> {
+    return normalizeToolInput(this.b.config, toolInput);
+  }
+
   async runHooks(toolInput: Record<string, unknown>): Promise<ChainOutcome> {
     const { toolName, toolUseId, b } = this;
     const out = await dispatch(b.ctx, 'PermissionRequest', () => permissionRequestInput(b.common, toolName, toolUseId, toolInput));
     // Like every hook's (docs/hooks.md rule 6): it reaches the next model call.
     b.config.pendingContext.push(...out.additionalContext);
-    this.stop = applyPermissionAnswer(b.config.permissions, out);
+    this.stop = permissionStop(out);
     return out;
   }
 

@@ -17,6 +17,7 @@ import { dispatch, stoppedBy, type DispatchContext } from '../hooks/dispatch.js'
 import type { HookToolCall } from '../hooks/types.js';
 import { resolvePermission } from '../permissions/resolve.js';
 import { PermissionQuestion, type BatchScope } from './permission-question.js';
+import { applyGrants } from './permission-answer.js';
 import { normalizeToolInput, type LoopConfig } from './config.js';
 import { hookCommon, hookInput, toolCallInput } from './hook-input.js';
 import type { ToolCallRequest } from './model-turn.js';
@@ -159,14 +160,15 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
     }
   }
   const judged = pre.updatedInput ?? input;
-  const question = new PermissionQuestion(b, call, judged, pre.decision);
+  const question = new PermissionQuestion(b, call, input, judged, pre.decision);
   const permission = await resolvePermission(config.permissions, question);
   if (permission.behavior === 'deny') {
     deny(b, r, permission.message, signal.aborted ? 'aborted' : permission.source, permission.hookName);
     // A PermissionRequest hook that stopped the turn (permission-answer.ts): the rest of the batch is `stopped`.
     return signal.aborted ? undefined : question.stop;
   }
-  const approved = normalizeToolInput(config, permission.input);
+  // Path-resolved by resolvePermission (the input its permission.resolved shows when rewritten).
+  const approved = permission.input;
   // A guard judges the input that runs (host/agent/recheck.ts). Without a rewrite the
   // approver hands back the very object it was asked about: no comparison, no re-check.
   const unchanged = approved === judged || sameJson(approved, judged);
@@ -181,6 +183,8 @@ async function prepare(b: BatchScope, r: ToolCallRun): Promise<StoppedBy | undef
       return refusal.stop;
     }
   }
+  // The answer decided a call that may run: only now does its grant persist (permission-answer.ts).
+  if (!signal.aborted) applyGrants(config.permissions, permission.grants);
   r.approved = approved;
   return undefined;
 }

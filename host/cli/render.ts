@@ -92,7 +92,11 @@ export class EventRenderer {
         return this.hookEnd(event);
       case 'permission.resolved': {
         const call = this.calls.get(event.toolUseId);
-        if (call) call.permission = event;
+        if (call) {
+          call.permission = event;
+          // A hook or the approver rewrote the call: its line names the input that ran, not only the model's.
+          if (event.input !== undefined) call.label = `${call.label} rewritten to ${toolLabel(event.name, event.input)}`;
+        }
         return;
       }
       case 'permission.request':

@@ -79,6 +79,10 @@ export function permissionResolved(c: Checker, e: HostEventOf<'permission.resolv
   const call = openCall(c, s, e.toolUseId, 'permission', e.type);
   if (!call) return;
   if (call.resolved || s.hook || !call.object) c.fail('permission', `permission.resolved for ${e.toolUseId} ${s.hook ? 'while a hook runs' : call.object ? 'twice' : 'of a call whose input is not an object'}`);
+  // The input that runs is an allow's alone (a denied call runs nothing), and a tool input is an object.
+  if (e.input !== undefined && (e.behavior !== 'allow' || !isRecord(e.input))) {
+    c.fail('permission', `permission.resolved for ${e.toolUseId} carries an input ${e.behavior === 'allow' ? 'that is not an object' : 'on a deny'}`);
+  }
   call.resolved = e.behavior;
   call.resolvedSource = e.source;
 }

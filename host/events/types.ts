@@ -111,7 +111,19 @@ export interface HostEventPayloads {
     behavior: 'allow' | 'deny';
     source: PermissionSource;
     message?: string;
+    /**
+     * The deciding answer allows the tool for the rest of the session (`allow_always`, a hook's
+     * `updatedPermissions`). The rule is added only if the call goes on to run: a `tool.denied` from
+     * the re-check (docs/hooks.md rule 4) or an abort after this event means no rule was added.
+     */
     always?: boolean;
+    /**
+     * On an allow whose input is not the model's (`tool.call`, path fields resolved): the input the
+     * call runs with, after every rewrite (a PreToolUse or PermissionRequest hook's, the approver's
+     * `updatedInput`). The re-check (docs/hooks.md rule 4) may still refuse it (`tool.denied`), never
+     * change it. Absent when nothing rewrote the input. A copy: editing it changes nothing.
+     */
+    input?: Record<string, unknown>;
   };
   'state.change': { from: AgentState; to: AgentState };
   /** A plugin's health changed (a failure, a quarantine, a recovery); sent to every session with a prompt running. */

@@ -42,7 +42,10 @@ export interface ChainOutcome {
   allowedInput?: Record<string, unknown>;
   /** PostToolUse: the last rewritten output. */
   updatedOutput?: string;
-  /** PermissionRequest: every allowing hook's `updatedPermissions`, in order (applied only when the chain allows). */
+  /**
+   * PermissionRequest: the `updatedPermissions` of the allowing hooks since the last rewrite that changed
+   * the input, in order (granted only when the chain's allow decides the call: permissions/resolve.ts).
+   */
   updatedPermissions?: PermissionUpdate[];
   /**
    * Set when the prompt's abort cut the chain short (a hook was stopped by it, or hooks were left
@@ -202,6 +205,9 @@ export class Chain {
       if (!sameJson(next, input.tool_input)) {
         outcome.rewrittenBy = { hookId: handler.id, hookName: handler.name };
         if (this.#judged) outcome.rewrittenAfterJudged = true;
+        // Updates an earlier hook gave with its allow answered about the input before this rewrite:
+        // they do not carry over to an input that hook never saw (this hook's own, below, do).
+        delete outcome.updatedPermissions;
       }
       this.input = { ...input, tool_input: next };
       outcome.updatedInput = next;

@@ -17,6 +17,7 @@ import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
 import { copyJson } from '../json.js';
+import { toolsAllowedBy } from './updates.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -29,19 +30,34 @@ export interface PermissionConfig {
   deny: readonly ToolMatcher[];
   canUseTool?: CanUseTool;
   timeoutMs: number;
-  /** Tool names allowed for the rest of the session (mutated by allow_always). */
+  /**
+   * Tool names allowed for the rest of the session: an outcome's `grants`, added by the loop only once
+   * the call they came with is allowed to run (host/agent/tool-batch.ts), never here.
+   */
   alwaysAllowed: Set<string>;
 }
 
 export type PermissionOutcome =
-  /** `shown`: the input the approver (the app's callback, a PermissionRequest hook) answered about. */
-  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown>; shown?: Record<string, unknown> }
+  /**
+   * `shown`: the input the approver (the app's callback, a PermissionRequest hook) answered about.
+   * `grants`: the tools the deciding answer allows for the rest of the session (`allow_always`, a
+   * hook's `updatedPermissions`). Not applied here: the PreToolUse re-check (rule 4) or an abort may
+   * still refuse the call, and an answer that did not end up deciding must leave no rule behind.
+   */
+  | { behavior: 'allow'; source: PermissionSource; input: Record<string, unknown>; shown?: Record<string, unknown>; grants?: readonly string[] }
   | { behavior: 'deny'; source: PermissionSource; message: string; hookName?: string };
 
 export interface PermissionCall {
   toolName: string;
   toolUseId: string;
   input: Record<string, unknown>;
+  /**
+   * The model's input (path fields resolved, `tool.call`'s otherwise): `permission.resolved` carries the
+   * input an allow runs only when it is not this one.
+   */
+  modelInput: Record<string, unknown>;
+  /** The host's path resolution, applied to the input an allow runs (the app's `updatedInput` too). */
+  normalize(input: Record<string, unknown>): Record<string, unknown>;
   /** The PreToolUse chain's decision (`allow` still yields to deny rules). */
   hookDecision: 'continue' | 'ask' | 'allow';
   signal: AbortSignal;
@@ -131,7 +147,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
       return { behavior: 'deny', source: 'callback-failed', message: `no permission answer for ${name} within ${cfg.timeoutMs} ms` };
     }
     if (answer === 'aborted') return { behavior: 'deny', source: 'callback-failed', message: 'aborted while asking for permission' };
-    return fromAnswer(cfg, name, input, answer);
+    return fromAnswer(name, input, answer);
   } catch (e) {
     return { behavior: 'deny', source: 'callback-failed', message: `the permission callback failed: ${messageOf(e)}` };
   } finally {
@@ -140,7 +156,7 @@ async function askApp(cfg: PermissionConfig, call: PermissionCall, input: Record
   }
 }
 
-function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
+function fromAnswer(name: string, input: Record<string, unknown>, raw: PermissionAnswer): PermissionOutcome {
   const parsed = answerSchema().safeParse(raw);
   if (!parsed.success) {
     return { behavior: 'deny', source: 'callback-failed', message: `the permission callback gave an invalid answer: ${z.prettifyError(parsed.error)}` };
@@ -150,8 +166,7 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
     case 'allow':
       return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
     case 'allow_always':
-      cfg.alwaysAllowed.add(name);
-      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input };
+      return { behavior: 'allow', source: 'callback', input: answer.updatedInput ?? input, shown: input, grants: [name] };
     case 'deny':
       return { behavior: 'deny', source: 'callback', message: answer.message || `the user denied ${name}` };
     case 'cancelled':
@@ -163,7 +178,10 @@ function fromAnswer(cfg: PermissionConfig, name: string, input: Record<string, u
   }
 }
 
-/** Resolves one call and emits permission.request (when asking) and permission.resolved. */
+/**
+ * Resolves one call and emits permission.request (when asking) and permission.resolved. An allow's
+ * `input` comes back path-resolved: the very input the tool gets, should the re-check let it run.
+ */
 export async function resolvePermission(cfg: PermissionConfig, call: PermissionCall): Promise<PermissionOutcome> {
   const first = staticOutcome(cfg, call);
   const outcome = typeof first === 'string' ? await ask(cfg, call, first) : first;
@@ -176,7 +194,18 @@ export async function resolvePermission(cfg: PermissionConfig, call: PermissionC
     source: outcome.source,
   };
   if (outcome.behavior === 'deny') resolved.message = outcome.message;
-  else if ((outcome.source === 'callback' || outcome.source === 'permission-hook') && cfg.alwaysAllowed.has(call.toolName)) resolved.always = true;
+  else {
+    outcome.input = call.normalize(outcome.input);
+    // This answer's grant, not the session's set: a PreToolUse `ask` reaches the question for a tool
+    // already allowed for the session, and a plain allow then is no "allow always".
+    if (outcome.grants?.includes(call.toolName) === true) resolved.always = true;
+    // The input that runs, when a hook or the approver rewrote it: `tool.call` shows only the model's,
+    // and an audit log must tell `ls` from `rm -rf ~`. Compared only when it is another object (no
+    // rewrite: the same one, nothing to pay); a copy, so a subscriber cannot edit what runs. The
+    // re-check (rule 4) can refuse this input, never change it: it is final or it does not run.
+    const ran = outcome.input;
+    if (ran !== call.modelInput && !sameJson(ran, call.modelInput)) resolved.input = copyJson(ran) as Record<string, unknown>;
+  }
   call.emit(resolved);
   return outcome;
 }
@@ -197,7 +226,12 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   // An allow answers for the input its hook saw: a later hook's rewrite was never approved, so the
   // question goes on to the app, shown the input that would run (re-asked, never run on a stale allow).
   const stale = hooks.decision === 'allow' && hooks.allowedInput !== undefined && hooks.allowedInput !== input && !sameJson(hooks.allowedInput, input);
-  if (hooks.decision === 'allow' && !stale) return { behavior: 'allow', source: 'permission-hook', input, shown: input };
+  if (hooks.decision === 'allow' && !stale) {
+    // Only the deciding chain's updates, and only as grants (see PermissionOutcome): a stale allow's
+    // were never applied (before session 36 they were, as the chain answered: its session rule stayed).
+    const grants = hooks.updatedPermissions ? toolsAllowedBy(hooks.updatedPermissions) : [];
+    return grants.length > 0 ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants } : { behavior: 'allow', source: 'permission-hook', input, shown: input };
+  }
   // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
   if (hooks.decision === 'deny' || hooks.decision === 'stop') {
     return {

@@ -102,7 +102,7 @@ function onEvent(sid, e) {
     }
     case 'tool.call': add(sid, 'tool', '⚙ ' + e.name + ' ' + JSON.stringify(e.input)); break;
     case 'tool.output': add(sid, e.isError ? 'tool deny' : 'tool', '← ' + e.name + ': ' + e.content.slice(0, 500)); break;
-    case 'permission.resolved': add(sid, e.behavior === 'allow' ? 'tool' : 'deny', (e.behavior === 'allow' ? '✓ ' : '✗ ') + e.name + ' ' + e.behavior + ' (' + e.source + ')' + (e.message ? ': ' + e.message : '')); break;
+    case 'permission.resolved': add(sid, e.behavior === 'allow' ? 'tool' : 'deny', (e.behavior === 'allow' ? '✓ ' : '✗ ') + e.name + ' ' + e.behavior + ' (' + e.source + ')' + (e.message ? ': ' + e.message : '') + (e.input ? ', rewritten to ' + JSON.stringify(e.input) : '')); break;
     case 'tool.denied': add(sid, 'deny', '✗ ' + e.name + ' denied (' + e.source + '): ' + e.reason); break;
     case 'hook.end': {
       const line = (e.plugin || e.hookName) + ' ' + e.event + ' → ' + e.decision + ' · ' + e.durationMs.toFixed(2) + ' ms' + (e.fuelUsed !== undefined ? ' · fuel ' + e.fuelUsed : '');
