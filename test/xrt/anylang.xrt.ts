@@ -88,15 +88,23 @@ export const scenarios: Record<string, () => Promise<void>> = {
     for (const isolation of ['in-thread', 'worker'] as const) {
       const s = await createSandbox(await guard(), { wasi: true, isolation, limits: { timeoutMs: 2_000 }, quarantine: { maxConsecutiveFailures: 100 } });
       assert.equal(out(await s.call('sleep_ms', text('5'))), 'slept');
-      const before = process.cpuUsage();
-      const started = performance.now();
-      for (let i = 0; i < 4; i++) assert.equal(out(await s.call('sleep_ms', text('50'))), 'slept');
-      const wall = performance.now() - started;
-      const used = process.cpuUsage(before);
-      const cpu = (used.user + used.system) / 1000;
-      assert.ok(wall >= 199, `${isolation}: four 50 ms sleeps took ${wall} ms`);
-      // Spinning, a 50 ms sleep used 19–42 ms of CPU (medians, load 7–9); blocking in slices, about 1–2 ms.
-      assert.ok(cpu < wall / 4, `${isolation}: ${cpu.toFixed(1)} ms of CPU over ${wall.toFixed(0)} ms of sleeping`);
+      // Spinning, a 50 ms sleep used 19–42 ms of CPU (medians, load 7–9); blocking in slices, about 1–2 ms. The
+      // process's CPU also holds its other threads (a collector, a compiler: 84 ms once under load), so the check
+      // takes the best of three rounds: a spinning sleep burns CPU in every round.
+      const rounds: string[] = [];
+      let kept = false;
+      for (let round = 0; round < 3 && !kept; round++) {
+        const before = process.cpuUsage();
+        const started = performance.now();
+        for (let i = 0; i < 4; i++) assert.equal(out(await s.call('sleep_ms', text('50'))), 'slept');
+        const wall = performance.now() - started;
+        const used = process.cpuUsage(before);
+        const cpu = (used.user + used.system) / 1000;
+        assert.ok(wall >= 199, `${isolation}: four 50 ms sleeps took ${wall} ms`);
+        rounds.push(`${cpu.toFixed(1)} ms of CPU over ${wall.toFixed(0)} ms`);
+        kept = cpu < wall / 4;
+      }
+      assert.ok(kept, `${isolation}: sleeping used CPU in every round: ${rounds.join('; ')}`);
       // Sleeping 10 ms at a time, forever: the sleep that would end past the deadline stops the call.
       const dozed = performance.now();
       assert.match(out(await s.call('doze', new Uint8Array(), { limits: { timeoutMs: 100 } })), /^TIMEOUT/);
