@@ -10,13 +10,13 @@ export { PluginIdentityError, type IdentityField } from './plugins/identity.js';
 // The agent: host, sessions, sub-agents, compaction.
 export { createHost, type Host } from './host.js';
 export type { HostOptions, SessionOptions } from './host-options.js';
-export { Session, type PromptOptions, type StreamOptions } from './agent/session.js';
+export { Session, type CloseOptions, type PromptOptions, type StreamOptions } from './agent/session.js';
 export { defaultCompactor, compactionCut, type CompactResult } from './agent/compact.js';
 export type { AgentDefinition, Compactor, CompactRequest } from './agent/config.js';
 export { AGENT_TOOL } from './agent/subagent.js';
 
 // Hooks, tools, permissions.
-export { HOOK_EVENT_NAMES } from './hooks/types.js';
+export { HOOK_EVENT_NAMES, SESSION_END_REASONS } from './hooks/types.js';
 export type * from './hooks/types.js';
 export type * from './tools/types.js';
 export { HOOK_EVENT_RULES, defaultFailurePolicy, type HookEventRule } from './hooks/decisions.js';

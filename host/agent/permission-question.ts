@@ -76,7 +76,9 @@ export class PermissionQuestion implements PermissionCall {
   }
 
   async notify(message: string): Promise<void> {
-    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, { hook_event_name: 'Notification', message, level: 'info', notification_type: 'permission_prompt' as const }));
+    // `title`: Claude Code's short heading for the same notice (a desktop notifier shows it above the message).
+    const own = { hook_event_name: 'Notification', message, title: 'Permission needed', level: 'info', notification_type: 'permission_prompt' } as const;
+    const n = await dispatch(this.b.ctx, 'Notification', () => hookInput(this.b.common, own));
     this.b.config.pendingContext.push(...n.additionalContext);
   }
 }

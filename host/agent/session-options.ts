@@ -1,5 +1,6 @@
 /** What a session is built from (host.ts resolves it) and what its prompts take. */
 import type { Emit } from '../events/types.js';
+import type { SessionEndReason } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { LoopSettings } from './config.js';
 
@@ -27,4 +28,12 @@ export interface PromptOptions {
 export interface StreamOptions extends PromptOptions {
   /** Queue size of the stream's own subscription. Default: unbounded (the stream never drops). */
   buffer?: number;
+}
+
+export interface CloseOptions {
+  /**
+   * The SessionEnd hooks' `reason`, in Claude Code's words: say `clear`, `logout` or `prompt_input_exit`
+   * when your app closes the session for one of those. Default `other`.
+   */
+  reason?: SessionEndReason;
 }

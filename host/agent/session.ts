@@ -13,11 +13,11 @@ import { compactConversation, type CompactResult } from './compact.js';
 import { dispatchContext, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { runLoop } from './loop.js';
-import type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
+import type { CloseOptions, PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 import { StateMachine } from './state.js';
-import type { HookText } from '../hooks/types.js';
+import { SESSION_END_REASONS, type HookText, type SessionEndReason } from '../hooks/types.js';
 
-export type { PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
+export type { CloseOptions, PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 
 interface Run {
   controller: AbortController;
@@ -199,8 +199,13 @@ export class Session {
     }
   }
 
-  /** Aborts what runs, fires SessionEnd, and refuses further prompts. */
-  async close(): Promise<void> {
+  /**
+   * Aborts what runs, fires SessionEnd (`reason`: `options.reason`, default `other`), and refuses further
+   * prompts. A second call does nothing.
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
+    // Checked before anything closes: a typo must not end the session under a reason no matcher expects.
+    const reason = endReason(options.reason);
     if (this.closed) return;
     this.abort(new DOMException('session closed', 'AbortError'));
     await this.run?.done;
@@ -208,7 +213,7 @@ export class Session {
     if (this.started) {
       const config = this.loopConfig('', new AbortController().signal);
       const ctx = dispatchContext(config, this.emit, new AbortController().signal);
-      await dispatch(ctx, 'SessionEnd', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionEnd', reason: 'closed' }));
+      await dispatch(ctx, 'SessionEnd', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionEnd', reason }));
     }
   }
 
@@ -264,6 +269,12 @@ export class Session {
     this.run = run;
     return run;
   }
+}
+
+function endReason(reason: unknown): SessionEndReason {
+  if (reason === undefined) return 'other';
+  if ((SESSION_END_REASONS as readonly unknown[]).includes(reason)) return reason as SessionEndReason;
+  throw new WasmhooksError('INVALID_OPTIONS', `session.close: reason must be one of ${SESSION_END_REASONS.join(', ')} (Claude Code's SessionEnd reasons); got ${JSON.stringify(reason)}`);
 }
 
 /** Forwards an outside signal's abort to `controller`; returns the unlink function. */

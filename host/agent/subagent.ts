@@ -199,7 +199,9 @@ async function runSubagent(
   let used = result.turns;
   // SubagentStop may send it back to work, like Stop does for the session's agent.
   for (let blocks = 0; !signal.aborted; ) {
-    const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStop' as const, result: outcome.content, stop_hook_active: blocks > 0 }));
+    // last_assistant_message: its own last text (Claude Code's field), whatever `result` says about how it ended.
+    const own = { agent_id: agentId, agent_type: name, prompt, hook_event_name: 'SubagentStop' as const, result: outcome.content, stop_hook_active: blocks > 0, last_assistant_message: result.text };
+    const stop = await dispatch(ctx, 'SubagentStop', () => hookInput(common, own));
     parent.pendingContext.push(...stop.additionalContext);
     if (stop.decision !== 'block' || result.subtype !== 'success' || signal.aborted) break;
     if (blocks >= parent.stopHookCap) {

@@ -39,6 +39,11 @@ export const HOOK_EVENT_NAMES = [
 
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 
+/** Claude Code's SessionEnd `reason`s, so a ported matcher means the same; the host says `other`, an app `session.close({ reason })`. */
+export const SESSION_END_REASONS = ['clear', 'resume', 'logout', 'prompt_input_exit', 'bypass_permissions_disabled', 'other'] as const;
+
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
 /** Fields common to every hook input (the protocol's `HookContext`). */
 export interface HookCommon {
   session_id: string;
@@ -89,7 +94,7 @@ export type HookInput = HookCommon &
   (
     /** `source`: Claude Code's name (formerly `reason`); `startup`, or `compact` after a compaction (docs/hooks.md). */
     | { hook_event_name: 'SessionStart'; source: 'startup' | 'resume' | 'clear' | 'compact' }
-    | { hook_event_name: 'SessionEnd'; reason: string }
+    | { hook_event_name: 'SessionEnd'; reason: SessionEndReason }
     | { hook_event_name: 'UserPromptSubmit'; prompt: string }
     | { hook_event_name: 'IterationStart' }
     | { hook_event_name: 'PreToolBatch'; tool_calls: HookToolCall[] }
@@ -102,12 +107,15 @@ export type HookInput = HookCommon &
     | { hook_event_name: 'Stop'; stop_hook_active: boolean; last_assistant_message: string }
     | { hook_event_name: 'StopFailure'; stop_hook_active: boolean; last_assistant_message: string; error: string }
     | { hook_event_name: 'SubagentStart'; agent_type: string; prompt: string }
-    /** `stop_hook_active`: the sub-agent is already working again because a SubagentStop hook blocked. */
-    | { hook_event_name: 'SubagentStop'; agent_type: string; prompt: string; result: string; stop_hook_active: boolean }
+    /**
+     * `stop_hook_active`: a SubagentStop hook's block already sent it back to work. `last_assistant_message`: its
+     * last text (`result`: what the agent call returns). No `agent_transcript_path`: its conversation is in memory only.
+     */
+    | { hook_event_name: 'SubagentStop'; agent_type: string; prompt: string; result: string; stop_hook_active: boolean; last_assistant_message: string }
     | { hook_event_name: 'PreCompact'; trigger: 'auto' | 'manual'; tokens_before: number }
     | { hook_event_name: 'PostCompact'; trigger: 'auto' | 'manual'; tokens_before: number; tokens_after: number }
-    /** `notification_type`: Claude Code's; the host notifies only before a permission question (`permission_prompt`). */
-    | { hook_event_name: 'Notification'; message: string; level: string; notification_type: 'permission_prompt' }
+    /** Claude Code's `title` and `notification_type`: the host notifies only before a permission question. */
+    | { hook_event_name: 'Notification'; message: string; title: string; level: string; notification_type: 'permission_prompt' }
     | { hook_event_name: 'Error'; code: string; message: string }
   );
 

@@ -115,7 +115,12 @@ function body(input: HookInput, b: number): void {
       str(10, input.agent_id ?? '');
       str(18, input.agent_type);
       str(26, input.prompt);
-      if (input.hook_event_name === 'SubagentStop') str(34, input.result), bool(40, input.stop_hook_active);
+      if (input.hook_event_name === 'SubagentStop') {
+        str(34, input.result);
+        bool(40, input.stop_hook_active);
+        // Absent in recordings made before the field (plugin test --events): the same as none.
+        str(50, input.last_assistant_message);
+      }
       return finish(at);
     case 'PreCompact':
     case 'PostCompact':
@@ -131,6 +136,7 @@ function body(input: HookInput, b: number): void {
       str(10, input.message);
       str(18, input.level);
       str(26, input.notification_type);
+      str(34, input.title);
       return finish(at);
     case 'Error':
       head(input, b);

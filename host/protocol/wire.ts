@@ -116,7 +116,15 @@ function payloadOf(input: HookInput): WireHookRequest {
       return {
         event,
         context: wireContext(input),
-        subagent: { agentId: input.agent_id ?? '', agentType: input.agent_type, prompt: input.prompt, result: input.result, stopHookActive: input.stop_hook_active },
+        subagent: {
+          agentId: input.agent_id ?? '',
+          agentType: input.agent_type,
+          prompt: input.prompt,
+          result: input.result,
+          stopHookActive: input.stop_hook_active,
+          // Absent in recordings made before the field: none.
+          lastAssistantMessage: input.last_assistant_message ?? '',
+        },
       };
     case 'PreCompact':
       return { event, context: wireContext(input), compact: { trigger: input.trigger, tokensBefore: input.tokens_before } };
@@ -127,7 +135,7 @@ function payloadOf(input: HookInput): WireHookRequest {
         compact: { trigger: input.trigger, tokensBefore: input.tokens_before, tokensAfter: input.tokens_after },
       };
     case 'Notification':
-      return { event, context: wireContext(input), notification: { message: input.message, level: input.level, notificationType: input.notification_type } };
+      return { event, context: wireContext(input), notification: { message: input.message, level: input.level, notificationType: input.notification_type, title: input.title ?? '' } };
     case 'Error':
       return { event, context: wireContext(input), error: { code: input.code, message: input.message } };
     default: {

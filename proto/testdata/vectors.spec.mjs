@@ -120,7 +120,7 @@ export default [
     fields: {
       event: 'HOOK_EVENT_SUBAGENT_STOP',
       context: { sessionId: 's', agentId: 'sub-1' },
-      subagent: { agentId: 'sub-1', agentType: 'researcher', prompt: 'find it', result: 'found it', stopHookActive: true },
+      subagent: { agentId: 'sub-1', agentType: 'researcher', prompt: 'find it', result: 'found it', stopHookActive: true, lastAssistantMessage: 'found it' },
     },
   },
   {
@@ -140,7 +140,7 @@ export default [
   {
     name: 'HookRequest Notification (notification arm)',
     type: 'HookRequest',
-    fields: { event: 'HOOK_EVENT_NOTIFICATION', notification: { message: 'Waiting for permission', level: 'info', notificationType: 'permission_prompt' } },
+    fields: { event: 'HOOK_EVENT_NOTIFICATION', notification: { message: 'Waiting for permission', level: 'info', notificationType: 'permission_prompt', title: 'Permission needed' } },
   },
   {
     name: 'HookRequest Error (error arm)',

@@ -206,7 +206,11 @@ typedef struct wh_hook_context {
 
 /** SessionStart and SessionEnd. */
 typedef struct wh_session_payload {
-  /** Why the session started or ended (e.g. "startup", "closed"). */
+  /**
+   * Why the session started or ended, in Claude Code's words: SessionStart's source ("startup",
+   * "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
+   * "logout", "prompt_input_exit", "resume" or "bypass_permissions_disabled").
+   */
   wh_str reason;
 } wh_session_payload;
 
@@ -277,13 +281,21 @@ typedef struct wh_subagent_payload {
   wh_str agent_id;
   wh_str agent_type;
   wh_str prompt;
-  /** SubagentStop: the sub-agent's final text. */
+  /**
+   * SubagentStop: what the agent call returns: the sub-agent's final text, or an error text when it
+   * failed (last_assistant_message is its own last text either way).
+   */
   wh_str result;
   /**
    * SubagentStop: true when the sub-agent is already working again because a SubagentStop hook
    * blocked (Claude Code's stop_hook_active).
    */
   bool stop_hook_active;
+  /**
+   * SubagentStop: the sub-agent's last assistant text (Claude Code's last_assistant_message); result
+   * is what the agent call returns, an error text when the sub-agent failed.
+   */
+  wh_str last_assistant_message;
 } wh_subagent_payload;
 
 /** PreCompact and PostCompact. */
@@ -303,6 +315,8 @@ typedef struct wh_notification_payload {
    * question).
    */
   wh_str notification_type;
+  /** Claude Code's title: a short heading for the notice ("Permission needed"). */
+  wh_str title;
 } wh_notification_payload;
 
 /** Error. */
@@ -1150,6 +1164,7 @@ static inline uint32_t wh_subagent_payload_size(const wh_subagent_payload *m) {
   if (m->prompt.len) n += wh__tag_size(3) + wh__varint_size(m->prompt.len) + m->prompt.len;
   if (m->result.len) n += wh__tag_size(4) + wh__varint_size(m->result.len) + m->result.len;
   if (m->stop_hook_active) n += wh__tag_size(5) + 1;
+  if (m->last_assistant_message.len) n += wh__tag_size(6) + wh__varint_size(m->last_assistant_message.len) + m->last_assistant_message.len;
   return n;
 }
 
@@ -1161,6 +1176,7 @@ static inline uint8_t *wh_subagent_payload_write(const wh_subagent_payload *m, u
   if (m->prompt.len) p = wh__put_str(p, 3, m->prompt);
   if (m->result.len) p = wh__put_str(p, 4, m->result);
   if (m->stop_hook_active) { p = wh__put_tag(p, 5, WH_WIRE_VARINT); *p++ = 1; }
+  if (m->last_assistant_message.len) p = wh__put_str(p, 6, m->last_assistant_message);
   return p;
 }
 
@@ -1181,6 +1197,8 @@ static inline bool wh_subagent_payload_decode(wh_reader *r, wh_subagent_payload 
         if (!wh__read_str(r, &m->result)) return false; break;
       case 5: { uint64_t v; if (wt != WH_WIRE_VARINT) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_varint(r, &v)) return false; m->stop_hook_active = v != 0; break; }
+      case 6: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->last_assistant_message)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1198,6 +1216,7 @@ static inline void wh_subagent_payload_json(const wh_subagent_payload *m, wh_buf
   if (m->prompt.len) { wh__json_key(out, &first, "prompt"); wh_json_write_string(out, m->prompt); }
   if (m->result.len) { wh__json_key(out, &first, "result"); wh_json_write_string(out, m->result); }
   if (m->stop_hook_active) { wh__json_key(out, &first, "stopHookActive"); wh_buf_cstr(out, "true"); }
+  if (m->last_assistant_message.len) { wh__json_key(out, &first, "lastAssistantMessage"); wh_json_write_string(out, m->last_assistant_message); }
   wh_buf_byte(out, '}');
   (void)first;
 }
@@ -1260,6 +1279,7 @@ static inline uint32_t wh_notification_payload_size(const wh_notification_payloa
   if (m->message.len) n += wh__tag_size(1) + wh__varint_size(m->message.len) + m->message.len;
   if (m->level.len) n += wh__tag_size(2) + wh__varint_size(m->level.len) + m->level.len;
   if (m->notification_type.len) n += wh__tag_size(3) + wh__varint_size(m->notification_type.len) + m->notification_type.len;
+  if (m->title.len) n += wh__tag_size(4) + wh__varint_size(m->title.len) + m->title.len;
   return n;
 }
 
@@ -1269,6 +1289,7 @@ static inline uint8_t *wh_notification_payload_write(const wh_notification_paylo
   if (m->message.len) p = wh__put_str(p, 1, m->message);
   if (m->level.len) p = wh__put_str(p, 2, m->level);
   if (m->notification_type.len) p = wh__put_str(p, 3, m->notification_type);
+  if (m->title.len) p = wh__put_str(p, 4, m->title);
   return p;
 }
 
@@ -1285,6 +1306,8 @@ static inline bool wh_notification_payload_decode(wh_reader *r, wh_notification_
         if (!wh__read_str(r, &m->level)) return false; break;
       case 3: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
         if (!wh__read_str(r, &m->notification_type)) return false; break;
+      case 4: if (wt != WH_WIRE_LEN) { if (!wh__skip(r, wt)) return false; break; }
+        if (!wh__read_str(r, &m->title)) return false; break;
       case 0: return wh__fail(r, "field number 0");
       default: if (!wh__skip(r, wt)) return false;
     }
@@ -1300,6 +1323,7 @@ static inline void wh_notification_payload_json(const wh_notification_payload *m
   if (m->message.len) { wh__json_key(out, &first, "message"); wh_json_write_string(out, m->message); }
   if (m->level.len) { wh__json_key(out, &first, "level"); wh_json_write_string(out, m->level); }
   if (m->notification_type.len) { wh__json_key(out, &first, "notificationType"); wh_json_write_string(out, m->notification_type); }
+  if (m->title.len) { wh__json_key(out, &first, "title"); wh_json_write_string(out, m->title); }
   wh_buf_byte(out, '}');
   (void)first;
 }

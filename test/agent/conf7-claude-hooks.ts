@@ -158,7 +158,7 @@ export async function nonToolMatchers(api: Conf7Api): Promise<string[]> {
     compactor: async () => [{ role: 'user', content: 'summary' }],
     hooks: {
       SessionStart: [on('start:startup', 'startup'), on('start:compact', 'resume|clear|compact')],
-      SessionEnd: [on('end:closed', 'closed'), on('end:other', 'logout|other')],
+      SessionEnd: [on('end:clear', 'clear'), on('end:other', 'logout|other')],
       Notification: [on('notify:permission', 'permission_prompt'), on('notify:idle', 'idle_prompt')],
       SubagentStart: [on('substart:researcher', 'researcher'), on('substart:other', 'Explore')],
       SubagentStop: [on('substop:researcher', 'researcher'), on('substop:other', 'Explore')],
@@ -178,7 +178,7 @@ export async function nonToolMatchers(api: Conf7Api): Promise<string[]> {
   await session.close();
   await host.close();
   const problems: string[] = [];
-  const want = ['start:startup', 'substart:researcher', 'substop:researcher', 'notify:permission', 'precompact:manual', 'postcompact:manual', 'start:compact', 'end:closed'];
+  const want = ['start:startup', 'substart:researcher', 'substop:researcher', 'notify:permission', 'precompact:manual', 'postcompact:manual', 'start:compact', 'end:other'];
   if (JSON.stringify(fired) !== JSON.stringify(want)) problems.push(`fired ${JSON.stringify(fired)}, wanted ${JSON.stringify(want)}`);
   const start = inputs[0] as Record<string, unknown> | undefined;
   if (start?.source !== 'startup' || 'reason' in start) problems.push(`SessionStart input ${JSON.stringify(start)}`);

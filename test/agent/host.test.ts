@@ -70,7 +70,7 @@ describe('createHost', () => {
     expect(start.calls).toHaveLength(1);
     expect(JSON.stringify(model.requests[0]?.messages)).toContain('repo uses pnpm');
     await session.close();
-    expect(end.calls[0]).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'closed' });
+    expect(end.calls[0]).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'other' });
     expect(() => session.stream('3')).toThrowError(/closed/);
   });
 

@@ -74,7 +74,7 @@ describe('require-verification', () => {
   it('forgets a session at SessionEnd', async () => {
     const plugin = await loadPlugin({ path: wasm });
     await plugin.callHook(bash('npm test'));
-    await plugin.callHook({ ...common(), hook_event_name: 'SessionEnd', reason: 'closed' });
+    await plugin.callHook({ ...common(), hook_event_name: 'SessionEnd', reason: 'other' });
     expect(await plugin.callHook(stopInput())).toMatchObject({ output: { decision: 'block' } });
     await plugin.close();
   });

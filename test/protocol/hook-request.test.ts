@@ -18,7 +18,8 @@ function inputs(common: HookCommon): HookInput[] {
   const tool = { tool_name: 'Bash', tool_input: { command: 'ls -la ✓', n: 1 }, tool_use_id: 'toolu_1' };
   return [
     { ...common, hook_event_name: 'SessionStart', source: 'startup' },
-    { ...common, hook_event_name: 'SessionEnd', reason: '' },
+    { ...common, hook_event_name: 'SessionEnd', reason: 'other' },
+    { ...common, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' },
     { ...common, hook_event_name: 'UserPromptSubmit', prompt: long },
     { ...common, hook_event_name: 'IterationStart' },
     { ...common, hook_event_name: 'PreToolBatch', tool_calls: [{ tool_use_id: 'a', tool_name: 'Read', tool_input: {} }] },
@@ -42,10 +43,15 @@ function inputs(common: HookCommon): HookInput[] {
     { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: '' },
     { ...common, hook_event_name: 'StopFailure', stop_hook_active: false, last_assistant_message: 'x', error: 'rate limit' },
     { ...common, hook_event_name: 'SubagentStart', agent_type: 'explore', prompt: 'look' },
-    { ...common, hook_event_name: 'SubagentStop', agent_id: 'sub-1', agent_type: 'explore', prompt: 'look', result: '✓ found', stop_hook_active: false },
-    { ...common, hook_event_name: 'SubagentStop', agent_type: 'explore', prompt: 'look', result: 'again', stop_hook_active: true },
+    { ...common, hook_event_name: 'SubagentStop', agent_id: 'sub-1', agent_type: 'explore', prompt: 'look', result: '✓ found', stop_hook_active: false, last_assistant_message: '✓ found' },
+    { ...common, hook_event_name: 'SubagentStop', agent_type: 'explore', prompt: 'look', result: 'again', stop_hook_active: true, last_assistant_message: '' },
+    { ...common, hook_event_name: 'SubagentStop', agent_type: 'explore', prompt: 'look', result: 'ran out', stop_hook_active: false, last_assistant_message: long + huge },
+    // A recording from before last_assistant_message (plugin test --events): absent on the wire.
+    { ...common, hook_event_name: 'SubagentStop', agent_type: 'explore', prompt: 'look', result: 'old', stop_hook_active: false },
     { ...common, hook_event_name: 'PreCompact', trigger: 'auto', tokens_before: 123_456 },
     { ...common, hook_event_name: 'PostCompact', trigger: 'manual', tokens_before: 2 ** 33 + 5, tokens_after: 0 },
+    { ...common, hook_event_name: 'Notification', message: 'hi', title: 'Permission needed', level: 'info', notification_type: 'permission_prompt' },
+    // A recording from before title: absent on the wire.
     { ...common, hook_event_name: 'Notification', message: 'hi', level: 'info', notification_type: 'permission_prompt' },
     { ...common, hook_event_name: 'Error', code: 'MODEL', message: long + huge },
   ] as HookInput[];
@@ -99,6 +105,17 @@ describe('encodeHookInput', () => {
     expect(decode({ hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: {}, tool_use_id: 't' }).toolUse?.permissionSuggestionsJson).toBe('');
     expect(decode({ hook_event_name: 'SubagentStop', agent_type: 'a', prompt: 'p', result: 'r', stop_hook_active: true }).subagent?.stopHookActive).toBe(true);
     expect(decode({ hook_event_name: 'Notification', message: 'm', level: 'info', notification_type: 'permission_prompt' }).notification?.notificationType).toBe('permission_prompt');
+  });
+
+  it("carries Claude Code's SubagentStop last_assistant_message (field 6), Notification title (field 4) and SessionEnd reason to WASM hooks", () => {
+    const common = commons[0]!;
+    const decode = (input: Record<string, unknown>) => wasmhooks.v1.HookRequest.decode(encodeHookInput({ ...common, ...input } as HookInput, 0));
+    const stop = decode({ hook_event_name: 'SubagentStop', agent_type: 'a', prompt: 'p', result: 'sub-agent "a" did not finish', stop_hook_active: false, last_assistant_message: 'Still looking.' });
+    expect(stop.subagent?.lastAssistantMessage).toBe('Still looking.');
+    expect(stop.subagent?.result).toBe('sub-agent "a" did not finish');
+    const notice = decode({ hook_event_name: 'Notification', message: 'Write needs permission', title: 'Permission needed', level: 'info', notification_type: 'permission_prompt' });
+    expect(notice.notification?.title).toBe('Permission needed');
+    expect(decode({ hook_event_name: 'SessionEnd', reason: 'other' }).session?.reason).toBe('other');
   });
 
   it('marks a re-check in ToolUsePayload.recheck (field 3), on PreToolUse only', () => {

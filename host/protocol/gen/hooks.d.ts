@@ -1075,6 +1075,9 @@ export namespace wasmhooks {
             /** SubagentPayload stopHookActive. */
             stopHookActive: boolean;
 
+            /** SubagentPayload lastAssistantMessage. */
+            lastAssistantMessage: string;
+
             /**
              * Encodes the specified SubagentPayload message. Does not implicitly {@link wasmhooks.v1.SubagentPayload.verify|verify} messages.
              * @param message SubagentPayload message or plain object to encode
@@ -1120,6 +1123,9 @@ export namespace wasmhooks {
 
                 /** SubagentPayload stopHookActive */
                 stopHookActive?: (boolean|null);
+
+                /** SubagentPayload lastAssistantMessage */
+                lastAssistantMessage?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -1233,6 +1239,9 @@ export namespace wasmhooks {
             /** NotificationPayload notificationType. */
             notificationType: string;
 
+            /** NotificationPayload title. */
+            title: string;
+
             /**
              * Encodes the specified NotificationPayload message. Does not implicitly {@link wasmhooks.v1.NotificationPayload.verify|verify} messages.
              * @param message NotificationPayload message or plain object to encode
@@ -1272,6 +1281,9 @@ export namespace wasmhooks {
 
                 /** NotificationPayload notificationType */
                 notificationType?: (string|null);
+
+                /** NotificationPayload title */
+                title?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

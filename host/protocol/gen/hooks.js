@@ -2543,6 +2543,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [prompt] SubagentPayload prompt
              * @property {string|null} [result] SubagentPayload result
              * @property {boolean|null} [stopHookActive] SubagentPayload stopHookActive
+             * @property {string|null} [lastAssistantMessage] SubagentPayload lastAssistantMessage
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -2615,6 +2616,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             SubagentPayload.prototype.stopHookActive = false;
 
             /**
+             * SubagentPayload lastAssistantMessage.
+             * @member {string} lastAssistantMessage
+             * @memberof wasmhooks.v1.SubagentPayload
+             * @instance
+             */
+            SubagentPayload.prototype.lastAssistantMessage = "";
+
+            /**
              * Encodes the specified SubagentPayload message. Does not implicitly {@link wasmhooks.v1.SubagentPayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.SubagentPayload
@@ -2640,6 +2649,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 4, wireType 2 =*/34).string(message.result);
                 if (message.stopHookActive != null && $Object.hasOwnProperty.call(message, "stopHookActive") && message.stopHookActive !== false)
                     writer.uint32(/* id 5, wireType 0 =*/40).bool(message.stopHookActive);
+                if (message.lastAssistantMessage != null && $Object.hasOwnProperty.call(message, "lastAssistantMessage") && message.lastAssistantMessage !== "")
+                    writer.uint32(/* id 6, wireType 2 =*/50).string(message.lastAssistantMessage);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -2727,6 +2738,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.stopHookActive = value;
                             else
                                 delete message.stopHookActive;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lastAssistantMessage = value;
+                            else
+                                delete message.lastAssistantMessage;
                             continue;
                         }
                     }
@@ -2961,6 +2981,7 @@ export const wasmhooks = $root.wasmhooks = (() => {
              * @property {string|null} [message] NotificationPayload message
              * @property {string|null} [level] NotificationPayload level
              * @property {string|null} [notificationType] NotificationPayload notificationType
+             * @property {string|null} [title] NotificationPayload title
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -3017,6 +3038,14 @@ export const wasmhooks = $root.wasmhooks = (() => {
             NotificationPayload.prototype.notificationType = "";
 
             /**
+             * NotificationPayload title.
+             * @member {string} title
+             * @memberof wasmhooks.v1.NotificationPayload
+             * @instance
+             */
+            NotificationPayload.prototype.title = "";
+
+            /**
              * Encodes the specified NotificationPayload message. Does not implicitly {@link wasmhooks.v1.NotificationPayload.verify|verify} messages.
              * @function encode
              * @memberof wasmhooks.v1.NotificationPayload
@@ -3038,6 +3067,8 @@ export const wasmhooks = $root.wasmhooks = (() => {
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.level);
                 if (message.notificationType != null && $Object.hasOwnProperty.call(message, "notificationType") && message.notificationType !== "")
                     writer.uint32(/* id 3, wireType 2 =*/26).string(message.notificationType);
+                if (message.title != null && $Object.hasOwnProperty.call(message, "title") && message.title !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.title);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3107,6 +3138,15 @@ export const wasmhooks = $root.wasmhooks = (() => {
                                 message.notificationType = value;
                             else
                                 delete message.notificationType;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.title = value;
+                            else
+                                delete message.title;
                             continue;
                         }
                     }

@@ -450,7 +450,11 @@ export class HookContext {
 
 /** SessionStart and SessionEnd. */
 export class SessionPayload {
-  /** Why the session started or ended (e.g. "startup", "closed"). */
+  /**
+   * Why the session started or ended, in Claude Code's words: SessionStart's source ("startup",
+   * "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
+   * "logout", "prompt_input_exit", "resume" or "bypass_permissions_disabled").
+   */
   reason: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
@@ -808,13 +812,21 @@ export class SubagentPayload {
   agentId: string = "";
   agentType: string = "";
   prompt: string = "";
-  /** SubagentStop: the sub-agent's final text. */
+  /**
+   * SubagentStop: what the agent call returns: the sub-agent's final text, or an error text when it
+   * failed (last_assistant_message is its own last text either way).
+   */
   result: string = "";
   /**
    * SubagentStop: true when the sub-agent is already working again because a SubagentStop hook
    * blocked (Claude Code's stop_hook_active).
    */
   stopHookActive: bool = false;
+  /**
+   * SubagentStop: the sub-agent's last assistant text (Claude Code's last_assistant_message); result
+   * is what the agent call returns, an error text when the sub-agent failed.
+   */
+  lastAssistantMessage: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -824,6 +836,7 @@ export class SubagentPayload {
     w.string(3, this.prompt);
     w.string(4, this.result);
     w.bool(5, this.stopHookActive);
+    w.string(6, this.lastAssistantMessage);
     return w.finish();
   }
 
@@ -846,6 +859,7 @@ export class SubagentPayload {
         case 3: if (r.expect(wt, WIRE_LEN, 3)) m.prompt = r.string(); break;
         case 4: if (r.expect(wt, WIRE_LEN, 4)) m.result = r.string(); break;
         case 5: if (r.expect(wt, WIRE_VARINT, 5)) m.stopHookActive = r.bool(); break;
+        case 6: if (r.expect(wt, WIRE_LEN, 6)) m.lastAssistantMessage = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -860,6 +874,7 @@ export class SubagentPayload {
     if (this.prompt.length > 0) w.key("prompt").string(this.prompt);
     if (this.result.length > 0) w.key("result").string(this.result);
     if (this.stopHookActive) w.key("stopHookActive").bool(true);
+    if (this.lastAssistantMessage.length > 0) w.key("lastAssistantMessage").string(this.lastAssistantMessage);
     w.endObject();
   }
 }
@@ -922,6 +937,8 @@ export class NotificationPayload {
    * question).
    */
   notificationType: string = "";
+  /** Claude Code's title: a short heading for the notice ("Permission needed"). */
+  title: string = "";
 
   /** The canonical encoding: fields in number order, proto3 defaults omitted. */
   encode(): Uint8Array {
@@ -929,6 +946,7 @@ export class NotificationPayload {
     w.string(1, this.message);
     w.string(2, this.level);
     w.string(3, this.notificationType);
+    w.string(4, this.title);
     return w.finish();
   }
 
@@ -949,6 +967,7 @@ export class NotificationPayload {
         case 1: if (r.expect(wt, WIRE_LEN, 1)) m.message = r.string(); break;
         case 2: if (r.expect(wt, WIRE_LEN, 2)) m.level = r.string(); break;
         case 3: if (r.expect(wt, WIRE_LEN, 3)) m.notificationType = r.string(); break;
+        case 4: if (r.expect(wt, WIRE_LEN, 4)) m.title = r.string(); break;
         case 0: r.fail("field number 0"); break;
         default: r.skip(wt);
       }
@@ -961,6 +980,7 @@ export class NotificationPayload {
     if (this.message.length > 0) w.key("message").string(this.message);
     if (this.level.length > 0) w.key("level").string(this.level);
     if (this.notificationType.length > 0) w.key("notificationType").string(this.notificationType);
+    if (this.title.length > 0) w.key("title").string(this.title);
     w.endObject();
   }
 }
