@@ -17,7 +17,7 @@ import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
 import { copyJson } from '../json.js';
-import { toolsAllowedBy } from './updates.js';
+import { grantsTool } from './updates.js';
 
 /** Tools acceptEdits lets through without asking. */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -229,8 +229,10 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   if (hooks.decision === 'allow' && !stale) {
     // Only the deciding chain's updates, and only as grants (see PermissionOutcome): a stale allow's
     // were never applied (before session 36 they were, as the chain answered: its session rule stayed).
-    const grants = hooks.updatedPermissions ? toolsAllowedBy(hooks.updatedPermissions) : [];
-    return grants.length > 0 ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants } : { behavior: 'allow', source: 'permission-hook', input, shown: input };
+    // Only the asked-about tool (updates.ts `grantsTool`): a rule for another tool is a grant nobody was asked for.
+    return hooks.updatedPermissions && grantsTool(hooks.updatedPermissions, call.toolName)
+      ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants: [call.toolName] }
+      : { behavior: 'allow', source: 'permission-hook', input, shown: input };
   }
   // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
   if (hooks.decision === 'deny' || hooks.decision === 'stop') {
