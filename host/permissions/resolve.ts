@@ -18,9 +18,10 @@ import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
 import { copyJson } from '../json.js';
 import { grantsTool } from './updates.js';
+import { EDIT_TOOLS } from '../tools/reserved.js';
 
-/** Tools acceptEdits lets through without asking. */
-const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** Tools acceptEdits lets through without asking: reserved names (tools/reserved.ts), so no plugin or MCP tool passes for one. */
+const ACCEPT_EDITS: ReadonlySet<string> = new Set(EDIT_TOOLS);
 
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
 
@@ -93,7 +94,7 @@ function staticOutcome(cfg: PermissionConfig, call: PermissionCall): PermissionO
   if (cfg.mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode', input };
   if (cfg.alwaysAllowed.has(name)) return { behavior: 'allow', source: 'session', input };
   if (matches(cfg.allow, name)) return { behavior: 'allow', source: 'rule', input };
-  if (cfg.mode === 'acceptEdits' && EDIT_TOOLS.has(name)) return { behavior: 'allow', source: 'mode', input };
+  if (cfg.mode === 'acceptEdits' && ACCEPT_EDITS.has(name)) return { behavior: 'allow', source: 'mode', input };
   if (cfg.mode === 'dontAsk') {
     return { behavior: 'deny', source: 'mode', message: `${name} is not allowed (permission mode dontAsk never asks)` };
   }
