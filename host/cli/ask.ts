@@ -7,15 +7,33 @@ import process from 'node:process';
 import { createInterface } from 'node:readline/promises';
 import type { CanUseTool, PermissionAnswer } from '../permissions/types.js';
 import { toolLabel } from './format.js';
+import { printable } from './printable.js';
+
+/** The longest input the question shows on one line, as the call lines do (`Bash(ls -la)`). */
+const ONE_LINE_MAX = 60;
 
 /**
  * The question for one call. The tool's name and input are the model's (or a
- * rewriting hook's) words: toolLabel shows their control and bidi characters
- * as escapes, so an erase-line and a cursor move in the input cannot make the
- * question read as another call's (red12).
+ * rewriting hook's) words: their control and bidi characters show as escapes,
+ * so an erase-line and a cursor move in the input cannot make the question
+ * read as another call's (red12). And the person answers about all of it: the
+ * one-line label (toolLabel, made for the call lines) cuts at 60 characters
+ * and folds whitespace, so `echo <60 harmless characters>; rm -rf ~` asked
+ * "Allow Bash(echo …)?" and a newline before `rm -rf ~` read as an argument
+ * of the echo (h6). An input the label would cut or fold is shown whole, as
+ * indented JSON (a newline inside a string is `\n`).
  */
 export function permissionQuestion(toolName: string, input: unknown): string {
-  return `Allow ${toolLabel(toolName, input)}? [y]es / [a]lways / [N]o: `;
+  const answers = '[y]es / [a]lways / [N]o: ';
+  if (fitsOneLine(input)) return `Allow ${toolLabel(toolName, input, ONE_LINE_MAX)}? ${answers}`;
+  return `Allow ${printable(toolName)} with this input?\n${printable(JSON.stringify(input, null, 2) ?? String(input))}\n${answers}`;
+}
+
+/** Whether toolLabel shows `input` as it is: neither cut nor whitespace-folded. */
+function fitsOneLine(input: unknown): boolean {
+  const values = input && typeof input === 'object' && !Array.isArray(input) ? Object.values(input) : undefined;
+  const shown = values?.length === 1 && typeof values[0] === 'string' ? values[0] : (JSON.stringify(input) ?? '');
+  return shown.length <= ONE_LINE_MAX && shown.replace(/\s+/g, ' ').trim() === shown;
 }
 
 /** `onInterrupt` runs when the person presses Ctrl-C at the question (the run is aborted). */

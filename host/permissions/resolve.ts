@@ -17,10 +17,11 @@ import { lazy } from '../lazy.js';
 import { timerDelay } from '../timer.js';
 import { sameJson } from '../same-json.js';
 import { copyJson } from '../json.js';
-import { toolsAllowedBy } from './updates.js';
+import { grantsTool } from './updates.js';
+import { EDIT_TOOLS } from '../tools/reserved.js';
 
-/** Tools acceptEdits lets through without asking. */
-const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** Tools acceptEdits lets through without asking: reserved names (tools/reserved.ts), so no plugin or MCP tool passes for one. */
+const ACCEPT_EDITS: ReadonlySet<string> = new Set(EDIT_TOOLS);
 
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 300_000;
 
@@ -93,7 +94,7 @@ function staticOutcome(cfg: PermissionConfig, call: PermissionCall): PermissionO
   if (cfg.mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode', input };
   if (cfg.alwaysAllowed.has(name)) return { behavior: 'allow', source: 'session', input };
   if (matches(cfg.allow, name)) return { behavior: 'allow', source: 'rule', input };
-  if (cfg.mode === 'acceptEdits' && EDIT_TOOLS.has(name)) return { behavior: 'allow', source: 'mode', input };
+  if (cfg.mode === 'acceptEdits' && ACCEPT_EDITS.has(name)) return { behavior: 'allow', source: 'mode', input };
   if (cfg.mode === 'dontAsk') {
     return { behavior: 'deny', source: 'mode', message: `${name} is not allowed (permission mode dontAsk never asks)` };
   }
@@ -229,8 +230,10 @@ async function ask(cfg: PermissionConfig, call: PermissionCall, reason: string):
   if (hooks.decision === 'allow' && !stale) {
     // Only the deciding chain's updates, and only as grants (see PermissionOutcome): a stale allow's
     // were never applied (before session 36 they were, as the chain answered: its session rule stayed).
-    const grants = hooks.updatedPermissions ? toolsAllowedBy(hooks.updatedPermissions) : [];
-    return grants.length > 0 ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants } : { behavior: 'allow', source: 'permission-hook', input, shown: input };
+    // Only the asked-about tool (updates.ts `grantsTool`): a rule for another tool is a grant nobody was asked for.
+    return hooks.updatedPermissions && grantsTool(hooks.updatedPermissions, call.toolName)
+      ? { behavior: 'allow', source: 'permission-hook', input, shown: input, grants: [call.toolName] }
+      : { behavior: 'allow', source: 'permission-hook', input, shown: input };
   }
   // A stop (`continue: false`, a deny with `interrupt`) denies the call; the batch ends the turn (agent/permission-answer.ts).
   if (hooks.decision === 'deny' || hooks.decision === 'stop') {

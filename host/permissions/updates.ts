@@ -6,7 +6,8 @@
  *
  * - `addRules` with `behavior: 'allow'` and a rule naming a whole tool (no `ruleContent`) allows that
  *   tool for the rest of the session, as the app's `allow_always` answer does, whatever its
- *   `destination` (a library writes no settings file);
+ *   `destination` (a library writes no settings file), when it names the tool of the call the
+ *   answer decides (a rule for any other tool is read and not applied: `grantsTool`);
  * - every other update (`ruleContent`, `deny`/`ask` rules, `replaceRules`, `removeRules`,
  *   `setMode`, `addDirectories`, `removeDirectories`) is read and checked, then not applied: the
  *   host has no content rules, no settings files and no directory list to change.
@@ -42,14 +43,15 @@ export const permissionUpdatesSchema = lazy(() => {
   ) satisfies z.ZodType<PermissionUpdate[]>;
 });
 
-/** The tools `updates` allow for the rest of the session (the one shape that is applied). */
-export function toolsAllowedBy(updates: readonly PermissionUpdate[]): string[] {
-  const tools: string[] = [];
-  for (const u of updates) {
-    if (u.type !== 'addRules' || u.behavior !== 'allow') continue;
-    for (const r of u.rules) if (r.ruleContent === undefined) tools.push(r.toolName);
-  }
-  return tools;
+/**
+ * Whether `updates` allow `toolName`, the tool of the call their answer decides, for the rest of the
+ * session (the one shape that is applied). A rule naming another tool is not applied: a hook is asked
+ * about one call (its matcher may cover that tool alone), and until session 36 a `Read` hook's allow
+ * could add `Bash`, so that every later Bash call skipped the question (its PermissionRequest guards
+ * and the person) with nothing in the stream to say so (`permission.resolved.always` is about the call).
+ */
+export function grantsTool(updates: readonly PermissionUpdate[], toolName: string): boolean {
+  return updates.some((u) => u.type === 'addRules' && u.behavior === 'allow' && u.rules.some((r) => r.ruleContent === undefined && r.toolName === toolName));
 }
 
 /**
