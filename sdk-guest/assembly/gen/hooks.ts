@@ -1348,8 +1348,9 @@ export class HookResponse {
   updatedOutputJson: string = "";
   /**
    * PermissionRequest with DECISION_ALLOW: Claude Code's updatedPermissions, a JSON array of
-   * PermissionUpdate objects (an addRules allow of a whole tool allows it for the rest of the
-   * session; docs/hooks.md). Refused on any other event or decision; empty adds none.
+   * PermissionUpdate objects (an addRules allow of the asked call's own tool, whole, allows it for
+   * the rest of the session once this allow decides and the call runs; rules for other tools are
+   * read and not applied; docs/hooks.md). Refused on any other event or decision; empty adds none.
    */
   updatedPermissionsJson: string = "";
 
