@@ -5,29 +5,11 @@
 // WASM). Written against an Api (the sources under vitest: approval-input.test.ts; dist/ on Node, Deno and
 // Bun: test/xrt/approval-input.xrt.ts), so only type imports from host/. Each check returns what is wrong
 // (empty when every approver saw what ran).
-import type { z as Zod } from 'zod';
-import type {
-  CanUseTool,
-  createHost as CreateHost,
-  HookCallbackOutput,
-  HookInput,
-  HostEvent,
-  HostOptions,
-  loadPlugin as LoadPlugin,
-  scriptedModel as ScriptedModel,
-  shellHooks as ShellHooks,
-  tool as Tool,
-} from '../../host/index.js';
+import type { CanUseTool, createHost as CreateHost, HookCallbackOutput, HookInput, HostEvent, HostOptions, loadPlugin as LoadPlugin } from '../../host/index.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.ts';
+import type { HostApi } from '../fixtures/write-twice.js';
 
-export interface ApprovalApi {
-  createHost: typeof CreateHost;
-  scriptedModel: typeof ScriptedModel;
-  shellHooks: typeof ShellHooks;
-  loadPlugin: typeof LoadPlugin;
-  tool: typeof Tool;
-  z: typeof Zod;
-}
+export type ApprovalApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'shellHooks' | 'loadPlugin' | 'tool' | 'z'>;
 
 type HookKind = 'js' | 'shell' | 'wasm';
 export const KINDS: readonly HookKind[] = ['js', 'shell', 'wasm'];

@@ -6,16 +6,10 @@
 // type imports from host/. Each function returns what is wrong (empty when it conforms).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { z as Zod } from 'zod';
-import type { createHost as CreateHost, HookEventName, HookInput, HooksConfig, scriptedModel as ScriptedModel, shellHooks as ShellHooks, tool as Tool } from '../../host/index.js';
+import type { createHost as CreateHost, HookEventName, HookInput, HooksConfig } from '../../host/index.js';
+import type { HostApi } from '../fixtures/write-twice.js';
 
-export interface InputsApi {
-  createHost: typeof CreateHost;
-  scriptedModel: typeof ScriptedModel;
-  shellHooks: typeof ShellHooks;
-  tool: typeof Tool;
-  z: typeof Zod;
-}
+export type InputsApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'shellHooks' | 'tool' | 'z'>;
 
 type Options = Parameters<typeof CreateHost>[0];
 

@@ -5,18 +5,12 @@
 // person) and ran, and `permission.resolved` of the Read call said nothing (`always` is about its own
 // tool). Shared by test/agent/grant-scope.test.ts (host/) and test/xrt/grant-scope.xrt.ts (dist/ on Node,
 // Deno and Bun), so only type imports from host/.
-import type { z as Zod } from 'zod';
-import type { createHost as CreateHost, HostEvent, HostOptions, loadPlugin as LoadPlugin, scriptedModel as ScriptedModel, tool as Tool } from '../../host/index.js';
+import type { HostEvent, HostOptions } from '../../host/index.js';
 import type { HookCallback } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
+import type { HostApi } from '../fixtures/write-twice.js';
 
-export interface GrantScopeApi {
-  createHost: typeof CreateHost;
-  loadPlugin: typeof LoadPlugin;
-  scriptedModel: typeof ScriptedModel;
-  tool: typeof Tool;
-  z: typeof Zod;
-}
+export type GrantScopeApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 
 const grantOf = (...tools: string[]) => [{ type: 'addRules' as const, rules: tools.map((toolName) => ({ toolName })), behavior: 'allow' as const, destination: 'session' as const }];
 

@@ -4,17 +4,12 @@
 // resolution and an equal rewrite do not count); a copy; on every surface (the session's stream, `/event`,
 // `/global/event` in the reference format). Shared by test/agent/ran-input.test.ts (host/) and
 // test/xrt/ran-input.xrt.ts (dist/ on Node, Deno and Bun), so only type imports from host/.
-import type { z as Zod } from 'zod';
-import type { createHost as CreateHost, HostEvent, HostOptions, scriptedModel as ScriptedModel, tool as Tool } from '../../host/index.js';
+import type { HostEvent, HostOptions } from '../../host/index.js';
 import type { createServer as CreateServer } from '../../host/server/app.js';
 import type { HookCallback } from '../../host/hooks/types.js';
+import type { HostApi } from '../fixtures/write-twice.js';
 
-export interface RanInputApi {
-  createHost: typeof CreateHost;
-  scriptedModel: typeof ScriptedModel;
-  tool: typeof Tool;
-  z: typeof Zod;
-}
+export type RanInputApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'tool' | 'z'>;
 
 const LS = { command: 'ls' };
 const EVIL = { command: 'rm -rf ~' };

@@ -3,40 +3,20 @@
 // rest of the session; a bad shape, or updates beside anything but an allow, is BAD_OUTPUT and the hook's
 // fail-closed deny. Shared by test/plugins/wasm-permissions.test.ts (host/) and test/xrt/wasm-permissions.xrt.ts
 // (dist/ on Node, Deno and Bun), so only type imports from host/.
-import type { z as Zod } from 'zod';
-import type { createHost as CreateHost, HostEvent, loadPlugin as LoadPlugin, scriptedModel as ScriptedModel, tool as Tool } from '../../host/index.js';
 import { cannedPlugin, type CannedAnswer } from '../fixtures/canned-plugin.js';
+import { writeTwice, type HostApi } from '../fixtures/write-twice.js';
 
-export interface WasmPermissionsApi {
-  createHost: typeof CreateHost;
-  loadPlugin: typeof LoadPlugin;
-  scriptedModel: typeof ScriptedModel;
-  tool: typeof Tool;
-  z: typeof Zod;
-}
+export type WasmPermissionsApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 
 const PERMISSION_REQUEST = 7;
 const ALLOW = 2;
 const DENY = 3;
 const WRITE_FOR_SESSION = JSON.stringify([{ type: 'addRules', rules: [{ toolName: 'Write' }], behavior: 'allow', destination: 'session' }]);
 
-/** Two Write calls asked of a canned WASM PermissionRequest hook; what resolved each, and the hook's failure if any. */
+/** The two Writes asked of a canned WASM PermissionRequest hook (no app); what resolved each, and the hook's failure if any. */
 async function attempt(api: WasmPermissionsApi, answer: CannedAnswer): Promise<{ resolved: string[]; failure?: { code: string; message: string } }> {
   const plugin = await api.loadPlugin({ bytes: await cannedPlugin({ name: 'asker', hooks: [{ event: PERMISSION_REQUEST }] }, answer) });
-  const write = api.tool('Write', 'Write a file', api.z.object({ file_path: api.z.string() }), () => 'wrote');
-  const model = api.scriptedModel([
-    { toolCalls: [{ name: 'Write', id: 'w1', input: { file_path: 'a.txt' } }] },
-    { toolCalls: [{ name: 'Write', id: 'w2', input: { file_path: 'b.txt' } }] },
-    { text: 'done' },
-  ]);
-  const host = api.createHost({ model, tools: [write], cwd: '/proj', plugins: [plugin] });
-  const events: HostEvent[] = [];
-  try {
-    for await (const e of host.session().stream('write twice')) events.push(e);
-  } finally {
-    await host.close();
-  }
-  const resolved = events.flatMap((e) => (e.type === 'permission.resolved' ? [`${e.toolUseId}:${e.behavior}:${e.source}${e.always ? ':always' : ''}`] : []));
+  const { events, resolved } = await writeTwice(api, { plugins: [plugin] });
   const failure = events.flatMap((e) => (e.type === 'hook.end' && e.failure ? [e.failure] : []))[0];
   return { resolved, ...(failure ? { failure } : {}) };
 }

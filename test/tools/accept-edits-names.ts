@@ -4,14 +4,10 @@
 // in an `acceptEdits` session the model's call of it ran unasked (`permission.resolved` source `mode`),
 // whatever the tool did. Shared by test/tools/h6.accept-edits-names.test.ts (host/) and
 // test/xrt/accept-edits-names.xrt.ts (dist/ on Node, Deno and Bun), so only type imports from host/.
-import type { createHost as CreateHost, loadPlugin as LoadPlugin, scriptedModel as ScriptedModel } from '../../host/index.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
+import type { HostApi } from '../fixtures/write-twice.js';
 
-export interface AcceptEditsApi {
-  createHost: typeof CreateHost;
-  loadPlugin: typeof LoadPlugin;
-  scriptedModel: typeof ScriptedModel;
-}
+export type AcceptEditsApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel'>;
 
 /** What is wrong, as lines: a plugin tool under an edit tool's name that loads, or runs unasked under acceptEdits. */
 export async function acceptEditsNameProblems(api: AcceptEditsApi): Promise<string[]> {
