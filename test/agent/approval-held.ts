@@ -5,7 +5,7 @@
 // `updated_permissions_json` switches the mode to bypassPermissions. Shared by
 // test/agent/h6.approval-held.test.ts and test/xrt/approval-held.xrt.ts, so only type imports from host/.
 import { cannedPlugin, type CannedAnswer } from '../fixtures/canned-plugin.js';
-import { writeTwice, type HostApi, type TwoWrites } from '../fixtures/write-twice.js';
+import { writeTwice, type HostApi, type TwoWrites } from '../fixtures/scenario-kit.js';
 
 export type HeldApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 

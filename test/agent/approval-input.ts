@@ -7,7 +7,7 @@
 // (empty when every approver saw what ran).
 import type { CanUseTool, createHost as CreateHost, HookCallbackOutput, HookInput, HostEvent, HostOptions, loadPlugin as LoadPlugin } from '../../host/index.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.ts';
-import type { HostApi } from '../fixtures/write-twice.js';
+import { appJson, type HostApi } from '../fixtures/scenario-kit.js';
 
 export type ApprovalApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'shellHooks' | 'loadPlugin' | 'tool' | 'z'>;
 
@@ -183,10 +183,7 @@ export async function overHttp(api: ApprovalApi, createServer: CreateServer): Pr
   const { options, plugin } = await rewriter(api, 'wasm', 'PermissionRequest');
   const host = api.createHost({ ...options, tools: [bash], model: api.scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: ASKED }] }, { text: 'done' }]) });
   const server = createServer(host);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await server.app.request(path, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const call = appJson(server.app);
   try {
     const id = (await call('POST', '/session', {})).id as string;
     const stream = await server.app.request(`/event?session=${id}`);

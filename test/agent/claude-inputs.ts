@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { createHost as CreateHost, HookEventName, HookInput, HooksConfig } from '../../host/index.js';
-import type { HostApi } from '../fixtures/write-twice.js';
+import type { HostApi } from '../fixtures/scenario-kit.js';
 
 export type InputsApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'shellHooks' | 'tool' | 'z'>;
 

@@ -8,7 +8,7 @@
 import type { HostEvent, HostOptions } from '../../host/index.js';
 import type { HookCallback } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
-import type { HostApi } from '../fixtures/write-twice.js';
+import type { HostApi } from '../fixtures/scenario-kit.js';
 
 export type GrantScopeApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 

@@ -7,7 +7,7 @@
 import type { HostEvent, HostOptions } from '../../host/index.js';
 import type { createServer as CreateServer } from '../../host/server/app.js';
 import type { HookCallback } from '../../host/hooks/types.js';
-import type { HostApi } from '../fixtures/write-twice.js';
+import { appJson, type HostApi } from '../fixtures/scenario-kit.js';
 
 export type RanInputApi = Pick<HostApi, 'createHost' | 'scriptedModel' | 'tool' | 'z'>;
 
@@ -101,10 +101,7 @@ export async function ranInputOverHttp(api: RanInputApi, createServer: typeof Cr
   const model = api.scriptedModel([{ toolCalls: [{ name: 'Bash', id: 'b1', input: LS }] }, { text: 'done' }]);
   const host = api.createHost({ model, tools: [bash], cwd: '/proj', permissionMode: 'bypassPermissions', hooks: { PreToolUse: [{ hooks: [rewrite] }] } });
   const server = createServer(host);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await server.app.request(path, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const call = appJson(server.app);
   try {
     const id = (await call('POST', '/session', {})).id as string;
     const own = frames((await server.app.request(`/event?session=${id}`)).body as ReadableStream<Uint8Array>);

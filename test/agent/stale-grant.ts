@@ -7,7 +7,7 @@
 import type { HostOptions } from '../../host/index.js';
 import type { HookCallback } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
-import { writeTwice, type HostApi, type TwoWrites } from '../fixtures/write-twice.js';
+import { writeTwice, type HostApi, type TwoWrites } from '../fixtures/scenario-kit.js';
 
 export type StaleGrantApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 

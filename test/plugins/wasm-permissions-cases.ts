@@ -4,7 +4,7 @@
 // fail-closed deny. Shared by test/plugins/wasm-permissions.test.ts (host/) and test/xrt/wasm-permissions.xrt.ts
 // (dist/ on Node, Deno and Bun), so only type imports from host/.
 import { cannedPlugin, type CannedAnswer } from '../fixtures/canned-plugin.js';
-import { writeTwice, type HostApi } from '../fixtures/write-twice.js';
+import { writeTwice, type HostApi } from '../fixtures/scenario-kit.js';
 
 export type WasmPermissionsApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 

@@ -5,7 +5,7 @@
 // whatever the tool did. Shared by test/tools/h6.accept-edits-names.test.ts (host/) and
 // test/xrt/accept-edits-names.xrt.ts (dist/ on Node, Deno and Bun), so only type imports from host/.
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
-import type { HostApi } from '../fixtures/write-twice.js';
+import type { HostApi } from '../fixtures/scenario-kit.js';
 
 export type AcceptEditsApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel'>;
 
