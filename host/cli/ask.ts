@@ -25,15 +25,23 @@ const ONE_LINE_MAX = 60;
  */
 export function permissionQuestion(toolName: string, input: unknown): string {
   const answers = '[y]es / [a]lways / [N]o: ';
-  if (fitsOneLine(input)) return `Allow ${toolLabel(toolName, input, ONE_LINE_MAX)}? ${answers}`;
+  const single = singleString(input);
+  const shown = single ? single[1] : (JSON.stringify(input) ?? '');
+  if (shown.length <= ONE_LINE_MAX && shown.replace(/\s+/g, ' ').trim() === shown) {
+    // The call lines' label drops a lone field's name (`Bash(ls -la)`); the question keeps it: a lone
+    // `dangerouslyDisableSandbox: "true"` read as `Bash(true)` (h6).
+    const label = single ? `${printable(toolName)}(${printable(single[0])}: ${printable(single[1])})` : toolLabel(toolName, input, ONE_LINE_MAX);
+    return `Allow ${label}? ${answers}`;
+  }
   return `Allow ${printable(toolName)} with this input?\n${printable(JSON.stringify(input, null, 2) ?? String(input))}\n${answers}`;
 }
 
-/** Whether toolLabel shows `input` as it is: neither cut nor whitespace-folded. */
-function fitsOneLine(input: unknown): boolean {
-  const values = input && typeof input === 'object' && !Array.isArray(input) ? Object.values(input) : undefined;
-  const shown = values?.length === 1 && typeof values[0] === 'string' ? values[0] : (JSON.stringify(input) ?? '');
-  return shown.length <= ONE_LINE_MAX && shown.replace(/\s+/g, ' ').trim() === shown;
+/** An input of one string field, as [name, value] (what toolLabel shows as the value alone). */
+function singleString(input: unknown): [string, string] | undefined {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return undefined;
+  const entries = Object.entries(input);
+  const [key, value] = entries[0] ?? [];
+  return entries.length === 1 && key !== undefined && typeof value === 'string' ? [key, value] : undefined;
 }
 
 /** `onInterrupt` runs when the person presses Ctrl-C at the question (the run is aborted). */

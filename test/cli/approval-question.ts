@@ -1,4 +1,4 @@
-// What the terminal's permission question must show (h6), shared by test/cli/h6.approval-question.test.ts
+// What the terminal's permission question must show (h6, and a lone field's name: session 36), shared by test/cli/h6.approval-question.test.ts
 // (host/) and test/xrt/approval-question.xrt.ts (Node, Deno and Bun): no imports from host/.
 
 /** C0 but tab and newline, DEL, C1, and the bidi controls. */
@@ -25,8 +25,10 @@ export function approvalQuestionProblems(question: (toolName: string, input: unk
   for (const q of [question('Bash', { command: `${'a'.repeat(70)}\u001b[2K\u202e` }), question('Bash', { command: 'ls\u001b[1G' })]) {
     if (UNSAFE.test(q)) problems.push(`unsafe character in ${JSON.stringify(q)}`);
   }
-  // The short, plain case keeps its one line.
+  // The short, plain case keeps its one line, with its field's name: a lone field that is not the command
+  // (`dangerouslyDisableSandbox: "true"`) read as `Bash(true)`.
   const short = question('Bash', { command: 'ls -la' });
-  if (!short.startsWith('Allow Bash(ls -la)? ')) problems.push(`short command: ${JSON.stringify(short)}`);
+  if (!short.startsWith('Allow Bash(command: ls -la)? ')) problems.push(`short command: ${JSON.stringify(short)}`);
+  expectIn('lone field', question('Bash', { dangerouslyDisableSandbox: 'true' }), 'dangerouslyDisableSandbox: true');
   return problems;
 }
