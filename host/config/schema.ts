@@ -10,6 +10,7 @@ import { matcherCheck } from '../hooks/matcher.js';
 import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
 import { pluginOptionFields } from '../plugins/options.js';
+import { SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
 
 const positiveInt = () =>
   z
@@ -26,7 +27,7 @@ const regex = () => text('a tool-name regex').superRefine(matcherCheck);
  */
 function build() {
   const o = pluginOptionFields();
-  const sha256 = text('a sha256 digest').regex(/^[0-9a-fA-F]{64}$/, { error: 'expected a sha256 digest (64 hex characters)' });
+  const sha256 = text('a sha256 digest').regex(SHA256_PIN, { error: `expected ${SHA256_PIN_RULE}` });
 
   const pluginCommon = {
     sha256: sha256.optional().describe('Pin: the plugin is refused if its bytes hash differently. Required for a url.'),

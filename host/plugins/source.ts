@@ -7,7 +7,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { concatBytes } from '../bytes.js';
 import { lazy } from '../lazy.js';
 import { readCapped } from '../read-capped.js';
-import { sha256 } from '../sandbox/digest.js';
+import { sha256, SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
 import { PLUGIN_NAME, firstPartyPlugin } from './first-party.js';
 import { ipAddressSchema } from './ip-address.js';
 
@@ -25,7 +25,7 @@ export const pluginSourceSchema = lazy(() => {
   // Built at the first load that needs it (see lazy.ts): `import 'wasmhooks'` does not pay for it.
   const sha256Hex = z
     .string()
-    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (a sha256 digest)')
+    .regex(SHA256_PIN, `expected ${SHA256_PIN_RULE}`)
     .transform((s) => s.toLowerCase());
   return z.union([
     z.object({ name: z.string().regex(PLUGIN_NAME, `must match ${PLUGIN_NAME.source}`), sha256: sha256Hex.optional() }).strict(),

@@ -3,6 +3,11 @@
  * of the compiled-module cache.
  */
 
+/** A sha256 pin as a person writes it: 64 hex characters, either case (compared lower-cased); no regex flag, so the published JSON schema says the same. */
+export const SHA256_PIN = /^[0-9a-fA-F]{64}$/;
+/** The pin's rule, for messages. */
+export const SHA256_PIN_RULE = 'a sha256 digest (64 hex characters)';
+
 type CreateHash = (algorithm: 'sha256') => { update(data: Uint8Array): { digest(encoding: 'hex'): string } };
 let createHash: Promise<CreateHash | null> | undefined;
 

@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
+import { SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
@@ -29,7 +30,8 @@ const loadPluginSchema = z
     // Bounded: what a route keeps of its body while it runs (a load: up to a minute of download) is the parsed value.
     path: z.string().min(1).max(4096).optional(),
     url: z.url().max(8192).optional(),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    // Either case, as a config file's pin: the load compares it lower-cased.
+    sha256: z.string().regex(SHA256_PIN, `expected ${SHA256_PIN_RULE}`).optional(),
   })
   .strict()
   .refine((b) => (b.path === undefined) !== (b.url === undefined), 'give exactly one of path or url');
