@@ -8,7 +8,7 @@
 import type { HostEvent, HostOptions } from '../../host/index.js';
 import type { HookCallback } from '../../host/hooks/types.js';
 import { cannedPlugin } from '../fixtures/canned-plugin.js';
-import type { HostApi } from '../fixtures/scenario-kit.js';
+import { resolvedLines, type HostApi } from '../fixtures/scenario-kit.js';
 
 export type GrantScopeApi = Pick<HostApi, 'createHost' | 'loadPlugin' | 'scriptedModel' | 'tool' | 'z'>;
 
@@ -46,7 +46,7 @@ async function readThenBash(api: GrantScopeApi, options: HostOptions): Promise<S
   } finally {
     await host.close();
   }
-  const resolved = events.flatMap((e) => (e.type === 'permission.resolved' ? [`${e.toolUseId}:${e.behavior}:${e.source}${e.always ? ':always' : ''}`] : []));
+  const resolved = resolvedLines(events);
   return { resolved, ran };
 }
 
