@@ -23,6 +23,8 @@ describe('cross-runtime scenarios', () => {
     it(`pass on ${name}`, () => {
       const run = spawnSync(cmd!, args, { cwd: root, encoding: 'utf8', timeout: 480_000 });
       const out = `${run.stdout}\n${run.stderr}`;
+      // The summary line, and every scenario that passed only when run again (run.ts), in the suite's log.
+      for (const line of out.split('\n')) if (/^xrt\[|^ {2}FLAKY /.test(line)) console.log(`${name}: ${line}`);
       expect(out, out).toMatch(/: \d+ passed, 0 failed/);
       expect(run.status, out).toBe(0);
     }, 540_000);

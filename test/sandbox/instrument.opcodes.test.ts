@@ -115,9 +115,9 @@ describe('opcode decoding beyond what this Node can run', () => {
     const [wrapper, variant] = bodies(instrument(module(body), { maxMemoryPages: 1 }).bytes);
     expect(wrapper).toEqual([0x00, 0x23, 0x00, 0x10, 0x02, 0x24, 0x00, 0x0b]);
     const constant = (bytes: number[]) => bytes.reduce((acc, b, i) => acc + (b & 0x7f) * 2 ** (7 * i), 0);
-    // One local, the i32 scratch for memory.fill's length (the counter is parameter 0); the body in a block; the entry
-    // check charges from the parameter.
-    expect(variant!.slice(0, 8)).toEqual([0x01, 0x01, 0x7f, 0x02, 0x40, 0x20, 0x00, 0x42]);
+    // One group of three i32 scratch locals for memory.fill (its length, value and offset: a long fill runs in chunks,
+    // chunks.ts; the counter is parameter 0); the body in a block; the entry check charges from the parameter.
+    expect(variant!.slice(0, 8)).toEqual([0x01, 0x03, 0x7f, 0x02, 0x40, 0x20, 0x00, 0x42]);
     // The code after the call runs whenever the code before it did (a callee that does not return ends the
     // whole call): the entry check charges both.
     expect(constant(variant!.slice(8, 13))).toBe(4 + 5 + 1 + 100 + 1 + 3 + 5);

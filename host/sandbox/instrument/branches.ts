@@ -75,6 +75,6 @@ export function brTable(
     addSite(m, w, header(depth - 1 - loops[j]!));
     w.u8(0x0c), w.uleb(loops[j]! + k - 1 - j);
   }
-  m.tempUsed = true;
+  m.tempUsed = Math.max(m.tempUsed, 1);
   return true;
 }

@@ -31,6 +31,9 @@ export interface OperandCharge {
   zeroLog2?: number;
 }
 
+/** Why a function is refused when it has no room for the scratch local a run-time charge needs. */
+export const TOO_MANY_LOCALS = 'too many locals to meter this instruction (the sandbox needs one more)';
+
 /** How 0xFC sub-opcode `sub` is charged by its operand, or null for a fixed weight. */
 export function fcCharge(m: RewriteInfo, sub: number): OperandCharge | null {
   // No operation moves more than a memory can hold: a longer one traps at once, so it costs no more.
@@ -90,12 +93,12 @@ export function chargeOperand(m: ModuleInfo, w: Writer, c: OperandCharge): void 
   else w.u8(0x24), w.uleb(m.globals), w.u8(0x23), w.uleb(m.globals);
   writeRefuelIfNegative(m, w);
   w.u8(0x20), w.uleb(t);
-  m.tempUsed = true;
+  m.tempUsed = Math.max(m.tempUsed, 1);
   m.checksInserted++;
 }
 
 /** Signed LEB128 of an i32 constant given as an unsigned value below 2^32. */
-function sleb32(w: Writer, v: number): void {
+export function sleb32(w: Writer, v: number): void {
   let x = v | 0;
   for (;;) {
     const byte = x & 0x7f;

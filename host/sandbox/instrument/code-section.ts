@@ -18,6 +18,7 @@ import { closeBodyBlock, openBodyBlock } from './handlers.js';
 import { beginHints, discardHints, endHints, resetHints } from './hints.js';
 import { writeRefuelSlowBody } from './fuel.js';
 import { writeWrappers } from './hostcalls.js';
+import { CHUNK_LOCALS } from './chunks.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
 import { bodyBlockType, writeAdapter, writeThinWrapper } from './threaded.js';
@@ -75,7 +76,7 @@ function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
     m.localsFuel = localsFuel(units);
     const body = { localsStart, bodyIn: r.pos, groups, locals };
     const hasVariant = !m.exact && m.variantOf[i]! >= 0;
-    if (hasVariant && threading && locals + 2 <= MAX_LOCALS && rewriteThreaded(m, r, aux, i, body)) {
+    if (hasVariant && threading && locals + 3 <= MAX_LOCALS && rewriteThreaded(m, r, aux, i, body)) {
       writeThinWrapper(m, w, i);
       m.threadedFn[i] = 1;
     } else {
@@ -123,8 +124,7 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
   m.threaded = true;
   m.shiftLocals = params;
   m.fuelLocal = params;
-  m.tempLocal = body.locals + 1;
-  m.tempUsed = false;
+  scratch(m, body.locals + 1);
   m.handlerGates = false;
   aux.u8(0x02), aux.u8(bodyBlockType(m, i));
   const ok = rewriteExpr(m, r, aux, true);
@@ -138,7 +138,7 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
   }
   aux.u8(0x20), aux.uleb(params); // local.get $f: the counter, the last result
   aux.u8(0x0b);
-  const shift = m.tempUsed ? declareTempLocal(aux, contentStart, bodyOut, body.groups) : 0;
+  const shift = m.tempUsed ? declareTempLocals(aux, contentStart, bodyOut, body.groups, m.tempUsed) : 0;
   endHints(2 * m.funcImports + m.added + m.definedFunctions + m.variantOf[i]!, contentStart, shift);
   aux.closeSize(contentStart);
   return true;
@@ -151,12 +151,11 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   const checks = m.checksInserted;
   m.fuelLocal = locals < MAX_LOCALS - 2 ? locals : -1;
   let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
-  m.tempLocal = locals < MAX_LOCALS - 2 ? locals + 1 : locals < MAX_LOCALS - 1 ? locals : -1;
-  m.tempUsed = false;
+  scratch(m, m.fuelLocal >= 0 ? locals + 1 : locals);
   if (m.exact) {
     // The reference mode keeps the counter in the global, so every function may have handlers.
     m.fuelLocal = -1;
-    m.tempLocal = locals < MAX_LOCALS - 1 ? locals : -1;
+    scratch(m, locals);
     w.pos = localsOut;
     bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
     m.handlerGates = m.allowExceptions;
@@ -174,8 +173,7 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
     w.pos = localsOut;
     m.checksInserted = checks;
     m.fuelLocal = -1;
-    m.tempLocal = locals < MAX_LOCALS - 1 ? locals : -1;
-    m.tempUsed = false;
+    scratch(m, locals);
     bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
     m.handlerGates = m.allowExceptions;
     if (m.handlerGates) openBodyBlock(m, w, i);
@@ -183,7 +181,7 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   }
   if (m.handlerGates) closeBodyBlock(m, w);
   m.handlerGates = false;
-  const shift = m.tempUsed ? declareTempLocal(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups) : 0;
+  const shift = m.tempUsed ? declareTempLocals(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups, m.tempUsed) : 0;
   endHints(m.funcImports + m.added + i, localsOut, shift);
 }
 
@@ -206,8 +204,18 @@ function lebEndAfter(buf: Uint8Array, p: number): number {
   return p + 1;
 }
 
-/** Rewrites the locals header at `localsOut` with one more group, `1 × i32`, moving the body right; returns by how many bytes. */
-function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups: number): number {
+/**
+ * The scratch locals from index `first` on: as many as the function has room for, up to `CHUNK_LOCALS`
+ * (one at least, or none: `tempLocal` -1). One local below the engines' limit stays free, as before.
+ */
+function scratch(m: RewriteInfo, first: number): void {
+  m.tempLocals = Math.max(0, Math.min(CHUNK_LOCALS, MAX_LOCALS - 1 - first));
+  m.tempLocal = m.tempLocals > 0 ? first : -1;
+  m.tempUsed = 0;
+}
+
+/** Rewrites the locals header at `localsOut` with one more group, `count × i32`, moving the body right; returns by how many bytes. */
+function declareTempLocals(w: Writer, localsOut: number, bodyOut: number, groups: number, count: number): number {
   const oldCountLen = lebLength(groups);
   const delta = lebLength(groups + 1) - oldCountLen + 2;
   w.ensure(delta);
@@ -218,7 +226,7 @@ function declareTempLocal(w: Writer, localsOut: number, bodyOut: number, groups:
   w.pos = localsOut;
   w.uleb(groups + 1);
   w.pos = bodyOut + delta - 2;
-  w.u8(0x01);
+  w.u8(count); // at most CHUNK_LOCALS: one LEB byte
   w.u8(0x7f);
   w.pos = end;
   return delta;

@@ -16,7 +16,8 @@
  * header, so the host regains control as often as in the fast mode.
  */
 import type { RewriteInfo } from './module-info.js';
-import { chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
+import { TOO_MANY_LOCALS, chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
+import { writeBulk } from './chunks.js';
 import { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { GateKind, chargeDirectCall, funcIndex, isAccessor, writeGateCall } from './hostcalls.js';
@@ -134,8 +135,12 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
         } else if (op === 0xfc) {
           const sub = readLeb(buf, at + 1);
           const c = fcCharge(m, sub);
-          if (c) operand(m, r, w, c, at), (unchecked = 0);
-          else if (sub === 13) chargeEngineCall(m, w), (unchecked = 0); // elem.drop
+          if (c) {
+            if (m.tempLocal < 0) r.fail(TOO_MANY_LOCALS, at);
+            writeBulk(m, w, buf, at, r.pos, c);
+            unchecked = 0;
+            continue;
+          } else if (sub === 13) chargeEngineCall(m, w), (unchecked = 0); // elem.drop
         } else if (op === 0xfe) {
           const sub = readLeb(buf, at + 1);
           if (sub === 1 || sub === 2) r.fail('memory.atomic.wait blocks the thread and is not supported by the sandbox', at);
@@ -153,7 +158,7 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
 
 /** The run-time charge of the operand on top of the stack (bulk.ts), before the instruction at `at`. */
 function operand(m: RewriteInfo, r: Reader, w: Writer, c: OperandCharge, at: number): void {
-  if (m.tempLocal < 0) r.fail('too many locals to meter this instruction (the sandbox needs one more)', at);
+  if (m.tempLocal < 0) r.fail(TOO_MANY_LOCALS, at);
   chargeOperand(m, w, c);
 }
 

@@ -18,12 +18,14 @@ export interface ModuleInfo {
   checksInserted: number;
   /** Parameter count of each defined function. */
   params: number[];
-  /** An i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
+  /** The first i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
   tempLocal: number;
+  /** How many scratch locals from `tempLocal` on the function has room for (chunks.ts needs `CHUNK_LOCALS`). */
+  tempLocals: number;
   /** The i64 local holding the fuel counter in the function being rewritten; -1: use the global (fuel.ts). */
   fuelLocal: number;
-  /** Set by the walker when it used `tempLocal`; the caller then declares it. */
-  tempUsed: boolean;
+  /** Scratch locals the walker used (from `tempLocal` on); the caller then declares them. */
+  tempUsed: number;
   /** Fuel the function being rewritten pays at entry for its declared locals (opcodes.ts `localsFuel`), 0 for none. */
   localsFuel: number;
   /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */

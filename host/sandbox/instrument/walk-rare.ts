@@ -67,7 +67,7 @@ export function walkRare(s: Walk, op: number): boolean {
     s.text += extra;
     s.unchecked += extra;
     const charge = s.instrument ? fcCharge(m, sub) : null;
-    if (charge) s.chargeOperandHere(charge);
+    if (charge) s.bulkHere(charge);
     else if (s.instrument && sub === 13) s.checkHere(); // elem.drop
   } else if (op === 0xfd) {
     const extra = fdWeight(readLeb(buf, at + 1)) - 1; // the SIMD divides (opcodes.ts)

@@ -4,7 +4,8 @@
  * block (regions.ts) and the bounds of UNCHECKED_MAX. One object per
  * expression; the frame stacks are shared scratch, grown on demand.
  */
-import { chargeEngineCall, chargeOperand, type OperandCharge } from './bulk.js';
+import { TOO_MANY_LOCALS, chargeEngineCall, chargeOperand, type OperandCharge } from './bulk.js';
+import { writeBulk } from './chunks.js';
 import { writeReload, writeResultReload } from './fuel.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
@@ -258,9 +259,18 @@ export class Walk {
 
   /** Charges the operand on top of the stack before the instruction at `at` (bulk.ts). */
   chargeOperandHere(charge: OperandCharge): void {
-    if (this.m.tempLocal < 0) this.r.fail('too many locals to meter this instruction (the sandbox needs one more)', this.at);
+    if (this.m.tempLocal < 0) this.r.fail(TOO_MANY_LOCALS, this.at);
     this.flush(this.at);
     chargeOperand(this.m, this.w, charge);
+    this.unchecked = 0; // a check
+  }
+
+  /** Writes the 0xFC bulk instruction at `at` (ending at `p`) with its charge, long memory operations in chunks (chunks.ts). */
+  bulkHere(charge: OperandCharge): void {
+    if (this.m.tempLocal < 0) this.r.fail(TOO_MANY_LOCALS, this.at);
+    this.flush(this.at);
+    writeBulk(this.m, this.w, this.buf, this.at, this.p, charge);
+    this.from = this.p;
     this.unchecked = 0; // a check
   }
 

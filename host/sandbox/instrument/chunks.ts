@@ -1,0 +1,109 @@
+/**
+ * Long bulk memory operations, split. `memory.fill`, `memory.copy` and
+ * `memory.init` are single instructions: the host gets control before one
+ * (its length is charged first, bulk.ts) and after it, never inside. A 16 MiB
+ * fill on freshly faulted pages took 51–65 ms on a quiet machine and up to
+ * ~140 ms under CI's load: past a 50 ms deadline's slack by one instruction.
+ * So one longer than `BULK_CHUNK_BYTES` runs as a loop of chunks that long,
+ * each charged as it starts (a charge past the slice calls refuel, which
+ * reads the clock), then the rest as before.
+ *
+ * What the plugin sees does not change: an operation out of bounds is not
+ * split (it runs whole, and traps before writing anything, as the spec
+ * says); a `memory.copy` whose destination lies above its source copies
+ * its chunks from the end (overlapping ranges move as by memmove); a
+ * `memory.init` first copies its last byte, which traps exactly when the
+ * whole operation would (a segment shorter than asked, or dropped), with
+ * nothing written. The chunks are charged what the whole operation was
+ * (1 fuel per byte: `BULK_BYTES_PER_FUEL_LOG2` is 0, and a chunk is a
+ * multiple of any power of two up to it), so fuel used is the same.
+ *
+ * The code needs three i32 scratch locals (`tempLocals`); a function with
+ * no room for them (near the engines' 50,000-local limit) keeps its
+ * operations whole, charged as before.
+ */
+import { chargeEngineCall, chargeOperand, sleb32, type OperandCharge } from './bulk.js';
+import { lebEnd, readLeb } from './leb.js';
+import type { ModuleInfo } from './module-info.js';
+import type { Writer } from './writer.js';
+
+/** A bulk memory operation longer than this (bytes) runs in chunks this long. A power of two. */
+export const BULK_CHUNK_BYTES = 1 << 20;
+
+/** Scratch locals the split form needs: the length, the source (or fill value), the destination. */
+export const CHUNK_LOCALS = 3;
+
+const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11;
+const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41, I32_ADD = 0x6a, I32_SUB = 0x6b, I32_GT_U = 0x4b, BR_IF = 0x0d, END = 0x0b;
+
+/**
+ * Writes the charge of the bulk operation `buf[at, end)` (an 0xFC
+ * instruction, its operands on the stack) and the operation itself: split
+ * into chunks for the memory operations where the function has the locals,
+ * whole otherwise.
+ */
+export function writeBulk(m: ModuleInfo, w: Writer, buf: Uint8Array, at: number, end: number, charge: OperandCharge): void {
+  const sub = readLeb(buf, at + 1);
+  if ((sub !== MEMORY_INIT && sub !== MEMORY_COPY && sub !== MEMORY_FILL) || m.tempLocals < CHUNK_LOCALS) {
+    chargeOperand(m, w, charge);
+    w.copy(buf, at, end);
+    return;
+  }
+  // Immediates: init (data, memory); copy (destination memory, source memory); fill (memory).
+  const first = readLeb(buf, lebEnd);
+  const second = sub === MEMORY_FILL ? first : readLeb(buf, lebEnd);
+  const [dstMemory, srcMemory] = sub === MEMORY_INIT ? [second, -1] : sub === MEMORY_COPY ? [first, second] : [first, -1];
+  const n = m.tempLocal, x = n + 1, d = n + 2; // x: the source offset, or the fill value
+  const op = (): void => w.copy(buf, at, end);
+  const get = (local: number): void => (w.u8(LOCAL_GET), w.uleb(local));
+  const chunk = (): void => (w.u8(I32_CONST), sleb32(w, BULK_CHUNK_BYTES));
+  const add = (local: number, sign: number): void => (get(local), chunk(), w.u8(sign), w.u8(LOCAL_SET), w.uleb(local));
+  const more = (): void => (get(n), chunk(), w.u8(I32_GT_U), w.u8(BR_IF), w.u8(0)); // loop while n > chunk
+
+  w.u8(LOCAL_SET), w.uleb(n), w.u8(LOCAL_SET), w.uleb(x), w.u8(LOCAL_SET), w.uleb(d);
+  w.u8(0x02), w.u8(0x40); // block: every exit runs the rest whole, below
+  get(n), chunk(), w.u8(0x4d), w.u8(BR_IF), w.u8(0); // n <= chunk: whole
+  outOfBounds(w, d, n, dstMemory);
+  if (srcMemory >= 0) outOfBounds(w, x, n, srcMemory);
+  if (sub === MEMORY_INIT) {
+    // The segment offset's end must fit in 32 bits for the probe's arithmetic; a longer one traps whole.
+    get(x), w.u8(0xad), get(n), w.u8(0xad), w.u8(0x7c), w.u8(0x42), w.bytes(U32_MAX_SLEB), w.u8(0x56), w.u8(BR_IF), w.u8(0);
+    const last = (local: number): void => (get(local), get(n), w.u8(I32_ADD), w.u8(I32_CONST), w.u8(1), w.u8(I32_SUB));
+    last(d), last(x), w.u8(I32_CONST), w.u8(1), op(); // the last byte: traps as the whole would, or is written
+  }
+  const forward = (): void => {
+    w.u8(0x03), w.u8(0x40); // loop
+    chargeEngineCall(m, w, BULK_CHUNK_BYTES); // 1 fuel per byte (BULK_BYTES_PER_FUEL_LOG2)
+    get(d), get(x), chunk(), op();
+    add(d, I32_ADD);
+    if (sub !== MEMORY_FILL) add(x, I32_ADD);
+    add(n, I32_SUB);
+    more(), w.u8(END);
+  };
+  if (sub === MEMORY_COPY) {
+    get(d), get(x), w.u8(I32_GT_U), w.u8(0x04), w.u8(0x40); // if d > s: from the end
+    w.u8(0x03), w.u8(0x40);
+    add(n, I32_SUB);
+    chargeEngineCall(m, w, BULK_CHUNK_BYTES);
+    get(d), get(n), w.u8(I32_ADD), get(x), get(n), w.u8(I32_ADD), chunk(), op();
+    more(), w.u8(END);
+    w.u8(0x05); // else
+    forward();
+    w.u8(END);
+  } else forward();
+  w.u8(END);
+  get(d), get(x), get(n);
+  chargeOperand(m, w, charge); // its scratch local is `n`, which the stack's top holds
+  op();
+  m.tempUsed = Math.max(m.tempUsed, CHUNK_LOCALS);
+}
+
+/** `i64.const 0xFFFFFFFF`'s immediate. */
+const U32_MAX_SLEB = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f]);
+
+/** `br_if 0` when `offset + n` lies past memory `memory`'s end (in 64 bits: no wrap-around). */
+function outOfBounds(w: Writer, offset: number, n: number, memory: number): void {
+  w.u8(LOCAL_GET), w.uleb(offset), w.u8(0xad), w.u8(LOCAL_GET), w.uleb(n), w.u8(0xad), w.u8(0x7c); // i64 offset + n
+  w.u8(0x3f), w.uleb(memory), w.u8(0xad), w.u8(0x42), w.u8(16), w.u8(0x86); // memory.size << 16
+  w.u8(0x56), w.u8(BR_IF), w.u8(0); // i64.gt_u
+}
