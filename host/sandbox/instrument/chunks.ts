@@ -28,7 +28,7 @@ import type { ModuleInfo } from './module-info.js';
 import type { Writer } from './writer.js';
 
 /** A bulk memory operation longer than this (bytes) runs in chunks this long. A power of two. */
-export const BULK_CHUNK_BYTES = 1 << 20;
+const BULK_CHUNK_BYTES = 1 << 20;
 
 /** Scratch locals the split form needs: the length, the source (or fill value), the destination. */
 export const CHUNK_LOCALS = 3;
