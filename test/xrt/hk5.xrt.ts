@@ -124,8 +124,10 @@ async function pingFlood(): Promise<void> {
     assert.ok(out && out.type === 'tool.output' && out.isError && /MCP_CLOSED/.test(out.content), JSON.stringify(out));
     const why = events.find((e) => e.type === 'mcp.server.error' && e.code === 'MCP_PROTOCOL');
     assert.ok(why && why.type === 'mcp.server.error' && /not reading what the host sends/.test(why.message), JSON.stringify(why));
-    // Before, on Bun: 0.6–13 GB and up to the call's whole 30 s deadline. Now 0.4–1.4 s and at most 72 MiB measured.
-    assert.ok(ms < 5_000, `the stop took ${ms.toFixed(0)} ms`);
+    // Before, on Bun: 0.6–13 GB and up to the call's whole 30 s deadline. Now 0.4–1.4 s and at most 72 MiB measured
+    // quiet; under CI's load (the flooding server and the host share two busy cores) 5.1–6.7 s on Node. Half the
+    // deadline still tells the fix from the bug, which the memory bound below tells too.
+    assert.ok(ms < 15_000, `the stop took ${ms.toFixed(0)} ms`);
     // Bun's RSS is noisy (211 MiB once in CI with a stop in 297 ms): the bound tells the fix from the GBs, not MiBs apart.
     assert.ok(peak - before < 512 * 2 ** 20, `RSS grew ${((peak - before) / 2 ** 20).toFixed(0)} MiB`);
   } finally {
