@@ -1,7 +1,8 @@
 // SessionStart `source: 'resume'` when a stored session is continued (session-resume.ts; the same scenarios on
 // Node, Deno and Bun against dist/ in test/xrt/session-resume.xrt.ts). On the old code a continued session
-// fired no SessionStart at all: the data directory reopened by a new host got ['startup:1'] where
-// ['startup:1', 'resume:4'] was wanted, a `resume` matcher never fired, and the second replica was silent.
+// fired no SessionStart at all: the data directory reopened by a new host saw ['startup'] where
+// ['startup', 'resume'] was wanted, a `resume` matcher (JS or shell) never ran, the second replica was silent
+// (['a:startup:1'] for ['a:startup:1', 'b:resume:3']), and a `history` or counted prompts started nothing.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
