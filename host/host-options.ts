@@ -106,7 +106,7 @@ const schemas = lazy(() => {
       agentId: z.string().min(1).optional(),
       /** The parent's tool call that started this sub-agent (stamped on events). */
       parentToolUseId: z.string().min(1).optional(),
-      /** Start from this conversation instead of an empty one (no SessionStart on the first prompt). */
+      /** Start from this conversation instead of an empty one (the first prompt's SessionStart says `source: 'resume'`, once per host). */
       history: z.array(z.custom<Message>((m) => typeof (m as Message | undefined)?.role === 'string', 'history entries must be messages')).readonly().optional(),
       /** Where the conversation is kept as JSONL; hook inputs carry it as `transcript_path`. */
       transcriptPath: z.string().min(1).optional(),

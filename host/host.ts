@@ -7,6 +7,7 @@ import { DEFAULT_MAX_AGENT_DEPTH, loopLimits, type AgentDefinition, type LoopSet
 import { DEFAULT_KEEP_TURNS } from './agent/compact.js';
 import { Session, type SessionSettings } from './agent/session.js';
 import { AGENT_TOOL } from './agent/subagent.js';
+import { OpenedSessions } from './agent/opened.js';
 import { defaultCwd } from './agent/paths.js';
 import { WasmhooksError } from './errors.js';
 import type { Emit, EmittedEvent } from './events/types.js';
@@ -32,7 +33,9 @@ export interface Host {
   session(options?: SessionOptions): Session;
   /**
    * Continues a stored conversation: the next prompt sees every message of
-   * it. Needs the host's `store`; an unknown id is `NOT_FOUND`.
+   * it, and fires SessionStart with `source: 'resume'` (once per host: not
+   * for a session this host already ran). Needs the host's `store`; an
+   * unknown id is `NOT_FOUND`.
    */
   resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt'>): Promise<Session>;
   /** The plugins added so far, in order. */
@@ -97,6 +100,8 @@ export function createHost(options: HostOptions = {}): Host {
   const deny = rulesOf('disallowedTools', o.disallowedTools);
   let sessions = 0;
   const store = o.store;
+  // Which sessions this host has started: a stored one it continues fires SessionStart `resume` once, not per object.
+  const opened = new OpenedSessions();
   const plugins: PluginContribution[] = [];
   // Emitters of the sessions with a prompt running: plugin health goes to them.
   const live = new Set<Emit>();
@@ -199,6 +204,7 @@ export function createHost(options: HostOptions = {}): Host {
       loop,
       ...(s.parentToolUseId !== undefined ? { parentToolUseId: s.parentToolUseId } : {}),
       announcements,
+      opened,
       ...(s.history ? { history: s.history } : {}),
       ...(s.resumeAt ? { resumeAt: s.resumeAt } : {}),
       ...(mcp ? { prepare: () => mcp.ensure() } : {}),

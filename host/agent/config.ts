@@ -113,8 +113,11 @@ export interface LoopConfig {
    * advertises one). `false`: never.
    */
   autoCompact: number | false;
-  /** Fire SessionStart first (the session's first prompt). */
-  sessionStart: boolean;
+  /**
+   * Fire SessionStart first, with this `source` (the session's first prompt here: `startup`, or `resume` for a
+   * stored session this host continues); `false`: not this prompt.
+   */
+  sessionStart: 'startup' | 'resume' | false;
   /** additionalContext waiting for the next model call; the loop drains it. */
   pendingContext: HookText[];
   setState(to: AgentState): void;

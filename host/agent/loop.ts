@@ -122,7 +122,8 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   config.setState('thinking');
   try {
     if (config.sessionStart) {
-      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', source: 'startup' }));
+      const source = config.sessionStart;
+      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', source }));
       config.pendingContext.push(...s.additionalContext);
     }
     // A sub-agent's task is not a user prompt: it continues straight into the loop (no UserPromptSubmit).

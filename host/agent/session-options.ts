@@ -3,6 +3,7 @@ import type { Emit } from '../events/types.js';
 import type { SessionEndReason } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { LoopSettings } from './config.js';
+import type { OpenedSessions } from './opened.js';
 
 /** Everything a session needs, resolved from host and session options. */
 export interface SessionSettings {
@@ -10,10 +11,15 @@ export interface SessionSettings {
   loop: LoopSettings;
   /** The parent's tool call, for a sub-agent's session: stamped on its events (its loop still runs as a session's). */
   parentToolUseId?: string;
-  /** The conversation so far, when continuing a stored session (the first prompt then fires no SessionStart). */
+  /**
+   * The conversation so far, when continuing a stored session: the first prompt then fires SessionStart with
+   * `source: 'resume'` (not `startup`), unless `opened` says this host has the session open already.
+   */
   history?: readonly Message[];
   /** Continuing a stored session: its last event's `seq` and last prompt's number, which this one counts on from. */
   resumeAt?: { seq: number; turn: number };
+  /** The sessions this host started or resumed (host-wide): a continued session's `resume` fires once per host. */
+  opened?: OpenedSessions;
   /** Host-wide events (plugin health) reach sessions while a prompt runs. */
   announcements?: { subscribe(emit: Emit): () => void };
   /** Runs before each prompt's loop (starts MCP servers). Contract: must not throw. */

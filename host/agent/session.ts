@@ -48,7 +48,10 @@ export class Session {
   private readonly pendingContext: HookText[] = [];
   private seq = 0;
   private turn = 0;
+  /** The conversation has begun (here or, for a stored session, before): `close()` fires SessionEnd. */
   private started = false;
+  /** What this object's first prompt fires SessionStart with (`firstStart` takes it). */
+  private startSource: 'startup' | 'resume' | undefined;
   private closed = false;
   private run: Run | undefined;
   /** The running compaction's controller (a manual `compact()`), so `abort()` reaches it too. */
@@ -62,14 +65,15 @@ export class Session {
 
   constructor(private readonly settings: SessionSettings) {
     this.id = settings.loop.sessionId;
-    if (settings.history) {
-      this.history.push(...settings.history);
-      this.started = true;
-    }
+    if (settings.history) this.history.push(...settings.history);
     if (settings.resumeAt) {
       this.seq = settings.resumeAt.seq;
       this.turn = settings.resumeAt.turn;
     }
+    // A stored conversation, or a prompt counted before (one refused by UserPromptSubmit leaves no message):
+    // its SessionStart (`startup`) fired where it began, so continuing it is Claude Code's `resume`.
+    this.started = this.history.length > 0 || this.turn > 0;
+    this.startSource = this.started ? 'resume' : 'startup';
     const { parentToolUseId } = settings;
     const { agentId } = settings.loop;
     // Stamped in place: every emitted event is a fresh literal owned by the bus from here on.
@@ -225,9 +229,23 @@ export class Session {
     }
   }
 
-  private loopConfig(prompt: string, signal: AbortSignal, sessionStart = false): LoopConfig {
+  private loopConfig(prompt: string, signal: AbortSignal, sessionStart: LoopConfig['sessionStart'] = false): LoopConfig {
     const parts = { turn: this.turn, prompt, messages: this.history, pendingContext: this.pendingContext, sessionStart };
     return loopConfig(this.settings.loop, parts, this.machine, signal);
+  }
+
+  /**
+   * The SessionStart `source` of this prompt, if it fires one: only the first prompt of this object, and a
+   * `resume` only when this host has not started or resumed the session already (a shared store rebuilds the
+   * session for each prompt; `host.resume` of a session run here). A fresh conversation is always a `startup`,
+   * whatever its id.
+   */
+  private firstStart(): LoopConfig['sessionStart'] {
+    const source = this.startSource;
+    this.startSource = undefined;
+    if (source === undefined) return false;
+    const due = this.settings.opened?.open(this.id) ?? true;
+    return source === 'startup' || due ? source : false;
   }
 
   private start(prompt: string, options: PromptOptions): Run {
@@ -235,7 +253,7 @@ export class Session {
     this.assertReady();
     const controller = new AbortController();
     this.turn++;
-    const config = this.loopConfig(prompt, controller.signal, !this.started);
+    const config = this.loopConfig(prompt, controller.signal, this.firstStart());
     this.started = true;
     const onAbort = () => {
       if (this.machine.state !== 'idle') this.machine.to('aborting');

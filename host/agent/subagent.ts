@@ -189,7 +189,7 @@ async function runSubagent(
     maxTurns,
     ...(canNest ? { subagents: { ...sub, depth: sub.depth + 1 } } : {}),
   };
-  const parts = { parentToolUseId: toolUseId, turn: parent.turn, prompt, messages: [], pendingContext: [...start.additionalContext], sessionStart: false };
+  const parts = { parentToolUseId: toolUseId, turn: parent.turn, prompt, messages: [], pendingContext: [...start.additionalContext], sessionStart: false as const };
   const config = loopConfig(settings, parts, new StateMachine(subEmit), signal);
 
   subEmit({ type: 'subagent.start', agentType: name, prompt, model: model.id, depth: sub.depth + 1 });

@@ -92,7 +92,7 @@ interface ToolFields {
  */
 export type HookInput = HookCommon &
   (
-    /** `source`: Claude Code's name (formerly `reason`); `startup`, or `compact` after a compaction (docs/hooks.md). */
+    /** `source`: Claude Code's name (formerly `reason`); `startup`, `resume` (a stored session continued), or `compact` after a compaction (docs/hooks.md). */
     | { hook_event_name: 'SessionStart'; source: 'startup' | 'resume' | 'clear' | 'compact' }
     | { hook_event_name: 'SessionEnd'; reason: SessionEndReason }
     | { hook_event_name: 'UserPromptSubmit'; prompt: string }

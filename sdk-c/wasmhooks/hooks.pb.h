@@ -208,7 +208,7 @@ typedef struct wh_hook_context {
 typedef struct wh_session_payload {
   /**
    * Why the session started or ended, in Claude Code's words: SessionStart's source ("startup",
-   * "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
+   * "resume", "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
    * "logout", "prompt_input_exit", "resume" or "bypass_permissions_disabled").
    */
   wh_str reason;

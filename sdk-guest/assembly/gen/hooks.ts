@@ -452,7 +452,7 @@ export class HookContext {
 export class SessionPayload {
   /**
    * Why the session started or ended, in Claude Code's words: SessionStart's source ("startup",
-   * "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
+   * "resume", "compact"), SessionEnd's reason ("other" unless the app closing the session said "clear",
    * "logout", "prompt_input_exit", "resume" or "bypass_permissions_disabled").
    */
   reason: string = "";
