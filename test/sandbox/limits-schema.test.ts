@@ -23,7 +23,7 @@ describe('a plugin\'s limits, through createSandbox, createRawSandbox, loadPlugi
     const error = await createSandbox(await extismVowels(), { limits: { fuel: 0.5, maxTableElements: 0, timout: 5 } as never }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WasmhooksError);
     expect((error as WasmhooksError).message).toBe(
-      'invalid sandbox options: limits.timout: unknown field (check its spelling, or remove it); limits.fuel: expected a positive integer or Infinity, got 0.5; limits.maxTableElements: expected a positive integer, got 0',
+      'invalid sandbox options: limits.fuel: expected a positive integer or Infinity, got 0.5; limits.maxTableElements: expected a positive integer, got 0; limits.timout: unknown field (check its spelling, or remove it)',
     );
   });
 });
