@@ -30,9 +30,17 @@ function valueAt(root: unknown, path: readonly Key[]): { found: boolean; value?:
 }
 
 function show(value: unknown): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) return String(value);
-  return json.length > 60 ? `${json.slice(0, 59)}…` : json;
+  // JSON has no Infinity or NaN (it writes them `null`, which is not what was given) and throws on a bigint.
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // A bigint or a cycle inside, or no way to print it: the line still names the field and what was expected.
+    text = Array.isArray(value) ? 'an array' : `a value of type ${typeof value}`;
+  }
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 /**

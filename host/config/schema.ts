@@ -11,12 +11,8 @@ import { shellHookSpecSchema } from '../shell/spec.js';
 import { trustedKeysSchema } from '../plugins/signature.js';
 import { pluginOptionFields } from '../plugins/options.js';
 import { SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
+import { positiveInt } from '../sandbox/limits-schema.js';
 
-const positiveInt = () =>
-  z
-    .number({ error: 'expected a positive integer' })
-    .int({ error: 'expected a positive integer' })
-    .positive({ error: 'expected a positive integer' });
 const text = (what = 'a string') => z.string({ error: `expected ${what}` });
 const nonEmpty = (what: string) => text(what).min(1, { error: `expected ${what}` });
 const regex = () => text('a tool-name regex').superRefine(matcherCheck);

@@ -5,47 +5,11 @@ import { WasmhooksError } from '../errors.js';
 import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { lazy } from '../lazy.js';
 import type { HostFunctions } from '../sandbox/host-functions.js';
+import { limitsSchema, objectOf } from '../sandbox/limits-schema.js';
 import { wasiOptionsSchema } from '../sandbox/wasi/options.js';
 import { extismToolsSchema } from './extism-tools.js';
 import { grantsSchema, resolveGrants } from './grants.js';
 import { PLUGIN_NAME_PATTERN, PLUGIN_NAME_RULE } from './identity.js';
-
-/** For an object schema: a message for a value that is no object; an unknown key keeps the unknown-field line, which names it. */
-const objectOf = (what: string) => ({ error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? `expected ${what}` : undefined) });
-
-const positiveInt = () =>
-  z
-    .number({ error: 'expected a positive integer' })
-    .int({ error: 'expected a positive integer' })
-    .positive({ error: 'expected a positive integer' });
-
-/**
- * Per-call limits (each optional; see DEFAULT_LIMITS), built at first use as every schema here (see lazy.ts).
- * Zero is no limit anyone means: a zero table cap refuses every plugin with a function table, and the
- * config file refused it already.
- */
-const limitsSchema = lazy(() =>
-  z
-    .object(
-      {
-        timeoutMs: positiveInt().describe('Wall-clock deadline of one call, in ms.'),
-        fuel: positiveInt().describe('Fuel units one call may burn (roughly: wasm instructions).'),
-        maxMemoryPages: positiveInt().max(65536, { error: 'expected at most 65536 (4 GiB)' }).describe('Memory cap in 64 KiB pages.'),
-        maxInputBytes: positiveInt().describe('Bytes of input one call may take.'),
-        maxOutputBytes: positiveInt().describe('Bytes of output one call may return.'),
-        maxVarBytes: positiveInt().describe('Bytes of Extism variables (keys and values) one instance may hold.'),
-        maxVars: positiveInt().describe('Number of Extism variables one instance may hold.'),
-        maxLogBytes: positiveInt().describe('Log text delivered per call; the rest is dropped and counted.'),
-        maxProgressBytes: positiveInt().describe('Progress text one call may report; past it the call fails with OUTPUT_TOO_LARGE.'),
-        maxTableElements: positiveInt()
-          .max(10_000_000, { error: 'expected at most 10000000' })
-          .describe('Cap on the elements of all the plugin\'s tables together (host memory, ~16 bytes each).'),
-      },
-      objectOf('an object of limits ({ "timeoutMs": …, "fuel": … })'),
-    )
-    .partial()
-    .strict(),
-);
 
 /**
  * Every option a person writes, wherever: `loadPlugin`'s options (below) and a `wasmhooks.json` plugin entry
@@ -54,7 +18,8 @@ const limitsSchema = lazy(() =>
  * Messages say what was expected; both callers add the field's path and the value (config/issues.ts).
  */
 export const pluginOptionFields = lazy(() => ({
-  limits: limitsSchema(),
+  // The sandbox's own limits schema (sandbox/limits-schema.ts), without its Infinity: the same rules as createSandbox.
+  limits: limitsSchema({ unbounded: false }),
   isolation: z
     .enum(['in-thread', 'worker'], { error: 'expected "in-thread" or "worker"' })
     .describe('in-thread (default), or worker: off the caller\'s thread (slower, never blocks the app).'),

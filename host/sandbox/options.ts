@@ -3,34 +3,20 @@
  * a message naming the option, before anything is compiled.
  */
 import { z } from 'zod';
+import { issueLines } from '../config/issues.js';
 import { WasmhooksError } from '../errors.js';
 import { lazy } from '../lazy.js';
 import { DEFAULT_QUARANTINE } from './health.js';
 import { validateHostFunctions, type HostFunctions } from './host-functions.js';
+import { limitsSchema, positiveInt } from './limits-schema.js';
 import { DEFAULT_LIMITS, type HostCallbacks, type Limits, type QuarantinePolicy, type SandboxOptions } from './types.js';
 
 /** The schema of `SandboxOptions` (exported for test/sandbox/sandbox.options-fast.test.ts). */
 export const sandboxOptionsSchema = lazy(() => {
   // Built at the first sandbox (see lazy.ts): `import 'wasmhooks'` does not pay for it.
-  const count = z.number().int().positive();
-  // Infinity allowed: no deadline / no fuel cap (zod's number() alone refuses it).
-  const budget = z.union([z.number().positive(), z.literal(Number.POSITIVE_INFINITY)]);
   return z.object({
-    limits: z
-      .object({
-        timeoutMs: budget,
-        fuel: budget,
-        maxMemoryPages: count.max(65_536),
-        maxInputBytes: count,
-        maxOutputBytes: count,
-        maxVarBytes: count,
-        maxVars: count,
-        maxLogBytes: count,
-        maxProgressBytes: count,
-        maxTableElements: z.number().int().nonnegative().max(10_000_000),
-      })
-      .partial()
-      .optional(),
+    // The one limits schema (limits-schema.ts), loadPlugin's and the config file's, plus Infinity for timeoutMs and fuel.
+    limits: limitsSchema({ unbounded: true }).optional(),
     isolation: z.enum(['in-thread', 'worker']).optional(),
     config: z.record(z.string(), z.string()).optional(),
     allowedHosts: z.array(z.string()).max(0, 'network grants are not supported by the sandbox yet').optional(),
@@ -44,7 +30,7 @@ export const sandboxOptionsSchema = lazy(() => {
     allowExceptions: z.boolean().optional(),
     metering: z.enum(['fast', 'exact']).optional(),
     quarantine: z
-      .object({ maxConsecutiveFailures: count, backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
+      .object({ maxConsecutiveFailures: positiveInt(), backoffMs: z.number().nonnegative(), maxBackoffMs: z.number().nonnegative() })
       .partial()
       .optional(),
   });
@@ -178,8 +164,8 @@ export function resolveOptions(given: SandboxOptions): ResolvedOptions {
     // Once per sandbox: zod's compiled fast path (a `new Function` per object schema) would cost more than it saves.
     const parsed = sandboxOptionsSchema().safeParse(options, { jitless: true });
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
-      throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${issues}`);
+      // loadPlugin's and the config file's wording (config/issues.ts): the option's path, what was expected, what it got.
+      throw new WasmhooksError('INVALID_OPTIONS', `invalid sandbox options: ${issueLines(parsed.error.issues, options).join('; ')}`);
     }
     o = parsed.data;
   }

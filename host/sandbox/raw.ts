@@ -6,12 +6,15 @@
  * module cannot execute metered code at all, and after a stop the instance
  * is spent: a stopped module's state is whatever it was mid-flight.
  */
+import { issueLines } from '../config/issues.js';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
 import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
 import { positive } from './module.js';
+import { limitsSchema } from './limits-schema.js';
 import { instrumentLoad } from './off-thread.js';
 import type { PluginFailure } from '../failure.js';
 import type { CallOptions, Limits } from './types.js';
@@ -60,14 +63,12 @@ export interface RawSandbox {
 /** Instruments and compiles `wasm`. Throws INVALID_WASM or INVALID_OPTIONS. */
 export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOptions = {}): Promise<RawSandbox> {
   const name = options.name ?? 'module';
+  const given = checkedLimits(options.limits);
   const limits = Object.freeze({
-    timeoutMs: options.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
-    fuel: options.limits?.fuel ?? DEFAULT_LIMITS.fuel,
-    maxMemoryPages: options.limits?.maxMemoryPages ?? DEFAULT_LIMITS.maxMemoryPages,
+    timeoutMs: given.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+    fuel: given.fuel ?? DEFAULT_LIMITS.fuel,
+    maxMemoryPages: given.maxMemoryPages ?? DEFAULT_LIMITS.maxMemoryPages,
   });
-  for (const [key, value] of Object.entries(limits)) {
-    if (!(value > 0)) throw new WasmhooksError('INVALID_OPTIONS', `createRawSandbox: limits.${key} must be positive, got ${value}`);
-  }
   let module: WebAssembly.Module;
   try {
     // A copy: what is validated is what is instrumented (a buffer another thread shares could change in between).
@@ -80,6 +81,19 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
     throw new WasmhooksError('INVALID_WASM', `${name} is not a usable wasm module: ${messageOf(error)}`, { cause: error });
   }
   return new Raw(module, limits, name);
+}
+
+const rawLimitsSchema = lazy(() => limitsSchema({ unbounded: true }).pick({ timeoutMs: true, fuel: true, maxMemoryPages: true }));
+
+/**
+ * The three limits a raw sandbox takes, by createSandbox's schema (limits-schema.ts: Infinity for no deadline or no
+ * fuel cap), read once; any other key is refused as an unknown limit, as createSandbox refuses one.
+ */
+function checkedLimits(given: unknown): RawSandboxOptions['limits'] & object {
+  if (given === undefined) return {};
+  const parsed = rawLimitsSchema().safeParse(given, { jitless: true });
+  if (parsed.success) return parsed.data;
+  throw new WasmhooksError('INVALID_OPTIONS', `invalid raw sandbox options: ${issueLines(parsed.error.issues, given, ['limits']).join('; ')}`);
 }
 
 class Raw implements RawSandbox {

@@ -148,6 +148,10 @@ export interface HostCallbacks {
 }
 
 export interface SandboxOptions {
+  /**
+   * Each a positive integer, checked as `loadPlugin`'s (sandbox/limits-schema.ts); `timeoutMs` and `fuel`
+   * may also be `Infinity` (no deadline, no fuel cap). An unknown limit is refused.
+   */
   limits?: Partial<Limits>;
   /** Run in our own worker instead of on the caller's thread. */
   isolation?: 'in-thread' | 'worker';

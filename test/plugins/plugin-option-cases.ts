@@ -1,5 +1,5 @@
-// One table of a plugin's load options (limits, grants, wasi, failurePolicy, isolation, config, pluginName,
-// allowExceptions) through the two places a person writes them: a wasmhooks.json plugin entry (parseConfig)
+// One table of a plugin's load options (grants, wasi, failurePolicy, isolation, config, pluginName,
+// allowExceptions; limits have their own table, test/sandbox/limit-cases.ts, which uses optionVerdicts) through the two places a person writes them: a wasmhooks.json plugin entry (parseConfig)
 // and loadPlugin's options. Both are host/plugins/options.ts's schemas (pluginOptionSchemas), so each row gets
 // one verdict from both, and a refusal names the same field with the same words. Shared by
 // test/plugins/plugin-option-schema.test.ts (host/) and test/xrt/plugins.xrt.ts (dist/ on Node, Deno and Bun),
@@ -23,29 +23,8 @@ interface Row {
   refused?: { at: string; says: RegExp };
 }
 
-const POSITIVE = /expected a positive integer/;
-const lim = (limits: unknown) => () => ({ limits });
-const refusedLimit = (title: string, limits: unknown, at: string, says = POSITIVE): Row => ({ title, options: lim(limits), refused: { at: `limits.${at}`, says } });
-
 export const PLUGIN_OPTION_ROWS: readonly Row[] = [
-  // limits
-  { title: 'limits: none given', options: lim({}) },
-  {
-    title: 'limits: every one, at its bounds',
-    options: lim({ timeoutMs: 60_000, fuel: 1e12, maxMemoryPages: 65_536, maxInputBytes: 1, maxOutputBytes: 1 << 20, maxVarBytes: 1, maxVars: 1, maxLogBytes: 1, maxProgressBytes: 1, maxTableElements: 10_000_000 }),
-  },
-  refusedLimit('limits: a zero timeout', { timeoutMs: 0 }, 'timeoutMs'),
-  refusedLimit('limits: a negative fuel', { fuel: -1 }, 'fuel'),
-  refusedLimit('limits: a fraction of a page', { maxMemoryPages: 1.5 }, 'maxMemoryPages'),
-  refusedLimit('limits: a number as a string', { maxInputBytes: '5' }, 'maxInputBytes'),
-  refusedLimit('limits: null', { maxOutputBytes: null }, 'maxOutputBytes'),
-  refusedLimit('limits: fuel past 2^53 (not exact)', { fuel: 2 ** 53 + 2 }, 'fuel'),
-  refusedLimit('limits: zero table elements', { maxTableElements: 0 }, 'maxTableElements'),
-  refusedLimit('limits: a negative table cap', { maxTableElements: -1 }, 'maxTableElements'),
-  refusedLimit('limits: more than 4 GiB of memory', { maxMemoryPages: 65_537 }, 'maxMemoryPages', /expected at most 65536 \(4 GiB\)/),
-  refusedLimit('limits: more than 10M table elements', { maxTableElements: 10_000_001 }, 'maxTableElements', /expected at most 10000000/),
-  { title: 'limits: an unknown limit', options: lim({ timeout: 5 }), refused: { at: 'limits', says: /limits\.timeout: unknown field/ } },
-  { title: 'limits: not an object', options: lim(5), refused: { at: 'limits', says: /expected an object of limits/ } },
+  // limits: test/sandbox/limit-cases.ts, which also runs them through createSandbox
   // grants
   { title: 'grants: config keys and host functions', options: () => ({ grants: { configKeys: ['mode'], hostFunctions: ['lookup'], networkHosts: [], filePaths: [] } }) },
   { title: 'grants: file paths as a mapping (none)', options: () => ({ grants: { hostFunctions: ['lookup'], filePaths: {} } }) },
@@ -94,8 +73,8 @@ export const PLUGIN_OPTION_ROWS: readonly Row[] = [
   { title: 'an unknown option', options: () => ({ isolate: 'worker' }), refused: { at: '', says: /isolate: unknown field/ } },
 ];
 
-const lookup: HostFunction = { params: ['i64'], results: ['i64'], fn: (c) => c.store('') };
-const failure = (error: unknown) => ({ code: String((error as { code?: unknown }).code), message: String((error as Error).message) });
+export const lookup: HostFunction = { params: ['i64'], results: ['i64'], fn: (c) => c.store('') };
+export const failure = (error: unknown) => ({ code: String((error as { code?: unknown }).code), message: String((error as Error).message) });
 const TOOLS = [{ name: 'count_vowels' }];
 
 /** The row's options over what the vowels plugin needs to load: a tool, and its host function granted. */
@@ -105,26 +84,29 @@ function withBase(options: Record<string, unknown>): Record<string, unknown> {
   return { tools: TOOLS, ...options, grants: merged };
 }
 
-type Verdict = { ok: true } | { ok: false; code: string; message: string };
+export type Verdict = { ok: true } | { ok: false; code: string; message: string };
+
+/** The verdicts of parseConfig (a plugin entry with these options) and of loadPlugin (these options), as they are. */
+export async function optionVerdicts(api: PluginOptionApi, given: Record<string, unknown>): Promise<{ config: Verdict; loaded: Verdict }> {
+  const options = withBase(given);
+  let config: Verdict;
+  try {
+    api.parseConfig({ plugins: [{ path: 'vowels.wasm', ...options }] }, { file: 'wasmhooks.json', dir: '/' });
+    config = { ok: true };
+  } catch (error) {
+    config = { ok: false, ...failure(error) };
+  }
+  const loaded: Verdict = await api.loadPlugin({ bytes: api.vowels }, { ...options, hostFunctions: { lookup } } as never).then(
+    async (plugin) => (await plugin.close(), { ok: true as const }),
+    (error: unknown) => ({ ok: false as const, ...failure(error) }),
+  );
+  return { config, loaded };
+}
 
 /** Each row's verdict from parseConfig and from loadPlugin, as they are (for a before/after table). */
 async function pluginOptionVerdicts(api: PluginOptionApi): Promise<Array<{ row: Row; config: Verdict; loaded: Verdict }>> {
   const out: Array<{ row: Row; config: Verdict; loaded: Verdict }> = [];
-  for (const row of PLUGIN_OPTION_ROWS) {
-    const options = withBase(row.options(api.dir));
-    let config: Verdict;
-    try {
-      api.parseConfig({ plugins: [{ path: 'vowels.wasm', ...options }] }, { file: 'wasmhooks.json', dir: '/' });
-      config = { ok: true };
-    } catch (error) {
-      config = { ok: false, ...failure(error) };
-    }
-    const loaded: Verdict = await api.loadPlugin({ bytes: api.vowels }, { ...options, hostFunctions: { lookup } } as never).then(
-      async (plugin) => (await plugin.close(), { ok: true as const }),
-      (error: unknown) => ({ ok: false as const, ...failure(error) }),
-    );
-    out.push({ row, config, loaded });
-  }
+  for (const row of PLUGIN_OPTION_ROWS) out.push({ row, ...(await optionVerdicts(api, row.options(api.dir))) });
   return out;
 }
 

@@ -1,12 +1,14 @@
 // The walking skeleton on every runtime: the built guard-shell.wasm, loaded
 // through the built ESM, denies `rm -rf /` and allows `ls -la`; bad plugins
-// give typed errors; a plugin's load options get one verdict from wasmhooks.json and loadPlugin.
+// give typed errors; a plugin's load options get one verdict from wasmhooks.json and loadPlugin, and its limits
+// one from those and createSandbox and createRawSandbox (which alone take Infinity for timeoutMs and fuel).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createHost, loadPlugin, parseConfig, scriptedModel, WasmhooksError } from '../../dist/index.js';
+import { createHost, createRawSandbox, createSandbox, loadPlugin, parseConfig, scriptedModel, WasmhooksError } from '../../dist/index.js';
 import type { HookInput, HostEvent } from '../../dist/index.js';
 import { pluginOptionProblems, type PluginOptionApi } from '../plugins/plugin-option-cases.ts';
+import { limitProblems, type LimitApi } from '../sandbox/limit-cases.ts';
 import { fakeBash } from './tools.ts';
 
 const guardPath = new URL('../../plugins/guard-shell/build/guard-shell.wasm', import.meta.url);
@@ -72,11 +74,18 @@ export const scenarios: Record<string, () => Promise<void>> = {
     await expectError(loadPlugin({ bytes: empty }), 'MISSING_EXPORT');
   },
 
-  'a plugin\'s options (limits, grants, wasi, failurePolicy, isolation, config, pluginName, allowExceptions): one verdict and one message from wasmhooks.json and loadPlugin': async () => {
+  'a plugin\'s options (grants, wasi, failurePolicy, isolation, config, pluginName, allowExceptions): one verdict and one message from wasmhooks.json and loadPlugin': async () => {
     const vowels = new Uint8Array(await readFile(new URL('../fixtures/extism-vowels/build/extism-vowels.wasm', import.meta.url)));
     const dir = fileURLToPath(new URL('../fixtures/', import.meta.url));
     // dist/'s classes are other types than host/'s to the compiler (private fields), the same code at run time.
     const api = { parseConfig, loadPlugin, vowels, dir } as unknown as PluginOptionApi;
     assert.deepEqual(await pluginOptionProblems(api), []);
+  },
+
+  'a plugin\'s limits: one verdict and one line from createSandbox, createRawSandbox, loadPlugin and wasmhooks.json (Infinity for timeoutMs and fuel: the sandbox API only)': async () => {
+    const vowels = new Uint8Array(await readFile(new URL('../fixtures/extism-vowels/build/extism-vowels.wasm', import.meta.url)));
+    const dir = fileURLToPath(new URL('../fixtures/', import.meta.url));
+    const api = { parseConfig, loadPlugin, createSandbox, createRawSandbox, vowels, dir } as unknown as LimitApi;
+    assert.deepEqual(await limitProblems(api), []);
   },
 };
