@@ -52,7 +52,7 @@ for (const file of files) {
     if (retry && second.error === undefined) {
       passed++;
       flaky.push(`${name} › ${title}`);
-      // One line the suite's log keeps (test/xrt.test.ts prints it), then the whole first failure.
+      // One line the suite's log keeps (test/setup/xrt-suite.ts prints it), then the whole first failure.
       const line = first.error.split('\n').find((l) => l.trim()) ?? '';
       console.log(`  FLAKY ${name} › ${title}: failed (${line.trim()}), then passed when run again (${second.ms.toFixed(0)} ms); the first failure:\n${first.error}`);
       continue;
