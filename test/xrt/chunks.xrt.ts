@@ -23,7 +23,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.deepEqual(await chunkProblems({ instrument, assemble }), []);
   },
   'a seeded fuzz of fill/copy/init around the chunk boundaries and memory ends matches the engine (every counter placement; two memories where supported)': async () => {
-    const { problems, skipped } = await chunkFuzzProblems({ instrument, assemble }, 1, 40);
+    const { problems, skipped } = await chunkFuzzProblems({ instrument, assemble }, 1, 16);
     for (const why of skipped) console.log(`    skipped: ${why}`);
     assert.deepEqual(problems, []);
   },
