@@ -184,6 +184,40 @@ describe('branch hints on the fuel checks', () => {
     expect((instance.exports.even as (n: bigint) => number)(1001n)).toBe(0);
   });
 
+  it('mark the checks inside chunked bulk operations, wherever the counter lives, also when the locals header grows past 127 groups', async () => {
+    // 126/127/128 groups of one local each (alternating types, so none merge): the fuel local's group and
+    // the scratch locals' group push the group count's LEB128 from one byte to two (code-section.ts).
+    const fn = (groups: number, body: string, extra = '') =>
+      `(func (export "f${groups}") (param i32 i32 i32) ${Array.from({ length: groups }, (_, i) => `(local ${i % 2 ? 'i64' : 'i32'})`).join(' ')} ${body})${extra}`;
+    const ops = (handlers: boolean) => {
+      const op = `(memory.fill (local.get 0) (local.get 1) (local.get 2))
+        (memory.copy (i32.add (local.get 0) (i32.const 5)) (local.get 0) (local.get 2))
+        (memory.init $seg (local.get 0) (i32.const 3) (i32.sub (local.get 2) (i32.const 1048076)))`;
+      return handlers ? `(try (do ${op}) (catch_all))` : op;
+    };
+    const seg = 'abcdefghijklmnop'.repeat((1 << 20) / 16 + 100);
+    for (const shape of ['threaded', 'tail', 'handlers', 'exact', 'exact handlers']) {
+      const handlers = shape.includes('handlers');
+      const funcs = [126, 127, 128].map((g) => fn(g, ops(handlers))).join('\n');
+      const tail = shape === 'tail' ? '(func $t1 (return_call $t2)) (func $t2)' : '';
+      const wasm = await assemble(`(module (memory (export "memory") 48) (data $seg "${seg}") ${funcs} ${tail})`);
+      const metering = shape.startsWith('exact') ? 'exact' : 'fast';
+      const { bytes, checksInserted } = instrument(wasm, { maxMemoryPages: 48, metering, allowExceptions: handlers });
+      expect(WebAssembly.validate(bytes), shape).toBe(true);
+      checkHints(bytes, checksInserted, [Infinity, Infinity]);
+      const want = (await WebAssembly.instantiate(wasm)).instance;
+      const got = (await WebAssembly.instantiate(bytes, { 'wasmhooks:sandbox': { refuel: () => 1_500_000n, gate: () => 0 } })).instance;
+      for (const g of [126, 127, 128]) {
+        const args = [1000 + g, 0x41 + g, (2 << 20) + 333];
+        (want.exports[`f${g}`] as (...a: number[]) => void)(...args);
+        (got.exports[`f${g}`] as (...a: number[]) => void)(...args);
+      }
+      const a = new Uint8Array((want.exports.memory as WebAssembly.Memory).buffer);
+      const b = new Uint8Array((got.exports.memory as WebAssembly.Memory).buffer);
+      expect(b.findIndex((x, i) => x !== a[i]), shape).toBe(-1);
+    }
+  });
+
   it("drop a module's own hint section: its offsets point into code that was rewritten (hostile: hints on our checks' positions)", async () => {
     const wasm = await assemble(WAT);
     // Hints claiming "likely" at offsets 1..40 of every function: after instrumentation these would

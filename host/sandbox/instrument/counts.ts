@@ -32,9 +32,14 @@ export function checkInstanceCounts(counts: InstanceCounts): void {
   }
 }
 
-/** A data section's passive segments, and the arithmetic instructions of its active segments' offsets (`r` at its start). */
-export function scanData(r: Reader): { passive: number; arithmetic: number } {
+/**
+ * A data section's passive segments, the arithmetic instructions of its active segments' offsets (`r`
+ * at its start), and each segment's length as `memory.init` finds it: a passive one's bytes, 0 for an
+ * active one (dropped once the module is instantiated).
+ */
+export function scanData(r: Reader): { passive: number; arithmetic: number; lengths: number[] } {
   let passive = 0, arithmetic = 0;
+  const lengths: number[] = [];
   for (let n = r.u32(); n > 0; n--) {
     const flags = r.u32();
     if (flags === 1) passive++;
@@ -43,9 +48,11 @@ export function scanData(r: Reader): { passive: number; arithmetic: number } {
       else if (flags !== 0) r.fail(`unknown data segment flags ${flags}`);
       arithmetic += skipConstExpr(r);
     }
-    r.skip(r.u32());
+    const length = r.u32();
+    lengths.push(flags === 1 ? length : 0);
+    r.skip(length);
   }
-  return { passive, arithmetic };
+  return { passive, arithmetic, lengths };
 }
 
 /**

@@ -33,6 +33,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   const memoryMins: number[] = [];
   const imports: { module: string; name: string; type: number }[] = [];
   const tableMins: number[] = [];
+  let dataLengths: number[] = [];
   for (const s of sections) {
     const r = new Reader(wasm, s.start, s.end);
     r.where = `section ${s.id}`;
@@ -45,6 +46,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === DATA) {
       const data = scanData(r);
       passiveData = data.passive;
+      dataLengths = data.lengths;
       constArithmetic(consts, r, data.arithmetic);
     }
     else if (s.id === TAG) {
@@ -112,6 +114,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     shiftLocals: -1,
     tailCalls: false,
     constArithmetic: consts.constArithmetic,
+    dataLengths,
     ...checkTemplate(globals, funcImports),
   };
 }

@@ -127,5 +127,7 @@ export interface RewriteInfo extends ModuleInfo {
   shiftLocals: number;
   /** Arithmetic instructions met in the module's constant expressions so far (counts.ts `constArithmetic`). */
   constArithmetic: number;
+  /** Per data segment, the bytes a `memory.init` may read from it: a passive one's length, 0 for an active one (chunks.ts). */
+  dataLengths: number[];
 }
 
