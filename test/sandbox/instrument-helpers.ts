@@ -21,10 +21,10 @@ export function wabt(): Promise<Wabt> {
   return wabtPromise;
 }
 
-/** Assembles a WAT source (with debug names) into wasm bytes. */
-export async function assemble(source: string, name = 'inline.wat'): Promise<Uint8Array<ArrayBuffer>> {
+/** Assembles a WAT source (with debug names) into wasm bytes; `features` on top of `FEATURES` (multi-memory). */
+export async function assemble(source: string, name = 'inline.wat', features: Record<string, boolean> = {}): Promise<Uint8Array<ArrayBuffer>> {
   const w = await wabt();
-  const mod = w.parseWat(name, source, FEATURES);
+  const mod = w.parseWat(name, source, { ...FEATURES, ...features });
   try {
     mod.resolveNames();
     mod.validate();

@@ -4,18 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { chunkEdgeProblems } from '../fixtures/chunks-edges.js';
-import { FEATURES, wabt } from './instrument-helpers.js';
+import { assemble as assembleWat } from './instrument-helpers.js';
 
-async function assemble(wat: string, features: Record<string, boolean>): Promise<Uint8Array<ArrayBuffer>> {
-  const mod = (await wabt()).parseWat('chunks-edges.wat', wat, { ...FEATURES, ...features });
-  try {
-    mod.resolveNames();
-    mod.validate();
-    return new Uint8Array(mod.toBinary({ write_debug_names: true }).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
+const assemble = (wat: string, features: Record<string, boolean> = {}) => assembleWat(wat, 'chunks-edges.wat', features);
 
 describe('bulk memory operations in chunks: edges', () => {
   it('functions near 50,000 locals stay valid and exact; a memory.init past its segment stops for fuel first', async () => {
