@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { instrument } from '../../host/sandbox/instrument/index.js';
 import { chunkEdgeProblems } from '../fixtures/chunks-edges.js';
-import { assemble as assembleWat } from './instrument-helpers.js';
+import { FEATURES, assemble as assembleWat, wabt } from './instrument-helpers.js';
 
 const assemble = (wat: string, features: Record<string, boolean> = {}) => assembleWat(wat, 'chunks-edges.wat', features);
 
