@@ -22,9 +22,11 @@
  * `BULK_BYTES_PER_FUEL_LOG2` is 0, and a chunk is a multiple of any power of
  * two up to it), so fuel used is the same.
  *
- * The code needs three i32 scratch locals (`tempLocals`); a function with
- * no room for them (near the engines' 50,000-local limit) keeps its
- * operations whole, charged as before.
+ * The code needs three i32 scratch locals (`tempLocals`). A function with no
+ * room for them (within four of the engines' 50,000-local limit) is refused
+ * if it holds an operation that may be long: kept whole, that operation would
+ * be the overrun this file exists to stop, in a function the plugin's author
+ * padded with locals to get it.
  */
 import { chargeEngineCall, chargeOperand, sleb32, type OperandCharge } from './bulk.js';
 import { lebEnd, readLeb } from './leb.js';
@@ -40,13 +42,17 @@ export const CHUNK_LOCALS = 3;
 const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11;
 const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41, I32_ADD = 0x6a, I32_SUB = 0x6b, I32_GT_U = 0x4b, BR_IF = 0x0d, END = 0x0b;
 
+/** Why a function is refused when a bulk memory operation in it may be long and it has no room for the scratch locals. */
+export const NO_ROOM_TO_SPLIT = `too many locals to meter this bulk memory operation (the sandbox needs ${CHUNK_LOCALS} more)`;
+
 /**
  * Writes the charge of the bulk operation `buf[at, end)` (an 0xFC
  * instruction, its operands on the stack) and the operation itself: split
- * into chunks for the memory operations where the function has the locals,
- * whole otherwise.
+ * into chunks for the memory operations that may be long, whole otherwise.
+ * False, with nothing written, when the function has no room for the split
+ * form's locals (the caller refuses the module: NO_ROOM_TO_SPLIT).
  */
-export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number, end: number, charge: OperandCharge): void {
+export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number, end: number, charge: OperandCharge): boolean {
   const sub = readLeb(buf, at + 1);
   // Immediates: init (data, memory); copy (destination memory, source memory); fill (memory).
   const first = readLeb(buf, lebEnd);
@@ -54,11 +60,12 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   // From a segment no longer than a chunk, a memory.init longer than one traps: it never splits.
   const segment = sub === MEMORY_INIT ? (m.dataLengths[first] ?? 0) : 0;
   const splits = sub === MEMORY_COPY || sub === MEMORY_FILL || (sub === MEMORY_INIT && segment > BULK_CHUNK_BYTES);
-  if (!splits || m.tempLocals < CHUNK_LOCALS) {
+  if (!splits) {
     chargeOperand(m, w, charge);
     w.copy(buf, at, end);
-    return;
+    return true;
   }
+  if (m.tempLocals < CHUNK_LOCALS) return false;
   const [dstMemory, srcMemory] = sub === MEMORY_INIT ? [second, -1] : sub === MEMORY_COPY ? [first, second] : [first, -1];
   const n = m.tempLocal, x = n + 1, d = n + 2; // x: the source offset, or the fill value
   const op = (): void => w.copy(buf, at, end);
@@ -111,6 +118,7 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   w.u8(END); // $rest
   whole(), w.u8(END); // $done
   m.tempUsed = Math.max(m.tempUsed, CHUNK_LOCALS);
+  return true;
 }
 
 /** Signed LEB128 of a non-negative integer below 2^53 (an i64 constant). */

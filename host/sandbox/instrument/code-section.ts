@@ -76,7 +76,7 @@ function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
     m.localsFuel = localsFuel(units);
     const body = { localsStart, bodyIn: r.pos, groups, locals };
     const hasVariant = !m.exact && m.variantOf[i]! >= 0;
-    if (hasVariant && threading && locals + 3 <= MAX_LOCALS && rewriteThreaded(m, r, aux, i, body)) {
+    if (hasVariant && threading && locals + 2 + CHUNK_LOCALS <= MAX_LOCALS && rewriteThreaded(m, r, aux, i, body)) {
       writeThinWrapper(m, w, i);
       m.threadedFn[i] = 1;
     } else {
@@ -149,7 +149,8 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   const localsOut = w.pos;
   beginHints();
   const checks = m.checksInserted;
-  m.fuelLocal = locals < MAX_LOCALS - 2 ? locals : -1;
+  // The counter gets a local only where the scratch locals still fit after it (a long bulk op needs them all).
+  m.fuelLocal = locals + 2 + CHUNK_LOCALS <= MAX_LOCALS ? locals : -1;
   let bodyOut = writeLocals(m, r, w, localsStart, bodyIn, groups);
   scratch(m, m.fuelLocal >= 0 ? locals + 1 : locals);
   if (m.exact) {

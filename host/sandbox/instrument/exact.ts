@@ -17,7 +17,7 @@
  */
 import type { RewriteInfo } from './module-info.js';
 import { TOO_MANY_LOCALS, chargeEngineCall, chargeOperand, fcCharge, growCharge, type OperandCharge } from './bulk.js';
-import { writeBulk } from './chunks.js';
+import { NO_ROOM_TO_SPLIT, writeBulk } from './chunks.js';
 import { UNCHECKED_MAX, type ModuleInfo } from './module-info.js';
 import { exceptionOp, handlerGate } from './handlers.js';
 import { GateKind, chargeDirectCall, funcIndex, isAccessor, writeGateCall } from './hostcalls.js';
@@ -137,7 +137,7 @@ export function rewriteExprExact(m: RewriteInfo, r: Reader, w: Writer): void {
           const c = fcCharge(m, sub);
           if (c) {
             if (m.tempLocal < 0) r.fail(TOO_MANY_LOCALS, at);
-            writeBulk(m, w, buf, at, r.pos, c);
+            if (!writeBulk(m, w, buf, at, r.pos, c)) r.fail(NO_ROOM_TO_SPLIT, at);
             unchecked = 0;
             continue;
           } else if (sub === 13) chargeEngineCall(m, w), (unchecked = 0); // elem.drop

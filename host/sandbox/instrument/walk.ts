@@ -5,7 +5,7 @@
  * expression; the frame stacks are shared scratch, grown on demand.
  */
 import { TOO_MANY_LOCALS, chargeEngineCall, chargeOperand, type OperandCharge } from './bulk.js';
-import { writeBulk } from './chunks.js';
+import { NO_ROOM_TO_SPLIT, writeBulk } from './chunks.js';
 import { writeReload, writeResultReload } from './fuel.js';
 import type { RewriteInfo } from './module-info.js';
 import type { Reader } from './reader.js';
@@ -269,7 +269,7 @@ export class Walk {
   bulkHere(charge: OperandCharge): void {
     if (this.m.tempLocal < 0) this.r.fail(TOO_MANY_LOCALS, this.at);
     this.flush(this.at);
-    writeBulk(this.m, this.w, this.buf, this.at, this.p, charge);
+    if (!writeBulk(this.m, this.w, this.buf, this.at, this.p, charge)) this.r.fail(NO_ROOM_TO_SPLIT, this.at);
     this.from = this.p;
     this.unchecked = 0; // a check
   }
