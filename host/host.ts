@@ -156,7 +156,10 @@ export function createHost(options: HostOptions = {}): Host {
       }
       const session = build(s);
       // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
-      if (store) persistTranscript(session, store, session.id, s.history?.length ?? 0, undefined, { from: s.resumeAt });
+      if (store) {
+        const record = { id: session.id, createdAt: Date.now(), prompts: s.resumeAt?.turn ?? 0, options: {} };
+        persistTranscript(session, store, session.id, s.history?.length ?? 0, undefined, { from: s.resumeAt, record });
+      }
       return session;
     },
     async resume(id, resumeOptions = {}) {

@@ -14,7 +14,7 @@
 import type { HostEvent, HostEventOf } from '../events/types.js';
 import type { Message } from '../models/types.js';
 import { RESUME_AT_RESERVE } from './resume-at.js';
-import type { ResumeAt, SessionStore } from './types.js';
+import type { ResumeAt, SessionRecord, SessionStore } from './types.js';
 
 export { resumeAtOf } from './resume-at.js';
 
@@ -54,11 +54,26 @@ export function persistTranscript(
     fence?: () => number | null | undefined;
     /** Called when the store refuses a write made with a token: the session was taken over. */
     refused?: () => void;
+    /**
+     * A library session's record (a server creates its own): created before the first write when the store has
+     * none, so `resumeAt` and the prompt count have somewhere to go and `host.resume` counts on from them.
+     */
+    record?: SessionRecord;
   } = {},
 ): Transcript {
-  let chain: Promise<void> = Promise.resolve();
   let rewrite = false;
   let failure: unknown;
+  const { record } = counters;
+  // An existing record (a resumed session's) is kept: `create` refuses to replace one.
+  let chain: Promise<void> = !record
+    ? Promise.resolve()
+    : store.create(record).then(
+        () => {},
+        (error: unknown) => {
+          failure = error;
+          onError(error);
+        },
+      );
   let seq = counters.from?.seq ?? 0;
   let turn = counters.from?.turn ?? 0;
   /** The bound last reserved for the running prompt (no reservation: -1). */
@@ -84,8 +99,8 @@ export function persistTranscript(
         const ours =
           fence !== null &&
           (replace ? await store.replaceMessages(id, batch, fence) : batch.length === 0 || (await store.appendMessages(id, batch, fence))) !== false &&
-          // Only an existing record is updated: a library session without one keeps counting from 0 when resumed.
-          (!resumeAt || (await store.update(id, { resumeAt }, fence)) !== false);
+          // A server counts its prompts itself (under the lease); a library session's are its prompt numbers.
+          (!resumeAt || (await store.update(id, record ? { resumeAt, prompts: resumeAt.turn } : { resumeAt }, fence)) !== false);
         if (!ours) {
           if (typeof fence === 'number') counters.refused?.();
           // Not ours any more (another replica took the session over and may run the next prompt): write nothing

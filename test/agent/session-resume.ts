@@ -77,10 +77,16 @@ export async function dataDirReopened(api: ResumeApi, dir: string): Promise<stri
 
   const first = await api.openStore({ kind: 'file', dataDir });
   let id: string;
+  let lastSeqOnOne = 0;
+  let firstSeqOnTwo = 0;
+  const hostTwoStarts: number[] = [];
   try {
     const host = api.createHost(options(first.store));
     const session = host.session();
     id = session.id;
+    session.subscribe((event) => {
+      lastSeqOnOne = event.seq;
+    });
     await session.prompt('one');
     await session.prompt('two');
     // The same host continuing its own session: no second start.
@@ -95,6 +101,10 @@ export async function dataDirReopened(api: ResumeApi, dir: string): Promise<stri
   try {
     const host = api.createHost(options(second.store));
     const resumed = await host.resume(id);
+    resumed.subscribe((event) => {
+      firstSeqOnTwo ||= event.seq;
+      if (event.type === 'agent.start') hostTwoStarts.push(event.turn);
+    });
     await resumed.prompt('four');
     await resumed.prompt('five');
     await (await host.resume(id)).prompt('six');
@@ -105,15 +115,16 @@ export async function dataDirReopened(api: ResumeApi, dir: string): Promise<stri
     same('every source', starts.js.all, ['startup', 'resume', 'startup'], problems);
     same('matcher startup', starts.js.startup, ['startup', 'startup'], problems);
     same('matcher resume', starts.js.resume, ['resume'], problems);
-    // A ported command hook reads exactly Claude Code's input (keys in order). The turn is the store's to count
-    // (a library session in a data directory keeps no record of its prompts, so it counts from 1 again): not checked here.
-    const [line] = await starts.stdin('resume');
-    const turn = (JSON.parse(line ?? '{}') as { turn?: unknown }).turn;
-    if (!Number.isSafeInteger(turn) || (turn as number) < 1) problems.push(`shell hook, matcher resume: turn ${JSON.stringify(turn)}`);
+    // The session's record counts on across the restart: prompts 4, 5 (and 6; before session 38 a library session had no
+    // record, so host 2 numbered its prompts 1, 2, 3 again and restarted `seq` at 1).
+    same('prompt numbers on host 2', hostTwoStarts, [4, 5], problems);
+    if (!(firstSeqOnTwo > lastSeqOnOne)) problems.push(`seq on host 2 starts at ${firstSeqOnTwo}, not past host 1's last ${lastSeqOnOne}`);
+    same('prompts in the record', (await second.store.get(id))?.prompts, 6, problems);
+    // A ported command hook reads exactly Claude Code's input (keys in order).
     const want = {
       session_id: id,
       cwd: '/proj',
-      turn,
+      turn: 4,
       iteration: 0,
       permission_mode: 'default',
       transcript_path: second.store.transcriptPath(id),
