@@ -1,0 +1,40 @@
+// Red review (red38, one instruction out of the meter's reach) on Node, Deno and Bun, through dist/:
+// table.grow initialises every new element inside the one instruction (120-430 ns each on every
+// runtime); under a raised maxTableElements (at most 10,000,000) and the default fuel, one grow of
+// 5,000,000 held the thread 0.8-1.9 s past a 100 ms deadline. Now a grow of more than 100,000 elements
+// fails at once (-1). Vitest twin that fails on the old code: test/sandbox/red38.table-grow.test.ts.
+import assert from 'node:assert/strict';
+import { createSandbox } from '../../dist/index.js';
+import { hostile } from './wat.ts';
+
+const call = async (fn: string, input: Uint8Array, limits: Record<string, number>, isolation: 'in-thread' | 'worker') => {
+  const sandbox = await createSandbox(await hostile('red38-table-grow'), { isolation, limits: { maxTableElements: 10_000_000, ...limits } });
+  try {
+    const started = performance.now();
+    const outcome = await sandbox.call(fn, input);
+    return { outcome, ms: performance.now() - started };
+  } finally {
+    await sandbox.close();
+  }
+};
+
+const whole = (isolation: 'in-thread' | 'worker') => async () => {
+  const big = await call('whole', new Uint8Array([0]), { timeoutMs: 100 }, isolation);
+  assert.equal(big.outcome.ok && big.outcome.returnCode, -1, JSON.stringify(big.outcome));
+  // Old code: 0 (it grew) after about a second.
+  assert.ok(big.ms < 150, `the grow took ${big.ms.toFixed(0)} ms`);
+  const step = await call('whole', new Uint8Array([1]), { timeoutMs: 1_000 }, isolation);
+  assert.equal(step.outcome.ok && step.outcome.returnCode, 0, JSON.stringify(step.outcome));
+};
+
+const steps = (isolation: 'in-thread' | 'worker') => async () => {
+  const { outcome, ms } = await call('steps', new Uint8Array(), { timeoutMs: 50, fuel: Infinity }, isolation);
+  assert.equal(outcome.ok ? 'ok' : outcome.failure.code, 'TIMEOUT');
+  assert.ok(ms < 400, `the steps took ${ms.toFixed(0)} ms`);
+};
+
+export const scenarios: Record<string, () => Promise<void>> = {
+  'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (in-thread)': whole('in-thread'),
+  'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (worker)': whole('worker'),
+  'growing a table in steps of 100,000 toward 10,000,000 is stopped by the deadline (in-thread)': steps('in-thread'),
+};
