@@ -2,7 +2,9 @@
 // table.grow initialises every new element inside the one instruction (120-430 ns each on every
 // runtime); under a raised maxTableElements (at most 10,000,000) and the default fuel, one grow of
 // 5,000,000 held the thread 0.8-1.9 s past a 100 ms deadline. Now a grow of more than 100,000 elements
-// fails at once (-1). Vitest twin that fails on the old code: test/sandbox/red38.table-grow.test.ts.
+// fails at once (-1). And table.copy (100-135 ns an element): a copy of 1,000,000 elements held a 30 ms
+// deadline 100 ms and more; now one longer than 32,768 elements runs in chunks, each charged and checked.
+// Vitest twins that fail on the old code: test/sandbox/red38.table-grow.test.ts, red38.table-copy.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
@@ -33,8 +35,45 @@ const steps = (isolation: 'in-thread' | 'worker') => async () => {
   assert.ok(ms < 400, `the steps took ${ms.toFixed(0)} ms`);
 };
 
+const copyFixture = () => hostile('red38-table-copy');
+
+const copyMoves = async () => {
+  const bytes = await copyFixture();
+  const raw = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), { 'extism:host/env': { input_load_u8: () => 1 } }).exports as Record<string, () => number>;
+  raw.prep!();
+  const expected = raw.shuffle!();
+  const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, maxTableElements: 400_000 } });
+  try {
+    const prep = await sandbox.call('prep', new Uint8Array([1]));
+    assert.equal(prep.ok && prep.returnCode, 100_000, JSON.stringify(prep));
+    const shuffled = await sandbox.call('shuffle', new Uint8Array());
+    assert.equal(shuffled.ok && shuffled.returnCode, expected, JSON.stringify(shuffled));
+  } finally {
+    await sandbox.close();
+  }
+};
+
+const copySpin = (isolation: 'in-thread' | 'worker') => async () => {
+  const sandbox = await createSandbox(await copyFixture(), { isolation, limits: { timeoutMs: 5_000, fuel: Infinity, maxTableElements: 3_100_000 } });
+  try {
+    const prep = await sandbox.call('prep', new Uint8Array([10]));
+    assert.equal(prep.ok && prep.returnCode, 1_000_000, JSON.stringify(prep));
+    const started = performance.now();
+    const outcome = await sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 30 } });
+    const ms = performance.now() - started;
+    assert.equal(outcome.ok ? 'ok' : outcome.failure.code, 'TIMEOUT');
+    // Old code: 100-170 ms in-thread. A worker adds its round trip; the slack is max(2 x 30, 30 + 50).
+    assert.ok(ms < (isolation === 'worker' ? 110 : 80), `the copies took ${ms.toFixed(0)} ms`);
+  } finally {
+    await sandbox.close();
+  }
+};
+
 export const scenarios: Record<string, () => Promise<void>> = {
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (in-thread)': whole('in-thread'),
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (worker)': whole('worker'),
   'growing a table in steps of 100,000 toward 10,000,000 is stopped by the deadline (in-thread)': steps('in-thread'),
+  'a long table.copy in chunks moves what the engine moves (overlaps both ways, between tables)': copyMoves,
+  'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (in-thread)': copySpin('in-thread'),
+  'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (worker)': copySpin('worker'),
 };
