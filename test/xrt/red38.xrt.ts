@@ -4,10 +4,15 @@
 // 5,000,000 held the thread 0.8-1.9 s past a 100 ms deadline. Now a grow of more than 100,000 elements
 // fails at once (-1). And table.copy (100-135 ns an element): a copy of 1,000,000 elements held a 30 ms
 // deadline 100 ms and more; now one longer than 32,768 elements runs in chunks, each charged and checked.
-// Vitest twins that fail on the old code: test/sandbox/red38.table-grow.test.ts, red38.table-copy.test.ts.
+// And declarative element segments, read by every engine's compile on the caller's thread: 30M entries
+// naming one function held Bun's event loop 1.2 s; now they hold at most the module's functions.
+// Vitest twins that fail on the old code: test/sandbox/red38.table-grow.test.ts, red38.table-copy.test.ts,
+// red38.declarative-elements.test.ts.
 import assert from 'node:assert/strict';
 import { createSandbox } from '../../dist/index.js';
 import { hostile } from './wat.ts';
+
+const { elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
 const call = async (fn: string, input: Uint8Array, limits: Record<string, number>, isolation: 'in-thread' | 'worker') => {
   const sandbox = await createSandbox(await hostile('red38-table-grow'), { isolation, limits: { maxTableElements: 10_000_000, ...limits } });
@@ -69,6 +74,22 @@ const copySpin = (isolation: 'in-thread' | 'worker') => async () => {
   }
 };
 
+const declarative = async () => {
+  // 30M entries (a 30 MB module): refused by the instrumenter, in its worker, before the engine compiles
+  // (old code: Bun's compile of it held the event loop 1.2 s; 60 MB, 2.7 s).
+  await assert.rejects(createSandbox(elementBomb(300, 100_000, 3), { limits: { timeoutMs: 5_000 } }), (e: { code?: string; message?: string }) => {
+    assert.equal(e.code, 'INVALID_WASM');
+    assert.match(String(e.message), /declarative element segments hold more entries than its 1 functions/);
+    return true;
+  });
+  const one = await createSandbox(elementBomb(1, 1, 3), { limits: { timeoutMs: 5_000 } });
+  try {
+    assert.equal((await one.call('run', new Uint8Array())).ok, true);
+  } finally {
+    await one.close();
+  }
+};
+
 export const scenarios: Record<string, () => Promise<void>> = {
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (in-thread)': whole('in-thread'),
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (worker)': whole('worker'),
@@ -76,4 +97,5 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'a long table.copy in chunks moves what the engine moves (overlaps both ways, between tables)': copyMoves,
   'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (in-thread)': copySpin('in-thread'),
   'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (worker)': copySpin('worker'),
+  'declarative element segments of 30M entries for one function are INVALID_WASM at load; one entry per function loads': declarative,
 };
