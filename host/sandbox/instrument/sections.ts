@@ -229,8 +229,10 @@ export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
     }
     if ((flags & 3) !== 3) {
       const at = r.pos;
-      elements += r.u32();
+      const n = r.u32();
+      elements += n;
       r.pos = at;
+      m.elemLengths[i] = (flags & 3) === 1 ? n : 0; // what a table.init may read: passive segments only
       if (elements > m.maxTableElements) {
         r.fail(`the module's element segments hold more than ${m.maxTableElements} elements (raise limits.maxTableElements): engines build them at every instantiation`);
       }
