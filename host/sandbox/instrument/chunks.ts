@@ -1,5 +1,5 @@
 /**
- * Long bulk memory operations, split. `memory.fill`, `memory.copy` and
+ * Long bulk memory operations, split (and long `table.copy`s, red38: `TABLE_CHUNK_ELEMENTS`). `memory.fill`, `memory.copy` and
  * `memory.init` are single instructions: the host gets control before one
  * (its length is charged first, bulk.ts) and after it, never inside. A 16 MiB
  * fill on freshly faulted pages took 51–65 ms on a quiet machine and up to
@@ -31,15 +31,23 @@
 import { chargeEngineCall, chargeOperand, sleb32, type OperandCharge } from './bulk.js';
 import { lebEnd, readLeb } from './leb.js';
 import type { RewriteInfo } from './module-info.js';
+import { TABLE_ELEMENT_FUEL_LOG2 } from './opcodes.js';
 import type { Writer } from './writer.js';
 
 /** A bulk memory operation longer than this (bytes) runs in chunks this long. A power of two. */
 const BULK_CHUNK_BYTES = 1 << 20;
+/**
+ * A `table.copy` (or a `table.init` from a passive segment longer than this) longer than this (elements)
+ * runs in chunks this long, the same way (red38): engines
+ * copy 100-135 ns an element, so under a raised maxTableElements one copy of the ~976,000 elements the
+ * default fuel buys held the thread 100-130 ms, and more under a raised fuel. 32,768: ≈ 4 ms a chunk.
+ */
+const TABLE_CHUNK_ELEMENTS = 1 << 15;
 
 /** Scratch locals the split form needs: the length, the source (or fill value), the destination. */
 export const CHUNK_LOCALS = 3;
 
-const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11;
+const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11, TABLE_INIT = 12, TABLE_COPY = 14;
 const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41, I32_ADD = 0x6a, I32_SUB = 0x6b, I32_GT_U = 0x4b, BR_IF = 0x0d, END = 0x0b;
 
 /** Why a function is refused when a bulk memory operation in it may be long and it has no room for the scratch locals. */
@@ -57,20 +65,26 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   // Immediates: init (data, memory); copy (destination memory, source memory); fill (memory).
   const first = readLeb(buf, lebEnd);
   const second = sub === MEMORY_FILL ? first : readLeb(buf, lebEnd);
-  // From a segment no longer than a chunk, a memory.init longer than one traps: it never splits.
-  const segment = sub === MEMORY_INIT ? (m.dataLengths[first] ?? 0) : 0;
-  const splits = sub === MEMORY_COPY || sub === MEMORY_FILL || (sub === MEMORY_INIT && segment > BULK_CHUNK_BYTES);
+  // From a segment no longer than a chunk, a memory.init (table.init) longer than one traps: it never splits.
+  const init = sub === MEMORY_INIT || sub === TABLE_INIT;
+  const segment = sub === MEMORY_INIT ? (m.dataLengths[first] ?? 0) : sub === TABLE_INIT ? (m.elemLengths[first] ?? 0) : 0;
+  const table = sub === TABLE_COPY || sub === TABLE_INIT;
+  const splits = sub === TABLE_COPY || sub === MEMORY_COPY || sub === MEMORY_FILL || (init && segment > (table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES));
   if (!splits) {
     chargeOperand(m, w, charge);
     w.copy(buf, at, end);
     return true;
   }
   if (m.tempLocals < CHUNK_LOCALS) return false;
-  const [dstMemory, srcMemory] = sub === MEMORY_INIT ? [second, -1] : sub === MEMORY_COPY ? [first, second] : [first, -1];
+  // Memories, or for table.copy tables (its immediates: destination table, source table).
+  const [dstMemory, srcMemory] = init ? [second, -1] : sub === MEMORY_COPY || sub === TABLE_COPY ? [first, second] : [first, -1];
+  // A chunk's length, and its fuel: what the whole operation is charged for that length.
+  const unit = table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES;
+  const unitFuel = table ? TABLE_CHUNK_ELEMENTS * 2 ** TABLE_ELEMENT_FUEL_LOG2 : BULK_CHUNK_BYTES; // 1 fuel per byte (BULK_BYTES_PER_FUEL_LOG2)
   const n = m.tempLocal, x = n + 1, d = n + 2; // x: the source offset, or the fill value
   const op = (): void => w.copy(buf, at, end);
   const get = (local: number): void => (w.u8(LOCAL_GET), w.uleb(local));
-  const chunk = (): void => (w.u8(I32_CONST), sleb32(w, BULK_CHUNK_BYTES));
+  const chunk = (): void => (w.u8(I32_CONST), sleb32(w, unit));
   const add = (local: number, sign: number): void => (get(local), chunk(), w.u8(sign), w.u8(LOCAL_SET), w.uleb(local));
   const more = (): void => (get(n), chunk(), w.u8(I32_GT_U), w.u8(BR_IF), w.u8(0)); // loop while n > chunk
 
@@ -88,27 +102,27 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   // through the one copy after the loops below, 16-byte copies ran 2.6-3.1x slower on Deno).
   whole(), w.u8(0x0c), w.u8(2), w.u8(END); // br $done; end $split
   // From here every `br_if 0` outside the loops goes to $rest: the operation whole, below.
-  outOfBounds(w, d, n, dstMemory);
-  if (srcMemory >= 0) outOfBounds(w, x, n, srcMemory);
-  if (sub === MEMORY_INIT) {
+  outOfBounds(w, d, n, dstMemory, table);
+  if (srcMemory >= 0) outOfBounds(w, x, n, srcMemory, table);
+  if (init) {
     // Past the segment's end (in 64 bits: no wrap-around), it runs whole: charged, then it traps, as unsplit.
     get(x), w.u8(0xad), get(n), w.u8(0xad), w.u8(0x7c), w.u8(0x42), sleb64(w, segment), w.u8(0x56), w.u8(BR_IF), w.u8(0);
     // Within it, only a dropped segment (its length 0 then) traps: at the first chunk, before writing anything.
   }
   const forward = (): void => {
     w.u8(0x03), w.u8(0x40); // loop
-    chargeEngineCall(m, w, BULK_CHUNK_BYTES); // 1 fuel per byte (BULK_BYTES_PER_FUEL_LOG2)
+    chargeEngineCall(m, w, unitFuel);
     get(d), get(x), chunk(), op();
     add(d, I32_ADD);
     if (sub !== MEMORY_FILL) add(x, I32_ADD);
     add(n, I32_SUB);
     more(), w.u8(END);
   };
-  if (sub === MEMORY_COPY) {
+  if (sub === MEMORY_COPY || sub === TABLE_COPY) {
     get(d), get(x), w.u8(I32_GT_U), w.u8(0x04), w.u8(0x40); // if d > s: from the end
     w.u8(0x03), w.u8(0x40);
     add(n, I32_SUB);
-    chargeEngineCall(m, w, BULK_CHUNK_BYTES);
+    chargeEngineCall(m, w, unitFuel);
     get(d), get(n), w.u8(I32_ADD), get(x), get(n), w.u8(I32_ADD), chunk(), op();
     more(), w.u8(END);
     w.u8(0x05); // else
@@ -131,9 +145,10 @@ function sleb64(w: Writer, v: number): void {
   }
 }
 
-/** `br_if 0` when `offset + n` lies past memory `memory`'s end (in 64 bits: no wrap-around). */
-function outOfBounds(w: Writer, offset: number, n: number, memory: number): void {
+/** `br_if 0` when `offset + n` lies past memory `memory`'s end, or table `memory`'s (in 64 bits: no wrap-around). */
+function outOfBounds(w: Writer, offset: number, n: number, memory: number, table = false): void {
   w.u8(LOCAL_GET), w.uleb(offset), w.u8(0xad), w.u8(LOCAL_GET), w.uleb(n), w.u8(0xad), w.u8(0x7c); // i64 offset + n
-  w.u8(0x3f), w.uleb(memory), w.u8(0xad), w.u8(0x42), w.u8(16), w.u8(0x86); // memory.size << 16
+  if (table) w.u8(0xfc), w.uleb(16), w.uleb(memory), w.u8(0xad); // table.size
+  else w.u8(0x3f), w.uleb(memory), w.u8(0xad), w.u8(0x42), w.u8(16), w.u8(0x86); // memory.size << 16
   w.u8(0x56), w.u8(BR_IF), w.u8(0); // i64.gt_u
 }

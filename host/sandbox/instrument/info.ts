@@ -115,6 +115,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     tailCalls: false,
     constArithmetic: consts.constArithmetic,
     dataLengths,
+    elemLengths: [],
     ...checkTemplate(globals, funcImports),
   };
 }

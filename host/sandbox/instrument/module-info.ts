@@ -129,5 +129,7 @@ export interface RewriteInfo extends ModuleInfo {
   constArithmetic: number;
   /** Per data segment, the bytes a `memory.init` may read from it: a passive one's length, 0 for an active one (chunks.ts). */
   dataLengths: number[];
+  /** Per element segment, the elements a `table.init` may read from it: a passive one's length, 0 otherwise (chunks.ts; set by rewriteElements, before the code). */
+  elemLengths: number[];
 }
 

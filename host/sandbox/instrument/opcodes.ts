@@ -94,6 +94,13 @@ export const TABLE_ELEMENT_FUEL_LOG2 = 10;
  * (maxTableElements), and a grow past it (a probe, charged up to the cap) costs the engine nothing.
  */
 export const TABLE_GROW_FUEL_LOG2 = 6;
+/**
+ * The most elements one table.grow may add; a larger grow fails (-1) without growing (bulk.ts
+ * `failAbove`). The engine initialises each new element inside the one instruction, out of the meter's
+ * reach: 100,000 took 9-43 ms on Node 20, Deno 2.9 and Bun 1.4 (loaded 2-core machine), within the
+ * deadline's slack; a grow of the whole cap (up to 10,000,000 elements) took seconds.
+ */
+export const TABLE_GROW_MAX_ELEMENTS = 100_000;
 /** table.set, elem.drop, memory.atomic.notify and atomic.fence pay this at a check of their own (bulk.ts): 50–150 ns each, as a table element (a fence: 5–36 ns, red12). */
 export const ENGINE_CALL_FUEL = 1024;
 /**

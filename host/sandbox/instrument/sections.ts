@@ -203,11 +203,17 @@ function rewriteExprVec(m: RewriteInfo, r: Reader, w: Writer): void {
  * Active and passive segments hold at most `maxTableElements` elements together: engines build every
  * one at each instantiation (50-140 ns an element), before any meter runs and on every rebuild after a
  * failure, so a 10 MB module of segments held the thread 0.5-1.4 s per instance, out of every limit.
+ * Declarative segments are not built, but engines read them when they compile, on the caller's thread
+ * (JavaScriptCore ~33 ns an element: 30M entries, a 30 MB module, held Bun's event loop 1.2 s, 60 MB
+ * 2.7 s; Node 0.18-0.37 s, Deno 0.24-0.48 s; red38). They only declare functions for `ref.func`, each
+ * once at most, so together they hold at most the module's functions.
  */
 export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
   const count = r.u32();
   w.uleb(count);
   let elements = 0;
+  let declared = 0;
+  const functions = m.funcImports + m.definedFunctions;
   for (let i = 0; i < count; i++) {
     const flags = r.u32();
     if (flags > 7) r.fail(`unknown element segment flags ${flags}`);
@@ -223,10 +229,19 @@ export function rewriteElements(m: RewriteInfo, r: Reader, w: Writer): void {
     }
     if ((flags & 3) !== 3) {
       const at = r.pos;
-      elements += r.u32();
+      const n = r.u32();
+      elements += n;
       r.pos = at;
+      m.elemLengths[i] = (flags & 3) === 1 ? n : 0; // what a table.init may read: passive segments only
       if (elements > m.maxTableElements) {
         r.fail(`the module's element segments hold more than ${m.maxTableElements} elements (raise limits.maxTableElements): engines build them at every instantiation`);
+      }
+    } else {
+      const at = r.pos;
+      declared += r.u32();
+      r.pos = at;
+      if (declared > functions) {
+        r.fail(`the module's declarative element segments hold more entries than its ${functions} functions (each function needs declaring once, and engines read every entry when they compile)`);
       }
     }
     if (flags & 4) rewriteExprVec(m, r, w);

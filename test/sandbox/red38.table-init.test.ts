@@ -1,0 +1,52 @@
+// red38, class "one instruction out of the meter's reach", continued: table.init from a long passive
+// element segment is one instruction (engines write 100-170 ns an element), charged before it runs and
+// never inside. Under a raised maxTableElements a loop of inits of 1,000,000 elements held a 10 ms
+// deadline 300 ms. An init longer than 32,768 elements from a passive segment longer than that now runs in
+// chunks, each charged and checked (chunks.ts, as memory.init); what it writes does not change, and an
+// init past the segment's end or from a dropped segment still traps. Fails on the old code (the spin
+// ran 300 ms and more). Cross-runtime twin: test/xrt/red38.xrt.ts.
+import wabtInit from 'wabt';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../host/sandbox/index.js';
+import { tableInitWat } from '../fixtures/hostile/red38-table-init.js';
+
+async function assemble(entries: number, size: number): Promise<Uint8Array<ArrayBuffer>> {
+  const mod = (await wabtInit()).parseWat('red38-table-init.wat', tableInitWat(entries, size));
+  try {
+    return new Uint8Array(mod.toBinary({}).buffer);
+  } finally {
+    mod.destroy();
+  }
+}
+
+describe('red38: a long table.init runs in chunks', () => {
+  it('writes what the engine writes; past the segment and from a dropped one it traps', async () => {
+    const bytes = await assemble(100_000, 100_000);
+    const expected = (new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as Record<string, () => number>).shuffle!();
+    for (const [fn, code] of [['shuffle', undefined], ['past', 'TRAP'], ['dropped', 'TRAP']] as const) {
+      const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, maxTableElements: 200_000 } });
+      try {
+        const outcome = await sandbox.call(fn, new Uint8Array());
+        if (code) expect(outcome.ok ? 'ok' : outcome.failure.code).toBe(code);
+        else expect(outcome).toMatchObject({ ok: true, returnCode: expected });
+      } finally {
+        await sandbox.close();
+      }
+    }
+  });
+
+  it('a loop of inits of 1,000,000 elements is stopped by a 10 ms deadline within its slack', async () => {
+    const sandbox = await createSandbox(await assemble(1_000_000, 1_000_000), { limits: { timeoutMs: 5_000, maxTableElements: 2_000_000 } });
+    try {
+      const started = performance.now();
+      const outcome = await sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 10, fuel: Infinity } });
+      const ms = performance.now() - started;
+      expect(outcome.ok ? 'ok' : outcome.failure.code).toBe('TIMEOUT');
+      // Old code: 300 ms and more (one init ran whole). Now about 100 ms: V8 builds a passive segment at its
+      // first use (here, the first chunk), ~100 ns an element, one engine step bounded by maxTableElements.
+      expect(ms).toBeLessThan(200);
+    } finally {
+      await sandbox.close();
+    }
+  }, 30_000);
+});
