@@ -23,7 +23,9 @@ describe('red16: element segments are capped like the tables they fill', () => {
     const refused = load(elementBomb(40, 100_000, flags));
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_WASM' });
     await expect(refused).rejects.toThrow(/element segments hold more than 100000 elements \(raise limits\.maxTableElements\)/);
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // The refusal tells the old code apart (it loaded the bomb); the time includes building the 4 MB bomb and
+    // reading it, 1.9-2.4 s here with other tests running and 3.4-6.5 s with several at once on 2 cores.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it('segments within the cap load and run; a raised cap admits more; declarative segments do not count toward it', async () => {

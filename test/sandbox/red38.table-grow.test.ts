@@ -29,8 +29,8 @@ describe('red38: one table.grow adds at most TABLE_GROW_MAX_ELEMENTS elements', 
       const outcome = await sandbox.call('whole', new Uint8Array([0]));
       const ms = performance.now() - started;
       expect(outcome.ok && outcome.returnCode).toBe(-1);
-      // Old code: 0 (it grew) after 800-1,900 ms.
-      expect(ms).toBeLessThan(100);
+      // Old code: 0 (it grew) after 800-1,900 ms. The answer tells them apart; the time, with room for a loaded machine.
+      expect(ms).toBeLessThan(500);
       expect(TABLE_GROW_MAX_ELEMENTS).toBe(100_000);
       // A grow of the most one grow may add still grows (from 0: the old size).
       expect(await sandbox.call('whole', new Uint8Array([1]))).toMatchObject({ ok: true, returnCode: 0 });

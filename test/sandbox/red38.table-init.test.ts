@@ -8,6 +8,7 @@
 import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
+import { showTimes, someRoundWithin } from '../fixtures/slack.js';
 import { tableInitWat } from '../fixtures/hostile/red38-table-init.js';
 
 async function assemble(entries: number, size: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -38,13 +39,13 @@ describe('red38: a long table.init runs in chunks', () => {
   it('a loop of inits of 1,000,000 elements is stopped by a 10 ms deadline within its slack', async () => {
     const sandbox = await createSandbox(await assemble(1_000_000, 1_000_000), { limits: { timeoutMs: 5_000, maxTableElements: 2_000_000 } });
     try {
-      const started = performance.now();
-      const outcome = await sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 10, fuel: Infinity } });
-      const ms = performance.now() - started;
-      expect(outcome.ok ? 'ok' : outcome.failure.code).toBe('TIMEOUT');
-      // Old code: 300 ms and more (one init ran whole). Now about 100 ms: V8 builds a passive segment at its
-      // first use (here, the first chunk), ~100 ns an element, one engine step bounded by maxTableElements.
-      expect(ms).toBeLessThan(200);
+      const rounds = await someRoundWithin(200, () => sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 10, fuel: Infinity } }), (outcome) => {
+        expect(outcome.ok ? 'ok' : outcome.failure.code).toBe('TIMEOUT');
+      });
+      // Old code: 300 ms and more a round (one init ran whole). Now about 100 ms: V8 builds a passive segment at its
+      // first use (here, the first chunk; each round's instance is new after its stop), ~100 ns an element, one
+      // engine step bounded by maxTableElements.
+      expect(Math.min(...rounds.map((t) => t.wallMs)), showTimes(rounds)).toBeLessThanOrEqual(200);
     } finally {
       await sandbox.close();
     }
