@@ -6,21 +6,12 @@
 // (chunks.ts); what it moves does not change (overlapping ranges both ways, and between tables). Fails on
 // the old code (the spin of 1,000,000-element copies ran 100 ms and more). Cross-runtime twin:
 // test/xrt/red38.xrt.ts.
-import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
+import { hostile } from './sandbox-helpers.js';
 import { showTimes, slackKept, stopRounds } from '../fixtures/slack.js';
 
-async function fixture(): Promise<Uint8Array> {
-  const source = await readFile(new URL('../fixtures/hostile/red38-table-copy.wat', import.meta.url), 'utf8');
-  const mod = (await wabtInit()).parseWat('red38-table-copy.wat', source);
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
+const fixture = (): Promise<Uint8Array> => hostile('red38-table-copy');
 
 describe('red38: a long table.copy runs in chunks', () => {
   it('moves what the engine moves: overlapping ranges both ways, and between tables', async () => {

@@ -5,21 +5,12 @@
 // answered. Now a grow of more than TABLE_GROW_MAX_ELEMENTS (100,000) fails at once (-1, as the spec
 // lets any grow fail); a larger table is grown in steps, each charged and checked. Fails on the old code
 // (the whole grow answered 0 after about a second). Cross-runtime twin: test/xrt/red38.xrt.ts.
-import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
+import { hostile } from './sandbox-helpers.js';
 import { TABLE_GROW_MAX_ELEMENTS } from '../../host/sandbox/instrument/opcodes.js';
 
-async function fixture(): Promise<Uint8Array> {
-  const source = await readFile(new URL('../fixtures/hostile/red38-table-grow.wat', import.meta.url), 'utf8');
-  const mod = (await wabtInit()).parseWat('red38-table-grow.wat', source);
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
+const fixture = (): Promise<Uint8Array> => hostile('red38-table-grow');
 
 describe('red38: one table.grow adds at most TABLE_GROW_MAX_ELEMENTS elements', () => {
   it('a grow of 5,000,000 under a cap of 10,000,000 and the default fuel fails at once, without growing', async () => {

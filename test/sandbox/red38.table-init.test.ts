@@ -5,24 +5,17 @@
 // chunks, each charged and checked (chunks.ts, as memory.init); what it writes does not change, and an
 // init past the segment's end or from a dropped segment still traps. Fails on the old code (the spin
 // ran 300 ms and more). Cross-runtime twin: test/xrt/red38.xrt.ts.
-import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
 import { showTimes, someRoundWithin } from '../fixtures/slack.js';
 import { tableInitWat } from '../fixtures/hostile/red38-table-init.js';
+import { assemble } from './instrument-helpers.js';
 
-async function assemble(entries: number, size: number): Promise<Uint8Array<ArrayBuffer>> {
-  const mod = (await wabtInit()).parseWat('red38-table-init.wat', tableInitWat(entries, size));
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
+const assembleInit = (entries: number, size: number): Promise<Uint8Array<ArrayBuffer>> => assemble(tableInitWat(entries, size), 'red38-table-init.wat');
 
 describe('red38: a long table.init runs in chunks', () => {
   it('writes what the engine writes; past the segment and from a dropped one it traps', async () => {
-    const bytes = await assemble(100_000, 100_000);
+    const bytes = await assembleInit(100_000, 100_000);
     const expected = (new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as Record<string, () => number>).shuffle!();
     for (const [fn, code] of [['shuffle', undefined], ['past', 'TRAP'], ['dropped', 'TRAP']] as const) {
       const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, maxTableElements: 200_000 } });
@@ -37,7 +30,7 @@ describe('red38: a long table.init runs in chunks', () => {
   });
 
   it('a loop of inits of 1,000,000 elements is stopped by a 10 ms deadline within its slack', async () => {
-    const sandbox = await createSandbox(await assemble(1_000_000, 1_000_000), { limits: { timeoutMs: 5_000, maxTableElements: 2_000_000 } });
+    const sandbox = await createSandbox(await assembleInit(1_000_000, 1_000_000), { limits: { timeoutMs: 5_000, maxTableElements: 2_000_000 } });
     try {
       const rounds = await someRoundWithin(200, () => sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 10, fuel: Infinity } }), (outcome) => {
         expect(outcome.ok ? 'ok' : outcome.failure.code).toBe('TIMEOUT');
