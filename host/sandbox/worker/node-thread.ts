@@ -56,7 +56,9 @@ const bundles = new Map<string, Promise<URL | undefined>>();
  * those packages resolve), named by its content. A worker that registered tsx and loaded the sources
  * file by file spent about 0.7 s of CPU more on every start, in every test that spawns one. esbuild's
  * binary runs as a child, not through its JS API (which checks the binary synchronously, on the caller's
- * loop). Undefined when the binary is not there: the worker then registers tsx (`fromSource`).
+ * loop), on one core (GOMAXPROCS=1): on two cores its threads made the caller's loop stall longer than
+ * tsx's one thread did (hk5's 25 MB load: 100–295 ms, against 156–189 with tsx and 114–196 on one core,
+ * beside a busy core). Undefined when the binary is not there: the worker then registers tsx (`fromSource`).
  */
 function bundleOf(url: URL): Promise<URL | undefined> {
   let bundle = bundles.get(url.href);
@@ -69,7 +71,7 @@ function bundleOf(url: URL): Promise<URL | undefined> {
       const esbuild = fileURLToPath(new URL('../../../node_modules/esbuild/bin/esbuild', url));
       const args = [fileURLToPath(url), '--bundle', '--format=esm', '--platform=node', '--packages=external', '--target=es2022', '--log-level=error'];
       const code = await new Promise<Buffer | undefined>((resolve) =>
-        execFile(esbuild, args, { encoding: 'buffer', maxBuffer: 64 * 2 ** 20 }, (error, stdout) => resolve(error ? undefined : stdout)),
+        execFile(esbuild, args, { encoding: 'buffer', maxBuffer: 64 * 2 ** 20, env: { ...process.env, GOMAXPROCS: '1' } }, (error, stdout) => resolve(error ? undefined : stdout)),
       );
       if (!code) return undefined;
       const dir = new URL('../../../node_modules/.cache/wasmhooks-workers/', url);
