@@ -6,6 +6,7 @@ import { aiSdkModel, anthropicModel, createHost, eventGrammarViolations, openaiM
 import { blockAfterCall, groups, reusedCallIds, splitCompactor, stopBlockAtMaxTurns, traceProblems, type TraceApi } from '../agent/conf4-traces.ts';
 import { runCase, type Api } from '../models/stream-conformance.ts';
 import { conf4Cases } from '../models/conf4-streams.ts';
+import { nodeTwin } from './twin.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
 const traceApi = { createHost, scriptedModel, eventGrammarViolations, shellHooks } as unknown as TraceApi;
@@ -34,7 +35,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
   ...Object.fromEntries(
     Object.entries(groups).map(([name, group]) => [
       `the transcript agrees with the events, and replays as providers accept: ${name}`,
-      async () => assert.deepEqual(await traceProblems(traceApi, group), []),
+      nodeTwin('test/agent/conf4-traces.test.ts', 'traceProblems', async () => assert.deepEqual(await traceProblems(traceApi, group), [])),
     ]),
   ),
 };

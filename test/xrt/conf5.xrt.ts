@@ -11,8 +11,11 @@ import { runCase, type Api } from '../models/stream-conformance.ts';
 import { blankErrorResult, blankUserText, conf5Cases } from '../models/conf5-streams.ts';
 import { configEntry, exitTwoObserveOnly, plainStdout, plainStdoutReachesModel, projectDirVar, timeoutKills, timeoutSeconds, type ShellApi } from '../shell/conf5-shell.ts';
 import { runCli } from './cli-run.ts';
+import { nodeTwin } from './twin.ts';
 
 const api = { createHost, openaiModel, anthropicModel, aiSdkModel, eventGrammarViolations } as unknown as Api;
+/** Runs each conf5-shell.ts scenario on Node with the same arguments (projectDirVar's script helper is the same too). */
+const SHELL_TWIN = 'test/shell/conf5.shell.test.ts';
 const shell = { createHost, createShellHook, shellHooks, scriptedModel, loadConfig } as unknown as ShellApi;
 
 async function script(path: string, text: string): Promise<void> {
@@ -37,26 +40,26 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'a failed tool result without text says which tool failed, for Anthropic, the AI SDK and Chat Completions': async () => {
     assert.deepEqual(await blankErrorResult({ aiSdkModel, anthropicModel, openaiModel } as never), []);
   },
-  'a shell hook takes Claude Code\'s timeout in seconds and "type": "command"; a bad one is INVALID_OPTIONS naming the field': async () => {
+  'a shell hook takes Claude Code\'s timeout in seconds and "type": "command"; a bad one is INVALID_OPTIONS naming the field': nodeTwin(SHELL_TWIN, 'timeoutSeconds', async () => {
     assert.deepEqual(timeoutSeconds(shell), []);
-  },
-  'a shell hook is killed at its timeout in seconds': async () => {
+  }),
+  'a shell hook is killed at its timeout in seconds': nodeTwin(SHELL_TWIN, 'timeoutKills', async () => {
     assert.deepEqual(await timeoutKills(shell), []);
-  },
-  'a Claude Code hook entry loads from wasmhooks.json; a bad timeout is INVALID_CONFIG at shellHooks[0].timeout': async () => {
+  }),
+  'a Claude Code hook entry loads from wasmhooks.json; a bad timeout is INVALID_CONFIG at shellHooks[0].timeout': nodeTwin(SHELL_TWIN, 'configEntry', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-conf5-'));
     assert.deepEqual(await configEntry(shell, dir, (path, text) => writeFile(path, text)), []);
-  },
-  'plain stdout is context on UserPromptSubmit and SessionStart, no opinion elsewhere; JSON stays strict': async () => {
+  }),
+  'plain stdout is context on UserPromptSubmit and SessionStart, no opinion elsewhere; JSON stays strict': nodeTwin(SHELL_TWIN, 'plainStdout', async () => {
     assert.deepEqual(await plainStdout(shell), []);
-  },
-  'the plain stdout of UserPromptSubmit and SessionStart hooks reaches the model through a whole prompt': async () => {
+  }),
+  'the plain stdout of UserPromptSubmit and SessionStart hooks reaches the model through a whole prompt': nodeTwin(SHELL_TWIN, 'plainStdoutReachesModel', async () => {
     assert.deepEqual(await plainStdoutReachesModel(shell), []);
-  },
-  '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh runs as in Claude Code: the config folder, else the session cwd': async () => {
+  }),
+  '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh runs as in Claude Code: the config folder, else the session cwd': nodeTwin(SHELL_TWIN, 'projectDirVar', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wasmhooks-conf5-'));
     assert.deepEqual(await projectDirVar(shell, dir, script), []);
-  },
+  }),
   'through the CLI: a trusted hook runs its script through $CLAUDE_PROJECT_DIR; the script changed mid-run is not run': async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'wasmhooks-xrt-conf5-')));
     const env = { WASMHOOKS_CONFIG_DIR: `${dir}-user` };
@@ -78,7 +81,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(await exists(join(dir, 'second.txt')), false);
     assert.ok(r.stdout.includes(`${join(dir, '.claude', 'hooks', 'check.sh')} changed since ${join(dir, 'wasmhooks.json')} was trusted; not run`), r.stdout);
   },
-  'exit 2 on SessionStart shows stderr to the user (systemMessage), not a failure': async () => {
+  'exit 2 on SessionStart shows stderr to the user (systemMessage), not a failure': nodeTwin(SHELL_TWIN, 'exitTwoObserveOnly', async () => {
     assert.deepEqual(await exitTwoObserveOnly(shell), []);
-  },
+  }),
 };

@@ -12,8 +12,11 @@ import { readEvents } from './red6-helpers.ts';
 import * as hostile from '../agent/hostile-scenarios.ts';
 import type { Api, Stream } from '../agent/hostile.ts';
 import { trace, violationLines } from '../agent/trace.ts';
+import { nodeTwin } from './twin.ts';
 
 const api = { createHost, scriptedModel } as unknown as Api;
+/** Runs otherSweeps, permissions, hooks, subagents and sessionSpan on Node, each checked as assertGrammar does. */
+const GRAMMAR = 'test/agent/grammar.test.ts';
 
 function assertGrammar(streams: Stream[]): void {
   assert.ok(streams.length > 0);
@@ -32,7 +35,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const aborted = sweep.filter((s) => s.name.startsWith('abort') && s.events.at(-1)?.type === 'agent.end' && (s.events.at(-1) as { result: { subtype: string } }).result.subtype === 'aborted');
     assert.ok(aborted.length >= sweep.length / 2 - 6, `${aborted.length} of ${sweep.length / 2} aborts ended aborted`);
   },
-  'aborted after each event on other paths: a sub-agent sent back, two sub-agents, the Stop cap, a late permission answer': async () => assertGrammar(await hostile.otherSweeps(api)),
+  'aborted after each event on other paths: a sub-agent sent back, two sub-agents, the Stop cap, a late permission answer': nodeTwin(GRAMMAR, 'otherSweeps', async () => assertGrammar(await hostile.otherSweeps(api))),
   'failing and malformed model streams: BAD_STREAM, every streamed call denied': async () => {
     const streams = await hostile.modelStreams(api);
     assertGrammar(streams);
@@ -41,10 +44,10 @@ export const scenarios: Record<string, () => Promise<void>> = {
     const early = trace(streams.find((s) => s.name === 'text before message.start')?.events ?? []);
     assert.ok(!early.includes('text.delta*') && early.includes('error BAD_STREAM'), early.join('\n'));
   },
-  'permission answers (deny, ask, late, after an abort) and odd tools': async () => assertGrammar(await hostile.permissions(api)),
-  'stop caps, hook timeouts under both policies, hook stops, maxTurns': async () => assertGrammar(await hostile.hooks(api)),
-  'sub-agents refused, failing, sent back to work, in parallel; a failing compactor': async () => assertGrammar(await hostile.subagents(api)),
-  'a session over prompts, a compaction and close() (span: session)': async () => assertGrammar(await hostile.sessionSpan(api)),
+  'permission answers (deny, ask, late, after an abort) and odd tools': nodeTwin(GRAMMAR, 'permissions', async () => assertGrammar(await hostile.permissions(api))),
+  'stop caps, hook timeouts under both policies, hook stops, maxTurns': nodeTwin(GRAMMAR, 'hooks', async () => assertGrammar(await hostile.hooks(api))),
+  'sub-agents refused, failing, sent back to work, in parallel; a failing compactor': nodeTwin(GRAMMAR, 'subagents', async () => assertGrammar(await hostile.subagents(api))),
+  'a session over prompts, a compaction and close() (span: session)': nodeTwin(GRAMMAR, 'sessionSpan', async () => assertGrammar(await hostile.sessionSpan(api))),
   'SSE over a socket: the decoded frames of the rich session equal its in-process events': async () => {
     const seen: HostEvent[] = [];
     const host = richHost(api, { allowedTools: ['Look', 'Change', 'agent'] }).host as unknown as Host;

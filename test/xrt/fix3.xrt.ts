@@ -24,6 +24,7 @@ import { readEvents } from './red6-helpers.ts';
 import { fenceContract } from '../store/fence-contract.ts';
 import { stalledRenewals } from '../store/fence-stall.ts';
 import { lateWrites } from '../store/late-writes.ts';
+import { nodeTwin } from './twin.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TOKEN = 'xrt-fix3-token-0123456789abcdef';
@@ -93,13 +94,13 @@ export const scenarios: Record<string, () => Promise<void>> = {
         await server.close();
       }
     }),
-  'lease fencing (memory, data dir): a lapsed lease nobody took keeps writing; a taken one never writes again': async () => {
+  'lease fencing (memory, data dir): a lapsed lease nobody took keeps writing; a taken one never writes again': nodeTwin('test/store/fence.test.ts', 'fenceContract', async () => {
     await fenceContract((await openStore({ kind: 'memory' })).store as never, 'm');
     await withDataDir((store) => fenceContract(store as never, 'f'));
-  },
-  'lease fencing: a server prompt whose renewals stall past its lease stores its conversation and result': async () => {
+  }),
+  'lease fencing: a server prompt whose renewals stall past its lease stores its conversation and result': nodeTwin('test/store/fence.test.ts', 'stalledRenewals', async () => {
     await stalledRenewals((await openStore({ kind: 'memory' })).store as never, { createHost: createHost as never, createServer: createServer as never });
-  },
+  }),
   'a redactor matched to the sub-agent tool: the secret it takes out is in none of the sub-agent\'s live events': async () => {
     await subagentRedaction(dist as never);
   },

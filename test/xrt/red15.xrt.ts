@@ -130,7 +130,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
 
   [`${runtime}: 40 pipelined requests are answered in order; on Node the 34th, with 33 waiting before it, is 503 and closes`]: () =>
     withTokenServer(makeHost(), async (port) => {
-      const answer = await rawRequest(port, HEALTH.repeat(40), 5000);
+      // A 41st request with Connection: close ends the exchange once every answer is out (Deno and Bun keep
+      // the connection open after the 40th, and the read waited out its whole 5 s); Node's 503 comes first.
+      const answer = await rawRequest(port, HEALTH.repeat(40) + HEALTH.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'), 5000);
       const text = `${answer.head}\r\n\r\n${answer.body}`;
       const got = statuses(text);
       if (runtime === 'node') {
@@ -138,7 +140,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
         assert.ok(text.includes('"code":"unavailable"'), text.slice(-400));
       } else {
         // Deno and Bun read a connection's next request once the answer before it is written: nothing piles up.
-        assert.deepEqual(got, Array.from({ length: 40 }, () => 200));
+        assert.deepEqual(got, Array.from({ length: 41 }, () => 200));
       }
     }),
 };

@@ -9,7 +9,10 @@
 // another process (CI runs failed one such check each: an idle worker's CPU, a 30 MB load's stall).
 // A behaviour that is wrong fails both runs; a FLAKY line is still read, and its first failure kept.
 // WASMHOOKS_XRT_NO_RETRY=1 turns the second run off.
-import { readdir } from 'node:fs/promises';
+// WASMHOOKS_XRT_NODE_TWINS=skip (test/setup/xrt-suite.ts, on Node) leaves to their vitest twins the
+// scenarios that a vitest file runs verbatim on Node (test/xrt/twin.ts), once that file still calls them.
+import { readFile, readdir } from 'node:fs/promises';
+import { twinOf } from './twin.ts';
 
 type Scenario = () => Promise<void>;
 
@@ -21,6 +24,7 @@ const files = args.length
   ? args.map((a) => new URL(a.replace(/^.*test\/xrt\//, ''), here))
   : (await readdir(here)).filter((f) => f.endsWith('.xrt.ts')).sort().map((f) => new URL(f, here));
 const retry = process.env.WASMHOOKS_XRT_NO_RETRY !== '1';
+const skipTwins = runtime.startsWith('node') && process.env.WASMHOOKS_XRT_NODE_TWINS === 'skip';
 
 const failureOf = (error: unknown): string => String((error as Error)?.stack ?? error);
 
@@ -37,11 +41,24 @@ async function attempt(scenario: Scenario): Promise<{ ms: number; error?: string
 
 let passed = 0;
 let failed = 0;
+let twins = 0;
 const flaky: string[] = [];
 for (const file of files) {
   const mod = (await import(file.href)) as { scenarios?: Record<string, Scenario> };
   const name = file.pathname.split('/').pop();
   for (const [title, scenario] of Object.entries(mod.scenarios ?? {})) {
+    const twin = skipTwins ? twinOf(scenario) : undefined;
+    if (twin) {
+      const source = await readFile(new URL(`../../${twin.file}`, here), 'utf8').catch(() => '');
+      if (source.includes(`${twin.fn}(`)) {
+        twins++;
+        console.log(`  twin ${name} › ${title} (run on Node by ${twin.file})`);
+        continue;
+      }
+      failed++;
+      console.log(`  FAIL ${name} › ${title}\n${twin.file}, its vitest twin, no longer calls ${twin.fn}(): run it here or mark the twin again`);
+      continue;
+    }
     const first = await attempt(scenario);
     if (first.error === undefined) {
       passed++;
@@ -63,6 +80,7 @@ for (const file of files) {
   }
 }
 const flakyNote = flaky.length ? ` (${flaky.length} flaky: ${flaky.join('; ')})` : '';
-console.log(`xrt[${runtime}]: ${passed} passed, ${failed} failed${flakyNote}`);
+const twinNote = twins ? `, ${twins} run on Node by their vitest twins` : '';
+console.log(`xrt[${runtime}]: ${passed} passed, ${failed} failed${twinNote}${flakyNote}`);
 // Leftover handles (servers, workers) must not keep a runtime alive.
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

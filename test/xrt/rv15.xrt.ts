@@ -26,12 +26,15 @@ import { hookTextCaps } from '../hooks/rv15-caps.ts';
 import { nestedSubagentRedaction } from '../agent/rv15-nested-redaction.ts';
 import { stalledStoreEnd } from '../store/rv15-stall.ts';
 import { HOW_TO_INSTALL, haveRedis, startRedis } from '../store/redis-server.ts';
+import { nodeTwin } from './twin.ts';
 
+/** Runs fileReplaceAfterDelete, redisDamagedCounter, cutOffPrompt and stalledStoreEnd on Node as these scenarios do. */
+const STORE_TWIN = 'test/store/rv15.test.ts';
 const deps = { createHost: dist.createHost as never, createServer: createServer as never, eventGrammarViolations: dist.eventGrammarViolations as never };
 
 export const scenarios: Record<string, () => Promise<void>> = {
-  'data dir: a rewrite whose token ended while it waited for the handle writes no transcript': () => fileReplaceAfterDelete(dist.openStore as never),
-  'Redis: a damaged fencing-token counter refuses acquire before writing anything': async () => {
+  'data dir: a rewrite whose token ended while it waited for the handle writes no transcript': nodeTwin(STORE_TWIN, 'fileReplaceAfterDelete', () => fileReplaceAfterDelete(dist.openStore as never)),
+  'Redis: a damaged fencing-token counter refuses acquire before writing anything': nodeTwin(STORE_TWIN, 'redisDamagedCounter', async () => {
     if (!haveRedis()) return console.log(`  (skipped: ${HOW_TO_INSTALL})`);
     const redis = await startRedis({ persist: false });
     const { default: Redis } = await import('ioredis');
@@ -42,15 +45,15 @@ export const scenarios: Record<string, () => Promise<void>> = {
       raw.disconnect();
       await redis.dispose();
     }
-  },
-  'shared store, renewals hang, another replica takes over: nothing more of the cut-off prompt is published; it stops': async () =>
-    cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, true),
-  'shared store, renewals hang, nobody takes over: every event is published once the store answers, one agent.end': async () =>
-    cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, false),
-  'JS and shell hooks: a reason, systemMessage or additionalContext past its cap is BAD_OUTPUT (the guard fails closed); at the cap kept': () =>
-    hookTextCaps({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, createShellHook: dist.createShellHook, shellHooks: dist.shellHooks } as never),
-  'a store that stops answering: agent.end goes out at most 5 s later, once, and prompt() settles': async () =>
-    stalledStoreEnd({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, eventGrammarViolations: dist.eventGrammarViolations } as never, (await dist.openStore({ kind: 'memory' })).store as never),
+  }),
+  'shared store, renewals hang, another replica takes over: nothing more of the cut-off prompt is published; it stops': nodeTwin(STORE_TWIN, 'cutOffPrompt', async () =>
+    cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, true)),
+  'shared store, renewals hang, nobody takes over: every event is published once the store answers, one agent.end': nodeTwin(STORE_TWIN, 'cutOffPrompt', async () =>
+    cutOffPrompt(deps, (await dist.openStore({ kind: 'memory' })).store as never, false)),
+  'JS and shell hooks: a reason, systemMessage or additionalContext past its cap is BAD_OUTPUT (the guard fails closed); at the cap kept': nodeTwin('test/hooks/rv15-caps.test.ts', 'hookTextCaps', () =>
+    hookTextCaps({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, createShellHook: dist.createShellHook, shellHooks: dist.shellHooks } as never)),
+  'a store that stops answering: agent.end goes out at most 5 s later, once, and prompt() settles': nodeTwin(STORE_TWIN, 'stalledStoreEnd', async () =>
+    stalledStoreEnd({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, eventGrammarViolations: dist.eventGrammarViolations } as never, (await dist.openStore({ kind: 'memory' })).store as never)),
   'serve: two POST /plugins loads stuck on a .sig that is an idle FIFO stop when their clients leave; the next load is not held up': async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wasmhooks-rv15-sig-'));
     const calc = fileURLToPath(new URL('../../plugins/calc/build/calc.wasm', import.meta.url));
@@ -98,6 +101,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
       rmSync(dir, { recursive: true, force: true });
     }
   },
-  'a redactor matched to the agent tool: a nested sub-agent\'s prompt (written after reading the secret) is withheld': () =>
-    nestedSubagentRedaction({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, tool: dist.tool, eventGrammarViolations: dist.eventGrammarViolations } as never),
+  'a redactor matched to the agent tool: a nested sub-agent\'s prompt (written after reading the secret) is withheld': nodeTwin('test/agent/rv15-nested-redaction.test.ts', 'nestedSubagentRedaction', () =>
+    nestedSubagentRedaction({ createHost: dist.createHost, scriptedModel: dist.scriptedModel, tool: dist.tool, eventGrammarViolations: dist.eventGrammarViolations } as never)),
 };
