@@ -6,11 +6,13 @@
 // deadline 100 ms and more; now one longer than 32,768 elements runs in chunks, each charged and checked.
 // And declarative element segments, read by every engine's compile on the caller's thread: 30M entries
 // naming one function held Bun's event loop 1.2 s; now they hold at most the module's functions.
-// A long table.init (from a passive segment) runs in chunks the same way.
+// A long table.init (from a passive segment) runs in chunks the same way, and a long table.fill (its
+// value in a scratch local of the table's type): a loop of 4,000,000-element fills held a 30 ms deadline
+// 80-400 ms on Node 20.
 // Vitest twins that fail on the old code: test/sandbox/red38.table-grow.test.ts, red38.table-copy.test.ts,
-// red38.table-init.test.ts, red38.declarative-elements.test.ts.
+// red38.table-init.test.ts, red38.table-fill.test.ts, red38.declarative-elements.test.ts.
 import assert from 'node:assert/strict';
-import { createSandbox } from '../../dist/index.js';
+import { createSandbox, instrument } from '../../dist/index.js';
 import wabtInit from 'wabt';
 import { hostile } from './wat.ts';
 import { showTimes, slackKept, someRoundWithin, stopRounds } from '../fixtures/slack.ts';
@@ -25,6 +27,7 @@ async function assembleWat(source: string): Promise<Uint8Array<ArrayBuffer>> {
   }
 }
 
+const { tableFillProblems } = (await import(new URL('../fixtures/red38-table-fill.ts', import.meta.url).href)) as typeof import('../fixtures/red38-table-fill.js');
 const { tableInitWat } = (await import(new URL('../fixtures/hostile/red38-table-init.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red38-table-init.js');
 const { elementBomb } = (await import(new URL('../fixtures/hostile/red16.ts', import.meta.url).href)) as typeof import('../fixtures/hostile/red16.js');
 
@@ -129,6 +132,45 @@ const initSpin = async () => {
   }
 };
 
+const fillSpinSize = 4_000_000;
+const fillFixture = (spinSize = 0) => hostile('red38-table-fill', (source) => source.replace('(table $t 0 funcref)', `(table $t ${spinSize} funcref)`));
+
+const fillWrites = async () => {
+  assert.deepEqual(await tableFillProblems({ instrument, assemble: (wat) => assembleWat(wat) }), []);
+  const bytes = await fillFixture();
+  const raw = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), { 'extism:host/env': { input_load_u8: () => 1 } }).exports as Record<string, () => number>;
+  raw.prep!();
+  const expected = raw.fills!();
+  const sandbox = await createSandbox(bytes, { limits: { timeoutMs: 5_000, maxTableElements: 200_000 } });
+  try {
+    const prep = await sandbox.call('prep', new Uint8Array([1]));
+    assert.equal(prep.ok && prep.returnCode, 100_000, JSON.stringify(prep));
+    const fills = await sandbox.call('fills', new Uint8Array());
+    assert.equal(fills.ok && fills.returnCode, expected, JSON.stringify(fills));
+  } finally {
+    await sandbox.close();
+  }
+};
+
+const fillSpin = (isolation: 'in-thread' | 'worker') => async () => {
+  const sandbox = await createSandbox(await fillFixture(fillSpinSize), { isolation, limits: { timeoutMs: 5_000, fuel: Infinity, maxTableElements: fillSpinSize + 100_000 } });
+  try {
+    // The instance a stop throws away is rebuilt at the next call: in `size`, untimed (its 4M-element table).
+    const size = async () => {
+      const outcome = await sandbox.call('size', new Uint8Array());
+      assert.equal(outcome.ok && outcome.returnCode, fillSpinSize, JSON.stringify(outcome));
+    };
+    const rounds = await stopRounds(30, () => sandbox.call('spin', new Uint8Array(), { limits: { timeoutMs: 30 } }), (outcome) => {
+      assert.equal(outcome.ok ? 'ok' : outcome.failure.code, 'TIMEOUT');
+    }, 3, 12, isolation, size);
+    console.log(`    table.fill spin (${isolation}): ${showTimes(rounds)}`);
+    // Old code: 80-400 ms a round on Node 20 in-thread (one fill ran whole); the slack is max(2 x 30, 30 + 50).
+    assert.deepEqual(slackKept(30, rounds), { everyRound: true, bestRound: true }, showTimes(rounds));
+  } finally {
+    await sandbox.close();
+  }
+};
+
 export const scenarios: Record<string, () => Promise<void>> = {
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (in-thread)': whole('in-thread'),
   'a table.grow of 5,000,000 under a cap of 10,000,000 fails at once (-1); one of 100,000 grows (worker)': whole('worker'),
@@ -137,5 +179,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
   'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (in-thread)': copySpin('in-thread'),
   'a loop of table.copy of 1,000,000 elements is stopped by a 30 ms deadline within its slack (worker)': copySpin('worker'),
   'a long table.init runs in chunks: same table, traps kept, and a loop of 1,000,000-element inits is stopped by a 10 ms deadline': initSpin,
+  'a long table.fill in chunks writes what the engine writes (funcref, externref, out of bounds), for the same fuel': fillWrites,
+  'a loop of table.fill of 4,000,000 elements is stopped by a 30 ms deadline within its slack (in-thread)': fillSpin('in-thread'),
+  'a loop of table.fill of 4,000,000 elements is stopped by a 30 ms deadline within its slack (worker)': fillSpin('worker'),
   'declarative element segments of 30M entries for one function are INVALID_WASM at load; one entry per function loads': declarative,
 };

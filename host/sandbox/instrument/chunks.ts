@@ -1,5 +1,6 @@
 /**
- * Long bulk memory operations, split (and long `table.copy`s, red38: `TABLE_CHUNK_ELEMENTS`). `memory.fill`, `memory.copy` and
+ * Long bulk memory operations, split (and long `table.copy`s, `table.init`s and `table.fill`s, red38:
+ * `TABLE_CHUNK_ELEMENTS`). `memory.fill`, `memory.copy` and
  * `memory.init` are single instructions: the host gets control before one
  * (its length is charged first, bulk.ts) and after it, never inside. A 16 MiB
  * fill on freshly faulted pages took 51–65 ms on a quiet machine and up to
@@ -22,8 +23,11 @@
  * `BULK_BYTES_PER_FUEL_LOG2` is 0, and a chunk is a multiple of any power of
  * two up to it), so fuel used is the same.
  *
- * The code needs three i32 scratch locals (`tempLocals`). A function with no
- * room for them (within four of the engines' 50,000-local limit) is refused
+ * The code needs three i32 scratch locals (`tempLocals`), and a split
+ * `table.fill` one more of its table's type for the value (`refTemps`, one
+ * per type the function fills; a non-nullable table's fill stays whole, see
+ * `writeBulk`). A function with no room for them (within four of the
+ * engines' 50,000-local limit, five or six with a table.fill) is refused
  * if it holds an operation that may be long: kept whole, that operation would
  * be the overrun this file exists to stop, in a function the plugin's author
  * padded with locals to get it.
@@ -47,11 +51,11 @@ const TABLE_CHUNK_ELEMENTS = 1 << 15;
 /** Scratch locals the split form needs: the length, the source (or fill value), the destination. */
 export const CHUNK_LOCALS = 3;
 
-const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11, TABLE_INIT = 12, TABLE_COPY = 14;
+const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11, TABLE_INIT = 12, TABLE_COPY = 14, TABLE_FILL = 17;
 const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41, I32_ADD = 0x6a, I32_SUB = 0x6b, I32_GT_U = 0x4b, BR_IF = 0x0d, END = 0x0b;
 
 /** Why a function is refused when a bulk memory operation in it may be long and it has no room for the scratch locals. */
-export const NO_ROOM_TO_SPLIT = `too many locals to meter this bulk memory operation (the sandbox needs ${CHUNK_LOCALS} more)`;
+export const NO_ROOM_TO_SPLIT = `too many locals to meter this bulk memory or table operation (the sandbox needs ${CHUNK_LOCALS} more, a table.fill ${CHUNK_LOCALS + 1})`;
 
 /**
  * Writes the charge of the bulk operation `buf[at, end)` (an 0xFC
@@ -62,26 +66,34 @@ export const NO_ROOM_TO_SPLIT = `too many locals to meter this bulk memory opera
  */
 export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number, end: number, charge: OperandCharge): boolean {
   const sub = readLeb(buf, at + 1);
-  // Immediates: init (data, memory); copy (destination memory, source memory); fill (memory).
+  // Immediates: init (data, memory); copy (destination memory, source memory); fill (memory, or table).
+  const fill = sub === MEMORY_FILL || sub === TABLE_FILL;
   const first = readLeb(buf, lebEnd);
-  const second = sub === MEMORY_FILL ? first : readLeb(buf, lebEnd);
+  const second = fill ? first : readLeb(buf, lebEnd);
   // From a segment no longer than a chunk, a memory.init (table.init) longer than one traps: it never splits.
   const init = sub === MEMORY_INIT || sub === TABLE_INIT;
   const segment = sub === MEMORY_INIT ? (m.dataLengths[first] ?? 0) : sub === TABLE_INIT ? (m.elemLengths[first] ?? 0) : 0;
-  const table = sub === TABLE_COPY || sub === TABLE_INIT;
-  const splits = sub === TABLE_COPY || sub === MEMORY_COPY || sub === MEMORY_FILL || (init && segment > (table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES));
+  const table = sub === TABLE_COPY || sub === TABLE_INIT || sub === TABLE_FILL;
+  // A table.fill's value waits in a scratch local of the table's type. One of a non-nullable type (0x64)
+  // would need a value before the function could use it, and none is at hand: such a fill stays whole,
+  // bounded by its charge (the fuel) alone, as every table.fill was before.
+  const fillType = sub === TABLE_FILL ? m.tableTypes[first] : undefined;
+  const splits =
+    sub === TABLE_COPY || sub === MEMORY_COPY || sub === MEMORY_FILL || (fillType !== undefined && fillType[0] !== 0x64) ||
+    (init && segment > (table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES));
   if (!splits) {
     chargeOperand(m, w, charge);
     w.copy(buf, at, end);
     return true;
   }
-  if (m.tempLocals < CHUNK_LOCALS) return false;
+  const x = fillType ? refTemp(m, fillType) : m.tempLocal + 1; // the source offset, or the fill value
+  if (m.tempLocals < CHUNK_LOCALS || x >= m.tempLocal + m.tempLocals) return false;
   // Memories, or for table.copy tables (its immediates: destination table, source table).
   const [dstMemory, srcMemory] = init ? [second, -1] : sub === MEMORY_COPY || sub === TABLE_COPY ? [first, second] : [first, -1];
   // A chunk's length, and its fuel: what the whole operation is charged for that length.
   const unit = table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES;
   const unitFuel = table ? TABLE_CHUNK_ELEMENTS * 2 ** TABLE_ELEMENT_FUEL_LOG2 : BULK_CHUNK_BYTES; // 1 fuel per byte (BULK_BYTES_PER_FUEL_LOG2)
-  const n = m.tempLocal, x = n + 1, d = n + 2; // x: the source offset, or the fill value
+  const n = m.tempLocal, d = n + 2;
   const op = (): void => w.copy(buf, at, end);
   const get = (local: number): void => (w.u8(LOCAL_GET), w.uleb(local));
   const chunk = (): void => (w.u8(I32_CONST), sleb32(w, unit));
@@ -114,7 +126,7 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
     chargeEngineCall(m, w, unitFuel);
     get(d), get(x), chunk(), op();
     add(d, I32_ADD);
-    if (sub !== MEMORY_FILL) add(x, I32_ADD);
+    if (!fill) add(x, I32_ADD);
     add(n, I32_SUB);
     more(), w.u8(END);
   };
@@ -132,7 +144,18 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   w.u8(END); // $rest
   whole(), w.u8(END); // $done
   m.tempUsed = Math.max(m.tempUsed, CHUNK_LOCALS);
+  if (fillType && !m.refTemps.some((t) => sameBytes(t, fillType))) m.refTemps.push(fillType);
   return true;
+}
+
+/** The scratch local for a table.fill's value of type `type`: the one already used for it, else the next (code-section.ts declares them). */
+function refTemp(m: RewriteInfo, type: Uint8Array): number {
+  const k = m.refTemps.findIndex((t) => sameBytes(t, type));
+  return m.tempLocal + CHUNK_LOCALS + (k >= 0 ? k : m.refTemps.length);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** Signed LEB128 of a non-negative integer below 2^53 (an i64 constant). */

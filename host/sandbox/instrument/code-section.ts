@@ -138,7 +138,7 @@ function rewriteThreaded(m: RewriteInfo, r: Reader, aux: Writer, i: number, body
   }
   aux.u8(0x20), aux.uleb(params); // local.get $f: the counter, the last result
   aux.u8(0x0b);
-  const shift = m.tempUsed ? declareTempLocals(aux, contentStart, bodyOut, body.groups, m.tempUsed) : 0;
+  const shift = m.tempUsed ? declareTempLocals(m, aux, contentStart, bodyOut, body.groups, m.tempUsed) : 0;
   endHints(2 * m.funcImports + m.added + m.definedFunctions + m.variantOf[i]!, contentStart, shift);
   aux.closeSize(contentStart);
   return true;
@@ -182,7 +182,7 @@ function rewriteMetered(m: RewriteInfo, r: Reader, w: Writer, i: number, { local
   }
   if (m.handlerGates) closeBodyBlock(m, w);
   m.handlerGates = false;
-  const shift = m.tempUsed ? declareTempLocals(w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups, m.tempUsed) : 0;
+  const shift = m.tempUsed ? declareTempLocals(m, w, localsOut, bodyOut, m.fuelLocal >= 0 ? groups + 1 : groups, m.tempUsed) : 0;
   endHints(m.funcImports + m.added + i, localsOut, shift);
 }
 
@@ -206,29 +206,38 @@ function lebEndAfter(buf: Uint8Array, p: number): number {
 }
 
 /**
- * The scratch locals from index `first` on: as many as the function has room for, up to `CHUNK_LOCALS`
- * (one at least, or none: `tempLocal` -1). One local below the engines' limit stays free, as before.
+ * The scratch locals from index `first` on: as many as the function has room for (chunks.ts needs
+ * `CHUNK_LOCALS`, a split table.fill one reference-typed more), one at least or none (`tempLocal` -1).
+ * One local below the engines' limit stays free, as before.
  */
 function scratch(m: RewriteInfo, first: number): void {
-  m.tempLocals = Math.max(0, Math.min(CHUNK_LOCALS, MAX_LOCALS - 1 - first));
+  m.tempLocals = Math.max(0, MAX_LOCALS - 1 - first);
   m.tempLocal = m.tempLocals > 0 ? first : -1;
   m.tempUsed = 0;
+  m.refTemps = [];
 }
 
-/** Rewrites the locals header at `localsOut` with one more group, `count × i32`, moving the body right; returns by how many bytes. */
-function declareTempLocals(w: Writer, localsOut: number, bodyOut: number, groups: number, count: number): number {
+/**
+ * Rewrites the locals header at `localsOut` with the scratch locals declared after the function's own:
+ * `count × i32`, then one local of each of `m.refTemps`' types (only with `count` = CHUNK_LOCALS, whose
+ * indices they follow). Moves the body right; returns by how many bytes.
+ */
+function declareTempLocals(m: RewriteInfo, w: Writer, localsOut: number, bodyOut: number, groups: number, count: number): number {
+  const added = new Writer(16);
+  added.u8(count), added.u8(0x7f); // at most CHUNK_LOCALS: one LEB byte
+  for (const type of m.refTemps) added.u8(1), added.bytes(type);
+  const newGroups = groups + 1 + m.refTemps.length;
   const oldCountLen = lebLength(groups);
-  const delta = lebLength(groups + 1) - oldCountLen + 2;
+  const delta = lebLength(newGroups) - oldCountLen + added.pos;
   w.ensure(delta);
   const buf = w.buf;
   buf.copyWithin(bodyOut + delta, bodyOut, w.pos);
-  buf.copyWithin(localsOut + oldCountLen + delta - 2, localsOut + oldCountLen, bodyOut);
+  buf.copyWithin(localsOut + oldCountLen + delta - added.pos, localsOut + oldCountLen, bodyOut);
   const end = w.pos + delta;
   w.pos = localsOut;
-  w.uleb(groups + 1);
-  w.pos = bodyOut + delta - 2;
-  w.u8(count); // at most CHUNK_LOCALS: one LEB byte
-  w.u8(0x7f);
+  w.uleb(newGroups);
+  w.pos = bodyOut + delta - added.pos;
+  w.copy(added.buf, 0, added.pos);
   w.pos = end;
   return delta;
 }

@@ -33,6 +33,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   const memoryMins: number[] = [];
   const imports: { module: string; name: string; type: number }[] = [];
   const tableMins: number[] = [];
+  const tableTypes: Uint8Array[] = [];
   let dataLengths: number[] = [];
   for (const s of sections) {
     const r = new Reader(wasm, s.start, s.end);
@@ -40,7 +41,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     if (s.id === TYPE) types = readTypes(r);
     else if (s.id === FUNCTION) funcTypes = Array.from({ length: r.u32() }, () => r.u32());
     else if (s.id === MEMORY) for (let n = r.u32(); n > 0; n--) memoryMins.push(memoryMin(r));
-    else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r));
+    else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r, tableTypes));
     else if (s.id === GLOBAL) globals += r.u32();
     else if (s.id === EXPORT) exports = r.u32();
     else if (s.id === DATA) {
@@ -63,7 +64,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
         if (kind === 0x00) {
           funcImports++;
           imports.push({ module: text(wasm, mod), name: text(wasm, field), type: r.u32() });
-        } else if (kind === 0x01) tableMins.push(tableMin(r, false));
+        } else if (kind === 0x01) tableMins.push(tableMin(r, tableTypes, false));
         else if (kind === 0x02) memoryMins.push(memoryMin(r));
         else if (kind === 0x03) globals++, r.skipValType(), r.u8();
         else if (kind === 0x04) {
@@ -88,6 +89,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     funcTypes,
     types,
     tables: planTables(tableMins, caps.maxTableElements),
+    tableTypes,
     tablesSeen: 0,
     maxTableElements: caps.maxTableElements,
     allowExceptions: caps.allowExceptions,
@@ -103,6 +105,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     fuelLocal: -1,
     tempLocals: 0,
     tempUsed: 0,
+    refTemps: [],
     localsFuel: 0,
     threaded: false,
     refuelSlow: -1,
@@ -162,11 +165,14 @@ function memoryMin(r: Reader): number {
   return min;
 }
 
-function tableMin(r: Reader, defined = true): number {
+/** A table's minimum; its element type is pushed on `types`. */
+function tableMin(r: Reader, types: Uint8Array[], defined = true): number {
   const at = r.pos;
   const withInit = defined && r.buf[r.pos] === 0x40;
   if (withInit) r.skip(2);
+  const typeAt = r.pos;
   r.skipValType();
+  types.push(r.buf.slice(typeAt, r.pos));
   const { flags, min } = r.limits();
   if (flags & 4) r.fail('64-bit tables (table64) are not supported by the sandbox', at);
   if (withInit) skipConstExpr(r);

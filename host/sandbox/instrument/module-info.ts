@@ -20,12 +20,17 @@ export interface ModuleInfo {
   params: number[];
   /** The first i32 scratch local of the function being rewritten, for bulk-op lengths; -1 for none. */
   tempLocal: number;
-  /** How many scratch locals from `tempLocal` on the function has room for (chunks.ts needs `CHUNK_LOCALS`). */
+  /** How many scratch locals from `tempLocal` on the function has room for (chunks.ts needs `CHUNK_LOCALS`, a split table.fill one more). */
   tempLocals: number;
   /** The i64 local holding the fuel counter in the function being rewritten; -1: use the global (fuel.ts). */
   fuelLocal: number;
   /** Scratch locals the walker used (from `tempLocal` on); the caller then declares them. */
   tempUsed: number;
+  /**
+   * Reference-typed scratch locals the function being rewritten uses (a split table.fill's value, chunks.ts),
+   * each one's encoded type: local `tempLocal + CHUNK_LOCALS + k` is the k-th, declared after the i32 ones.
+   */
+  refTemps: Uint8Array[];
   /** Fuel the function being rewritten pays at entry for its declared locals (opcodes.ts `localsFuel`), 0 for none. */
   localsFuel: number;
   /** The function being rewritten receives the counter as a parameter (`fuelLocal`) and returns it (threaded.ts). */
@@ -93,6 +98,8 @@ export interface RewriteInfo extends ModuleInfo {
   blockTypes: Map<number, number>;
   /** Per table (imported first), its capped maximum; `tablesSeen` counts them while rewriting. */
   tables: number[];
+  /** Per table (imported first), its element type as encoded (0x70, 0x6F, or 0x63/0x64 and a heap type): a split table.fill's scratch local (chunks.ts). */
+  tableTypes: Uint8Array[];
   tablesSeen: number;
   maxTableElements: number;
   /** Exception handling may be used (the opt-in); refused otherwise. */
