@@ -8,7 +8,6 @@
 // refuel that stops the call finds the whole table written, and the spin ran past the slack), and a
 // function with no room for the scratch locals was accepted. Cross-runtime twin: test/xrt/red38.xrt.ts.
 import { readFile } from 'node:fs/promises';
-import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../host/sandbox/index.js';
 import { instrument } from '../../host/sandbox/instrument/index.js';
@@ -19,12 +18,7 @@ import { assemble } from './instrument-helpers.js';
 /** The fixture; `spinSize`: $t starts with that many elements (every round of `spin` fills them: the instance is rebuilt after each stop). */
 async function fixture(spinSize = 0): Promise<Uint8Array> {
   const source = await readFile(new URL('../fixtures/hostile/red38-table-fill.wat', import.meta.url), 'utf8');
-  const mod = (await wabtInit()).parseWat('red38-table-fill.wat', source.replace('(table $t 0 funcref)', `(table $t ${spinSize} funcref)`));
-  try {
-    return new Uint8Array(mod.toBinary({}).buffer);
-  } finally {
-    mod.destroy();
-  }
+  return assemble(source.replace('(table $t 0 funcref)', `(table $t ${spinSize} funcref)`), 'red38-table-fill.wat');
 }
 
 /**
