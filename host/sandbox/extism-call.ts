@@ -129,6 +129,10 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
       // Extism's own words, so failures classify as they did through Plugin.call.
       if (run === undefined) throw new Error(`Plugin error: function "${fn}" does not exist`);
       if (typeof run !== 'function') throw new Error(`Plugin error: export "${fn}" is not a function`);
+      // An ABI export takes nothing. JS would pass `undefined` for each parameter, which an i64 or
+      // v128 one refuses with an engine TypeError that reads like a bad host call (and an i32 one
+      // reads as 0, a call the Rust host would refuse).
+      if (run.length !== 0) throw new HostRefusal('TRAP', exportTakesParams(fn, run.length));
       cc[methods.reset]!();
       const stored = cc[methods.store]!(input) as number;
       cc[methods.begin]!(stored);
@@ -144,6 +148,11 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
     },
     exited: () => read(last),
   };
+}
+
+/** Why an export with parameters cannot be called as a plugin function. */
+export function exportTakesParams(fn: string, count: number): string {
+  return `export "${fn}" takes ${count} parameter${count === 1 ? '' : 's'}, so it is not a plugin function: under the Extism ABI the host calls an export with none, and it returns an i32`;
 }
 
 /** Each probed context's accessors (probeContext), for its direct caller. */
