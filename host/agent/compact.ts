@@ -9,11 +9,12 @@ import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import type { Emit } from '../events/types.js';
 import { lazy } from '../lazy.js';
-import { dispatch } from '../hooks/dispatch.js';
+import { dispatch, type DispatchContext } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { dispatchContext, type CompactRequest, type Compactor, type LoopConfig } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { streamModelTurn } from './model-turn.js';
+import { startSession } from './session-start.js';
 import { compacted } from './conversation-cap.js';
 
 export const COMPACT_INSTRUCTION =
@@ -144,7 +145,14 @@ function splitCall(messages: readonly Message[], open: ReadonlySet<string>): str
  * Runs PreCompact, the compactor, PostCompact and emits `context.compacted`.
  * Never throws: a skip or a failure is `{ compacted: false, reason }`.
  */
-export async function compactConversation(config: LoopConfig, emit: Emit, signal: AbortSignal, trigger: 'auto' | 'manual'): Promise<CompactResult> {
+export async function compactConversation(
+  config: LoopConfig,
+  emit: Emit,
+  signal: AbortSignal,
+  trigger: 'auto' | 'manual',
+  /** Runs before the first hook, only when there is something to compact (a manual compaction's due SessionStart). */
+  beforeHooks?: (ctx: DispatchContext) => Promise<void>,
+): Promise<CompactResult> {
   const ctx = dispatchContext(config, emit, signal);
   const common = hookCommon(config, 0);
   const before = config.messages;
@@ -155,6 +163,8 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   if (compactor === defaultCompactor && compactionCut(before, keepTurns) === 0) {
     return { compacted: false, reason: new NothingToCompact(keepTurns).message };
   }
+  await beforeHooks?.(ctx);
+  if (signal.aborted) return { compacted: false, reason: 'aborted' };
   const tokensBefore = estimateTokens(before);
   const pre = await dispatch(ctx, 'PreCompact', () => hookInput(common, { hook_event_name: 'PreCompact', trigger, tokens_before: tokensBefore }));
   if (signal.aborted) return { compacted: false, reason: 'aborted' };
@@ -195,8 +205,7 @@ export async function compactConversation(config: LoopConfig, emit: Emit, signal
   // Claude Code starts the session again after a compaction (SessionStart, source `compact`): a hook puts back what
   // the summary lost (the project's rules, the branch); its context reaches the next model call. Not in a sub-agent.
   if (config.parentToolUseId === undefined && !signal.aborted) {
-    const start = await dispatch(ctx, 'SessionStart', () => hookInput(common, { hook_event_name: 'SessionStart', source: 'compact' }));
-    config.pendingContext.push(...start.additionalContext);
+    await startSession(ctx, config, 'compact');
   }
   return { compacted: true, tokensBefore, tokensAfter };
 }

@@ -15,6 +15,7 @@ import { overCap, promptPastCap } from './conversation-cap.js';
 import { streamModelTurn, type ToolCallRequest } from './model-turn.js';
 import { withAgentTool } from './subagent.js';
 import { runToolBatch } from './tool-batch.js';
+import { startSession } from './session-start.js';
 import { hookFrames } from './hook-text.js';
 
 const textOf = (parts: AssistantPart[]) =>
@@ -121,11 +122,7 @@ export async function runLoop(outer: LoopConfig, emit: Emit, signal: AbortSignal
   emit({ type: 'agent.start', prompt: config.prompt, model: config.model.id, turn: config.turn });
   config.setState('thinking');
   try {
-    if (config.sessionStart) {
-      const source = config.sessionStart;
-      const s = await dispatch(ctx, 'SessionStart', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionStart', source }));
-      config.pendingContext.push(...s.additionalContext);
-    }
+    if (config.sessionStart) await startSession(ctx, config, config.sessionStart);
     // A sub-agent's task is not a user prompt: it continues straight into the loop (no UserPromptSubmit).
     if (config.parentToolUseId === undefined) {
       const submit = await dispatch(ctx, 'UserPromptSubmit', () => hookInput(hookCommon(config, 0), { hook_event_name: 'UserPromptSubmit', prompt: config.prompt }));

@@ -7,12 +7,13 @@ import { WasmhooksError } from '../errors.js';
 import { EventBus, type SubscribeOptions, type Subscriber } from '../events/bus.js';
 import { channel } from '../events/stream.js';
 import type { AgentResult, AgentState, Emit, HostEvent, HostEventOf } from '../events/types.js';
-import { dispatch } from '../hooks/dispatch.js';
+import { dispatch, type DispatchContext } from '../hooks/dispatch.js';
 import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
 import { dispatchContext, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
 import { runLoop } from './loop.js';
+import { startSession } from './session-start.js';
 import type { CloseOptions, PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 import { StateMachine } from './state.js';
 import { SESSION_END_REASONS, type HookText, type SessionEndReason } from '../hooks/types.js';
@@ -194,7 +195,12 @@ export class Session {
     this.machine.to('compacting');
     try {
       const config = this.loopConfig('', controller.signal);
-      return await compactConversation(config, this.emit, controller.signal, 'manual');
+      // Before the first prompt, the session's own start (`resume` of a stored one) comes before the compaction's.
+      const due = async (ctx: DispatchContext) => {
+        const source = this.firstStart();
+        if (source) await startSession(ctx, config, source);
+      };
+      return await compactConversation(config, this.emit, controller.signal, 'manual', due);
     } finally {
       unlink();
       this.compaction = undefined;

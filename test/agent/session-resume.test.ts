@@ -14,7 +14,7 @@ import type { Message } from '../../host/models/types.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { encodeHookInput } from '../../host/protocol/hook-request.js';
 import { createServer } from '../../host/server/app.js';
-import { dataDirReopened, replicasOnSharedStore } from './session-resume.js';
+import { compactBeforeFirstPrompt, dataDirReopened, replicasOnSharedStore } from './session-resume.js';
 
 const api = { createHost, scriptedModel, shellHooks, openStore, createServer };
 let dir = '';
@@ -46,6 +46,10 @@ describe("SessionStart source 'resume' for a continued session", () => {
 
   it('two replicas on a shared store: startup on the first, resume once on the second, never per rebuilt object', async () => {
     expect(await replicasOnSharedStore(api)).toEqual([]);
+  });
+
+  it('compact() before the first prompt: the session starts (resume) before the compaction does', async () => {
+    expect(await compactBeforeFirstPrompt(api)).toEqual([]);
   });
 
   it('a session given a history: resume; an empty history, or none, is a fresh session: startup', async () => {

@@ -179,3 +179,56 @@ export async function replicasOnSharedStore(api: ResumeApi): Promise<string[]> {
   }
   return problems;
 }
+
+/**
+ * A manual `compact()` before a continued session's first prompt: the session's own start (`resume`) comes
+ * first, then the compaction's hooks and its `compact` start; the first prompt fires none again. A
+ * compaction with nothing to do (an empty conversation, nothing older than the kept turns) runs no hook, so
+ * the first prompt still fires the session's start. Before session 39 the compaction's `compact` came first.
+ */
+export async function compactBeforeFirstPrompt(api: ResumeApi): Promise<string[]> {
+  const problems: string[] = [];
+  const seen: string[] = [];
+  const note = async (input: HookInput) => {
+    if (input.hook_event_name === 'SessionStart') seen.push(`start:${input.source}`);
+    else if (input.hook_event_name === 'PreCompact') seen.push(`pre:${input.trigger}`);
+    return {};
+  };
+  const host = api.createHost({
+    model: fine(api),
+    hooks: { SessionStart: [{ hooks: [note] }], PreCompact: [{ hooks: [note] }] },
+    compactor: async (request) => [{ role: 'user', content: 'summary' }, ...request.messages.slice(-2)],
+  });
+  const turns = (n: number) =>
+    Array.from({ length: n }, (_, i) => [
+      { role: 'user' as const, content: `q${i}` },
+      { role: 'assistant' as const, content: [{ type: 'text' as const, text: `a${i}` }] },
+    ]).flat();
+  try {
+    const resumed = host.session({ sessionId: 'stored', history: turns(3) });
+    const result = await resumed.compact();
+    if (!result.compacted) problems.push(`the compaction did not run: ${JSON.stringify(result)}`);
+    await resumed.prompt('go');
+    same('continued session, compacted first', seen.splice(0), ['start:resume', 'pre:manual', 'start:compact'], problems);
+
+    const empty = host.session();
+    same('fresh session: compact() of nothing', await empty.compact(), { compacted: false, reason: 'the conversation is empty' }, problems);
+    await empty.prompt('go');
+    same('fresh session, after compact() of nothing', seen.splice(0), ['start:startup'], problems);
+  } finally {
+    await host.close();
+  }
+  // The default compactor with no model turn to summarise (a stored prompt the model never answered): no hook
+  // runs, the first prompt resumes.
+  const plain = api.createHost({ model: fine(api), hooks: { SessionStart: [{ hooks: [note] }], PreCompact: [{ hooks: [note] }] } });
+  try {
+    const resumed = plain.session({ sessionId: 'short', history: [{ role: 'user', content: 'unanswered' }] });
+    const result = await resumed.compact();
+    if (result.compacted) problems.push('the default compactor compacted a conversation with no model turn');
+    await resumed.prompt('go');
+    same('continued session, nothing to compact', seen.splice(0), ['start:resume'], problems);
+  } finally {
+    await plain.close();
+  }
+  return problems;
+}

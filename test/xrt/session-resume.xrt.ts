@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, openStore, scriptedModel, shellHooks } from '../../dist/index.js';
 import { createServer } from '../../dist/server.js';
-import { dataDirReopened, replicasOnSharedStore, type ResumeApi } from '../agent/session-resume.ts';
+import { compactBeforeFirstPrompt, dataDirReopened, replicasOnSharedStore, type ResumeApi } from '../agent/session-resume.ts';
 
 const api = { createHost, scriptedModel, shellHooks, openStore, createServer } as unknown as ResumeApi;
 
@@ -20,6 +20,9 @@ export const scenarios: Record<string, () => Promise<void>> = {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  },
+  'compact() before the first prompt: the session starts (resume) before the compaction does': async () => {
+    assert.deepEqual(await compactBeforeFirstPrompt(api), []);
   },
   'two replicas on a shared store: startup on the first, resume once on the second': async () => {
     assert.deepEqual(await replicasOnSharedStore(api), []);
