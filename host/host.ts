@@ -25,6 +25,9 @@ import type { PermissionMode } from './permissions/types.js';
 import { persistTranscript, resumeAtOf } from './store/transcript.js';
 import { ToolRegistry } from './tools/registry.js';
 
+/** What `host.clear()` may change for the new conversation: everything but what names or continues one. */
+export type ClearOptions = Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt' | 'transcriptPath' | 'agentId' | 'parentToolUseId'>;
+
 export interface Host {
   readonly model: Model;
   readonly hooks: HookRegistry;
@@ -38,6 +41,16 @@ export interface Host {
    * unknown id is `NOT_FOUND`.
    */
   resume(id: string, options?: Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt'>): Promise<Session>;
+  /**
+   * Claude Code's `/clear`: closes `session` (SessionEnd, `reason: 'clear'`) and starts an empty
+   * conversation under a new id, with the session's options (`options` override them), whose first
+   * prompt fires SessionStart with `source: 'clear'`. The old conversation stays in the store
+   * (`host.resume` continues it). A session this host did not start is `INVALID_OPTIONS`.
+   *
+   * @example
+   * session = await host.clear(session);
+   */
+  clear(session: Session, options?: ClearOptions): Promise<Session>;
   /** The plugins added so far, in order. */
   readonly plugins: readonly PluginContribution[];
   /** Adds a plugin's hooks and tools (a WASM plugin loaded by host/plugins, say); its health changes become `plugin.health` events. */
@@ -103,6 +116,8 @@ export function createHost(options: HostOptions = {}): Host {
   // Which sessions this host has started: a stored one it continues fires SessionStart `resume` once, not per object.
   const opened = new OpenedSessions();
   const plugins: PluginContribution[] = [];
+  // Each session's options, for `clear` (a WeakMap: a dropped session is not kept alive by its host).
+  const builtWith = new WeakMap<Session, ParsedSessionOptions>();
   // Emitters of the sessions with a prompt running: plugin health goes to them.
   const live = new Set<Emit>();
   const announcements = {
@@ -148,19 +163,7 @@ export function createHost(options: HostOptions = {}): Host {
       plugin.onLog?.((line) => announce({ type: 'plugin.log', ...line }));
     },
     session(sessionOptions = {}) {
-      const s = parse(sessionOptionsSchema(), sessionOptions, 'session options');
-      if (store && s.transcriptPath === undefined) {
-        s.sessionId ??= newSessionId(++sessions);
-        const path = store.transcriptPath(s.sessionId);
-        if (path !== undefined) s.transcriptPath = path;
-      }
-      const session = build(s);
-      // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
-      if (store) {
-        const record = { id: session.id, createdAt: Date.now(), prompts: s.resumeAt?.turn ?? 0, options: {} };
-        persistTranscript(session, store, session.id, s.history?.length ?? 0, undefined, { from: s.resumeAt, record });
-      }
-      return session;
+      return open(parse(sessionOptionsSchema(), sessionOptions, 'session options'));
     },
     async resume(id, resumeOptions = {}) {
       if (!store) throw new WasmhooksError('INVALID_OPTIONS', 'host.resume() needs a store: createHost({ store: (await openStore({ kind: "file", dataDir })).store })');
@@ -171,6 +174,15 @@ export function createHost(options: HostOptions = {}): Host {
       const resumeAt = resumeAtOf(record);
       return host.session({ ...resumeOptions, sessionId: id, history, ...(path ? { transcriptPath: path } : {}), ...(resumeAt ? { resumeAt } : {}) });
     },
+    async clear(session, clearOptions = {}) {
+      const was = builtWith.get(session);
+      if (!was) throw new WasmhooksError('INVALID_OPTIONS', `host.clear() takes a session this host started; ${session.id} is not one`);
+      // What names or continues a conversation is the old one's; the rest carries over unless overridden.
+      const changes = parse(sessionOptionsSchema().omit(NOT_CLEARED), clearOptions, 'clear options');
+      const { sessionId, history, resumeAt, transcriptPath, agentId, parentToolUseId, ...kept } = was;
+      await session.close({ reason: 'clear' });
+      return open({ ...kept, ...changes }, 'clear');
+    },
     async ready() {
       await mcp?.ensure();
     },
@@ -178,7 +190,22 @@ export function createHost(options: HostOptions = {}): Host {
       await mcp?.close();
     },
   };
-  function build(s: z.output<ReturnType<typeof sessionOptionsSchema>>): Session {
+  /** A session from parsed options, kept in the host's store when it has one. */
+  function open(s: ParsedSessionOptions, startAs?: 'clear'): Session {
+    if (store && s.transcriptPath === undefined) {
+      s.sessionId ??= newSessionId(++sessions);
+      const path = store.transcriptPath(s.sessionId);
+      if (path !== undefined) s.transcriptPath = path;
+    }
+    const session = build(s, startAs);
+    // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
+    if (store) {
+      const record = { id: session.id, createdAt: Date.now(), prompts: s.resumeAt?.turn ?? 0, options: {} };
+      persistTranscript(session, store, session.id, s.history?.length ?? 0, undefined, { from: s.resumeAt, record });
+    }
+    return session;
+  }
+  function build(s: ParsedSessionOptions, startAs?: 'clear'): Session {
     const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
     const canUseTool = s.canUseTool ?? o.canUseTool;
     const systemPrompt = s.systemPrompt ?? o.systemPrompt;
@@ -211,12 +238,20 @@ export function createHost(options: HostOptions = {}): Host {
       ...(s.history ? { history: s.history } : {}),
       ...(s.resumeAt ? { resumeAt: s.resumeAt } : {}),
       ...(mcp ? { prepare: () => mcp.ensure() } : {}),
+      ...(startAs ? { startAs } : {}),
     };
-    return new Session(settings);
+    const session = new Session(settings);
+    builtWith.set(session, s);
+    return session;
   }
   for (const p of o.plugins ?? []) host.use(p);
   return host;
 }
+
+type ParsedSessionOptions = z.output<ReturnType<typeof sessionOptionsSchema>>;
+
+/** Options `host.clear()` does not take: the old conversation's id, history and place in a store. */
+const NOT_CLEARED = { sessionId: true, history: true, resumeAt: true, transcriptPath: true, agentId: true, parentToolUseId: true } as const;
 
 function newSessionId(n: number): string {
   const c = globalThis.crypto as Crypto | undefined;

@@ -8,7 +8,7 @@ export { WasmhooksError, type WasmhooksErrorCode } from './errors.js';
 export { PluginIdentityError, type IdentityField } from './plugins/identity.js';
 
 // The agent: host, sessions, sub-agents, compaction.
-export { createHost, type Host } from './host.js';
+export { createHost, type ClearOptions, type Host } from './host.js';
 export type { HostOptions, SessionOptions } from './host-options.js';
 export { Session, type CloseOptions, type PromptOptions, type StreamOptions } from './agent/session.js';
 export { defaultCompactor, compactionCut, type CompactResult } from './agent/compact.js';

@@ -117,7 +117,7 @@ export interface LoopConfig {
    * Fire SessionStart first, with this `source` (the session's first prompt here: `startup`, or `resume` for a
    * stored session this host continues); `false`: not this prompt.
    */
-  sessionStart: 'startup' | 'resume' | false;
+  sessionStart: 'startup' | 'resume' | 'clear' | false;
   /** additionalContext waiting for the next model call; the loop drains it. */
   pendingContext: HookText[];
   setState(to: AgentState): void;

@@ -16,6 +16,8 @@ export interface SessionSettings {
    * `source: 'resume'` (not `startup`), unless `opened` says this host has the session open already.
    */
   history?: readonly Message[];
+  /** A conversation started by `host.clear()`: its first prompt fires SessionStart with `source: 'clear'`. */
+  startAs?: 'clear';
   /** Continuing a stored session: its last event's `seq` and last prompt's number, which this one counts on from. */
   resumeAt?: { seq: number; turn: number };
   /** The sessions this host started or resumed (host-wide): a continued session's `resume` fires once per host. */

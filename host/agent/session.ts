@@ -52,7 +52,7 @@ export class Session {
   /** The conversation has begun (here or, for a stored session, before): `close()` fires SessionEnd. */
   private started = false;
   /** What this object's first prompt fires SessionStart with (`firstStart` takes it). */
-  private startSource: 'startup' | 'resume' | undefined;
+  private startSource: 'startup' | 'resume' | 'clear' | undefined;
   private closed = false;
   private run: Run | undefined;
   /** The running compaction's controller (a manual `compact()`), so `abort()` reaches it too. */
@@ -74,7 +74,7 @@ export class Session {
     // A stored conversation, or a prompt counted before (one refused by UserPromptSubmit leaves no message):
     // its SessionStart (`startup`) fired where it began, so continuing it is Claude Code's `resume`.
     this.started = this.history.length > 0 || this.turn > 0;
-    this.startSource = this.started ? 'resume' : 'startup';
+    this.startSource = this.started ? 'resume' : (settings.startAs ?? 'startup');
     const { parentToolUseId } = settings;
     const { agentId } = settings.loop;
     // Stamped in place: every emitted event is a fresh literal owned by the bus from here on.
@@ -243,7 +243,7 @@ export class Session {
   /**
    * The SessionStart `source` of this prompt, if it fires one: only the first prompt of this object, and a
    * `resume` only when this host has not started or resumed the session already (a shared store rebuilds the
-   * session for each prompt; `host.resume` of a session run here). A fresh conversation is always a `startup`,
+   * session for each prompt; `host.resume` of a session run here). A fresh conversation is always a `startup` (`clear` after `host.clear`),
    * whatever its id.
    */
   private firstStart(): LoopConfig['sessionStart'] {
@@ -251,7 +251,7 @@ export class Session {
     this.startSource = undefined;
     if (source === undefined) return false;
     const due = this.settings.opened?.open(this.id) ?? true;
-    return source === 'startup' || due ? source : false;
+    return source !== 'resume' || due ? source : false;
   }
 
   private start(prompt: string, options: PromptOptions): Run {

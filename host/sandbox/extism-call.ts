@@ -151,7 +151,7 @@ export function directCaller(context: object | undefined, instance: WebAssembly.
 }
 
 /** Why an export with parameters cannot be called as a plugin function. */
-export function exportTakesParams(fn: string, count: number): string {
+function exportTakesParams(fn: string, count: number): string {
   return `export "${fn}" takes ${count} parameter${count === 1 ? '' : 's'}, so it is not a plugin function: under the Extism ABI the host calls an export with none, and it returns an i32`;
 }
 
