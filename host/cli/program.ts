@@ -4,16 +4,17 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { WasmhooksError, messageOf } from '../errors.js';
-import { buildCommand, type BuildFlags } from './commands/build.js';
-import { inspectCommand } from './commands/inspect.js';
-import { mcpCommand, type McpFlags } from './commands/mcp.js';
-import { newCommand, PLUGIN_LANGS, type NewFlags } from './commands/new.js';
-import { pluginAddCommand, type PluginAddFlags } from './commands/plugin-add.js';
-import { keygenCommand, signCommand, verifyCommand } from './commands/plugin-sign.js';
-import { replayCommand, type ReplayFlags } from './commands/replay.js';
-import { runCommand, type RunFlags } from './commands/run.js';
-import { serveCommand, type ServeFlags } from './commands/serve.js';
-import { trustCommand, type TrustFlags } from './commands/trust.js';
+// Commands are imported when they run: `--help` or one command does not load the server, the
+// MCP SDK, the compilers' glue and the agent of every other command (CPU at start: see CHANGELOG).
+import type { BuildFlags } from './commands/build.js';
+import type { McpFlags } from './commands/mcp.js';
+import type { NewFlags } from './commands/new.js';
+import type { PluginAddFlags } from './commands/plugin-add.js';
+import type { ReplayFlags } from './commands/replay.js';
+import type { RunFlags } from './commands/run.js';
+import type { ServeFlags } from './commands/serve.js';
+import type { TrustFlags } from './commands/trust.js';
+import { PLUGIN_LANGS } from './plugin-langs.js';
 import { CliError, EXIT, type ExitCode } from './exit.js';
 import type { CliIO } from './io.js';
 import { printable } from './printable.js';
@@ -77,7 +78,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--record <file.jsonl>', 'record every hook input, for plugin test --events')
     .option('--verbose', 'also show thinking, turns and every hook call')
     .option('--no-ask', 'never ask at the terminal whether a tool may run (undecided calls are denied)')
-    .action(async (prompt: string, flags: RunFlags) => exit(await runCommand(prompt, flags, io)));
+    .action(async (prompt: string, flags: RunFlags) => exit(await (await import('./commands/run.js')).runCommand(prompt, flags, io)));
 
   workspaceOptions(hostOptions(program.command('serve').description('serve the HTTP API (sessions, SSE events, control requests) and the browser console')))
     .option('--port <n>', 'port to listen on (0 picks a free one)', port)
@@ -94,7 +95,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--max-sessions <n>', 'sessions kept at most; POST /session past it is refused (429) until one is deleted (default 10000)', positiveInt)
     .option('--max-sse-clients <n>', 'SSE streams served at once; one more is refused (503) until one closes (default 1000)', positiveInt)
     .option('--replay-window <n>', 'events kept for Last-Event-ID replay (default 4096 in memory, 10000 in Redis)', positiveInt)
-    .action(async (flags: ServeFlags) => exit(await serveCommand(flags, io)));
+    .action(async (flags: ServeFlags) => exit(await (await import('./commands/serve.js')).serveCommand(flags, io)));
 
   program
     .command('mcp')
@@ -107,14 +108,14 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--hostname <host>', 'interface for --http (default 127.0.0.1; anything else needs --token)')
     .option('--token <token>', 'bearer token required with --http (default: $WASMHOOKS_TOKEN)')
     .option('--max-concurrent-calls <n>', 'tool calls run at once, 1 to 1024 (default 8); more wait their turn', positiveInt)
-    .action(async (flags: McpFlags) => exit(await mcpCommand(flags, io)));
+    .action(async (flags: McpFlags) => exit(await (await import('./commands/mcp.js')).mcpCommand(flags, io)));
 
   program
     .command('trust')
     .argument('[config]', 'the config file (default: ./wasmhooks.json)')
     .description('let this config run its hook modules, shell hooks and MCP commands and widen permissions (bypassPermissions, acceptEdits, allowedTools), as it is now: any change needs trusting again')
     .option('--revoke', 'take the trust back')
-    .action(async (file: string | undefined, flags: TrustFlags) => exit(await trustCommand(file, flags, io)));
+    .action(async (file: string | undefined, flags: TrustFlags) => exit(await (await import('./commands/trust.js')).trustCommand(file, flags, io)));
 
   const plugin = program.command('plugin').description('add, inspect, sign, verify, create, build and test plugins');
   plugin
@@ -122,7 +123,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
     .description('show what a plugin is and asks for: bindings, tools, requested grants, imports, exports, size, sha256')
     .option('--json', 'print the report as JSON')
-    .action(async (ref: string, flags: { json?: boolean }) => exit(await inspectCommand(ref, flags, io)));
+    .action(async (ref: string, flags: { json?: boolean }) => exit(await (await import('./commands/inspect.js')).inspectCommand(ref, flags, io)));
   plugin
     .command('add')
     .argument('<plugin>', 'a first-party name (guard-shell), an npm package (npm:name or @scope/name), an https URL, a .wasm file or a plugin package folder')
@@ -130,41 +131,41 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('-c, --config <file>', 'config file to update (default: ./wasmhooks.json, created when missing)')
     .option('--accept-grants', 'consent to the grants the plugin asks for beyond what was consented before')
     .option('--no-ask', 'never ask at the terminal (grants not consented are refused)')
-    .action(async (ref: string, flags: PluginAddFlags) => exit(await pluginAddCommand(ref, flags, io)));
+    .action(async (ref: string, flags: PluginAddFlags) => exit(await (await import('./commands/plugin-add.js')).pluginAddCommand(ref, flags, io)));
   plugin
     .command('keygen')
     .argument('<key-id>', 'a name for the key (letters, digits, ".", "_", "-"), e.g. acme-2026')
     .description('make an Ed25519 signing key: writes the private key file, prints the trustedKeys entry')
     .option('-o, --out <file>', 'private key file (default: <key-id>.key.json; never overwritten)')
-    .action(async (keyId: string, flags: { out?: string }) => exit(await keygenCommand(keyId, flags, io)));
+    .action(async (keyId: string, flags: { out?: string }) => exit(await (await import('./commands/plugin-sign.js')).keygenCommand(keyId, flags, io)));
   plugin
     .command('sign')
     .argument('<file.wasm>', 'the plugin to sign')
     .description('sign a plugin with a key from plugin keygen: writes <file.wasm>.sig')
     .requiredOption('-k, --key <file>', 'private key file')
     .option('-o, --out <file>', 'signature file (default: <file.wasm>.sig)')
-    .action(async (file: string, flags: { key: string; out?: string }) => exit(await signCommand(file, flags, io)));
+    .action(async (file: string, flags: { key: string; out?: string }) => exit(await (await import('./commands/plugin-sign.js')).signCommand(file, flags, io)));
   plugin
     .command('verify')
     .argument('<plugin>', 'a .wasm file or an http(s) URL (its signature: <plugin>.sig)')
     .description('check a plugin\'s signature against the trusted keys of wasmhooks.json')
     .option('-c, --config <file>', 'config holding trustedKeys (default: ./wasmhooks.json)')
     .option('--signature <file>', 'signature file (default: <plugin>.sig)')
-    .action(async (ref: string, flags: { config?: string; signature?: string }) => exit(await verifyCommand(ref, flags, io)));
+    .action(async (ref: string, flags: { config?: string; signature?: string }) => exit(await (await import('./commands/plugin-sign.js')).verifyCommand(ref, flags, io)));
   plugin
     .command('new')
     .argument('<name>', 'plugin name (lower-case letters, digits and dashes)')
     .description('scaffold a plugin project on the guest SDK (builds and passes its test out of the box)')
     .option('--dir <path>', 'where to create it (default: ./<name>)')
     .addOption(new Option('--lang <lang>', 'the language to write it in (c needs clang and lld)').choices(PLUGIN_LANGS).default('assemblyscript'))
-    .action(async (name: string, flags: NewFlags) => exit(await newCommand(name, flags, io)));
+    .action(async (name: string, flags: NewFlags) => exit(await (await import('./commands/new.js')).newCommand(name, flags, io)));
   plugin
     .command('build')
     .argument('[dir]', 'plugin folder holding assembly/index.ts (AssemblyScript) or src/*.c (C)', '.')
     .description('compile an AssemblyScript or C plugin to build/<name>.wasm')
     .option('-o, --out <file.wasm>', 'output file')
     .option('--debug', 'debug build (names, no optimisation)')
-    .action(async (dir: string, flags: BuildFlags) => exit(await buildCommand(dir, flags, io)));
+    .action(async (dir: string, flags: BuildFlags) => exit(await (await import('./commands/build.js')).buildCommand(dir, flags, io)));
   plugin
     .command('test')
     .argument('<plugin>', 'a first-party plugin name (guard-shell), a .wasm file or an http(s) URL')
@@ -177,7 +178,7 @@ function buildProgram(io: CliIO, exit: (code: ExitCode) => void): Command {
     .option('--grant-requested', 'grant the plugin whatever grants it requests (local testing only)')
     .option('--timeout-ms <n>', 'deadline per call', positiveInt)
     .option('--fuel <n>', 'fuel per call', positiveInt)
-    .action(async (ref: string, flags: ReplayFlags) => exit(await replayCommand(ref, flags, io)));
+    .action(async (ref: string, flags: ReplayFlags) => exit(await (await import('./commands/replay.js')).replayCommand(ref, flags, io)));
 
   return program;
 }

@@ -7,10 +7,8 @@ import type { CliIO } from '../io.js';
 import { scaffoldFiles } from '../scaffold.js';
 import { scaffoldFilesC } from '../scaffold-c.js';
 import { findUp } from '../toolchain.js';
+import type { PluginLang } from '../plugin-langs.js';
 
-/** The languages `plugin new` scaffolds in. */
-export const PLUGIN_LANGS = ['assemblyscript', 'c'] as const;
-type PluginLang = (typeof PLUGIN_LANGS)[number];
 
 export interface NewFlags {
   dir?: string;
