@@ -112,6 +112,12 @@ const schemas = lazy(() => {
       transcriptPath: z.string().min(1).optional(),
       /** Continuing a stored session (`host.resume` passes the store's): its events' `seq` and its prompts' `turn` go on after these. */
       resumeAt: z.object({ seq: z.number().int().nonnegative().max(RESUME_AT_MAX), turn: z.number().int().nonnegative().max(RESUME_AT_MAX) }).strict().optional(),
+      /**
+       * A new conversation that replaces a cleared one (Claude Code's `/clear`): its first prompt's SessionStart says
+       * `source: 'clear'`. `host.clear()` sets it; a server that rebuilds a cleared session on another replica passes it.
+       * A session given `history` continues that conversation instead (`resume`).
+       */
+      startAs: z.literal('clear').optional(),
       ...sessionFields,
     })
     .strict();

@@ -26,7 +26,7 @@ import { persistTranscript, resumeAtOf } from './store/transcript.js';
 import { ToolRegistry } from './tools/registry.js';
 
 /** What `host.clear()` may change for the new conversation: everything but what names or continues one. */
-export type ClearOptions = Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt' | 'transcriptPath' | 'agentId' | 'parentToolUseId'>;
+export type ClearOptions = Omit<SessionOptions, 'sessionId' | 'history' | 'resumeAt' | 'transcriptPath' | 'agentId' | 'parentToolUseId' | 'startAs'>;
 
 export interface Host {
   readonly model: Model;
@@ -179,9 +179,9 @@ export function createHost(options: HostOptions = {}): Host {
       if (!was) throw new WasmhooksError('INVALID_OPTIONS', `host.clear() takes a session this host started; ${session.id} is not one`);
       // What names or continues a conversation is the old one's; the rest carries over unless overridden.
       const changes = parse(sessionOptionsSchema().omit(NOT_CLEARED), clearOptions, 'clear options');
-      const { sessionId, history, resumeAt, transcriptPath, agentId, parentToolUseId, ...kept } = was;
+      const { sessionId, history, resumeAt, transcriptPath, agentId, parentToolUseId, startAs, ...kept } = was;
       await session.close({ reason: 'clear' });
-      return open({ ...kept, ...changes }, 'clear');
+      return open({ ...kept, ...changes, startAs: 'clear' });
     },
     async ready() {
       await mcp?.ensure();
@@ -191,13 +191,13 @@ export function createHost(options: HostOptions = {}): Host {
     },
   };
   /** A session from parsed options, kept in the host's store when it has one. */
-  function open(s: ParsedSessionOptions, startAs?: 'clear'): Session {
+  function open(s: ParsedSessionOptions): Session {
     if (store && s.transcriptPath === undefined) {
       s.sessionId ??= newSessionId(++sessions);
       const path = store.transcriptPath(s.sessionId);
       if (path !== undefined) s.transcriptPath = path;
     }
-    const session = build(s, startAs);
+    const session = build(s);
     // A fresh session in a store starts an empty transcript; a resumed one continues after its history.
     if (store) {
       const record = { id: session.id, createdAt: Date.now(), prompts: s.resumeAt?.turn ?? 0, options: {} };
@@ -205,7 +205,7 @@ export function createHost(options: HostOptions = {}): Host {
     }
     return session;
   }
-  function build(s: ParsedSessionOptions, startAs?: 'clear'): Session {
+  function build(s: ParsedSessionOptions): Session {
     const mode: PermissionMode = s.permissionMode ?? o.permissionMode ?? 'default';
     const canUseTool = s.canUseTool ?? o.canUseTool;
     const systemPrompt = s.systemPrompt ?? o.systemPrompt;
@@ -238,7 +238,7 @@ export function createHost(options: HostOptions = {}): Host {
       ...(s.history ? { history: s.history } : {}),
       ...(s.resumeAt ? { resumeAt: s.resumeAt } : {}),
       ...(mcp ? { prepare: () => mcp.ensure() } : {}),
-      ...(startAs ? { startAs } : {}),
+      ...(s.startAs ? { startAs: s.startAs } : {}),
     };
     const session = new Session(settings);
     builtWith.set(session, s);
@@ -250,8 +250,8 @@ export function createHost(options: HostOptions = {}): Host {
 
 type ParsedSessionOptions = z.output<ReturnType<typeof sessionOptionsSchema>>;
 
-/** Options `host.clear()` does not take: the old conversation's id, history and place in a store. */
-const NOT_CLEARED = { sessionId: true, history: true, resumeAt: true, transcriptPath: true, agentId: true, parentToolUseId: true } as const;
+/** Options `host.clear()` does not take (ClearOptions): the old conversation's id, history and place in a store, and how it starts. */
+const NOT_CLEARED = { sessionId: true, history: true, resumeAt: true, transcriptPath: true, agentId: true, parentToolUseId: true, startAs: true } as const;
 
 function newSessionId(n: number): string {
   const c = globalThis.crypto as Crypto | undefined;

@@ -157,6 +157,7 @@ function connect() {
 $('connect').onclick = connect;
 $('new').onclick = async () => { const s = await api('POST', '/session', {}); state.selected = s.id; await refreshSessions(); };
 $('abort').onclick = () => state.selected && api('POST', '/session/' + state.selected + '/abort', {});
+$('clear').onclick = async () => { if (!state.selected) return; const s = await api('POST', '/session/' + state.selected + '/clear', {}); state.selected = s.id; await refreshSessions(); };
 $('send').onsubmit = async (ev) => {
   ev.preventDefault(); const prompt = $('prompt').value.trim();
   if (!prompt || !state.selected) return;

@@ -28,6 +28,6 @@ form{display:flex;gap:6px}form textarea{flex:1;height:52px}.req{border:1px solid
 </style></head><body>
 <header><h1>wasmhooks console</h1><input id="token" type="password" placeholder="bearer token (if required)" size="28"><button id="connect">connect</button><span class="status" id="status">disconnected</span></header>
 <aside><button id="new">+ new session</button><ul id="sessions"></ul></aside>
-<main><div id="log"></div><form id="send"><textarea id="prompt" placeholder="prompt"></textarea><button>send</button><button type="button" id="abort">abort</button></form></main>
+<main><div id="log"></div><form id="send"><textarea id="prompt" placeholder="prompt"></textarea><button>send</button><button type="button" id="abort">abort</button><button type="button" id="clear" title="end this session and start a new one with its options (Claude Code's /clear)">clear</button></form></main>
 <section><h2>pending questions</h2><div id="requests"></div><h2>hook decisions</h2><div id="hooks"></div></section>
 <script>${consoleScript}</script></body></html>`;

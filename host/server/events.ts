@@ -31,7 +31,8 @@ export interface ServerEventPayloads {
    * (its lease expired); found and reported by another replica or a restart.
    */
   'prompt.interrupted': { sessionId: string; replica: string; message: string };
-  'session.created': { sessionId: string };
+  /** `clearedFrom`: made by `POST /session/:id/clear` to replace that session. */
+  'session.created': { sessionId: string; clearedFrom?: string };
   'session.deleted': { sessionId: string };
   /** The prompt could not start or its run threw (the host's own failures arrive as agent.end). */
   'prompt.failed': { sessionId: string; code: string; message: string };

@@ -44,7 +44,7 @@ export interface Live {
   unsubscribe: () => void;
 }
 
-export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt): Promise<Live> {
+export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt, startAs?: 'clear'): Promise<Live> {
   const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = d;
   const path = store.transcriptPath(id);
   const session = await host.session({
@@ -57,6 +57,7 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
     ...(history.length > 0 ? { history } : {}),
     ...(path !== undefined ? { transcriptPath: path } : {}),
     ...(resumeAt ? { resumeAt } : {}),
+    ...(startAs ? { startAs } : {}),
   });
   const realId = session.id ?? id;
   try {
@@ -89,11 +90,11 @@ export async function buildLive(d: LiveDeps, id: string, options: SessionRecord[
   return live;
 }
 
-/** Detaches a session object; `close` also ends it (SessionEnd hooks) after its last writes. */
-export async function retire(live: Live, remoteHooks: RemoteHooks, close: boolean): Promise<void> {
+/** Detaches a session object; `close` also ends it (SessionEnd hooks, `reason: 'clear'` for a clear) after its last writes. */
+export async function retire(live: Live, remoteHooks: RemoteHooks, close: boolean | 'clear'): Promise<void> {
   remoteHooks.disable(live.id);
   live.unsubscribe();
-  if (close) await live.session.close?.();
+  if (close) await live.session.close?.(close === 'clear' ? { reason: 'clear' } : undefined);
   await live.transcript?.flush().catch(() => {});
   live.transcript?.stop();
 }

@@ -75,6 +75,8 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
     await sessions.prompt(id, prompt);
     return c.json({ accepted: true, sessionId: id }, 202);
   });
+  // Claude Code's /clear: a new session (201, its view) with this one's options; this one ends, and stays stored.
+  app.post('/session/:id/clear', async (c) => c.json(await sessions.clear(param(c, 'id'), (c.env as { remoteAddress?: string } | undefined)?.remoteAddress), 201));
   app.post('/session/:id/abort', async (c) => c.json({ aborted: await sessions.abort(param(c, 'id')) }));
 
   // Control requests live in the store: any replica lists them, and answers reach the replica that asked.

@@ -22,4 +22,6 @@ export interface SessionView {
   prompts: number;
   pendingControlRequests: number;
   lastResult?: StoredResult;
+  /** The session cleared to start this one (`POST /session/:id/clear`). */
+  clearedFrom?: string;
 }

@@ -46,8 +46,11 @@ export class SessionRegistry {
     this.#perClient = new PerClient('maxSessionsPerAddress', d.maxSessionsPerAddress, 'sessions');
   }
 
-  /** Creates a session; `address`: the client's, counted against `maxSessionsPerAddress`. */
-  async create(input: CreateSessionInput, address?: string): Promise<SessionView> {
+  /**
+   * Creates a session; `address`: the client's, counted against `maxSessionsPerAddress`. `clearedFrom`: the
+   * session it replaces (`clear`), whose options it takes: its first prompt fires SessionStart `clear`.
+   */
+  async create(input: CreateSessionInput, address?: string, clearedFrom?: string): Promise<SessionView> {
     this.#assertAccepting();
     const slot = `creating:${crypto.randomUUID()}`;
     await this.#perClient.admit(address, slot, async (id) => id.startsWith('creating:') || this.has(id));
@@ -63,9 +66,9 @@ export class SessionRegistry {
         throw new ApiError('too_many_sessions', `this server holds ${held} sessions, its maxSessions (${this.d.maxSessions}); delete one (DELETE /session/:id) or raise maxSessions`);
       }
       // Built at once so the host may pick the id (and so bad hookCallbacks fail the request).
-      const live = await this.#build(crypto.randomUUID(), options, []);
+      const live = await this.#build(crypto.randomUUID(), options, [], undefined, clearedFrom);
       id = live.id;
-      record = { id, ...(title ? { title } : {}), createdAt: Date.now(), prompts: 0, options };
+      record = { id, ...(title ? { title } : {}), createdAt: Date.now(), prompts: 0, options, ...(clearedFrom ? { clearedFrom } : {}) };
       try {
         if (!(await this.d.store.create(record))) throw new ApiError('conflict', `session ${id} exists`);
       } catch (error) {
@@ -78,8 +81,38 @@ export class SessionRegistry {
       this.#perClient.remove(slot);
     }
     if (this.d.store.shared) await this.#drop(id, false);
-    this.d.hub.emit('session.created', { sessionId: id });
+    this.d.hub.emit('session.created', { sessionId: id, ...(clearedFrom ? { clearedFrom } : {}) });
     return this.#view(record, []);
+  }
+
+  /**
+   * Claude Code's `/clear`: a new session with this one's options (not its title) under a new id, whose first
+   * prompt fires SessionStart `clear`; then this one ends (SessionEnd `clear`). It stays stored: prompts continue
+   * it. Under its prompt lease, so no prompt runs meanwhile (409 while one does).
+   */
+  async clear(id: string, address?: string): Promise<SessionView> {
+    this.#assertAccepting();
+    await this.#record(id);
+    const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort, then clear it`);
+    if (this.#starting.has(id)) throw busy();
+    this.#starting.add(id);
+    try {
+      const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
+      if (lease === false) throw busy();
+      try {
+        const held = await this.#record(id);
+        // Its options were checked when it was created (remote hook events too, again as it is built).
+        const view = await this.create(held.options as CreateSessionInput, address, id);
+        // Built here when it is not (a restart, another replica): its SessionEnd hooks run with its conversation.
+        if (!this.#live.has(id)) await this.#rebuild(held);
+        await this.#drop(id, 'clear');
+        return view;
+      } finally {
+        await this.d.store.release(id, this.d.replica).catch(() => {});
+      }
+    } finally {
+      this.#starting.delete(id);
+    }
   }
 
   async has(id: string): Promise<boolean> {
@@ -126,7 +159,7 @@ export class SessionRegistry {
         // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.
         const held = (await this.d.store.get(id)) ?? record;
         // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
-        live = this.#live.get(id) ?? (await this.#build(id, held.options, await this.d.store.messages(id), resumeAtOf(held)));
+        live = this.#live.get(id) ?? (await this.#rebuild(held));
         if (live.session.state !== 'idle') throw busy();
         live.fence = fence;
         if (this.d.store.shared) live.gate = new LeaseGate(this.d.leaseMs, acquiredAt, live.publish, () => live.session.abort());
@@ -258,14 +291,19 @@ export class SessionRegistry {
     return this.d.calls.call(owner, call);
   }
 
-  async #build(id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt): Promise<Live> {
-    const live = await buildLive(this.d, id, options, history, resumeAt);
+  async #build(id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt, clearedFrom?: string): Promise<Live> {
+    const live = await buildLive(this.d, id, options, history, resumeAt, clearedFrom ? 'clear' : undefined);
     this.#live.set(live.id, live);
     return live;
   }
 
-  /** Forgets the session object here; `close` also ends it (SessionEnd hooks) after its last writes. */
-  async #drop(id: string, close: boolean): Promise<void> {
+  /** The session object of a stored session, from its record and conversation. */
+  async #rebuild(held: SessionRecord): Promise<Live> {
+    return this.#build(held.id, held.options, await this.d.store.messages(held.id), resumeAtOf(held), held.clearedFrom);
+  }
+
+  /** Forgets the session object here; `close` also ends it (SessionEnd hooks, `clear`: cleared) after its last writes. */
+  async #drop(id: string, close: boolean | 'clear'): Promise<void> {
     const live = this.#live.get(id);
     if (!live) return;
     this.#live.delete(id);
@@ -293,6 +331,7 @@ export class SessionRegistry {
       prompts: r.prompts,
       pendingControlRequests: controls.length,
       ...(r.lastResult ? { lastResult: r.lastResult } : {}),
+      ...(r.clearedFrom ? { clearedFrom: r.clearedFrom } : {}),
     };
   }
 }

@@ -26,6 +26,8 @@ export interface ServerSessionOptions {
   transcriptPath?: string;
   /** A continued session's counters (its last event's `seq`, its last prompt's number): its events go on after them. */
   resumeAt?: { seq: number; turn: number };
+  /** A session that replaces a cleared one (`POST /session/:id/clear`): its first prompt fires SessionStart `clear`. */
+  startAs?: 'clear';
 }
 
 export interface ServerSession {
@@ -37,7 +39,8 @@ export interface ServerSession {
   prompt(text: string, options?: { signal?: AbortSignal }): Promise<AgentResult>;
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
   abort(): void;
-  close?(): void | Promise<void>;
+  /** Ends the session (SessionEnd hooks); `reason: 'clear'` when a clear replaces it. */
+  close?(options?: { reason?: 'clear' }): void | Promise<void>;
   /** Holds each prompt's `agent.end` until `hold` settles (the host's `Session.holdEnd`): the server writes the transcript first. */
   holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
 }

@@ -46,6 +46,7 @@ export function toRecord(row: Record<string, string>, id: string, key: string): 
     ...(lastResult ? { lastResult: lastResult as unknown as SessionRecord['lastResult'] } : {}),
     ...(row.running ? { running: row.running } : {}),
     ...(row.resumeAt ? resumeAtField(row.resumeAt) : {}),
+    ...(row.clearedFrom ? { clearedFrom: row.clearedFrom } : {}),
   };
 }
 

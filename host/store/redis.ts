@@ -1,6 +1,6 @@
 /**
  * The Redis session store, shared by every replica. Keys (under `prefix`):
- *   s:<id>      hash: id, title, createdAt, prompts, options, lastResult (JSON), running (owner), resumeAt (JSON)
+ *   s:<id>      hash: id, title, createdAt, prompts, options, lastResult (JSON), running (owner), resumeAt (JSON), clearedFrom
  *   sessions    sorted set of ids by creation time
  *   m:<id>      list: the conversation, one JSON message per element
  *   c:<id>      hash: pending control requests by id
@@ -54,6 +54,7 @@ export class RedisSessionStore implements SessionStore {
         options: JSON.stringify(record.options),
       };
       if (record.title !== undefined) fields.title = record.title;
+      if (record.clearedFrom !== undefined) fields.clearedFrom = record.clearedFrom;
       if (record.lastResult) fields.lastResult = JSON.stringify(record.lastResult);
       await this.redis.multi().hset(key, fields).zadd(this.#k('sessions'), String(record.createdAt), record.id).exec();
       return true;

@@ -42,6 +42,8 @@ export interface SessionRecord {
   running?: string;
   /** Where a session object rebuilt from the store goes on counting (reserved as each prompt starts, exact at its end; never moved back). */
   resumeAt?: ResumeAt;
+  /** The session cleared to start this one (`POST /session/:id/clear`): its first prompt fires SessionStart `clear`. */
+  clearedFrom?: string;
 }
 
 /**

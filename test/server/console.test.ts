@@ -96,6 +96,14 @@ describe.skipIf(!hasChromium)('browser console (headless Chromium)', () => {
     await question.locator('button.allow').click();
     await page.waitForSelector('.row.tool:text("← Ask: answer: {\\"action\\":\\"accept\\",\\"content\\":{\\"file\\":\\"notes.txt\\"}}")');
     await page.waitForSelector('.row.end >> nth=3');
+
+    // Clear: a new session (with clearedFrom) is made and selected in the page; the old one stays listed.
+    await page.click('#clear');
+    await page.waitForSelector(`#sessions li:not(.sel)[data-id="${session.id}"]`);
+    const { sessions } = (await api(url, 'GET', '/session')) as { sessions: { id: string; clearedFrom?: string }[] };
+    const fresh = sessions.find((s) => s.clearedFrom === session.id);
+    expect(fresh).toBeDefined();
+    await page.waitForSelector(`#sessions li.sel[data-id="${fresh!.id}"]`);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -80,7 +80,7 @@ describe('1. DNS rebinding and cross-site requests', () => {
   it('requires application/json on every POST, empty bodies included (no "simple" cross-site request acts)', async () => {
     server = createServer(realHost());
     const { json: s } = await call(server, 'POST', '/session', {});
-    for (const path of ['/session', `/session/${s.id}/prompt`, `/session/${s.id}/abort`, `/session/${s.id}/control-cancel`, '/plugins']) {
+    for (const path of ['/session', `/session/${s.id}/prompt`, `/session/${s.id}/abort`, `/session/${s.id}/clear`, `/session/${s.id}/control-cancel`, '/plugins']) {
       for (const headers of [{} as Record<string, string>, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/jsonx' }]) {
         const res = await server.app.request(path, { method: 'POST', headers, ...(path.endsWith('prompt') ? { body: '{"prompt":"hi"}' } : {}) });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(415);

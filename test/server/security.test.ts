@@ -56,6 +56,7 @@ describe('auth', () => {
       ['DELETE', '/session/x'],
       ['POST', '/session/x/prompt'],
       ['POST', '/session/x/abort'],
+      ['POST', '/session/x/clear'],
       ['GET', '/session/x/control-requests'],
       ['POST', '/session/x/control-response'],
       ['POST', '/session/x/control-cancel'],
