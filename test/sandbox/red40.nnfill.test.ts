@@ -2,8 +2,8 @@
 // chunks of 32,768 elements, its value in a scratch local of the table's type, but a non-nullable table's
 // type ((ref $f), (ref func)) has no default, so no local of it could be declared and such a fill stayed
 // whole, bounded by the fuel alone. Under fuel Infinity and a raised maxTableElements, a loop of
-// 4,000,000-element fills of a `(ref $r)` table held a 30 ms deadline 251-513 ms on Deno in-thread
-// (145-316 in a worker), 125-317 on Bun in-thread. Now its value waits in a local of the nullable twin
+// 4,000,000-element fills of a `(ref $r)` table held a 30 ms deadline 251-1,027 ms on Deno in-thread
+// (57-796 in a worker), 70-317 on Bun in-thread (a Bun worker was terminated at its hard deadline). Now its value waits in a local of the nullable twin
 // ((ref null $r)) and each chunk's fill takes it through ref.as_non_null: what it writes, its traps and its
 // fuel do not change (test/fixtures/red40-nnfill.ts). Fails on the old code: the stopped fill wrote the
 // whole table, a function with no room for the scratch locals was accepted, and the spin ran past the

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { DENIED_MODULE, rerouteDenied } from '../../host/sandbox/denied.js';
 import { functionImports, redirectWasi, WASI_MODULE, WASI_REDIRECT } from '../../host/sandbox/imports.js';
 import { createSandbox } from '../../host/sandbox/index.js';
+import { instrument } from '../../host/sandbox/instrument/index.js';
 import { nonNullFillModule } from '../fixtures/red40-nnfill.js';
 import { EXTISM, IMPORT_CASES, typedImportProblems } from '../fixtures/red40-typed-imports.js';
 import { typedRefsSupported } from '../fixtures/wasm-bytes.js';
@@ -34,6 +35,6 @@ describe('red40: typed function references where the host reads a module before 
   });
 
   it('through createSandbox: they load and run (a typed-refs engine), their host function\'s signature checked, or are INVALID_WASM saying the engine lacks typed function references (Node 20)', async () => {
-    expect(await typedImportProblems(createSandbox, typedRefsSupported(), [nonNullFillModule(10)])).toEqual([]);
+    expect(await typedImportProblems({ createSandbox, instrument }, typedRefsSupported(), [nonNullFillModule(10)])).toEqual([]);
   }, 60_000);
 });

@@ -1,8 +1,8 @@
 // Red review (red40: typed function references) on Node, Deno and Bun, through dist/.
 // A non-nullable table's ((ref $r)) table.fill stayed one instruction: its value could not wait in a
 // scratch local of a type with no default. Under fuel Infinity and a raised maxTableElements, a loop of
-// 4,000,000-element fills held a 30 ms deadline 251-513 ms on Deno in-thread (145-316 in a worker) and
-// 125-317 ms on Bun in-thread. Now it runs in chunks like any table.fill, its value in a (ref null $r)
+// 4,000,000-element fills held a 30 ms deadline 251-1,027 ms on Deno in-thread (57-796 in a worker) and
+// 70-317 ms on Bun in-thread (a Bun worker was terminated at its hard deadline, every round). Now it runs in chunks like any table.fill, its value in a (ref null $r)
 // local taken back through ref.as_non_null. And the import reader (host/sandbox/imports.ts) read a typed
 // table or global import, and a function type with a (ref null $t), a byte short: valid modules were
 // INVALID_WASM ("unknown import kind 111") or had their host function's signature misread (checked
@@ -52,7 +52,7 @@ const spin = (isolation: 'in-thread' | 'worker') =>
         assert.equal(outcome.ok ? 'ok' : outcome.failure.code, 'TIMEOUT');
       }, 3, 12, isolation, size);
       console.log(`    (ref $r) table.fill spin (${isolation}): ${showTimes(rounds)}`);
-      // Old code: 125-513 ms a round in-thread, 145-316 in a Deno worker (one fill ran whole); the slack is max(2 x 30, 30 + 50).
+      // Old code: 70-1,027 ms a round in-thread, 57-796 in a Deno worker (one fill ran whole); the slack is max(2 x 30, 30 + 50).
       assert.deepEqual(slackKept(30, rounds), { everyRound: true, bestRound: true }, showTimes(rounds));
     } finally {
       await sandbox.close();
@@ -61,7 +61,7 @@ const spin = (isolation: 'in-thread' | 'worker') =>
 
 // On Node, vitest runs it verbatim (host/ instead of dist/).
 const imports = nodeTwin('test/sandbox/red40.typed-imports.test.ts', 'typedImportProblems', async () => {
-  assert.deepEqual(await typedImportProblems(createSandbox, typedRefsSupported(), [nonNullFillModule(10)]), []);
+  assert.deepEqual(await typedImportProblems({ createSandbox, instrument }, typedRefsSupported(), [nonNullFillModule(10)]), []);
 });
 
 export const scenarios: Record<string, () => Promise<void>> = {
