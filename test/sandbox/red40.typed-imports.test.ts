@@ -31,7 +31,7 @@ describe('red40: typed function references where the host reads a module before 
     expect(functionImports(redirected)).toEqual(moved(WASI_MODULE, WASI_REDIRECT));
     const denied = rerouteDenied(c.bytes);
     expect(functionImports(denied)).toEqual(moved(EXTISM, DENIED_MODULE));
-    if (typedRefsSupported()) expect([WebAssembly.validate(redirected), WebAssembly.validate(denied)]).toEqual([true, true]);
+    if (typedRefsSupported()) expect([redirected, denied].map((b) => WebAssembly.validate(b as Uint8Array<ArrayBuffer>))).toEqual([true, true]);
   });
 
   it('through createSandbox: they load and run (a typed-refs engine), their host function\'s signature checked, or are INVALID_WASM saying the engine lacks typed function references (Node 20)', async () => {
