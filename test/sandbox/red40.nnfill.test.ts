@@ -21,7 +21,7 @@ import { NO_TYPED_REFS, typedRefsSupported } from '../fixtures/wasm-bytes.js';
 const SPIN = 4_000_000;
 
 describe('red40: a non-nullable table\'s long table.fill runs in chunks', () => {
-  it('writes what the engine writes ((ref $r) and (ref null $r); long, short, out of bounds, a null value), for the same fuel, the host in control between chunks', async (ctx) => {
+  it('writes what the engine writes ((ref $r), (ref func) and (ref null $r); long, short, out of bounds, a null value), for the same fuel, the host in control between chunks', async (ctx) => {
     if (!typedRefsSupported()) return ctx.skip(NO_TYPED_REFS);
     expect(await nonNullFillProblems({ instrument })).toEqual([]);
   }, 120_000);

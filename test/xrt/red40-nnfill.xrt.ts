@@ -65,7 +65,7 @@ const imports = nodeTwin('test/sandbox/red40.typed-imports.test.ts', 'typedImpor
 });
 
 export const scenarios: Record<string, () => Promise<void>> = {
-  'a long table.fill of a (ref $r) table in chunks writes what the engine writes, traps where it traps, for the same fuel': fills,
+  'a long table.fill of a (ref $r) or (ref func) table in chunks writes what the engine writes, traps where it traps, for the same fuel': fills,
   'a loop of table.fill of 4,000,000 elements of a (ref $r) table is stopped by a 30 ms deadline within its slack (in-thread)': spin('in-thread'),
   'a loop of table.fill of 4,000,000 elements of a (ref $r) table is stopped by a 30 ms deadline within its slack (worker)': spin('worker'),
   'typed table, global and function-type imports are read whole: the modules load and run, host functions checked against their real signature (Node 20: INVALID_WASM saying the engine lacks typed function references)': imports,
