@@ -6,6 +6,7 @@
  * which fails differently per runtime and lets the call suspend. Rerouted,
  * every runtime calls our refusal, which is one TRAP with one message.
  */
+import { importDesc } from './imports.js';
 import { Reader } from './instrument/reader.js';
 
 const EXTISM_ENV = 'extism:host/env';
@@ -49,7 +50,7 @@ function deniedImports(wasm: Uint8Array): number[] {
       const module = name(r);
       const field = name(r);
       if (module === EXTISM_ENV && NETWORK_IMPORTS.includes(field)) found.push(moduleAt + leb(wasm, moduleAt));
-      skipDescriptor(r);
+      importDesc(r, r.u8());
     }
     if (r.pos !== end) r.fail('import section size mismatch');
     break;
@@ -69,36 +70,4 @@ function leb(buf: Uint8Array, at: number): number {
   let n = 1;
   while (buf[at + n - 1]! & 0x80) n++;
   return n;
-}
-
-function skipDescriptor(r: Reader): void {
-  const kind = r.u8();
-  switch (kind) {
-    case 0: // function: type index
-      r.skipLeb();
-      return;
-    case 1: // table: reference type, limits
-      r.skipValType();
-      skipLimits(r);
-      return;
-    case 2: // memory
-      skipLimits(r);
-      return;
-    case 3: // global: value type, mutability
-      r.skipValType();
-      r.u8();
-      return;
-    case 4: // tag: attribute, type index
-      r.u8();
-      r.skipLeb();
-      return;
-    default:
-      r.fail(`unknown import kind ${kind}`);
-  }
-}
-
-function skipLimits(r: Reader): void {
-  const flags = r.u8();
-  r.skipLeb();
-  if (flags & 1) r.skipLeb();
 }

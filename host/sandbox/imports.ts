@@ -80,35 +80,46 @@ function name(r: Reader): string {
   return text;
 }
 
-function skipLimits(r: Reader): void {
-  const flags = r.u8();
-  r.uleb();
-  if (flags & 1) r.uleb();
-}
-
-/** Skips one import's description (after its kind byte), returning the type index of a function import. */
-function importDesc(r: Reader, kind: number): number | null {
+/**
+ * Skips one import's description (after its kind byte), returning the type index of a function import.
+ * A table's or a global's type goes through the Reader's value-type skip: `(ref null $t)` and `(ref $t)`
+ * (typed function references) are followed by a heap type (red40: read as one byte, they threw the
+ * rest of the section off, and a valid module was refused or its imports misread). denied.ts reads
+ * imports with it too.
+ */
+export function importDesc(r: Reader, kind: number): number | null {
   switch (kind) {
     case 0:
       return r.uleb();
-    case 1:
-      r.u8();
-      skipLimits(r);
+    case 1: // table: reference type, limits
+      r.skipValType();
+      r.limits();
       return null;
-    case 2:
-      skipLimits(r);
+    case 2: // memory: limits
+      r.limits();
       return null;
-    case 3:
-      r.u8();
+    case 3: // global: value type, mutability
+      r.skipValType();
       r.u8();
       return null;
-    case 4:
+    case 4: // tag: attribute, type index
       r.u8();
       r.uleb();
       return null;
     default:
       return r.fail(`unknown import kind ${kind}`);
   }
+}
+
+/** A vector of value types (a function type's parameters or results), each by its first byte. */
+function valTypes(r: Reader): ValType[] {
+  const out: ValType[] = [];
+  for (let n = r.uleb(); n > 0; n--) {
+    const at = r.pos;
+    r.skipValType();
+    out.push(valType(r.buf[at]!));
+  }
+  return out;
 }
 
 function types(bytes: Uint8Array, s: Section | undefined): Array<{ params: ValType[]; results: ValType[] }> {
@@ -123,11 +134,8 @@ function types(bytes: Uint8Array, s: Section | undefined): Array<{ params: ValTy
       r.pos = s.end;
       break;
     }
-    const params: ValType[] = [];
-    for (let p = r.uleb(); p > 0; p--) params.push(valType(r.u8()));
-    const results: ValType[] = [];
-    for (let p = r.uleb(); p > 0; p--) results.push(valType(r.u8()));
-    out.push({ params, results });
+    const params = valTypes(r);
+    out.push({ params, results: valTypes(r) });
   }
   return out;
 }

@@ -6,6 +6,7 @@
  */
 import { WasmhooksError, messageOf } from '../errors.js';
 import { instrument, type InstrumentOptions } from './instrument/index.js';
+import { typedRefsRefusal } from './typed-refs.js';
 
 export interface InstrumentJob {
   bytes: Uint8Array;
@@ -47,5 +48,8 @@ function refuseInvalid(name: string, bytes: Uint8Array, plan: InstrumentOptions)
   } catch (error) {
     detail = messageOf(error);
   }
+  // Node 20's engine names a typed reference it lacks as something else (typed-refs.ts): said plainly first.
+  const typed = typedRefsRefusal(bytes, detail);
+  if (typed) detail = `${typed}. The engine said: ${detail}`;
   throw new WasmhooksError('INVALID_WASM', `${name} is not a valid wasm module on this runtime: ${detail}`);
 }

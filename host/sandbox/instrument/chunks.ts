@@ -24,8 +24,8 @@
  * two up to it), so fuel used is the same.
  *
  * The code needs three i32 scratch locals (`tempLocals`), and a split
- * `table.fill` one more of its table's type for the value (`refTemps`, one
- * per type the function fills; a non-nullable table's fill stays whole, see
+ * `table.fill` one more for the value (`refTemps`, one per type the function
+ * fills: the table's, or a non-nullable table's nullable twin, see
  * `writeBulk`). A function with no room for them (within four of the
  * engines' 50,000-local limit, five or six with a table.fill) is refused
  * if it holds an operation that may be long: kept whole, that operation would
@@ -53,6 +53,8 @@ export const CHUNK_LOCALS = 3;
 
 const MEMORY_INIT = 8, MEMORY_COPY = 10, MEMORY_FILL = 11, TABLE_INIT = 12, TABLE_COPY = 14, TABLE_FILL = 17;
 const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_CONST = 0x41, I32_ADD = 0x6a, I32_SUB = 0x6b, I32_GT_U = 0x4b, BR_IF = 0x0d, END = 0x0b;
+/** `(ref $t)`, `(ref null $t)` (a heap type follows each), and `ref.as_non_null`. */
+const REF = 0x64, REF_NULL = 0x63, REF_AS_NON_NULL = 0xd4;
 
 /** Why a function is refused when a bulk memory operation in it may be long and it has no room for the scratch locals. */
 export const NO_ROOM_TO_SPLIT = `too many locals to meter this bulk memory or table operation (the sandbox needs ${CHUNK_LOCALS} more, a table.fill ${CHUNK_LOCALS + 1})`;
@@ -74,12 +76,16 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   const init = sub === MEMORY_INIT || sub === TABLE_INIT;
   const segment = sub === MEMORY_INIT ? (m.dataLengths[first] ?? 0) : sub === TABLE_INIT ? (m.elemLengths[first] ?? 0) : 0;
   const table = sub === TABLE_COPY || sub === TABLE_INIT || sub === TABLE_FILL;
-  // A table.fill's value waits in a scratch local of the table's type. One of a non-nullable type (0x64)
-  // would need a value before the function could use it, and none is at hand: such a fill stays whole,
-  // bounded by its charge (the fuel) alone, as every table.fill was before.
-  const fillType = sub === TABLE_FILL ? m.tableTypes[first] : undefined;
+  // A table.fill's value waits in a scratch local of the table's type. A non-nullable one's ((ref $t)) has no
+  // default, so no local of it can be declared: the value waits in one of the nullable twin ((ref null $t),
+  // the same heap type) and goes back through ref.as_non_null, which never traps on it (it was non-null).
+  // Left whole, such a fill was bounded by the fuel alone: under Infinity, a loop of 4M-element fills held a
+  // 30 ms deadline 70-1,027 ms on Deno and Bun (red40).
+  const tableType = sub === TABLE_FILL ? m.tableTypes[first] : undefined;
+  const fillType = tableType?.[0] === REF ? Uint8Array.of(REF_NULL, ...tableType.subarray(1)) : tableType;
+  const nonNull = fillType !== tableType;
   const splits =
-    sub === TABLE_COPY || sub === MEMORY_COPY || sub === MEMORY_FILL || (fillType !== undefined && fillType[0] !== 0x64) ||
+    sub === TABLE_COPY || sub === MEMORY_COPY || sub === MEMORY_FILL || fillType !== undefined ||
     (init && segment > (table ? TABLE_CHUNK_ELEMENTS : BULK_CHUNK_BYTES));
   if (!splits) {
     chargeOperand(m, w, charge);
@@ -96,12 +102,17 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   const n = m.tempLocal, d = n + 2;
   const op = (): void => w.copy(buf, at, end);
   const get = (local: number): void => (w.u8(LOCAL_GET), w.uleb(local));
+  // The source offset, or the fill value (typed as the table takes it).
+  const source = (): void => {
+    get(x);
+    if (nonNull) w.u8(REF_AS_NON_NULL);
+  };
   const chunk = (): void => (w.u8(I32_CONST), sleb32(w, unit));
   const add = (local: number, sign: number): void => (get(local), chunk(), w.u8(sign), w.u8(LOCAL_SET), w.uleb(local));
   const more = (): void => (get(n), chunk(), w.u8(I32_GT_U), w.u8(BR_IF), w.u8(0)); // loop while n > chunk
 
   const whole = (): void => {
-    get(d), get(x), get(n);
+    get(d), source(), get(n);
     chargeOperand(m, w, charge); // its scratch local is `n`, which the stack's top holds
     op();
   };
@@ -124,7 +135,7 @@ export function writeBulk(m: RewriteInfo, w: Writer, buf: Uint8Array, at: number
   const forward = (): void => {
     w.u8(0x03), w.u8(0x40); // loop
     chargeEngineCall(m, w, unitFuel);
-    get(d), get(x), chunk(), op();
+    get(d), source(), chunk(), op();
     add(d, I32_ADD);
     if (!fill) add(x, I32_ADD);
     add(n, I32_SUB);
