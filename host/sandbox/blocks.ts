@@ -13,7 +13,7 @@ import { HostRefusal } from './failures.js';
  * got such addresses back; its first use of one failed as an unrelated invalid host call, and a
  * store to one was silently dropped.
  */
-export const MAX_CALL_BLOCKS = 32_768;
+const MAX_CALL_BLOCKS = 32_768;
 const FIRST_UNADDRESSABLE = BigInt(MAX_CALL_BLOCKS) << 48n;
 
 /**

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 
 /** The refusal, as the host words it. */
-export const TOO_MANY_BLOCKS = /^the plugin allocated too many memory blocks in one call: Extism's runtime holds at most 32768 per call/;
+const TOO_MANY_BLOCKS = /^the plugin allocated too many memory blocks in one call: Extism's runtime holds at most 32768 per call/;
 /** Past the default fuel (which stops an alloc loop near 5,600 blocks: red4.alloc-count.test.ts), as an embedder may raise it. */
 const LIMITS = { timeoutMs: 120_000, fuel: 1e13 };
 
