@@ -8,8 +8,43 @@
  * pass without recursion, before it is parsed.
  */
 
-/** Generous for any real tool input or answer; far below what overflows a stack on Node, Deno or Bun. */
-const JSON_BOUNDS = { maxDepth: 64, maxLength: 16 * 1024 * 1024 } as const;
+/**
+ * The deepest nesting of arrays and objects the host takes in JSON from outside, whoever parsed it:
+ * a text through `parseJson` (a plugin's JSON fields, a model's tool input, a body) or a value
+ * another parser made (an MCP server's tool schemas and results, parsed by the SDK: `nestsDeeper`).
+ * Generous for any real tool input, schema or answer; far below what overflows a stack on Node,
+ * Deno or Bun (a walk, `JSON.stringify`, zod or structured clone on a value 100,000 deep ended in
+ * a RangeError, "Maximum call stack size exceeded").
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const JSON_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxLength: 16 * 1024 * 1024 } as const;
+
+/** The one refusal of JSON nested too deep, text or value: `what` names where it came from. */
+export const tooDeep = (what: string, max = MAX_JSON_DEPTH): string => `${what} nests arrays/objects deeper than ${max} levels (the host's limit for JSON from outside)`;
+
+/**
+ * Whether a parsed value nests arrays/objects deeper than `max` (`[]` is depth 1, as `parseJson`
+ * counts). Iterative, so any depth is measured without recursion; it stops at the first node past
+ * `max`, and so also ends on a cyclic object.
+ */
+export function nestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
 
 /** Why a text was refused; each maps to one typed error where it is used (400/413 over HTTP, BAD_OUTPUT, BAD_STREAM). */
 type JsonProblem = 'syntax' | 'too_deep' | 'too_large' | 'too_many_keys' | 'duplicate_key' | 'not_finite';
@@ -167,7 +202,7 @@ export function parseJson(text: string, what: string, bounds: JsonOptions = {}):
   const maxKeys = bounds.maxKeys ?? Number.POSITIVE_INFINITY;
   const shape = jsonShape(text, maxDepth, maxKeys);
   if (shape.depth > maxDepth) {
-    return { ok: false, problem: 'too_deep', message: `${what} nests arrays/objects deeper than ${maxDepth} levels` };
+    return { ok: false, problem: 'too_deep', message: tooDeep(what, maxDepth) };
   }
   if (shape.keys > maxKeys) {
     return { ok: false, problem: 'too_many_keys', message: `${what} holds more than ${maxKeys} object keys in all; no request needs as many` };

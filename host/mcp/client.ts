@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '../errors.js';
+import { nestsDeeper, tooDeep } from '../json.js';
 import type { EmittedEvent, McpErrorCode } from '../events/types.js';
 import type { ToolHandler, ToolOutcome, ToolRunContext } from '../tools/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -177,6 +178,13 @@ export class McpServers {
       this.#fail(s, 'MCP_PROTOCOL', `the descriptions of ${names} are cut at ${MAX_TOOL_DESCRIPTION} characters`);
     }
     for (const t of tools.slice(0, MAX_TOOLS)) {
+      // The SDK parsed the listing whole (JSON.parse takes any depth); before anything here walks a
+      // schema (the size below, the checker, the model's request), one nested too deep skips its tool.
+      const deep = (['inputSchema', 'outputSchema'] as const).find((key) => nestsDeeper(t[key]));
+      if (deep) {
+        this.#fail(s, 'MCP_PROTOCOL', `tool ${quoted(t.name)} is skipped: ${tooDeep(`its ${deep}`)}`);
+        continue;
+      }
       schemaChars += JSON.stringify(t.inputSchema ?? {}).length;
       if (schemaChars > MAX_SCHEMA_CHARS) {
         this.#fail(s, 'MCP_PROTOCOL', `tool ${quoted(t.name)} and the ones after it are skipped: the server's input schemas pass ${MAX_SCHEMA_CHARS} characters`);

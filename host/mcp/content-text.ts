@@ -6,12 +6,17 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolOutcome } from '../tools/types.js';
+import { nestsDeeper, tooDeep } from '../json.js';
 
 type Part = CallToolResult['content'][number];
 
 /** Text parts joined; other parts named, so the model knows something was there. */
 export function outcomeOf(result: { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }, maxChars: number): ToolOutcome {
   const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
+  // Parsed by the SDK at any depth; written out below (a RangeError past some thousands).
+  for (const key of ['structuredContent', 'toolResult'] as const) {
+    if (nestsDeeper(result[key])) return { content: `the MCP tool's result was not read: ${tooDeep(`its ${key}`)}`, isError: true };
+  }
   let text = parts.map(partText).join('\n');
   if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   // Protocol 2024-10-07 (still among the SDK's supported versions) answered `{ toolResult }`; the SDK passes it through.

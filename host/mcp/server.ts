@@ -13,6 +13,7 @@ import type { Model, ModelEvent } from '../models/types.js';
 import type { ToolDefinition } from '../models/types.js';
 import { WasmhooksError } from '../errors.js';
 import { Turns } from '../turns.js';
+import { nestsDeeper, tooDeep } from '../json.js';
 import { resultOf } from './result.js';
 
 /** What the MCP server needs of a host (a `Host` built with `model: relayModel()`). */
@@ -99,6 +100,8 @@ export function createMcpServer(host: McpToolHost, info: McpServerOptions = {}, 
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // The SDK parsed the request at any depth; the relayed call is written out as JSON below.
+    if (nestsDeeper(request.params.arguments)) return resultOf({ content: `the call did not run: ${tooDeep('its arguments object')}`, isError: true });
     const release = await turns.take(extra.signal);
     const call: RelayedCall = { id: `mcp_call_${++calls}`, name: request.params.name, input: request.params.arguments ?? {} };
     const token = request.params._meta?.progressToken;

@@ -17,19 +17,17 @@ import { permissionUpdatesSchema } from '../permissions/updates.js';
 import { readHookResponse } from './hook-response.js';
 import { readPluginInfo, type WirePluginInfo } from './plugin-info.js';
 import { eventFromWire, eventToWire } from './events.js';
+import { overCap, type RepeatedCounts } from './repeated-caps.js';
 
 /** The protocol major this host speaks. */
 export const PROTOCOL_VERSION = 1;
 
 /**
- * Caps on what `describe` may declare. Every binding is one more sandboxed
- * call per matching event, and compiling matchers is host time spent before
- * any deadline applies: their costs (`matcherCost`: length × repetition
- * counts) may add up to MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
+ * Caps on what `describe` may declare. The repeated fields' caps (bindings, tools, grants) are
+ * repeated-caps.ts's, applied as the bytes are read. Compiling matchers is host time spent before
+ * any deadline applies: their costs (`matcherCost`: length × repetition counts) may add up to
+ * MAX_PLUGIN_MATCHER_COST (worst case ≈ 0.4 s once).
  */
-const MAX_PLUGIN_BINDINGS = 64;
-/** Tools `describe` may declare: each is host work at load (its schema parsed) and one more spec sent to the model. */
-const MAX_PLUGIN_TOOLS = 256;
 const MAX_PLUGIN_MATCHER_COST = 2048;
 /**
  * The plugin's name and version: each hook call's two events carry the name three times (id, name,
@@ -44,8 +42,6 @@ const MAX_PLUGIN_DESCRIPTION = 4096;
  * Before, a plugin's tool descriptions were bounded only by its output cap, an MCP server's by nothing.
  */
 export const MAX_TOOL_DESCRIPTION = 8192;
-/** Entries per grants list: each is compared at load with the config's and the lock's (40,000 took 4 s). */
-const MAX_PLUGIN_GRANTS = 256;
 
 // The protocol's events are the host's hook events, one list in enum order (value = index + 1).
 export { HOOK_EVENT_NAMES };
@@ -133,6 +129,8 @@ export type PluginInfoFields = Pick<WirePluginInfo, 'name' | 'protocolVersion'> 
   hooks: { event?: number | null; matcher?: string | null; failurePolicy?: number | null }[];
   tools: { name?: string | null; description?: string | null; inputSchemaJson?: string | null }[];
   grants?: { networkHosts?: string[] | null; filePaths?: string[] | null; configKeys?: string[] | null } | null;
+  /** Entries of each repeated field on the wire (the hand reader's; protobufjs keeps them all: its lists' lengths). */
+  counts?: RepeatedCounts;
 };
 
 /** Validates a decoded PluginInfo (test/protocol/plugin-info.fuzz.test.ts applies it to protobufjs's output too). */
@@ -149,14 +147,13 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
       },
     };
   }
+  const over = overCap('describe output', raw.counts ?? countsOf(raw));
+  if (over) return bad(over);
   if (!raw.name) return bad('describe output has an empty plugin name');
   for (const [field, value, max] of [['name', raw.name, MAX_PLUGIN_NAME], ['version', raw.version ?? '', MAX_PLUGIN_NAME], ['description', raw.description ?? '', MAX_PLUGIN_DESCRIPTION]] as const) {
     if (value.length > max) return bad(`describe output's ${field} is ${value.length} characters; the limit is ${max}`);
   }
 
-  if (raw.hooks.length > MAX_PLUGIN_BINDINGS) {
-    return bad(`describe output declares ${raw.hooks.length} hook bindings; the limit is ${MAX_PLUGIN_BINDINGS}`);
-  }
   const hooks: PluginBinding[] = [];
   let matcherCosts = 0;
   for (const [i, b] of raw.hooks.entries()) {
@@ -180,7 +177,6 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
     });
   }
 
-  if (raw.tools.length > MAX_PLUGIN_TOOLS) return bad(`describe output declares ${raw.tools.length} tools; the limit is ${MAX_PLUGIN_TOOLS}`);
   const tools: PluginToolSpec[] = [];
   const names = new Set<string>();
   for (const [i, t] of raw.tools.entries()) {
@@ -199,9 +195,6 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
   }
 
   const g = raw.grants;
-  for (const [list, values] of [['network_hosts', g?.networkHosts], ['file_paths', g?.filePaths], ['config_keys', g?.configKeys]] as const) {
-    if ((values?.length ?? 0) > MAX_PLUGIN_GRANTS) return bad(`describe output asks for ${values!.length} grants.${list}; the limit is ${MAX_PLUGIN_GRANTS}`);
-  }
   return {
     ok: true,
     value: {
@@ -218,6 +211,12 @@ export function pluginInfoOf(raw: PluginInfoFields): Decoded<PluginInfo> {
       },
     },
   };
+}
+
+/** The counts of a decoded PluginInfo that kept every entry (protobufjs's). */
+function countsOf(raw: PluginInfoFields): RepeatedCounts {
+  const g = raw.grants;
+  return { hooks: raw.hooks.length, tools: raw.tools.length, networkHosts: g?.networkHosts?.length ?? 0, filePaths: g?.filePaths?.length ?? 0, configKeys: g?.configKeys?.length ?? 0 };
 }
 
 /**

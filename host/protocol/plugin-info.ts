@@ -14,8 +14,16 @@
  * - `hooks` and `tools` append one entry per occurrence; a second `grants`
  *   is merged into the first (its lists append); scalars: the last wins, and
  *   a default value (`''`, 0) clears the field.
+ *
+ * One difference, by design: every repeated field is counted, and an entry
+ * past its field's cap (repeated-caps.ts) is skipped by its length, not
+ * decoded or kept. Such an answer is refused for the count (codec.ts), so
+ * what is inside the skipped entries (a bad nested field, invalid UTF-8)
+ * never decides anything; protobufjs would refuse some of those bytes for
+ * their content instead.
  */
 import { Cursor } from './hook-response.js';
+import { REPEATED_CAPS, noCounts, type RepeatedCounts } from './repeated-caps.js';
 
 interface WireHookBinding {
   event: number;
@@ -44,16 +52,34 @@ export interface WirePluginInfo {
   tools: WireToolSpec[];
   grants: WireGrants | null;
   description: string;
+  /** Entries of each repeated field on the wire; the lists above keep at most each field's cap. */
+  counts: RepeatedCounts;
 }
 
-/** A cursor over one nested message: the next `size()` bytes, which must lie within `r`. */
-function nested(r: Cursor): Cursor {
+/**
+ * Narrows `r` to the nested message whose length comes next (it must lie within `r`'s end) and
+ * returns the outer end, for `leave`. The same cursor, not a new one per message: half a million
+ * empty nested messages (a merged `grants` each) made as many cursors.
+ */
+function enter(r: Cursor): number {
   const length = r.size();
-  const start = r.pos;
-  if (start + length > r.len) throw r.outOfRange(length);
-  r.pos = start + length;
-  return new Cursor().on(r.buf.subarray(start, start + length));
+  const end = r.pos + length;
+  if (end > r.len) throw r.outOfRange(length);
+  const outer = r.len;
+  r.len = end;
+  return outer;
 }
+
+/** Back to the outer message once a nested one is read to its end. */
+const leave = (r: Cursor, outer: number): void => {
+  r.len = outer;
+};
+
+/** Caps read into constants: the checks below run once per entry, up to half a million times an answer. */
+const { hooks: HOOKS, tools: TOOLS, networkHosts: HOSTS, filePaths: PATHS, configKeys: KEYS } = REPEATED_CAPS;
+
+/** An entry past its field's cap: counted by the caller, its bytes (length-delimited) skipped unread. */
+const skipEntry = (r: Cursor): void => r.skip(r.size());
 
 function binding(r: Cursor): WireHookBinding {
   const out: WireHookBinding = { event: 0, matcher: '', failurePolicy: 0 };
@@ -83,15 +109,21 @@ function toolSpec(r: Cursor): WireToolSpec {
   return out;
 }
 
-function grants(r: Cursor, into: WireGrants): WireGrants {
+function grants(r: Cursor, into: WireGrants, counts: RepeatedCounts): WireGrants {
   while (r.pos < r.len) {
     const tag = r.tag();
     const wireType = tag & 7;
     const field = tag >>> 3;
-    if (field === 1 && wireType === 2) into.networkHosts.push(r.string('network_hosts') ?? '');
-    else if (field === 2 && wireType === 2) into.filePaths.push(r.string('file_paths') ?? '');
-    else if (field === 3 && wireType === 2) into.configKeys.push(r.string('config_keys') ?? '');
-    else r.skipType(wireType, 1, field);
+    if (field === 1 && wireType === 2) {
+      if (++counts.networkHosts <= HOSTS.cap) into.networkHosts.push(r.string('network_hosts') ?? '');
+      else skipEntry(r);
+    } else if (field === 2 && wireType === 2) {
+      if (++counts.filePaths <= PATHS.cap) into.filePaths.push(r.string('file_paths') ?? '');
+      else skipEntry(r);
+    } else if (field === 3 && wireType === 2) {
+      if (++counts.configKeys <= KEYS.cap) into.configKeys.push(r.string('config_keys') ?? '');
+      else skipEntry(r);
+    } else r.skipType(wireType, 1, field);
   }
   return into;
 }
@@ -99,7 +131,8 @@ function grants(r: Cursor, into: WireGrants): WireGrants {
 /** Reads a PluginInfo's fields. Throws (an Error with a message) on bytes protobufjs would refuse. */
 export function readPluginInfo(bytes: Uint8Array): WirePluginInfo {
   const r = new Cursor().on(bytes);
-  const out: WirePluginInfo = { name: '', version: '', protocolVersion: 0, hooks: [], tools: [], grants: null, description: '' };
+  const counts = noCounts();
+  const out: WirePluginInfo = { name: '', version: '', protocolVersion: 0, hooks: [], tools: [], grants: null, description: '', counts };
   while (r.pos < r.len) {
     const tag = r.tag();
     const wireType = tag & 7;
@@ -117,14 +150,25 @@ export function readPluginInfo(bytes: Uint8Array): WirePluginInfo {
           out.version = r.string('version') ?? '';
           continue;
         case 4:
-          out.hooks.push(binding(nested(r)));
+          if (++counts.hooks <= HOOKS.cap) {
+            const outer = enter(r);
+            out.hooks.push(binding(r));
+            leave(r, outer);
+          } else skipEntry(r);
           continue;
         case 5:
-          out.tools.push(toolSpec(nested(r)));
+          if (++counts.tools <= TOOLS.cap) {
+            const outer = enter(r);
+            out.tools.push(toolSpec(r));
+            leave(r, outer);
+          } else skipEntry(r);
           continue;
-        case 6:
-          out.grants = grants(nested(r), out.grants ?? { networkHosts: [], filePaths: [], configKeys: [] });
+        case 6: {
+          const outer = enter(r);
+          out.grants = grants(r, out.grants ?? { networkHosts: [], filePaths: [], configKeys: [] }, counts);
+          leave(r, outer);
           continue;
+        }
         case 7:
           out.description = r.string('description') ?? '';
           continue;

@@ -12,7 +12,8 @@ import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { DENIED_MODULE, NETWORK_IMPORTS } from './denied.js';
 import { isAsyncFunction } from './extism.js';
 import { HostRefusal } from './failures.js';
-import { bytesFuel, copyToBlock, freeBlock } from './host-call.js';
+import { copyToBlock, newBlock } from './blocks.js';
+import { bytesFuel, freeBlock } from './host-call.js';
 import { REFUEL_MODULE, StopSignal, type Meter } from './meter.js';
 import type { VarStore } from './vars.js';
 import { LOG_LEVELS, log, progress, type HostFunction, type MessageScope } from './plugin-messages.js';
@@ -171,7 +172,7 @@ function alloc(scope: ImportScope): HostFunction {
     // No BigInt of our own made per call (a negative i64 is a size past 2^63, past any cap).
     const fits = size >= 0n && size <= cap;
     if (fits) blockMade(scope);
-    const address = fits ? cc.alloc(Number(size)) : 0n;
+    const address = fits ? newBlock(cc, Number(size)) : 0n;
     if (address === 0n) {
       const bytes = BigInt.asUintN(U64, BigInt(size));
       throw new HostRefusal(

@@ -67,21 +67,6 @@ export function checkDeadline(meter: Meter | null): void {
   meter.gate();
 }
 
-/**
- * A fresh block under the plugin's memory cap holding a copy of `bytes`, or
- * 0n when the cap leaves no room (the caller refuses, in its own words).
- * Never Extism's `store()`: it pushes the bytes' own buffer as a block,
- * unchecked, which the plugin may then write (a host value rewritten) and
- * pile up past every cap.
- */
-export function copyToBlock(cc: CallContext, bytes: Uint8Array): bigint {
-  const address = cc.alloc(bytes.byteLength);
-  const block = address === 0n ? null : cc.read(address);
-  if (!block) return 0n;
-  block.bytes().set(bytes);
-  return address;
-}
-
 /** Extism's `free`, reached through the context's env table (not public API; skipped if absent). */
 export function freeBlock(cc: CallContext, address: bigint): void {
   let env = envs.get(cc);

@@ -10,7 +10,8 @@ import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
 import { HostRefusal } from './failures.js';
 import { isAsyncFunction } from './extism.js';
-import { bytesFuel, charge, checkDeadline, copyToBlock } from './host-call.js';
+import { copyToBlock } from './blocks.js';
+import { bytesFuel, charge, checkDeadline } from './host-call.js';
 import type { FunctionImport, ValType } from './imports.js';
 import type { Meter } from './meter.js';
 

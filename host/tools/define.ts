@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
+import { nestsDeeper, tooDeep } from '../json.js';
 import { TOOL_NAME } from './name.js';
 import { fromUntrustedJSONSchema, withinNodes, type UntrustedSchema } from './json-schema.js';
 import type { ToolHandler, ToolInputCheck, ToolRunContext } from './types.js';
@@ -83,8 +84,16 @@ function check(schema: z.ZodType, input: unknown): ToolInputCheck {
 /**
  * A checker for a JSON-schema-only tool (WASM, MCP). A schema zod cannot read is not checked beyond
  * "an object"; its patterns run on RE2 (json-schema.ts: the schema is a stranger's, the input the model's).
+ * A schema or an input nested deeper than MAX_JSON_DEPTH is refused, not walked: checking either
+ * recursed until the stack ran out, and a schema that failed so was taken as one zod cannot read
+ * (every input passed). Where a stranger's schema enters (a plugin's `describe`, an MCP server's
+ * listing, the tool registry) it is refused first, with its source named.
  */
 export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unknown) => ToolInputCheck {
+  if (nestsDeeper(schema)) {
+    const message = tooDeep("the tool's schema");
+    return () => ({ ok: false, message });
+  }
   let compiled: UntrustedSchema | undefined;
   try {
     compiled = fromUntrustedJSONSchema(schema);
@@ -95,6 +104,7 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { ok: false, message: 'the tool input must be a JSON object' };
     }
+    if (nestsDeeper(input)) return { ok: false, message: tooDeep('the input') };
     // An input too large for the schema's size to check in bounded time is not checked (json-schema.ts).
     if (!compiled || !withinNodes(input, compiled.maxInputNodes)) return { ok: true, value: input as Record<string, unknown> };
     try {

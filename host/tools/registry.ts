@@ -1,5 +1,6 @@
 /** The host's tools by name. Names are unique: a second tool with a taken name is refused. */
 import { WasmhooksError } from '../errors.js';
+import { nestsDeeper, tooDeep } from '../json.js';
 import type { ToolDefinition } from '../models/types.js';
 import type { ToolHandler, ToolInputCheck } from './types.js';
 import { jsonSchemaChecker } from './define.js';
@@ -49,6 +50,11 @@ export class ToolRegistry {
         'INVALID_CONFIG',
         `tool "${name}" is already registered${other ? ` by plugin ${other}` : ''}; tool names must be unique`,
       );
+    }
+    // A stranger's schema (WASM, MCP) is walked by the checker, sent to the model with every request
+    // and written into events: one nested past the host's JSON limit is refused here, by name.
+    if (typeof ownValidate !== 'function' && nestsDeeper(inputSchema)) {
+      throw new WasmhooksError('INVALID_OPTIONS', tooDeep(`tool "${name}"${plugin !== undefined ? ` (${plugin})` : ''}: its input schema`));
     }
     const validate = typeof ownValidate === 'function' ? (input: unknown): ToolInputCheck => ownValidate.call(handler, input) : jsonSchemaChecker(inputSchema);
     const kept: ToolHandler = Object.freeze({

@@ -70,7 +70,7 @@ describe('protocol codec', () => {
     ['a backreference', info({ hooks: [{ event: 6, matcher: '(a)\\1' }] }), /hooks\[0\] .*not a valid regular expression \(RE2 syntax/],
     ['a counted repetition too large', info({ hooks: [{ event: 6, matcher: '.{1000}' }] }), /hooks\[0\] .*counted repetitions/],
     ['an overlong matcher', info({ hooks: [{ event: 6, matcher: 'a|'.repeat(200) + 'a' }] }), /hooks\[0\] .*401 characters long; the limit is 256/],
-    ['too many bindings', info({ hooks: Array.from({ length: 65 }, () => ({ event: 6 })) }), /declares 65 hook bindings; the limit is 64/],
+    ['too many bindings', info({ hooks: Array.from({ length: 65 }, () => ({ event: 6 })) }), /has 65 entries in PluginInfo.hooks \(hook bindings\); the limit is 64/],
     ['matchers too long in total', info({ hooks: Array.from({ length: 9 }, (_, i) => ({ event: 6, matcher: `${i}`.repeat(250) })) }), /hooks\[8\] \(PreToolUse\): the matchers cost more than 2048 in all/],
     ['an unknown event', info({ hooks: [{ event: 99 as wasmhooks.v1.HookEvent }] }), /unknown event 99/],
     ['an unknown failure policy', info({ hooks: [{ event: 6, failurePolicy: 3 as wasmhooks.v1.FailurePolicy }] }), /unknown failure_policy 3/],
@@ -79,7 +79,7 @@ describe('protocol codec', () => {
     ['a non-JSON schema', info({ tools: [{ name: 't', inputSchemaJson: '{' }] }), /not valid JSON/],
     ['duplicate tools', info({ tools: [{ name: 't' }, { name: 't' }] }), /duplicate tool name/],
     // Each tool is host work at load (a duplicate check, a schema): 40 000 tools in 280 KB took 11 s of unmetered CPU.
-    ['too many tools', info({ tools: Array.from({ length: 257 }, (_, i) => ({ name: `t${i}` })) }), /declares 257 tools; the limit is 256/],
+    ['too many tools', info({ tools: Array.from({ length: 257 }, (_, i) => ({ name: `t${i}` })) }), /has 257 entries in PluginInfo.tools \(tools\); the limit is 256/],
     ['no name', info({ name: '' }), /empty plugin name/],
     // Red review (red4): a plugin's tool names were not checked at all. MCP tools register at the first prompt, after
     // plugins, so a plugin's `mcp__fs__read_file` took the MCP tool's name (and the rules written for it).
@@ -91,7 +91,7 @@ describe('protocol codec', () => {
     // Each hook call's events carry the name three times: a 1 MiB name was megabytes of events per call (red4).
     ['a name past 128 characters', info({ name: 'n'.repeat(129) }), /name is 129 characters; the limit is 128/],
     ['a description past 4096 characters', info({ description: 'd'.repeat(4097) }), /description is 4097 characters; the limit is 4096/],
-    ['too many grants', info({ grants: { configKeys: Array.from({ length: 257 }, (_, i) => `k${i}`) } }), /asks for 257 grants.config_keys; the limit is 256/],
+    ['too many grants', info({ grants: { configKeys: Array.from({ length: 257 }, (_, i) => `k${i}`) } }), /has 257 entries in Grants.config_keys \(config keys\); the limit is 256/],
   ])('rejects a describe answer with %s', (_, bytes, message) => {
     const decoded = decodePluginInfo(bytes);
     expect(decoded.ok).toBe(false);

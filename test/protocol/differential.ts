@@ -26,6 +26,12 @@ export interface Differential {
   what: string;
   /** The code every refusal must carry; the reference's own code when not given. */
   refusalCode?: string;
+  /**
+   * The refusal due when the reader's fields show a count past a repeated field's cap
+   * (host/protocol/repeated-caps.ts), else undefined: entries past the cap are skipped unread, so
+   * protobufjs may refuse their content where the reader does not; the answer must then be refused so.
+   */
+  overCap?: (fields: unknown) => { code: string; message?: string } | undefined;
 }
 
 /** `agree(bytes)` checks one input; `checked` and `refused` count what it saw (the coverage a test asserts). */
@@ -38,6 +44,15 @@ export function differential(d: Differential): { agree: (bytes: Uint8Array) => v
     counts.checked++;
     if (!want.ok) counts.refused++;
     const hex = Buffer.from(bytes).toString('hex');
+    const over = got.ok ? d.overCap?.(got.fields) : undefined;
+    if (over !== undefined && !want.ok) {
+      // Skipped entries that protobufjs refuses for their content: refused for the count instead.
+      const decoded = d.decode(bytes);
+      if (decoded.ok || decoded.failure.code !== over.code || (over.message !== undefined && decoded.failure.message !== over.message)) {
+        expect({ hex, decoded }).toEqual({ hex, decoded: { ok: false, failure: over } });
+      }
+      return;
+    }
     if (got.ok !== want.ok || (want.ok && got.ok && !same(got.fields, want.fields))) expect({ hex, got }).toEqual({ hex, got: want });
     const decoded = d.decode(bytes);
     const ref = d.reference(bytes);

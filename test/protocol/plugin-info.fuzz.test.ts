@@ -17,20 +17,34 @@ import { decodePluginInfo, pluginInfoOf } from '../../host/protocol/codec.js';
 import { wasmhooks } from '../../host/protocol/gen/hooks.js';
 import { encodePluginInfo } from '../../host/protocol/pb-codec.js';
 import { readPluginInfo } from '../../host/protocol/plugin-info.js';
+import { overCap, REPEATED_CAPS, type RepeatedField } from '../../host/protocol/repeated-caps.js';
 
 const v1 = wasmhooks.v1;
 
-/** Both decoders' output as plain data (protobufjs keeps defaults on its prototypes). */
+/**
+ * Both decoders' output as plain data (protobufjs keeps defaults on its prototypes): each list as the
+ * reader keeps it (at most its cap), with the count of entries on the wire.
+ */
 function normalized(m: wasmhooks.v1.PluginInfo | ReturnType<typeof readPluginInfo>): unknown {
   const g = m.grants;
+  const lists = {
+    hooks: m.hooks.map((h) => ({ event: h.event, matcher: h.matcher, failurePolicy: h.failurePolicy })),
+    tools: m.tools.map((t) => ({ name: t.name, description: t.description, inputSchemaJson: t.inputSchemaJson })),
+    networkHosts: [...(g?.networkHosts ?? [])],
+    filePaths: [...(g?.filePaths ?? [])],
+    configKeys: [...(g?.configKeys ?? [])],
+  };
+  const counts = 'counts' in m ? m.counts : Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.length]));
+  const kept = <T,>(key: RepeatedField, list: T[]): T[] => list.slice(0, REPEATED_CAPS[key].cap);
   return {
     name: m.name,
     version: m.version,
     protocolVersion: m.protocolVersion,
     description: m.description,
-    hooks: m.hooks.map((h) => ({ event: h.event, matcher: h.matcher, failurePolicy: h.failurePolicy })),
-    tools: m.tools.map((t) => ({ name: t.name, description: t.description, inputSchemaJson: t.inputSchemaJson })),
-    grants: g ? { networkHosts: [...(g.networkHosts ?? [])], filePaths: [...(g.filePaths ?? [])], configKeys: [...(g.configKeys ?? [])] } : null,
+    hooks: kept('hooks', lists.hooks),
+    tools: kept('tools', lists.tools),
+    grants: g ? { networkHosts: kept('networkHosts', lists.networkHosts), filePaths: kept('filePaths', lists.filePaths), configKeys: kept('configKeys', lists.configKeys) } : null,
+    counts,
   };
 }
 
@@ -52,6 +66,12 @@ const run = differential({
   decode: decodePluginInfo,
   reference,
   what: 'describe output',
+  overCap: (fields) => {
+    const { counts, protocolVersion } = fields as { counts: Parameters<typeof overCap>[1]; protocolVersion: number };
+    const message = overCap('describe output', counts);
+    // Another protocol major is refused as such first, whatever the counts.
+    return message === undefined ? undefined : protocolVersion === 1 ? { code: 'BAD_OUTPUT', message } : { code: 'PROTOCOL_MISMATCH' };
+  },
 });
 const agree = run.agree;
 
@@ -116,6 +136,10 @@ function hostile(): Uint8Array[] {
     // Unknown fields of every wire type, inside and outside nested messages.
     cat([0x40, 0x96, 0x01], ok), cat(ok, ld(4, [0x38, 0x01, 0x41, 1, 2, 3, 4, 5, 6, 7, 8, 0x45, 1, 2, 3, 4, ...ld(9, [1])])), cat(ok, [0x0f]),
     cat(ok, [0x00]), cat(ok, ld(6, [0x00])), cat(ok, [0x88, 0x80, 0x80, 0x80, 0x10, 0x02]),
+    // Past a repeated field's cap (session 40): entries skipped unread, whatever is in them; another major first.
+    cat(ok, ...Array(64).fill(ld(4, [0x08, 0x06])), ld(4, ld(2, [0xc0, 0xaf])), ld(4, [0x12, 0x05, 0x61])),
+    cat([0x0a, 0x01, 0x67, 0x18, 0x02], ...Array(65).fill(ld(4, [])), ld(4, [0x0b])),
+    cat(ok, ...Array(257).fill(ld(5, [])), ld(5, [0x3b])), cat(ok, ld(6, [...Array(257).fill(ld(2, [])).flat(), ...ld(2, [0xff])]), ld(6, ld(3, [0x80]))),
   ];
 }
 
