@@ -10,14 +10,18 @@
 // test/plugins/red40.deep-log-session.test.ts, test/events/red40.bus-throws.test.ts.
 import assert from 'node:assert/strict';
 import { EventBus, createHost, createSandbox, loadPlugin, scriptedModel } from '../../dist/index.js';
-import { DEEP_ENDS, deepSandboxProblems, deepSessionProblems, endProblems, type DeepSandboxApi, type DeepSessionApi } from '../fixtures/deep-log.ts';
+import { DEEP_ENDS, deepSandboxProblems, deepSessionProblems, endProblems, stackEndProblems, type DeepSandboxApi, type DeepSessionApi } from '../fixtures/deep-log.ts';
 import { hostile } from './wat.ts';
 
 const sandboxApi = { createSandbox, EventBus } as unknown as DeepSandboxApi;
 const sessionApi = { createHost, scriptedModel, loadPlugin } as unknown as DeepSessionApi;
-const ev = (seq: number) => ({ type: 'text.delta', text: String(seq), seq, sessionId: 's', time: 0 }) as const;
 
 export const scenarios: Record<string, () => Promise<void>> = {
+  // First: after the plugin scenarios, the engine's optimised publish met the stack's end elsewhere (the old bus froze less often).
+  'the bus: publishes from every depth near the stack limit, a RangeError anywhere inside, never leave it frozen': async () => {
+    assert.deepEqual(await stackEndProblems(sandboxApi), []);
+  },
+
   'in-thread: log lines said just short of the stack limit are all heard, in order, through an event bus that still delivers after': async () => {
     assert.deepEqual(await deepSandboxProblems(sandboxApi, await hostile('deep-log'), 'run'), []);
   },
@@ -36,31 +40,6 @@ export const scenarios: Record<string, () => Promise<void>> = {
     // In a worker (no host functions there), bar the deadline: the host's 50 ms grace may give up on a loaded machine.
     const worker = all.filter((end) => end !== 'an abort' && end !== 'the deadline');
     assert.deepEqual(await endProblems(sandboxApi, (name) => hostile(name), 'worker', worker), []);
-  },
-
-  'the bus: publishes from every depth near the stack limit, a RangeError anywhere inside, never leave it frozen': async () => {
-    const bus = new EventBus();
-    const got: number[] = [];
-    bus.subscribe((e) => void got.push(e.seq), { buffer: Infinity });
-    let seq = 0;
-    let threw = 0;
-    const down = (): void => {
-      try {
-        down();
-      } catch {
-        // the end of the stack
-      }
-      try {
-        bus.publish(ev(++seq) as never);
-      } catch {
-        threw++;
-      }
-    };
-    down();
-    assert.ok(threw > 0, 'no publish met the end of the stack');
-    bus.publish(ev(++seq) as never);
-    await new Promise((r) => setTimeout(r, 0));
-    assert.equal(got.at(-1), seq, `the last event was not heard (${got.length} heard of ${seq}, ${threw} publishes threw)`);
   },
 
   'in-thread: an embedder host function that runs out of stack fails the call closed, STACK_OVERFLOW naming it; the next call runs': async () => {
