@@ -8,8 +8,9 @@
 // Deno and Bun against dist/: test/xrt/red40-deeplog.xrt.ts).
 // Fail on the old code: the first two (every call after the first deep one heard nothing, "depth 1
 // (ok): heard 0 of 1 lines": the bus frozen) and the last (the host function's overflow read "the
-// plugin overflowed the call stack"). The two "however it ends" tests held before too (lines went
-// out during the call); they hold the queue to the same order and completeness.
+// plugin overflowed the call stack"), and the worker's "however it ends" (its answer carried all the
+// log lines, then all the progress). The in-thread one held before too (lines went out during the
+// call): it holds the queue to the same order and completeness.
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../host/events/bus.js';
 import { createSandbox } from '../../host/sandbox/index.js';

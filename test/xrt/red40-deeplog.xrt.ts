@@ -34,7 +34,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.deepEqual(await deepSessionProblems(sessionApi, await hostile('deep-log')), []);
   },
 
-  'what a call said is heard once it ends (a trap, past the line cap, the deadline, a refusal, an abort), in order, before its outcome': async () => {
+  'what a call said is heard once it ends (returning, a trap, past the line cap, the deadline, a refusal, an abort), in order, log lines and progress interleaved, before its outcome': async () => {
     const all = DEEP_ENDS.map((e) => e.end);
     assert.deepEqual(await endProblems(sandboxApi, (name) => hostile(name), 'in-thread', all), []);
     // In a worker (no host functions there), bar the deadline: the host's 50 ms grace may give up on a loaded machine.
