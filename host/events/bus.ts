@@ -31,6 +31,14 @@ class SubscriberQueue {
   private head = 0;
   private dropped = 0;
   private lastDropped: HostEvent | undefined;
+  /**
+   * A drain is queued or running. Set only once `queueMicrotask` has returned, cleared in the
+   * drain's `finally`: a throw anywhere (a RangeError from the scheduling itself, on a nearly
+   * exhausted stack) can never leave it set with no drain to come, which froze this subscriber
+   * for the rest of the session (red40).
+   */
+  private scheduled = false;
+  /** A drain is running: a second one (queued by a publish that threw after queueing it) leaves it be. */
   private draining = false;
   /** A promise the subscriber returned and we have not seen settle: it is busy. */
   private pending: Promise<void> | undefined;
@@ -54,11 +62,14 @@ class SubscriberQueue {
     }
     if (this.dropped > 0) this.flushDropped();
     this.items.push(event);
-    if (!this.draining) {
-      this.draining = true;
-      queueMicrotask(() => void this.drain());
+    if (!this.scheduled) {
+      queueMicrotask(this.startDrain);
+      this.scheduled = true;
     }
   }
+
+  /** A throw of the drain's own (not a subscriber's: those are caught where they are called) goes to `onError`, not unhandled. */
+  private readonly startDrain = (): void => void this.drain().then(undefined, (error: unknown) => this.report(error));
 
   /** The notice goes in ahead of the next event, even if that exceeds capacity by one. */
   private flushDropped(): void {
@@ -70,22 +81,29 @@ class SubscriberQueue {
       sessionId: last.sessionId,
       time: Date.now(),
     };
+    // Counted as sent only once it is in the queue (a throw before keeps the count for the next one).
+    this.items.push(notice);
     this.dropped = 0;
     this.lastDropped = undefined;
-    this.items.push(notice);
   }
 
   private async drain(): Promise<void> {
-    for (;;) {
-      if (this.pending) {
-        await this.pending;
-        this.pending = undefined;
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (;;) {
+        if (this.pending) {
+          await this.pending;
+          this.pending = undefined;
+        }
+        if (this.closed || this.head >= this.items.length) break;
+        this.deliverOne();
+        if (this.head >= this.items.length && this.dropped > 0) this.flushDropped();
       }
-      if (this.closed || this.head >= this.items.length) break;
-      this.deliverOne();
-      if (this.head >= this.items.length && this.dropped > 0) this.flushDropped();
+    } finally {
+      this.draining = false;
+      this.scheduled = false;
     }
-    this.draining = false;
   }
 
   /** Hands the subscriber the queued events now, until it returns a promise. */

@@ -59,12 +59,14 @@ export interface ImportScope extends MessageScope {
 }
 
 
-/** A call starts with a clean scope: no stop, no progress, no blocks, no log lines yet. */
+/** A call starts with a clean scope: no stop, no progress, no blocks, no log lines yet, nothing said. */
 export function beginCall(scope: ImportScope): void {
   scope.stop = null;
   scope.progressBytes = 0;
   scope.progressMessages = 0;
   scope.blocks = 0;
+  // Delivered at the end of each call (plugin-messages.ts): anything left is no call's to hear.
+  scope.said.length = 0;
   const log = scope.log;
   log.lines = 0;
   log.bytes = 0;

@@ -9,7 +9,7 @@ import type { Plugin, PluginOutput } from '@extism/extism';
 import { warmUp } from './extism.js';
 import { HostRefusal, classify, corruptsInstance, explainTrap, failure, sandboxError } from './failures.js';
 import { SELF_CHECK_CLOCK_EVERY, beginCall, blockMade, callStop, type ImportScope } from './engine-imports.js';
-import { deliverLog, reportDroppedLogs } from './plugin-messages.js';
+import { deliverMessages, queueLog } from './plugin-messages.js';
 import { GuestImports } from './guest-imports.js';
 import type { EngineOptions, Settle } from './engine-options.js';
 import { ProcExit, charge } from './host-call.js';
@@ -71,10 +71,11 @@ export class Engine {
       progressBytes: 0,
       progressMessages: 0,
       onProgress: options.onProgress,
+      said: [],
     };
     // WASI stdout/stderr lines go through the same per-call caps as log_*.
     // An embedder's `ctx.store` makes a block like `alloc`: it pays for Extism's scan of the call's blocks too.
-    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => deliverLog(this.#scope, level, line), () => blockMade(this.#scope));
+    this.#guest = new GuestImports(options, () => this.#meter, (level, line) => queueLog(this.#scope, level, line), () => blockMade(this.#scope));
   }
 
   /**
@@ -149,9 +150,11 @@ export class Engine {
     return this.#deliver(outcome);
   }
 
+  /** Every call ends here: what the plugin said goes out now, off its stack (plugin-messages.ts), then the outcome. */
   #deliver(outcome: CallOutcome): unknown {
     const settle = this.#settle;
     this.#settle = same;
+    deliverMessages(this.#scope);
     return settle(outcome);
   }
 
@@ -238,7 +241,6 @@ export class Engine {
     this.#guest.flush();
     this.#meter = null;
     this.#slice = meter.slice;
-    if (this.#scope.log.dropped > 0) reportDroppedLogs(this.#scope);
     if (failed && (unwound || corruptsInstance(failed.code))) void this.discard();
     // Still in the global for the next call of this instance (see `#enter`); discard forgets it.
     else this.#left = left !== undefined && left > 0n ? Number(left) : -1;
@@ -260,6 +262,7 @@ export class Engine {
     meter.global = null;
     this.#begin(meter);
     const failed = await this.#instantiate();
+    deliverMessages(this.#scope);
     this.#meter = null;
     this.#slice = meter.slice;
     if (this.#fuel) this.#fuel.value = 0n;

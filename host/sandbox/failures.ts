@@ -120,7 +120,7 @@ export function classify(error: unknown, phase: Phase): PluginFailure {
     return failure('TRAP', 'the plugin threw a wasm exception that it did not catch (WebAssembly.Exception)');
   }
   const message = messageOf(error);
-  if (error instanceof RangeError && /call stack size|stack overflow/i.test(message)) {
+  if (isStackOverflow(error)) {
     return failure('STACK_OVERFLOW', `the plugin overflowed the call stack (${message})`);
   }
   if (error instanceof RangeError && /allocat|array buffer length|out of memory/i.test(message)) {
@@ -139,6 +139,11 @@ export function classify(error: unknown, phase: Phase): PluginFailure {
   // A host function failing on the plugin's arguments (a bad block address,
   // say) is the plugin's fault, and stops it like a trap does.
   return failure('TRAP', `the plugin made an invalid host call: ${message}`);
+}
+
+/** The engine's "out of stack" (V8: "Maximum call stack size exceeded", JavaScriptCore the same with a period). */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack size|stack overflow/i.test(error.message);
 }
 
 function isWasmException(error: unknown): boolean {

@@ -8,7 +8,7 @@
  */
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
-import { HostRefusal } from './failures.js';
+import { HostRefusal, isStackOverflow } from './failures.js';
 import { isAsyncFunction } from './extism.js';
 import { copyToBlock } from './blocks.js';
 import { bytesFuel, charge, checkDeadline } from './host-call.js';
@@ -47,8 +47,10 @@ export interface HostFunction {
   /** At most one result type. */
   results: HostValueType[];
   /**
-   * Runs on the plugin's call, on the caller's thread. Contract: synchronous
-   * and quick; a throw stops the plugin's call (a TRAP failure naming it).
+   * Runs on the plugin's call, on the caller's thread, on the plugin's own
+   * stack. Contract: synchronous, quick and shallow (a plugin may call it
+   * from deep recursion: out of stack, the call fails as STACK_OVERFLOW
+   * naming it); a throw stops the plugin's call (a TRAP failure naming it).
    * Called as a plain function (`this` is undefined): bind it, or close over
    * its state, if it needs an object.
    */
@@ -129,12 +131,29 @@ export function userImports(
     out[name] = (cc, ...args) => {
       // The call was charged and checked by its import wrapper; what it reads and stores is charged here.
       const ctx = contextOf(cc, meter, blockMade);
-      const result = fn(ctx, ...args);
+      let result: HostValue | void;
+      try {
+        result = fn(ctx, ...args);
+      } catch (error) {
+        throw isStackOverflow(error) ? outOfStack(name, error as RangeError) : error;
+      }
       checkDeadline(meter());
       return checked(name, spec, result);
     };
   }
   return out;
+}
+
+/**
+ * A host function runs on the plugin's own stack (in-thread, wasm and JS share one): a plugin that
+ * calls it from deep recursion leaves it what is left. Said so, naming it, rather than as the plugin's
+ * own overflow; the call fails closed either way (STACK_OVERFLOW).
+ */
+function outOfStack(name: string, error: RangeError): HostRefusal {
+  return new HostRefusal(
+    'STACK_OVERFLOW',
+    `the host function "${name}" ran out of stack (${error.message}): it runs on the plugin's stack, which the plugin may have used up (recursing before the call); keep host functions shallow`,
+  );
 }
 
 function contextOf(cc: CallContext, meter: () => Meter | null, blockMade: () => void): HostCallContext {

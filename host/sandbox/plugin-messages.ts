@@ -4,6 +4,14 @@
  * flood is counted, not delivered), and log lines from elsewhere (WASI
  * stdout/stderr) under the same caps. The engine's host functions
  * (engine-imports.ts) hand these out behind the same `final` as the others.
+ *
+ * Nothing is passed on during the call: what the plugin says is queued, in
+ * order, and `deliverMessages` hands it to the listeners once the call has
+ * ended (the engine, however it ended). In-thread, a host function runs on
+ * the plugin's own stack: a plugin that recursed to just short of the limit
+ * and then logged left the embedder's listener chain (a session, the event
+ * bus, its subscribers) a few KB, and the RangeError there lost the line in
+ * silence, or left the bus frozen (red40).
  */
 import type { CallContext, ExtismPluginOptions } from '@extism/extism';
 import { safely } from '../errors.js';
@@ -27,7 +35,14 @@ export interface MessageScope {
   /** This call's log lines: delivered, and dropped past the caps. */
   log: { lines: number; bytes: number; dropped: number };
   onLog: ((level: string, message: string) => void) | undefined;
+  /** What the call said so far, in order, for `deliverMessages`; bounded by the caps above. */
+  said: Said[];
 }
+
+/** One thing a plugin said: a log line (its level), or a progress message (`PROGRESS`). A worker sends these with its answer. */
+export type Said = readonly [level: string, text: string];
+/** Not a log level: the mark of a progress message in a `Said`. */
+export const PROGRESS = 'progress';
 
 /**
  * Progress messages passed on per call. maxProgressBytes bounds their text, not their number: a
@@ -44,7 +59,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export const logLevel = (level: string): (typeof LOG_LEVELS)[number] =>
   LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number]) ? (level as (typeof LOG_LEVELS)[number]) : 'info';
 
-/** `wasmhooks:host` `progress`: the text goes to the running call's `onProgress`, within maxProgressBytes and the message count. */
+/** `wasmhooks:host` `progress`: the text is queued for the running call's `onProgress`, within maxProgressBytes and the message count. */
 export function progress(scope: MessageScope): HostFunction {
   return (cc: CallContext, address: bigint) => {
     const block = cc.read(address);
@@ -59,11 +74,10 @@ export function progress(scope: MessageScope): HostFunction {
     }
     // Each message is an event for every watcher: past the count, dropped (one note), as log lines are.
     if (++scope.progressMessages > MAX_PROGRESS_MESSAGES_PER_CALL) {
-      if (scope.progressMessages === MAX_PROGRESS_MESSAGES_PER_CALL + 1) safely(() => scope.onProgress?.(PROGRESS_DROPPED));
+      if (scope.progressMessages === MAX_PROGRESS_MESSAGES_PER_CALL + 1) scope.said.push([PROGRESS, PROGRESS_DROPPED]);
       return;
     }
-    const text = block.text();
-    safely(() => scope.onProgress?.(text));
+    if (scope.onProgress) scope.said.push([PROGRESS, block.text()]);
   };
 }
 
@@ -81,15 +95,36 @@ export function log(scope: MessageScope, level: (typeof LOG_LEVELS)[number]): Ho
   };
 }
 
-/** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*. */
-export function deliverLog(scope: MessageScope, level: string, line: string): void {
+/** A log line from elsewhere (WASI stdout/stderr), under the same per-call caps as log_*, queued with them. */
+export function queueLog(scope: MessageScope, level: string, line: string): void {
   if (scope.onLog) lineOut(scope, level, encoder.encode(line).byteLength, () => line);
 }
 
-/** After a call that dropped log lines: one line that says how many, and why. */
-export function reportDroppedLogs(scope: MessageScope): void {
-  const message = `${scope.log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${scope.limits.maxLogBytes} bytes, maxLogBytes)`;
-  safely(() => scope.onLog?.('warn', clip(message)));
+/**
+ * At the end of a call (returned, trapped, stopped, refused) or of building an instance: what it
+ * said, in order, to the listeners, then, if it dropped log lines, one line that says how many and
+ * why. Called off the plugin's stack; a listener that throws loses only its own message.
+ */
+export function deliverMessages(scope: MessageScope): void {
+  const log = scope.log;
+  if (log.dropped > 0) {
+    const message = `${log.dropped} more log lines dropped (limits per call: ${MAX_LOG_LINES_PER_CALL} lines, ${scope.limits.maxLogBytes} bytes, maxLogBytes)`;
+    log.dropped = 0;
+    scope.said.push(['warn', clip(message)]);
+  }
+  const said = scope.said;
+  if (said.length === 0) return;
+  // Taken first: a listener may start the next call, which says things of its own.
+  scope.said = [];
+  tell(said, scope);
+}
+
+/** `said` to the listeners, in order; a listener that throws loses only its own message. */
+export function tell(said: readonly Said[], to: Partial<Pick<MessageScope, 'onLog' | 'onProgress'>>): void {
+  for (const [level, text] of said) {
+    if (level === PROGRESS) safely(() => to.onProgress?.(text));
+    else safely(() => to.onLog?.(level, text));
+  }
 }
 
 function lineOut(scope: MessageScope, level: string, bytes: number, text: () => string): void {
@@ -100,5 +135,5 @@ function lineOut(scope: MessageScope, level: string, bytes: number, text: () => 
     return;
   }
   log.bytes += bytes;
-  safely(() => scope.onLog?.(level, text()));
+  scope.said.push([level, text()]);
 }

@@ -109,12 +109,14 @@ describe('abort', () => {
     expect(await served(sandbox)).toBe(0);
   });
 
-  it('stops a running call at its next refuel when aborted mid-call', async () => {
+  it('stops a running call when aborted mid-call', async () => {
     const controller = new AbortController();
-    // On this thread only the plugin's own host call can run the abort.
-    const sandbox = await createSandbox(await hostile('log-then-spin'), {
+    // On this thread only a host function the plugin calls can run the abort (a log callback ran
+    // mid-call before red40; lines are now delivered after the call).
+    const sandbox = await createSandbox(await hostile('poke-then-spin'), {
       limits: { timeoutMs: 5_000, fuel: 1e15 },
-      host: { onLog: () => controller.abort() },
+      allowExceptions: true,
+      hostFunctions: { poke: { params: [], results: [], fn: () => controller.abort() } },
     });
     const started = performance.now();
     const outcome = await sandbox.call('run', new Uint8Array(0), { signal: controller.signal });

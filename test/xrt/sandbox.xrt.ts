@@ -150,9 +150,11 @@ export const scenarios: Record<string, () => Promise<void>> = {
     assert.equal(codeOf(refused), 'ABORTED');
     assert.equal(refused.fuelUsed, 0);
     const during = new AbortController();
-    const spinner = await createSandbox(await hostile('log-then-spin'), {
+    // From a host function the plugin calls: a log callback, as before red40, runs after the call now.
+    const spinner = await createSandbox(await hostile('poke-then-spin'), {
       limits: { timeoutMs: 5_000, fuel: 1e15 },
-      host: { onLog: () => during.abort() },
+      allowExceptions: true,
+      hostFunctions: { poke: { params: [], results: [], fn: () => during.abort() } },
     });
     const started = performance.now();
     assert.equal(codeOf(await spinner.call('run', new Uint8Array(0), { signal: during.signal })), 'ABORTED');

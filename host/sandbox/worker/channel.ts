@@ -12,6 +12,7 @@
  * nothing overflows: the caps on output, logs and progress bound the total.
  */
 import type { PluginFailure } from '../../failure.js';
+import type { Said } from '../plugin-messages.js';
 import type { CallOutcome, Limits } from '../types.js';
 import { concatBytes } from '../../bytes.js';
 
@@ -70,8 +71,8 @@ export interface ResponseMeta {
   returnCode?: number;
   fuelUsed: number;
   durationMs: number;
-  logs: [level: string, message: string][];
-  progress: string[];
+  /** The call's log lines and progress messages, in the order the plugin said them (plugin-messages.ts). */
+  said: Said[];
 }
 
 /** What the host sends the worker once, at start. */

@@ -5,10 +5,10 @@
  * period). A worker that overruns it is terminated and a new one is spawned
  * for the next call.
  */
-import { safely } from '../../errors.js';
 import type { Backend } from '../backend.js';
 import type { EngineOptions, Settle } from '../engine.js';
 import { failure, loadFailed, sandboxError } from '../failures.js';
+import { tell } from '../plugin-messages.js';
 import type { PluginFailure } from '../../failure.js';
 import type { CallOutcome } from '../types.js';
 import { Channel, META_BYTES, Slot, State, WAKE_MS, outcomeOf, type RequestMeta, type ResponseMeta } from './channel.js';
@@ -212,8 +212,7 @@ export class WorkerBackend implements Backend {
   }
 
   #deliver(meta: ResponseMeta): void {
-    for (const [level, message] of meta.logs) safely(() => this.options.onLog?.(level, message));
-    for (const message of meta.progress) safely(() => this.options.onProgress?.(message));
+    tell(meta.said, this.options);
   }
 }
 

@@ -9,6 +9,7 @@
 import { Engine } from '../engine.js';
 import { clip } from '../failures.js';
 import { loadWasi } from '../guest-imports.js';
+import { PROGRESS, type Said } from '../plugin-messages.js';
 import type { PluginFailure } from '../../failure.js';
 import { Channel, Slot, State, type RequestMeta, type ResponseMeta, type WorkerInit } from './channel.js';
 import { loadAdapter } from './thread.js';
@@ -17,8 +18,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
   const init = await (await loadAdapter()).receive<WorkerInit>();
   const channel = new Channel(init.buffer);
   channelOf(channel);
-  let logs: ResponseMeta['logs'] = [];
-  let progress: string[] = [];
+  let said: Said[] = [];
   let engine: Engine;
   try {
     const module = await WebAssembly.compile(init.bytes as Uint8Array<ArrayBuffer>);
@@ -27,12 +27,12 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
       limits: init.limits,
       config: init.config,
       wasi: init.wasi,
-      // Host callbacks cannot cross threads synchronously: they go with the response.
+      // Host callbacks cannot cross threads synchronously: they go with the response, in the order said.
       onLog: (level, message) => {
-        if (init.wantsLogs) logs.push([level, message]);
+        if (init.wantsLogs) said.push([level, message]);
       },
       onProgress: (message) => {
-        progress.push(message);
+        said.push([PROGRESS, message]);
       },
     });
   } catch (error) {
@@ -57,8 +57,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
       continue;
     }
     const { meta, data } = channel.read<RequestMeta>();
-    logs = [];
-    progress = [];
+    said = [];
     const outcome = await engine.run(meta.fn, data, {
       // The host's deadline, not one restarted when this thread woke up (which came late on a busy machine).
       deadline: meta.deadlineAt !== undefined ? meta.deadlineAt - performance.timeOrigin : performance.now() + meta.timeoutMs,
@@ -70,8 +69,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
       ok: outcome.ok,
       fuelUsed: outcome.fuelUsed,
       durationMs: outcome.durationMs,
-      logs,
-      progress,
+      said,
     };
     if (!outcome.ok) response.failure = outcome.failure;
     else if (outcome.returnCode !== undefined) response.returnCode = outcome.returnCode;
@@ -80,7 +78,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
 }
 
 function refuse(channel: Channel, failure: PluginFailure): void {
-  const response: ResponseMeta = { ok: false, failure, fuelUsed: 0, durationMs: 0, logs: [], progress: [] };
+  const response: ResponseMeta = { ok: false, failure, fuelUsed: 0, durationMs: 0, said: [] };
   channel.respond(response, new Uint8Array(0), State.DEAD);
 }
 
