@@ -32,5 +32,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Builds the C test modules (cached by content hash): scripts/build-c.ts.
     globalSetup: ['test/setup/build-c.ts'],
+    // A RegExp in toMatchObject & co. is checked against the string (test/setup/regex-matches.ts).
+    setupFiles: ['test/setup/regex-matches.ts'],
   },
 });
