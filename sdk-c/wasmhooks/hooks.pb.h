@@ -165,7 +165,10 @@ typedef struct wh_tool_spec {
   wh_str input_schema_json;
 } wh_tool_spec;
 
-/** Capabilities a plugin asks for. Nothing is granted by default. */
+/**
+ * Capabilities a plugin asks for. Nothing is granted by default. Each list holds at most 256
+ * entries (a second Grants is merged into the first and counted with it).
+ */
 typedef struct wh_grants {
   wh_str *network_hosts;
   uint32_t network_hosts_count;
@@ -175,14 +178,20 @@ typedef struct wh_grants {
   uint32_t config_keys_count;
 } wh_grants;
 
-/** The answer of `describe`. */
+/**
+ * The answer of `describe`. Every repeated field a plugin sends has a cap on its entries, whatever
+ * their size: past it the host counts the entries without reading them and refuses the answer
+ * (BAD_OUTPUT), naming the field, the count and the cap.
+ */
 typedef struct wh_plugin_info {
   wh_str name;
   wh_str version;
   /** The major protocol version the plugin speaks; the host refuses majors it does not know. */
   uint32_t protocol_version;
+  /** At most 64. */
   struct wh_hook_binding *hooks;
   uint32_t hooks_count;
+  /** At most 256. */
   struct wh_tool_spec *tools;
   uint32_t tools_count;
   struct wh_grants *grants;

@@ -234,7 +234,10 @@ export class ToolSpec {
   }
 }
 
-/** Capabilities a plugin asks for. Nothing is granted by default. */
+/**
+ * Capabilities a plugin asks for. Nothing is granted by default. Each list holds at most 256
+ * entries (a second Grants is merged into the first and counted with it).
+ */
 export class Grants {
   networkHosts: string[] = [];
   filePaths: string[] = [];
@@ -294,13 +297,19 @@ export class Grants {
   }
 }
 
-/** The answer of `describe`. */
+/**
+ * The answer of `describe`. Every repeated field a plugin sends has a cap on its entries, whatever
+ * their size: past it the host counts the entries without reading them and refuses the answer
+ * (BAD_OUTPUT), naming the field, the count and the cap.
+ */
 export class PluginInfo {
   name: string = "";
   version: string = "";
   /** The major protocol version the plugin speaks; the host refuses majors it does not know. */
   protocolVersion: u32 = 0;
+  /** At most 64. */
   hooks: HookBinding[] = [];
+  /** At most 256. */
   tools: ToolSpec[] = [];
   grants: Grants | null = null;
   description: string = "";
