@@ -7,7 +7,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 const [runtime, kind, bursts = '2', events = '5000', tag = kind] = process.argv.slice(2);
 const WT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -16,7 +16,8 @@ const exe = { node: ['node', ['--no-warnings']], deno: [`${WT}/node_modules/.bin
 const limit = 8010;
 const now = () => performance.timeOrigin + performance.now();
 const out = `${tmpdir()}/sse-cg-${runtime}-${tag}.out`;
-const p = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', exe[0], ...exe[1], script, kind, String(limit)], { stdio: ['pipe', 'pipe', 'ignore'] });
+for (const f of readdirSync(tmpdir())) if (f.startsWith(`sse-cg-${runtime}-${tag}.out`)) rmSync(`${tmpdir()}/${f}`);
+const p = spawn('valgrind', ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', exe[0], ...exe[1], script, kind, String(limit)], { stdio: ['pipe', 'pipe', 'ignore'] });
 const q = []; let w;
 createInterface({ input: p.stdout }).on('line', (l) => { let m; try { m = JSON.parse(l); } catch { return; } if (w) { const f = w; w = undefined; f(m); } else q.push(m); });
 const next = () => q.length ? Promise.resolve(q.shift()) : new Promise((r) => (w = r));
@@ -47,9 +48,15 @@ for (let i = 0; i < Number(bursts); i++) await burst(Number(events));
 execFileSync('callgrind_control', ['-d', String(p.pid)], { stdio: 'ignore' });
 await sleep(2000);
 p.kill('SIGKILL');
+// One dump per thread (`<out>.<part>-<thread>`, session 40): thread 1 is the main thread, where the JavaScript runs.
 let total = 0;
+let main = 0;
 for (const f of execFileSync('sh', ['-c', `ls ${out}.*`]).toString().trim().split('\n')) {
-  const m = readFileSync(f, 'utf8').match(/^summary: (\d+)/m) ?? readFileSync(f, 'utf8').match(/^totals: (\d+)/m);
-  if (m) total += Number(m[1]);
+  const text = readFileSync(f, 'utf8');
+  const m = text.match(/^summary: (\d+)/m) ?? text.match(/^totals: (\d+)/m);
+  if (!m) continue;
+  total += Number(m[1]);
+  if (/^thread: 1$/m.test(text)) main += Number(m[1]);
 }
-console.log(runtime, tag, 'Ir/event', Math.round(total / (Number(bursts) * Number(events))), 'bytes/client', (st.bytes - b0) / 200);
+const per = (n) => Math.round(n / (Number(bursts) * Number(events)));
+console.log(`${runtime} ${tag} Ir/event ${per(total)} (main thread ${per(main)}, other threads ${per(total - main)}) bytes/client ${(st.bytes - b0) / 200}`);

@@ -20,6 +20,11 @@ import { concatBytes } from '../bytes.js';
 export const SLAB_BYTES = 256 * 1024;
 
 const encoder = new TextEncoder();
+/** Between an SSE frame's id and its data, and at its end. */
+const DATA = encoder.encode('\ndata: ');
+const NEWLINE = 10;
+/** The most digits a position takes (2^53 has 16). */
+const DIGITS = 16;
 
 export class FrameSlabs {
   /** By slab number; undefined once let go (the number is free). */
@@ -30,9 +35,11 @@ export class FrameSlabs {
   /** The slab being filled (-1 before the first write) and its first free byte. */
   #current = -1;
   #offset = 0;
-  /** Where the last `write` put its bytes. */
+  /** Where the last write put its bytes: the slab's number and bytes, the frame's offset and length there. */
   lastSlab = -1;
+  lastBytes: Uint8Array | undefined;
   lastStart = 0;
+  lastLength = 0;
 
   constructor(readonly slabBytes = SLAB_BYTES) {}
 
@@ -56,6 +63,41 @@ export class FrameSlabs {
     return this.#into(text) ?? this.#alone(encoder.encode(text));
   }
 
+  /**
+   * Appends the SSE frame `<head><position>\ndata: <json>\n\n` (`head`: `id: <epoch>.`, ASCII) when it surely fits
+   * in the slab being filled, and says whether it did (else `write` the frame's text). The same bytes as `write`
+   * of that text, with no string built around the JSON text and no view returned (a view is an object per event;
+   * `lastBytes`, `lastStart` and `lastLength` say where the frame is).
+   */
+  writeFrame(head: Uint8Array, position: number, json: string): boolean {
+    const slab = this.#slabs[this.#current];
+    const start = this.#offset;
+    // The JSON text takes at most 3 bytes a character (encodeInto's bound): past that it may not fit.
+    if (slab === undefined || start + head.length + DIGITS + DATA.length + json.length * 3 + 2 > this.slabBytes) return false;
+    let at = start;
+    for (let i = 0; i < head.length; i++) slab[at++] = head[i] as number;
+    let length = 1;
+    for (let n = position; n >= 10; n = Math.floor(n / 10)) length++;
+    for (let i = at + length - 1, n = position; i >= at; i--, n = Math.floor(n / 10)) slab[i] = 48 + (n % 10);
+    at += length;
+    for (let i = 0; i < DATA.length; i++) slab[at++] = DATA[i] as number;
+    at += encoder.encodeInto(json, slab.subarray(at)).written;
+    slab[at++] = NEWLINE;
+    slab[at++] = NEWLINE;
+    this.#offset = at;
+    this.#held[this.#current] = (this.#held[this.#current] as number) + 1;
+    this.lastSlab = this.#current;
+    this.lastBytes = slab;
+    this.lastStart = start;
+    this.lastLength = at - start;
+    return true;
+  }
+
+  /** The bytes of slab number `slab`. */
+  bytes(slab: number): Uint8Array {
+    return this.#slabs[slab] as Uint8Array;
+  }
+
   /** The bytes at a place `write` gave. */
   view(slab: number, start: number, length: number): Uint8Array {
     return (this.#slabs[slab] as Uint8Array).subarray(start, start + length);
@@ -77,7 +119,9 @@ export class FrameSlabs {
     this.#offset = start + written;
     this.#held[this.#current] = (this.#held[this.#current] as number) + 1;
     this.lastSlab = this.#current;
+    this.lastBytes = slab;
     this.lastStart = start;
+    this.lastLength = written;
     return slab.subarray(start, start + written);
   }
 
@@ -91,7 +135,9 @@ export class FrameSlabs {
 
   #alone(bytes: Uint8Array): Uint8Array {
     this.lastSlab = this.#number(bytes, 1);
+    this.lastBytes = bytes;
     this.lastStart = 0;
+    this.lastLength = bytes.length;
     return bytes;
   }
 

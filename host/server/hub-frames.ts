@@ -6,7 +6,7 @@ import { encodeEvent, frameJson, referencePayload, type ServerEvent, type Server
 import { concatBytes } from '../bytes.js';
 import { joinFrames } from './frame-slabs.js';
 import type { Client } from './hub-client.js';
-import type { Entry, StreamFormat } from './ring.js';
+import { Entry, type StreamFormat } from './ring.js';
 import type { Since } from '../store/types.js';
 
 const encoder = new TextEncoder();
@@ -56,6 +56,11 @@ export class Tick {
    * would hold a slab per queued frame (thousands of frames, long after the window let them go).
    */
   #frames(client: Client): Batch | null {
+    if (client.request.session === undefined) {
+      // Every entry, side by side in a slab as the window wrote them: one view, no object per frame.
+      const run = Entry.run(this.entries);
+      if (run !== undefined) return { bytes: run, frames: this.entries.length };
+    }
     const frames: Uint8Array[] = [];
     for (const entry of this.entries) if (wants(client, entry)) frames.push(entry.frame('plain'));
     if (frames.length === 0) return null;

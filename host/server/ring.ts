@@ -14,31 +14,57 @@ import { FrameSlabs, SLAB_BYTES } from './frame-slabs.js';
 export type StreamFormat = 'plain' | 'global' | 'reference';
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 /** The bytes of a frame around its JSON text: `id: ` and `\ndata: ` before the id's end and after it, `\n\n` at the end. */
 const ID_HEAD = 'id: '.length;
 const DATA_HEAD = '\ndata: '.length;
 const TAIL = 2;
 
 export class Entry {
-  /** Frames built for a replay's reader (the formats other than a held `/event` frame, whose bytes are at hand). */
+  /** Frames built for a replay's reader (and a held `/event` frame's view, once asked for). */
   #frames: Partial<Record<StreamFormat, Uint8Array>> | undefined;
   readonly sessionId: string | null;
   #json: string | undefined;
-  /** The `/event` frame's bytes when the event is held in a window's slabs: a view, never written to. */
-  readonly #plain: Uint8Array | undefined;
+  /**
+   * Where the `/event` frame's bytes are when the event is held in a window's slabs (never written to): the
+   * slab, the frame's offset and length in it. The view is made when asked for: the live path takes a tick's
+   * frames as one view of the slab (`Entry.run`), with no object per event.
+   */
+  readonly #slab: Uint8Array | undefined;
+  readonly #start: number;
+  readonly #length: number;
   readonly #epoch: string;
   readonly #position: number | string;
 
   /**
-   * `json`: the event's text; `plain`: its `/event` frame as bytes, from which the text is read back when it is
-   * not given (an entry read from the window). One of the two at least.
+   * `json`: the event's text; `slab`, `start`, `length`: its `/event` frame's bytes, from which the text is read
+   * back when it is not given (an entry read from the window). The text or the bytes at least.
    */
-  constructor(epoch: string, position: number | string, sessionId: string | null, json: string | undefined, plain?: Uint8Array) {
+  constructor(epoch: string, position: number | string, sessionId: string | null, json: string | undefined, slab?: Uint8Array, start = 0, length = 0) {
     this.sessionId = sessionId;
     this.#json = json;
-    this.#plain = plain;
+    this.#slab = slab;
+    this.#start = start;
+    this.#length = length;
     this.#epoch = epoch;
     this.#position = position;
+  }
+
+  /**
+   * The `/event` frames of `entries` as one view, when they lie side by side in one slab (a tick's, as the
+   * window wrote them); undefined otherwise.
+   */
+  static run(entries: readonly Entry[]): Uint8Array | undefined {
+    const first = entries[0] as Entry;
+    const slab = first.#slab;
+    if (slab === undefined) return undefined;
+    let end = first.#start + first.#length;
+    for (let i = 1; i < entries.length; i++) {
+      const entry = entries[i] as Entry;
+      if (entry.#slab !== slab || entry.#start !== end) return undefined;
+      end += entry.#length;
+    }
+    return slab.subarray(first.#start, end);
   }
 
   /** The SSE id, `<epoch>.<position>`. */
@@ -49,7 +75,8 @@ export class Entry {
   /** The event's JSON text, as logged: every format and every replay is built from it. */
   get json(): string {
     // The id is ASCII (base-36 epoch, digits), so the text starts that many bytes in.
-    return (this.#json ??= decoder.decode((this.#plain as Uint8Array).subarray(ID_HEAD + this.id.length + DATA_HEAD, -TAIL)));
+    const from = this.#start + ID_HEAD + this.id.length + DATA_HEAD;
+    return (this.#json ??= decoder.decode((this.#slab as Uint8Array).subarray(from, this.#start + this.#length - TAIL)));
   }
 
   /**
@@ -62,8 +89,9 @@ export class Entry {
 
   /** The frame as bytes, kept for the next reader of this entry. */
   frame(format: StreamFormat): Uint8Array {
-    if (format === 'plain' && this.#plain) return this.#plain;
-    return ((this.#frames ??= {})[format] ??= frameJson(this.id, this.#data(format)));
+    const frames = (this.#frames ??= {});
+    if (format === 'plain' && this.#slab) return (frames.plain ??= this.#slab.subarray(this.#start, this.#start + this.#length));
+    return (frames[format] ??= frameJson(this.id, this.#data(format)));
   }
 
   /** The frame as text, not kept (live delivery joins a tick's frames and encodes them once). */
@@ -146,6 +174,8 @@ export class Ring {
   /** Per slot (`position % capacity`), STRIDE numbers; grown as the window fills, up to `capacity` slots. */
   #held: Uint32Array;
   readonly #slabs: FrameSlabs;
+  /** `id: <epoch>.`, the bytes every held frame starts with. */
+  readonly #head: Uint8Array;
   readonly #sessions = new SessionIds();
   #last = 0;
 
@@ -157,6 +187,7 @@ export class Ring {
   ) {
     this.#held = new Uint32Array(Math.min(capacity, 1024) * STRIDE);
     this.#slabs = new FrameSlabs(slabBytes);
+    this.#head = encoder.encode(`id: ${epoch}.`);
   }
 
   /** The position of the newest event (0 before the first). */
@@ -188,14 +219,16 @@ export class Ring {
       this.#slabs.release(this.#held[at + SLAB] as number);
       this.#sessions.release(this.#held[at + SESSION] as number);
     } else if (at + STRIDE > this.#held.length) this.#grow();
-    const plain = this.#slabs.write(frameText(this.idAt(position), json));
+    const slabs = this.#slabs;
+    // The frame's bytes straight into the slab; its text is built only where it may not fit (a new slab, a large event).
+    if (!slabs.writeFrame(this.#head, position, json)) slabs.write(frameText(this.idAt(position), json));
     const held = this.#held;
-    held[at + SLAB] = this.#slabs.lastSlab;
-    held[at + START] = this.#slabs.lastStart;
-    held[at + LENGTH] = plain.length;
+    held[at + SLAB] = slabs.lastSlab;
+    held[at + START] = slabs.lastStart;
+    held[at + LENGTH] = slabs.lastLength;
     held[at + CHARS] = json.length;
     held[at + SESSION] = this.#sessions.add(sessionId);
-    return new Entry(this.epoch, position, sessionId, json, plain);
+    return new Entry(this.epoch, position, sessionId, json, slabs.lastBytes, slabs.lastStart, slabs.lastLength);
   }
 
   /** Every held event with a position greater than `after`. */
@@ -220,12 +253,12 @@ export class Ring {
     return p + 1;
   }
 
-  /** The held event at `position`, as an entry whose `/event` frame is a view of the slab's bytes. */
+  /** The held event at `position`, as an entry whose `/event` frame is the slab's bytes. */
   #entry(position: number): Entry {
     const at = (position % this.capacity) * STRIDE;
     const held = this.#held;
-    const plain = this.#slabs.view(held[at + SLAB] as number, held[at + START] as number, held[at + LENGTH] as number);
-    return new Entry(this.epoch, position, this.#sessions.get(held[at + SESSION] as number), undefined, plain);
+    const slab = this.#slabs.bytes(held[at + SLAB] as number);
+    return new Entry(this.epoch, position, this.#sessions.get(held[at + SESSION] as number), undefined, slab, held[at + START] as number, held[at + LENGTH] as number);
   }
 
   #range(from: number): Entry[] {

