@@ -10,8 +10,9 @@
  * share (the runtime's HTTP server, the sockets, the kernel's copies) is not
  * in it.
  *
- * As a row (`sse` group): the two kinds take turns, ROUNDS rounds after
- * WARM uncounted ones; CPU time per event of this process, median and range.
+ * As a row (`sse` group, `hubRow`): the two kinds take turns, 16 rounds after
+ * 8 uncounted ones, each a sample of 4 bursts; CPU time per event of this
+ * process, median and range.
  * As a program (bench/rows/sse-hub-callgrind.mjs runs it under callgrind):
  *   <runtime> sse-hub.mjs <ours|anchor> [warm bursts=8] [counted bursts=4]
  * warms up, prints `warm`, waits for a line on stdin (the counters are
@@ -23,6 +24,7 @@ import { createInterface } from 'node:readline';
 import { EventHub } from '../../host/server/hub.js';
 import type { DirectSink } from '../../host/runtime/serve-types.js';
 import type { HostEvent } from '../../host/index.js';
+import type { RowInput } from './row.js';
 
 export const HUB_CLIENTS = 200;
 const EVENTS = 5000;
@@ -108,12 +110,43 @@ export async function burst(f: Fanout, events = EVENTS): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
-/** CPU time per event (µs) of one burst. */
-export async function cpuPerEvent(f: Fanout, events = EVENTS): Promise<number> {
+/** CPU time per event (µs) over `bursts` bursts (one lasts a few ms: a sample of one is mostly the clock's grain). */
+export async function cpuPerEvent(f: Fanout, bursts = 1): Promise<number> {
   const cpu = process.cpuUsage();
-  await burst(f, events);
+  for (let i = 0; i < bursts; i++) await burst(f);
   const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / events;
+  return (used.user + used.system) / (bursts * EVENTS);
+}
+
+/** Bursts per sample of the row. */
+const SAMPLE = 4;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/**
+ * The row: both kinds in this process, taking turns burst by burst (which goes first alternates), WARM uncounted
+ * rounds then ROUNDS counted ones; this process's CPU time per event (its collector's threads included).
+ */
+export async function hubRow(quick: boolean): Promise<RowInput> {
+  const rounds = quick ? 4 : 16;
+  const warm = quick ? 2 : 8;
+  const kinds = [await fanout('ours'), await fanout('anchor')] as const;
+  const cpu: [number[], number[]] = [[], []];
+  for (let i = 0; i < warm + rounds; i++) {
+    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const us = await cpuPerEvent(kinds[k as 0 | 1], SAMPLE);
+      if (i >= warm) cpu[k as 0 | 1].push(us);
+    }
+  }
+  for (const k of kinds) await k.close();
+  const ratios = cpu[0].map((x, i) => x / (cpu[1][i] as number));
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+  return {
+    what: `SSE hub alone, no network: CPU per event published to ${HUB_CLIENTS} clients whose writer counts the bytes (${EVENTS}-event bursts, median of ${rounds} samples of ${SAMPLE})`,
+    ours: { value: median(cpu[0]), unit: 'µs', clock: 'cpu' },
+    anchorName: "the anchor's encode-join-write loop (sse-server.mjs), same process",
+    anchor: { value: median(cpu[1]), unit: 'µs', clock: 'cpu' },
+    note: `per-sample ratios ${range(ratios)}×; in one process, taking turns; what the network row's servers share (the HTTP server, sockets, the kernel) is not in it, so it shows the hub's own work per event (instructions: bench/rows/sse-hub-callgrind.mjs)`,
+  };
 }
 
 async function main(kind: Kind, warm: number, counted: number): Promise<void> {

@@ -66,6 +66,7 @@ import { runtimeName as runtimeKind } from '../../host/runtime/serve.js';
 import { runtimeName } from '../harness.js';
 import { makeRow, type RowsFn } from './row.js';
 import { CLIENTS, clients, distProblem, startServer, type Server } from './sse-procs.js';
+import { hubRow } from './sse-hub.js';
 
 export { CLIENTS } from './sse-procs.js';
 
@@ -261,5 +262,7 @@ export const run: RowsFn = async ({ quick }) => {
       target: { op: 'max', value: 1.1 },
       note: `per-run p99 ratios ${range(p99Ratios, 2)}×; p50 ${median(oPaced.map((r) => r.p50)).toFixed(2)} ms (anchor ${median(aPaced.map((r) => r.p50)).toFixed(2)} ms); max ${median(oPaced.map((r) => r.max)).toFixed(1)} ms (anchor ${median(aPaced.map((r) => r.max)).toFixed(1)} ms); ${paced} events per run`,
     }),
+    // After the servers are gone: in this process, from the sources.
+    makeRow('sse', runtime, await hubRow(quick)),
   ];
 };

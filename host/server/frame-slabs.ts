@@ -32,8 +32,9 @@ export class FrameSlabs {
   /** Frames held per slab. */
   readonly #held: number[] = [];
   readonly #free: number[] = [];
-  /** The slab being filled (-1 before the first write) and its first free byte. */
+  /** The slab being filled (-1 before the first write), its buffer, and its first free byte. */
   #current = -1;
+  #buffer: ArrayBuffer | undefined;
   #offset = 0;
   /** Where the last write put its bytes: the slab's number and bytes, the frame's offset and length there. */
   lastSlab = -1;
@@ -81,7 +82,8 @@ export class FrameSlabs {
     for (let i = at + length - 1, n = position; i >= at; i--, n = Math.floor(n / 10)) slab[i] = 48 + (n % 10);
     at += length;
     for (let i = 0; i < DATA.length; i++) slab[at++] = DATA[i] as number;
-    at += encoder.encodeInto(json, slab.subarray(at)).written;
+    // A view made from the buffer, not `subarray`: half the instructions on V8 (no species lookup), less on JSC.
+    at += encoder.encodeInto(json, new Uint8Array(this.#buffer as ArrayBuffer, at)).written;
     slab[at++] = NEWLINE;
     slab[at++] = NEWLINE;
     this.#offset = at;
@@ -128,7 +130,9 @@ export class FrameSlabs {
   /** A fresh slab to fill; the one before is let go if all its frames were evicted meanwhile. */
   #open(): void {
     const before = this.#current;
-    this.#current = this.#number(new Uint8Array(this.slabBytes), 0);
+    const slab = new Uint8Array(this.slabBytes);
+    this.#current = this.#number(slab, 0);
+    this.#buffer = slab.buffer;
     this.#offset = 0;
     if (before >= 0 && this.#held[before] === 0) this.#letGo(before);
   }
