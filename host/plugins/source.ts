@@ -210,7 +210,7 @@ export async function readFileCapped(path: string, maxBytes: number, signal?: Ab
       const named = await fs.realpath(path).then((real) => fs.stat(real), () => undefined);
       if (!named?.isFIFO() || named.ino !== info.ino || named.dev !== info.dev) throw new Error('not a regular file or a named FIFO');
     }
-    const waitUntil = info.isFIFO() ? Date.now() + FIFO_WAIT_MS : 0;
+    const waitUntil = info.isFIFO() ? performance.now() + FIFO_WAIT_MS : 0;
     const parts: Uint8Array[] = [];
     let total = 0;
     // One buffer until a read fills it: a FIFO polled every 10 ms below allocated a fresh MiB per poll (rv9).
@@ -221,7 +221,7 @@ export async function readFileCapped(path: string, maxBytes: number, signal?: Ab
       signal?.throwIfAborted();
       const read = await handle.read(chunk, 0, chunk.length, null).catch((error: unknown) => {
         // A FIFO whose writer has sent nothing yet: wait for it here, in a timer, not in a blocked read.
-        if ((error as { code?: unknown }).code !== 'EAGAIN' || Date.now() > waitUntil) throw error;
+        if ((error as { code?: unknown }).code !== 'EAGAIN' || performance.now() > waitUntil) throw error;
         // Backing off to 250 ms: each poll is a trip to the file-system threads, and loads waiting here are not
         // bounded by connections (a client may leave and ask again).
         pause = Math.min(pause * 2, 250);

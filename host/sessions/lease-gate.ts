@@ -41,7 +41,7 @@ export class LeaseGate {
 
   /** Whether the lease may have expired by now (no confirmation sent within the window). */
   get lapsed(): boolean {
-    return Date.now() - this.#confirmedAt >= this.#window;
+    return performance.now() - this.#confirmedAt >= this.#window;
   }
 
   publish(event: HostEvent): void {

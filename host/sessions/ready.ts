@@ -20,7 +20,10 @@ const RETRY_MS = 20;
 
 export interface Lease {
   fence: number;
-  /** When the acquire that took the lease was sent (a LeaseGate counts from it). */
+  /**
+   * When the acquire that took the lease was sent (a LeaseGate counts from it), on `performance.now()`: spans
+   * measured in one process never read the wall clock, which a step (NTP) moves by seconds at once.
+   */
   acquiredAt: number;
 }
 
@@ -29,14 +32,14 @@ export interface Lease {
  * `runningHere`: whether this replica still runs a prompt of the session (its lease is then not tried).
  */
 export async function acquireWhenReady(store: SessionStore, id: string, owner: string, leaseMs: number, runningHere: () => boolean): Promise<Lease | false> {
-  const until = Date.now() + READY_WAIT_MS;
+  const until = performance.now() + READY_WAIT_MS;
   for (;;) {
     if (!runningHere()) {
-      const acquiredAt = Date.now();
+      const acquiredAt = performance.now();
       const fence = await store.acquire(id, owner, leaseMs);
       if (fence !== false) return { fence, acquiredAt };
     }
-    if (Date.now() >= until || (await store.get(id))?.resumeAt?.open === true) return false;
+    if (performance.now() >= until || (await store.get(id))?.resumeAt?.open === true) return false;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
 }

@@ -42,7 +42,7 @@ export async function runLeased(
   gate?: LeaseGate,
 ): Promise<void> {
   const { store, hub, replica, leaseMs } = c;
-  let renewed = Date.now();
+  let renewed = performance.now();
   /** The prompt is over: a renewal answered after that says nothing about the next prompt. */
   let over = false;
   const lost = () => {
@@ -52,7 +52,7 @@ export async function runLeased(
   };
   const heartbeat = setInterval(() => {
     // Counted from when the renewal was sent: the store runs it later, so its lease lasts at least this long.
-    const sentAt = Date.now();
+    const sentAt = performance.now();
     // With the token, a renewal that comes late (a stalled process) still holds when nobody took the session meanwhile.
     store.renew(id, replica, leaseMs, fence).then(
       (held) => {
@@ -62,7 +62,7 @@ export async function runLeased(
         gate?.confirm(sentAt);
       },
       () => {
-        if (!over && Date.now() - renewed >= leaseMs) session.abort();
+        if (!over && performance.now() - renewed >= leaseMs) session.abort();
       },
     );
   }, Math.max(50, Math.floor(leaseMs / 3)));
@@ -81,11 +81,11 @@ export async function runLeased(
     await transcript?.flush();
     // A prompt whose lease was lost (reported interrupted elsewhere meanwhile) does not overwrite that result.
     if (fence !== undefined) {
-      let sentAt = Date.now();
+      let sentAt = performance.now();
       let ours = (await store.update(id, { lastResult }, fence)) !== false;
       if (ours && gate?.lapsed) {
         // The end is still held (the store answered late): one more answer about the token, sent now.
-        sentAt = Date.now();
+        sentAt = performance.now();
         ours = await store.renew(id, replica, leaseMs, fence);
       }
       if (!ours) gate?.lose();

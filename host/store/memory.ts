@@ -19,6 +19,7 @@ export class MemorySessionStore implements SessionStore {
   protected readonly records = new Map<string, SessionRecord>();
   protected readonly conversations = new Map<string, Message[]>();
   readonly #controls = new Map<string, Map<string, ControlRequest>>();
+  /** In this process only, so `until` is on `performance.now()`: a wall-clock step neither ends nor stretches a lease. */
   readonly #leases = new Map<string, Lease>();
   readonly #listeners = new Map<string, (message: ReplicaMessage) => void>();
   /** Each session's current fencing token (none once claimed as an orphan); tokens are unique in the store. */
@@ -116,8 +117,8 @@ export class MemorySessionStore implements SessionStore {
     if (!record) return false;
     const lease = this.#leases.get(id);
     // Not re-entrant: a session still marked running (even by this owner, before a crash) waits for the sweep.
-    if ((lease && lease.until > Date.now()) || record.running !== undefined) return false;
-    this.#leases.set(id, { owner, until: Date.now() + ttlMs });
+    if ((lease && lease.until > performance.now()) || record.running !== undefined) return false;
+    this.#leases.set(id, { owner, until: performance.now() + ttlMs });
     record.running = owner;
     const fence = ++this.#lastFence;
     this.#fences.set(id, fence);
@@ -129,12 +130,12 @@ export class MemorySessionStore implements SessionStore {
     if (fence !== undefined) {
       // Nobody acquired or claimed the session since: the lease is still this prompt's, even if it lapsed.
       if (!this.records.has(id) || this.#fences.get(id) !== fence) return false;
-      this.#leases.set(id, { owner, until: Date.now() + ttlMs });
+      this.#leases.set(id, { owner, until: performance.now() + ttlMs });
       return true;
     }
     const lease = this.#leases.get(id);
     if (!lease || lease.owner !== owner || !this.records.has(id)) return false;
-    lease.until = Date.now() + ttlMs;
+    lease.until = performance.now() + ttlMs;
     return true;
   }
 
@@ -149,11 +150,11 @@ export class MemorySessionStore implements SessionStore {
 
   async leaseOwner(id: string): Promise<string | undefined> {
     const lease = this.#leases.get(id);
-    return lease && lease.until > Date.now() ? lease.owner : undefined;
+    return lease && lease.until > performance.now() ? lease.owner : undefined;
   }
 
   async orphans(): Promise<{ id: string; owner: string }[]> {
-    const now = Date.now();
+    const now = performance.now();
     const out: { id: string; owner: string }[] = [];
     for (const r of this.records.values()) {
       const lease = this.#leases.get(r.id);

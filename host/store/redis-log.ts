@@ -286,8 +286,8 @@ export class RedisEventLog implements EventLog {
 
   /** Gives up after 5 s (Redis unreachable): what is queued stays queued. */
   async drain(): Promise<void> {
-    const until = Date.now() + 5000;
-    while (!this.#closed && Date.now() < until && (this.#queue.size > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
+    const until = performance.now() + 5000;
+    while (!this.#closed && performance.now() < until && (this.#queue.size > 0 || comparePositions(this.#seen, this.#appended) < 0)) await sleep(5);
   }
 
   async close(): Promise<void> {

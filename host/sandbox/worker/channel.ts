@@ -57,11 +57,26 @@ export interface RequestMeta {
   timeoutMs: number;
   fuel: number;
   /**
-   * The deadline on the shared clock (`performance.timeOrigin + performance.now()`,
-   * the same instant in every thread), counted from when the host started the
-   * call, not from when the worker woke up to it. Absent: no deadline.
+   * The call's time left when the host posted it (ms), and the wall clock then (`Date.now()`): the worker
+   * counts its deadline from when the host started the call, not from when it woke up to it (late on a busy
+   * machine). Absent: no deadline. Not an instant on `performance.timeOrigin + performance.now()`: each
+   * thread's `timeOrigin` is the wall clock read when that thread started, so a clock step between the host's
+   * start and the worker's (NTP's first sync on a fresh machine) moved every deadline by the step (CI saw a
+   * worker call time out at once, every call after the step).
    */
-  deadlineAt?: number;
+  leftMs?: number;
+  postedAt?: number;
+}
+
+/**
+ * The worker's deadline on its own `performance.now()`: the time left at the post, less the time the request
+ * waited (read on the wall clock, the one clock both threads read alike, over the wait only). A step of the
+ * wall clock inside that wait can only move the deadline within [now, now + leftMs].
+ */
+export function workerDeadline(meta: RequestMeta, now: number, wallNow: number): number {
+  if (meta.leftMs === undefined) return now + meta.timeoutMs;
+  const waited = Math.min(Math.max(wallNow - (meta.postedAt ?? wallNow), 0), meta.leftMs);
+  return now + meta.leftMs - waited;
 }
 
 export interface ResponseMeta {

@@ -87,7 +87,10 @@ export class WorkerBackend implements Backend {
     const live = this.#live as Live;
     const { channel } = live;
     const request: RequestMeta = { fn, timeoutMs: finite(budget.timeoutMs), fuel: finite(budget.fuel) };
-    if (Number.isFinite(budget.timeoutMs)) request.deadlineAt = performance.timeOrigin + started + budget.timeoutMs;
+    if (Number.isFinite(budget.timeoutMs)) {
+      request.leftMs = Math.max(started + budget.timeoutMs - performance.now(), 0);
+      request.postedAt = Date.now();
+    }
     if (!channel.write(request, input)) {
       return fail(failure('INPUT_TOO_LARGE', `the request (${input.byteLength} bytes of input) does not fit the worker channel`));
     }

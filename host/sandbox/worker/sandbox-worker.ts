@@ -11,7 +11,7 @@ import { clip } from '../failures.js';
 import { loadWasi } from '../guest-imports.js';
 import { PROGRESS, type Said } from '../plugin-messages.js';
 import type { PluginFailure } from '../../failure.js';
-import { Channel, Slot, State, type RequestMeta, type ResponseMeta, type WorkerInit } from './channel.js';
+import { Channel, Slot, State, workerDeadline, type RequestMeta, type ResponseMeta, type WorkerInit } from './channel.js';
 import { loadAdapter } from './thread.js';
 
 async function main(channelOf: (channel: Channel) => void): Promise<void> {
@@ -60,7 +60,7 @@ async function main(channelOf: (channel: Channel) => void): Promise<void> {
     said = [];
     const outcome = await engine.run(meta.fn, data, {
       // The host's deadline, not one restarted when this thread woke up (which came late on a busy machine).
-      deadline: meta.deadlineAt !== undefined ? meta.deadlineAt - performance.timeOrigin : performance.now() + meta.timeoutMs,
+      deadline: workerDeadline(meta, performance.now(), Date.now()),
       timeoutMs: meta.timeoutMs,
       fuel: meta.fuel,
       signal: abortFlag,
