@@ -30,8 +30,15 @@ interface Run {
   ending?: Promise<void>;
 }
 
-/** The longest an `agent.end` waits for its holds (a store's writes still under way then report their own failure). */
+/** The longest an `agent.end` or `close()` waits for its holds (a store's writes still under way then report their own failure). */
 const END_HOLD_MAX_MS = 5_000;
+
+/** Settles when every hold has, or after `END_HOLD_MAX_MS`: a store that stops answering must not keep a session forever. */
+async function holdsSettled(holds: Promise<unknown>[]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.allSettled(holds), new Promise<void>((resolve) => (timer = setTimeout(resolve, END_HOLD_MAX_MS)))]);
+  clearTimeout(timer);
+}
 
 /**
  * @example
@@ -61,6 +68,8 @@ export class Session {
   private readonly emit: Emit;
   /** What a prompt's `agent.end` waits for before it is published (a store's writes): `holdEnd`. */
   private readonly endHolds = new Set<(end: HostEventOf<'agent.end'>) => Promise<unknown>>();
+  /** What `close()` waits for once SessionEnd is out, given the last seq stamped (a store's writes): `holdClose`. */
+  private readonly closeHolds = new Set<(lastSeq: number) => Promise<unknown>>();
   /** While an `agent.end` is held: it and every event stamped after it, published in order once the holds settle. */
   private held: HostEvent[] | undefined;
 
@@ -154,18 +163,20 @@ export class Session {
     return () => this.endHolds.delete(hold);
   }
 
+  /**
+   * Makes `close()` resolve only once `hold` settles, called after SessionEnd with the last seq stamped (a store
+   * writes what the end's events moved, so a store closed next loses nothing). Returns the function that removes it.
+   */
+  holdClose(hold: (lastSeq: number) => Promise<unknown>): () => void {
+    this.closeHolds.add(hold);
+    return () => this.closeHolds.delete(hold);
+  }
+
   private publishAfterHolds(end: HostEventOf<'agent.end'>): void {
     const held: HostEvent[] = [end];
     this.held = held;
-    // A store that stops answering (one without Redis's 5 s command timeout) must not keep the end in forever.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settled = Promise.race([
-      Promise.allSettled([...this.endHolds].map(async (hold) => hold(end))),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, END_HOLD_MAX_MS))),
-    ]);
     const run = this.run;
-    const ending = settled.then(() => {
-      clearTimeout(timer);
+    const ending = holdsSettled([...this.endHolds].map(async (hold) => hold(end))).then(() => {
       this.held = undefined;
       // Finished before the end is out, as without a hold: whoever sees agent.end may prompt again at once.
       run?.settle();
@@ -225,6 +236,7 @@ export class Session {
       const ctx = dispatchContext(config, this.emit, new AbortController().signal);
       await dispatch(ctx, 'SessionEnd', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionEnd', reason }));
     }
+    await holdsSettled([...this.closeHolds].map(async (hold) => hold(this.seq)));
   }
 
   private assertReady(): void {

@@ -43,6 +43,8 @@ export interface ServerSession {
   close?(options?: { reason?: 'clear' }): void | Promise<void>;
   /** Holds each prompt's `agent.end` until `hold` settles (the host's `Session.holdEnd`): the server writes the transcript first. */
   holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
+  /** Makes `close()` wait for `hold` after SessionEnd (the host's `Session.holdClose`): the end's events are written first. */
+  holdClose?(hold: (lastSeq: number) => Promise<unknown>): () => void;
 }
 
 /** A loaded plugin as `GET /plugins` reads it (the host's `WasmPlugin` fits). */

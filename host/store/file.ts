@@ -51,6 +51,13 @@ export class FileSessionStore extends MemorySessionStore {
   readonly dropped = new Map<string, number>();
   /** Releases the directory's lock (see dir-lock.ts). */
   #unlock: () => Promise<void> = async () => {};
+  /**
+   * Writes under way, which `close` waits for; once closed, none starts. A write nobody awaited (a session's
+   * SessionEnd, stored after `close()` resolved) used to land after the store closed: a record file made again
+   * in a directory its owner was removing (ENOTEMPTY) or had handed to another process.
+   */
+  readonly #inflight = new Set<Promise<unknown>>();
+  #closed = false;
 
   private constructor(
     dataDir: string,
@@ -106,48 +113,71 @@ export class FileSessionStore extends MemorySessionStore {
     return join(this.dir, `${checked(id)}${TRANSCRIPT}`);
   }
 
-  override async create(record: SessionRecord): Promise<boolean> {
-    checked(record.id);
-    if (!(await super.create(record))) return false;
-    await this.persist(record.id);
-    return true;
+  override create(record: SessionRecord): Promise<boolean> {
+    return this.#admit(async () => {
+      checked(record.id);
+      if (!(await super.create(record))) return false;
+      await this.persist(record.id);
+      return true;
+    });
   }
 
-  override async update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
-    if (!(await super.update(id, patch, fence))) return false;
-    await this.persist(id);
-    return true;
+  override update(id: string, patch: Partial<Pick<SessionRecord, 'prompts' | 'lastResult' | 'resumeAt'>>, fence?: number): Promise<boolean> {
+    return this.#admit(async () => {
+      if (!(await super.update(id, patch, fence))) return false;
+      await this.persist(id);
+      return true;
+    });
   }
 
-  override async delete(id: string): Promise<void> {
-    checked(id);
-    await this.#closeHandle(id);
-    await super.delete(id);
-    this.#cache.forget(id);
-    await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
+  override delete(id: string): Promise<void> {
+    return this.#admit(async () => {
+      checked(id);
+      await this.#closeHandle(id);
+      await super.delete(id);
+      this.#cache.forget(id);
+      await guard(this.dir, () => Promise.all([rm(join(this.dir, `${id}${RECORD}`), { force: true }), rm(this.transcriptPath(id), { force: true })]));
+    });
   }
 
   override appendMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
-    return this.#use(id, async () => {
-      if (!(await super.appendMessages(id, messages, fence))) return false;
-      const handle = await this.#handle(id);
-      this.#cache.grow(id, await guard(this.dir, () => appendJsonl(handle, messages)));
-      return true;
+    return this.#admit(() =>
+      this.#use(id, async () => {
+        if (!(await super.appendMessages(id, messages, fence))) return false;
+        const handle = await this.#handle(id);
+        this.#cache.grow(id, await guard(this.dir, () => appendJsonl(handle, messages)));
+        return true;
+      }),
+    );
+  }
+
+  override replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
+    return this.#admit(async () => {
+      if (!this.fenced(id, fence)) return false;
+      await this.#closeHandle(id);
+      // Checked again after the wait: a delete (and a new session under the id) meanwhile ends the token, and the
+      // file written now would be that new session's transcript.
+      return this.#cache.pinned(id, async () => {
+        if (!(await super.replaceMessages(id, messages, fence))) return false;
+        const text = messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+        this.#cache.set(id, true, text.length);
+        await guard(this.dir, () => writeAtomic(this.transcriptPath(id), text));
+        return true;
+      });
     });
   }
 
-  override async replaceMessages(id: string, messages: readonly Message[], fence?: number): Promise<boolean> {
-    if (!this.fenced(id, fence)) return false;
-    await this.#closeHandle(id);
-    // Checked again after the wait: a delete (and a new session under the id) meanwhile ends the token, and the
-    // file written now would be that new session's transcript.
-    return this.#cache.pinned(id, async () => {
-      if (!(await super.replaceMessages(id, messages, fence))) return false;
-      const text = messages.map((m) => `${JSON.stringify(m)}\n`).join('');
-      this.#cache.set(id, true, text.length);
-      await guard(this.dir, () => writeAtomic(this.transcriptPath(id), text));
-      return true;
-    });
+  // The lease calls that mark a record running or not write it (`persist`): admitted like the others.
+  override acquire(id: string, owner: string, ttlMs: number): Promise<number | false> {
+    return this.#admit(() => super.acquire(id, owner, ttlMs));
+  }
+
+  override release(id: string, owner: string): Promise<void> {
+    return this.#admit(() => super.release(id, owner));
+  }
+
+  override claimOrphan(id: string, owner: string): Promise<boolean> {
+    return this.#admit(() => super.claimOrphan(id, owner));
   }
 
   override messages(id: string, page?: { offset: number; limit: number }): Promise<Message[]> {
@@ -158,12 +188,16 @@ export class FileSessionStore extends MemorySessionStore {
     return this.#use(id, () => super.messageCount(id));
   }
 
-  override async sync(id: string): Promise<void> {
-    const handle = this.#handles.get(id);
-    if (handle) await guard(this.dir, async () => (await handle).sync());
+  override sync(id: string): Promise<void> {
+    return this.#admit(async () => {
+      const handle = this.#handles.get(id);
+      if (handle) await guard(this.dir, async () => (await handle).sync());
+    });
   }
 
   override async close(): Promise<void> {
+    this.#closed = true;
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
     await Promise.all([...this.#handles.keys()].map((id) => this.#closeHandle(id, true)));
     await super.close();
     await this.#unlock();
@@ -173,6 +207,21 @@ export class FileSessionStore extends MemorySessionStore {
   protected override async persist(id: string): Promise<void> {
     const record = this.records.get(id);
     if (record) await guard(this.dir, () => writeAtomic(join(this.dir, `${id}${RECORD}`), `${JSON.stringify(record)}\n`));
+  }
+
+  /**
+   * Runs a call of the store's API that writes: refused once `close()` was called (nothing is created in a
+   * directory whose lock this process let go), and one admitted before is waited for by `close()`.
+   */
+  #admit<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(new WasmhooksError('STORE_UNAVAILABLE', `the session store on ${this.dir} is closed: open it again to write`));
+    }
+    const done = fn();
+    this.#inflight.add(done);
+    const forget = () => this.#inflight.delete(done);
+    done.then(forget, forget);
+    return done;
   }
 
   /** Runs `fn` on the session's transcript, loaded and kept in memory until `fn` settles. */
@@ -201,8 +250,10 @@ export class FileSessionStore extends MemorySessionStore {
   #handle(id: string): Promise<FileHandle> {
     let h = this.#handles.get(id);
     if (!h) {
-      h = openStoreFile(this.transcriptPath(id), 'append');
-      this.#handles.set(id, h);
+      const opening = guard(this.dir, () => openStoreFile(this.transcriptPath(id), 'append'));
+      // A failed open is not kept: the next write tries again (the disk may have room by then).
+      opening.catch(() => this.#handles.get(id) === opening && this.#handles.delete(id));
+      this.#handles.set(id, (h = opening));
     }
     return h;
   }
@@ -211,7 +262,8 @@ export class FileSessionStore extends MemorySessionStore {
     const h = this.#handles.get(id);
     if (!h) return;
     this.#handles.delete(id);
-    const handle = await h;
+    const handle = await h.catch(() => undefined);
+    if (!handle) return;
     if (sync) await handle.sync().catch(() => {});
     await handle.close();
   }

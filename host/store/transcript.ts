@@ -23,6 +23,8 @@ export interface TranscriptSource {
   subscribe(fn: (event: HostEvent) => void, options?: { buffer?: number }): () => void;
   /** When the session has it (`Session.holdEnd`), a prompt's `agent.end` goes out only after its writes: read-your-writes. */
   holdEnd?(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void;
+  /** When the session has it (`Session.holdClose`), `close()` resolves once SessionEnd's events are written. */
+  holdClose?(hold: (lastSeq: number) => Promise<unknown>): () => void;
 }
 
 export interface Transcript {
@@ -132,32 +134,55 @@ export function persistTranscript(
     endWritten = event.seq;
     return chain;
   });
+  /** Events outside a prompt are written once their burst is out (a microtask), or at once for a closing session. */
+  const writeBetween = () => {
+    if (!between) return;
+    between = false;
+    if (!inPrompt) write(false, { seq, turn });
+  };
+  /** A `close()` waiting for the events up to `last` to be seen (then written): `holdClose`. */
+  let closing: { last: number; seen: () => void } | undefined;
+  const seenUpTo = () => {
+    if (closing === undefined || seq < closing.last) return;
+    const { seen } = closing;
+    closing = undefined;
+    writeBetween();
+    seen();
+  };
+  const unholdClose = session.holdClose?.(async (last) => {
+    await new Promise<void>((seen) => {
+      closing = { last, seen };
+      seenUpTo();
+    });
+    await chain;
+  });
   const subscribed = session.subscribe(
     (event) => {
-      // Every event counts (a sub-agent's too: they share the session's seq).
-      seq = event.seq;
-      if (inPrompt && seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
-      if (event.agentId !== undefined) return;
-      if (event.type === 'context.compacted') rewrite = true;
-      if (event.type === 'agent.start') {
-        turn = event.turn;
-        inPrompt = true;
-        // A server reserved before the prompt started; a library session reserves now.
-        if (seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
-      } else if (event.type === 'turn.end') write(false);
-      else if (event.type === 'agent.end') {
-        if (event.seq !== endWritten) end(event);
-      } else if (!inPrompt && !between) {
-        // Outside a prompt (a manual compaction, SessionEnd): one exact write once the burst of events is out.
-        between = true;
-        queueMicrotask(() => {
-          between = false;
-          if (!inPrompt) write(false, { seq, turn });
-        });
-      }
+      onEvent(event);
+      seenUpTo();
     },
     { buffer: Number.POSITIVE_INFINITY },
   );
+  function onEvent(event: HostEvent): void {
+    // Every event counts (a sub-agent's too: they share the session's seq).
+    seq = event.seq;
+    if (inPrompt && seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
+    if (event.agentId !== undefined) return;
+    if (event.type === 'context.compacted') rewrite = true;
+    if (event.type === 'agent.start') {
+      turn = event.turn;
+      inPrompt = true;
+      // A server reserved before the prompt started; a library session reserves now.
+      if (seq > reserved - RESUME_AT_RESERVE / 2) reserve(turn);
+    } else if (event.type === 'turn.end') write(false);
+    else if (event.type === 'agent.end') {
+      if (event.seq !== endWritten) end(event);
+    } else if (!inPrompt && !between) {
+      // Outside a prompt (a manual compaction, SessionEnd): one exact write once the burst of events is out.
+      between = true;
+      queueMicrotask(writeBetween);
+    }
+  }
   return {
     async reserve() {
       reserve(turn + 1);
@@ -174,6 +199,7 @@ export function persistTranscript(
     stop() {
       subscribed();
       unhold?.();
+      unholdClose?.();
     },
   };
 }
