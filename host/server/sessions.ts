@@ -11,7 +11,7 @@ import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
 import { LeaseGate } from '../sessions/lease-gate.js';
-import { acquireWhenReady } from '../sessions/ready.js';
+import { acquireWhenReady, type Lease } from '../sessions/ready.js';
 import { runLeased } from '../sessions/run.js';
 import type { ResumeAt, SessionRecord } from '../store/types.js';
 import { resumeAtOf } from '../store/transcript.js';
@@ -94,25 +94,15 @@ export class SessionRegistry {
     this.#assertAccepting();
     await this.#record(id);
     const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort, then clear it`);
-    if (this.#starting.has(id)) throw busy();
-    this.#starting.add(id);
-    try {
-      const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
-      if (lease === false) throw busy();
-      try {
-        const held = await this.#record(id);
-        // Its options were checked when it was created (remote hook events too, again as it is built).
-        const view = await this.create(held.options as CreateSessionInput, address, id);
-        // Built here when it is not (a restart, another replica): its SessionEnd hooks run with its conversation.
-        if (!this.#live.has(id)) await this.#rebuild(held);
-        await this.#drop(id, 'clear');
-        return view;
-      } finally {
-        await this.d.store.release(id, this.d.replica).catch(() => {});
-      }
-    } finally {
-      this.#starting.delete(id);
-    }
+    return this.#underLease(id, busy, false, async () => {
+      const held = await this.#record(id);
+      // Its options were checked when it was created (remote hook events too, again as it is built).
+      const view = await this.create(held.options as CreateSessionInput, address, id);
+      // Built here when it is not (a restart, another replica): its SessionEnd hooks run with its conversation.
+      if (!this.#live.has(id)) await this.#rebuild(held);
+      await this.#drop(id, 'clear');
+      return view;
+    });
   }
 
   async has(id: string): Promise<boolean> {
@@ -146,39 +136,54 @@ export class SessionRegistry {
     this.#assertAccepting();
     const record = await this.#record(id);
     const busy = () => new ApiError('conflict', `session ${id} is running a prompt; wait for agent.end or POST /session/${id}/abort`);
-    if (this.#starting.has(id)) throw busy();
-    this.#starting.add(id);
-    let live: Live;
-    try {
-      // A prompt whose agent.end is out but whose lease is not yet released is waited for (host/sessions/ready.ts).
-      const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
-      if (lease === false) throw busy();
-      const { fence, acquiredAt } = lease;
+    // A prompt whose agent.end is out but whose lease is not yet released is waited for (host/sessions/ready.ts).
+    const live = await this.#underLease(id, busy, true, async ({ fence, acquiredAt }) => {
+      // Read again under the lease: another replica's prompt may have ended since the read above (moving
+      // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.
+      const held = (await this.d.store.get(id)) ?? record;
+      // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
+      const live = this.#live.get(id) ?? (await this.#rebuild(held));
+      if (live.session.state !== 'idle') throw busy();
+      live.fence = fence;
+      if (this.d.store.shared) live.gate = new LeaseGate(this.d.leaseMs, acquiredAt, live.publish, () => live.session.abort());
       try {
-        // Read again under the lease: another replica's prompt may have ended since the read above (moving
-        // `resumeAt` and `prompts` on); the copy read before would repeat its seqs.
-        const held = (await this.d.store.get(id)) ?? record;
-        // Rebuilt (a restart, another replica, a shared store after each prompt): its events and prompts count on.
-        live = this.#live.get(id) ?? (await this.#rebuild(held));
-        if (live.session.state !== 'idle') throw busy();
-        live.fence = fence;
-        if (this.d.store.shared) live.gate = new LeaseGate(this.d.leaseMs, acquiredAt, live.publish, () => live.session.abort());
         // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
         // With the token: a prompt taken over while it started (its store stalled a lease long) does not count itself.
         if ((await this.d.store.update(id, { prompts: held.prompts + 1 }, fence)) === false) throw busy();
         await live.transcript?.reserve();
       } catch (error) {
-        if (this.#live.get(id)?.fence === fence) Object.assign(this.#live.get(id)!, { fence: undefined, gate: undefined });
-        await this.d.store.release(id, this.d.replica).catch(() => {});
+        if (live.fence === fence) Object.assign(live, { fence: undefined, gate: undefined });
         throw error;
       }
       live.running = true;
-    } finally {
-      this.#starting.delete(id);
-    }
+      return live;
+    });
     const run = this.#run(id, live, text);
     this.#runs.add(run);
     void run.finally(() => this.#runs.delete(run));
+  }
+
+  /**
+   * Runs `fn` under the session's prompt lease, taken here (`busy`, a 409, while a prompt holds it or is being
+   * started): let go when `fn` throws, and when it returns unless `keep` (a prompt's run holds it on, runLeased).
+   */
+  async #underLease<T>(id: string, busy: () => ApiError, keep: boolean, fn: (lease: Lease) => Promise<T>): Promise<T> {
+    if (this.#starting.has(id)) throw busy();
+    this.#starting.add(id);
+    try {
+      const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
+      if (lease === false) throw busy();
+      let kept = false;
+      try {
+        const result = await fn(lease);
+        kept = keep;
+        return result;
+      } finally {
+        if (!kept) await this.d.store.release(id, this.d.replica).catch(() => {});
+      }
+    } finally {
+      this.#starting.delete(id);
+    }
   }
 
   async #run(id: string, live: Live, text: string): Promise<void> {
