@@ -64,19 +64,18 @@ export interface RequestMeta {
    * start and the worker's (NTP's first sync on a fresh machine) moved every deadline by the step (CI saw a
    * worker call time out at once, every call after the step).
    */
-  leftMs?: number;
-  postedAt?: number;
+  left?: { ms: number; postedAt: number };
 }
 
 /**
  * The worker's deadline on its own `performance.now()`: the time left at the post, less the time the request
  * waited (read on the wall clock, the one clock both threads read alike, over the wait only). A step of the
- * wall clock inside that wait can only move the deadline within [now, now + leftMs].
+ * wall clock inside that wait can only move the deadline within [now, now + left.ms].
  */
 export function workerDeadline(meta: RequestMeta, now: number, wallNow: number): number {
-  if (meta.leftMs === undefined) return now + meta.timeoutMs;
-  const waited = Math.min(Math.max(wallNow - (meta.postedAt ?? wallNow), 0), meta.leftMs);
-  return now + meta.leftMs - waited;
+  if (meta.left === undefined) return now + meta.timeoutMs;
+  const { ms, postedAt } = meta.left;
+  return now + ms - Math.min(Math.max(wallNow - postedAt, 0), ms);
 }
 
 export interface ResponseMeta {

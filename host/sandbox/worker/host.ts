@@ -88,8 +88,7 @@ export class WorkerBackend implements Backend {
     const { channel } = live;
     const request: RequestMeta = { fn, timeoutMs: finite(budget.timeoutMs), fuel: finite(budget.fuel) };
     if (Number.isFinite(budget.timeoutMs)) {
-      request.leftMs = Math.max(started + budget.timeoutMs - performance.now(), 0);
-      request.postedAt = Date.now();
+      request.left = { ms: Math.max(started + budget.timeoutMs - performance.now(), 0), postedAt: Date.now() };
     }
     if (!channel.write(request, input)) {
       return fail(failure('INPUT_TOO_LARGE', `the request (${input.byteLength} bytes of input) does not fit the worker channel`));
