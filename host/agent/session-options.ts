@@ -1,6 +1,7 @@
-/** What a session is built from (host.ts resolves it) and what its prompts take. */
+/** What a session is built from (host.ts resolves it) and what its prompts and its close take. */
 import type { Emit } from '../events/types.js';
-import type { SessionEndReason } from '../hooks/types.js';
+import { WasmhooksError } from '../errors.js';
+import { SESSION_END_REASONS, type SessionEndReason } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import type { LoopSettings } from './config.js';
 import type { OpenedSessions } from './opened.js';
@@ -44,4 +45,27 @@ export interface CloseOptions {
    * when your app closes the session for one of those. Default `other`.
    */
   reason?: SessionEndReason;
+}
+
+/** `CloseOptions.reason`, checked. */
+export function endReason(reason: unknown): SessionEndReason {
+  if (reason === undefined) return 'other';
+  if ((SESSION_END_REASONS as readonly unknown[]).includes(reason)) return reason as SessionEndReason;
+  throw new WasmhooksError('INVALID_OPTIONS', `session.close: reason must be one of ${SESSION_END_REASONS.join(', ')} (Claude Code's SessionEnd reasons); got ${JSON.stringify(reason)}`);
+}
+
+/** Forwards an outside signal's abort to `controller`; returns the unlink function. */
+export function link(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (signal === undefined) return () => {};
+  // Checked here, not deep in a prompt: a plain object ({ aborted: false }) would never abort, silently.
+  if (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+    throw new WasmhooksError('INVALID_OPTIONS', 'options.signal must be an AbortSignal (new AbortController().signal, or AbortSignal.timeout(ms))');
+  }
+  const forward = () => controller.abort(signal.reason);
+  if (signal.aborted) {
+    forward();
+    return () => {};
+  }
+  signal.addEventListener('abort', forward, { once: true });
+  return () => signal.removeEventListener('abort', forward);
 }

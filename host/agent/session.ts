@@ -12,11 +12,12 @@ import type { Message } from '../models/types.js';
 import { compactConversation, type CompactResult } from './compact.js';
 import { dispatchContext, loopConfig, type LoopConfig, type LoopSettings } from './config.js';
 import { hookCommon, hookInput } from './hook-input.js';
+import { Holds } from './holds.js';
 import { runLoop } from './loop.js';
 import { startSession } from './session-start.js';
-import type { CloseOptions, PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
+import { endReason, link, type CloseOptions, type PromptOptions, type SessionSettings, type StreamOptions } from './session-options.js';
 import { StateMachine } from './state.js';
-import { SESSION_END_REASONS, type HookText, type SessionEndReason } from '../hooks/types.js';
+import type { HookText } from '../hooks/types.js';
 
 export type { CloseOptions, PromptOptions, SessionSettings, StreamOptions } from './session-options.js';
 
@@ -28,16 +29,6 @@ interface Run {
   settle: () => void;
   /** Settles when the run's held `agent.end` is out (holdEnd). */
   ending?: Promise<void>;
-}
-
-/** The longest an `agent.end` or `close()` waits for its holds (a store's writes still under way then report their own failure). */
-const END_HOLD_MAX_MS = 5_000;
-
-/** Settles when every hold has, or after `END_HOLD_MAX_MS`: a store that stops answering must not keep a session forever. */
-async function holdsSettled(holds: Promise<unknown>[]): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([Promise.allSettled(holds), new Promise<void>((resolve) => (timer = setTimeout(resolve, END_HOLD_MAX_MS)))]);
-  clearTimeout(timer);
 }
 
 /**
@@ -67,9 +58,9 @@ export class Session {
   /** Stamps and publishes one event; the loop's `emit`. */
   private readonly emit: Emit;
   /** What a prompt's `agent.end` waits for before it is published (a store's writes): `holdEnd`. */
-  private readonly endHolds = new Set<(end: HostEventOf<'agent.end'>) => Promise<unknown>>();
+  private readonly endHolds = new Holds<HostEventOf<'agent.end'>>();
   /** What `close()` waits for once SessionEnd is out, given the last seq stamped (a store's writes): `holdClose`. */
-  private readonly closeHolds = new Set<(lastSeq: number) => Promise<unknown>>();
+  private readonly closeHolds = new Holds<number>();
   /** While an `agent.end` is held: it and every event stamped after it, published in order once the holds settle. */
   private held: HostEvent[] | undefined;
 
@@ -159,8 +150,7 @@ export class Session {
    * function that removes the hold.
    */
   holdEnd(hold: (end: HostEventOf<'agent.end'>) => Promise<unknown>): () => void {
-    this.endHolds.add(hold);
-    return () => this.endHolds.delete(hold);
+    return this.endHolds.add(hold);
   }
 
   /**
@@ -168,15 +158,14 @@ export class Session {
    * writes what the end's events moved, so a store closed next loses nothing). Returns the function that removes it.
    */
   holdClose(hold: (lastSeq: number) => Promise<unknown>): () => void {
-    this.closeHolds.add(hold);
-    return () => this.closeHolds.delete(hold);
+    return this.closeHolds.add(hold);
   }
 
   private publishAfterHolds(end: HostEventOf<'agent.end'>): void {
     const held: HostEvent[] = [end];
     this.held = held;
     const run = this.run;
-    const ending = holdsSettled([...this.endHolds].map(async (hold) => hold(end))).then(() => {
+    const ending = this.endHolds.settled(end).then(() => {
       this.held = undefined;
       // Finished before the end is out, as without a hold: whoever sees agent.end may prompt again at once.
       run?.settle();
@@ -236,7 +225,7 @@ export class Session {
       const ctx = dispatchContext(config, this.emit, new AbortController().signal);
       await dispatch(ctx, 'SessionEnd', () => hookInput(hookCommon(config, 0), { hook_event_name: 'SessionEnd', reason }));
     }
-    await holdsSettled([...this.closeHolds].map(async (hold) => hold(this.seq)));
+    await this.closeHolds.settled(this.seq);
   }
 
   private assertReady(): void {
@@ -270,6 +259,8 @@ export class Session {
     if (typeof prompt !== 'string') throw new WasmhooksError('INVALID_OPTIONS', 'the prompt must be a string');
     this.assertReady();
     const controller = new AbortController();
+    // First: a signal that is not one is refused before the prompt counts or the session starts.
+    const unlink = link(options.signal, controller);
     this.turn++;
     const config = this.loopConfig(prompt, controller.signal, this.firstStart());
     this.started = true;
@@ -277,7 +268,6 @@ export class Session {
       if (this.machine.state !== 'idle') this.machine.to('aborting');
     };
     controller.signal.addEventListener('abort', onAbort, { once: true });
-    const unlink = link(options.signal, controller);
     const unannounce = this.settings.announcements?.subscribe(this.emit);
     const run: Run = {
       controller,
@@ -305,22 +295,4 @@ export class Session {
     this.run = run;
     return run;
   }
-}
-
-function endReason(reason: unknown): SessionEndReason {
-  if (reason === undefined) return 'other';
-  if ((SESSION_END_REASONS as readonly unknown[]).includes(reason)) return reason as SessionEndReason;
-  throw new WasmhooksError('INVALID_OPTIONS', `session.close: reason must be one of ${SESSION_END_REASONS.join(', ')} (Claude Code's SessionEnd reasons); got ${JSON.stringify(reason)}`);
-}
-
-/** Forwards an outside signal's abort to `controller`; returns the unlink function. */
-function link(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (!signal) return () => {};
-  const forward = () => controller.abort(signal.reason);
-  if (signal.aborted) {
-    forward();
-    return () => {};
-  }
-  signal.addEventListener('abort', forward, { once: true });
-  return () => signal.removeEventListener('abort', forward);
 }
