@@ -14,12 +14,12 @@
 import { chmod, mkdir, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WasmhooksError } from '../errors.js';
-import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import { lockDataDir } from './dir-lock.js';
 import { checkOwnPath } from './dir-owner.js';
 import type { LineLimits } from '../lines.js';
 import { appendJsonl, openStoreFile, readJsonl, writeAtomic } from './jsonl.js';
+import { checked, readRecord } from './file-record.js';
 import { MemorySessionStore } from './memory.js';
 import { ByteLru } from './byte-lru.js';
 import { TRANSCRIPT_CACHE_BYTES, TRANSCRIPT_LIMITS, type SessionRecord } from './types.js';
@@ -28,14 +28,6 @@ const PRIVATE_DIR = 0o700;
 const RECORD = '.json';
 const LEFTOVER = /\.[0-9a-f-]{36}\.tmp$/;
 const TRANSCRIPT = '.jsonl';
-/** Ids become file names: no separators, no leading dot (so never `..` or a hidden file). */
-const SAFE_ID = /^[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}$/;
-
-function checked(id: string): string {
-  if (!SAFE_ID.test(id)) throw new WasmhooksError('INVALID_OPTIONS', `session id ${JSON.stringify(id.slice(0, 40))} cannot name a file: use letters, digits and . _ : - (not first)`);
-  return id;
-}
-
 export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file' as const;
   readonly dir: string;
@@ -267,40 +259,6 @@ export class FileSessionStore extends MemorySessionStore {
     if (sync) await handle.sync().catch(() => {});
     await handle.close();
   }
-}
-
-/**
- * One session record. Records are replaced atomically, so one that does not
- * read is outside damage: it is refused (naming the file), never truncated
- * or skipped, so the operator can look at it and nothing is lost silently.
- */
-async function readRecord(path: string): Promise<SessionRecord> {
-  let text: string;
-  try {
-    const handle = await openStoreFile(path, 'read');
-    try {
-      // Every record is read at open: one of several GB (a data directory that came with a cloned repository) took
-      // the process's memory before the server started. A record holds options and a result, within the transcript's cap.
-      const { size } = await handle.stat();
-      if (size > TRANSCRIPT_LIMITS.maxBytes) throw new Error(`it is ${size} bytes, over the ${TRANSCRIPT_LIMITS.maxBytes} a session record may hold; move it aside to continue`);
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw new WasmhooksError('STORE_UNAVAILABLE', `cannot read ${path}: ${(error as Error).message}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  const r = value as Partial<SessionRecord> | undefined;
-  if (!isRecord(r) || typeof r.id !== 'string' || typeof r.createdAt !== 'number' || typeof r.prompts !== 'number' || !isRecord(r.options)) {
-    throw new WasmhooksError('STORE_UNAVAILABLE', `${path} is not a session record (damaged outside wasmhooks?); move it aside to continue`);
-  }
-  return r as SessionRecord;
 }
 
 /** File-system failures as `STORE_UNAVAILABLE`, naming the directory. */
