@@ -22,7 +22,8 @@
  *   here. Older browsers are held off by the headers in `headers.ts`.
  * - **Content type**: every POST must say `application/json`, empty bodies
  *   included, so that no "simple" cross-site request (text/plain, a form)
- *   can carry out an action even where `Origin` is missing.
+ *   can carry out an action even where `Origin` is missing; in UTF-8 and
+ *   uncompressed, as the body is read.
  */
 import type { MiddlewareHandler } from 'hono';
 import { v4Number } from '../plugins/ip-address.js';
@@ -80,8 +81,9 @@ function hostAndOriginCheck(options: GuardOptions): (host: string | undefined, o
 
 /**
  * Every POST says `application/json` (after auth, so a stranger learns
- * nothing but 401), in UTF-8: a body declared in another charset would be
- * read as UTF-8 all the same, i.e. not as its sender meant it.
+ * nothing but 401), in UTF-8 and with no content coding: a body declared in
+ * another charset or compressed would be read as plain UTF-8 all the same,
+ * i.e. not as its sender meant it.
  */
 export const jsonPosts: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'POST') {
@@ -98,9 +100,24 @@ export const jsonPosts: MiddlewareHandler = async (c, next) => {
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
       throw new ApiError('unsupported_media_type', `POST bodies are read as UTF-8; charset ${JSON.stringify(charset.slice(0, 40))} is not accepted (send charset=utf-8 or none)`);
     }
+    contentCodingCheck(c.req.header('content-encoding'));
   }
   await next();
 };
+
+/**
+ * A body declared compressed (`Content-Encoding: gzip`, `br`, `deflate`, several): no runtime here decodes a
+ * request body, so it was read as sent (review rhttp). Plain JSON labelled gzip was taken as JSON, while a proxy
+ * or filter in front that decodes by the label (and lets through what does not decode) saw something else; gzip
+ * bytes were "not valid UTF-8". As with another charset: 415, saying what to send (RFC 9110 8.4.1).
+ */
+function contentCodingCheck(coding: string | undefined): void {
+  if (coding === undefined || /^\s*(?:identity\s*)?$/i.test(coding)) return;
+  throw new ApiError(
+    'unsupported_media_type',
+    `POST bodies are read as sent; Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not accepted (send the JSON uncompressed, without Content-Encoding)`,
+  );
+}
 
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;

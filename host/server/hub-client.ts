@@ -14,7 +14,7 @@ import { concatBytes } from '../bytes.js';
 export interface StreamRequest {
   /** Only events of this session (plus server-wide ones). */
   session?: string;
-  /** The client's remote address, counted against `maxSseClientsPerAddress` while the stream is open. */
+  /** The client (per-client.ts `clientOf`: its remote address's range), counted against `maxSseClientsPerAddress` while the stream is open. */
   address?: string;
   format: StreamFormat;
   /** From the `Last-Event-ID` header; undefined for a fresh connection. */

@@ -6,6 +6,7 @@ import { SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
+import { clientOf } from './per-client.js';
 import { pluginViews } from './plugins.js';
 import { PluginLoadGate } from './plugin-loads.js';
 import type { PluginNetwork } from './plugin-url.js';
@@ -50,7 +51,7 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
 
   app.post('/session', async (c) => {
     const body = await jsonBody(c, createSessionSchema, true);
-    return c.json(await sessions.create(body, (c.env as { remoteAddress?: string } | undefined)?.remoteAddress), 201);
+    return c.json(await sessions.create(body, clientOf(c.req.raw, c.env)), 201);
   });
   app.get('/session', async (c) => {
     const page = pageQuery(c);
@@ -76,7 +77,7 @@ export function apiRoutes({ host, sessions, allowPluginLoading, pluginNetwork }:
     return c.json({ accepted: true, sessionId: id }, 202);
   });
   // Claude Code's /clear: a new session (201, its view) with this one's options; this one ends, and stays stored.
-  app.post('/session/:id/clear', async (c) => c.json(await sessions.clear(param(c, 'id'), (c.env as { remoteAddress?: string } | undefined)?.remoteAddress), 201));
+  app.post('/session/:id/clear', async (c) => c.json(await sessions.clear(param(c, 'id'), clientOf(c.req.raw, c.env)), 201));
   app.post('/session/:id/abort', async (c) => c.json({ aborted: await sessions.abort(param(c, 'id')) }));
 
   // Control requests live in the store: any replica lists them, and answers reach the replica that asked.

@@ -11,6 +11,7 @@ import { EVENT_ID } from '../store/ids.js';
 import { bearerCheck } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
 import { browserChecks, targetCheck } from './guards.js';
+import { clientOf } from './per-client.js';
 import { applySecurityHeaders } from './headers.js';
 import type { EventHub } from './hub.js';
 import type { ResolvedServerOptions } from './options.js';
@@ -84,7 +85,7 @@ function sseResponse(
       `this server already serves ${hub.clientCount} event streams (maxSseClients); close one, or retry later (a client needs one stream: /global/event carries every session)`,
     );
   }
-  const address = connection?.remoteAddress;
+  const address = clientOf(request, connection);
   hub.perClient.check(address);
   // Disconnects arrive as the body's cancel (or the direct connection's close) on every runtime;
   // request.signal is not used because Deno's legacy semantics fire it when a response is delivered.

@@ -58,6 +58,17 @@ describe('2. bodies whose meaning depends on the reader: duplicate keys, bytes t
     }
     expect((await server.sessions.get(s.id)).prompts).toBe(0);
   });
+
+  it('refuses a body declared compressed (Content-Encoding), which would be read as sent (review rhttp; 3 runtimes: content-coding.xrt.ts)', async () => {
+    server = createServer(realHost());
+    const post = (coding: string) => server.app.request('/session', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body: '{}' });
+    const gzip = await post('gzip');
+    expect(gzip.status).toBe(415);
+    expect(await gzip.json()).toMatchObject({ error: { code: 'unsupported_media_type', message: expect.stringMatching(/Content-Encoding "gzip" is not accepted \(send the JSON uncompressed/) } });
+    expect((await post('deflate, identity')).status).toBe(415);
+    expect((await post('identity')).status).toBe(201);
+    expect((await server.sessions.list({ offset: 0, limit: 10 })).total).toBe(1);
+  });
 });
 
 describe('2b. the duplicate-key scan agrees with a recursive reference', () => {
