@@ -4,7 +4,8 @@
  * a page that could frame it (even invisibly, under its own buttons) could
  * make the user approve a Write they never saw (clickjacking). So every
  * response forbids framing and MIME sniffing and is readable only by this
- * origin in no-cors requests (`<img>`, `<script>`); the console page also
+ * origin in no-cors requests (`<img>`, `<script>`), and leaves no window
+ * handle to a page that opened it; the console page also
  * runs only its own script, and may only talk to this origin.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -14,6 +15,9 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
+  // A page that opened the console (window.open, a link with target) keeps no handle on it: it cannot navigate
+  // the console's window elsewhere later (a look-alike asking for approvals) nor count its frames.
+  'cross-origin-opener-policy': 'same-origin',
 };
 
 /** `frame-ancestors` is the modern form of `X-Frame-Options`; API responses need nothing else. */

@@ -14,7 +14,7 @@ const BLOCK = 1n << 48n;
 const INDEXES = [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 31n, 32n, 0x8000n, 0xffffn];
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const HOST = '127.0.0.1:4096';
-const SECURITY = ['x-frame-options', 'x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy', 'content-security-policy'];
+const SECURITY = ['x-frame-options', 'x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy', 'content-security-policy', 'cross-origin-opener-policy'];
 
 async function refusalOrStream(res: Response): Promise<string> {
   const headers = SECURITY.map((h) => `${h}=${res.headers.get(h)}`).join(' ');
@@ -84,6 +84,7 @@ export const scenarios: Record<string, () => Promise<void>> = {
             assert.equal(viaFetch, viaApp, `${runtime} ${path}: ${what}`);
             assert.ok(viaFetch.startsWith(`${status} `), `${runtime} ${path}: ${what}: ${viaFetch}`);
             assert.match(viaFetch, /x-frame-options=DENY x-content-type-options=nosniff cross-origin-resource-policy=same-origin/, `${runtime} ${path}: ${what}`);
+            assert.match(viaFetch, /cross-origin-opener-policy=same-origin/, `${runtime} ${path}: ${what}`);
           }
         }
       } finally {

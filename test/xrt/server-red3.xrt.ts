@@ -56,6 +56,8 @@ export const scenarios: Record<string, () => Promise<void>> = {
       const page = await rawRequest(port, get('/', ['Host: 127.0.0.1', 'Sec-Fetch-Site: cross-site', 'Sec-Fetch-Mode: navigate', 'Sec-Fetch-Dest: document']));
       assert.equal(page.status, 200);
       assert.equal(header(page.head, 'x-frame-options'), 'DENY');
+      // Session 42: a page that opened the console keeps no window handle on it (it could navigate it to a look-alike).
+      assert.equal(header(page.head, 'cross-origin-opener-policy'), 'same-origin', page.head);
       assert.match(header(page.head, 'content-security-policy') ?? '', /script-src 'sha256-[A-Za-z0-9+/]+=*'.*frame-ancestors 'none'/);
       for (const res of [framed, await rawRequest(port, get('/session')), await rawRequest(port, get('/nope'))]) {
         assert.equal(header(res.head, 'x-frame-options'), 'DENY', res.head);
