@@ -1,10 +1,13 @@
-// Every output hook reviews the text the conversation keeps (red42), shown with the first-party
-// secret-redactor (its built .wasm) and a tool whose output holds an API key: a PostToolUse `stop` ended the
-// chain, so an output hook after it never ran, and the tool's raw output went into the conversation (the
-// next prompt's model request), `tool.output` and the transcript. One hook's stop (a stranger's plugin, a
-// JS hook's Claude-style `continue: false`) undid another's redaction.
+// Every output hook reviews the text the conversation keeps (red42). Two ways round it, each shown with
+// the first-party secret-redactor (its built .wasm) and a tool whose output holds an API key:
+// - A PostToolUse `stop` ended the chain, so an output hook after it never ran: the tool's raw output went
+//   into the conversation (the next prompt's model request), `tool.output` and the transcript. One hook's
+//   stop (a stranger's plugin, a JS hook's Claude-style `continue: false`) undid another's redaction.
+// - secret-redactor bound PostToolUse only: a failed call's text (Bash's stdout before a non-zero exit, an
+//   MCP `isError` result, a plugin tool's `is_error`) reached the model as the tool printed it.
 // Written against an Api (host/ under vitest: red42.output-review.test.ts; dist/ on Node, Deno and Bun:
 // test/xrt/red42-output-review.xrt.ts). Returns what is wrong.
+import { fileURLToPath } from 'node:url';
 import type { createHost as CreateHost, HostEvent, loadPlugin as LoadPlugin, scriptedModel as ScriptedModel, ToolHandler } from '../../host/index.js';
 import { wire } from '../fixtures/guard-wire.ts';
 import { field } from '../xrt/wat.ts';
@@ -30,14 +33,14 @@ const stopperWasm = (api: OutputReviewApi): Uint8Array =>
     hook: wire(field(1, 5), field(2, 'enough for now')),
   });
 
-/** `Bash`, answering the key. */
-function bash(): ToolHandler {
+/** `Bash`, answering the key (as an error result when `failed`: stdout, then the exit line). */
+function bash(failed: boolean): ToolHandler {
   return {
     name: 'Bash',
     description: 'Run a command',
     inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
     kind: 'js',
-    run: async () => ({ content: `OPENAI_API_KEY=${KEY}`, isError: false }),
+    run: async () => (failed ? { content: `OPENAI_API_KEY=${KEY}\n(exit 1)`, isError: true } : { content: `OPENAI_API_KEY=${KEY}`, isError: false }),
   };
 }
 
@@ -74,7 +77,7 @@ export async function stopBeforeRedactor(api: OutputReviewApi): Promise<string[]
         // The `hooks` option runs before the plugins: this one stops first.
         ...(stopper === 'js' ? { hooks: { PostToolUse: [{ name: 'stopper', hooks: [async () => ({ continue: false, stopReason: 'enough for now' })] }] } } : {}),
         permissionMode: 'bypassPermissions',
-        tools: [bash()],
+        tools: [bash(false)],
         model: api.scriptedModel({
           turns: [
             { toolCalls: [{ name: 'Bash', input: { command: 'cat .env' } }] },
@@ -99,6 +102,49 @@ export async function stopBeforeRedactor(api: OutputReviewApi): Promise<string[]
       await session.close();
     } finally {
       for (const p of plugins) await p.close();
+    }
+  }
+  return problems;
+}
+
+/** An MCP server (a real process, test/fixtures/mcp/raw-server.mjs) whose tool `fails` answers `isError` with this text. */
+const leakyServer = (text: string) => ({ leaky: { command: 'node', args: [fileURLToPath(new URL('../fixtures/mcp/raw-server.mjs', import.meta.url))], env: { FAIL_TEXT: text } } });
+
+/**
+ * A failed call's text is redacted as a successful call's output is, and stays an error: Bash's stdout before
+ * `exit 1` (a JS tool), and an MCP tool's `isError` result (a real server process).
+ */
+export async function failedCallRedacted(api: OutputReviewApi): Promise<string[]> {
+  const problems: string[] = [];
+  for (const source of ['bash', 'mcp'] as const) {
+    const redactor = await api.loadPlugin({ bytes: api.redactor });
+    const tool = source === 'bash' ? 'Bash' : 'mcp__leaky__fails';
+    const requests: string[] = [];
+    const host = api.createHost({
+      plugins: [redactor],
+      permissionMode: 'bypassPermissions',
+      ...(source === 'bash' ? { tools: [bash(true)] } : { mcpServers: leakyServer(`OPENAI_API_KEY=${KEY}\n(exit 1)`) }),
+      model: api.scriptedModel({
+        turns: [
+          { toolCalls: [{ name: tool, input: source === 'bash' ? { command: 'cat .env; exit 1' } : {} }] },
+          (request) => {
+            requests.push(JSON.stringify(request.messages));
+            return { text: 'done' };
+          },
+        ],
+      }),
+    });
+    try {
+      const events = await collect(host.session().stream('show .env'));
+      if (requests.length !== 1) problems.push(`${source}: ${requests.length} model requests, wanted 1`);
+      leaks(source, events, requests, problems);
+      const output = events.find((e) => e.type === 'tool.output');
+      if (output?.type !== 'tool.output' || !output.isError || !output.content.includes('(exit 1)')) {
+        problems.push(`${source}: the failed call's result is not an error with its exit line: ${JSON.stringify(output)}`);
+      }
+    } finally {
+      await host.close();
+      await redactor.close();
     }
   }
   return problems;
