@@ -158,7 +158,13 @@ export class Chain {
     return applies(handler, this.subject, this.input.session_id);
   }
 
-  /** Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. */
+  /**
+   * Folds one hook's result into the chain and emits hook.end; true when its decision ends the chain. On an
+   * event whose hooks rewrite output (PostToolUse, PostToolUseFailure) none does: the tool has run and the
+   * conversation keeps its output, so a `stop` ends the turn, not the review. It ended the chain before
+   * (red42), and an output hook after the stopper (a redactor) never ran: the raw output went to the
+   * conversation, `tool.output` and the transcript.
+   */
   end(handler: HookHandler, result: HookResult, started: number): boolean {
     const { ctx, event, outcome } = this;
     const rule = this.#rule;
@@ -225,7 +231,7 @@ export class Chain {
       if (reason !== undefined) outcome.reason = reason;
       else delete outcome.reason;
     }
-    return TERMINAL_DECISIONS.has(decision);
+    return TERMINAL_DECISIONS.has(decision) && !rule.updatedOutput;
   }
 }
 

@@ -72,7 +72,7 @@ export const HOOK_EVENT_RULES: Readonly<Record<HookEventName, HookEventRule>> = 
   Error: observe(),
 };
 
-/** Decisions that end the chain of hooks for one event. */
+/** Decisions that end the chain of hooks for one event (not on an event whose hooks rewrite output: chain.ts `end`). */
 export const TERMINAL_DECISIONS: ReadonlySet<HookDecision> = new Set(['deny', 'stop', 'block']);
 
 /** Higher wins when several hooks in a chain answer (deny/stop/block end the chain anyway). */

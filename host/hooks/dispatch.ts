@@ -1,6 +1,8 @@
 /**
  * Runs the hooks of one event as a chain: registration order; a rewritten
- * input is what the next hook sees; deny/stop/block end the chain; the most
+ * input is what the next hook sees; deny/stop/block end the chain (except
+ * where hooks rewrite output: a PostToolUse stop ends the turn, and the
+ * hooks after it still review what the conversation keeps); the most
  * restrictive decision wins (deny/stop/block > ask > allow > continue);
  * additionalContext from every hook is gathered. Failures and protocol
  * violations go through the handler's failure policy. Each call emits

@@ -39,6 +39,19 @@ describe('hook chain', () => {
     expect(out).toMatchObject({ decision: 'deny', reason: 'no', decidedBy: { hookName: 'js#0' } });
   });
 
+  it('on PostToolUse a stop ends the turn, not the chain: later hooks still rewrite the output (red42)', async () => {
+    const { registry, ctx } = setup();
+    const seen: unknown[] = [];
+    registry.add('PostToolUse', { name: 'stopper', hooks: [async () => ({ continue: false, stopReason: 'enough' })] });
+    registry.add('PostToolUse', { name: 'redactor', hooks: [async (i) => (seen.push((i as HookInputOf<'PostToolUse'>).tool_response), { updatedOutput: 'key=[REDACTED]' })] });
+    registry.add('PostToolUse', { name: 'later', hooks: [async (i) => (seen.push((i as HookInputOf<'PostToolUse'>).tool_response), { decision: 'stop', reason: 'me too' })] });
+    const post: HookInputOf<'PostToolUse'> = { ...common, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_use_id: 't1', tool_response: 'key=sk-secret' };
+    const out = await run(ctx, post);
+    expect(seen).toEqual(['key=sk-secret', 'key=[REDACTED]']);
+    // The first stop decides (stoppedBy names it); the output is the last rewrite.
+    expect(out).toMatchObject({ decision: 'stop', reason: 'enough', decidedBy: { hookName: 'stopper#0' }, updatedOutput: 'key=[REDACTED]' });
+  });
+
   it('a rewritten input is what the next hook sees (paths normalised)', async () => {
     const { registry, ctx } = setup();
     const inputs: unknown[] = [];

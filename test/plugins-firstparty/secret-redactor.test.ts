@@ -31,9 +31,12 @@ describe('secret-redactor', () => {
   });
   afterAll(() => redactor.close());
 
-  it('binds PostToolUse on every tool, failing closed', () => {
-    expect(redactor.hooks()).toEqual([expect.objectContaining({ event: 'PostToolUse', failurePolicy: 'fail-closed' })]);
-    expect(redactor.hooks()[0]!.matcher).toBeUndefined();
+  it('binds PostToolUse and PostToolUseFailure (a failed call\'s text is output too) on every tool, failing closed', () => {
+    expect(redactor.hooks()).toEqual([
+      expect.objectContaining({ event: 'PostToolUse', failurePolicy: 'fail-closed' }),
+      expect.objectContaining({ event: 'PostToolUseFailure', failurePolicy: 'fail-closed' }),
+    ]);
+    expect(redactor.hooks().map((h) => h.matcher)).toEqual([undefined, undefined]);
   });
 
   it.each([

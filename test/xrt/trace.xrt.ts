@@ -244,6 +244,7 @@ const EXPECTED_SESSION: string[] = [
   'permission.resolved b3 allow hook',
   'tool.progress* b3',
   'hook.start PostToolUseFailure js:js#0', 'hook.end PostToolUseFailure js:js#0 continue failure=TRAP/fail-open',
+  'hook.start PostToolUseFailure wasm:secret-redactor', 'hook.end PostToolUseFailure wasm:secret-redactor continue plugin=secret-redactor fuel',
   'tool.output b3 error',
   'hook.start PostToolBatch js:observe#0', 'hook.end PostToolBatch js:observe#0 continue',
   'turn.end 1 tool_use calls=4',

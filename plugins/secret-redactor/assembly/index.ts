@@ -28,7 +28,10 @@ function redactOutput(result: ToolResult): HookResponse {
 
 plugin("secret-redactor", "1.0.0")
   .description("Replaces API keys, tokens and private keys in tool output with [REDACTED:<kind>]")
-  // Fail closed: if redaction breaks, the turn stops (PostToolUse's closed decision).
-  .onPostToolUse("", redactOutput, FailurePolicy.FAIL_CLOSED);
+  // Fail closed: if redaction breaks, the output is withheld and the turn stops (PostToolUse's closed decision).
+  .onPostToolUse("", redactOutput, FailurePolicy.FAIL_CLOSED)
+  // A failed call's text is output too (Bash's stdout before a non-zero exit, an MCP isError result): the model
+  // gets it, so it is redacted the same way; failing closed withholds it.
+  .onPostToolUseFailure("", redactOutput, FailurePolicy.FAIL_CLOSED);
 
 export { describe, hook, tool } from "@wasmhooks/sdk-guest/exports";
