@@ -108,7 +108,11 @@ export function jsonSchemaChecker(schema: Record<string, unknown>): (input: unkn
     // An input too large for the schema's size to check in bounded time is not checked (json-schema.ts).
     if (!compiled || !withinNodes(input, compiled.maxInputNodes)) return { ok: true, value: input as Record<string, unknown> };
     try {
-      return check(compiled.schema, input);
+      const checked = check(compiled.schema, input);
+      // The tool gets the input as judged, not zod's parse of it: a stranger's schema with a `default` (or keys
+      // its conversion strips) handed the tool an input no guard, approval or PostToolUse had seen. Filling in
+      // defaults is the tool's own business (an MCP server's, a plugin's), on its side of the call.
+      return checked.ok ? { ok: true, value: input as Record<string, unknown> } : checked;
     } catch (error) {
       // A stranger's schema that zod cannot finish with (a stack overflow on a deep input): refused, not thrown into the loop.
       return { ok: false, message: `the input could not be checked against the tool's schema: ${messageOf(error)}` };
