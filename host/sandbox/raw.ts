@@ -11,7 +11,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { lazy } from '../lazy.js';
 import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
-import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
+import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME, START_FUNCTION_EXPORT } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
 import { positive } from './module.js';
 import { limitsSchema } from './limits-schema.js';
@@ -73,7 +73,7 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
   try {
     // A copy: what is validated is what is instrumented (a buffer another thread shares could change in between).
     // Validated before it is rewritten (instrument-job.ts); a large module in a worker (off-thread.ts).
-    const plan = { maxMemoryPages: limits.maxMemoryPages };
+    const plan = { maxMemoryPages: limits.maxMemoryPages, deferStart: true };
     const bytes = await instrumentLoad(wasm.slice(), plan, { name, signal: options.signal, validate: true });
     module = await WebAssembly.compile(bytes);
   } catch (error) {
@@ -122,6 +122,9 @@ class Raw implements RawSandbox {
     const global = instance.exports[FUEL_EXPORT];
     this.#fuel = global instanceof WebAssembly.Global ? global : null;
     if (this.#meter) this.#meter.global = this.#fuel;
+    // The start function, deferred by the instrumenter until the meter can read this instance's fuel global (red42).
+    const start = instance.exports[START_FUNCTION_EXPORT];
+    if (typeof start === 'function') (start as () => void)();
     return instance;
   }
 
