@@ -12,6 +12,7 @@ import { createSandbox } from '../../host/sandbox/index.js';
 import { createRawSandbox } from '../../host/sandbox/raw.js';
 import { START_FUNCTION_EXPORT, instrument } from '../../host/sandbox/instrument/index.js';
 import { instantiationProblems } from '../fixtures/red42-instantiation.js';
+import { growthProblems } from '../fixtures/red42-growth.js';
 import { assemble, meter } from './instrument-helpers.js';
 
 const api = { createSandbox, createRawSandbox } as unknown as Parameters<typeof instantiationProblems>[0];
@@ -42,4 +43,10 @@ describe('red42: code run while an instance is built is metered like a call', ()
     const squatter = await assemble(`(module (func (export "${START_FUNCTION_EXPORT}")))`);
     expect(() => instrument(squatter, { maxMemoryPages: 1 })).toThrow(/is reserved/);
   });
+
+  // Class "what the meter adds": the instrumented module grows at most 8 times (and 1 MiB). Fails on the old
+  // code: both modules loaded, 14.5 and 22 MB once metered, the first instrumented on this thread for ~0.45 s.
+  it('a module that would grow past 8 times its size once metered is refused, inline and off-thread', async () => {
+    expect(await growthProblems({ createSandbox })).toEqual([]);
+  }, 60_000);
 });

@@ -122,6 +122,12 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
     .sort((a, b) => RANK[a]! - RANK[b]!);
 
   const w = scratchWriter(wasm.length + (wasm.length >> 3) + 256);
+  const limit = MAX_GROWTH * wasm.length + GROWTH_SLACK;
+  w.setLimit(
+    limit,
+    `the module would be more than ${limit} bytes once metered, over ${MAX_GROWTH} times its ${wasm.length} bytes and 1 MiB: ` +
+      'it is mostly operations the meter must expand (bulk memory and table operations, branch tables naming many loops, tiny functions); real modules grow 1.3-2.2 times (4.9 metered exactly)',
+  );
   w.copy(wasm, 0, 8);
   resetHints();
   const emit = (id: number, body: () => void): void => {
@@ -156,6 +162,17 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
 }
 
 /**
+ * The instrumented module holds at most MAX_GROWTH × the input + GROWTH_SLACK bytes (red42). Real modules
+ * grow 1.3-2.2 times (sql.js 1.94, oniguruma 1.29, the first-party plugins 1.70-2.22) and 2.3-4.9 times in
+ * exact metering; but a bulk memory op or a branch table naming many loops expands 15-40 times (chunks,
+ * trampolines, checks), so a 400 KB module of memory.copy became 14.5 MB: 450 ms of the caller's thread in
+ * an instrumentation meant to stay inline below 512 KiB (off-thread.ts: 10-65 ms per MB of input), and a
+ * 64 MiB one would have asked a load's worker for 2.3 GB.
+ */
+const MAX_GROWTH = 8;
+const GROWTH_SLACK = 1 << 20;
+
+/**
  * One output buffer reused across calls: fresh pages are expensive (a 2 MB
  * allocation costs more than instrumenting 2 MB on some VMs), so only the
  * exact-size result is allocated per call. Extism reads `data.buffer`, so the
@@ -167,6 +184,7 @@ const SCRATCH_KEEP = 32 << 20;
 function scratchWriter(capacity: number): Writer {
   if (!scratch || scratch.buf.length > SCRATCH_KEEP) scratch = new Writer(capacity);
   scratch.pos = 0;
+  scratch.setLimit(Infinity, ''); // the last call's limit is not this one's
   scratch.ensure(capacity);
   return scratch;
 }
