@@ -60,7 +60,7 @@ export { createSandbox, hostMemoryBound, HOST_MEMORY_SLACK_BYTES } from './sandb
 export type { WasiOptions, WasiGrant } from './sandbox/wasi/options.js';
 export type { HostFunction, HostFunctions, HostCallContext, HostValue, HostValueType } from './sandbox/host-functions.js';
 // Any wasm module (not only Extism plugins): the instrumenter, and a sandbox for caller-provided imports.
-export { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
+export { instrument, FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, START_FUNCTION_EXPORT, type InstrumentOptions, type InstrumentResult } from './sandbox/instrument/index.js';
 export { instrumentOffThread } from './sandbox/off-thread.js';
 export { createRawSandbox, type RawSandbox, type RawSandboxOptions, type RawOutcome } from './sandbox/raw.js';
 

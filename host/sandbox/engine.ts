@@ -284,7 +284,9 @@ export class Engine {
 
   async #instantiate(): Promise<PluginFailure | null> {
     const meterImports = { [REFUEL_NAME]: this.#refuel, [GATE_NAME]: gateImport(() => this.#meter) };
-    const built = await buildInstance(this.module, this.options, this.#scope, this.#guest, meterImports);
+    const built = await buildInstance(this.module, this.options, this.#scope, this.#guest, meterImports, (fuel) => {
+      if (this.#meter) this.#meter.global = fuel;
+    });
     if ('code' in built) return built;
     this.#plugin = built.plugin;
     this.#direct = built.direct;

@@ -7,7 +7,8 @@
 import type { CallContext } from '@extism/extism';
 import { WasmhooksError } from '../errors.js';
 import { checkUserImports, userImports, type HostFunctions } from './host-functions.js';
-import { functionImports, HS_INIT_EXPORT, INITIALIZE_EXPORT, redirectWasi, WASI_MODULE, WASI_REDIRECT } from './imports.js';
+import { functionImports, HS_INIT_EXPORT, INITIALIZE_EXPORT, redirectWasi, renameEntryPoints, START_EXPORT, WASI_MODULE, WASI_REDIRECT } from './imports.js';
+import { START_FUNCTION_EXPORT } from './instrument/index.js';
 import type { Meter } from './meter.js';
 import type { SandboxOptions } from './types.js';
 import { resolveWasi, type WasiConfig } from './wasi/options.js';
@@ -68,17 +69,21 @@ export class GuestImports {
 
   /**
    * A new instance: WASI gets its memory and fresh descriptors, then the
-   * module's own initialisation runs (wasi-libc constructors, a Haskell
-   * runtime), under the caller's meter like any other code.
+   * module's own initialisation runs, under the caller's meter like any
+   * other code, which can read the instance's fuel global by now: its start
+   * function (exported by the instrumenter, deferStart), then, with WASI,
+   * `_initialize` and `hs_init` (wasi-libc constructors, a Haskell runtime),
+   * without, the one entry point Extism would have run at instantiation
+   * (`hs_init`, else `_initialize`, else `_start`; renamed, imports.ts).
    */
   start(instance: WebAssembly.Instance): void {
-    if (!this.wasi) return;
-    const memory = instance.exports.memory;
-    this.wasi.attach(memory instanceof WebAssembly.Memory ? memory : null);
-    for (const name of [INITIALIZE_EXPORT, HS_INIT_EXPORT]) {
-      const init = instance.exports[name];
-      if (typeof init === 'function') (init as () => void)();
+    if (this.wasi) {
+      const memory = instance.exports.memory;
+      this.wasi.attach(memory instanceof WebAssembly.Memory ? memory : null);
     }
+    run(instance, START_FUNCTION_EXPORT);
+    if (this.wasi) for (const name of [INITIALIZE_EXPORT, HS_INIT_EXPORT]) run(instance, name);
+    else [HS_INIT_EXPORT, INITIALIZE_EXPORT, START_EXPORT].some((name) => run(instance, name));
   }
 
   /** End of a call: unfinished stdout/stderr lines are passed on. */
@@ -122,5 +127,13 @@ export async function prepareGuest(
     throw new WasmhooksError('LOAD_FAILED', `${name} imports ${WASI_MODULE} functions that do not exist in WASI preview1: ${unknown.join(', ')}`);
   }
   checkUserImports(name, imports, hostFunctions);
-  return { bytes: wasi ? redirectWasi(bytes) : bytes, imports: { wasi, hostFunctions } };
+  return { bytes: wasi ? redirectWasi(bytes) : renameEntryPoints(bytes), imports: { wasi, hostFunctions } };
+}
+
+/** Calls export `name` of `instance` if it is a function; whether it was. */
+function run(instance: WebAssembly.Instance, name: string): boolean {
+  const fn = instance.exports[name];
+  if (typeof fn !== 'function') return false;
+  (fn as () => void)();
+  return true;
 }

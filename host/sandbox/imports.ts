@@ -1,11 +1,13 @@
 /**
  * What a module imports (with the wasm types of function imports), read
- * from its bytes before anything compiles it, and the one rewrite the WASI
- * layer needs: its preview1 imports moved to a namespace Extism does not
- * treat specially, and its `_initialize`/`_start` exports renamed so that
- * they run under our meter, after we hold the instance's memory.
+ * from its bytes before anything compiles it, and the rewrites before
+ * instrumentation: with WASI, its preview1 imports moved to a namespace
+ * Extism does not treat specially; with WASI or without, its
+ * `_initialize`/`_start`/`hs_init` exports renamed so that they run under
+ * our meter, after we hold the instance's memory and fuel global.
  */
 import { Reader } from './instrument/reader.js';
+import { START_FUNCTION_EXPORT } from './instrument/additions.js';
 
 export type ValType = 'i32' | 'i64' | 'f32' | 'f64' | 'v128' | 'ref';
 
@@ -21,10 +23,10 @@ export const WASI_MODULE = 'wasi_snapshot_preview1';
 export const WASI_REDIRECT = 'wasmhooks:wasi';
 /** The renamed reactor and command entry points. */
 export const INITIALIZE_EXPORT = '__wasmhooks_initialize';
-const START_EXPORT = '__wasmhooks_start';
+export const START_EXPORT = '__wasmhooks_start';
 export const HS_INIT_EXPORT = '__wasmhooks_hs_init';
-/** Renamed exports, hidden from a module's export list. */
-export const INTERNAL_EXPORTS: ReadonlySet<string> = new Set([INITIALIZE_EXPORT, START_EXPORT, HS_INIT_EXPORT]);
+/** Renamed exports, and the start function the instrumenter exports (deferStart), hidden from a module's export list. */
+export const INTERNAL_EXPORTS: ReadonlySet<string> = new Set([INITIALIZE_EXPORT, START_EXPORT, HS_INIT_EXPORT, START_FUNCTION_EXPORT]);
 const RENAMED: Record<string, string> = { _initialize: INITIALIZE_EXPORT, _start: START_EXPORT, hs_init: HS_INIT_EXPORT };
 
 const TYPE = 1;
@@ -209,10 +211,35 @@ function renamed(bytes: Uint8Array, s: Section, twoNames: boolean, rename: (firs
  * modules either.
  */
 export function redirectWasi(bytes: Uint8Array): Uint8Array {
+  return rewriteNames(bytes, sections(bytes), true);
+}
+
+/**
+ * Renames `_initialize`, `_start` and `hs_init` in a module without WASI, which Extism would otherwise run
+ * inside its instantiation, where no meter can read the fuel counter (red42: every charge larger than a
+ * slice went unpaid there); GuestImports.start runs the one Extism would, under the meter. The same bytes
+ * when the module exports none of them.
+ */
+export function renameEntryPoints(bytes: Uint8Array): Uint8Array {
   const all = sections(bytes);
+  const s = all.find((x) => x.id === EXPORT);
+  if (!s) return bytes;
+  const r = new Reader(bytes, s.start, s.end);
+  r.where = 'export section';
+  let found = false;
+  for (let n = r.uleb(); n > 0 && !found; n--) {
+    found = Object.hasOwn(RENAMED, name(r));
+    r.u8();
+    r.uleb();
+  }
+  return found ? rewriteNames(bytes, all, false) : bytes;
+}
+
+/** The module with its entry points renamed (RENAMED), and with `wasi` its preview1 imports redirected. */
+function rewriteNames(bytes: Uint8Array, all: Section[], wasi: boolean): Uint8Array {
   const parts: Array<Uint8Array | number[]> = [bytes.subarray(0, 8)];
   for (const s of all) {
-    if (s.id === IMPORT) parts.push(renamed(bytes, s, true, (m) => (m === WASI_MODULE ? WASI_REDIRECT : m)));
+    if (s.id === IMPORT && wasi) parts.push(renamed(bytes, s, true, (m) => (m === WASI_MODULE ? WASI_REDIRECT : m)));
     else if (s.id === EXPORT) {
       parts.push(
         renamed(bytes, s, false, (e) => (Object.hasOwn(RENAMED, e) ? RENAMED[e]! : e)),

@@ -58,7 +58,8 @@ async function build(owned: Uint8Array, resolved: ReturnType<typeof resolveOptio
   let instrumented: Uint8Array;
   let module: WebAssembly.Module;
   const { maxMemoryPages, maxTableElements } = resolved.limits;
-  const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions, selfChecked: SELF_CHECKED };
+  // deferStart: the start function runs after instantiation, under a meter that can read the fuel global (instance.ts).
+  const plan = { maxMemoryPages, maxTableElements, allowExceptions: resolved.allowExceptions, selfChecked: SELF_CHECKED, deferStart: true };
   let guest: Awaited<ReturnType<typeof prepareGuest>>;
   let validated: Uint8Array;
   const job = { name: resolved.name, signal: resolved.signal };

@@ -43,6 +43,8 @@ export async function buildInstance(
   scope: ImportScope,
   guest: GuestImports,
   meterImports: MeterImports,
+  /** Hands the running meter the instance's fuel global, before any of the module's code runs (guest.start). */
+  attach: (fuel: WebAssembly.Global | null) => void,
 ): Promise<Instance | PluginFailure> {
   scope.vars.clear();
   let plugin: Plugin;
@@ -79,9 +81,13 @@ export async function buildInstance(
     return classify(scope.stop, 'load');
   }
   const instance = await plugin.getInstance();
-  const fuel = instance.exports[FUEL_GLOBAL];
+  const global = instance.exports[FUEL_GLOBAL];
+  const fuel = global instanceof WebAssembly.Global ? global : null;
   const memory = instance.exports.memory;
-  // The module's own initialisation (wasi-libc constructors) runs under this meter.
+  // The module's own initialisation (its start function, wasi-libc constructors) runs under this meter,
+  // which reads the overdraft of each refuel from the fuel global: nothing of the module ran before this
+  // (the start function is deferred, Extism's entry points renamed; red42).
+  attach(fuel);
   let failed: PluginFailure | null = null;
   try {
     guest.start(instance);
@@ -97,7 +103,7 @@ export async function buildInstance(
   return {
     plugin,
     direct: directCaller(context(), instance, functions),
-    fuel: fuel instanceof WebAssembly.Global ? fuel : null,
+    fuel,
     memory: memory instanceof WebAssembly.Memory ? memory : null,
   };
 }

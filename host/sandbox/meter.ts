@@ -53,7 +53,7 @@ export class Meter {
   overshoot = 0;
   /** The next slice's size; the engine keeps it from call to call. */
   slice: number;
-  /** The module's fuel global, once an instance exists (not yet while its start function runs). */
+  /** The module's fuel global, once an instance exists (before its start function runs: deferStart, red42). */
   global: WebAssembly.Global | null;
   /**
    * The stop, once there is one. Sticky: every later refuel or gate call
@@ -162,8 +162,9 @@ export class Meter {
    * fuel global held: zero, unless this call just built the instance.
    */
   prefill(remaining: bigint): bigint {
-    // Fuel left over from this call's own instantiation is not burnt.
+    // Fuel left over from this call's own instantiation is not burnt; what it charged after its last check is.
     if (remaining > 0n) this.handedOut -= Number(remaining);
+    else if (remaining < 0n) this.overshoot += Number(-remaining);
     const slice = Math.max(0, Math.min(this.slice, this.budget.fuel - this.handedOut - this.overshoot));
     this.handedOut += slice;
     return BigInt(slice);

@@ -11,7 +11,7 @@ import { WasmhooksError, messageOf } from '../errors.js';
 import { lazy } from '../lazy.js';
 import { classify } from './failures.js';
 import { rawGateImport } from './gate.js';
-import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME } from './instrument/index.js';
+import { FUEL_EXPORT, GATE_NAME, REFUEL_MODULE, REFUEL_NAME, START_FUNCTION_EXPORT } from './instrument/index.js';
 import { FIRST_SLICE, Meter, StopSignal } from './meter.js';
 import { positive } from './module.js';
 import { limitsSchema } from './limits-schema.js';
@@ -73,7 +73,7 @@ export async function createRawSandbox(wasm: Uint8Array, options: RawSandboxOpti
   try {
     // A copy: what is validated is what is instrumented (a buffer another thread shares could change in between).
     // Validated before it is rewritten (instrument-job.ts); a large module in a worker (off-thread.ts).
-    const plan = { maxMemoryPages: limits.maxMemoryPages };
+    const plan = { maxMemoryPages: limits.maxMemoryPages, deferStart: true };
     const bytes = await instrumentLoad(wasm.slice(), plan, { name, signal: options.signal, validate: true });
     module = await WebAssembly.compile(bytes);
   } catch (error) {
@@ -98,7 +98,10 @@ function checkedLimits(given: unknown): RawSandboxOptions['limits'] & object {
 
 class Raw implements RawSandbox {
   #meter: Meter | null = null;
+  /** The newest instance's fuel global: the one a run's first slice goes into. */
   #fuel: WebAssembly.Global | null = null;
+  /** The fuel globals of the instances that refuelled in the run in progress (an embedder may hold several). */
+  readonly #ran = new Set<WebAssembly.Global>();
   #spent: PluginFailure | null = null;
   #slice = FIRST_SLICE;
 
@@ -112,16 +115,25 @@ class Raw implements RawSandbox {
     if (Object.hasOwn(imports, REFUEL_MODULE)) {
       throw new WasmhooksError('INVALID_OPTIONS', `${this.name}: the import namespace "${REFUEL_MODULE}" is the sandbox's own`);
     }
+    let own: WebAssembly.Global | null = null;
     const refuel = (): bigint => {
       const meter = this.#meter;
       if (!meter) throw new StopSignal('ABORTED', `${this.name} ran outside of sandbox.run()`);
+      // The overdraft is in this instance's counter, not the newest instance's: read there, another
+      // instance's code had every charge past its slice unpaid (red42).
+      meter.global = own;
+      if (own) this.#ran.add(own);
       return meter.refuel();
     };
     const ours = { [REFUEL_NAME]: refuel, [GATE_NAME]: rawGateImport(() => this.#meter) };
     const instance = await WebAssembly.instantiate(this.module, { ...imports, [REFUEL_MODULE]: ours });
     const global = instance.exports[FUEL_EXPORT];
-    this.#fuel = global instanceof WebAssembly.Global ? global : null;
-    if (this.#meter) this.#meter.global = this.#fuel;
+    own = global instanceof WebAssembly.Global ? global : null;
+    this.#fuel = own;
+    if (this.#meter) this.#meter.global = own;
+    // The start function, deferred by the instrumenter until the meter can read this instance's fuel global (red42).
+    const start = instance.exports[START_FUNCTION_EXPORT];
+    if (typeof start === 'function') (start as () => void)();
     return instance;
   }
 
@@ -142,8 +154,12 @@ class Raw implements RawSandbox {
     this.#meter = meter;
     if (this.#fuel) this.#fuel.value = meter.prefill(0n);
     const settle = (): { fuelUsed: number; durationMs: number } => {
-      const fuelUsed = meter.used(this.#fuel?.value as bigint | undefined);
-      if (this.#fuel) this.#fuel.value = 0n;
+      // What every counter the run used still holds (slices not burnt, or charges since a last check), then none.
+      if (this.#fuel) this.#ran.add(this.#fuel);
+      let remaining = 0n;
+      for (const global of this.#ran) (remaining += global.value as bigint), (global.value = 0n);
+      this.#ran.clear();
+      const fuelUsed = meter.used(this.#fuel ? remaining : undefined);
       this.#slice = meter.slice;
       this.#meter = null;
       return { fuelUsed, durationMs: performance.now() - started };

@@ -21,6 +21,7 @@ const PLAN: Required<InstrumentOptions> = {
   allowExceptions: false,
   selfChecked: SELF_CHECKED,
   metering: 'fast',
+  deferStart: true,
 };
 /**
  * Far below what a 25 MB inline instrumentation holds the thread (1–2 s on a loaded 2-core machine), above

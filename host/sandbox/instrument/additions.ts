@@ -13,6 +13,12 @@ import type { Writer } from './writer.js';
 export const REFUEL_MODULE = 'wasmhooks:sandbox';
 export const REFUEL_NAME = 'refuel';
 export const FUEL_EXPORT = '__wasmhooks_fuel';
+/**
+ * With `deferStart` (InstrumentOptions), the module's start function, exported under this name instead
+ * of run by the engine inside instantiation: the host calls it once it holds the instance, and so the
+ * fuel global that its `refuel` reads (docs/sandbox-instrumentation.md, "The start function").
+ */
+export const START_FUNCTION_EXPORT = '__wasmhooks_start_function';
 
 const utf8 = new TextEncoder();
 
@@ -54,9 +60,15 @@ export function writeFuelGlobal(w: Writer): void {
   w.bytes(new Uint8Array([0x7e, 0x01, 0x42, 0x00, 0x0b])); // mut i64 = 0
 }
 
-export function writeFuelExport(m: RewriteInfo, w: Writer): void {
+/** Our exports, appended to the export section: the fuel global, and a deferred start function; returns how many. */
+export function writeFuelExport(m: RewriteInfo, w: Writer): number {
   writeName(w, FUEL_EXPORT);
   w.u8(0x03);
   w.uleb(m.globals);
+  if (m.deferredStart < 0) return 1;
+  writeName(w, START_FUNCTION_EXPORT);
+  w.u8(0x00);
+  w.uleb(m.deferredStart);
+  return 2;
 }
 

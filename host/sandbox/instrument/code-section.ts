@@ -55,6 +55,7 @@ function rewriteFunctions(m: RewriteInfo, r: Reader, w: Writer): boolean {
   w.uleb(count + m.funcImports + m.variants + (m.refuelSlow >= 0 ? 1 : 0));
   const aux = (variants ??= new Writer(1 << 16));
   aux.pos = 0;
+  aux.setLimit(w.limit, w.refusal); // the variants end up in `w`
   const sectionEnd = r.limit;
   for (let i = 0; i < count; i++) {
     r.where = `function ${m.funcImports + i} (code entry ${i})`;

@@ -22,13 +22,13 @@ import {
 import type { RewriteInfo } from './module-info.js';
 import { writeFuelExport, writeFuelGlobal, writeRefuelImport, writeRefuelType } from './additions.js';
 import { planRefuelSlow, writeRefuelSlowBody } from './fuel.js';
-import { writeWrapperTypes, writeWrappers } from './hostcalls.js';
+import { funcIndex, writeWrapperTypes, writeWrappers } from './hostcalls.js';
 import { BRANCH_HINT_SECTION, resetHints, writeHintSection } from './hints.js';
 import { planVariants, writeVariantFunctions } from './threaded.js';
 import { DEFAULT_MAX_TABLE_ELEMENTS } from './tables.js';
 import { Writer } from './writer.js';
 
-export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME } from './additions.js';
+export { FUEL_EXPORT, REFUEL_MODULE, REFUEL_NAME, START_FUNCTION_EXPORT } from './additions.js';
 export { GATE_NAME, GateKind } from './hostcalls.js';
 
 /** Options of `instrument`. */
@@ -55,6 +55,14 @@ export interface InstrumentOptions {
    * `SELF_CHECKED`). Default: none.
    */
   selfChecked?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Export the start function as `__wasmhooks_start_function` (START_FUNCTION_EXPORT) instead of
+   * keeping the start section, for the host to call right after instantiation. An engine runs a start
+   * function inside instantiation, before anyone holds the instance's fuel global: a `refuel` called
+   * there cannot read how far the counter overdrew, and every charge larger than a slice (a table op, a
+   * long fill, a host call's length) went unpaid (red42). Default false: the start section stays.
+   */
+  deferStart?: boolean;
 }
 
 /** The rewritten module and what was added to it. */
@@ -68,7 +76,7 @@ export interface InstrumentResult {
 const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 const RANK = new Int8Array(14).fill(-1);
 ORDER.forEach((id, rank) => (RANK[id] = rank));
-const TYPE = 1, IMPORT = 2, FUNCTION = 3, GLOBAL = 6, EXPORT = 7, CODE = 10; // sections we may have to create
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, GLOBAL = 6, EXPORT = 7, START = 8, CODE = 10; // sections we may have to create (or drop: start)
 
 /**
  * Instruments a wasm module: imports `wasmhooks:sandbox` `refuel: () -> i64`
@@ -102,6 +110,7 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
     selfChecked: options.selfChecked ?? {},
   });
   m.exact = options.metering === 'exact';
+  if (options.deferStart && m.startFunction >= 0) m.deferredStart = funcIndex(m, m.startFunction, false);
   if (!m.exact) planVariants(m, m.types.length + 2 + m.blockTypes.size);
   planRefuelSlow(m, m.types.length + 2 + m.blockTypes.size + m.variantType.filter((t) => t >= 0).length);
   const present = new Set(sections.map((s) => s.id));
@@ -113,6 +122,12 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
     .sort((a, b) => RANK[a]! - RANK[b]!);
 
   const w = scratchWriter(wasm.length + (wasm.length >> 3) + 256);
+  const limit = MAX_GROWTH * wasm.length + GROWTH_SLACK;
+  w.setLimit(
+    limit,
+    `the module would be more than ${limit} bytes once metered, over ${MAX_GROWTH} times its ${wasm.length} bytes and 1 MiB: ` +
+      'it is mostly operations the meter must expand (bulk memory and table operations, branch tables naming many loops, tiny functions); real modules grow 1.3-2.2 times (4.9 metered exactly)',
+  );
   w.copy(wasm, 0, 8);
   resetHints();
   const emit = (id: number, body: () => void): void => {
@@ -133,6 +148,8 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
       continue;
     }
     flushPending(RANK[s.id]!);
+    // Deferred: the start function is exported (rewriteExports, or the synthetic export section) instead.
+    if (s.id === START && m.deferredStart >= 0) continue;
     const sectionAt = w.pos;
     emit(s.id, () => {
       rewriteSection(s.id, m, r, w);
@@ -143,6 +160,17 @@ export function instrument(wasm: Uint8Array, options: InstrumentOptions): Instru
   flushPending(ORDER.length);
   return { bytes: w.result(), functionsInstrumented: m.functionsInstrumented, checksInserted: m.checksInserted };
 }
+
+/**
+ * The instrumented module holds at most MAX_GROWTH × the input + GROWTH_SLACK bytes (red42). Real modules
+ * grow 1.3-2.2 times (sql.js 1.94, oniguruma 1.29, the first-party plugins 1.70-2.22) and 2.3-4.9 times in
+ * exact metering; but a bulk memory op or a branch table naming many loops expands 15-40 times (chunks,
+ * trampolines, checks), so a 400 KB module of memory.copy became 14.5 MB: 450 ms of the caller's thread in
+ * an instrumentation meant to stay inline below 512 KiB (off-thread.ts: 10-65 ms per MB of input), and a
+ * 64 MiB one would have asked a load's worker for 2.3 GB.
+ */
+const MAX_GROWTH = 8;
+const GROWTH_SLACK = 1 << 20;
 
 /**
  * One output buffer reused across calls: fresh pages are expensive (a 2 MB
@@ -156,6 +184,7 @@ const SCRATCH_KEEP = 32 << 20;
 function scratchWriter(capacity: number): Writer {
   if (!scratch || scratch.buf.length > SCRATCH_KEEP) scratch = new Writer(capacity);
   scratch.pos = 0;
+  scratch.setLimit(Infinity, ''); // the last call's limit is not this one's
   scratch.ensure(capacity);
   return scratch;
 }
@@ -188,7 +217,7 @@ function emitSynthetic(id: number, m: RewriteInfo, emit: (id: number, body: () =
     else if (id === FUNCTION) writeWrapperTypes(m, w), (count = m.funcImports + writeVariantFunctions(m, w));
     else if (id === CODE) (count = writeSyntheticCode(m, w));
     else if (id === GLOBAL) writeFuelGlobal(w);
-    else writeFuelExport(m, w);
+    else count = writeFuelExport(m, w);
     if (count >= 128) {
       w.ensure(4);
       w.buf.copyWithin(at + 5, at + 1, w.pos);

@@ -14,7 +14,7 @@ import type { FuncType, RewriteInfo, Section } from './module-info.js';
 
 export type { Section } from './module-info.js';
 
-const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, EXPORT = 7, DATA = 11, TAG = 13;
+const TYPE = 1, IMPORT = 2, FUNCTION = 3, TABLE = 4, MEMORY = 5, GLOBAL = 6, EXPORT = 7, START = 8, DATA = 11, TAG = 13;
 
 /** What `instrument` was asked for, as `readInfo` needs it. */
 export interface Caps {
@@ -26,7 +26,7 @@ export interface Caps {
 }
 
 export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): RewriteInfo {
-  let funcImports = 0, globals = 0, exports = 0, passiveData = 0, tags = 0, allImports = 0;
+  let funcImports = 0, globals = 0, exports = 0, passiveData = 0, tags = 0, allImports = 0, startFunction = -1;
   const consts = { constArithmetic: 0 };
   let types: FuncType[] = [];
   let funcTypes: number[] = [];
@@ -44,6 +44,7 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
     else if (s.id === TABLE) for (let n = r.u32(); n > 0; n--) tableMins.push(tableMin(r, tableTypes));
     else if (s.id === GLOBAL) globals += r.u32();
     else if (s.id === EXPORT) exports = r.u32();
+    else if (s.id === START) startFunction = r.u32();
     else if (s.id === DATA) {
       const data = scanData(r);
       passiveData = data.passive;
@@ -79,6 +80,8 @@ export function readInfo(wasm: Uint8Array, sections: Section[], caps: Caps): Rew
   return {
     funcImports,
     globals,
+    startFunction,
+    deferredStart: -1,
     refuelType: types.length,
     gateType: types.length + 1,
     added: calls.needsGate ? 2 : 1,

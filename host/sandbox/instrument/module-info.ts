@@ -79,6 +79,10 @@ export interface ImportPlan {
 }
 
 export interface RewriteInfo extends ModuleInfo {
+  /** The start section's function (original index), or -1. */
+  startFunction: number;
+  /** With `deferStart`: the (renumbered) start function, exported instead of started (additions.ts); else -1. */
+  deferredStart: number;
   /** Type index of our `() -> i64`. */
   refuelType: number;
   /** Type index of `$refuel_slow`'s `(i64) -> i64`, after the variant types; -1 without it. */

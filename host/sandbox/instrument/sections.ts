@@ -1,6 +1,7 @@
 import {
   FUEL_EXPORT,
   REFUEL_MODULE,
+  START_FUNCTION_EXPORT,
   writeFuelExport,
   writeFuelGlobal,
   writeRefuelImport,
@@ -165,7 +166,9 @@ export function rewriteExports(m: RewriteInfo, r: Reader, w: Writer): void {
       for (let i = 0; i < count; i++) {
         const start = r.pos;
         const name = r.name();
-        if (nameAt(r, name) === FUEL_EXPORT) r.fail(`export "${FUEL_EXPORT}" is reserved; is this module already instrumented?`, start);
+        const exported = nameAt(r, name);
+        if (exported === FUEL_EXPORT || exported === START_FUNCTION_EXPORT)
+          r.fail(`export "${exported}" is reserved; is this module already instrumented?`, start);
         const kind = r.u8();
         const idx = r.u32();
         if (kind === 0x03 && idx >= m.globals) r.fail('exported global index out of range', start);
@@ -173,13 +176,11 @@ export function rewriteExports(m: RewriteInfo, r: Reader, w: Writer): void {
         w.uleb(kind === 0x00 ? funcIndex(m, idx, false) : idx);
       }
     },
-    () => {
-      writeFuelExport(m, w);
-      return 1;
-    },
+    () => writeFuelExport(m, w),
   );
 }
 
+/** The start section (not written at all with `deferStart`: the function is exported instead, additions.ts). */
 export function rewriteStart(m: RewriteInfo, r: Reader, w: Writer): void {
   w.uleb(funcIndex(m, r.u32(), false));
 }

@@ -1,22 +1,41 @@
+import { invalid } from './reader.js';
+
 /** A growable output buffer: one allocation per doubling, none per byte. */
 export class Writer {
   buf: Uint8Array<ArrayBuffer>;
   pos = 0;
+  /** The most bytes this writer may hold (`setLimit`); Infinity for no limit. */
+  limit = Infinity;
+  /** Why a module is refused past `limit`. */
+  refusal = '';
+  /** min(capacity, limit): writes up to here need no growth and no check. */
+  private end: number;
 
   constructor(capacity: number) {
     this.buf = new Uint8Array(Math.max(64, capacity));
+    this.end = this.buf.length;
+  }
+
+  /** Past `bytes`, the next growth refuses the module (INVALID_WASM, `refusal`). */
+  setLimit(bytes: number, refusal: string): void {
+    this.limit = bytes;
+    this.refusal = refusal;
+    this.end = Math.min(this.buf.length, bytes);
   }
 
   ensure(n: number): void {
-    if (this.pos + n > this.buf.length) this.grow(n);
+    if (this.pos + n > this.end) this.grow(n);
   }
 
   private grow(n: number): void {
+    const need = this.pos + n;
+    if (need > this.limit) invalid(this.refusal);
     let cap = this.buf.length * 2;
-    while (cap < this.pos + n) cap *= 2;
+    while (cap < need) cap *= 2;
     const next = new Uint8Array(cap);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.end = Math.min(cap, this.limit);
   }
 
   u8(v: number): void {
