@@ -16,6 +16,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// Under Bun, what the working directory's .env and bunfig.toml did is done before this line (bun-workspace.ts).
+if ('Bun' in globalThis) {
+  const { bunWorkspaceFiles } = await import('./bun-workspace.js');
+  const refused = await bunWorkspaceFiles(process.cwd(), process.execArgv);
+  if (refused !== undefined) {
+    process.stderr.write(`wasmhooks: ${refused}\n`);
+    process.exit(2);
+  }
+}
+
 const { runCli } = await import('./program.js');
 const { processIO } = await import('./io.js');
 const code = await runCli(process.argv.slice(2), processIO());

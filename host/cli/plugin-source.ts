@@ -2,11 +2,10 @@
  * Reading a plugin named on the command line: a first-party plugin's bare
  * name (`guard-shell`), a file path (`./guard.wasm`) or an http(s) URL.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { messageOf } from '../errors.js';
 import { PLUGIN_NAME } from '../plugins/first-party.js';
-import { resolveSource } from '../plugins/source.js';
+import { fetchWithin, MAX_DOWNLOAD_BYTES, readFileCapped, resolveSource } from '../plugins/source.js';
 import { sha256 } from '../sandbox/digest.js';
 import { CliError } from './exit.js';
 
@@ -43,22 +42,35 @@ export async function readPluginBytes(ref: string, cwd: string): Promise<PluginB
     });
     return { bytes: resolved.bytes, sha256: resolved.sha256, origin: ref, pinned: true };
   }
+  // The loader's readers, with its cap and deadline: `plugin add`, `inspect`, `verify` and `replay` read a URL a
+  // stranger serves (it streamed without end, held in memory until the process ran out) or a path in a cloned
+  // repository (a FIFO hung the command; a link to /dev/zero was read until memory ran out).
+  const tooLarge = () => new CliError(`cannot read plugin ${ref}: it is larger than the ${MAX_DOWNLOAD_BYTES}-byte limit`);
   if (isUrl(ref)) {
-    let response: Response;
+    let read: Uint8Array | undefined;
     try {
-      response = await fetch(ref);
+      const download = await fetchWithin(ref, `plugin ${ref}`);
+      if (!download.response.ok) {
+        await download.response.body?.cancel().catch(() => {});
+        throw new CliError(`cannot download ${ref}: HTTP ${download.response.status}`);
+      }
+      read = await download.read(MAX_DOWNLOAD_BYTES);
     } catch (error) {
-      throw new CliError(`cannot download ${ref}: ${messageOf(error)}`);
+      if (error instanceof CliError) throw error;
+      throw new CliError(messageOf(error));
     }
-    if (!response.ok) throw new CliError(`cannot download ${ref}: HTTP ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
+    if (!read) throw tooLarge();
+    bytes = read;
   } else {
     path = resolve(cwd, ref);
+    let read: Uint8Array | undefined;
     try {
-      bytes = new Uint8Array(await readFile(path));
+      read = await readFileCapped(path, MAX_DOWNLOAD_BYTES);
     } catch (error) {
       throw new CliError(`cannot read plugin ${ref}: ${messageOf(error)}`);
     }
+    if (!read) throw tooLarge();
+    bytes = read;
   }
   return { bytes, sha256: await sha256(bytes), origin: ref, ...(path ? { path } : {}) };
 }

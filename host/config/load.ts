@@ -12,7 +12,7 @@ import { configSchemas, type ConfigFile, type HookModuleEntry, type PluginEntry 
 export const CONFIG_FILE_NAME = 'wasmhooks.json';
 
 /** A config is a few KiB; past 4 MiB it is refused unread (one in a cloned repository could be any size). */
-const MAX_CONFIG_BYTES = 4 << 20;
+export const MAX_CONFIG_BYTES = 4 << 20;
 
 /** A validated config with absolute paths, and where it came from. */
 export interface ResolvedConfig extends Omit<ConfigFile, 'hookModules' | '$schema'> {

@@ -7,8 +7,12 @@
 import { z } from 'zod';
 import { WasmhooksError, messageOf } from '../errors.js';
 import { lazy } from '../lazy.js';
+import { readRegularFile } from '../config/read-file.js';
 
 export const LOCK_FILE_NAME = 'wasmhooks.lock';
+
+/** A lock holds a few hundred bytes per plugin; past 4 MiB it is refused unread (one in a cloned repository could be any size). */
+const MAX_LOCK_BYTES = 4 << 20;
 
 // Built at the first lock file read (see lazy.ts), not when wasmhooks is imported.
 const schemas = lazy(() => {
@@ -46,9 +50,10 @@ export const emptyLock = (): LockFile => ({ lockfileVersion: 1, plugins: {} });
 export async function readLock(path: string): Promise<LockFile | undefined> {
   let text: string;
   try {
-    // Loaded where used: the main entry stays free of Node built-ins (Deno and Bun implement this one).
-    const { readFile } = await import('node:fs/promises');
-    text = await readFile(path, 'utf8');
+    // The config's own reader: regular files only, opened without blocking, capped. The lock comes with a cloned
+    // repository and is read on every load, trusted or not: one that was a FIFO hung `run` and `serve` before
+    // anything ran, and a link to /dev/zero was read until the string length ran out (hundreds of MB).
+    text = new TextDecoder().decode(await readRegularFile(path, MAX_LOCK_BYTES));
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
     throw new WasmhooksError('INVALID_CONFIG', `cannot read ${path}: ${messageOf(error)}`);

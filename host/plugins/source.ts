@@ -66,8 +66,8 @@ export interface ResolvedSource {
 /** Whether bytes start as a WebAssembly module does (`00 61 73 6d`). */
 export const isWasm = (bytes: Uint8Array): boolean => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
 
-/** Remote plugins larger than this are refused while downloading. */
-const MAX_DOWNLOAD_BYTES = 64 << 20;
+/** Plugins (a download, a file) larger than this are refused while they are read. */
+export const MAX_DOWNLOAD_BYTES = 64 << 20;
 
 export function describeSource(source: unknown): string {
   if (source && typeof source === 'object') {

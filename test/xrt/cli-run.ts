@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** This runtime's command line for the CLI with `args`. */
-function command(args: string[]): string[] {
+/** This runtime's command line for the CLI with `args` (and, under Bun, Bun's own flags `bunFlags`). */
+function command(args: string[], bunFlags: string[]): string[] {
   if ('Deno' in globalThis) return [process.execPath, 'run', '-A', cli, ...args];
-  if ('Bun' in globalThis) return [process.execPath, cli, ...args];
+  if ('Bun' in globalThis) return [process.execPath, ...bunFlags, cli, ...args];
   return [process.execPath, '--disable-warning=ExperimentalWarning', cli, ...args];
 }
 
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [bin, ...rest] = command(args);
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, bunFlags: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [bin, ...rest] = command(args, bunFlags);
   return new Promise((resolve, reject) => {
     const child = spawn(bin!, rest, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -5,12 +5,13 @@
  * consent: --accept-grants, or a yes at the terminal after seeing the list.
  */
 import { spawnSync } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { isTrusted, recordTrust } from '../workspace-trust.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline/promises';
-import { CONFIG_FILE_NAME, loadConfig, parseConfig } from '../../config/load.js';
+import { CONFIG_FILE_NAME, loadConfig, MAX_CONFIG_BYTES, parseConfig } from '../../config/load.js';
+import { readRegularFile } from '../../config/read-file.js';
 import { findSignature } from '../../config/trust.js';
 import { messageOf } from '../../errors.js';
 import { emptyLock, grantLists, LOCK_FILE_NAME, lockKey, newGrants, readLock, writeLock, type GrantLists } from '../../plugins/lock.js';
@@ -73,7 +74,8 @@ async function resolveTarget(ref: string, cwd: string, dir: string, io: CliIO): 
 
 async function readRawConfig(file: string): Promise<Record<string, unknown>> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    // As loadConfig reads it: the config of a cloned repository may be a FIFO (it hung plugin add) or a device.
+    return JSON.parse(new TextDecoder().decode(await readRegularFile(file, MAX_CONFIG_BYTES))) as Record<string, unknown>;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return {};
     throw new CliError(`cannot read ${file}: ${messageOf(error)}`, EXIT.USAGE);
