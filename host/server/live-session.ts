@@ -6,7 +6,7 @@
  * restart or on another replica) and retired when no longer held here.
  */
 import type { HostEvent } from '../events/types.js';
-import { messageOf } from '../errors.js';
+import { messageOf, WasmhooksError } from '../errors.js';
 import type { HookEventName } from '../hooks/types.js';
 import type { Message } from '../models/types.js';
 import { persistTranscript, type Transcript } from '../store/transcript.js';
@@ -15,6 +15,7 @@ import type { LeaseGate } from '../sessions/lease-gate.js';
 import { remoteCanUseTool, type ControlBroker } from './control.js';
 import type { EventHub } from './hub.js';
 import type { RemoteHooks } from './remote-hooks.js';
+import { sessionOptionsSchema } from './session-view.js';
 import type { ServerHost, ServerSession } from './types.js';
 
 export interface LiveDeps {
@@ -45,6 +46,15 @@ export interface Live {
 }
 
 export async function buildLive(d: LiveDeps, id: string, options: SessionRecord['options'], history: readonly Message[], resumeAt?: ResumeAt, startAs?: 'clear'): Promise<Live> {
+  const checked = sessionOptionsSchema.safeParse(options);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new WasmhooksError(
+      'STORE_UNAVAILABLE',
+      `session ${id}'s stored options are not ones POST /session takes (${issue?.path.join('.') || 'options'}: ${issue?.message ?? 'invalid'}): ` +
+        'the record was not written by wasmhooks (a data directory that came with a cloned repository?); move it aside to continue',
+    );
+  }
   const { host, hub, broker, store, controlTimeoutMs, remoteHooks } = d;
   const path = store.transcriptPath(id);
   const session = await host.session({

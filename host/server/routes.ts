@@ -1,11 +1,11 @@
 /** The JSON routes: sessions, prompts, control requests and plugins. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { HOOK_EVENT_NAMES } from '../hooks/types.js';
 import { SHA256_PIN, SHA256_PIN_RULE } from '../sandbox/digest.js';
 import { controlCancelBodySchema, controlResponseBodySchema } from './control-types.js';
 import { ApiError } from './errors.js';
 import { pageQuery, pageResponse } from './paging.js';
+import { createSessionSchema } from './session-view.js';
 import { clientOf } from './per-client.js';
 import { pluginViews } from './plugins.js';
 import { PluginLoadGate } from './plugin-loads.js';
@@ -13,16 +13,6 @@ import type { PluginNetwork } from './plugin-url.js';
 import type { SessionRegistry } from './sessions.js';
 import type { ServerHost } from './types.js';
 import { jsonBody, param } from './validate.js';
-
-const createSessionSchema = z
-  .object({
-    title: z.string().max(200).optional(),
-    permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']).optional(),
-    systemPrompt: z.string().max(1_000_000).optional(),
-    maxTurns: z.number().int().min(1).max(1000).optional(),
-    hookCallbacks: z.array(z.enum(HOOK_EVENT_NAMES)).max(HOOK_EVENT_NAMES.length).optional(),
-  })
-  .strict();
 
 const promptSchema = z.object({ prompt: z.string().min(1).max(1_000_000) }).strict();
 

@@ -1,7 +1,24 @@
 /** What `POST /session` takes and what the API shows of a session (host/server/sessions.ts keeps them). */
-import type { HookEventName } from '../hooks/types.js';
+import { z } from 'zod';
+import { HOOK_EVENT_NAMES, type HookEventName } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { StoredResult } from '../store/types.js';
+
+/**
+ * A session's options, as `POST /session` takes them and as they are stored. A stored record is checked
+ * against it again each time a session is built from it: a record is outside input (a data directory can come
+ * with a cloned repository, a Redis hash can be written by anyone with its password).
+ */
+export const sessionOptionsSchema = z
+  .object({
+    permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'dontAsk']).optional(),
+    systemPrompt: z.string().max(1_000_000).optional(),
+    maxTurns: z.number().int().min(1).max(1000).optional(),
+    hookCallbacks: z.array(z.enum(HOOK_EVENT_NAMES)).max(HOOK_EVENT_NAMES.length).optional(),
+  })
+  .strict();
+
+export const createSessionSchema = sessionOptionsSchema.extend({ title: z.string().max(200).optional() }).strict();
 
 export interface CreateSessionInput {
   title?: string;
@@ -24,4 +41,6 @@ export interface SessionView {
   lastResult?: StoredResult;
   /** The session cleared to start this one (`POST /session/:id/clear`). */
   clearedFrom?: string;
+  /** Set when not `default`: how its tool calls are approved (`bypassPermissions`: none is asked). */
+  permissionMode?: PermissionMode;
 }

@@ -337,6 +337,7 @@ export class SessionRegistry {
       pendingControlRequests: controls.length,
       ...(r.lastResult ? { lastResult: r.lastResult } : {}),
       ...(r.clearedFrom ? { clearedFrom: r.clearedFrom } : {}),
+      ...(r.options.permissionMode && r.options.permissionMode !== 'default' ? { permissionMode: r.options.permissionMode } : {}),
     };
   }
 }

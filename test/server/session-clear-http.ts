@@ -78,7 +78,7 @@ export async function clearOverHttp(api: ClearHttpApi, store: SessionStore, repl
     same('clear status', b.status, 201, problems);
     ids.B = b.json.id as string;
     if (!ids.B || ids.B === ids.A) problems.push(`the cleared session's id: ${ids.B}`);
-    same('the new view', { ...b.json, id: 'B', createdAt: 0 }, { id: 'B', state: 'idle', running: false, createdAt: 0, prompts: 0, pendingControlRequests: 0, clearedFrom: ids.A }, problems);
+    same('the new view', { ...b.json, id: 'B', createdAt: 0 }, { id: 'B', state: 'idle', running: false, createdAt: 0, prompts: 0, pendingControlRequests: 0, clearedFrom: ids.A, permissionMode: 'acceptEdits' }, problems);
     same('after the clear', seen.splice(0), ['end:clear:A'], problems);
     same('session.created', created.filter((e) => (e as { sessionId: string }).sessionId === ids.B), [{ sessionId: ids.B, clearedFrom: ids.A }], problems);
     same('GET the new session', (await call(one, 'GET', `/session/${ids.B}`)).json.clearedFrom, ids.A, problems);
