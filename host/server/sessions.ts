@@ -10,6 +10,7 @@ import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
+import { heartbeat } from '../sessions/heartbeat.js';
 import { LeaseGate } from '../sessions/lease-gate.js';
 import { acquireWhenReady, type Lease } from '../sessions/ready.js';
 import { runLeased } from '../sessions/run.js';
@@ -173,12 +174,15 @@ export class SessionRegistry {
     try {
       const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
       if (lease === false) throw busy();
+      // Renewed while `fn` runs (a clear's SessionEnd hooks may outlast the lease); a prompt's run renews it on.
+      const stop = heartbeat(this.d.store, id, this.d.replica, this.d.leaseMs, lease.fence);
       let kept = false;
       try {
         const result = await fn(lease);
         kept = keep;
         return result;
       } finally {
+        stop();
         if (!kept) await this.d.store.release(id, this.d.replica).catch(() => {});
       }
     } finally {
