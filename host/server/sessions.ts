@@ -151,7 +151,11 @@ export class SessionRegistry {
         // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
         // With the token: a prompt taken over while it started (its store stalled a lease long) does not count itself.
         if ((await this.d.store.update(id, { prompts: held.prompts + 1 }, fence)) === false) throw busy();
-        await live.transcript?.reserve();
+        // Refused: the session was deleted (404) or taken over since the count; the prompt must not run on regardless.
+        if ((await live.transcript?.reserve()) === false) {
+          await this.#record(id);
+          throw busy();
+        }
       } catch (error) {
         if (live.fence === fence) Object.assign(live, { fence: undefined, gate: undefined });
         throw error;
