@@ -10,6 +10,7 @@ import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Message } from '../models/types.js';
 import type { ReplicaCall, ReplicaCalls } from '../sessions/calls.js';
+import { heartbeat } from '../sessions/heartbeat.js';
 import { LeaseGate } from '../sessions/lease-gate.js';
 import { acquireWhenReady, type Lease } from '../sessions/ready.js';
 import { runLeased } from '../sessions/run.js';
@@ -150,7 +151,11 @@ export class SessionRegistry {
         // resumeAt's reservation, stored before the first event: a prompt cut off anywhere is counted past.
         // With the token: a prompt taken over while it started (its store stalled a lease long) does not count itself.
         if ((await this.d.store.update(id, { prompts: held.prompts + 1 }, fence)) === false) throw busy();
-        await live.transcript?.reserve();
+        // Refused: the session was deleted (404) or taken over since the count; the prompt must not run on regardless.
+        if ((await live.transcript?.reserve()) === false) {
+          await this.#record(id);
+          throw busy();
+        }
       } catch (error) {
         if (live.fence === fence) Object.assign(live, { fence: undefined, gate: undefined });
         throw error;
@@ -173,12 +178,15 @@ export class SessionRegistry {
     try {
       const lease = await acquireWhenReady(this.d.store, id, this.d.replica, this.d.leaseMs, () => this.#live.get(id)?.running === true);
       if (lease === false) throw busy();
+      // Renewed while `fn` runs (a clear's SessionEnd hooks may outlast the lease); a prompt's run renews it on.
+      const stop = heartbeat(this.d.store, id, this.d.replica, this.d.leaseMs, lease.fence);
       let kept = false;
       try {
         const result = await fn(lease);
         kept = keep;
         return result;
       } finally {
+        stop();
         if (!kept) await this.d.store.release(id, this.d.replica).catch(() => {});
       }
     } finally {

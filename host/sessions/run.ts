@@ -10,6 +10,7 @@ import { messageOf, WasmhooksError } from '../errors.js';
 import type { EventHub } from '../server/hub.js';
 import type { ServerSession } from '../server/types.js';
 import type { Transcript } from '../store/transcript.js';
+import { heartbeat } from './heartbeat.js';
 import type { LeaseGate } from './lease-gate.js';
 import type { SessionStore, StoredResult } from '../store/types.js';
 
@@ -50,22 +51,16 @@ export async function runLeased(
     gate?.lose();
     session.abort();
   };
-  const heartbeat = setInterval(() => {
-    // Counted from when the renewal was sent: the store runs it later, so its lease lasts at least this long.
-    const sentAt = performance.now();
-    // With the token, a renewal that comes late (a stalled process) still holds when nobody took the session meanwhile.
-    store.renew(id, replica, leaseMs, fence).then(
-      (held) => {
-        if (!held) return lost();
-        if (over) return;
-        renewed = Math.max(renewed, sentAt);
-        gate?.confirm(sentAt);
-      },
-      () => {
-        if (!over && performance.now() - renewed >= leaseMs) session.abort();
-      },
-    );
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const stopHeartbeat = heartbeat(store, id, replica, leaseMs, fence, (held, sentAt) => {
+    if (held === false) return lost();
+    if (held === undefined) {
+      if (!over && performance.now() - renewed >= leaseMs) session.abort();
+      return;
+    }
+    if (over) return;
+    renewed = Math.max(renewed, sentAt);
+    gate?.confirm(sentAt);
+  });
   let lastResult: StoredResult;
   try {
     lastResult = storedResult(await session.prompt(text));
@@ -74,7 +69,7 @@ export async function runLeased(
     hub.emit('prompt.failed', { sessionId: id, code, message: messageOf(error) });
     lastResult = { subtype: 'error_during_execution', text: '', turns: 0, durationMs: 0, error: { code, message: messageOf(error) } };
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     over = true;
   }
   try {

@@ -30,8 +30,11 @@ export interface TranscriptSource {
 export interface Transcript {
   /** Resolves when every write so far is done (rejects with the last failure, once). */
   flush(): Promise<void>;
-  /** Stores the next prompt's reservation and waits for it (a server, under the lease, before the prompt starts). */
-  reserve(): Promise<void>;
+  /**
+   * Stores the next prompt's reservation and waits for it (a server, under the lease, before the prompt starts);
+   * false when the store refused the token (the session was deleted or taken over since the lease was taken).
+   */
+  reserve(): Promise<boolean>;
   stop(): void;
 }
 
@@ -82,6 +85,8 @@ export function persistTranscript(
   let reserved = -1;
   let inPrompt = false;
   let between = false;
+  /** Writes the store refused for their token, so far. */
+  let refusals = 0;
   const reserve = (forTurn: number) => {
     reserved = seq + RESUME_AT_RESERVE;
     write(false, { seq: reserved, turn: forTurn, open: true });
@@ -104,7 +109,10 @@ export function persistTranscript(
           // A server counts its prompts itself (under the lease); a library session's are its prompt numbers.
           (!resumeAt || (await store.update(id, record ? { resumeAt, prompts: resumeAt.turn } : { resumeAt }, fence)) !== false);
         if (!ours) {
-          if (typeof fence === 'number') counters.refused?.();
+          if (typeof fence === 'number') {
+            refusals++;
+            counters.refused?.();
+          }
           // Not ours any more (another replica took the session over and may run the next prompt): write nothing
           // more; should this session hold a lease again (one process), its next write is a whole rewrite.
           saved = Math.min(saved, from);
@@ -185,8 +193,10 @@ export function persistTranscript(
   }
   return {
     async reserve() {
+      const before = refusals;
       reserve(turn + 1);
       await this.flush();
+      return refusals === before;
     },
     async flush() {
       await chain;
