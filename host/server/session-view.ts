@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES, type HookEventName } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/types.js';
-import type { StoredResult } from '../store/types.js';
+import type { SessionRecord, StoredResult } from '../store/types.js';
+import type { ControlRequest } from './control-types.js';
 
 /**
  * A session's options, as `POST /session` takes them and as they are stored. A stored record is checked
@@ -43,4 +44,20 @@ export interface SessionView {
   clearedFrom?: string;
   /** Set when not `default`: how its tool calls are approved (`bypassPermissions`: none is asked). */
   permissionMode?: PermissionMode;
+}
+
+/** What the API shows of a stored session, with its live object here if any (its state and whether it runs). */
+export function sessionView(r: SessionRecord, live: { session: { state: string }; running: boolean } | undefined, controls: readonly ControlRequest[]): SessionView {
+  return {
+    id: r.id,
+    ...(r.title ? { title: r.title } : {}),
+    state: live?.session.state ?? (r.running ? 'running' : 'idle'),
+    running: r.running !== undefined || live?.running === true,
+    createdAt: r.createdAt,
+    prompts: r.prompts,
+    pendingControlRequests: controls.length,
+    ...(r.lastResult ? { lastResult: r.lastResult } : {}),
+    ...(r.clearedFrom ? { clearedFrom: r.clearedFrom } : {}),
+    ...(r.options.permissionMode && r.options.permissionMode !== 'default' ? { permissionMode: r.options.permissionMode } : {}),
+  };
 }

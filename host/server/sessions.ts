@@ -21,7 +21,7 @@ import type { ControlBroker } from './control.js';
 import { ApiError, remoteRefusal, validationError } from './errors.js';
 import { PerClient } from './per-client.js';
 import { buildLive, retire, type Live, type LiveDeps } from './live-session.js';
-import type { CreateSessionInput, SessionView } from './session-view.js';
+import { sessionView, type CreateSessionInput, type SessionView } from './session-view.js';
 
 export interface RegistryDeps extends LiveDeps {
   /** This process's name in leases and routed calls. */
@@ -83,7 +83,7 @@ export class SessionRegistry {
     }
     if (this.d.store.shared) await this.#drop(id, false);
     this.d.hub.emit('session.created', { sessionId: id, ...(clearedFrom ? { clearedFrom } : {}) });
-    return this.#view(record, []);
+    return sessionView(record, this.#live.get(record.id), []);
   }
 
   /**
@@ -113,11 +113,11 @@ export class SessionRegistry {
   /** One page of the sessions, and how many there are: only the page's pending questions are read. */
   async list(page: { offset: number; limit: number }): Promise<{ views: SessionView[]; total: number }> {
     const [shown, total] = await Promise.all([this.d.store.list(page), this.d.store.count()]);
-    return { views: await Promise.all(shown.map(async (r) => this.#view(r, await this.d.store.controls(r.id)))), total };
+    return { views: await Promise.all(shown.map(async (r) => sessionView(r, this.#live.get(r.id), await this.d.store.controls(r.id)))), total };
   }
 
   async get(id: string): Promise<SessionView> {
-    return this.#view(await this.#record(id), await this.d.store.controls(id));
+    return sessionView(await this.#record(id), this.#live.get(id), await this.d.store.controls(id));
   }
 
   /** One page of the conversation, and how many messages it holds. */
@@ -331,21 +331,5 @@ export class SessionRegistry {
     const record = await this.d.store.get(id);
     if (!record) throw new ApiError('not_found', `no session ${id}`);
     return record;
-  }
-
-  #view(r: SessionRecord, controls: readonly ControlRequest[]): SessionView {
-    const live = this.#live.get(r.id);
-    return {
-      id: r.id,
-      ...(r.title ? { title: r.title } : {}),
-      state: live?.session.state ?? (r.running ? 'running' : 'idle'),
-      running: r.running !== undefined || live?.running === true,
-      createdAt: r.createdAt,
-      prompts: r.prompts,
-      pendingControlRequests: controls.length,
-      ...(r.lastResult ? { lastResult: r.lastResult } : {}),
-      ...(r.clearedFrom ? { clearedFrom: r.clearedFrom } : {}),
-      ...(r.options.permissionMode && r.options.permissionMode !== 'default' ? { permissionMode: r.options.permissionMode } : {}),
-    };
   }
 }
