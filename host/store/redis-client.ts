@@ -49,11 +49,32 @@ export async function connectRedis(url: string): Promise<Redis> {
   client.on('error', () => {});
   try {
     await client.connect();
+    // A server that refuses INFO (some managed ones rename it) is let through: its streams answer for themselves.
+    const version = redisVersion(await client.info('server').catch(() => ''));
+    if (version !== undefined && version.major < MIN_REDIS_MAJOR) {
+      throw new WasmhooksError(
+        'STORE_UNAVAILABLE',
+        `the session store ${describeUrl(url)} is Redis ${version.text}; wasmhooks needs Redis ${MIN_REDIS_MAJOR} or later ` +
+          '(before 7 a stream does not say what was trimmed from it, so a client resuming from an evicted event would miss events with no replay.gap)',
+      );
+    }
   } catch (error) {
     client.disconnect();
     throw unavailable(url, error);
   }
   return client;
+}
+
+/** The oldest Redis the event log can tell a trimmed replay on (XINFO STREAM's max-deleted-entry-id, redis-log.ts). */
+const MIN_REDIS_MAJOR = 7;
+
+/**
+ * The server's version from `INFO server` (`redis_version:7.0.15`); undefined when it says none (a compatible
+ * server that hides it: its streams are checked as they answer).
+ */
+export function redisVersion(info: string): { major: number; text: string } | undefined {
+  const match = /^redis_version:(\d+)\.(\S*)/m.exec(info);
+  return match ? { major: Number(match[1]), text: `${match[1]}.${match[2]}` } : undefined;
 }
 
 /** A second connection to the same server (blocking reads and pub/sub need their own); `retries`: resends of a command cut by a reconnect. */
